@@ -1,0 +1,71 @@
+/**
+ * The live consolidation path: embed the candidates in one batch, sweep the index and the
+ * topic index for what they might affect, plan in memory (decider included), then commit the
+ * plan in one transaction that first checks nothing changed since the sweep. If another
+ * instance wrote the same partition in between, the whole decision is made again.
+ */
+import { ConflictError } from '../errors';
+import type { Embedder } from '../embed/embedder';
+import type { Candidate, MemoryRecord, Operation, Source } from '../schema';
+import type { InputRow } from '../store/database';
+import { partitionOf, type Owner } from '../store/owner';
+import type { Store } from '../store/store';
+import type { VectorIndex } from '../store/vector-index';
+import type { ComputeClient } from '../worker/client';
+import { planConsolidation, type PlanContext, type PlanTarget } from './plan';
+
+export interface ConsolidateDeps {
+  store: Store;
+  index: VectorIndex;
+  compute: ComputeClient;
+  embedder: Embedder;
+  context: Omit<PlanContext, 'now'>;
+  clock: () => number;
+}
+
+export interface ConsolidateRequest {
+  target: PlanTarget;
+  candidates: readonly Candidate[];
+  /** The source each candidate came from (excerpt filled per candidate). */
+  source: Omit<Source, 'excerpt'>;
+  /** The input to store with the result (for regeneration), in the same transaction. */
+  input?: InputRow;
+  /** Embeddings for `candidates`, when the caller already has them. */
+  embeddings?: readonly Float32Array[];
+}
+
+const MAX_ATTEMPTS = 5;
+
+export async function consolidate(deps: ConsolidateDeps, request: ConsolidateRequest): Promise<Operation[]> {
+  const { store, index, compute } = deps;
+  const { target, candidates } = request;
+  const owner: Owner = { userId: target.userId, appName: target.appName };
+  const embeddings = request.embeddings ?? (candidates.length ? await deps.embedder.embed(candidates.map((c) => c.content)) : []);
+  const items = candidates.map((candidate, i) => ({
+    candidate,
+    embedding: embeddings[i]!,
+    source: { ...request.source, excerpt: candidate.excerpt },
+  }));
+  const key = partitionOf({ ...owner, userId: target.scope === 'app' ? '' : owner.userId, scope: target.scope });
+
+  for (let attempt = 1; ; attempt++) {
+    const versions = await index.ensure([key]);
+    const working = new Map<string, MemoryRecord>();
+    if (items.length) {
+      const neighbourIds = await compute.neighbours(key, items.map((item) => item.embedding), deps.context.candidateThreshold, target.scope);
+      for (const record of await store.getMany([...new Set(neighbourIds.flat())], owner)) working.set(record.id, record);
+      for (const topic of new Set(candidates.map((c) => c.topic))) {
+        for (const record of await store.topicMembers(owner, topic, target.scope)) working.set(record.id, record);
+      }
+    }
+    const now = deps.clock();
+    const plan = await planConsolidation(working, items, target, { ...deps.context, now });
+    try {
+      const result = await store.commit({ records: plan.changed, inputs: request.input ? [request.input] : [], expected: versions });
+      await index.afterCommit(result, plan.changed);
+      return plan.operations;
+    } catch (error) {
+      if (!(error instanceof ConflictError) || attempt >= MAX_ATTEMPTS) throw error;
+    }
+  }
+}

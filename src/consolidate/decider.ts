@@ -1,0 +1,66 @@
+/**
+ * The decision contract and the seed's policy in code. An LLM decider replaces the policy
+ * with `createMemory({ decider })`; its answer is checked before anything is applied.
+ */
+import type { Candidate, MemoryRecord, Source, SourceType } from '../schema';
+
+export interface DecideInput {
+  candidate: Candidate;
+  /** Active memories this candidate might affect: similarity neighbours, then same-topic ones. */
+  similar: readonly MemoryRecord[];
+  source: Source;
+}
+
+export type Decision =
+  | { action: 'CREATE'; reason: string }
+  | { action: 'UPDATE'; targetId: string; reason: string }
+  /** `corroborate`: the candidate restates the target, which gains the source and +0.05 confidence. */
+  | { action: 'NOOP'; targetId?: string; reason: string; corroborate: boolean };
+
+export interface Decider {
+  decide(input: DecideInput): Decision | Promise<Decision>;
+}
+
+export interface PolicyOptions {
+  trust: Readonly<Record<SourceType, number>>;
+  exclusiveTopics: ReadonlySet<string>;
+}
+
+/** The weakest trust among a memory's sources: what new information must at least match. */
+export function weakestTrust(memory: MemoryRecord, trust: Readonly<Record<SourceType, number>>): number {
+  return Math.min(...memory.sources.map((source) => trust[source.type]));
+}
+
+/**
+ * The seed's `offline_decide`: identical text is corroboration; on an exclusive topic, a
+ * source at least as trusted as the weakest one behind the old memory replaces it, a weaker
+ * one is refused; anything else is new.
+ */
+export function createPolicyDecider({ trust, exclusiveTopics }: PolicyOptions): Decider {
+  return {
+    decide({ candidate, similar, source }) {
+      const content = candidate.content.trim().toLowerCase();
+      for (const memory of similar) {
+        if (memory.content.trim().toLowerCase() === content) {
+          return { action: 'NOOP', targetId: memory.id, reason: 'identical to an existing memory', corroborate: true };
+        }
+        if (memory.topic === candidate.topic && exclusiveTopics.has(memory.topic)) {
+          if (trust[source.type] >= weakestTrust(memory, trust)) {
+            return {
+              action: 'UPDATE',
+              targetId: memory.id,
+              reason: `contradicts ${memory.id} on exclusive topic '${memory.topic}'; newer information from a ${source.type} source wins`,
+            };
+          }
+          return {
+            action: 'NOOP',
+            targetId: memory.id,
+            reason: `lower-trust source than the existing memory (${source.type} ${trust[source.type]} < ${weakestTrust(memory, trust)}); contradiction refused`,
+            corroborate: false,
+          };
+        }
+      }
+      return { action: 'CREATE', reason: 'novel topic for this user' };
+    },
+  };
+}

@@ -1,0 +1,162 @@
+/**
+ * Consolidation as a pure plan over a working set: candidate sweep, decide, apply, all in
+ * memory. The live path fills the working set from the index and the store and commits the
+ * plan in one transaction; regeneration replays stored inputs through the very same code.
+ */
+import { PluginError } from '../errors';
+import { dot } from '../embed/vector';
+import type { Candidate, MemoryRecord, Operation, Scope, Source, SourceType } from '../schema';
+import type { Decider, Decision } from './decider';
+
+export interface PlanTarget {
+  userId: string;
+  appName: string;
+  scope: Scope;
+  sessionId?: string;
+}
+
+export interface PlanContext {
+  decider: Decider;
+  trust: Readonly<Record<SourceType, number>>;
+  candidateThreshold: number;
+  embedderId: string;
+  now: number;
+  newId: () => string;
+}
+
+export interface EmbeddedCandidate {
+  candidate: Candidate;
+  embedding: Float32Array;
+  source: Source;
+}
+
+export interface Plan {
+  operations: Operation[];
+  /** Records created or changed, in their final state (each once). */
+  changed: MemoryRecord[];
+}
+
+/** Rounds away float noise so 0.65 + 0.05 is stored as 0.7, not 0.7000000000000001. */
+function roundConfidence(value: number): number {
+  return Math.round(Math.min(1, Math.max(0, value)) * 1e9) / 1e9;
+}
+
+/**
+ * The sweep: neighbours by cosine ≥ threshold (most similar first), UNION every memory on the
+ * same topic. Similarity alone cannot find contradictions: "follows a vegetarian diet" and
+ * "eats fish again" share no words, and only the topic pairs them.
+ */
+export function sweep(working: Iterable<MemoryRecord>, item: EmbeddedCandidate, target: PlanTarget, threshold: number): MemoryRecord[] {
+  const neighbours: { memory: MemoryRecord; similarity: number }[] = [];
+  const sameTopic: MemoryRecord[] = [];
+  for (const memory of working) {
+    if (memory.invalidatedAt !== undefined || memory.scope !== target.scope) continue;
+    if (target.scope === 'session' && memory.sessionId !== target.sessionId) continue;
+    const similarity = dot(memory.embedding, item.embedding);
+    if (similarity >= threshold) neighbours.push({ memory, similarity });
+    else if (memory.topic === item.candidate.topic) sameTopic.push(memory);
+  }
+  neighbours.sort((a, b) => b.similarity - a.similarity);
+  return [...neighbours.map((entry) => entry.memory), ...sameTopic];
+}
+
+function checkDecision(decision: Decision, similar: readonly MemoryRecord[]): Decision {
+  const valid =
+    decision &&
+    typeof decision.reason === 'string' &&
+    (decision.action === 'CREATE' ||
+      (decision.action === 'UPDATE' && similar.some((m) => m.id === decision.targetId)) ||
+      (decision.action === 'NOOP' && (decision.targetId === undefined || similar.some((m) => m.id === decision.targetId))));
+  if (!valid) {
+    throw new PluginError(
+      `the decider returned ${JSON.stringify(decision)}; expected CREATE, or UPDATE/NOOP whose targetId is one of the candidate memories (${similar.map((m) => m.id).join(', ') || 'none'})`,
+    );
+  }
+  return decision;
+}
+
+function appendSource(sources: readonly Source[], source: Source): Source[] {
+  return sources.some((existing) => existing.id === source.id && existing.type === source.type) ? [...sources] : [...sources, source];
+}
+
+/**
+ * Decides and applies each candidate in order against `working` (a Map by id, mutated:
+ * later candidates see earlier ones' effects). Returns the operations and the changed records.
+ */
+export async function planConsolidation(
+  working: Map<string, MemoryRecord>,
+  items: readonly EmbeddedCandidate[],
+  target: PlanTarget,
+  context: PlanContext,
+): Promise<Plan> {
+  const operations: Operation[] = [];
+  const changed = new Set<string>();
+  const { now } = context;
+
+  for (const item of items) {
+    const { candidate, source } = item;
+    const similar = sweep(working.values(), item, target, context.candidateThreshold);
+    const decision = checkDecision(await context.decider.decide({ candidate, similar, source }), similar);
+
+    if (decision.action === 'NOOP') {
+      const target = decision.targetId === undefined ? undefined : working.get(decision.targetId);
+      let reason = decision.reason;
+      if (target && decision.corroborate) {
+        if (target.sources.some((existing) => existing.id === source.id)) {
+          reason = `${decision.reason}; already backed by source ${source.id}, not counted twice`;
+        } else {
+          working.set(target.id, {
+            ...target,
+            confidence: roundConfidence(target.confidence + 0.05),
+            sources: appendSource(target.sources, source),
+            updatedAt: now,
+            history: [...target.history, { at: now, event: 'corroborated', reason: `corroborated by ${source.type} source ${source.id}` }],
+          });
+          changed.add(target.id);
+        }
+      }
+      operations.push({ action: 'NOOP', memoryId: target?.id ?? '', ...(target ? { targetId: target.id } : {}), content: candidate.content, reason });
+      continue;
+    }
+
+    const id = context.newId();
+    const old = decision.action === 'UPDATE' ? working.get(decision.targetId)! : undefined;
+    const created: MemoryRecord = {
+      id,
+      userId: target.scope === 'app' ? '' : target.userId,
+      appName: target.appName,
+      scope: target.scope,
+      ...(target.scope === 'session' && target.sessionId !== undefined ? { sessionId: target.sessionId } : {}),
+      topic: candidate.topic,
+      content: candidate.content,
+      importance: candidate.importance,
+      halfLifeDays: candidate.halfLifeDays,
+      // A memory is never more confident than its source is trusted.
+      confidence: roundConfidence(Math.min(candidate.confidence, context.trust[source.type])),
+      sources: old ? appendSource(old.sources, source) : [source],
+      createdAt: now,
+      updatedAt: now,
+      history: [
+        old
+          ? { at: now, event: 'created', reason: `created from ${old.id}: ${decision.reason}`, related: old.id }
+          : { at: now, event: 'created', reason: decision.reason },
+      ],
+      embedding: item.embedding,
+      embedderId: context.embedderId,
+    };
+    if (old) {
+      working.set(old.id, {
+        ...old,
+        invalidatedAt: now,
+        supersededBy: id,
+        history: [...old.history, { at: now, event: 'superseded', reason: `superseded by ${id}: ${decision.reason}`, related: id }],
+      });
+      changed.add(old.id);
+    }
+    working.set(id, created);
+    changed.add(id);
+    operations.push({ action: decision.action, memoryId: id, ...(old ? { targetId: old.id } : {}), content: candidate.content, reason: decision.reason });
+  }
+
+  return { operations, changed: [...changed].map((id) => working.get(id)!) };
+}

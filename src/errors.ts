@@ -1,0 +1,96 @@
+/**
+ * Every failure engram reports is an {@link EngramError}. Subclasses exist only where a
+ * caller would handle the failure differently. Only `name`, `message` and `stack` cross
+ * Comlink, so check errors with {@link isEngramError} / `error.name`, not `instanceof`,
+ * when they may have come from the worker.
+ */
+export class EngramError extends Error {
+  override name: string = 'EngramError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** Caller input was rejected: the message names the field, the value and the fix. */
+export class ValidationError extends EngramError {
+  override name = 'ValidationError';
+  /** Dotted path of the offending field, e.g. `options.userId`. */
+  readonly path: string;
+  constructor(path: string, message: string, options?: { cause?: unknown }) {
+    super(`${path}: ${message}`, options);
+    this.path = path;
+  }
+}
+
+/** The caller asked for something its owner may not do (e.g. write app scope from `ingest`). */
+export class PermissionError extends EngramError {
+  override name = 'PermissionError';
+}
+
+/** A record id that does not exist for this owner (foreign ids look exactly like missing ones). */
+export class NotFoundError extends EngramError {
+  override name = 'NotFoundError';
+}
+
+/** Another instance wrote the same owner's memories first and retries ran out. */
+export class ConflictError extends EngramError {
+  override name = 'ConflictError';
+}
+
+/** IndexedDB failed (closed, deleted, blocked, aborted). The store is left as it was before the call. */
+export class StorageError extends EngramError {
+  override name = 'StorageError';
+}
+
+/** The browser refused to store more data. Nothing of the failed write was kept. */
+export class QuotaError extends StorageError {
+  override name = 'QuotaError';
+}
+
+/** The compute worker failed, died or did not answer in time. The next call restarts it. */
+export class WorkerError extends EngramError {
+  override name = 'WorkerError';
+}
+
+/** A pluggable component (embedder, extractor, decider) returned something unusable. */
+export class PluginError extends EngramError {
+  override name = 'PluginError';
+}
+
+const ENGRAM_ERROR_NAMES = new Set([
+  'EngramError',
+  'ValidationError',
+  'PermissionError',
+  'NotFoundError',
+  'ConflictError',
+  'StorageError',
+  'QuotaError',
+  'WorkerError',
+  'PluginError',
+]);
+
+/** True for any engram error, including one whose class was lost crossing the worker boundary. */
+export function isEngramError(error: unknown): error is EngramError {
+  return (
+    error instanceof EngramError ||
+    (error instanceof Error && ENGRAM_ERROR_NAMES.has(error.name))
+  );
+}
+
+/** Wraps an IndexedDB/Dexie failure into a typed engram error, keeping the cause. */
+export function toStorageError(error: unknown, action: string): EngramError {
+  if (isEngramError(error)) return error;
+  const name = error instanceof Error ? error.name : '';
+  const inner = error instanceof Error && 'inner' in error ? (error as { inner?: unknown }).inner : undefined;
+  const innerName = inner instanceof Error ? inner.name : '';
+  if (name === 'QuotaExceededError' || innerName === 'QuotaExceededError') {
+    return new QuotaError(
+      `${action} failed: the browser's storage quota is exhausted. Nothing was written; free space (forgetSource, prune) or ask for persistent storage.`,
+      { cause: error },
+    );
+  }
+  const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return new StorageError(`${action} failed in IndexedDB (${detail}). Nothing was written; retry, or reopen with createMemory().`, {
+    cause: error,
+  });
+}

@@ -1,0 +1,38 @@
+/**
+ * From a stored input to validated candidates: the one path both `ingest` and regeneration
+ * take, so a replay extracts exactly what the original ingest did.
+ */
+import { PluginError } from '../errors';
+import { Candidate, type ChatMessage, type Fact } from '../schema';
+import type { Extractor, ExtractContext } from './extractor';
+
+/** Only `role: 'user'` messages: the assistant's guesses must never become facts about the user. */
+export function userMessagesOf(messages: readonly ChatMessage[]): ChatMessage[] {
+  return messages.filter((message) => message.role === 'user');
+}
+
+export async function extractCandidates(extractor: Extractor, userMessages: readonly ChatMessage[], context: ExtractContext): Promise<Candidate[]> {
+  if (userMessages.length === 0) return [];
+  const raw = await extractor.extract(userMessages, context);
+  if (!Array.isArray(raw)) throw new PluginError(`the extractor returned ${typeof raw}; expected an array of candidates`);
+  return raw.map((item, i) => {
+    const result = Candidate.safeParse(item);
+    if (!result.success) {
+      const issue = result.error.issues[0]!;
+      throw new PluginError(`the extractor's candidate ${i} is invalid at '${issue.path.join('.')}': ${issue.message}`, { cause: result.error });
+    }
+    return result.data;
+  });
+}
+
+/** A fact written with `remember`: confidence defaults to 1 and is capped by the source's trust on apply. */
+export function candidateOfFact(fact: Fact): Candidate {
+  return {
+    content: fact.content,
+    topic: fact.topic,
+    confidence: fact.confidence ?? 1,
+    excerpt: fact.content,
+    importance: fact.importance ?? 0.5,
+    halfLifeDays: fact.halfLifeDays ?? 180,
+  };
+}

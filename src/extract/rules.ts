@@ -1,0 +1,110 @@
+/**
+ * The seed's offline rule extractor: five first-person patterns, one candidate per hit, the
+ * sentence it came from kept as the excerpt. Every pattern is linear (no nested quantifiers),
+ * so adversarial input cannot make it backtrack catastrophically.
+ */
+import type { CandidateInput } from '../schema';
+import type { Extractor } from './extractor';
+
+export interface Rule {
+  pattern: RegExp;
+  topic: string;
+  /** `{0}` is replaced by the first capture group. */
+  template: string;
+  confidence: number;
+  halfLifeDays: number;
+  importance?: number;
+  /** Lower-case the capture before it goes into the template ("Vegetarian" → "vegetarian"). */
+  lowerCaseCapture?: boolean;
+}
+
+// The seed's RULES, in JavaScript syntax. All but the name rule ignore case; the name rule
+// keeps "[A-Z]" meaningful (a name starts with a capital), so only its verb ignores case.
+export const SEED_RULES: readonly Rule[] = Object.freeze([
+  {
+    pattern: /\bi'?m (?:a )?(vegetarian|vegan|pescatarian)\b/i,
+    topic: 'diet',
+    template: 'The user follows a {0} diet.',
+    confidence: 0.9,
+    halfLifeDays: 365,
+    lowerCaseCapture: true,
+  },
+  {
+    pattern: /\bi(?:'ve| have)? (?:started|gone back to) eating (fish|meat|dairy)\b/i,
+    topic: 'diet',
+    template: 'The user eats {0} again.',
+    confidence: 0.9,
+    halfLifeDays: 365,
+    lowerCaseCapture: true,
+  },
+  {
+    pattern: /\bi (?:prefer|like|want) (?:the |a |an )?(window|aisle|middle) seat\b/i,
+    topic: 'travel',
+    template: 'The user prefers {0} seating on flights.',
+    confidence: 0.85,
+    halfLifeDays: 365,
+    lowerCaseCapture: true,
+  },
+  {
+    pattern: /\b[Cc][Aa][Ll][Ll] [Mm][Ee] ([A-Z][A-Za-z0-9_]*)\b/,
+    topic: 'identity',
+    template: 'The user goes by {0}.',
+    confidence: 0.95,
+    halfLifeDays: 3650,
+  },
+  {
+    pattern: /\b(?:export|upload|sync) (?:keeps )?(?:failing|timed out|times out)\b/i,
+    topic: 'issue',
+    template: 'The user reported a failing export/upload.',
+    confidence: 0.7,
+    halfLifeDays: 30,
+  },
+]);
+
+// Sentence ends: . ! ? or a line break. Straight apostrophes are what the rules expect.
+const SENTENCE_END = /[.!?\n\r]/;
+const MAX_EXCERPT = 280;
+
+/** The sentence of `text` around [start, end), trimmed and capped. */
+export function sentenceAround(text: string, start: number, end: number): string {
+  let from = start;
+  while (from > 0 && !SENTENCE_END.test(text[from - 1]!)) from--;
+  let to = end;
+  while (to < text.length && !SENTENCE_END.test(text[to]!)) to++;
+  if (to < text.length && text[to] !== '\n' && text[to] !== '\r') to++;
+  const sentence = text.slice(from, to).trim();
+  return sentence.length > MAX_EXCERPT ? sentence.slice(0, MAX_EXCERPT - 1) + '…' : sentence;
+}
+
+/** Curly apostrophes ("I’m") are how phones type; the rules are written with straight ones. */
+function normalizeApostrophes(text: string): string {
+  return text.replace(/[\u2018\u2019\u02BC]/g, "'");
+}
+
+/** Fires every rule against every message (all of them user messages); one candidate per hit. */
+export function createRuleExtractor(rules: readonly Rule[] = SEED_RULES): Extractor {
+  return {
+    extract(userMessages) {
+      const candidates: CandidateInput[] = [];
+      for (const message of userMessages) {
+        const text = normalizeApostrophes(message.content);
+        for (const rule of rules) {
+          const flags = rule.pattern.flags.includes('g') ? rule.pattern.flags : rule.pattern.flags + 'g';
+          for (const match of text.matchAll(new RegExp(rule.pattern.source, flags))) {
+            const capture = match[1] ?? '';
+            const value = rule.lowerCaseCapture ? capture.toLowerCase() : capture;
+            candidates.push({
+              content: rule.template.replace('{0}', value),
+              topic: rule.topic,
+              confidence: rule.confidence,
+              excerpt: sentenceAround(message.content, match.index, match.index + match[0].length),
+              importance: rule.importance ?? 0.5,
+              halfLifeDays: rule.halfLifeDays,
+            });
+          }
+        }
+      }
+      return candidates;
+    },
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * engram: on-device long-term memory for chat apps. This file names every public export.
+ */
+export { createMemory, type Memory, type MemoryOptions } from './memory';
+export type { IngestOptions, RememberOptions, RetrieveOptions, OwnerOptions, ListOptions, PruneOptions } from './options';
+export type { Retrieved } from './retrieve/retrieve';
+export type { ForgetReport } from './forget/forget';
+export type { PruneReport } from './forget/prune';
+export type { Embedder } from './embed/embedder';
+export { createHashEmbedder, HASH_DIM } from './embed/hash-embedder';
+export type { Extractor, ExtractContext } from './extract/extractor';
+export { createRuleExtractor, SEED_RULES, type Rule } from './extract/rules';
+export { createPolicyDecider, type Decider, type DecideInput, type Decision } from './consolidate/decider';
+export { escapeMemoryText, MEMORIES_OPEN, MEMORIES_CLOSE } from './inject/inject';
+export {
+  ChatMessage,
+  Source,
+  SourceInput,
+  SourceType,
+  Scope,
+  HistoryEntry,
+  HistoryEvent,
+  MemoryRecord,
+  Candidate,
+  Operation,
+  Fact,
+  Weights,
+  DEFAULT_TRUST,
+  DEFAULT_EXCLUSIVE_TOPICS,
+  DEFAULT_WEIGHTS,
+  ageDays,
+  recencyOf,
+  decayedConfidence,
+  confidenceBand,
+  type ConfidenceBand,
+  type CandidateInput,
+} from './schema';
+export {
+  EngramError,
+  ValidationError,
+  PermissionError,
+  NotFoundError,
+  ConflictError,
+  StorageError,
+  QuotaError,
+  WorkerError,
+  PluginError,
+  isEngramError,
+} from './errors';

@@ -1,0 +1,288 @@
+/**
+ * createMemory(): the one place where the stages are wired together. Every public call
+ * parses its arguments at the edge (ValidationError), then runs its stage with the store,
+ * the compute client and the clock as collaborators.
+ */
+import { consolidate, type ConsolidateDeps } from './consolidate/consolidate';
+import { createPolicyDecider, type Decider } from './consolidate/decider';
+import { planConsolidation } from './consolidate/plan';
+import type { Embedder } from './embed/embedder';
+import { HASH_DIM } from './embed/hash-embedder';
+import { normalize } from './embed/vector';
+import { NotFoundError, PermissionError, PluginError, ValidationError } from './errors';
+import { candidateOfFact, extractCandidates, userMessagesOf } from './extract/candidates';
+import type { Extractor } from './extract/extractor';
+import { createRuleExtractor } from './extract/rules';
+import { forgetSource, type ForgetReport } from './forget/forget';
+import { renderContext } from './inject/inject';
+import {
+  Fact,
+  IngestOptions,
+  ListOptions,
+  Messages,
+  OwnerOptions,
+  parseInput,
+  PruneOptions,
+  Query,
+  RememberOptions,
+  RetrieveOptions,
+} from './options';
+import { retrieveMemories, type Retrieved } from './retrieve/retrieve';
+import {
+  DEFAULT_EXCLUSIVE_TOPICS,
+  DEFAULT_TRUST,
+  DEFAULT_WEIGHTS,
+  SourceType,
+  type Candidate,
+  type ChatMessage,
+  type HistoryEntry,
+  type MemoryRecord,
+  type Operation,
+  type Scope,
+} from './schema';
+import { EngramDatabase, type InputRow } from './store/database';
+import type { Owner } from './store/owner';
+import { createStore } from './store/store';
+import { createVectorIndex } from './store/vector-index';
+import { createComputeClient, type WorkerMode } from './worker/client';
+import { pruneMemories, type PruneReport } from './forget/prune';
+
+export interface MemoryOptions {
+  /** IndexedDB database name. Default `'engram'`. */
+  name?: string;
+  /** IndexedDB factory (fake-indexeddb's `new IDBFactory()` under Node). */
+  indexedDB?: IDBFactory;
+  IDBKeyRange?: typeof IDBKeyRange;
+  /** `'auto'` (default): compute in a module Worker where `Worker` exists, else in-process. `'off'`: in-process. */
+  worker?: WorkerMode;
+  /** Replaces the offline hash embedder (256-d). */
+  embedder?: Embedder;
+  /** Replaces the offline rule extractor. */
+  extractor?: Extractor;
+  /** Replaces the seed's consolidation policy. */
+  decider?: Decider;
+  /** Milliseconds since epoch; inject one to simulate time. Default `Date.now`. */
+  clock?: () => number;
+  /** Topics where a user holds one value at a time. Default `['diet', 'travel', 'identity']`. */
+  exclusiveTopics?: readonly string[];
+  /** Base trust per source type (partial: merged over the defaults). */
+  trust?: Partial<Record<SourceType, number>>;
+  /** Cosine at or above which an existing memory is a consolidation neighbour. Default 0.6. */
+  candidateThreshold?: number;
+  /** Memory id generator. Default `mem_` + 8 random hex digits. */
+  idGenerator?: () => string;
+}
+
+export interface Memory {
+  /** Where compute runs: `'worker'` or `'in-process'`. */
+  readonly computeLocation: 'worker' | 'in-process';
+  ingest(messages: readonly ChatMessage[], options: IngestOptions): Promise<Operation[]>;
+  remember(fact: Fact, options: RememberOptions): Promise<Operation>;
+  retrieve(query: string, options: RetrieveOptions): Promise<Retrieved[]>;
+  inject(system: string, retrieved: readonly Retrieved[]): string;
+  forgetSource(sourceId: string, options: OwnerOptions): Promise<ForgetReport>;
+  list(options: ListOptions): Promise<MemoryRecord[]>;
+  get(id: string, owner: OwnerOptions): Promise<MemoryRecord>;
+  history(id: string, owner: OwnerOptions): Promise<HistoryEntry[]>;
+  prune(options: PruneOptions): Promise<PruneReport>;
+  close(): Promise<void>;
+}
+
+function defaultIdGenerator(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(4));
+  return 'mem_' + [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+function checkOptions(options: MemoryOptions) {
+  const trust = { ...DEFAULT_TRUST, ...options.trust };
+  for (const [type, value] of Object.entries(trust)) {
+    if (!SourceType.safeParse(type).success) throw new ValidationError(`options.trust.${type}`, `unknown source type; expected one of ${SourceType.options.join(', ')}`);
+    if (typeof value !== 'number' || !(value >= 0 && value <= 1)) throw new ValidationError(`options.trust.${type}`, `must be a number in [0, 1] (got ${String(value)})`);
+  }
+  const threshold = options.candidateThreshold ?? 0.6;
+  if (typeof threshold !== 'number' || !(threshold >= -1 && threshold <= 1)) {
+    throw new ValidationError('options.candidateThreshold', `must be a number in [-1, 1] (got ${String(threshold)})`);
+  }
+  const clock = options.clock ?? Date.now;
+  if (typeof clock !== 'function') throw new ValidationError('options.clock', 'must be a function returning ms since epoch');
+  return { trust, threshold, clock };
+}
+
+/** Opens (or creates) the memory store and starts its compute. */
+export async function createMemory(options: MemoryOptions = {}): Promise<Memory> {
+  const { trust, threshold, clock } = checkOptions(options);
+  const now = () => {
+    const value = clock();
+    if (!Number.isFinite(value) || value < 0) throw new ValidationError('options.clock', `returned ${value}; expected ms since epoch`);
+    return value;
+  };
+  const newId = options.idGenerator ?? defaultIdGenerator;
+  const db = new EngramDatabase(options.name ?? 'engram', options);
+  const store = createStore(db);
+  const compute = createComputeClient(options.worker === undefined ? {} : { worker: options.worker });
+  const embedder = wrapEmbedder(options.embedder ?? { id: `hash-fnv1a-${HASH_DIM}`, dim: HASH_DIM, embed: (texts) => compute.embed([...texts], HASH_DIM) });
+  const extractor = options.extractor ?? createRuleExtractor();
+  const decider = options.decider ?? createPolicyDecider({ trust, exclusiveTopics: new Set(options.exclusiveTopics ?? DEFAULT_EXCLUSIVE_TOPICS) });
+  const index = createVectorIndex(store, compute, embedder);
+  const planContext = { decider, trust, candidateThreshold: threshold, embedderId: embedder.id, newId };
+  const consolidateDeps: ConsolidateDeps = { store, index, compute, embedder, context: planContext, clock: now };
+  await db.open().catch((error: unknown) => {
+    compute.close();
+    throw error;
+  });
+
+  async function candidatesOf(input: InputRow): Promise<Candidate[]> {
+    if (input.kind === 'remember') return input.fact ? [candidateOfFact(input.fact)] : [];
+    return extractCandidates(extractor, input.messages, { userId: input.userId, appName: input.appName, sessionId: input.sessionId });
+  }
+
+  async function replay(inputs: readonly InputRow[]): Promise<Map<string, MemoryRecord>> {
+    const working = new Map<string, MemoryRecord>();
+    let counter = 0;
+    for (const input of inputs) {
+      const candidates = await candidatesOf(input);
+      if (candidates.length === 0) continue;
+      const embeddings = await embedder.embed(candidates.map((candidate) => candidate.content));
+      const items = candidates.map((candidate, i) => ({
+        candidate,
+        embedding: embeddings[i]!,
+        source: { ...input.source, excerpt: candidate.excerpt, at: input.at },
+      }));
+      const target = { userId: input.userId, appName: input.appName, scope: input.scope, ...(input.scope === 'session' ? { sessionId: input.sessionId } : {}) };
+      await planConsolidation(working, items, target, { ...planContext, now: input.at, newId: () => `replay_${counter++}` });
+    }
+    return working;
+  }
+
+  function owner(options: OwnerOptions, name = 'options'): Owner {
+    return parseInput(OwnerOptions, options, name);
+  }
+
+  async function write(input: InputRow, candidates: Candidate[]): Promise<Operation[]> {
+    const target = { userId: input.userId, appName: input.appName, scope: input.scope, ...(input.scope === 'session' ? { sessionId: input.sessionId } : {}) };
+    return consolidate(consolidateDeps, { target, candidates, source: { ...input.source, at: input.at }, input });
+  }
+
+  const memory: Memory = {
+    computeLocation: compute.location,
+
+    async ingest(messages, options) {
+      const parsed = parseInput(IngestOptions, options, 'options');
+      const userMessages = userMessagesOf(parseInput(Messages, messages, 'messages'));
+      const input: InputRow = {
+        userId: parsed.userId,
+        appName: parsed.appName,
+        scope: 'user', // ingest never writes app scope (invariant 2)
+        sessionId: parsed.sessionId,
+        source: parsed.source,
+        at: now(),
+        kind: 'ingest',
+        messages: userMessages,
+      };
+      return write(input, await candidatesOf(input));
+    },
+
+    async remember(fact, options) {
+      const parsedFact = parseInput(Fact, fact, 'fact');
+      const parsed = parseInput(RememberOptions, options, 'options');
+      if (parsed.scope === 'app' && parsed.source.type !== 'bootstrapped') {
+        throw new PermissionError(`app-scope memories are visible to every user of '${parsed.appName}', so they need a 'bootstrapped' source (got '${parsed.source.type}')`);
+      }
+      if (parsed.scope !== 'app' && parsed.userId === undefined) throw new ValidationError('options.userId', `is required for scope '${parsed.scope}'`);
+      if (parsed.scope === 'session' && parsed.sessionId === undefined) throw new ValidationError('options.sessionId', "is required for scope 'session'");
+      const input: InputRow = {
+        userId: parsed.scope === 'app' ? '' : parsed.userId!,
+        appName: parsed.appName,
+        scope: parsed.scope,
+        sessionId: parsed.sessionId ?? '',
+        source: parsed.source,
+        at: now(),
+        kind: 'remember',
+        messages: [],
+        fact: parsedFact,
+      };
+      const [operation] = await write(input, [candidateOfFact(parsedFact)]);
+      return operation!;
+    },
+
+    async retrieve(query, options) {
+      const text = parseInput(Query, query, 'query');
+      const parsed = parseInput(RetrieveOptions, options, 'options');
+      const scopes: Scope[] = parsed.scopes ?? (parsed.sessionId !== undefined ? ['user', 'session', 'app'] : ['user', 'app']);
+      return retrieveMemories({ store, index, compute, embedder, clock: now }, text, {
+        owner: { userId: parsed.userId, appName: parsed.appName },
+        scopes: [...new Set(scopes)],
+        k: parsed.k,
+        weights: parsed.weights ?? DEFAULT_WEIGHTS,
+        ...(parsed.sessionId !== undefined ? { sessionId: parsed.sessionId } : {}),
+      });
+    },
+
+    inject(system, retrieved) {
+      if (typeof system !== 'string') throw new ValidationError('system', `must be a string (got ${typeof system})`);
+      if (!Array.isArray(retrieved)) throw new ValidationError('retrieved', 'must be the array retrieve() returned');
+      return renderContext(system, retrieved, now());
+    },
+
+    async forgetSource(sourceId, options) {
+      const id = parseInput(IngestOptions.shape.sessionId, sourceId, 'sourceId');
+      return forgetSource(
+        { store, index, clock: now, newId, replay, clearCaches: async () => void (await compute.clearCaches()) },
+        id,
+        owner(options),
+      );
+    },
+
+    async list(options) {
+      const parsed = parseInput(ListOptions, options, 'options');
+      return store.list(parsed, { scopes: ['user', 'session', 'app'], includeInvalid: parsed.includeInvalid });
+    },
+
+    async get(id, options) {
+      const who = owner(options, 'owner');
+      const memoryId = parseInput(IngestOptions.shape.sessionId, id, 'id');
+      const [record] = await store.getMany([memoryId], who);
+      // A foreign id and a missing id look the same: existence is not leaked across owners.
+      if (!record) throw new NotFoundError(`no memory '${memoryId}' for user '${who.userId}' in app '${who.appName}'`);
+      return record;
+    },
+
+    async history(id, options) {
+      return (await memory.get(id, options)).history;
+    },
+
+    async prune(options) {
+      const parsed = parseInput(PruneOptions, options, 'options');
+      return pruneMemories({ store, index, clock: now }, { userId: parsed.userId, appName: parsed.appName }, parsed.floor);
+    },
+
+    async close() {
+      compute.close();
+      db.close();
+    },
+  };
+  return memory;
+}
+
+/** Checks an embedder's output (count, length, finiteness) and re-normalises it: cosine = dot needs unit vectors. */
+function wrapEmbedder(embedder: Embedder): Embedder {
+  if (typeof embedder?.embed !== 'function' || typeof embedder.id !== 'string' || !Number.isInteger(embedder.dim) || embedder.dim <= 0) {
+    throw new ValidationError('options.embedder', 'must be { id: string, dim: positive integer, embed(texts) }');
+  }
+  return {
+    id: embedder.id,
+    dim: embedder.dim,
+    async embed(texts) {
+      const vectors = await embedder.embed(texts);
+      if (!Array.isArray(vectors) || vectors.length !== texts.length) {
+        throw new PluginError(`embedder '${embedder.id}' returned ${Array.isArray(vectors) ? vectors.length : typeof vectors} vectors for ${texts.length} texts`);
+      }
+      return vectors.map((vector, i) => {
+        if (!(vector instanceof Float32Array) || vector.length !== embedder.dim || !vector.every(Number.isFinite)) {
+          throw new PluginError(`embedder '${embedder.id}' vector ${i} is not a finite Float32Array of length ${embedder.dim}`);
+        }
+        return normalize(Float32Array.from(vector));
+      });
+    },
+  };
+}

@@ -1,0 +1,179 @@
+/**
+ * The data model. Each schema is the single definition of its type (`z.infer`); records
+ * read back from IndexedDB and everything a caller passes in are parsed with these.
+ */
+import { z } from 'zod';
+
+/** Longest text engram accepts in one field; longer input is a ValidationError, never truncated silently. */
+export const MAX_TEXT_LENGTH = 100_000;
+/** Longest id (user, app, session, source). */
+export const MAX_ID_LENGTH = 512;
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** A non-empty identifier: no lone surrogates (they collide once encoded), no surrounding whitespace. */
+export const Id = z
+  .string({ error: 'must be a string' })
+  .min(1, { error: 'must not be empty' })
+  .max(MAX_ID_LENGTH, { error: `must be at most ${MAX_ID_LENGTH} characters` })
+  .refine((value) => value.trim() === value, { error: 'must not start or end with whitespace' })
+  .refine((value) => !LONE_SURROGATE.test(value), { error: 'must not contain lone UTF-16 surrogates' });
+
+/**
+ * Free text: lone surrogates are replaced by U+FFFD (what the browser would do on encode anyway),
+ * empty or whitespace-only text is rejected.
+ */
+export const Text = z
+  .string({ error: 'must be a string' })
+  .max(MAX_TEXT_LENGTH, { error: `must be at most ${MAX_TEXT_LENGTH} characters` })
+  .transform((value) => value.toWellFormed())
+  .refine((value) => value.trim().length > 0, { error: 'must contain non-whitespace text' });
+
+const UnitInterval = z.number({ error: 'must be a finite number' }).min(0).max(1);
+const Timestamp = z.number({ error: 'must be a finite number of ms since epoch' }).nonnegative();
+const HalfLifeDays = z.number({ error: 'must be a finite number of days' }).positive().max(365_000);
+
+export const SourceType = z.enum(['bootstrapped', 'user_explicit', 'user_implicit', 'tool_output']);
+export type SourceType = z.infer<typeof SourceType>;
+
+export const Scope = z.enum(['user', 'session', 'app']);
+export type Scope = z.infer<typeof Scope>;
+
+/** One thing a memory was derived from. A memory usually has several. */
+export const Source = z.object({
+  type: SourceType,
+  /** Session id, CRM record id, form id: what `forgetSource` revokes. */
+  id: Id,
+  /** The span the memory came from, for auditing ("why do you think I'm vegetarian?"). */
+  excerpt: z.string().max(MAX_TEXT_LENGTH),
+  at: Timestamp,
+});
+export type Source = z.infer<typeof Source>;
+
+/** What a caller says a write came from; `excerpt` and `at` are filled in by engram. */
+export const SourceInput = z.object({ type: SourceType, id: Id });
+export type SourceInput = z.infer<typeof SourceInput>;
+
+export const HistoryEvent = z.enum(['created', 'corroborated', 'superseded', 'erased', 'regenerated', 'pruned']);
+export type HistoryEvent = z.infer<typeof HistoryEvent>;
+
+/** One line of a memory's audit trail; `reason` is what made the decision. */
+export const HistoryEntry = z.object({
+  at: Timestamp,
+  event: HistoryEvent,
+  reason: z.string(),
+  /** The other memory involved: the replacement, the predecessor, … */
+  related: z.string().optional(),
+});
+export type HistoryEntry = z.infer<typeof HistoryEntry>;
+
+export const MemoryRecord = z.object({
+  id: Id,
+  /** The owner; `''` only on app-scope memories, which belong to the whole app. */
+  userId: z.string().max(MAX_ID_LENGTH),
+  appName: Id,
+  scope: Scope,
+  sessionId: Id.optional(),
+  topic: Id,
+  content: z.string().max(MAX_TEXT_LENGTH),
+  importance: UnitInterval,
+  halfLifeDays: HalfLifeDays,
+  confidence: UnitInterval,
+  sources: z.array(Source),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  invalidatedAt: Timestamp.optional(),
+  supersededBy: Id.optional(),
+  history: z.array(HistoryEntry),
+  embedding: z.custom<Float32Array>((value) => value instanceof Float32Array, { error: 'must be a Float32Array' }),
+  embedderId: z.string(),
+});
+export type MemoryRecord = z.infer<typeof MemoryRecord>;
+
+export const Role = z.enum(['user', 'assistant', 'system', 'tool']);
+export const ChatMessage = z.object({ role: Role, content: Text });
+export type ChatMessage = z.infer<typeof ChatMessage>;
+
+/** A fact an extractor found, before consolidation decides what to do with it. */
+export const Candidate = z.object({
+  content: Text,
+  topic: Id,
+  confidence: UnitInterval,
+  excerpt: z.string().max(MAX_TEXT_LENGTH),
+  importance: UnitInterval.default(0.5),
+  halfLifeDays: HalfLifeDays.default(180),
+});
+export type Candidate = z.infer<typeof Candidate>;
+export type CandidateInput = z.input<typeof Candidate>;
+
+export const Action = z.enum(['CREATE', 'UPDATE', 'NOOP']);
+export type Action = z.infer<typeof Action>;
+
+/** What consolidation did with one candidate. */
+export const Operation = z.object({
+  action: Action,
+  /** The memory that now holds the fact: the new one for CREATE/UPDATE, the existing one for NOOP. */
+  memoryId: z.string(),
+  /** The existing memory the decision was about (UPDATE: the one tombstoned; NOOP: the one kept). */
+  targetId: z.string().optional(),
+  content: z.string(),
+  reason: z.string(),
+});
+export type Operation = z.infer<typeof Operation>;
+
+/** A fact written directly with `remember` (no extraction). */
+export const Fact = z.object({
+  content: Text,
+  topic: Id,
+  importance: UnitInterval.optional(),
+  halfLifeDays: HalfLifeDays.optional(),
+  confidence: UnitInterval.optional(),
+});
+export type Fact = z.infer<typeof Fact>;
+
+export const Weights = z.object({
+  relevance: z.number().min(0).max(1000),
+  recency: z.number().min(0).max(1000),
+  importance: z.number().min(0).max(1000),
+});
+export type Weights = z.infer<typeof Weights>;
+
+/** Base trust by source type: bootstrapped data comes from a system of record; tool output goes stale. */
+export const DEFAULT_TRUST: Readonly<Record<SourceType, number>> = Object.freeze({
+  bootstrapped: 0.95,
+  user_explicit: 0.9,
+  user_implicit: 0.65,
+  tool_output: 0.3,
+});
+
+/** Topics where a user holds one value at a time: two memories there are a contradiction. */
+export const DEFAULT_EXCLUSIVE_TOPICS: readonly string[] = Object.freeze(['diet', 'travel', 'identity']);
+
+export const DEFAULT_WEIGHTS: Readonly<Weights> = Object.freeze({ relevance: 0.6, recency: 0.25, importance: 0.15 });
+
+export const DAY_MS = 86_400_000;
+
+/** Days since the memory was last confirmed. */
+export function ageDays(memory: Pick<MemoryRecord, 'updatedAt'>, now: number): number {
+  return Math.max(0, now - memory.updatedAt) / DAY_MS;
+}
+
+/** `0.5 ** (age / halfLife)`: 1 for a fresh memory, 0.5 after one half-life. */
+export function recencyOf(memory: Pick<MemoryRecord, 'updatedAt' | 'halfLifeDays'>, now: number): number {
+  return 0.5 ** (ageDays(memory, now) / memory.halfLifeDays);
+}
+
+/** Confidence after decay: an old memory presents as less certain automatically. */
+export function decayedConfidence(
+  memory: Pick<MemoryRecord, 'updatedAt' | 'halfLifeDays' | 'confidence'>,
+  now: number,
+): number {
+  return memory.confidence * recencyOf(memory, now);
+}
+
+export type ConfidenceBand = 'high' | 'medium' | 'low';
+
+/** high ≥ 0.75, medium ≥ 0.5, low below. */
+export function confidenceBand(confidence: number): ConfidenceBand {
+  return confidence >= 0.75 ? 'high' : confidence >= 0.5 ? 'medium' : 'low';
+}

@@ -1,0 +1,59 @@
+/**
+ * The IndexedDB schema. Records are stored as parsed `MemoryRecord`s plus derived index
+ * fields; everything a query filters on is an index, everything else rides along.
+ */
+import { Dexie, type EntityTable } from 'dexie';
+import type { ChatMessage, Fact, MemoryRecord, Scope, SourceInput } from '../schema';
+
+/** A stored memory: the record plus `sourceIds`, derived on write for the multi-entry index forget uses. */
+export type MemoryRow = MemoryRecord & { sourceIds: string[] };
+
+/**
+ * One write input, kept so `forgetSource` can replay the remaining ones: the user messages
+ * of an `ingest` (assistant text is never stored), or the fact of a `remember`.
+ */
+export interface InputRow {
+  /** Auto-incremented: the global order of inputs, across tabs. */
+  seq?: number;
+  userId: string;
+  appName: string;
+  scope: Scope;
+  sessionId: string;
+  source: SourceInput;
+  at: number;
+  kind: 'ingest' | 'remember' | 'summary';
+  messages: ChatMessage[];
+  fact?: Fact;
+  /** Set when the input's source was revoked: the text is gone, the row stays as a marker. */
+  erasedAt?: number;
+}
+
+/** Version of one partition's rows; bumped by every write transaction that touches it. */
+export interface PartitionRow {
+  key: string;
+  version: number;
+}
+
+export interface DatabaseOptions {
+  /** IndexedDB factory; pass fake-indexeddb's under Node. */
+  indexedDB?: IDBFactory;
+  IDBKeyRange?: typeof IDBKeyRange;
+}
+
+export class EngramDatabase extends Dexie {
+  memories!: EntityTable<MemoryRow, 'id'>;
+  inputs!: EntityTable<InputRow, 'seq'>;
+  partitions!: EntityTable<PartitionRow, 'key'>;
+
+  constructor(name: string, options: DatabaseOptions = {}) {
+    super(name, {
+      ...(options.indexedDB ? { indexedDB: options.indexedDB } : {}),
+      ...(options.IDBKeyRange ? { IDBKeyRange: options.IDBKeyRange } : {}),
+    });
+    this.version(1).stores({
+      memories: 'id, [userId+appName+scope], [appName+scope], [userId+appName+topic], *sourceIds',
+      inputs: '++seq, [userId+appName], [userId+appName+scope], [userId+appName+source.id]',
+      partitions: 'key',
+    });
+  }
+}

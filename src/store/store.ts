@@ -1,0 +1,211 @@
+/**
+ * Owner-scoped access to the database. Every read takes the owner and returns only what
+ * {@link isVisibleTo} allows; every record read back is parsed with zod, and rows that fail
+ * are quarantined (skipped and reported), never returned and never allowed to crash a scan.
+ */
+import { ConflictError, toStorageError } from '../errors';
+import { MemoryRecord, type Scope } from '../schema';
+import { SCOPE_CODE, type IndexRows } from '../worker/api';
+import type { EngramDatabase, InputRow, MemoryRow } from './database';
+import { appPartition, isVisibleTo, partitionOf, userPartition, type Owner } from './owner';
+
+/** Everything one consolidation (or erasure) writes, applied in one transaction. */
+export interface Commit {
+  /** Records to put (new or changed), complete. */
+  records: MemoryRecord[];
+  /** Inputs to append (the conversation being ingested). */
+  inputs?: InputRow[];
+  /** Inputs to delete by `seq` (erasure removes a revoked source's conversations). */
+  deleteInputs?: number[];
+  /** Partition versions the decision was made against; a mismatch aborts with ConflictError. */
+  expected: ReadonlyMap<string, number>;
+}
+
+export interface CommitResult {
+  /** Partition key → [version before, version after]. */
+  versions: Map<string, [number, number]>;
+}
+
+export interface Store {
+  readonly db: EngramDatabase;
+  /** Ids of rows that failed validation when read. */
+  readonly quarantined: ReadonlySet<string>;
+  versions(keys: readonly string[]): Promise<Map<string, number>>;
+  /** Active rows of one partition in the compute's columnar form, plus the version they reflect. */
+  readIndexRows(key: string, embedderId: string, dim: number): Promise<{ version: number; rows: IndexRows }>;
+  /** Records by id, only those visible to `owner`, in the order asked (missing ones dropped). */
+  getMany(ids: readonly string[], owner: Owner): Promise<MemoryRecord[]>;
+  /** The owner's records of the given scopes (app scope: the app's), oldest first. */
+  list(owner: Owner, options: { scopes: readonly Scope[]; includeInvalid: boolean }): Promise<MemoryRecord[]>;
+  /** Active records of `scope` on `topic` for the owner (the consolidation topic sweep). */
+  topicMembers(owner: Owner, topic: string, scope: Scope): Promise<MemoryRecord[]>;
+  /** All of the owner's records (any state) that list `sourceId` among their sources. */
+  bySource(owner: Owner, sourceId: string): Promise<MemoryRecord[]>;
+  /** The owner's stored inputs, in the order they were ingested. */
+  inputs(owner: Owner): Promise<InputRow[]>;
+  commit(commit: Commit): Promise<CommitResult>;
+}
+
+export function toRow(record: MemoryRecord): MemoryRow {
+  return { ...record, sourceIds: [...new Set(record.sources.map((source) => source.id))] };
+}
+
+export function createStore(db: EngramDatabase): Store {
+  const quarantined = new Set<string>();
+
+  function parse(row: unknown): MemoryRecord | null {
+    const result = MemoryRecord.safeParse(row);
+    if (result.success) return result.data;
+    const id = typeof row === 'object' && row !== null && 'id' in row ? String((row as { id: unknown }).id) : '?';
+    quarantined.add(id);
+    return null;
+  }
+
+  function visible(rows: unknown[], owner: Owner): MemoryRecord[] {
+    const out: MemoryRecord[] = [];
+    for (const row of rows) {
+      const record = parse(row);
+      if (record && isVisibleTo(record, owner)) out.push(record);
+    }
+    return out;
+  }
+
+  async function read<T>(action: string, body: () => Promise<T>): Promise<T> {
+    try {
+      return await body();
+    } catch (error) {
+      throw toStorageError(error, action);
+    }
+  }
+
+  return {
+    db,
+    quarantined,
+
+    versions: (keys) =>
+      read('reading partition versions', async () => {
+        const rows = await db.partitions.bulkGet([...keys]);
+        return new Map(keys.map((key, i) => [key, rows[i]?.version ?? 0]));
+      }),
+
+    readIndexRows: (key, embedderId, dim) =>
+      read('loading the vector index', () =>
+        db.transaction('r', db.memories, db.partitions, async () => {
+          const version = (await db.partitions.get(key))?.version ?? 0;
+          const [kind, appName, userId] = JSON.parse(key) as [string, string, string?];
+          const rows =
+            kind === 'app'
+              ? await db.memories.where('[appName+scope]').equals([appName, 'app']).toArray()
+              : await db.memories
+                  .where('[userId+appName+scope]')
+                  .anyOf([
+                    [userId!, appName, 'user'],
+                    [userId!, appName, 'session'],
+                  ])
+                  .toArray();
+          return { version, rows: toIndexRows(rows, key, embedderId, dim, quarantined) };
+        }),
+      ),
+
+    getMany: (ids, owner) =>
+      read('reading memories', async () => {
+        const rows = await db.memories.bulkGet([...ids]);
+        return visible(rows.filter((row) => row !== undefined), owner);
+      }),
+
+    list: (owner, { scopes, includeInvalid }) =>
+      read('listing memories', async () => {
+        const own = scopes.filter((scope) => scope !== 'app').map((scope) => [owner.userId, owner.appName, scope]);
+        const rows = own.length ? await db.memories.where('[userId+appName+scope]').anyOf(own).toArray() : [];
+        if (scopes.includes('app')) rows.push(...(await db.memories.where('[appName+scope]').equals([owner.appName, 'app']).toArray()));
+        const records = visible(rows, owner).filter((record) => includeInvalid || record.invalidatedAt === undefined);
+        return records.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+      }),
+
+    topicMembers: (owner, topic, scope) =>
+      read('reading the topic sweep', async () => {
+        const rows =
+          scope === 'app'
+            ? await db.memories.where('[appName+scope]').equals([owner.appName, 'app']).filter((row) => row.topic === topic).toArray()
+            : await db.memories.where('[userId+appName+topic]').equals([owner.userId, owner.appName, topic]).toArray();
+        return visible(rows, owner).filter((record) => record.scope === scope && record.invalidatedAt === undefined);
+      }),
+
+    bySource: (owner, sourceId) =>
+      read('reading memories by source', async () => visible(await db.memories.where('sourceIds').equals(sourceId).toArray(), owner)),
+
+    inputs: (owner) =>
+      read('reading stored conversations', async () => {
+        const rows = await db.inputs.where('[userId+appName]').equals([owner.userId, owner.appName]).toArray();
+        return rows.sort((a, b) => a.at - b.at || a.seq! - b.seq!);
+      }),
+
+    async commit({ records, inputs = [], deleteInputs = [], expected }) {
+      const touched = new Set([...expected.keys(), ...records.map(partitionOf)]);
+      try {
+        // Nothing but IndexedDB is awaited in here: any other await would end the transaction
+        // and leave the writes before it committed (RELIABILITY.md, "Traps").
+        return await db.transaction('rw', db.memories, db.inputs, db.partitions, async () => {
+          const keys = [...touched];
+          const current = await db.partitions.bulkGet(keys);
+          const versions = new Map<string, [number, number]>();
+          keys.forEach((key, i) => {
+            const version = current[i]?.version ?? 0;
+            const seen = expected.get(key);
+            if (seen !== undefined && seen !== version) {
+              throw new ConflictError(`partition ${key} changed (version ${seen} → ${version}) while this write was being decided`);
+            }
+            versions.set(key, [version, version + 1]);
+          });
+          if (records.length) await db.memories.bulkPut(records.map(toRow));
+          if (inputs.length) await db.inputs.bulkAdd(inputs);
+          if (deleteInputs.length) await db.inputs.bulkDelete(deleteInputs);
+          await db.partitions.bulkPut(keys.map((key) => ({ key, version: versions.get(key)![1] })));
+          return { versions };
+        });
+      } catch (error) {
+        throw toStorageError(error, 'writing memories');
+      }
+    },
+  };
+}
+
+/** Columnar index rows from stored rows; rows that are inactive, foreign to the partition or malformed are left out. */
+export function toIndexRows(rows: readonly MemoryRow[], key: string, embedderId: string, dim: number, quarantined?: Set<string>): IndexRows {
+  const usable = rows.filter((row) => {
+    if (row.invalidatedAt !== undefined || row.embedderId !== embedderId) return false;
+    const ok =
+      typeof row.id === 'string' &&
+      row.embedding instanceof Float32Array &&
+      row.embedding.length === dim &&
+      (row.scope === 'user' || row.scope === 'session' || row.scope === 'app') &&
+      Number.isFinite(row.updatedAt) &&
+      Number.isFinite(row.importance) &&
+      row.halfLifeDays > 0 &&
+      partitionOf(row) === key;
+    if (!ok) quarantined?.add(String(row.id));
+    return ok;
+  });
+  const n = usable.length;
+  const out: IndexRows = {
+    ids: new Array<string>(n),
+    vectors: new Float32Array(n * dim),
+    updatedAt: new Float64Array(n),
+    halfLifeDays: new Float32Array(n),
+    importance: new Float32Array(n),
+    scopes: new Uint8Array(n),
+    sessionIds: new Array<string>(n),
+  };
+  usable.forEach((row, i) => {
+    out.ids[i] = row.id;
+    out.vectors.set(row.embedding, i * dim);
+    out.updatedAt[i] = row.updatedAt;
+    out.halfLifeDays[i] = row.halfLifeDays;
+    out.importance[i] = row.importance;
+    out.scopes[i] = SCOPE_CODE[row.scope];
+    out.sessionIds[i] = row.sessionId ?? '';
+  });
+  return out;
+}
+
+export { appPartition, userPartition };

@@ -1,0 +1,74 @@
+/**
+ * The contract between the library and its compute (a module Web Worker behind Comlink, or
+ * the same module in-process). Wire types only: plain data, typed arrays, no classes.
+ */
+import type { Scope, Weights } from '../schema';
+
+/** Scope codes stored per row so the scan can filter without touching strings. */
+export const SCOPE_CODE: Readonly<Record<Scope, number>> = Object.freeze({ user: 1, session: 2, app: 4 });
+
+/**
+ * Rows of one partition in columnar form (transferable). Row `i` is `vectors[i*dim .. (i+1)*dim)`.
+ * `sessionIds[i]` is `''` for rows that are not session-scoped.
+ */
+export interface IndexRows {
+  ids: string[];
+  vectors: Float32Array;
+  updatedAt: Float64Array;
+  halfLifeDays: Float32Array;
+  importance: Float32Array;
+  scopes: Uint8Array;
+  sessionIds: string[];
+}
+
+export interface ScanRequest {
+  /** Partition keys to scan (the caller's own partition and its app's). */
+  partitions: string[];
+  query: Float32Array;
+  now: number;
+  weights: Weights;
+  k: number;
+  /** Allowed scopes; rows of any other scope are skipped before a distance is computed. */
+  scopes: Scope[];
+  /** Session rows are visible only when their session id equals this. */
+  sessionId?: string;
+}
+
+export interface ScanHit {
+  id: string;
+  partition: string;
+  score: number;
+  relevance: number;
+  recency: number;
+  importance: number;
+}
+
+export interface ComputeStats {
+  partitions: number;
+  rows: number;
+  /** Bytes held by the matrices and per-row columns (capacity, not just rows in use). */
+  bytes: number;
+}
+
+/** Every method may be called across the worker boundary: arguments and results are cloneable. */
+export interface ComputeApi {
+  /** Hash-embeds texts (the built-in embedder). */
+  embed(texts: string[], dim: number): Float32Array[];
+  /** Replaces a partition's rows wholesale and records the store version they reflect. */
+  loadPartition(key: string, version: number, dim: number, rows: IndexRows): void;
+  /**
+   * Applies one committed write. Returns false (and marks the partition stale) when the
+   * partition is not at `fromVersion`: another instance wrote in between, so the caller must reload.
+   */
+  applyChanges(key: string, fromVersion: number, toVersion: number, upserts: IndexRows, removals: string[]): boolean;
+  /** The store version the partition reflects, or -1 when it is not loaded or stale. */
+  partitionVersion(key: string): number;
+  dropPartition(key: string): void;
+  /** Scan, blend and select the top k in one pass. */
+  scan(request: ScanRequest): ScanHit[];
+  /** For each query, the ids of rows in `key` (of the given scope) with cosine ≥ threshold. */
+  neighbours(key: string, queries: Float32Array[], threshold: number, scope: Scope): string[][];
+  stats(): ComputeStats;
+  /** Drops caches that may hold user text (the hash embedder's token cache); erasure calls it. */
+  clearCaches(): void;
+}
