@@ -1,0 +1,51 @@
+/**
+ * Test helpers: a fresh fake-indexeddb database per memory, an injectable clock and
+ * deterministic ids. Nothing global is patched.
+ */
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { createMemory, type Memory, type MemoryOptions } from '../../src/index';
+
+export const DAY = 86_400_000;
+export const T0 = Date.UTC(2026, 0, 1);
+
+/** A clock tests move by hand: `clock.advance(180 * DAY)`. */
+export function createTestClock(start = T0) {
+  let now = start;
+  const clock = () => now;
+  return Object.assign(clock, {
+    set: (value: number) => void (now = value),
+    advance: (ms: number) => void (now += ms),
+  });
+}
+
+/** Ids `mem_0001`, `mem_0002`, … so tests can name records. */
+export function createSequentialIds(prefix = 'mem_') {
+  let next = 0;
+  return () => `${prefix}${String(++next).padStart(4, '0')}`;
+}
+
+export interface TestMemory {
+  memory: Memory;
+  clock: ReturnType<typeof createTestClock>;
+  factory: IDBFactory;
+  name: string;
+}
+
+let counter = 0;
+
+/** A memory on its own fresh database (in-process compute unless `worker` is given). */
+export async function createTestMemory(options: MemoryOptions = {}): Promise<TestMemory> {
+  const clock = createTestClock();
+  const factory = (options.indexedDB as IDBFactory | undefined) ?? new IDBFactory();
+  const name = options.name ?? `engram-test-${++counter}`;
+  const memory = await createMemory({
+    worker: 'off',
+    idGenerator: createSequentialIds(),
+    clock,
+    ...options,
+    name,
+    indexedDB: factory,
+    IDBKeyRange,
+  });
+  return { memory, clock, factory, name };
+}
