@@ -23,6 +23,8 @@ export default defineConfig(({ mode }) => {
       rollupOptions: { external: ['dexie', 'comlink', 'zod'] },
     },
     test: {
+      // The JSON report is what .ci/run reads to print its closing 'N passed, N failed' line.
+      reporters: ['default', ['json', { outputFile: 'artifacts/test-results.json' }]],
       projects: [
         {
           test: {

@@ -1,0 +1,17 @@
+// Prints the closing line CI reads, `N passed, N failed`, from vitest's JSON report.
+// A run that never reached vitest (typecheck or build failed) counts as one failure.
+import { existsSync, readFileSync } from 'node:fs';
+
+const [file, status = '0'] = process.argv.slice(2);
+if (!file || !existsSync(file)) {
+  console.log(`ci: no test report at ${file} (npm test exited ${status} before the tests ran)`);
+  console.log('0 passed, 1 failed');
+  process.exit(0);
+}
+const report = JSON.parse(readFileSync(file, 'utf8'));
+const passed = report.numPassedTests ?? 0;
+// Files that failed to load count too: their tests never ran.
+const failedSuites = (report.testResults ?? []).filter((suite) => suite.status === 'failed' && (suite.assertionResults ?? []).length === 0).length;
+const failed = (report.numFailedTests ?? 0) + failedSuites + (passed === 0 && status !== '0' ? 1 : 0);
+const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
