@@ -40,6 +40,7 @@ import {
   type Operation,
   type Scope,
 } from './schema';
+import type { Dexie } from 'dexie';
 import { EngramDatabase, type InputRow } from './store/database';
 import type { Owner } from './store/owner';
 import { createStore } from './store/store';
@@ -71,6 +72,11 @@ export interface MemoryOptions {
   candidateThreshold?: number;
   /** Memory id generator. Default `mem_` + 8 random hex digits. */
   idGenerator?: () => string;
+  /**
+   * @internal Test hook: receives the Dexie database before it opens, so a test can install
+   * DBCore middleware (`db.use(...)`) to inject write faults. Not part of the public contract.
+   */
+  onDatabase?: (db: Dexie) => void;
 }
 
 export interface Memory {
@@ -118,6 +124,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
   };
   const newId = options.idGenerator ?? defaultIdGenerator;
   const db = new EngramDatabase(options.name ?? 'engram', options);
+  options.onDatabase?.(db);
   const store = createStore(db);
   const compute = createComputeClient(options.worker === undefined ? {} : { worker: options.worker });
   const embedder = wrapEmbedder(options.embedder ?? { id: `hash-fnv1a-${HASH_DIM}`, dim: HASH_DIM, embed: (texts) => compute.embed([...texts], HASH_DIM) });
