@@ -3,7 +3,7 @@
  * memory. The live path fills the working set from the index and the store and commits the
  * plan in one transaction; regeneration replays stored inputs through the very same code.
  */
-import { PluginError } from '../errors';
+import { isEngramError, PluginError } from '../errors';
 import { dot } from '../embed/vector';
 import type { Candidate, MemoryRecord, Operation, Scope, Source, SourceType } from '../schema';
 import type { Decider, Decision } from './decider';
@@ -69,10 +69,29 @@ function checkDecision(decision: Decision, similar: readonly MemoryRecord[]): De
       (decision.action === 'NOOP' && (decision.targetId === undefined || similar.some((m) => m.id === decision.targetId))));
   if (!valid) {
     throw new PluginError(
-      `the decider returned ${JSON.stringify(decision)}; expected CREATE, or UPDATE/NOOP whose targetId is one of the candidate memories (${similar.map((m) => m.id).join(', ') || 'none'})`,
+      `the decider returned ${describeDecision(decision)}; expected CREATE, or UPDATE/NOOP whose targetId is one of the candidate memories (${similar.map((m) => m.id).join(', ') || 'none'})`,
     );
   }
   return decision;
+}
+
+/** JSON for the error message; a BigInt or a cycle in a plugin's answer must not turn a PluginError into a TypeError. */
+function describeDecision(decision: unknown): string {
+  try {
+    return JSON.stringify(decision) ?? String(decision);
+  } catch {
+    return `an unserialisable ${typeof decision}`;
+  }
+}
+
+/** A decider that throws (an LLM timing out, a bug) is a plugin failure: typed, with the original as `cause`. */
+async function decide(decider: Decider, input: Parameters<Decider['decide']>[0]): Promise<Decision> {
+  try {
+    return await decider.decide(input);
+  } catch (error) {
+    if (isEngramError(error)) throw error;
+    throw new PluginError(`the decider threw (${error instanceof Error ? error.message : String(error)}); nothing was written`, { cause: error });
+  }
 }
 
 function appendSource(sources: readonly Source[], source: Source): Source[] {
@@ -96,7 +115,7 @@ export async function planConsolidation(
   for (const item of items) {
     const { candidate, source } = item;
     const similar = sweep(working.values(), item, target, context.candidateThreshold);
-    const decision = checkDecision(await context.decider.decide({ candidate, similar, source }), similar);
+    const decision = checkDecision(await decide(context.decider, { candidate, similar, source }), similar);
 
     if (decision.action === 'NOOP') {
       const target = decision.targetId === undefined ? undefined : working.get(decision.targetId);

@@ -1,0 +1,108 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRuleExtractor, SEED_RULES, type ChatMessage, type Extractor } from '../../src/index';
+import { extractCandidates, userMessagesOf } from '../../src/extract/candidates';
+import { PluginError } from '../../src/errors';
+import { createTestMemory, type TestMemory } from '../helpers/memory';
+
+const context = { userId: 'u', appName: 'default', sessionId: 's1' };
+const extractor = createRuleExtractor();
+const extract = async (content: string) => extractor.extract([{ role: 'user', content }], context);
+
+describe('createRuleExtractor', () => {
+  it('applies the five seed rules with their templates, topics and confidences when each one fires', async () => {
+    const cases: [string, string, string, number][] = [
+      ["I'm Vegetarian these days", 'The user follows a vegetarian diet.', 'diet', 0.9],
+      ["I've started eating fish again", 'The user eats fish again.', 'diet', 0.9],
+      ['I prefer the AISLE seat', 'The user prefers aisle seating on flights.', 'travel', 0.85],
+      ['please call me Ada', 'The user goes by Ada.', 'identity', 0.95],
+      ['the export keeps failing', 'The user reported a failing export/upload.', 'issue', 0.7],
+    ];
+    expect(SEED_RULES).toHaveLength(5);
+    for (const [text, content, topic, confidence] of cases) {
+      expect(await extract(text)).toEqual([expect.objectContaining({ content, topic, confidence })]);
+    }
+  });
+
+  it('keeps the sentence the fact came from as the excerpt when the message has several sentences', async () => {
+    const [candidate] = await extract("Hi there! I'm vegan, mostly. Unrelated sentence here.");
+    expect(candidate!.excerpt).toBe("I'm vegan, mostly.");
+  });
+
+  it('reads curly apostrophes when a phone typed them', async () => {
+    expect(await extract('I’m pescatarian')).toEqual([expect.objectContaining({ content: 'The user follows a pescatarian diet.' })]);
+  });
+
+  it('keeps the name rule case-sensitive on the name when the name is lower-case', async () => {
+    expect(await extract('call me maybe')).toEqual([]);
+    expect(await extract('CALL ME Bo')).toEqual([expect.objectContaining({ content: 'The user goes by Bo.' })]);
+  });
+
+  it('returns one candidate per hit when a message states several facts', async () => {
+    const candidates = await extract("I'm vegetarian. Call me Ada. I want a window seat.");
+    expect(candidates.map((candidate) => candidate.topic)).toEqual(['diet', 'travel', 'identity']);
+  });
+
+  it('returns nothing when no rule matches', async () => {
+    expect(await extract('What a lovely day for a trip to Lisbon.')).toEqual([]);
+  });
+});
+
+describe('userMessagesOf', () => {
+  it('keeps only role user when the conversation has every role', () => {
+    const messages: ChatMessage[] = [
+      { role: 'system', content: "I'm vegan" },
+      { role: 'user', content: 'a' },
+      { role: 'assistant', content: "I'm vegan" },
+      { role: 'tool', content: "I'm vegan" },
+      { role: 'user', content: 'b' },
+    ];
+    expect(userMessagesOf(messages).map((message) => message.content)).toEqual(['a', 'b']);
+  });
+});
+
+describe('extractCandidates', () => {
+  it('throws PluginError when an extractor returns something that is not a candidate', async () => {
+    const bad: Extractor = { extract: () => [{ content: '', topic: 'diet', confidence: 2, excerpt: '' }] };
+    await expect(extractCandidates(bad, [{ role: 'user', content: 'x' }], context)).rejects.toThrow(PluginError);
+    const notArray = { extract: () => 'nope' } as unknown as Extractor;
+    await expect(extractCandidates(notArray, [{ role: 'user', content: 'x' }], context)).rejects.toThrow(PluginError);
+  });
+
+  it('does not call the extractor when there are no user messages', async () => {
+    let calls = 0;
+    await extractCandidates({ extract: () => (calls++, []) }, [], context);
+    expect(calls).toBe(0);
+  });
+});
+
+describe('Memory.ingest (extraction)', () => {
+  let test: TestMemory | undefined;
+  afterEach(async () => test?.memory.close());
+
+  it('passes only user messages to the extractor when the conversation has assistant, system and tool turns', async () => {
+    const seen: ChatMessage[][] = [];
+    test = await createTestMemory({ extractor: { extract: (messages) => (seen.push([...messages]), []) } });
+    await test.memory.ingest(
+      [
+        { role: 'system', content: "I'm vegan" },
+        { role: 'user', content: 'hello' },
+        { role: 'assistant', content: "I'm vegan" },
+        { role: 'tool', content: 'call me Tool' },
+      ],
+      { userId: 'u', sessionId: 's1', source: { type: 'user_implicit', id: 's1' } },
+    );
+    expect(seen).toEqual([[{ role: 'user', content: 'hello' }]]);
+  });
+
+  it('stores the candidate with the excerpt from the user message when ingesting', async () => {
+    test = await createTestMemory();
+    await test.memory.ingest([{ role: 'user', content: "Hello. I'm vegan! Thanks." }], {
+      userId: 'u',
+      sessionId: 's1',
+      source: { type: 'user_implicit', id: 's1' },
+    });
+    const [record] = await test.memory.list({ userId: 'u' });
+    expect(record!.content).toBe('The user follows a vegan diet.');
+    expect(record!.sources).toEqual([{ type: 'user_implicit', id: 's1', excerpt: "I'm vegan!", at: test.clock() }]);
+  });
+});
