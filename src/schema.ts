@@ -85,7 +85,11 @@ export const MemoryRecord = z.object({
   invalidatedAt: Timestamp.optional(),
   supersededBy: Id.optional(),
   history: z.array(HistoryEntry),
-  embedding: z.custom<Float32Array>((value) => value instanceof Float32Array, { error: 'must be a Float32Array' }),
+  // A NaN in a stored vector would make every score it touches NaN; an empty one is no vector.
+  // (Whether the length matches the embedder's dim is the store's check: the schema has no dim.)
+  embedding: z.custom<Float32Array>((value) => value instanceof Float32Array && value.length > 0 && value.every(Number.isFinite), {
+    error: 'must be a non-empty Float32Array of finite numbers',
+  }),
   embedderId: z.string(),
 });
 export type MemoryRecord = z.infer<typeof MemoryRecord>;

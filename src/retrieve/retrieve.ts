@@ -37,6 +37,9 @@ export interface RetrievePlan {
   weights: Weights;
 }
 
+/** Scans per retrieve at most: the first, plus rescans past hits that did not come back as records. */
+const MAX_SCANS = 4;
+
 export async function retrieveMemories(deps: RetrieveDeps, query: string, plan: RetrievePlan): Promise<Retrieved[]> {
   const { owner, scopes } = plan;
   if (plan.k === 0 || scopes.length === 0) return [];
@@ -45,30 +48,32 @@ export async function retrieveMemories(deps: RetrieveDeps, query: string, plan: 
     ...(scopes.includes('app') ? [appPartition(owner.appName)] : []),
   ];
   const [vector] = await deps.embedder.embed([query]);
-  for (let attempt = 0; attempt < 3; attempt++) {
+  // A hit can fail to come back as a record: tombstoned or deleted since the scan (another tab
+  // wrote; the next ensure() reloads), or quarantined by the store as corrupt (it stays in the
+  // matrix). Either way it must not take one of the k slots, so rescan asking for more.
+  let want = plan.k;
+  let out: Retrieved[] = [];
+  for (let attempt = 0; attempt < MAX_SCANS; attempt++) {
     await deps.index.ensure(keys);
     const hits = await deps.compute.scan({
       partitions: keys,
       query: vector!,
       now: deps.clock(),
       weights: plan.weights,
-      k: plan.k,
+      k: want,
       scopes,
       ...(plan.sessionId !== undefined ? { sessionId: plan.sessionId } : {}),
     });
     const records = new Map((await deps.store.getMany(hits.map((hit) => hit.id), owner)).map((record) => [record.id, record]));
-    const out: Retrieved[] = [];
-    let stale = false;
+    out = [];
     for (const hit of hits) {
       const memory = records.get(hit.id);
-      // Tombstoned or gone since the scan (another tab wrote): rescan against the new version.
-      if (!memory || memory.invalidatedAt !== undefined) {
-        stale = true;
-        continue;
-      }
+      if (!memory || memory.invalidatedAt !== undefined) continue;
       out.push({ memory, score: hit.score, relevance: hit.relevance, recency: hit.recency, importance: hit.importance });
     }
-    if (!stale || attempt === 2) return out;
+    // Enough, or the partitions hold no more rows than were returned.
+    if (out.length >= plan.k || hits.length < want) break;
+    want += hits.length - out.length;
   }
-  return [];
+  return out.slice(0, plan.k);
 }
