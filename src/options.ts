@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { ValidationError } from './errors';
-import { ChatMessage, Fact, Id, Scope, SourceInput, Weights } from './schema';
+import { ChatMessage, Fact, Id, positiveZero, Scope, SourceInput, Weights } from './schema';
 
 /** Owner ids must be real strings: a missing or empty userId is an error, never "everyone". */
 const UserId = Id;
@@ -34,7 +34,7 @@ export const RetrieveOptions = z.object({
   appName: AppName,
   sessionId: Id.optional(),
   scopes: z.array(Scope).max(3).optional(),
-  k: z.number().int().min(0).max(1000).default(5),
+  k: z.number().int().min(0).max(1000).transform(positiveZero).default(5),
   weights: Weights.optional(),
 });
 export type RetrieveOptions = z.input<typeof RetrieveOptions>;
@@ -45,7 +45,7 @@ export type OwnerOptions = z.input<typeof OwnerOptions>;
 export const ListOptions = OwnerOptions.extend({ includeInvalid: z.boolean().default(false) });
 export type ListOptions = z.input<typeof ListOptions>;
 
-export const PruneOptions = OwnerOptions.extend({ floor: z.number().min(0).max(1) });
+export const PruneOptions = OwnerOptions.extend({ floor: z.number().min(0).max(1).transform(positiveZero) });
 export type PruneOptions = z.input<typeof PruneOptions>;
 
 export const SummarizeOptions = z.object({ userId: UserId, appName: AppName, sessionId: Id, source: SourceInput });

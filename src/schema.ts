@@ -29,9 +29,18 @@ export const Text = z
   .transform((value) => value.toWellFormed())
   .refine((value) => value.trim().length > 0, { error: 'must contain non-whitespace text' });
 
-const UnitInterval = z.number({ error: 'must be a finite number' }).min(0).max(1);
+/** `-0` becomes `0`: it passes `min(0)` but prints as "-0" and is not `Object.is` zero. */
+export const positiveZero = (value: number): number => (value === 0 ? 0 : value);
+
+/** Shortest half-life: below it a Float32 row rounds towards 0 and `age / halfLife` becomes 0/0 = NaN. */
+export const MIN_HALF_LIFE_DAYS = 0.001;
+
+const UnitInterval = z.number({ error: 'must be a finite number' }).min(0).max(1).transform(positiveZero);
 const Timestamp = z.number({ error: 'must be a finite number of ms since epoch' }).nonnegative();
-const HalfLifeDays = z.number({ error: 'must be a finite number of days' }).positive().max(365_000);
+const HalfLifeDays = z
+  .number({ error: 'must be a finite number of days' })
+  .min(MIN_HALF_LIFE_DAYS, { error: `must be at least ${MIN_HALF_LIFE_DAYS} days` })
+  .max(365_000);
 
 export const SourceType = z.enum(['bootstrapped', 'user_explicit', 'user_implicit', 'tool_output']);
 export type SourceType = z.infer<typeof SourceType>;
@@ -135,11 +144,8 @@ export const Fact = z.object({
 });
 export type Fact = z.infer<typeof Fact>;
 
-export const Weights = z.object({
-  relevance: z.number().min(0).max(1000),
-  recency: z.number().min(0).max(1000),
-  importance: z.number().min(0).max(1000),
-});
+const Weight = z.number({ error: 'must be a finite number' }).min(0).max(1000).transform(positiveZero);
+export const Weights = z.object({ relevance: Weight, recency: Weight, importance: Weight });
 export type Weights = z.infer<typeof Weights>;
 
 /** Base trust by source type: bootstrapped data comes from a system of record; tool output goes stale. */
