@@ -4,9 +4,10 @@
  * the store's active set equal the replay's: memories that only `s` supported are erased
  * (tombstones with ids, times and the reason, no text), memories that merely touched `s` are
  * superseded by their rebuilt versions, and every trace of `s`'s text (excerpts, stored
- * conversation, vectors) is removed, in one transaction.
+ * conversation, contents and decision reasons only `s` produced, vectors) is removed, in one
+ * transaction that fails if any other write reached the owner's partition in the meantime.
  */
-import type { MemoryRecord, Source } from '../schema';
+import type { HistoryEntry, MemoryRecord, Source } from '../schema';
 import type { InputRow } from '../store/database';
 import { userPartition, type Owner } from '../store/owner';
 import type { Store } from '../store/store';
@@ -30,7 +31,8 @@ export interface ForgetDeps {
   clearCaches: () => Promise<void>;
 }
 
-const REDACTED = '[redacted: source revoked]';
+export const REDACTED = '[redacted: source revoked]';
+const MAX_ATTEMPTS = 5;
 
 function identity(record: MemoryRecord): string {
   const sourceIds = [...new Set(record.sources.map((source) => source.id))].sort();
@@ -41,8 +43,20 @@ function sourceIdsOf(record: MemoryRecord): Set<string> {
   return new Set(record.sources.map((source) => source.id));
 }
 
+function sameContent(a: string, b: string): boolean {
+  return a.trim().toLowerCase() === b.trim().toLowerCase();
+}
+
 function redactSources(sources: readonly Source[], sourceId: string): Source[] {
   return sources.map((source) => (source.id === sourceId ? { ...source, excerpt: '' } : source));
+}
+
+/**
+ * A decision reason may quote the text it decided on (an LLM decider's does), so a record
+ * whose text goes keeps its events, times and links but not their reasons.
+ */
+function generalize(entry: HistoryEntry): HistoryEntry {
+  return { ...entry, reason: entry.related === undefined ? entry.event : `${entry.event} (${entry.related})` };
 }
 
 /** The replacement of an old memory: a rebuilt one on the same topic and scope that shares a remaining source. */
@@ -57,9 +71,47 @@ function replacementFor(old: MemoryRecord, rebuilt: readonly MemoryRecord[], sou
   );
 }
 
+/**
+ * Whether a record's text can stay: some remaining source of it yields the same text when the
+ * remaining inputs are replayed. Otherwise the text came only from the revoked source (an
+ * UPDATE from `s` inherits the older sources but not their text) and must go. When unsure
+ * (a refused candidate, a rewriting decider) this says no: redacting a tombstone loses nothing live.
+ */
+function isSupported(record: MemoryRecord, replayed: readonly MemoryRecord[], sourceId: string): boolean {
+  const remaining = [...sourceIdsOf(record)].filter((id) => id !== sourceId);
+  return replayed.some(
+    (other) =>
+      other.topic === record.topic &&
+      sameContent(other.content, record.content) &&
+      remaining.some((id) => sourceIdsOf(other).has(id)),
+  );
+}
+
+/**
+ * A vector with nothing of the text in it. Zeros of the same length, not an empty array: the
+ * record schema requires a non-empty finite vector, and tombstones are never scanned anyway.
+ */
+function blank(embedding: Float32Array): Float32Array {
+  return new Float32Array(Math.max(1, embedding.length));
+}
+
+/** A tombstone that keeps id, times, topic, links and the reason for erasure; every piece of text is gone. */
+function erase(record: MemoryRecord, sourceId: string, now: number, reason: string): MemoryRecord {
+  return {
+    ...record,
+    content: REDACTED,
+    sources: redactSources(record.sources, sourceId),
+    embedding: blank(record.embedding),
+    invalidatedAt: record.invalidatedAt ?? now,
+    history: [...record.history.map(generalize), { at: now, event: 'erased', reason }],
+  };
+}
+
 export async function forgetSource(deps: ForgetDeps, sourceId: string, owner: Owner): Promise<ForgetReport> {
   const key = userPartition(owner);
   for (let attempt = 1; ; attempt++) {
+    // Versions first, reads after: a write landing in between makes the commit below fail
+    // with ConflictError, and the whole decision is made again on the new state.
     const versions = await deps.index.ensure([key]);
     const inputs = await deps.store.inputs(owner);
     const revoked = inputs.filter((input) => input.source.id === sourceId && input.scope !== 'app');
@@ -67,91 +119,9 @@ export async function forgetSource(deps: ForgetDeps, sourceId: string, owner: Ow
     if (revoked.length === 0 && touched.length === 0) return { erased: [], regenerated: [] };
 
     const kept = inputs.filter((input) => input.source.id !== sourceId && input.scope !== 'app');
-    const replayed = [...(await deps.replay(kept)).values()].filter((record) => record.invalidatedAt === undefined);
-    const current = await deps.store.list(owner, { scopes: ['user', 'session'], includeInvalid: false });
-
-    // Match current active memories with replayed ones; matches stay exactly as they are.
-    const unmatchedReplay = new Map<string, MemoryRecord[]>();
-    for (const record of replayed) {
-      const list = unmatchedReplay.get(identity(record)) ?? [];
-      list.push(record);
-      unmatchedReplay.set(identity(record), list);
-    }
-    const stale: MemoryRecord[] = [];
-    for (const record of current) {
-      const list = unmatchedReplay.get(identity(record));
-      if (list?.length) list.shift();
-      else stale.push(record);
-    }
-    const now = deps.clock();
-    const idOf = new Map<string, string>();
-    const rebuilt = [...unmatchedReplay.values()].flat().map((record) => {
-      const id = deps.newId();
-      idOf.set(record.id, id);
-      return { ...record, id };
-    });
-
-    const report: ForgetReport = { erased: [], regenerated: [] };
-    const writes = new Map<string, MemoryRecord>();
-    for (const record of stale) {
-      const ids = sourceIdsOf(record);
-      if (ids.size === 1 && ids.has(sourceId)) {
-        report.erased.push(record.id);
-        writes.set(record.id, erase(record, sourceId, now));
-        continue;
-      }
-      const replacement = replacementFor(record, rebuilt, sourceId);
-      report.regenerated.push({ from: record.id, to: replacement?.id ?? null });
-      writes.set(record.id, {
-        ...record,
-        sources: redactSources(record.sources, sourceId),
-        invalidatedAt: now,
-        ...(replacement ? { supersededBy: replacement.id } : {}),
-        history: [
-          ...record.history,
-          {
-            at: now,
-            event: 'regenerated',
-            reason: replacement
-              ? `source ${sourceId} revoked; rebuilt from the remaining sources as ${replacement.id}`
-              : `source ${sourceId} revoked; the remaining sources no longer support it`,
-            ...(replacement ? { related: replacement.id } : {}),
-          },
-        ],
-      });
-    }
-    for (const record of rebuilt) {
-      const from = report.regenerated.find((entry) => entry.to === record.id)?.from;
-      writes.set(record.id, {
-        ...record,
-        history: [
-          // Replay ids are temporary: keep the events, drop links to records that were not kept.
-          ...record.history.map(({ related, ...entry }) => {
-            const mapped = related === undefined ? undefined : idOf.get(related);
-            return mapped ? { ...entry, related: mapped } : entry;
-          }),
-          {
-            at: now,
-            event: 'regenerated',
-            reason: `rebuilt after source ${sourceId} was revoked${from ? `, replacing ${from}` : ''}`,
-            ...(from ? { related: from } : {}),
-          },
-        ],
-      });
-    }
-    // Tombstones that still carry the revoked source's text: erase or redact it, and report
-    // where their lineage now ends (following supersededBy through this call's writes).
-    for (const record of touched) {
-      if (writes.has(record.id) || record.invalidatedAt === undefined) continue;
-      const ids = sourceIdsOf(record);
-      if (ids.size === 1) {
-        writes.set(record.id, erase(record, sourceId, now));
-        report.erased.push(record.id);
-        continue;
-      }
-      writes.set(record.id, { ...record, sources: redactSources(record.sources, sourceId) });
-      report.regenerated.push({ from: record.id, to: headOf(record.supersededBy, writes, current) });
-    }
+    const replayedAll = [...(await deps.replay(kept)).values()];
+    const all = await deps.store.list(owner, { scopes: ['user', 'session'], includeInvalid: true });
+    const { writes, report } = planErasure({ sourceId, now: deps.clock(), newId: deps.newId, replayed: replayedAll, all, touched });
 
     try {
       const records = [...writes.values()];
@@ -160,9 +130,154 @@ export async function forgetSource(deps: ForgetDeps, sourceId: string, owner: Ow
       await deps.clearCaches();
       return report;
     } catch (error) {
-      if (!(error instanceof ConflictError) || attempt >= 5) throw error;
+      if (!(error instanceof ConflictError) || attempt >= MAX_ATTEMPTS) throw error;
     }
   }
+}
+
+interface ErasureInput {
+  sourceId: string;
+  now: number;
+  newId: () => string;
+  /** Every record the replay of the remaining inputs produced, tombstones included. */
+  replayed: readonly MemoryRecord[];
+  /** Every record of the owner (user and session scope), tombstones included. */
+  all: readonly MemoryRecord[];
+  /** The owner's records that list the revoked source. */
+  touched: readonly MemoryRecord[];
+}
+
+/** The records to write so the active set equals the replay's and no text of `s` is left. */
+function planErasure({ sourceId, now, newId, replayed, all, touched }: ErasureInput): { writes: Map<string, MemoryRecord>; report: ForgetReport } {
+  const current = all.filter((record) => record.invalidatedAt === undefined);
+  const replayedActive = replayed.filter((record) => record.invalidatedAt === undefined);
+
+  // Match current active memories with replayed ones; matches stay exactly as they are.
+  const unmatchedReplay = new Map<string, MemoryRecord[]>();
+  for (const record of replayedActive) {
+    const list = unmatchedReplay.get(identity(record)) ?? [];
+    list.push(record);
+    unmatchedReplay.set(identity(record), list);
+  }
+  const idOf = new Map<string, string>();
+  const stale: MemoryRecord[] = [];
+  for (const record of current) {
+    const twin = unmatchedReplay.get(identity(record))?.shift();
+    if (twin) idOf.set(twin.id, record.id);
+    else stale.push(record);
+  }
+  const rebuilt = [...unmatchedReplay.values()].flat().map((record) => {
+    const id = newId();
+    idOf.set(record.id, id);
+    return { ...record, id };
+  });
+  // Replay tombstones are not stored: point links to them at the stored record they stand for.
+  for (const record of replayed) {
+    if (idOf.has(record.id)) continue;
+    const ids = sourceIdsOf(record);
+    const stand = all.find(
+      (other) =>
+        other.topic === record.topic &&
+        other.scope === record.scope &&
+        sameContent(other.content, record.content) &&
+        [...sourceIdsOf(other)].some((id) => id !== sourceId && ids.has(id)),
+    );
+    if (stand) idOf.set(record.id, stand.id);
+  }
+  const mapIds = createIdMapper(replayed.map((record) => record.id), idOf);
+
+  const report: ForgetReport = { erased: [], regenerated: [] };
+  const writes = new Map<string, MemoryRecord>();
+  const redacted = new Set<string>();
+  const erasedReason = `erased: sole source ${sourceId} revoked`;
+
+  for (const record of stale) {
+    const ids = sourceIdsOf(record);
+    if (ids.size === 1 && ids.has(sourceId)) {
+      report.erased.push(record.id);
+      writes.set(record.id, erase(record, sourceId, now, erasedReason));
+      redacted.add(record.id);
+      continue;
+    }
+    const replacement = replacementFor(record, rebuilt, sourceId);
+    const keepText = !ids.has(sourceId) || isSupported(record, replayed, sourceId);
+    if (!keepText) redacted.add(record.id);
+    report.regenerated.push({ from: record.id, to: replacement?.id ?? null });
+    writes.set(record.id, {
+      ...record,
+      ...(keepText ? {} : { content: REDACTED, embedding: blank(record.embedding) }),
+      sources: redactSources(record.sources, sourceId),
+      invalidatedAt: now,
+      ...(replacement ? { supersededBy: replacement.id } : {}),
+      history: [
+        ...(keepText ? record.history : record.history.map(generalize)),
+        {
+          at: now,
+          event: 'regenerated',
+          reason: replacement
+            ? `source ${sourceId} revoked; rebuilt from the remaining sources as ${replacement.id}`
+            : `source ${sourceId} revoked; the remaining sources no longer support it`,
+          ...(replacement ? { related: replacement.id } : {}),
+        },
+      ],
+    });
+  }
+  for (const record of rebuilt) {
+    const from = report.regenerated.find((entry) => entry.to === record.id)?.from;
+    writes.set(record.id, {
+      ...record,
+      history: [
+        ...record.history.map(({ related, reason, ...entry }) => {
+          const mapped = related === undefined ? undefined : idOf.get(related);
+          return { ...entry, reason: mapIds(reason), ...(mapped ? { related: mapped } : {}) };
+        }),
+        {
+          at: now,
+          event: 'regenerated',
+          reason: `rebuilt after source ${sourceId} was revoked${from ? `, replacing ${from}` : ''}`,
+          ...(from ? { related: from } : {}),
+        },
+      ],
+    });
+  }
+  // Tombstones that still carry the revoked source: erase them, or drop its excerpt and any
+  // text only it produced, and report where their lineage now ends.
+  for (const record of touched) {
+    if (writes.has(record.id) || record.invalidatedAt === undefined) continue;
+    const ids = sourceIdsOf(record);
+    if (ids.size === 1) {
+      writes.set(record.id, erase(record, sourceId, now, erasedReason));
+      redacted.add(record.id);
+      report.erased.push(record.id);
+      continue;
+    }
+    const keepText = isSupported(record, replayed, sourceId);
+    if (!keepText) redacted.add(record.id);
+    writes.set(record.id, {
+      ...record,
+      ...(keepText ? {} : { content: REDACTED, embedding: blank(record.embedding), history: record.history.map(generalize) }),
+      sources: redactSources(record.sources, sourceId),
+    });
+    report.regenerated.push({ from: record.id, to: headOf(record.supersededBy, writes, current) });
+  }
+  // Other records' decisions about a redacted record (e.g. "superseded by X: <reason>") may
+  // quote its text: keep the event and the link, drop the reason.
+  const quotesRedacted = (entry: HistoryEntry) =>
+    entry.related !== undefined && redacted.has(entry.related) && entry.event !== 'regenerated' && entry.reason !== generalize(entry).reason;
+  for (const record of all) {
+    const base = writes.get(record.id) ?? record;
+    if (!base.history.some(quotesRedacted)) continue;
+    writes.set(record.id, { ...base, history: base.history.map((entry) => (quotesRedacted(entry) ? generalize(entry) : entry)) });
+  }
+  return { writes, report };
+}
+
+/** Rewrites the replay's temporary ids inside reason text to the stored ids they became. */
+function createIdMapper(replayIds: readonly string[], idOf: ReadonlyMap<string, string>): (text: string) => string {
+  if (replayIds.length === 0) return (text) => text;
+  const escaped = [...replayIds].sort((a, b) => b.length - a.length).map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const pattern = new RegExp(`(?<![\\w])(?:${escaped.join('|')})(?![\\w])`, 'g');
+  return (text) => text.replace(pattern, (id) => idOf.get(id) ?? 'an earlier version');
 }
 
 /** The active end of a supersededBy chain after this call's writes, or null if it ends in a tombstone. */
@@ -177,19 +292,4 @@ function headOf(start: string | undefined, writes: ReadonlyMap<string, MemoryRec
     id = record.supersededBy;
   }
   return null;
-}
-
-/** A tombstone that keeps id, times, topic and the reason; every piece of text is gone. */
-function erase(record: MemoryRecord, sourceId: string, now: number): MemoryRecord {
-  return {
-    ...record,
-    content: REDACTED,
-    sources: redactSources(record.sources, sourceId),
-    embedding: new Float32Array(0),
-    invalidatedAt: record.invalidatedAt ?? now,
-    history: [
-      ...record.history.map((entry) => ({ ...entry, reason: entry.event === 'created' || entry.event === 'corroborated' ? entry.event : entry.reason })),
-      { at: now, event: 'erased', reason: `erased: sole source ${sourceId} revoked` },
-    ],
-  };
 }
