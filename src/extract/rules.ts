@@ -1,9 +1,11 @@
 /**
  * The seed's offline rule extractor: five first-person patterns, one candidate per hit, the
- * sentence it came from kept as the excerpt. Every pattern is linear (no nested quantifiers),
+ * sentence it came from kept as the excerpt. A hit counts only when it is the user's own
+ * statement (see ./defences.ts: no quoted or reported speech, no instructions). Every pattern is linear (no nested quantifiers),
  * so adversarial input cannot make it backtrack catastrophically.
  */
 import type { CandidateInput } from '../schema';
+import { instructionSignal, isReservedName, notTheUsersOwn } from './defences';
 import type { Extractor } from './extractor';
 
 export interface Rule {
@@ -88,10 +90,15 @@ export function createRuleExtractor(rules: readonly Rule[] = SEED_RULES): Extrac
       const candidates: CandidateInput[] = [];
       for (const message of userMessages) {
         const text = normalizeApostrophes(message.content);
+        // A message carrying instructions, role markers or a request to write for everyone is
+        // an attack on the store or the prompt, not a statement about the user: nothing from it.
+        if (instructionSignal(text) !== undefined) continue;
         for (const rule of rules) {
           const flags = rule.pattern.flags.includes('g') ? rule.pattern.flags : rule.pattern.flags + 'g';
           for (const match of text.matchAll(new RegExp(rule.pattern.source, flags))) {
             const capture = match[1] ?? '';
+            if (notTheUsersOwn(text, match.index, match.index + match[0].length) !== undefined) continue;
+            if (rule.topic === 'identity' && isReservedName(capture)) continue;
             const value = rule.lowerCaseCapture ? capture.toLowerCase() : capture;
             candidates.push({
               content: rule.template.replace('{0}', value),
