@@ -48,14 +48,27 @@ export interface ComputeStats {
   rows: number;
   /** Bytes held by the matrices and per-row columns (capacity, not just rows in use). */
   bytes: number;
+  /** Which scan kernel runs: WebAssembly SIMD, or the JS fallback where SIMD is missing. */
+  kernel: 'wasm-simd' | 'js';
+}
+
+/** A partition's rows copied out in chunks (for writing a packed snapshot of the store). */
+export interface PartitionExport {
+  version: number;
+  dim: number;
+  chunks: IndexRows[];
 }
 
 /** Every method may be called across the worker boundary: arguments and results are cloneable. */
 export interface ComputeApi {
   /** Hash-embeds texts (the built-in embedder). */
   embed(texts: string[], dim: number): Float32Array[];
-  /** Replaces a partition's rows wholesale and records the store version they reflect. */
-  loadPartition(key: string, version: number, dim: number, rows: IndexRows): void;
+  /**
+   * Replaces a partition's rows wholesale and records the store version they reflect.
+   * `capacity` reserves room for that many rows (a load that arrives in chunks appends the
+   * rest with `applyChanges(key, v, v, chunk, [])` without regrowing).
+   */
+  loadPartition(key: string, version: number, dim: number, rows: IndexRows, capacity?: number): void;
   /**
    * Applies one committed write. Returns false (and marks the partition stale) when the
    * partition is not at `fromVersion`: another instance wrote in between, so the caller must reload.
@@ -64,6 +77,8 @@ export interface ComputeApi {
   /** The store version the partition reflects, or -1 when it is not loaded or stale. */
   partitionVersion(key: string): number;
   dropPartition(key: string): void;
+  /** The partition's active rows in chunks of `chunkRows`, or null when it is not loaded or stale. */
+  exportPartition(key: string, chunkRows: number): PartitionExport | null;
   /** Scan, blend and select the top k in one pass. */
   scan(request: ScanRequest): ScanHit[];
   /** For each query, the ids of rows in `key` (of the given scope) with cosine ≥ threshold. */

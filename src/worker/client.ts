@@ -34,6 +34,7 @@ const METHODS = [
   'applyChanges',
   'partitionVersion',
   'dropPartition',
+  'exportPartition',
   'scan',
   'neighbours',
   'stats',
@@ -121,8 +122,8 @@ function createWorkerClient(options: ComputeClientOptions): ComputeClient {
     },
   };
   for (const method of METHODS) client[method] = (...args: unknown[]) => call(method, args);
-  client['loadPartition'] = (key: string, version: number, dim: number, rows: IndexRows) =>
-    call('loadPartition', [key, version, dim, transfer(rows, transferablesOf(rows))]);
+  client['loadPartition'] = (key: string, version: number, dim: number, rows: IndexRows, capacity?: number) =>
+    call('loadPartition', [key, version, dim, transfer(rows, transferablesOf(rows)), capacity]);
   client['applyChanges'] = (key: string, from: number, to: number, upserts: IndexRows, removals: string[]) =>
     call('applyChanges', [key, from, to, transfer(upserts, transferablesOf(upserts)), removals]);
   return client as ComputeClient;

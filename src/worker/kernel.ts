@@ -1,33 +1,126 @@
 /**
- * The scan kernel: for every row of one partition that passes the scope filter, the
- * blended score `wRel·cos + wRec·recency + wImp·importance`, pushed into a bounded top-k.
- * Rows that fail the scope filter are skipped before any distance is computed.
+ * The scan of one partition: for every row that passes the scope/session filter (checked
+ * before any distance), `wRel·dot(row, query) + bias[row]`, kept in a bounded top-k. The
+ * bias (`wRec·recency + wImp·importance`) is computed once per query per row in JS: it needs
+ * `exp`, which WebAssembly lacks, and costs ~1/10 of the dot products (measured in the bench).
+ *
+ * Two kernels share the matrix layout: the WASM SIMD one (kernel.wat) and a JS fallback.
+ * Both push winners into `top` in row order, so ties keep the earlier row in both.
  */
-import { DAY_MS } from '../schema';
 import { SCOPE_CODE, type ScanRequest } from './api';
-import type { Partition } from './compute';
+import type { Partition } from './partition';
 import type { TopK } from './top-k';
 
-export function scoreRows(
-  partition: Partition,
-  request: ScanRequest,
-  mask: number,
-  sessionId: string | null,
-  top: TopK,
-  tag: number,
-): void {
-  const { dim, vectors, size, scopes, sessionIds, updatedAt, halfLifeDays, importance } = partition;
-  const { query, now, weights } = request;
-  const sessionCode = SCOPE_CODE.session;
+/** Scope mask and session number a row's tag is tested against. */
+export interface RowFilter {
+  mask: number;
+  /** The request's session number in this partition; -1 matches no session row. */
+  session: number;
+}
+
+export function filterFor(partition: Partition, mask: number, sessionId: string | null): RowFilter {
+  return { mask, session: sessionId === null ? -1 : (partition.sessionNumbers.get(sessionId) ?? -1) };
+}
+
+function passes(tag: number, filter: RowFilter): boolean {
+  if ((tag & filter.mask) === 0) return false;
+  return (tag & 7) !== SCOPE_CODE.session || tag >>> 3 === filter.session;
+}
+
+function writeBias(partition: Partition, request: ScanRequest, bias: Float32Array): void {
+  const { size, updatedAt, decay, importance } = partition;
+  const { now, weights } = request;
+  const wRec = weights.recency;
+  const wImp = weights.importance;
   for (let row = 0; row < size; row++) {
-    const code = scopes[row]!;
-    if ((code & mask) === 0) continue;
-    if (code === sessionCode && sessionIds[row] !== sessionId) continue;
-    let sum = 0;
-    const offset = row * dim;
-    for (let j = 0; j < dim; j++) sum += vectors[offset + j]! * query[j]!;
-    const recency = 0.5 ** (Math.max(0, now - updatedAt[row]!) / DAY_MS / halfLifeDays[row]!);
-    const score = weights.relevance * sum + weights.recency * recency + weights.importance * importance[row]!;
-    top.push(score, sum, tag, row);
+    const age = now - updatedAt[row]!;
+    bias[row] = wRec * Math.exp(-(age > 0 ? age : 0) * decay[row]!) + wImp * importance[row]!;
   }
+}
+
+/** Scans one partition into `top` (entries tagged `tag`); `relevance` is filled for the JS kernel only. */
+export function scanPartition(partition: Partition, request: ScanRequest, filter: RowFilter, top: TopK, tag: number): void {
+  const { matrix, size } = partition;
+  const k = Math.min(request.k, size);
+  if (k <= 0) return;
+  const kernel = matrix.kernel;
+  if (!kernel) return scanPartitionJs(partition, request, filter, top, tag);
+
+  const stride = matrix.stride;
+  const biasAt = matrix.scratch(size * 4 + stride * 4 + k * 8);
+  const queryAt = biasAt + Math.ceil((size * 4) / 16) * 16;
+  const heapAt = queryAt + stride * 4;
+  const buffer = matrix.buffer;
+  writeBias(partition, request, new Float32Array(buffer, biasAt, size));
+  const query = new Float32Array(buffer, queryAt, stride);
+  query.set(request.query);
+  query.fill(0, request.query.length);
+  const count = kernel.scan(0, matrix.tagsOffset, biasAt, size, stride, queryAt, filter.mask, filter.session, request.weights.relevance, heapAt, k);
+  const scores = new Float32Array(buffer, heapAt, count * 2);
+  const rows = new Int32Array(buffer, heapAt, count * 2);
+  const order = Array.from({ length: count }, (_, i) => i).sort((a, b) => rows[2 * a + 1]! - rows[2 * b + 1]!);
+  for (const i of order) top.push(scores[2 * i]!, Number.NaN, tag, rows[2 * i + 1]!);
+}
+
+function scanPartitionJs(partition: Partition, request: ScanRequest, filter: RowFilter, top: TopK, tag: number): void {
+  const { matrix, size, dim } = partition;
+  const { query } = request;
+  const wRel = request.weights.relevance;
+  const bias = new Float32Array(size);
+  writeBias(partition, request, bias);
+  const vectors = matrix.vectors;
+  const tags = matrix.tags;
+  const stride = matrix.stride;
+  for (let row = 0; row < size; row++) {
+    if (!passes(tags[row]!, filter)) continue;
+    let sum = 0;
+    const offset = row * stride;
+    for (let j = 0; j < dim; j++) sum += vectors[offset + j]! * query[j]!;
+    top.push(wRel * sum + bias[row]!, sum, tag, row);
+  }
+}
+
+/** Dot product of one stored row with `query` (f64 accumulation: the reported relevance). */
+export function rowDot(partition: Partition, row: number, query: Float32Array): number {
+  const vectors = partition.matrix.vectors;
+  const offset = row * partition.matrix.stride;
+  let sum = 0;
+  for (let j = 0; j < partition.dim; j++) sum += vectors[offset + j]! * query[j]!;
+  return sum;
+}
+
+/** For each query, the rows whose scope code equals `code` and whose dot product is ≥ threshold. */
+export function neighbourRows(partition: Partition, queries: readonly Float32Array[], threshold: number, code: number): number[][] {
+  const { matrix, size } = partition;
+  const out = queries.map((): number[] => []);
+  if (size === 0 || queries.length === 0) return out;
+  const kernel = matrix.kernel;
+  const stride = matrix.stride;
+  const BATCH = 16;
+  for (let first = 0; first < queries.length; first += BATCH) {
+    const batch = queries.slice(first, first + BATCH);
+    if (!kernel) {
+      for (let row = 0; row < size; row++) {
+        if (partition.scopes[row] !== code) continue;
+        batch.forEach((query, q) => {
+          if (rowDot(partition, row, query) >= threshold) out[first + q]!.push(row);
+        });
+      }
+      continue;
+    }
+    const queriesAt = matrix.scratch(batch.length * stride * 4 + size * batch.length * 4);
+    const outAt = queriesAt + batch.length * stride * 4;
+    const buffer = matrix.buffer;
+    const packed = new Float32Array(buffer, queriesAt, batch.length * stride);
+    packed.fill(0);
+    batch.forEach((query, q) => packed.set(query, q * stride));
+    kernel.dots(0, size, stride, queriesAt, batch.length, outAt);
+    const dots = new Float32Array(buffer, outAt, size * batch.length);
+    const scopes = partition.scopes;
+    for (let row = 0; row < size; row++) {
+      if (scopes[row] !== code) continue;
+      for (let q = 0; q < batch.length; q++) if (dots[row * batch.length + q]! >= threshold) out[first + q]!.push(row);
+    }
+  }
+  return out;
 }

@@ -1,0 +1,165 @@
+;; engram's scan kernel (WebAssembly SIMD). Compiled by scripts/build-kernel.ts into
+;; kernel-wasm.ts; edit this file, then run `npx tsx scripts/build-kernel.ts`.
+;;
+;; Layout rules the caller keeps: rows are `stride` floats apart, `stride` is a multiple of 16
+;; (four v128 accumulators per step, no scalar tail; padding is zero in rows and query), and
+;; `tags[row]` = scope code (low 3 bits) | session number << 3.
+;; A heap entry is 8 bytes: score (f32) then row (i32). The heap is a min-heap on score; on
+;; equal scores the later row is "smaller", so ties keep the earlier row.
+(module
+  (import "env" "memory" (memory 1))
+
+  (func $dot (param $p i32) (param $q i32) (param $bytes i32) (result f32)
+    (local $end i32) (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128)
+    (local.set $end (i32.add (local.get $p) (local.get $bytes)))
+    (block $done
+      (br_if $done (i32.eqz (local.get $bytes)))
+      (loop $step
+        (local.set $a0 (f32x4.add (local.get $a0) (f32x4.mul (v128.load (local.get $p)) (v128.load (local.get $q)))))
+        (local.set $a1 (f32x4.add (local.get $a1) (f32x4.mul (v128.load offset=16 (local.get $p)) (v128.load offset=16 (local.get $q)))))
+        (local.set $a2 (f32x4.add (local.get $a2) (f32x4.mul (v128.load offset=32 (local.get $p)) (v128.load offset=32 (local.get $q)))))
+        (local.set $a3 (f32x4.add (local.get $a3) (f32x4.mul (v128.load offset=48 (local.get $p)) (v128.load offset=48 (local.get $q)))))
+        (local.set $p (i32.add (local.get $p) (i32.const 64)))
+        (local.set $q (i32.add (local.get $q) (i32.const 64)))
+        (br_if $step (i32.lt_u (local.get $p) (local.get $end)))))
+    (local.set $a0 (f32x4.add (f32x4.add (local.get $a0) (local.get $a1)) (f32x4.add (local.get $a2) (local.get $a3))))
+    (f32.add
+      (f32.add (f32x4.extract_lane 0 (local.get $a0)) (f32x4.extract_lane 1 (local.get $a0)))
+      (f32.add (f32x4.extract_lane 2 (local.get $a0)) (f32x4.extract_lane 3 (local.get $a0)))))
+
+  (func $less (param $a i32) (param $b i32) (result i32)
+    (local $sa f32) (local $sb f32)
+    (local.set $sa (f32.load (local.get $a)))
+    (local.set $sb (f32.load (local.get $b)))
+    (if (result i32) (f32.lt (local.get $sa) (local.get $sb))
+      (then (i32.const 1))
+      (else
+        (i32.and
+          (f32.eq (local.get $sa) (local.get $sb))
+          (i32.gt_s (i32.load offset=4 (local.get $a)) (i32.load offset=4 (local.get $b)))))))
+
+  (func $swap (param $a i32) (param $b i32)
+    (local $t i64)
+    (local.set $t (i64.load (local.get $a)))
+    (i64.store (local.get $a) (i64.load (local.get $b)))
+    (i64.store (local.get $b) (local.get $t)))
+
+  (func $at (param $heap i32) (param $i i32) (result i32)
+    (i32.add (local.get $heap) (i32.shl (local.get $i) (i32.const 3))))
+
+  (func $siftUp (param $heap i32) (param $i i32)
+    (local $parent i32)
+    (block $done
+      (loop $up
+        (br_if $done (i32.eqz (local.get $i)))
+        (local.set $parent (i32.shr_u (i32.sub (local.get $i) (i32.const 1)) (i32.const 1)))
+        (br_if $done (i32.eqz (call $less (call $at (local.get $heap) (local.get $i)) (call $at (local.get $heap) (local.get $parent)))))
+        (call $swap (call $at (local.get $heap) (local.get $i)) (call $at (local.get $heap) (local.get $parent)))
+        (local.set $i (local.get $parent))
+        (br $up))))
+
+  (func $siftDown (param $heap i32) (param $count i32) (param $i i32)
+    (local $left i32) (local $right i32) (local $smallest i32)
+    (block $done
+      (loop $down
+        (local.set $left (i32.add (i32.shl (local.get $i) (i32.const 1)) (i32.const 1)))
+        (local.set $right (i32.add (local.get $left) (i32.const 1)))
+        (local.set $smallest (local.get $i))
+        (if (i32.lt_u (local.get $left) (local.get $count))
+          (then (if (call $less (call $at (local.get $heap) (local.get $left)) (call $at (local.get $heap) (local.get $smallest)))
+            (then (local.set $smallest (local.get $left))))))
+        (if (i32.lt_u (local.get $right) (local.get $count))
+          (then (if (call $less (call $at (local.get $heap) (local.get $right)) (call $at (local.get $heap) (local.get $smallest)))
+            (then (local.set $smallest (local.get $right))))))
+        (br_if $done (i32.eq (local.get $smallest) (local.get $i)))
+        (call $swap (call $at (local.get $heap) (local.get $i)) (call $at (local.get $heap) (local.get $smallest)))
+        (local.set $i (local.get $smallest))
+        (br $down))))
+
+  ;; One pass: filter by tag, dot product, blend with the per-row bias, bounded top-k.
+  ;; Returns how many heap entries were written (min(k, rows that passed the filter)).
+  (func (export "scan")
+    (param $vec i32) (param $tags i32) (param $bias i32) (param $n i32) (param $stride i32)
+    (param $query i32) (param $mask i32) (param $session i32) (param $wrel f32)
+    (param $heap i32) (param $k i32) (result i32)
+    (local $row i32) (local $count i32) (local $tag i32) (local $p i32) (local $bytes i32)
+    (local $score f32) (local $threshold f32)
+    (local.set $bytes (i32.shl (local.get $stride) (i32.const 2)))
+    (local.set $p (local.get $vec))
+    (local.set $threshold (f32.const -inf))
+    (if (i32.eqz (local.get $k)) (then (return (i32.const 0))))
+    (block $done
+      (loop $rows
+        (br_if $done (i32.ge_u (local.get $row) (local.get $n)))
+        (local.set $tag (i32.load (i32.add (local.get $tags) (i32.shl (local.get $row) (i32.const 2)))))
+        (if (i32.and
+              (i32.ne (i32.and (local.get $tag) (local.get $mask)) (i32.const 0))
+              (i32.or
+                (i32.ne (i32.and (local.get $tag) (i32.const 7)) (i32.const 2))
+                (i32.eq (i32.shr_u (local.get $tag) (i32.const 3)) (local.get $session))))
+          (then
+            (local.set $score
+              (f32.add
+                (f32.mul (local.get $wrel) (call $dot (local.get $p) (local.get $query) (local.get $bytes)))
+                (f32.load (i32.add (local.get $bias) (i32.shl (local.get $row) (i32.const 2))))))
+            (if (i32.lt_u (local.get $count) (local.get $k))
+              (then
+                (f32.store (call $at (local.get $heap) (local.get $count)) (local.get $score))
+                (i32.store offset=4 (call $at (local.get $heap) (local.get $count)) (local.get $row))
+                (call $siftUp (local.get $heap) (local.get $count))
+                (local.set $count (i32.add (local.get $count) (i32.const 1)))
+                (if (i32.eq (local.get $count) (local.get $k))
+                  (then (local.set $threshold (f32.load (local.get $heap))))))
+              (else
+                (if (f32.gt (local.get $score) (local.get $threshold))
+                  (then
+                    (f32.store (local.get $heap) (local.get $score))
+                    (i32.store offset=4 (local.get $heap) (local.get $row))
+                    (call $siftDown (local.get $heap) (local.get $k) (i32.const 0))
+                    (local.set $threshold (f32.load (local.get $heap)))))))))
+        (local.set $p (i32.add (local.get $p) (local.get $bytes)))
+        (local.set $row (i32.add (local.get $row) (i32.const 1)))
+        (br $rows)))
+    (local.get $count))
+
+  ;; Dot products of every row with `nq` queries (each `stride` floats): out[row * nq + q].
+  ;; Each row is read from memory once and stays in L1 across the queries.
+  (func (export "dots")
+    (param $vec i32) (param $n i32) (param $stride i32) (param $queries i32) (param $nq i32) (param $out i32)
+    (local $row i32) (local $q i32) (local $p i32) (local $bytes i32)
+    (local.set $bytes (i32.shl (local.get $stride) (i32.const 2)))
+    (local.set $p (local.get $vec))
+    (block $done
+      (loop $rows
+        (br_if $done (i32.ge_u (local.get $row) (local.get $n)))
+        (local.set $q (i32.const 0))
+        (block $next
+          (loop $queries
+            (br_if $next (i32.ge_u (local.get $q) (local.get $nq)))
+            (f32.store (local.get $out)
+              (call $dot (local.get $p) (i32.add (local.get $queries) (i32.mul (local.get $q) (local.get $bytes))) (local.get $bytes)))
+            (local.set $out (i32.add (local.get $out) (i32.const 4)))
+            (local.set $q (i32.add (local.get $q) (i32.const 1)))
+            (br $queries)))
+        (local.set $p (i32.add (local.get $p) (local.get $bytes)))
+        (local.set $row (i32.add (local.get $row) (i32.const 1)))
+        (br $rows))))
+
+  ;; The floor: a plain sequential read of `bytes` (a multiple of 64) summed, so nothing is skipped.
+  (func (export "read") (param $p i32) (param $bytes i32) (result f32)
+    (local $end i32) (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128)
+    (local.set $end (i32.add (local.get $p) (local.get $bytes)))
+    (block $done
+      (br_if $done (i32.eqz (local.get $bytes)))
+      (loop $step
+        (local.set $a0 (f32x4.add (local.get $a0) (v128.load (local.get $p))))
+        (local.set $a1 (f32x4.add (local.get $a1) (v128.load offset=16 (local.get $p))))
+        (local.set $a2 (f32x4.add (local.get $a2) (v128.load offset=32 (local.get $p))))
+        (local.set $a3 (f32x4.add (local.get $a3) (v128.load offset=48 (local.get $p))))
+        (local.set $p (i32.add (local.get $p) (i32.const 64)))
+        (br_if $step (i32.lt_u (local.get $p) (local.get $end)))))
+    (local.set $a0 (f32x4.add (f32x4.add (local.get $a0) (local.get $a1)) (f32x4.add (local.get $a2) (local.get $a3))))
+    (f32.add
+      (f32.add (f32x4.extract_lane 0 (local.get $a0)) (f32x4.extract_lane 1 (local.get $a0)))
+      (f32.add (f32x4.extract_lane 2 (local.get $a0)) (f32x4.extract_lane 3 (local.get $a0)))))
+)

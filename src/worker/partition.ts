@@ -1,0 +1,156 @@
+/**
+ * One partition in compute: the row matrix (vectors + filter tags, see matrix.ts) and the
+ * per-row inputs of the blended score, kept dense by swap-remove and grown by doubling.
+ */
+import { SCOPE_CODE, type IndexRows } from './api';
+import { RowMatrix } from './matrix';
+
+export interface Partition {
+  version: number;
+  dim: number;
+  size: number;
+  ids: string[];
+  rowOf: Map<string, number>;
+  matrix: RowMatrix;
+  updatedAt: Float64Array;
+  /** `ln 2 / (halfLifeDays · 1 day in ms)`: recency = exp(−age_ms · decay). */
+  decay: Float64Array;
+  halfLifeDays: Float32Array;
+  importance: Float32Array;
+  scopes: Uint8Array;
+  sessionIds: string[];
+  /** Session id → small integer stored in the row tag (0: not session-scoped). */
+  sessionNumbers: Map<string, number>;
+}
+
+const DAY_MS = 86_400_000;
+
+export function createPartition(dim: number, capacity: number, version: number, module: WebAssembly.Module | null): Partition {
+  return {
+    version,
+    dim,
+    size: 0,
+    ids: [],
+    rowOf: new Map(),
+    matrix: new RowMatrix(dim, capacity, module),
+    updatedAt: new Float64Array(capacity),
+    decay: new Float64Array(capacity),
+    halfLifeDays: new Float32Array(capacity),
+    importance: new Float32Array(capacity),
+    scopes: new Uint8Array(capacity),
+    sessionIds: [],
+    sessionNumbers: new Map([['', 0]]),
+  };
+}
+
+function grown<T extends Float64Array | Float32Array | Uint8Array>(column: T, capacity: number, size: number): T {
+  const next = new (column.constructor as new (length: number) => T)(capacity);
+  next.set(column.subarray(0, size) as never);
+  return next;
+}
+
+function reserve(partition: Partition, needed: number): void {
+  if (needed <= partition.matrix.capacity) return;
+  const capacity = Math.max(needed, partition.matrix.capacity * 2, 64);
+  const { size } = partition;
+  partition.matrix.reserve(capacity);
+  partition.updatedAt = grown(partition.updatedAt, capacity, size);
+  partition.decay = grown(partition.decay, capacity, size);
+  partition.halfLifeDays = grown(partition.halfLifeDays, capacity, size);
+  partition.importance = grown(partition.importance, capacity, size);
+  partition.scopes = grown(partition.scopes, capacity, size);
+}
+
+function sessionNumber(partition: Partition, sessionId: string): number {
+  let number = partition.sessionNumbers.get(sessionId);
+  if (number === undefined) partition.sessionNumbers.set(sessionId, (number = partition.sessionNumbers.size));
+  return number;
+}
+
+function writeRow(partition: Partition, row: number, rows: IndexRows, from: number): void {
+  const { dim, matrix } = partition;
+  const offset = row * matrix.stride;
+  const vectors = matrix.vectors;
+  vectors.set(rows.vectors.subarray(from * dim, (from + 1) * dim), offset);
+  if (matrix.stride > dim) vectors.fill(0, offset + dim, offset + matrix.stride);
+  const scope = rows.scopes[from]!;
+  const sessionId = rows.sessionIds[from]!;
+  matrix.tags[row] = scope | ((scope === SCOPE_CODE.session ? sessionNumber(partition, sessionId) : 0) << 3);
+  partition.updatedAt[row] = rows.updatedAt[from]!;
+  partition.halfLifeDays[row] = rows.halfLifeDays[from]!;
+  partition.decay[row] = Math.LN2 / (rows.halfLifeDays[from]! * DAY_MS);
+  partition.importance[row] = rows.importance[from]!;
+  partition.scopes[row] = scope;
+  partition.sessionIds[row] = sessionId;
+  partition.ids[row] = rows.ids[from]!;
+  partition.rowOf.set(rows.ids[from]!, row);
+}
+
+export function upsertRows(partition: Partition, rows: IndexRows): void {
+  if (rows.vectors.length !== rows.ids.length * partition.dim) {
+    throw new RangeError(`vectors hold ${rows.vectors.length} floats, expected ${rows.ids.length} × ${partition.dim}`);
+  }
+  reserve(partition, partition.size + rows.ids.length);
+  for (let i = 0; i < rows.ids.length; i++) {
+    const existing = partition.rowOf.get(rows.ids[i]!);
+    writeRow(partition, existing ?? partition.size++, rows, i);
+  }
+}
+
+/** Swap-remove: the last row moves into the hole, so the matrix stays dense. */
+export function removeRow(partition: Partition, id: string): void {
+  const row = partition.rowOf.get(id);
+  if (row === undefined) return;
+  const last = partition.size - 1;
+  partition.rowOf.delete(id);
+  if (row !== last) {
+    const { matrix } = partition;
+    const stride = matrix.stride;
+    matrix.vectors.copyWithin(row * stride, last * stride, (last + 1) * stride);
+    matrix.tags[row] = matrix.tags[last]!;
+    partition.updatedAt[row] = partition.updatedAt[last]!;
+    partition.decay[row] = partition.decay[last]!;
+    partition.halfLifeDays[row] = partition.halfLifeDays[last]!;
+    partition.importance[row] = partition.importance[last]!;
+    partition.scopes[row] = partition.scopes[last]!;
+    partition.sessionIds[row] = partition.sessionIds[last]!;
+    partition.ids[row] = partition.ids[last]!;
+    partition.rowOf.set(partition.ids[row]!, row);
+  }
+  partition.ids.length = last;
+  partition.sessionIds.length = last;
+  partition.size = last;
+}
+
+/** Copies rows `[start, end)` out in the wire form (own buffers, so each chunk clones alone). */
+export function exportRows(partition: Partition, start: number, end: number): IndexRows {
+  const { dim, matrix } = partition;
+  const n = end - start;
+  const vectors = new Float32Array(n * dim);
+  const source = matrix.vectors;
+  for (let i = 0; i < n; i++) {
+    const offset = (start + i) * matrix.stride;
+    vectors.set(source.subarray(offset, offset + dim), i * dim);
+  }
+  return {
+    ids: partition.ids.slice(start, end),
+    vectors,
+    updatedAt: partition.updatedAt.slice(start, end),
+    halfLifeDays: partition.halfLifeDays.slice(start, end),
+    importance: partition.importance.slice(start, end),
+    scopes: partition.scopes.slice(start, end),
+    sessionIds: partition.sessionIds.slice(start, end),
+  };
+}
+
+/** Bytes held by the matrix and the per-row columns. */
+export function bytesOf(partition: Partition): number {
+  return (
+    partition.matrix.byteLength +
+    partition.updatedAt.byteLength +
+    partition.decay.byteLength +
+    partition.halfLifeDays.byteLength +
+    partition.importance.byteLength +
+    partition.scopes.byteLength
+  );
+}
