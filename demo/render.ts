@@ -1,0 +1,154 @@
+/**
+ * Renders what an action produced: the conversation fed in, the operations, the retrieval
+ * picture (each score as a stacked bar of its weighted parts, the top-k marked) and the
+ * injected context, and a forget report.
+ */
+import { formatTime } from './clock';
+import { fixed, h } from './dom';
+import type { ForgetView, HitView, OperationView, RetrievalView, StepResult } from './views';
+import type { ChatMessage } from '../src/index';
+
+export function renderConversation(messages: readonly ChatMessage[]) {
+  return h(
+    'ol',
+    { class: 'chat', 'data-testid': 'conversation' },
+    messages.map((message) =>
+      h('li', { class: `bubble ${message.role}` }, h('span', { class: 'role' }, message.role), h('span', { class: 'text' }, message.content)),
+    ),
+  );
+}
+
+export function renderOperations(operations: readonly OperationView[]) {
+  if (operations.length === 0) {
+    return h('p', { class: 'empty', 'data-testid': 'operations' }, 'No operations: the extractor found no fact in the user messages.');
+  }
+  return h(
+    'ul',
+    { class: 'operations', 'data-testid': 'operations' },
+    operations.map((operation) =>
+      h(
+        'li',
+        { class: 'operation', 'data-testid': 'operation', 'data-action': operation.action },
+        h('span', { class: `action ${operation.action.toLowerCase()}` }, operation.action),
+        h(
+          'div',
+          { class: 'operation-body' },
+          h('div', { class: 'operation-content', 'data-testid': 'operation-content' }, operation.content),
+          h(
+            'div',
+            { class: 'operation-meta' },
+            operation.targetId ? h('span', {}, 'target ', h('code', {}, operation.targetId), ' · ') : null,
+            'memory ',
+            h('code', {}, operation.memoryId),
+          ),
+          h('div', { class: 'operation-reason', 'data-testid': 'operation-reason' }, operation.reason),
+        ),
+      ),
+    ),
+  );
+}
+
+const PARTS = ['relevance', 'recency', 'importance'] as const;
+
+function renderHit(hit: HitView, rank: number, view: RetrievalView) {
+  const total = view.weights.relevance + view.weights.recency + view.weights.importance;
+  const inTop = rank < view.k;
+  const segments = PARTS.map((part) => {
+    const value = view.weights[part] * hit[part];
+    return h('span', {
+      class: `segment ${part}`,
+      style: `width: ${((value / total) * 100).toFixed(2)}%`,
+      title: `${part}: ${fixed(view.weights[part])} × ${fixed(hit[part], 3)} = ${fixed(value, 3)}`,
+    });
+  });
+  return h(
+    'li',
+    { class: `hit${inTop ? ' top' : ''}`, 'data-testid': 'hit', 'data-rank': rank + 1, 'data-top': inTop ? 'true' : 'false', 'data-topic': hit.topic },
+    h(
+      'div',
+      { class: 'hit-head' },
+      h('span', { class: 'rank' }, `#${rank + 1}`),
+      h('span', { class: 'hit-content', 'data-testid': 'hit-content' }, hit.content),
+      inTop ? h('span', { class: 'badge top-k' }, `top ${view.k}`) : null,
+      h('span', { class: 'score', 'data-testid': 'hit-score' }, fixed(hit.score, 3)),
+    ),
+    h('div', { class: 'bar', role: 'img', 'aria-label': `score ${fixed(hit.score, 3)}` }, segments),
+    h(
+      'div',
+      { class: 'hit-parts' },
+      PARTS.map((part) => h('span', { class: `part ${part}` }, `${part} ${fixed(view.weights[part])}×${fixed(hit[part], 3)}`)),
+    ),
+  );
+}
+
+export function renderRetrieval(view: RetrievalView, options: { showContext?: boolean } = {}) {
+  const { weights } = view;
+  const hits = view.hits.map((hit, rank) => renderHit(hit, rank, view));
+  // The cut line sits after the k-th hit, so what goes to the model is visibly above it.
+  if (view.hits.length > view.k) hits.splice(view.k, 0, h('li', { class: 'cut', 'aria-hidden': 'true' }, `top-k cut (k = ${view.k}): below here is not injected`));
+  return h(
+    'div',
+    { class: 'retrieval', 'data-testid': 'retrieval' },
+    h('p', { class: 'query' }, h('span', { class: 'label' }, `${view.userId} asks`), ` “${view.query}”`),
+    h(
+      'div',
+      { class: 'legend' },
+      PARTS.map((part) => h('span', { class: `key ${part}` }, h('i', {}), `${fixed(weights[part])} × ${part}`)),
+    ),
+    view.hits.length === 0
+      ? h('p', { class: 'empty nothing', 'data-testid': 'no-hits' }, `Nothing retrieved: ${view.userId} has no memories in this app, and nobody else's are visible.`)
+      : h('ol', { class: 'hits', 'data-testid': 'hits' }, hits),
+    options.showContext === false ? null : renderContext(view.context),
+  );
+}
+
+export function renderContext(context: string) {
+  return h('figure', { class: 'context' }, h('figcaption', {}, 'Injected context (memory.inject)'), h('pre', { 'data-testid': 'injected-context' }, context));
+}
+
+export function renderForget(view: ForgetView) {
+  return h(
+    'div',
+    { class: 'forget', 'data-testid': 'forget-report' },
+    h('h4', {}, `memory.forgetSource('${view.sourceId}', { userId: '${view.userId}' })`),
+    h(
+      'ul',
+      { class: 'report' },
+      view.erased.map((entry) =>
+        h('li', { 'data-testid': 'erased' }, h('span', { class: 'action erased' }, 'ERASED'), h('code', {}, entry.id), ` [${entry.topic}] sole source ${view.sourceId}: text removed`),
+      ),
+      view.regenerated.map((entry) =>
+        h(
+          'li',
+          { 'data-testid': 'regenerated' },
+          h('span', { class: 'action regenerated' }, 'REBUILT'),
+          h('code', {}, entry.from),
+          ' → ',
+          entry.to ? h('code', {}, entry.to) : 'nothing (no remaining source supports it)',
+        ),
+      ),
+      view.erased.length + view.regenerated.length === 0 ? h('li', {}, `No memory of ${view.userId} came from ${view.sourceId}.`) : null,
+    ),
+  );
+}
+
+/** One step's full output, for the walkthrough card. */
+export function renderStepResult(result: StepResult) {
+  const time = h('p', { class: 'when' }, `simulated time ${formatTime(result.at)} UTC`);
+  switch (result.kind) {
+    case 'ingest':
+      return [
+        time,
+        h('p', { class: 'source-line' }, `ingest as ${result.userId} · session ${result.sessionId} · source ${result.source.type} ${result.source.id}`),
+        renderConversation(result.messages),
+        h('h4', {}, 'Operations'),
+        renderOperations(result.operations),
+      ];
+    case 'retrieve':
+      return [time, renderRetrieval(result.retrieval)];
+    case 'context':
+      return [time, renderContext(result.retrieval.context), h('details', {}, h('summary', {}, 'How these were chosen'), renderRetrieval(result.retrieval, { showContext: false }))];
+    case 'forget':
+      return [time, renderForget(result.forget)];
+  }
+}

@@ -1,0 +1,324 @@
+/**
+ * The demo page in headless Chromium: built with Vite, served by `vite preview`, driven the
+ * way a person would use it. Each walkthrough step is checked against what the seed says
+ * should happen, and a full-page screenshot per step goes to artifacts/ for a human look.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MEMORIES_PREAMBLE } from '../../src/inject/inject';
+import { SEED_SYSTEM } from '../../scripts/seed-sessions';
+import { buildDemo, collectConsoleErrors, launchChromium, REPO_ROOT, serveBuilt, type ConsoleProblems, type LaunchedBrowser, type Served } from './browser';
+
+const ARTIFACTS = join(REPO_ROOT, 'artifacts');
+
+interface ActiveView {
+  id: string;
+  topic: string;
+  content: string;
+  confidence: string;
+  decayed: number;
+  sources: string[];
+}
+
+interface InvalidView {
+  id: string;
+  topic: string;
+  content: string;
+  supersededBy: string | undefined;
+  erased: boolean;
+}
+
+let served: Served;
+let browser: LaunchedBrowser;
+let page: Page;
+let console: ConsoleProblems;
+let shot = 0;
+
+async function screenshot(name: string, target: Page = page) {
+  shot += 1;
+  await target.screenshot({ path: join(ARTIFACTS, `demo-${String(shot).padStart(2, '0')}-${name}.png`), fullPage: true });
+}
+
+/** Waits until the page finished starting (memory open, store rendered). */
+async function ready(target: Page = page) {
+  await target.waitForSelector('body[data-ready="true"]:not(.busy)');
+}
+
+/** Waits until no action is running: every action sets body.busy until the store is redrawn. */
+async function idle() {
+  await page.waitForFunction(() => !document.body.classList.contains('busy'));
+}
+
+/** Clicks "Next step" and waits until step `done` finished and the store was redrawn. */
+async function nextStep(done: number, name: string) {
+  await page.getByTestId('next-step').click();
+  await page.waitForFunction((count) => {
+    const button = document.querySelector<HTMLElement>('[data-testid="next-step"]');
+    return button?.dataset['done'] === String(count) && !document.body.classList.contains('busy');
+  }, done);
+  expect(await page.getByTestId('error').isHidden()).toBe(true);
+  await screenshot(`step-${done}-${name}`);
+}
+
+async function active(): Promise<ActiveView[]> {
+  return page.$$eval('[data-testid="active-memory"]', (cards) =>
+    cards.map((card) => {
+      const text = (testId: string) => card.querySelector(`[data-testid="${testId}"]`)?.textContent ?? '';
+      const element = card as HTMLElement;
+      return {
+        id: element.dataset['id'] ?? '',
+        topic: element.dataset['topic'] ?? '',
+        content: text('memory-content'),
+        confidence: text('memory-confidence'),
+        decayed: Number(text('memory-decayed')),
+        sources: (element.dataset['sources'] ?? '').split(',').filter(Boolean),
+      };
+    }),
+  );
+}
+
+async function invalid(): Promise<InvalidView[]> {
+  return page.$$eval('[data-testid="invalid-memory"]', (cards) =>
+    cards.map((card) => {
+      const element = card as HTMLElement;
+      return {
+        id: element.dataset['id'] ?? '',
+        topic: element.dataset['topic'] ?? '',
+        content: card.querySelector('[data-testid="memory-content"]')?.textContent ?? '',
+        supersededBy: element.dataset['supersededBy'],
+        erased: element.dataset['erased'] === 'true',
+      };
+    }),
+  );
+}
+
+async function operations(): Promise<{ action: string; content: string; reason: string }[]> {
+  return page.$$eval('[data-testid="step"] [data-testid="operation"]', (rows) =>
+    rows.map((row) => ({
+      action: (row as HTMLElement).dataset['action'] ?? '',
+      content: row.querySelector('[data-testid="operation-content"]')?.textContent ?? '',
+      reason: row.querySelector('[data-testid="operation-reason"]')?.textContent ?? '',
+    })),
+  );
+}
+
+async function hits(scope: string): Promise<{ content: string; top: boolean }[]> {
+  return page.$$eval(`${scope} [data-testid="hit"]`, (rows) =>
+    rows.map((row) => ({ content: row.querySelector('[data-testid="hit-content"]')?.textContent ?? '', top: (row as HTMLElement).dataset['top'] === 'true' })),
+  );
+}
+
+async function storeOwner(): Promise<string> {
+  return (await page.getByTestId('store').getAttribute('data-owner')) ?? '';
+}
+
+beforeAll(async () => {
+  await mkdir(ARTIFACTS, { recursive: true });
+  served = await serveBuilt(await buildDemo());
+  browser = await launchChromium();
+  page = await browser.context.newPage();
+  console = collectConsoleErrors(page);
+  await page.goto(served.url);
+  await ready();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await served?.close();
+});
+
+describe('demo page', () => {
+  it('starts with compute in a module worker and an empty store', async () => {
+    expect(await page.getByTestId('compute-location').getAttribute('data-location')).toBe('worker');
+    expect(await page.getByTestId('compute-location').textContent()).toContain('Worker');
+    expect(await active()).toEqual([]);
+    await screenshot('start');
+  });
+
+  it('creates three memories from session 1', async () => {
+    await nextStep(1, 'session-1');
+    expect((await operations()).map((operation) => operation.action)).toEqual(['CREATE', 'CREATE', 'CREATE']);
+    const memories = await active();
+    expect(memories.map((memory) => memory.content).sort()).toEqual([
+      'The user follows a vegetarian diet.',
+      'The user goes by Ada.',
+      'The user prefers aisle seating on flights.',
+    ]);
+    expect(memories.every((memory) => memory.confidence === '0.65' && memory.sources.join() === 's1')).toBe(true);
+    expect(await page.getByTestId('conversation').textContent()).toContain('For flights, I prefer the aisle seat.');
+  });
+
+  it('corroborates instead of duplicating in session 2 (NOOP, confidence 0.70)', async () => {
+    await nextStep(2, 'session-2');
+    const [operation, ...rest] = await operations();
+    expect(rest).toEqual([]);
+    expect(operation).toMatchObject({ action: 'NOOP', content: 'The user follows a vegetarian diet.' });
+    const diet = (await active()).filter((memory) => memory.topic === 'diet');
+    expect(diet).toHaveLength(1);
+    expect(diet[0]).toMatchObject({ content: 'The user follows a vegetarian diet.', confidence: '0.70', sources: ['s1', 's2'] });
+    expect(await active()).toHaveLength(3);
+  });
+
+  it('replaces the vegetarian memory with the fish one in session 3, lineage drawn', async () => {
+    await nextStep(3, 'session-3');
+    expect((await operations()).map((operation) => operation.action)).toEqual(['UPDATE']);
+    const diet = (await active()).filter((memory) => memory.topic === 'diet');
+    expect(diet).toHaveLength(1);
+    const fish = diet[0]!;
+    expect(fish).toMatchObject({ content: 'The user eats fish again.', confidence: '0.90', sources: ['s1', 's2', 's3'] });
+    const vegetarian = (await invalid()).find((memory) => memory.content === 'The user follows a vegetarian diet.');
+    expect(vegetarian?.supersededBy).toBe(fish.id);
+    const edge = page.locator(`[data-testid="lineage-edge"][data-from="${vegetarian!.id}"][data-to="${fish.id}"]`);
+    expect(await edge.count()).toBe(1);
+    const inherited = await edge.locator('.lineage-node.new .chip.inherited').evaluateAll((chips) => chips.map((chip) => (chip as HTMLElement).dataset['sourceId']));
+    expect(inherited).toEqual(['s1', 's2']);
+    expect(await edge.locator('.lineage-node.new .chip.new').getAttribute('data-source-id')).toBe('s3');
+    // The wires are drawn: the main arrow plus one curve per inherited source.
+    expect(await edge.locator('svg.wires path.inherit').count()).toBe(2);
+  });
+
+  it('ranks the diet memory first for the dietary query', async () => {
+    await nextStep(4, 'query-diet');
+    const ranked = await hits('[data-testid="step"]');
+    expect(ranked[0]?.content).toBe('The user eats fish again.');
+    expect(ranked.filter((hit) => hit.top)).toHaveLength(3);
+    expect(await page.getByTestId('injected-context').textContent()).toContain('<MEMORIES>');
+  });
+
+  it('ranks the seat memory first for the seat query', async () => {
+    await nextStep(5, 'query-seat');
+    expect((await hits('[data-testid="step"]'))[0]?.content).toBe('The user prefers aisle seating on flights.');
+  });
+
+  it('answers the lunch query from the same three memories', async () => {
+    await nextStep(6, 'query-lunch');
+    expect((await hits('[data-testid="step"]')).map((hit) => hit.content).sort()).toEqual([
+      'The user eats fish again.',
+      'The user goes by Ada.',
+      'The user prefers aisle seating on flights.',
+    ]);
+  });
+
+  it('shows nothing for the second user', async () => {
+    await nextStep(7, 'isolation');
+    expect(await hits('[data-testid="step"]')).toEqual([]);
+    expect(await page.getByTestId('no-hits').isVisible()).toBe(true);
+    expect(await storeOwner()).toBe('u_bob');
+    expect(await active()).toEqual([]);
+  });
+
+  it('shows memory.inject output exactly as the context for the next turn', async () => {
+    await nextStep(8, 'context');
+    expect(await page.locator('[data-testid="step"] [data-testid="injected-context"]').textContent()).toBe(
+      [
+        SEED_SYSTEM,
+        '',
+        '<MEMORIES>',
+        MEMORIES_PREAMBLE,
+        '- [confidence: low, source: user_implicit] The user prefers aisle seating on flights.',
+        '- [confidence: high, source: user_explicit] The user eats fish again.',
+        '- [confidence: medium, source: user_implicit] The user goes by Ada.',
+        '</MEMORIES>',
+      ].join('\n'),
+    );
+  });
+
+  it('erases the two s1-only memories and rebuilds the fish memory from s2 and s3 when s1 is revoked', async () => {
+    await nextStep(9, 'revoke-s1');
+    expect(await page.getByTestId('erased').count()).toBe(2);
+    const memories = await active();
+    expect(memories).toHaveLength(1);
+    expect(memories[0]).toMatchObject({ content: 'The user eats fish again.', sources: ['s2', 's3'] });
+    const erased = (await invalid()).filter((memory) => memory.erased);
+    expect(erased.map((memory) => memory.topic).sort()).toEqual(['identity', 'travel']);
+    const html = await page.getByTestId('store').innerHTML();
+    expect(html).not.toContain('The user goes by Ada.');
+    expect(html).not.toContain('aisle seating');
+    expect(await page.getByTestId('step-status').textContent()).toBe('All 9 steps done');
+  });
+
+  it('keeps the store and the walkthrough across a reload', async () => {
+    const before = await active();
+    await page.reload();
+    await ready();
+    expect(await active()).toEqual(before);
+    expect(await page.getByTestId('next-step').getAttribute('data-done')).toBe('9');
+    expect(await page.getByTestId('compute-location').getAttribute('data-location')).toBe('worker');
+    await screenshot('after-reload');
+  });
+
+  it('ingests a message as another user and lists it under that user only', async () => {
+    await page.getByTestId('pg-user').fill('u_carol');
+    await page.getByTestId('pg-session').fill('c1');
+    await page.getByTestId('pg-source-type').selectOption('user_explicit');
+    await page.getByTestId('pg-messages').fill('Call me Zed.\nassistant: Call me Hal.\nI prefer the window seat.');
+    await page.getByTestId('pg-ingest').click();
+    await page.waitForFunction(() => document.querySelector<HTMLElement>('[data-testid="store"]')?.dataset['owner'] === 'u_carol');
+    await idle();
+    expect((await active()).map((memory) => memory.content).sort()).toEqual(['The user goes by Zed.', 'The user prefers window seating on flights.']);
+    // Each capped by its rule's confidence and by the trust of user_explicit (0.90).
+    expect((await active()).map((memory) => [memory.sources.join(), memory.confidence]).sort()).toEqual([
+      ['c1', '0.85'],
+      ['c1', '0.90'],
+    ]);
+    expect(await page.locator('[data-testid="pg-result"] [data-testid="operation"]').count()).toBe(2);
+
+    await page.getByTestId('pg-query').fill('what seat should I book on the flight?');
+    await page.getByTestId('pg-ask').click();
+    await page.locator('[data-testid="pg-result"] [data-testid="retrieval"]').waitFor();
+    expect((await hits('[data-testid="pg-result"]'))[0]?.content).toBe('The user prefers window seating on flights.');
+    await screenshot('try-your-own');
+
+    await page.getByTestId('store-owner').selectOption('u_ada');
+    await page.waitForFunction(() => document.querySelector<HTMLElement>('[data-testid="store"]')?.dataset['owner'] === 'u_ada');
+    await idle();
+    expect((await active()).map((memory) => memory.content)).toEqual(['The user eats fish again.']);
+  });
+
+  it('moves the simulated clock forward, shows decay, and keeps the offset across a reload', async () => {
+    const before = (await active())[0]!;
+    const offsetBefore = await page.getByTestId('clock-offset').textContent();
+    await page.getByTestId('clock-6-months').click();
+    await page.waitForFunction((text) => document.querySelector('[data-testid="clock-offset"]')?.textContent !== text, offsetBefore);
+    await idle();
+    const after = (await active())[0]!;
+    expect(after.decayed).toBeLessThan(before.decayed);
+    expect(after.confidence).toBe(before.confidence);
+    await screenshot('clock-six-months');
+    const offsetAfter = await page.getByTestId('clock-offset').textContent();
+    await page.reload();
+    await ready();
+    expect(await page.getByTestId('clock-offset').textContent()).toBe(offsetAfter);
+    expect((await active())[0]!.decayed).toBe(after.decayed);
+  });
+
+  it('fits a phone-width screen without horizontal overflow', async () => {
+    const phone = await browser.context.newPage();
+    const phoneConsole = collectConsoleErrors(phone);
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await phone.goto(served.url);
+    await ready(phone);
+    const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot('phone', phone);
+    await phone.close();
+    expect(phoneConsole.errors).toEqual([]);
+  });
+
+  it('resets to an empty store', async () => {
+    await page.getByTestId('reset').click();
+    await page.waitForFunction(() => document.querySelector<HTMLElement>('[data-testid="next-step"]')?.dataset['done'] === '0');
+    await idle();
+    expect(await active()).toEqual([]);
+    expect(await page.getByTestId('clock-offset').textContent()).toBe('real time');
+    await page.reload();
+    await ready();
+    expect(await active()).toEqual([]);
+  });
+
+  it('logged no console errors', () => {
+    expect(console.errors).toEqual([]);
+  });
+});
