@@ -2,10 +2,11 @@
  * engram: on-device long-term memory for chat apps. This file names every public export.
  */
 export { createMemory, type Memory, type MemoryOptions } from './memory';
-export type { IngestOptions, RememberOptions, RetrieveOptions, OwnerOptions, ListOptions, PruneOptions } from './options';
+export type { IngestOptions, RememberOptions, RetrieveOptions, OwnerOptions, ListOptions, PruneOptions, SummarizeOptions } from './options';
 export type { Retrieved } from './retrieve/retrieve';
 export type { ForgetReport } from './forget/forget';
 export type { PruneReport } from './forget/prune';
+export { SESSION_SUMMARY_TOPIC, MAX_SUMMARY_LENGTH, durableStatements, summaryText } from './session/summarize';
 export type { Embedder } from './embed/embedder';
 export { createHashEmbedder, HASH_DIM } from './embed/hash-embedder';
 export type { Extractor, ExtractContext } from './extract/extractor';

@@ -23,6 +23,7 @@ import {
   OwnerOptions,
   parseInput,
   PruneOptions,
+  SummarizeOptions,
   Query,
   RememberOptions,
   RetrieveOptions,
@@ -47,6 +48,7 @@ import { createStore } from './store/store';
 import { createVectorIndex } from './store/vector-index';
 import { createComputeClient, type WorkerMode } from './worker/client';
 import { pruneMemories, type PruneReport } from './forget/prune';
+import { SESSION_SUMMARY_TOPIC, summaryCandidates } from './session/summarize';
 
 export interface MemoryOptions {
   /** IndexedDB database name. Default `'engram'`. */
@@ -91,6 +93,8 @@ export interface Memory {
   get(id: string, owner: OwnerOptions): Promise<MemoryRecord>;
   history(id: string, owner: OwnerOptions): Promise<HistoryEntry[]>;
   prune(options: PruneOptions): Promise<PruneReport>;
+  /** Writes one session-scope summary of the user's durable statements (null when there are none). */
+  summarizeSession(messages: readonly ChatMessage[], options: SummarizeOptions): Promise<Operation | null>;
   close(): Promise<void>;
 }
 
@@ -129,7 +133,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
   const compute = createComputeClient(options.worker === undefined ? {} : { worker: options.worker });
   const embedder = wrapEmbedder(options.embedder ?? { id: `hash-fnv1a-${HASH_DIM}`, dim: HASH_DIM, embed: (texts) => compute.embed([...texts], HASH_DIM) });
   const extractor = options.extractor ?? createRuleExtractor();
-  const decider = options.decider ?? createPolicyDecider({ trust, exclusiveTopics: new Set(options.exclusiveTopics ?? DEFAULT_EXCLUSIVE_TOPICS) });
+  const decider = options.decider ?? createPolicyDecider({ trust, exclusiveTopics: new Set([...(options.exclusiveTopics ?? DEFAULT_EXCLUSIVE_TOPICS), SESSION_SUMMARY_TOPIC]) });
   const index = createVectorIndex(store, compute, embedder);
   const planContext = { decider, trust, candidateThreshold: threshold, embedderId: embedder.id, newId };
   const consolidateDeps: ConsolidateDeps = { store, index, compute, embedder, context: planContext, clock: now };
@@ -140,7 +144,9 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
 
   async function candidatesOf(input: InputRow): Promise<Candidate[]> {
     if (input.kind === 'remember') return input.fact ? [candidateOfFact(input.fact)] : [];
-    return extractCandidates(extractor, input.messages, { userId: input.userId, appName: input.appName, sessionId: input.sessionId });
+    const extracted = await extractCandidates(extractor, input.messages, { userId: input.userId, appName: input.appName, sessionId: input.sessionId });
+    // A summary keeps the sentences the extractor took facts from, plus other durable ones.
+    return input.kind === 'summary' ? summaryCandidates(input.messages, extracted.map((candidate) => candidate.excerpt)) : extracted;
   }
 
   async function replay(inputs: readonly InputRow[]): Promise<Map<string, MemoryRecord>> {
@@ -261,6 +267,22 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     async prune(options) {
       const parsed = parseInput(PruneOptions, options, 'options');
       return pruneMemories({ store, index, clock: now }, { userId: parsed.userId, appName: parsed.appName }, parsed.floor);
+    },
+
+    async summarizeSession(messages, options) {
+      const parsed = parseInput(SummarizeOptions, options, 'options');
+      const input: InputRow = {
+        userId: parsed.userId,
+        appName: parsed.appName,
+        scope: 'session',
+        sessionId: parsed.sessionId,
+        source: parsed.source,
+        at: now(),
+        kind: 'summary',
+        messages: userMessagesOf(parseInput(Messages, messages, 'messages')),
+      };
+      const [operation] = await write(input, await candidatesOf(input));
+      return operation ?? null;
     },
 
     async close() {
