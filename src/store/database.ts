@@ -4,6 +4,7 @@
  */
 import { Dexie, type EntityTable } from 'dexie';
 import type { ChatMessage, Fact, MemoryRecord, Scope, SourceInput } from '../schema';
+import type { IndexRows } from '../worker/api';
 
 /** A stored memory: the record plus `sourceIds`, derived on write for the multi-entry index forget uses. */
 export type MemoryRow = MemoryRecord & { sourceIds: string[] };
@@ -34,6 +35,38 @@ export interface PartitionRow {
   version: number;
 }
 
+/** One chunk of a partition's packed snapshot (see vector-pack.ts): columnar rows at `version`. */
+export interface VectorPackRow extends IndexRows {
+  partition: string;
+  part: number;
+  /** How many chunks the snapshot has; a load checks it saw them all. */
+  parts: number;
+  version: number;
+  embedderId: string;
+  dim: number;
+}
+
+/** The vector inputs of one record in a log entry. */
+export interface VectorRowInput {
+  id: string;
+  embedderId: string;
+  embedding: Float32Array;
+  updatedAt: number;
+  halfLifeDays: number;
+  importance: number;
+  scope: Scope;
+  sessionId: string;
+}
+
+/** What one commit changed in one partition's index: written in the commit's transaction. */
+export interface VectorLogRow {
+  partition: string;
+  /** The partition version this commit produced. */
+  version: number;
+  upserts: VectorRowInput[];
+  removals: string[];
+}
+
 export interface DatabaseOptions {
   /** IndexedDB factory; pass fake-indexeddb's under Node. */
   indexedDB?: IDBFactory;
@@ -44,6 +77,8 @@ export class EngramDatabase extends Dexie {
   memories!: EntityTable<MemoryRow, 'id'>;
   inputs!: EntityTable<InputRow, 'seq'>;
   partitions!: EntityTable<PartitionRow, 'key'>;
+  vectorPacks!: Dexie.Table<VectorPackRow, [string, number]>;
+  vectorLog!: Dexie.Table<VectorLogRow, [string, number]>;
 
   constructor(name: string, options: DatabaseOptions = {}) {
     super(name, {
@@ -54,6 +89,12 @@ export class EngramDatabase extends Dexie {
       memories: 'id, [userId+appName+scope], [appName+scope], [userId+appName+topic], *sourceIds',
       inputs: '++seq, [userId+appName], [userId+appName+scope], [userId+appName+source.id]',
       partitions: 'key',
+    });
+    // v2: packed vectors for bulk loading. No upgrade step: a partition without packs is
+    // rebuilt from its records on first load, then snapshotted.
+    this.version(2).stores({
+      vectorPacks: '[partition+part]',
+      vectorLog: '[partition+version]',
     });
   }
 }

@@ -8,6 +8,7 @@ import { MemoryRecord, type Scope } from '../schema';
 import { SCOPE_CODE, type IndexRows } from '../worker/api';
 import type { EngramDatabase, InputRow, MemoryRow } from './database';
 import { appPartition, isVisibleTo, partitionOf, userPartition, type Owner } from './owner';
+import { readPacks, writePackLog, writeSnapshot, type PackedPartition } from './vector-pack';
 
 /** Everything one consolidation (or erasure) writes, applied in one transaction. */
 export interface Commit {
@@ -24,6 +25,8 @@ export interface Commit {
 export interface CommitResult {
   /** Partition key → [version before, version after]. */
   versions: Map<string, [number, number]>;
+  /** Partitions whose packed vectors the commit dropped (it wiped a vector); a fresh snapshot is due. */
+  packsDropped?: string[];
 }
 
 export interface Store {
@@ -44,6 +47,14 @@ export interface Store {
   /** The owner's stored inputs, in the order they were ingested. */
   inputs(owner: Owner): Promise<InputRow[]>;
   commit(commit: Commit): Promise<CommitResult>;
+  /**
+   * A partition from its packed vectors (snapshot chunks plus the log after them), or only the
+   * log after `from` when compute already holds version `from`. Null when the packs cannot
+   * produce the current version: load with {@link Store.readIndexRows} instead.
+   */
+  readPacked(key: string, embedderId: string, dim: number, from: number | null): Promise<PackedPartition | null>;
+  /** Stores `chunks` as the partition's snapshot at `version`; false (nothing written) if the partition moved on. */
+  writeSnapshot(key: string, embedderId: string, dim: number, version: number, chunks: readonly IndexRows[]): Promise<boolean>;
 }
 
 export function toRow(record: MemoryRecord): MemoryRow {
@@ -140,12 +151,22 @@ export function createStore(db: EngramDatabase): Store {
         return rows.sort((a, b) => a.at - b.at || a.seq! - b.seq!);
       }),
 
+    readPacked: (key, embedderId, dim, from) =>
+      read('loading packed vectors', () =>
+        db.transaction('r', db.partitions, db.vectorPacks, db.vectorLog, () => readPacks(db, key, embedderId, dim, from)),
+      ),
+
+    writeSnapshot: (key, embedderId, dim, version, chunks) =>
+      read('writing packed vectors', () =>
+        db.transaction('rw', db.partitions, db.vectorPacks, db.vectorLog, () => writeSnapshot(db, key, embedderId, dim, version, chunks)),
+      ),
+
     async commit({ records, inputs = [], deleteInputs = [], expected }) {
       const touched = new Set([...expected.keys(), ...records.map(partitionOf)]);
       try {
         // Nothing but IndexedDB is awaited in here: any other await would end the transaction
         // and leave the writes before it committed (RELIABILITY.md, "Traps").
-        return await db.transaction('rw', db.memories, db.inputs, db.partitions, async () => {
+        return await db.transaction('rw', [db.memories, db.inputs, db.partitions, db.vectorLog, db.vectorPacks], async () => {
           const keys = [...touched];
           const current = await db.partitions.bulkGet(keys);
           const versions = new Map<string, [number, number]>();
@@ -161,7 +182,8 @@ export function createStore(db: EngramDatabase): Store {
           if (inputs.length) await db.inputs.bulkAdd(inputs);
           if (deleteInputs.length) await db.inputs.bulkDelete(deleteInputs);
           await db.partitions.bulkPut(keys.map((key) => ({ key, version: versions.get(key)![1] })));
-          return { versions };
+          const packsDropped = await writePackLog(db, versions, records);
+          return { versions, packsDropped };
         });
       } catch (error) {
         throw toStorageError(error, 'writing memories');

@@ -1,29 +1,87 @@
 /**
  * Keeps the compute's per-partition matrices coherent with the store. Each write transaction
- * bumps its partitions' versions; this instance applies its own commits incrementally, and a
- * version it did not produce (another tab, another instance) makes it reload that partition
- * before the next scan.
+ * bumps its partitions' versions and logs its vector changes (vector-pack.ts); this instance
+ * applies its own commits incrementally, and a version it did not produce (another tab,
+ * another instance) is caught up from the log before the next scan, or reloaded in bulk from
+ * the packed snapshot. Only a partition without usable packs is read record by record, and is
+ * then snapshotted so the next cold start is a bulk load.
  */
 import type { MemoryRecord } from '../schema';
 import type { ComputeClient } from '../worker/client';
 import type { CommitResult, Store } from './store';
 import { partitionOf } from './owner';
 import { toIndexRows, toRow } from './store';
+import { PACK_CHUNK_ROWS, emptyRows, type PackedPartition } from './vector-pack';
+
+/** Log entries a load may replay before the snapshot is rewritten. */
+const LOG_LIMIT = 64;
 
 export interface VectorIndex {
   /** Brings the given partitions up to the store's current versions; returns those versions. */
   ensure(keys: readonly string[]): Promise<Map<string, number>>;
   /** Applies a committed write to the loaded matrices (or marks them stale). */
   afterCommit(result: CommitResult, records: readonly MemoryRecord[]): Promise<void>;
+  /** Rewrites the partition's packed snapshot from the loaded matrix; resolves to whether it was written. */
+  compact(key: string): Promise<boolean>;
+  /** Resolves when background snapshot writes have finished (tests, benchmarks, close). */
+  settled(): Promise<void>;
 }
 
 export function createVectorIndex(store: Store, compute: ComputeClient, embedder: { id: string; dim: number }): VectorIndex {
   // One load at a time per partition: two concurrent retrieves must not both read 100k rows.
   const loading = new Map<string, Promise<void>>();
+  /** Per partition: the snapshot version it was loaded from, to know when the log grew long. */
+  const snapshotOf = new Map<string, number>();
+  const background = new Set<Promise<unknown>>();
 
-  async function load(key: string): Promise<void> {
+  async function compact(key: string): Promise<boolean> {
+    const exported = await compute.exportPartition(key, PACK_CHUNK_ROWS);
+    if (!exported) return false;
+    const written = await store.writeSnapshot(key, embedder.id, embedder.dim, exported.version, exported.chunks);
+    if (written) snapshotOf.set(key, exported.version);
+    return written;
+  }
+
+  function compactLater(key: string): void {
+    // A snapshot is an optimisation: if writing it fails (closed database, quota), the log
+    // and the records still hold everything, and the next load rebuilds. So the failure is
+    // recorded on the promise set only long enough to be awaited by settled().
+    const task = compact(key).catch((error: unknown) => error);
+    background.add(task);
+    void task.finally(() => background.delete(task));
+  }
+
+  async function loadFromRecords(key: string): Promise<void> {
     const { version, rows } = await store.readIndexRows(key, embedder.id, embedder.dim);
     await compute.loadPartition(key, version, embedder.dim, rows);
+    snapshotOf.set(key, -1);
+    compactLater(key);
+  }
+
+  /** Sends the packed partition to compute; false when compute refused a step (a concurrent change). */
+  async function apply(key: string, packed: PackedPartition, full: boolean): Promise<boolean> {
+    const calls: Promise<boolean | void>[] = [];
+    if (full) {
+      const rows = packed.chunks.reduce((sum, chunk) => sum + chunk.ids.length, 0) + packed.log.reduce((sum, entry) => sum + entry.upserts.ids.length, 0);
+      const [first = emptyRows(), ...rest] = packed.chunks;
+      calls.push(compute.loadPartition(key, packed.base, embedder.dim, first, rows));
+      for (const chunk of rest) calls.push(compute.applyChanges(key, packed.base, packed.base, chunk, []));
+    }
+    for (const entry of packed.log) calls.push(compute.applyChanges(key, entry.version - 1, entry.version, entry.upserts, entry.removals));
+    // Issued together: the worker runs them in order, and one round trip is paid, not one per chunk.
+    const results = await Promise.all(calls);
+    return results.every((result) => result !== false);
+  }
+
+  async function load(key: string): Promise<void> {
+    const held = await compute.partitionVersion(key);
+    const packed = await store.readPacked(key, embedder.id, embedder.dim, held >= 0 ? held : null);
+    if (!packed) return loadFromRecords(key);
+    const full = !(held >= 0 && packed.base === held && packed.chunks.length === 0);
+    if (!(await apply(key, packed, full))) return loadFromRecords(key);
+    if (full) snapshotOf.set(key, packed.base);
+    const base = snapshotOf.get(key) ?? -1;
+    if (base < 0 || packed.version - base > LOG_LIMIT) compactLater(key);
   }
 
   return {
@@ -48,8 +106,17 @@ export function createVectorIndex(store: Store, compute: ComputeClient, embedder
         const mine = records.filter((record) => partitionOf(record) === key);
         const active = mine.filter((record) => record.invalidatedAt === undefined).map(toRow);
         const removed = mine.filter((record) => record.invalidatedAt !== undefined).map((record) => record.id);
-        await compute.applyChanges(key, from, to, toIndexRows(active, key, embedder.id, embedder.dim), removed);
+        const applied = await compute.applyChanges(key, from, to, toIndexRows(active, key, embedder.id, embedder.dim), removed);
+        const base = snapshotOf.get(key);
+        const dropped = result.packsDropped?.includes(key) ?? false;
+        if (applied && (dropped || (base !== undefined && to - base > LOG_LIMIT))) compactLater(key);
       }
+    },
+
+    compact,
+
+    async settled() {
+      while (background.size) await Promise.all([...background]);
     },
   };
 }
