@@ -34,10 +34,46 @@ export interface ConsolidateRequest {
   embeddings?: readonly Float32Array[];
 }
 
-const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 8;
+
+/** In-realm lock chains by name: two instances in one page (or one test) take turns. */
+const chains = new Map<string, Promise<unknown>>();
+
+interface LockManagerLike {
+  request<T>(name: string, callback: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * Runs `body` holding the partition's write lock: the Web Locks API where it exists (it spans
+ * tabs), else a promise chain shared by the instances of this realm. Optimistic versions alone
+ * let a slower instance lose every retry to a faster one (two instances ingesting for one user
+ * threw ConflictError after 5 attempts); with the lock they take turns and the version check
+ * is only the backstop for writers that do not take it (forget, prune).
+ */
+function withPartitionLock<T>(name: string, body: () => Promise<T>): Promise<T> {
+  const locks = (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks;
+  if (locks && typeof locks.request === 'function') return locks.request(name, body);
+  const previous = chains.get(name) ?? Promise.resolve();
+  const run = previous.then(body, body);
+  const tail = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  chains.set(name, tail);
+  void tail.then(() => {
+    if (chains.get(name) === tail) chains.delete(name);
+  });
+  return run;
+}
+
+/** Random backoff after a conflict, growing with the attempt, so colliding writers spread out. */
+function backoff(attempt: number): Promise<void> {
+  const ms = Math.random() * Math.min(100, 5 * 2 ** attempt);
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
 
 export async function consolidate(deps: ConsolidateDeps, request: ConsolidateRequest): Promise<Operation[]> {
-  const { store, index, compute } = deps;
+  const { store } = deps;
   const { target, candidates } = request;
   const owner: Owner = { userId: target.userId, appName: target.appName };
   const embeddings = request.embeddings ?? (candidates.length ? await deps.embedder.embed(candidates.map((c) => c.content)) : []);
@@ -47,7 +83,18 @@ export async function consolidate(deps: ConsolidateDeps, request: ConsolidateReq
     source: { ...request.source, excerpt: candidate.excerpt },
   }));
   const key = partitionOf({ ...owner, userId: target.scope === 'app' ? '' : owner.userId, scope: target.scope });
+  return withPartitionLock(`engram:${store.db.name}:${key}`, () => decideAndCommit(deps, request, items, owner, key));
+}
 
+async function decideAndCommit(
+  deps: ConsolidateDeps,
+  request: ConsolidateRequest,
+  items: readonly { candidate: Candidate; embedding: Float32Array; source: Source }[],
+  owner: Owner,
+  key: string,
+): Promise<Operation[]> {
+  const { store, index, compute } = deps;
+  const { target, candidates } = request;
   for (let attempt = 1; ; attempt++) {
     const versions = await index.ensure([key]);
     const working = new Map<string, MemoryRecord>();
@@ -66,6 +113,7 @@ export async function consolidate(deps: ConsolidateDeps, request: ConsolidateReq
       return plan.operations;
     } catch (error) {
       if (!(error instanceof ConflictError) || attempt >= MAX_ATTEMPTS) throw error;
+      await backoff(attempt);
     }
   }
 }
