@@ -1,0 +1,102 @@
+import '@vitest/web-worker';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMemory, isEngramError, WorkerError, type Memory } from '../src/index';
+import { SEED_QUERIES, SEED_SYSTEM } from '../scripts/seed-sessions';
+import { createComputeClient } from '../src/worker/client';
+import { createSequentialIds, createTestClock } from './helpers/memory';
+import { ingestSeed, SEED_OWNER } from './helpers/seed';
+
+const open: Memory[] = [];
+afterEach(async () => {
+  for (const memory of open.splice(0)) await memory.close();
+});
+
+async function build(worker: 'auto' | 'off') {
+  const clock = createTestClock();
+  const memory = await createMemory({ name: `wiring-${worker}`, indexedDB: new IDBFactory(), IDBKeyRange, worker, clock, idGenerator: createSequentialIds() });
+  open.push(memory);
+  return { memory, clock };
+}
+
+async function transcript(memory: Memory, clock: ReturnType<typeof createTestClock>) {
+  const operations = await ingestSeed(memory, clock);
+  const retrieved = [];
+  for (const query of SEED_QUERIES) {
+    retrieved.push((await memory.retrieve(query, { ...SEED_OWNER, k: 3 })).map((h) => ({ id: h.memory.id, score: h.score, relevance: h.relevance, recency: h.recency })));
+  }
+  const context = memory.inject(SEED_SYSTEM, await memory.retrieve(SEED_QUERIES[1]!, { ...SEED_OWNER, k: 3 }));
+  const records = (await memory.list({ ...SEED_OWNER, includeInvalid: true })).map((r) => ({ ...r, embedding: [...r.embedding] }));
+  return { operations, retrieved, context, records };
+}
+
+describe('createMemory (worker wiring)', () => {
+  it('runs compute in the real worker module when worker is auto and Worker exists', async () => {
+    expect(typeof Worker).toBe('function');
+    const { memory } = await build('auto');
+    expect(memory.computeLocation).toBe('worker');
+  });
+
+  it('gives the same seed results in the worker as in-process', async () => {
+    const inWorker = await build('auto');
+    const inProcess = await build('off');
+    expect(inProcess.memory.computeLocation).toBe('in-process');
+    const viaWorker = await transcript(inWorker.memory, inWorker.clock);
+    const local = await transcript(inProcess.memory, inProcess.clock);
+    expect(viaWorker).toEqual(local);
+    expect(viaWorker.operations.flat().map((op) => op.action)).toEqual(['CREATE', 'CREATE', 'CREATE', 'NOOP', 'UPDATE']);
+    expect(viaWorker.retrieved[0]![0]!.id).toBe(viaWorker.operations[2]![0]!.memoryId);
+  });
+
+  it('rejects with an engram WorkerError when a call reaches the worker after close()', async () => {
+    const { memory } = await build('auto');
+    await memory.remember({ content: 'The user likes tea.', topic: 'drink' }, { userId: 'ada', source: { type: 'user_explicit', id: 'f1' } });
+    await memory.close();
+    const error = await memory.retrieve('tea', { userId: 'ada' }).then(
+      () => null,
+      (reason: unknown) => reason,
+    );
+    expect(error).toBeInstanceOf(WorkerError);
+    expect(isEngramError(error)).toBe(true);
+    await expect(memory.ingest([{ role: 'user', content: "I'm vegan" }], { userId: 'ada', sessionId: 's', source: { type: 'user_implicit', id: 's' } })).rejects.toThrow(WorkerError);
+  });
+});
+
+describe('createComputeClient (worker failure)', () => {
+  function spawnTracked(spawned: Worker[]) {
+    return () => {
+      const worker = new Worker(new URL('../src/worker/worker.ts', import.meta.url), { type: 'module' });
+      spawned.push(worker);
+      return worker;
+    };
+  }
+
+  it('rejects a pending call with WorkerError and restarts when the worker crashes mid-call', async () => {
+    const spawned: Worker[] = [];
+    const client = createComputeClient({ worker: 'auto', createWorker: spawnTracked(spawned) });
+    expect(client.location).toBe('worker');
+    expect((await client.embed(['warm up'], 256))[0]!.length).toBe(256);
+    const pending = client.embed(['x'.repeat(50_000)], 256);
+    spawned[0]!.dispatchEvent(Object.assign(new Event('error'), { message: 'simulated crash' }));
+    const error = await pending.then(() => null, (reason: unknown) => reason);
+    expect(isEngramError(error)).toBe(true);
+    expect((error as Error).name).toBe('WorkerError');
+    expect((await client.embed(['after restart'], 256))[0]!.length).toBe(256);
+    expect(spawned).toHaveLength(2);
+    client.close();
+  });
+
+  it('rejects within the timeout and the next call works when the worker was terminated', async () => {
+    const spawned: Worker[] = [];
+    const client = createComputeClient({ worker: 'auto', timeoutMs: 300, createWorker: spawnTracked(spawned) });
+    await client.stats();
+    spawned[0]!.terminate();
+    const started = performance.now();
+    await expect(client.stats()).rejects.toThrow(WorkerError);
+    const waited = performance.now() - started;
+    expect(waited).toBeLessThan(2_000);
+    expect(await client.partitionVersion('nothing')).toBe(-1);
+    console.log(`terminated worker: call rejected after ${waited.toFixed(0)} ms; restarted: ${spawned.length === 2}`);
+    client.close();
+  });
+});
