@@ -20,7 +20,8 @@ import './style.css';
 export const DB_NAME = 'engram-demo';
 
 const clock = createSimulatedClock();
-let memory: Memory = await openMemory();
+// Assigned by start() before any handler can run.
+let memory!: Memory;
 let walk: WalkState = loadWalk();
 let viewing = Math.max(0, walk.results.length - 1);
 let owner: Owner = loadOwner(SEED_OWNER);
@@ -54,13 +55,17 @@ async function run(task: () => Promise<void>): Promise<boolean> {
     await task();
     return true;
   } catch (error) {
-    ui.error.hidden = false;
-    mount(ui.error, h('b', {}, error instanceof Error ? error.name : 'Error'), ': ', error instanceof Error ? error.message : String(error));
+    showError(error);
     return false;
   } finally {
     busy = false;
     document.body.classList.remove('busy');
   }
+}
+
+function showError(error: unknown) {
+  ui.error.hidden = false;
+  mount(ui.error, h('b', {}, error instanceof Error ? error.name : 'Error'), ': ', error instanceof Error ? error.message : String(error));
 }
 
 function renderClock() {
@@ -90,6 +95,7 @@ async function refreshStore() {
   const records = await memory.list({ ...owner, includeInvalid: true });
   mount(ui.storeBody, renderStore(records, clock.now()));
   ui.storeBody.dataset['owner'] = owner.userId;
+  byId('store-app').textContent = owner.appName;
   requestAnimationFrame(() => drawLineageWires(ui.storeBody));
 }
 
@@ -164,36 +170,42 @@ async function reset() {
   await showOwner(SEED_OWNER);
 }
 
-clock.onChange(renderClock);
-ui.compute.textContent = memory.computeLocation === 'worker' ? 'Web Worker' : 'in-process';
-ui.compute.dataset['location'] = memory.computeLocation;
-document.body.append(arrowheadDefs());
-ui.next.addEventListener('click', () => void run(nextStep));
-byId('reset').addEventListener('click', () => void run(reset));
-for (const [id, days] of [['clock-month', 30], ['clock-half-year', 182]] as const) {
-  byId(id).addEventListener('click', () =>
-    void run(async () => {
-      clock.advance(days * DAY_MS);
-      await refreshStore();
+async function start() {
+  memory = await openMemory();
+  ui.compute.textContent = memory.computeLocation === 'worker' ? 'Web Worker' : 'in-process';
+  ui.compute.dataset['location'] = memory.computeLocation;
+  document.body.append(arrowheadDefs());
+  ui.next.addEventListener('click', () => void run(nextStep));
+  byId('reset').addEventListener('click', () => void run(reset));
+  for (const [id, days] of [['clock-month', 30], ['clock-half-year', 182]] as const) {
+    byId(id).addEventListener('click', () =>
+      void run(async () => {
+        clock.advance(days * DAY_MS);
+        await refreshStore();
+      }),
+    );
+  }
+  ui.storeOwner.addEventListener('change', () => void run(() => showOwner({ ...owner, userId: ui.storeOwner.value })));
+  window.addEventListener('resize', () => drawLineageWires(ui.storeBody));
+
+  mount(
+    byId('playground-body'),
+    createPlayground({
+      memory: () => memory,
+      clock,
+      run,
+      showOwner,
+      users: () => users,
+      appName: SEED_OWNER.appName,
     }),
   );
+
+  renderClock();
+  renderWalk();
+  await refreshStore();
+  document.body.dataset['ready'] = 'true';
 }
-ui.storeOwner.addEventListener('change', () => void run(() => showOwner({ ...owner, userId: ui.storeOwner.value })));
-window.addEventListener('resize', () => drawLineageWires(ui.storeBody));
 
-mount(
-  byId('playground-body'),
-  createPlayground({
-    memory: () => memory,
-    clock,
-    run,
-    showOwner,
-    users: () => users,
-    appName: SEED_OWNER.appName,
-  }),
-);
-
-renderClock();
-renderWalk();
-await refreshStore();
-document.body.dataset['ready'] = 'true';
+clock.onChange(renderClock);
+// A failure to open (IndexedDB disabled, a private window that refuses storage) is shown, not thrown.
+start().catch(showError);

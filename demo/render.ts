@@ -90,6 +90,7 @@ export function renderRetrieval(view: RetrievalView, options: { showContext?: bo
     'div',
     { class: 'retrieval', 'data-testid': 'retrieval' },
     h('p', { class: 'query' }, h('span', { class: 'label' }, `${view.userId} asks`), ` “${view.query}”`),
+    h('p', { class: 'scale' }, 'Bar length is the score on a 0 to 1 scale (the weights sum to 1); each segment is one weighted part.'),
     h(
       'div',
       { class: 'legend' },
@@ -115,16 +116,14 @@ export function renderForget(view: ForgetView) {
       'ul',
       { class: 'report' },
       view.erased.map((entry) =>
-        h('li', { 'data-testid': 'erased' }, h('span', { class: 'action erased' }, 'ERASED'), h('code', {}, entry.id), ` [${entry.topic}] sole source ${view.sourceId}: text removed`),
+        h('li', { 'data-testid': 'erased' }, h('span', { class: 'action erased' }, 'ERASED'), h('span', {}, h('code', {}, entry.id), ` [${entry.topic}] sole source ${view.sourceId}: text removed`)),
       ),
       view.regenerated.map((entry) =>
         h(
           'li',
           { 'data-testid': 'regenerated' },
           h('span', { class: 'action regenerated' }, 'REBUILT'),
-          h('code', {}, entry.from),
-          ' → ',
-          entry.to ? h('code', {}, entry.to) : 'nothing (no remaining source supports it)',
+          h('span', {}, h('code', {}, entry.from), ' → ', entry.to ? h('code', {}, entry.to) : 'nothing (no remaining source supports it)'),
         ),
       ),
       view.erased.length + view.regenerated.length === 0 ? h('li', {}, `No memory of ${view.userId} came from ${view.sourceId}.`) : null,

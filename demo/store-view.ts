@@ -175,6 +175,17 @@ export function renderStore(records: readonly MemoryRecord[], now: number) {
       ? h('ul', { class: 'memories', 'data-testid': 'active-memories' }, active.map((record) => renderActive(record, now)))
       : h('p', { class: 'empty', 'data-testid': 'no-active' }, 'No active memories.'),
     edges.length ? h('h3', {}, 'Lineage') : null,
+    edges.length
+      ? h(
+          'p',
+          { class: 'lineage-caption' },
+          'Each replacement keeps the sources of the memory it replaced: ',
+          h('span', { class: 'chip inherited' }, h('em', {}, 'inherited')),
+          ' (wired across) and ',
+          h('span', { class: 'chip new' }, h('em', {}, 'new')),
+          '.',
+        )
+      : null,
     edges.length ? h('ul', { class: 'lineage', 'data-testid': 'lineage' }, edges.map(([from, to]) => renderLineageEdge(from, to))) : null,
     h('h3', {}, 'Invalidated ', h('span', { class: 'count', 'data-testid': 'invalid-count' }, String(invalid.length)), h('small', {}, ' kept for lineage, never retrieved')),
     invalid.length

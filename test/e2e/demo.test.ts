@@ -3,7 +3,7 @@
  * way a person would use it. Each walkthrough step is checked against what the seed says
  * should happen, and a full-page screenshot per step goes to artifacts/ for a human look.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,12 +33,25 @@ interface InvalidView {
 let served: Served;
 let browser: LaunchedBrowser;
 let page: Page;
-let console: ConsoleProblems;
+let problems: ConsoleProblems;
 let shot = 0;
 
+/**
+ * A full-page screenshot. The viewport is grown to the page height first: the store panel is
+ * sticky and capped at the viewport height, so a plain full-page capture would show it
+ * wherever the last click scrolled it, and cut.
+ */
 async function screenshot(name: string, target: Page = page) {
   shot += 1;
+  const viewport = target.viewportSize() ?? { width: 1280, height: 900 };
+  const height = await target.evaluate(() => {
+    const store = document.getElementById('store');
+    return Math.max(document.documentElement.scrollHeight, store ? store.scrollHeight + store.getBoundingClientRect().top + window.scrollY + 40 : 0);
+  });
+  await target.setViewportSize({ width: viewport.width, height: Math.ceil(Math.max(viewport.height, height)) });
+  await target.evaluate(() => new Promise(requestAnimationFrame));
   await target.screenshot({ path: join(ARTIFACTS, `demo-${String(shot).padStart(2, '0')}-${name}.png`), fullPage: true });
+  await target.setViewportSize(viewport);
 }
 
 /** Waits until the page finished starting (memory open, store rendered). */
@@ -116,10 +129,12 @@ async function storeOwner(): Promise<string> {
 
 beforeAll(async () => {
   await mkdir(ARTIFACTS, { recursive: true });
+  // Screenshots of an earlier run would sit next to these ones and mislead whoever looks.
+  for (const file of await readdir(ARTIFACTS)) if (/^demo-\d+-.*\.png$/.test(file)) await rm(join(ARTIFACTS, file));
   served = await serveBuilt(await buildDemo());
   browser = await launchChromium();
   page = await browser.context.newPage();
-  console = collectConsoleErrors(page);
+  problems = collectConsoleErrors(page);
   await page.goto(served.url);
   await ready();
 });
@@ -300,9 +315,14 @@ describe('demo page', () => {
     await phone.setViewportSize({ width: 390, height: 844 });
     await phone.goto(served.url);
     await ready(phone);
+    // u_ada's store has the lineage graph, the widest thing on the page.
+    await phone.getByTestId('store-owner').selectOption('u_ada');
+    await phone.waitForFunction(() => document.querySelector<HTMLElement>('[data-testid="store"]')?.dataset['owner'] === 'u_ada' && !document.body.classList.contains('busy'));
+    expect(await phone.getByTestId('lineage-edge').count()).toBeGreaterThan(0);
     const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot('phone', phone);
+    await phone.getByTestId('lineage').screenshot({ path: join(ARTIFACTS, `demo-${String(shot).padStart(2, '0')}-phone-lineage.png`) });
     await phone.close();
     expect(phoneConsole.errors).toEqual([]);
   });
@@ -319,6 +339,6 @@ describe('demo page', () => {
   });
 
   it('logged no console errors', () => {
-    expect(console.errors).toEqual([]);
+    expect(problems.errors).toEqual([]);
   });
 });
