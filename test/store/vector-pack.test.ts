@@ -1,0 +1,177 @@
+import { IDBKeyRange } from 'fake-indexeddb';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { MemoryRecord } from '../../src/schema';
+import { EngramDatabase } from '../../src/store/database';
+import { userPartition } from '../../src/store/owner';
+import { createStore, type Store } from '../../src/store/store';
+import { createVectorIndex } from '../../src/store/vector-index';
+import type { PackedPartition } from '../../src/store/vector-pack';
+import type { IndexRows } from '../../src/worker/api';
+import { createComputeClient } from '../../src/worker/client';
+import { createTestMemory, type TestMemory } from '../helpers/memory';
+import { ingestSeed, SEED_OWNER } from '../helpers/seed';
+
+const EMBEDDER = { id: 'hash-fnv1a-256', dim: 256 };
+const KEY = userPartition(SEED_OWNER);
+
+interface IndexedRow {
+  vector: number[];
+  updatedAt: number;
+  importance: number;
+  scope: number;
+}
+
+let test: TestMemory | undefined;
+const opened: EngramDatabase[] = [];
+afterEach(async () => {
+  await test?.memory.close();
+  test = undefined;
+  for (const db of opened.splice(0)) db.close();
+});
+
+function openStore(t: TestMemory): Store {
+  const db = new EngramDatabase(t.name, { indexedDB: t.factory, IDBKeyRange });
+  opened.push(db);
+  return createStore(db);
+}
+
+function addRows(into: Map<string, IndexedRow>, rows: IndexRows, dim: number): void {
+  rows.ids.forEach((id, i) => {
+    into.set(id, {
+      vector: [...rows.vectors.subarray(i * dim, (i + 1) * dim)],
+      updatedAt: rows.updatedAt[i]!,
+      importance: rows.importance[i]!,
+      scope: rows.scopes[i]!,
+    });
+  });
+}
+
+/** What the packs say the partition holds: snapshot chunks, then the log replayed in order. */
+function materialize(packed: PackedPartition): Map<string, IndexedRow> {
+  const rows = new Map<string, IndexedRow>();
+  for (const chunk of packed.chunks) addRows(rows, chunk, EMBEDDER.dim);
+  for (const entry of packed.log) {
+    for (const id of entry.removals) rows.delete(id);
+    addRows(rows, entry.upserts, EMBEDDER.dim);
+  }
+  return rows;
+}
+
+/** What the records say: the active user/session records of the partition. */
+function fromRecords(records: readonly MemoryRecord[]): Map<string, IndexedRow> {
+  const rows = new Map<string, IndexedRow>();
+  for (const record of records) {
+    if (record.invalidatedAt !== undefined) continue;
+    rows.set(record.id, {
+      vector: [...record.embedding],
+      updatedAt: record.updatedAt,
+      importance: Math.fround(record.importance),
+      scope: record.scope === 'user' ? 1 : 2,
+    });
+  }
+  return rows;
+}
+
+async function expectPacksMatchRecords(t: TestMemory): Promise<PackedPartition> {
+  const store = openStore(t);
+  const packed = await store.readPacked(KEY, EMBEDDER.id, EMBEDDER.dim, null);
+  expect(packed).not.toBeNull();
+  const records = await t.memory.list({ ...SEED_OWNER, includeInvalid: true });
+  expect(materialize(packed!)).toEqual(fromRecords(records));
+  return packed!;
+}
+
+/** A fresh store + compute cold-loads the partition and exports what it holds. */
+async function coldLoad(t: TestMemory): Promise<{ rows: Map<string, IndexedRow>; version: number }> {
+  const store = openStore(t);
+  const compute = createComputeClient({ worker: 'off' });
+  const index = createVectorIndex(store, compute, EMBEDDER);
+  const versions = await index.ensure([KEY]);
+  const exported = (await compute.exportPartition(KEY, 2))!;
+  await index.settled();
+  const rows = new Map<string, IndexedRow>();
+  for (const chunk of exported.chunks) addRows(rows, chunk, EMBEDDER.dim);
+  expect(exported.version).toBe(versions.get(KEY));
+  return { rows, version: exported.version };
+}
+
+describe('packed vectors', () => {
+  it('mirror the active records after creates, a corroboration and a supersede', async () => {
+    test = await createTestMemory();
+    await ingestSeed(test.memory, test.clock, 1);
+    const afterCreate = await expectPacksMatchRecords(test);
+    expect(afterCreate.log.length).toBe(afterCreate.version);
+    expect(materialize(afterCreate).size).toBe(3);
+    await ingestSeed(test.memory, test.clock, 3);
+    const afterUpdate = await expectPacksMatchRecords(test);
+    expect(afterUpdate.version).toBeGreaterThan(afterCreate.version);
+  });
+
+  it('are dropped by an erasure and rebuilt as a snapshot without the erased vectors', async () => {
+    test = await createTestMemory();
+    await ingestSeed(test.memory, test.clock, 3);
+    const before = (await test.memory.list({ ...SEED_OWNER, includeInvalid: true })).map((record) => record.id);
+    const report = await test.memory.forgetSource('s1', SEED_OWNER);
+    expect(report.erased.length).toBeGreaterThan(0);
+    const store = openStore(test);
+    // The erasing instance snapshots its matrix in the background; a cold load also rebuilds.
+    const { rows, version } = await coldLoad(test);
+    const records = await test.memory.list({ ...SEED_OWNER, includeInvalid: true });
+    expect(rows).toEqual(fromRecords(records));
+    const packed = (await store.readPacked(KEY, EMBEDDER.id, EMBEDDER.dim, null))!;
+    expect(packed.base).toBe(version);
+    expect(materialize(packed)).toEqual(fromRecords(records));
+    // No pack or log row anywhere still names an erased memory.
+    const db = store.db;
+    const stored = JSON.stringify([...(await db.vectorPacks.toArray()).map((row) => row.ids), ...(await db.vectorLog.toArray()).map((row) => row.upserts.map((u) => u.id))]);
+    for (const id of report.erased) expect(stored).not.toContain(id);
+    expect(before.length).toBeGreaterThan(0);
+  });
+
+  it('cold-load to the same state the writing instance holds incrementally', async () => {
+    test = await createTestMemory();
+    await ingestSeed(test.memory, test.clock, 3);
+    for (let i = 0; i < 20; i++) {
+      await test.memory.remember({ content: `The user collects stamp series number ${i} from ${['Peru', 'Chile', 'Japan'][i % 3]}.`, topic: `stamps${i % 4}` }, { ...SEED_OWNER, source: { type: 'user_explicit', id: `r${i}` } });
+    }
+    const { rows } = await coldLoad(test);
+    const records = await test.memory.list({ ...SEED_OWNER, includeInvalid: true });
+    expect(rows).toEqual(fromRecords(records));
+    expect(rows.size).toBeGreaterThan(20);
+  });
+
+  it('snapshot and log together reload what was snapshotted, then catch up from the log', async () => {
+    test = await createTestMemory();
+    await ingestSeed(test.memory, test.clock, 1);
+    const store = openStore(test);
+    const compute = createComputeClient({ worker: 'off' });
+    const index = createVectorIndex(store, compute, EMBEDDER);
+    await index.ensure([KEY]);
+    expect(await index.compact(KEY)).toBe(true);
+    await ingestSeed(test.memory, test.clock, 3);
+    const packed = (await store.readPacked(KEY, EMBEDDER.id, EMBEDDER.dim, null))!;
+    expect(packed.chunks.length).toBe(1);
+    expect(packed.log.length).toBe(packed.version - packed.base);
+    expect(packed.log.length).toBeGreaterThan(0);
+    // The index held the snapshot's version: ensure() catches up from the log alone.
+    const delta = (await store.readPacked(KEY, EMBEDDER.id, EMBEDDER.dim, packed.base))!;
+    expect(delta.chunks).toEqual([]);
+    await index.ensure([KEY]);
+    const exported = (await compute.exportPartition(KEY, 100))!;
+    const rows = new Map<string, IndexedRow>();
+    addRows(rows, exported.chunks[0]!, EMBEDDER.dim);
+    expect(rows).toEqual(fromRecords(await test.memory.list({ ...SEED_OWNER, includeInvalid: true })));
+  });
+
+  it('fall back to the records when the log has a gap (a database written before packs)', async () => {
+    test = await createTestMemory();
+    await ingestSeed(test.memory, test.clock, 3);
+    const store = openStore(test);
+    await store.db.vectorLog.clear();
+    expect(await store.readPacked(KEY, EMBEDDER.id, EMBEDDER.dim, null)).toBeNull();
+    const { rows } = await coldLoad(test);
+    expect(rows).toEqual(fromRecords(await test.memory.list({ ...SEED_OWNER, includeInvalid: true })));
+    // The cold load wrote a snapshot, so the next one is a bulk load.
+    expect(await store.readPacked(KEY, EMBEDDER.id, EMBEDDER.dim, null)).not.toBeNull();
+  });
+});
