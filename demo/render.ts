@@ -90,12 +90,12 @@ export function renderRetrieval(view: RetrievalView, options: { showContext?: bo
     'div',
     { class: 'retrieval', 'data-testid': 'retrieval' },
     h('p', { class: 'query' }, h('span', { class: 'label' }, `${view.userId} asks`), ` “${view.query}”`),
-    h('p', { class: 'scale' }, 'Bar length is the score on a 0 to 1 scale (the weights sum to 1); each segment is one weighted part.'),
-    h(
-      'div',
-      { class: 'legend' },
-      PARTS.map((part) => h('span', { class: `key ${part}` }, h('i', {}), `${fixed(weights[part])} × ${part}`)),
-    ),
+    view.hits.length === 0
+      ? null
+      : [
+          h('p', { class: 'scale' }, 'Bar length is the score on a 0 to 1 scale (the weights sum to 1); each segment is one weighted part.'),
+          h('div', { class: 'legend' }, PARTS.map((part) => h('span', { class: `key ${part}` }, h('i', {}), `${fixed(weights[part])} × ${part}`))),
+        ],
     view.hits.length === 0
       ? h('p', { class: 'empty nothing', 'data-testid': 'no-hits' }, `Nothing retrieved: ${view.userId} has no memories in this app, and nobody else's are visible.`)
       : h('ol', { class: 'hits', 'data-testid': 'hits' }, hits),

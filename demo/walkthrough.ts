@@ -69,7 +69,7 @@ function queryStep(query: string, index: number): Step {
     async run({ memory, clock }) {
       return {
         kind: 'retrieve',
-        title: `Retrieval: "${query}"`,
+        title: `Retrieval: “${query}”`,
         note: QUERY_NOTES[index] ?? '',
         at: clock.now(),
         retrieval: await retrieveView(memory, query, SEED_OWNER, WALK_K, SEED_SYSTEM),
@@ -89,7 +89,7 @@ export const STEPS: readonly Step[] = [
     async run({ memory, clock }) {
       return {
         kind: 'retrieve',
-        title: `Isolation check: ${OTHER_USER} asks "${SEED_QUERIES[0]}"`,
+        title: `Isolation check: ${OTHER_USER} asks “${SEED_QUERIES[0]}”`,
         note: `Same app, same database, another user: ${OTHER_USER} sees nothing of ${SEED_USER}'s memories. Isolation lives in the query layer.`,
         at: clock.now(),
         retrieval: await retrieveView(memory, SEED_QUERIES[0]!, BOB, WALK_K, SEED_SYSTEM),

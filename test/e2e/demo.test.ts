@@ -6,7 +6,7 @@
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MEMORIES_PREAMBLE } from '../../src/inject/inject';
 import { SEED_SYSTEM } from '../../scripts/seed-sessions';
 import { buildDemo, collectConsoleErrors, launchChromium, REPO_ROOT, serveBuilt, type ConsoleProblems, type LaunchedBrowser, type Served } from './browser';
@@ -35,6 +35,7 @@ let browser: LaunchedBrowser;
 let page: Page;
 let problems: ConsoleProblems;
 let shot = 0;
+let launchError: unknown;
 
 /**
  * A full-page screenshot. The viewport is grown to the page height first: the store panel is
@@ -132,11 +133,22 @@ beforeAll(async () => {
   // Screenshots of an earlier run would sit next to these ones and mislead whoever looks.
   for (const file of await readdir(ARTIFACTS)) if (/^demo-\d+-.*\.png$/.test(file)) await rm(join(ARTIFACTS, file));
   served = await serveBuilt(await buildDemo());
-  browser = await launchChromium();
+  try {
+    browser = await launchChromium();
+  } catch (error) {
+    launchError = error;
+    return;
+  }
   page = await browser.context.newPage();
   problems = collectConsoleErrors(page);
   await page.goto(served.url);
   await ready();
+});
+
+// A missing browser fails every test with the install hint: a failing beforeAll would only
+// mark them skipped, and a skipped browser test reads like a passing run.
+beforeEach(() => {
+  if (launchError) throw launchError;
 });
 
 afterAll(async () => {
