@@ -276,7 +276,7 @@ describe('demo page', () => {
     await screenshot('after-reload');
   });
 
-  it('ingests a message as another user and lists it under that user only', async () => {
+  it('ingests, retrieves and revokes as another user, without touching the first user', async () => {
     await page.getByTestId('pg-user').fill('u_carol');
     await page.getByTestId('pg-session').fill('c1');
     await page.getByTestId('pg-source-type').selectOption('user_explicit');
@@ -297,6 +297,13 @@ describe('demo page', () => {
     await page.locator('[data-testid="pg-result"] [data-testid="retrieval"]').waitFor();
     expect((await hits('[data-testid="pg-result"]'))[0]?.content).toBe('The user prefers window seating on flights.');
     await screenshot('try-your-own');
+
+    await page.getByTestId('pg-revoke-id').fill('c1');
+    await page.getByTestId('pg-revoke').click();
+    await page.locator('[data-testid="pg-result"] [data-testid="forget-report"]').waitFor();
+    await idle();
+    expect(await page.locator('[data-testid="pg-result"] [data-testid="erased"]').count()).toBe(2);
+    expect(await active()).toEqual([]);
 
     await page.getByTestId('store-owner').selectOption('u_ada');
     await page.waitForFunction(() => document.querySelector<HTMLElement>('[data-testid="store"]')?.dataset['owner'] === 'u_ada');
