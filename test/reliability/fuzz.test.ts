@@ -1,0 +1,222 @@
+/**
+ * RELIABILITY 10, 11, 13 and 14: text, numbers and keys from the edge of what a caller can
+ * pass. Every outcome is a typed rejection or an exact (normalised) round trip; no score is
+ * ever NaN; no prototype changes; the extraction regexes stay linear on 100 kB.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isEngramError, SEED_RULES, ValidationError, type Memory } from '../../src/index';
+import { createTestMemory } from '../helpers/memory';
+
+let memory: Memory;
+let facts = 0;
+beforeAll(async () => {
+  ({ memory } = await createTestMemory());
+});
+afterAll(async () => memory.close());
+
+const source = (id: string) => ({ type: 'user_explicit', id }) as const;
+
+/** Resolves to the error, or to null when the call succeeded. */
+async function outcome(call: () => Promise<unknown>): Promise<unknown> {
+  return call().then(
+    () => null,
+    (error: unknown) => error,
+  );
+}
+
+const prototypeKeys = () => Object.getOwnPropertyNames(Object.prototype).sort();
+
+describe('Memory.remember (text fuzz)', () => {
+  it('rejects with a typed error or round-trips the well-formed text exactly for any string', async () => {
+    let rejected = 0;
+    let stored = 0;
+    const text = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 60 }),
+      fc.string({ unit: 'grapheme', maxLength: 30 }),
+      fc.string({ unit: fc.constantFrom('\uD800', '\uDFFF', '\uD83D', '\uDE00', 'a', ' ', '\n', '\u200D', '🙂', 'é', 'e\u0301'), maxLength: 20 }),
+      fc.constantFrom('', ' ', '\t\n', '\u00A0', '\u3000', '\uFEFF'),
+    );
+    await fc.assert(
+      fc.asyncProperty(text, async (content) => {
+        const userId = `fuzz-${++facts}`;
+        const error = await outcome(() => memory.remember({ content, topic: 'fuzz' }, { userId, source: source('f') }));
+        if (error !== null) {
+          expect(isEngramError(error)).toBe(true);
+          expect(error).toBeInstanceOf(ValidationError);
+          expect(content.toWellFormed().trim()).toBe('');
+          expect(await memory.list({ userId, includeInvalid: true })).toEqual([]);
+          rejected++;
+          return;
+        }
+        const [record] = await memory.list({ userId });
+        expect(record!.content).toBe(content.toWellFormed());
+        expect(record!.content.isWellFormed()).toBe(true);
+        stored++;
+      }),
+      { numRuns: 300, seed: 7 },
+    );
+    console.log(`text fuzz: ${stored} stored exactly, ${rejected} rejected with ValidationError, unhandled 0`);
+    expect(stored).toBeGreaterThan(0);
+    expect(rejected).toBeGreaterThan(0);
+  });
+
+  it('round-trips text at the limit and rejects 1 MB and 10 MB with ValidationError when the text is huge', async () => {
+    const limit = '🙂'.repeat(50_000);
+    await memory.remember({ content: limit, topic: 'big' }, { userId: 'big', source: source('b') });
+    expect((await memory.list({ userId: 'big' }))[0]!.content).toBe(limit);
+    for (const size of [1_000_000, 10_000_000]) {
+      const started = performance.now();
+      await expect(memory.remember({ content: 'x'.repeat(size), topic: 'big' }, { userId: 'huge', source: source('h') })).rejects.toThrow(ValidationError);
+      await expect(memory.ingest([{ role: 'user', content: "I'm vegan ".repeat(size / 10) }], { userId: 'huge', sessionId: 'h', source: source('h') })).rejects.toThrow(
+        ValidationError,
+      );
+      await expect(memory.retrieve('q'.repeat(size), { userId: 'huge' })).rejects.toThrow(ValidationError);
+      expect(performance.now() - started).toBeLessThan(2_000);
+    }
+    expect(await memory.list({ userId: 'huge', includeInvalid: true })).toEqual([]);
+  });
+
+  it('rejects with a typed error or stores user text when ingesting random conversations', async () => {
+    const message = fc.record({
+      role: fc.constantFrom('user', 'assistant', 'system', 'tool', 'narrator'),
+      content: fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom("I'm vegan", 'call me Ζωή', "I've started eating fish\uD800", '')),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(message, { maxLength: 4 }), async (messages) => {
+        const userId = `conv-${++facts}`;
+        const error = await outcome(() => memory.ingest(messages as never, { userId, sessionId: 's', source: source('s') }));
+        if (error !== null) {
+          expect(error).toBeInstanceOf(ValidationError);
+          expect(await memory.list({ userId, includeInvalid: true })).toEqual([]);
+        } else {
+          for (const record of await memory.list({ userId, includeInvalid: true })) {
+            expect(record.userId).toBe(userId);
+            expect(record.scope).toBe('user');
+          }
+        }
+      }),
+      { numRuns: 150, seed: 11 },
+    );
+  });
+});
+
+describe('Memory (number fuzz)', () => {
+  const edge = fc.oneof(
+    fc.constantFrom(Number.NaN, Infinity, -Infinity, -0, 0, 1, -1, 1e-300, 5e-324, 1e308, 0.5, 1 + Number.EPSILON, Number.MAX_SAFE_INTEGER),
+    fc.double(),
+  );
+  // Mostly in range, so the read path is exercised too; the edge values still come often.
+  const unit = fc.oneof({ arbitrary: edge, weight: 1 }, { arbitrary: fc.double({ min: 0, max: 1, noNaN: true }), weight: 3 });
+  const halfLife = fc.oneof({ arbitrary: edge, weight: 1 }, { arbitrary: fc.double({ min: 0.001, max: 365_000, noNaN: true }), weight: 3 });
+  const weight = fc.oneof({ arbitrary: edge, weight: 1 }, { arbitrary: fc.double({ min: 0, max: 1000, noNaN: true }), weight: 4 });
+  const count = fc.oneof({ arbitrary: edge, weight: 1 }, { arbitrary: fc.integer({ min: 0, max: 1000 }), weight: 3 });
+
+  it('rejects out-of-range numbers at the edge and never produces a NaN score', async () => {
+    let accepted = 0;
+    let rejected = 0;
+    let scored = 0;
+    await fc.assert(
+      fc.asyncProperty(unit, unit, halfLife, fc.tuple(weight, weight, weight), count, async (importance, confidence, halfLifeDays, [relevance, recency, weightImportance], k) => {
+        const userId = `num-${++facts}`;
+        const writeError = await outcome(() =>
+          memory.remember({ content: 'The user likes numbers.', topic: 'numbers', importance, confidence, halfLifeDays }, { userId, source: source('n') }),
+        );
+        const inRange = (value: number) => Number.isFinite(value) && value >= 0 && value <= 1;
+        const valid = inRange(importance) && inRange(confidence) && Number.isFinite(halfLifeDays) && halfLifeDays >= 0.001 && halfLifeDays <= 365_000;
+        if (writeError !== null) {
+          expect(writeError).toBeInstanceOf(ValidationError);
+          expect(valid).toBe(false);
+          rejected++;
+          return;
+        }
+        expect(valid).toBe(true);
+        accepted++;
+        const weights = { relevance, recency, importance: weightImportance };
+        const readError = await outcome(async () => {
+          const hits = await memory.retrieve('numbers', { userId, k, weights });
+          for (const hit of hits) {
+            for (const value of [hit.score, hit.relevance, hit.recency, hit.importance, hit.memory.confidence]) expect(Number.isNaN(value)).toBe(false);
+            scored++;
+          }
+          const defaults = await memory.retrieve('numbers', { userId });
+          expect(defaults).toHaveLength(1);
+          expect(Number.isFinite(defaults[0]!.score)).toBe(true);
+          expect(Object.is(defaults[0]!.importance, -0)).toBe(false);
+        });
+        if (readError !== null) expect(readError).toBeInstanceOf(ValidationError);
+      }),
+      { numRuns: 300, seed: 3 },
+    );
+    console.log(`number fuzz: ${accepted} writes accepted, ${rejected} rejected at the edge; ${scored} scores checked, NaN scores 0`);
+    expect(accepted).toBeGreaterThan(0);
+  });
+});
+
+describe('Memory (prototype keys)', () => {
+  it('changes no prototype when __proto__, constructor and prototype keys come in anywhere', async () => {
+    const before = prototypeKeys();
+    const evil = '{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}},"prototype":{"polluted":"yes"}}';
+    const merge = (json: string) => JSON.parse(json.replace(/}$/, ',' + evil.slice(1))) as Record<string, unknown>;
+    const fact = merge('{"content":"The user likes __proto__ jokes.","topic":"__proto__"}');
+    const options = merge(`{"userId":"__proto__","source":${JSON.stringify(merge('{"type":"user_explicit","id":"constructor"}'))}}`);
+    await memory.remember(fact as never, options as never);
+    const messages = [merge(`{"role":"user","content":"I'm vegan. Call me Proto."}`)];
+    await memory.ingest(messages as never, merge('{"userId":"__proto__","sessionId":"prototype","source":{"type":"user_implicit","id":"prototype"}}') as never);
+    const hits = await memory.retrieve('vegan jokes', merge('{"userId":"__proto__","weights":{"relevance":1,"recency":0,"importance":0}}') as never);
+    expect(hits.length).toBeGreaterThan(0);
+    const records = await memory.list(merge('{"userId":"__proto__"}') as never);
+    expect(records.map((r) => r.content).sort()).toEqual(['The user follows a vegan diet.', 'The user goes by Proto.', 'The user likes __proto__ jokes.']);
+    for (const record of records) {
+      expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
+      expect(Object.hasOwn(record, '__proto__')).toBe(false);
+      for (const entry of record.sources) expect(Object.getPrototypeOf(entry)).toBe(Object.prototype);
+    }
+    expect(prototypeKeys()).toEqual(before);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(await memory.list({ userId: 'constructor' })).toEqual([]);
+  });
+
+  it('changes no prototype when an extractor returns candidates with prototype keys', async () => {
+    const before = prototypeKeys();
+    const { memory: custom } = await createTestMemory({
+      extractor: {
+        extract: () => [JSON.parse('{"content":"The user likes tea.","topic":"drink","confidence":0.9,"excerpt":"tea","__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}')],
+      },
+    });
+    await custom.ingest([{ role: 'user', content: 'tea' }], { userId: 'ada', sessionId: 's', source: source('s') });
+    const [record] = await custom.list({ userId: 'ada' });
+    expect(record!.content).toBe('The user likes tea.');
+    expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
+    expect(prototypeKeys()).toEqual(before);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    await custom.close();
+  });
+});
+
+describe('SEED_RULES (adversarial input)', () => {
+  it('matches each rule in linear time when given 100 kB built to backtrack', () => {
+    const size = 100_000;
+    const fill = (unit: string) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+    const inputs = [
+      'a', ' ', "i'm ", "i'm a ", "i'm vegan ", "i've started eating ", "i've started eating fish ", 'i prefer the ', 'i prefer the aisle seat ',
+      'call me ', 'call me A', 'call me Ada ', 'export keeps ', 'export keeps failing ', 'i i i ', "i'", 'iiiiii', 'Aa0_', '\u00e9\u0301',
+      "I'm vegan. call me Bo! i prefer a window seat\n",
+    ].map(fill);
+    let worst = 0;
+    let worstCase = '';
+    for (const rule of SEED_RULES) {
+      for (const text of inputs) {
+        const pattern = new RegExp(rule.pattern.source, rule.pattern.flags + 'g');
+        const started = performance.now();
+        let matches = 0;
+        for (const _match of text.matchAll(pattern)) matches++;
+        const elapsed = performance.now() - started;
+        expect(matches).toBeLessThanOrEqual(size);
+        if (elapsed > worst) [worst, worstCase] = [elapsed, `${rule.topic} on ${JSON.stringify(text.slice(0, 16))}…`];
+      }
+    }
+    console.log(`extraction regexes on 100 kB: worst ${worst.toFixed(1)} ms (${worstCase})`);
+    expect(worst).toBeLessThan(200);
+  });
+});
