@@ -12,7 +12,7 @@ export { createHashEmbedder, HASH_DIM } from './embed/hash-embedder';
 export type { Extractor, ExtractContext } from './extract/extractor';
 export { createRuleExtractor, SEED_RULES, type Rule } from './extract/rules';
 export { createPolicyDecider, type Decider, type DecideInput, type Decision } from './consolidate/decider';
-export { escapeMemoryText, MEMORIES_OPEN, MEMORIES_CLOSE } from './inject/inject';
+export { escapeMemoryText, MEMORIES_OPEN, MEMORIES_CLOSE, MEMORIES_PREAMBLE } from './inject/inject';
 export {
   ChatMessage,
   Source,
