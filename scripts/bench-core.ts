@@ -1,0 +1,358 @@
+/**
+ * The benchmark itself, shared by `npm run bench` (Node, fake-indexeddb, in-process compute)
+ * and `npm run bench:browser` (headless Chromium, real IndexedDB, module worker). It builds a
+ * seeded store per size, then measures the library end to end (cold start, retrieve, ingest)
+ * and the scan kernel against the naive baseline, Orama and a sequential read of the same
+ * matrix. Every engram top-k is checked against a brute-force exact answer.
+ */
+import { create, insertMultiple, search } from '@orama/orama';
+import { HASH_DIM } from '../src/embed/hash-embedder';
+import { createMemory, type Memory, type MemoryOptions } from '../src/index';
+import { DEFAULT_WEIGHTS } from '../src/schema';
+import type { EngramDatabase } from '../src/store/database';
+import { userPartition } from '../src/store/owner';
+import { createStore } from '../src/store/store';
+import { createVectorIndex } from '../src/store/vector-index';
+import { SCOPE_CODE, type ScanRequest } from '../src/worker/api';
+import type { ComputeClient } from '../src/worker/client';
+import { createCompute } from '../src/worker/compute';
+import { RowMatrix } from '../src/worker/matrix';
+import { loadKernelModule } from '../src/worker/wasm-kernel';
+import { createHashEmbedder } from '../src/embed/hash-embedder';
+import { BENCH_APP, BENCH_USER, conversation, createBenchData, createRandom, DAY, queryText, T0, type OwnerRows } from './bench-data';
+
+export interface BenchEnvironment {
+  /** Printed in the header: where this runs and what backs the store. */
+  label: string;
+  sizes: readonly number[];
+  memoryOptions(name: string): MemoryOptions;
+  openDatabase(name: string): EngramDatabase;
+  /** A compute client as the library would create it here (worker in the browser). */
+  computeClient(): ComputeClient;
+  print(line: string): void;
+}
+
+const K = 10;
+const OWNER = { userId: BENCH_USER, appName: BENCH_APP };
+
+function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+function ms(value: number): string {
+  return value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : value.toFixed(0);
+}
+
+function pad(cells: readonly string[], widths: readonly number[]): string {
+  return cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+}
+
+/** Exact blended scores (f64) of every owner row, best first, ties by row order. */
+function bruteForce(owner: OwnerRows, query: Float32Array, now: number): { id: string; score: number }[] {
+  const n = owner.ids.length;
+  const out = new Array<{ id: string; score: number }>(n);
+  for (let row = 0; row < n; row++) {
+    let relevance = 0;
+    const offset = row * HASH_DIM;
+    for (let j = 0; j < HASH_DIM; j++) relevance += owner.vectors[offset + j]! * query[j]!;
+    const recency = 0.5 ** (Math.max(0, now - owner.updatedAt[row]!) / DAY / owner.halfLifeDays[row]!);
+    out[row] = { id: owner.ids[row]!, score: DEFAULT_WEIGHTS.relevance * relevance + DEFAULT_WEIGHTS.recency * recency + DEFAULT_WEIGHTS.importance * owner.importance[row]! };
+  }
+  return out.sort((a, b) => b.score - a.score).slice(0, K);
+}
+
+/** Null when `got` is the exact top-k (swaps allowed only between scores within 1e-6), else why not. */
+function disagreement(got: readonly { id: string; score: number }[], exact: readonly { id: string; score: number }[]): string | null {
+  if (got.length !== exact.length) return `${got.length} hits, expected ${exact.length}`;
+  const scoreOf = new Map(exact.map((entry) => [entry.id, entry.score]));
+  for (let i = 0; i < exact.length; i++) {
+    const want = exact[i]!;
+    const hit = got[i]!;
+    if (Math.abs(hit.score - want.score) > 1e-5) return `rank ${i}: score ${hit.score} vs exact ${want.score}`;
+    if (hit.id !== want.id && !(Math.abs((scoreOf.get(hit.id) ?? -Infinity) - want.score) <= 1e-6)) return `rank ${i}: ${hit.id} instead of ${want.id}`;
+  }
+  return null;
+}
+
+/** Longest gap between turns of a MessageChannel ping-pong: how long the thread was busy at once. */
+function startHeartbeat(): { stop(): number } {
+  const channel = new MessageChannel();
+  let last = performance.now();
+  let longest = 0;
+  let running = true;
+  channel.port1.onmessage = () => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+    if (running) channel.port2.postMessage(0);
+  };
+  channel.port2.postMessage(0);
+  return {
+    stop() {
+      running = false;
+      channel.port1.close();
+      channel.port2.close();
+      return longest;
+    },
+  };
+}
+
+async function timeEach<T>(count: number, body: (i: number) => Promise<T> | T): Promise<{ times: number[]; results: T[] }> {
+  const times: number[] = [];
+  const results: T[] = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    results.push(await body(i));
+    times.push(performance.now() - started);
+  }
+  return { times, results };
+}
+
+interface EndToEnd {
+  n: number;
+  build: number;
+  coldStart: number;
+  retrieveP50: number;
+  retrieveP95: number;
+  mainThreadMax: number;
+  ingestP50: number;
+  embedPerSecond: number;
+  computeBytes: number;
+}
+
+interface KernelFigures {
+  n: number;
+  scan: number;
+  scanJs: number;
+  naive: number;
+  orama: number;
+  floor: number;
+  oramaBuild: number;
+}
+
+async function buildStore(env: BenchEnvironment, name: string, records: readonly import('../src/schema').MemoryRecord[]): Promise<void> {
+  const db = env.openDatabase(name);
+  await db.open();
+  const store = createStore(db);
+  for (let start = 0; start < records.length; start += 2000) {
+    await store.commit({ records: records.slice(start, start + 2000), expected: new Map() });
+  }
+  // Bring the owner's packs to a snapshot (what a running app's compaction leaves behind).
+  const compute = env.computeClient();
+  const index = createVectorIndex(store, compute, { id: `hash-fnv1a-${HASH_DIM}`, dim: HASH_DIM });
+  await index.ensure([userPartition(OWNER)]);
+  await index.compact(userPartition(OWNER));
+  await index.settled();
+  compute.close();
+  db.close();
+}
+
+async function measureEndToEnd(env: BenchEnvironment, n: number, failures: string[]): Promise<EndToEnd> {
+  const data = createBenchData(n, Math.round(n / 10));
+  const name = `engram-bench-${n}-${Date.now()}`;
+  const buildStarted = performance.now();
+  await buildStore(env, name, data.records);
+  const build = performance.now() - buildStarted;
+
+  const now = T0;
+  const random = createRandom(7 + n);
+  const queries = Array.from({ length: n >= 100_000 ? 40 : 100 }, () => queryText(random));
+  const embedder = createHashEmbedder(HASH_DIM);
+
+  const coldStarted = performance.now();
+  const memory: Memory = await createMemory({ ...env.memoryOptions(name), clock: () => now });
+  const first = await memory.retrieve(queries[0]!, { ...OWNER, k: K });
+  const coldStart = performance.now() - coldStarted;
+
+  const check = (label: string, query: string, hits: readonly { memory: { id: string }; score: number }[]) => {
+    const why = disagreement(hits.map((hit) => ({ id: hit.memory.id, score: hit.score })), bruteForce(data.owner, embedder.embedOne(query), now));
+    if (why) failures.push(`${label} N=${n} "${query}": ${why}`);
+  };
+  check('cold retrieve', queries[0]!, first);
+
+  for (let i = 0; i < 5; i++) await memory.retrieve(queries[i]!, { ...OWNER, k: K });
+  const retrieval = await timeEach(queries.length, (i) => memory.retrieve(queries[i]!, { ...OWNER, k: K }));
+  retrieval.results.forEach((hits, i) => check('retrieve', queries[i]!, hits));
+
+  const heartbeat = startHeartbeat();
+  for (const query of queries.slice(0, 20)) await memory.retrieve(query, { ...OWNER, k: K });
+  const mainThreadMax = heartbeat.stop();
+
+  const ingest = await timeEach(20, (i) => memory.ingest(conversation(i), { ...OWNER, sessionId: `bench-s${i}`, source: { type: 'user_implicit', id: `bench-c${i}` } }));
+  await memory.close();
+
+  const compute = env.computeClient();
+  const db = env.openDatabase(name);
+  const index = createVectorIndex(createStore(db), compute, { id: `hash-fnv1a-${HASH_DIM}`, dim: HASH_DIM });
+  await index.ensure([userPartition(OWNER)]);
+  const computeBytes = (await compute.stats()).bytes;
+  await index.settled();
+  compute.close();
+  db.close();
+  await env.openDatabase(name).delete();
+
+  return {
+    n,
+    build,
+    coldStart,
+    retrieveP50: percentile(retrieval.times, 50),
+    retrieveP95: percentile(retrieval.times, 95),
+    mainThreadMax,
+    ingestP50: percentile(ingest.times, 50),
+    embedPerSecond: data.embedded / data.embedSeconds,
+    computeBytes,
+  };
+}
+
+async function measureKernels(n: number, failures: string[]): Promise<KernelFigures> {
+  const data = createBenchData(n, 0);
+  const { owner } = data;
+  const random = createRandom(99 + n);
+  const embedder = createHashEmbedder(HASH_DIM);
+  const queries = Array.from({ length: 30 }, () => embedder.embedOne(queryText(random)));
+  const rows = {
+    ids: owner.ids,
+    vectors: owner.vectors,
+    updatedAt: owner.updatedAt,
+    halfLifeDays: owner.halfLifeDays,
+    importance: owner.importance,
+    scopes: new Uint8Array(n).fill(SCOPE_CODE.user),
+    sessionIds: new Array<string>(n).fill(''),
+  };
+  const request = (query: Float32Array): ScanRequest => ({ partitions: ['p'], query, now: T0, weights: DEFAULT_WEIGHTS, k: K, scopes: ['user'] });
+
+  const wasm = createCompute();
+  wasm.loadPartition('p', 1, HASH_DIM, rows);
+  const js = createCompute({ kernel: 'js' });
+  js.loadPartition('p', 1, HASH_DIM, rows);
+  for (const query of queries.slice(0, 3)) wasm.scan(request(query));
+  const scan = await timeEach(queries.length, (i) => wasm.scan(request(queries[i]!)));
+  scan.results.forEach((hits, i) => {
+    const why = disagreement(hits, bruteForce(owner, queries[i]!, T0));
+    if (why) failures.push(`scan N=${n} query ${i}: ${why}`);
+  });
+  const few = n >= 100_000 ? 8 : 20;
+  const scanJs = await timeEach(few, (i) => js.scan(request(queries[i]!)));
+  scanJs.results.forEach((hits, i) => {
+    const why = disagreement(hits, bruteForce(owner, queries[i]!, T0));
+    if (why) failures.push(`js scan N=${n} query ${i}: ${why}`);
+  });
+
+  // The seed's way: number[] vectors, map to scored objects, sort everything, slice k.
+  const plain = owner.ids.map((id, row) => ({
+    id,
+    vector: Array.from(owner.vectors.subarray(row * HASH_DIM, (row + 1) * HASH_DIM)),
+    updatedAt: owner.updatedAt[row]!,
+    halfLifeDays: owner.halfLifeDays[row]!,
+    importance: owner.importance[row]!,
+  }));
+  const naive = await timeEach(n >= 100_000 ? 5 : 20, (i) => {
+    const query = Array.from(queries[i]!);
+    return plain
+      .map((memory) => {
+        const relevance = memory.vector.reduce((sum, value, j) => sum + value * query[j]!, 0);
+        const recency = 0.5 ** (Math.max(0, T0 - memory.updatedAt) / DAY / memory.halfLifeDays);
+        return { id: memory.id, score: DEFAULT_WEIGHTS.relevance * relevance + DEFAULT_WEIGHTS.recency * recency + DEFAULT_WEIGHTS.importance * memory.importance };
+      })
+      .sort((a, b) => b.score - a.score)
+      .slice(0, K);
+  });
+  naive.results.forEach((hits, i) => {
+    const why = disagreement(hits, bruteForce(owner, queries[i]!, T0));
+    if (why) failures.push(`naive baseline N=${n} query ${i}: ${why}`);
+  });
+
+  const oramaStarted = performance.now();
+  const orama = create({ schema: { embedding: `vector[${HASH_DIM}]` } as const });
+  await insertMultiple(orama, plain.map((memory) => ({ id: memory.id, embedding: memory.vector })), 5000);
+  const oramaBuild = performance.now() - oramaStarted;
+  const oramaTimes = await timeEach(n >= 100_000 ? 5 : 20, (i) =>
+    search(orama, { mode: 'vector', vector: { value: Array.from(queries[i]!), property: 'embedding' }, similarity: 0, limit: K, includeVectors: false }),
+  );
+  for (const result of oramaTimes.results) {
+    if ((await result).hits.length !== K) failures.push(`orama N=${n}: returned ${(await result).hits.length} hits`);
+  }
+
+  // The floor: one sequential read of a matrix of the same size, in the same WASM memory layout.
+  const module = loadKernelModule();
+  let floorTimes: number[] = [Number.NaN];
+  if (module) {
+    const matrix = new RowMatrix(HASH_DIM, n, module);
+    matrix.vectors.set(owner.vectors);
+    const bytes = n * matrix.stride * 4;
+    for (let i = 0; i < 3; i++) matrix.kernel!.read(0, bytes);
+    floorTimes = (await timeEach(30, () => matrix.kernel!.read(0, bytes))).times;
+  }
+  return {
+    n,
+    scan: percentile(scan.times, 50),
+    scanJs: percentile(scanJs.times, 50),
+    naive: percentile(naive.times, 50),
+    orama: percentile(oramaTimes.times, 50),
+    floor: percentile(floorTimes, 50),
+    oramaBuild,
+  };
+}
+
+/** Runs every size, prints both tables, returns the disagreements (empty: every top-k was exact). */
+export async function runBench(env: BenchEnvironment): Promise<string[]> {
+  const failures: string[] = [];
+  const kernel = createCompute().stats().kernel;
+  env.print(`engram bench: ${env.label}; scan kernel ${kernel}; top-${K}, ${HASH_DIM}-d hash embeddings, one owner + 10% noise from 4 other owners, seeded`);
+  const endToEnd: EndToEnd[] = [];
+  const kernels: KernelFigures[] = [];
+  for (const n of env.sizes) {
+    endToEnd.push(await measureEndToEnd(env, n, failures));
+    kernels.push(await measureKernels(n, failures));
+  }
+  env.print('');
+  env.print('End to end (ms; memory in MB)');
+  const w1 = [8, 10, 12, 12, 13, 13, 15, 14, 12];
+  env.print(pad(['N', 'build', 'cold start', 'retrieve p50', 'retrieve p95', 'main max gap', 'ingest p50 (10)', 'embed texts/s', 'compute MB'], w1));
+  for (const row of endToEnd) {
+    env.print(
+      pad(
+        [
+          String(row.n),
+          ms(row.build),
+          ms(row.coldStart),
+          ms(row.retrieveP50),
+          ms(row.retrieveP95),
+          ms(row.mainThreadMax),
+          ms(row.ingestP50),
+          Math.round(row.embedPerSecond).toLocaleString('en-US'),
+          (row.computeBytes / 1e6).toFixed(1),
+        ],
+        w1,
+      ),
+    );
+  }
+  env.print('');
+  env.print('Scan and rank, p50 per query (ms), same matrix in this thread');
+  const w2 = [8, 10, 10, 10, 10, 10, 11, 11, 11, 12];
+  env.print(pad(['N', 'engram', 'js kernel', 'naive', 'orama', 'floor', 'naive/eng', 'orama/eng', 'eng/floor', 'orama build'], w2));
+  for (const row of kernels) {
+    env.print(
+      pad(
+        [
+          String(row.n),
+          ms(row.scan),
+          ms(row.scanJs),
+          ms(row.naive),
+          ms(row.orama),
+          ms(row.floor),
+          (row.naive / row.scan).toFixed(1) + '×',
+          (row.orama / row.scan).toFixed(1) + '×',
+          (row.scan / row.floor).toFixed(2) + '×',
+          ms(row.oramaBuild),
+        ],
+        w2,
+      ),
+    );
+  }
+  env.print('');
+  env.print(failures.length ? `FAIL: ${failures.length} top-k results disagree with the brute-force check` : 'every top-k matched the brute-force check');
+  for (const failure of failures.slice(0, 20)) env.print(`  ${failure}`);
+  return failures;
+}

@@ -1,0 +1,126 @@
+/**
+ * Seeded benchmark data: memory texts from a fixed vocabulary, records ready for the store,
+ * queries and 10-message conversations. Same seed, same data, on Node and in the browser.
+ */
+import { createHashEmbedder, HASH_DIM } from '../src/embed/hash-embedder';
+import type { ChatMessage, MemoryRecord } from '../src/schema';
+
+export const BENCH_APP = 'bench-app';
+export const BENCH_USER = 'u_owner';
+export const EMBEDDER_ID = `hash-fnv1a-${HASH_DIM}`;
+export const DAY = 86_400_000;
+export const T0 = Date.UTC(2026, 5, 1);
+
+export function createRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    // mulberry32
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+const VERBS = 'likes loves prefers avoids collects books orders enjoys dislikes recommends visits reads watches plays cooks buys rents studies photographs follows'.split(' ');
+const ADJECTIVES = 'spicy quiet early late cheap luxury vintage modern crowded remote sunny rainy vegan organic local foreign classic noisy cosy bright dark tiny huge slow fast rare popular'.split(' ');
+const NOUNS = 'hotels trains flights museums beaches restaurants markets concerts hikes bikes novels podcasts teas wines cheeses coffees ferries cabins tours festivals galleries bakeries libraries parks lakes mountains islands villages bridges castles'.split(' ');
+const PLACES = 'Lisbon Kyoto Oslo Lima Cairo Quito Seoul Dublin Porto Tallinn Hanoi Denver Perth Nairobi Bergen Krakow Valencia Cusco Tbilisi Osaka'.split(' ');
+
+function pick<T>(random: () => number, items: readonly T[]): T {
+  return items[Math.floor(random() * items.length)]!;
+}
+
+export function memoryText(random: () => number): string {
+  return `The user ${pick(random, VERBS)} ${pick(random, ADJECTIVES)} ${pick(random, NOUNS)} in ${pick(random, PLACES)} during ${pick(random, ADJECTIVES)} ${pick(random, NOUNS)}.`;
+}
+
+export function queryText(random: () => number): string {
+  return `Which ${pick(random, ADJECTIVES)} ${pick(random, NOUNS)} in ${pick(random, PLACES)} does the user like?`;
+}
+
+/** Columnar copy of one owner's rows, for the brute-force check and the kernel comparisons. */
+export interface OwnerRows {
+  ids: string[];
+  vectors: Float32Array;
+  updatedAt: Float64Array;
+  halfLifeDays: Float32Array;
+  importance: Float32Array;
+}
+
+export interface BenchData {
+  /** Owner records first, then the noise owners'. */
+  records: MemoryRecord[];
+  owner: OwnerRows;
+  /** Seconds spent embedding and the number of texts: hash-embedding throughput. */
+  embedSeconds: number;
+  embedded: number;
+}
+
+/** `n` memories of the owner plus `noise` spread over four other users. */
+export function createBenchData(n: number, noise: number, seed = 42): BenchData {
+  const random = createRandom(seed + n);
+  const embedder = createHashEmbedder(HASH_DIM);
+  const texts = Array.from({ length: n + noise }, () => memoryText(random));
+  const started = performance.now();
+  const vectors = texts.map((text) => embedder.embedOne(text));
+  const embedSeconds = (performance.now() - started) / 1000;
+  const owner: OwnerRows = {
+    ids: [],
+    vectors: new Float32Array(n * HASH_DIM),
+    updatedAt: new Float64Array(n),
+    halfLifeDays: new Float32Array(n),
+    importance: new Float32Array(n),
+  };
+  const records = texts.map((content, i): MemoryRecord => {
+    const userId = i < n ? BENCH_USER : `u_noise${i % 4}`;
+    const at = T0 - Math.floor(random() * 365 * DAY);
+    const record: MemoryRecord = {
+      id: `m${String(i).padStart(7, '0')}`,
+      userId,
+      appName: BENCH_APP,
+      scope: 'user',
+      topic: `topic${Math.floor(random() * 64)}`,
+      content,
+      importance: Math.round(random() * 100) / 100,
+      halfLifeDays: 7 + Math.floor(random() * 358),
+      confidence: 0.65,
+      sources: [{ type: 'user_implicit', id: `c${Math.floor(i / 10)}`, excerpt: content, at }],
+      createdAt: at,
+      updatedAt: at,
+      history: [{ at, event: 'created', reason: 'bench data' }],
+      embedding: vectors[i]!,
+      embedderId: EMBEDDER_ID,
+    };
+    if (i < n) {
+      owner.ids.push(record.id);
+      owner.vectors.set(record.embedding, i * HASH_DIM);
+      owner.updatedAt[i] = record.updatedAt;
+      owner.halfLifeDays[i] = record.halfLifeDays;
+      owner.importance[i] = record.importance;
+    }
+    return record;
+  });
+  return { records, owner, embedSeconds, embedded: texts.length };
+}
+
+const NAMES = 'Ada Ben Cleo Dario Eun Farah Gus Hana Ivo Juno Kai Lena Milo Nia Oren Pia Quin Rafa Sol Tove'.split(' ');
+
+/** A 10-message conversation (5 user, 5 assistant) whose user turns the rule extractor reads. */
+export function conversation(index: number): ChatMessage[] {
+  const diet = ['vegetarian', 'vegan', 'pescatarian'][index % 3];
+  const seat = ['window', 'aisle', 'middle'][index % 3];
+  return [
+    { role: 'user', content: `Hi, call me ${NAMES[index % NAMES.length]}.` },
+    { role: 'assistant', content: 'Nice to meet you. How can I help with your trip?' },
+    { role: 'user', content: `I'm ${diet}, so plan the meals around that.` },
+    { role: 'assistant', content: 'Understood, I will filter the restaurants.' },
+    { role: 'user', content: `On long flights I prefer the ${seat} seat.` },
+    { role: 'assistant', content: 'Noted for the booking.' },
+    { role: 'user', content: `Also, the export keeps failing when I sync my itinerary (${index}).` },
+    { role: 'assistant', content: 'Sorry about that; I will report it.' },
+    { role: 'user', content: `I want quiet ${pick(createRandom(index), NOUNS)} near ${pick(createRandom(index + 7), PLACES)}.` },
+    { role: 'assistant', content: 'I will look for some.' },
+  ];
+}
