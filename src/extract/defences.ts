@@ -22,9 +22,10 @@ const INSTRUCTION_PATTERNS: readonly [string, RegExp][] = [
     /\b(?:ignore|disregard|forget|override|bypass)\b[^.!?\n]{0,60}?\b(?:instructions?|prompts?|rules|guidelines|directions|directives|programming|system)\b/i,
   ],
   ['role change', /\byou(?: are|'re) now\b|\bnew (?:system )?instructions?\b|\bsystem prompt\b|\b(?:pretend|roleplay|role-play|jailbreak)\b/i],
-  ['standing instruction', /\b(?:always|never|only)[ \t]+(?:recommend|suggest|promote|advertise|push|mention|say|tell|respond|answer|reply|output)\b/i],
+  // "Always recommend X" is addressed to the assistant; "I always say …" is the user talking.
+  ['standing instruction', /(?<!\bi(?:'d|'ll|[ \t]+would)?[ \t]{1,4})\b(?:always|never|only)[ \t]+(?:recommend|suggest|promote|advertise|push|mention|say|tell|respond|answer|reply|output)\b/i],
   // Requests to write beyond the caller: app scope, every user, someone else's account.
-  ['write for everyone', /\b(?:for|to|about|with)[ \t]+(?:all|every|each|other|any)[ \t]+(?:users?|customers?|accounts?|people|members)\b/i],
+  ['write for everyone', /\b(?:all|every|each|any|other)(?:[ \t]+(?:other|the))?[ \t]+(?:users?|customers?|accounts?|members)\b|\b(?:for|to|about|with)[ \t]+(?:all|every|each|other|any)[ \t]+people\b/i],
   ['write for everyone', /\bremember\b[^.!?\n]{0,40}?\b(?:everyone|everybody|globally)\b|\b(?:everyone|everybody)\b[^.!?\n]{0,40}?\bremember\b/i],
   ['scope escalation', /\b(?:app|global|application)[ -]?scope\b|\bapp[ -]wide\b|\bscope[ \t]*[:=]|\buser_?id[ \t]*[:=]|\bfor[ \t]+(?:the[ \t]+)?user[ \t]+[\w@.-]+/i],
 ];
@@ -99,6 +100,23 @@ export function notTheUsersOwn(text: string, start: number, end: number): string
     if (!isSelf(subject)) return 'reported speech';
   }
   return undefined;
+}
+
+const SPEECH_ANYWHERE = new RegExp(`(?:^|[^\\w'])([\\w']{1,40})?(?:[ \\t]+(?:also|just|already|always|often|have|has|had|did|do|does|never|once|even|then)){0,3}[ \\t,;:—–-]*${SPEECH_VERB}\\b(?:[ \\t]+([\\w']{1,40}))?`, 'gi');
+
+/**
+ * Whether a whole sentence passes on someone else's words anywhere in it ("…, my wife said",
+ * "Bob thinks …", "according to Sam"). Stricter than {@link notTheUsersOwn}, for callers that
+ * keep whole sentences (the session summary) rather than one matched span.
+ */
+export function reportsSomeoneElse(sentence: string): boolean {
+  if (/according[ \t]+to\b/i.test(sentence)) return true;
+  for (const match of sentence.matchAll(SPEECH_ANYWHERE)) {
+    // The speaker is the word before the verb, or after it when the verb opens the clause (", says Bob").
+    const speaker = match[1] ?? match[2];
+    if (!isSelf(speaker)) return true;
+  }
+  return false;
 }
 
 /** Names that would make a memory claim a role or a privilege ("The user goes by System."). */
