@@ -63,9 +63,11 @@ print('CONTEXT FOR THE NEXT TURN');
 print(memory.inject(SEED_SYSTEM, await memory.retrieve(SEED_QUERIES[1]!, { ...owner, k: 3 })));
 print();
 print('RIGHT TO ERASURE: revoking source s1');
+const beforeErasure = new Map((await memory.list({ ...owner, includeInvalid: true })).map((m) => [m.id, m.content]));
 const report = await memory.forgetSource('s1', owner);
-for (const id of report.erased) print(`   ${id}  erased (sole source s1)`);
-for (const { from, to } of report.regenerated) print(`   ${from}  regenerated -> ${to ?? 'nothing'}`);
+for (const id of report.erased) print(`   ${id}  ${'erased (sole source s1)'.padEnd(28)} was '${beforeErasure.get(id)}'`);
+for (const { from, to } of report.regenerated) print(`   ${from}  ${`regenerated -> ${to ?? 'nothing'}`.padEnd(28)} was '${beforeErasure.get(from)}'`);
+print('   (rebuilt by replaying the stored conversations of s2 and s3 at their original times)');
 print();
 print('remaining active:');
 for (const m of await memory.list(owner)) {
