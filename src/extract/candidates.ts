@@ -15,14 +15,22 @@ export async function extractCandidates(extractor: Extractor, userMessages: read
   if (userMessages.length === 0) return [];
   const raw = await extractor.extract(userMessages, context);
   if (!Array.isArray(raw)) throw new PluginError(`the extractor returned ${typeof raw}; expected an array of candidates`);
-  return raw.map((item, i) => {
+  const seen = new Set<string>();
+  const candidates: Candidate[] = [];
+  raw.forEach((item, i) => {
     const result = Candidate.safeParse(item);
     if (!result.success) {
       const issue = result.error.issues[0]!;
       throw new PluginError(`the extractor's candidate ${i} is invalid at '${issue.path.join('.')}': ${issue.message}`, { cause: result.error });
     }
-    return result.data;
+    // The same fact said twice in one conversation is one candidate: repeating it does not
+    // corroborate it (one source), and a pasted wall of repeats must not cost a decision each.
+    const key = JSON.stringify([result.data.topic, result.data.content.trim().toLowerCase()]);
+    if (seen.has(key)) return;
+    seen.add(key);
+    candidates.push(result.data);
   });
+  return candidates;
 }
 
 /** A fact written with `remember`: confidence defaults to 1 and is capped by the source's trust on apply. */

@@ -69,10 +69,14 @@ const MAX_EXCERPT = 280;
 
 /** The sentence of `text` around [start, end), trimmed and capped. */
 export function sentenceAround(text: string, start: number, end: number): string {
+  // The walk is bounded by the excerpt cap: unbounded, a 100 kB message without sentence
+  // breaks and a match every few words made extraction quadratic (29 s for one message).
+  const floor = Math.max(0, start - MAX_EXCERPT);
+  const ceiling = Math.min(text.length, end + MAX_EXCERPT);
   let from = start;
-  while (from > 0 && !SENTENCE_END.test(text[from - 1]!)) from--;
+  while (from > floor && !SENTENCE_END.test(text[from - 1]!)) from--;
   let to = end;
-  while (to < text.length && !SENTENCE_END.test(text[to]!)) to++;
+  while (to < ceiling && !SENTENCE_END.test(text[to]!)) to++;
   if (to < text.length && text[to] !== '\n' && text[to] !== '\r') to++;
   const sentence = text.slice(from, to).trim();
   return sentence.length > MAX_EXCERPT ? sentence.slice(0, MAX_EXCERPT - 1) + '…' : sentence;

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isEngramError, SEED_RULES, ValidationError, type Memory } from '../../src/index';
+import { createRuleExtractor, isEngramError, SEED_RULES, ValidationError, type Memory } from '../../src/index';
 import { createTestMemory } from '../helpers/memory';
 
 let memory: Memory;
@@ -220,3 +220,24 @@ describe('SEED_RULES (adversarial input)', () => {
     expect(worst).toBeLessThan(200);
   });
 });
+
+describe('createRuleExtractor (adversarial input)', () => {
+  it('extracts from one 100 kB message with a match every few words in linear time', async () => {
+    const size = 100_000;
+    const fill = (unit: string) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+    const extractor = createRuleExtractor();
+    let worst = 0;
+    let worstCase = '';
+    for (const unit of ["i'm vegan ", 'call me Ada ', 'i prefer the aisle seat ', "I've started eating fish ", 'export keeps failing ', 'Bob said: "I\'m vegan ', '“i\'m vegan ']) {
+      const started = performance.now();
+      const candidates = await extractor.extract([{ role: 'user', content: fill(unit) }], { userId: 'u', appName: 'a', sessionId: 's' });
+      const elapsed = performance.now() - started;
+      expect(candidates.length).toBeLessThanOrEqual(size);
+      if (elapsed > worst) [worst, worstCase] = [elapsed, JSON.stringify(unit)];
+    }
+    // Walking to the sentence ends and recounting quotes per match made this 29 s before.
+    console.log(`rule extractor on 100 kB with dense matches: worst ${worst.toFixed(1)} ms (${worstCase})`);
+    expect(worst).toBeLessThan(2_000);
+  });
+});
+
