@@ -39,8 +39,8 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
       const { partition, data } = found[tag]!;
       // Reported parts are recomputed in f64 for the k winners (the kernel ranks in f32).
       const relevance = rowDot(data, row, query);
-      const recency = Math.exp(-Math.max(0, now - data.updatedAt[row]!) * data.decay[row]!);
-      const importance = data.importance[row]!;
+      const recency = Math.exp(-Math.max(0, now - data.matrix.updatedAt[row]!) * data.matrix.decay[row]!);
+      const importance = data.matrix.importance[row]!;
       const score = weights.relevance * relevance + weights.recency * recency + weights.importance * importance;
       return { id: data.ids[row]!, partition, score, relevance, recency, importance };
     });

@@ -1,8 +1,8 @@
 /**
  * The scan of one partition: for every row that passes the scope/session filter (checked
- * before any distance), `wRel·dot(row, query) + bias[row]`, kept in a bounded top-k. The
- * bias (`wRec·recency + wImp·importance`) is computed once per query per row in JS: it needs
- * `exp`, which WebAssembly lacks, and costs ~1/10 of the dot products (measured in the bench).
+ * before any distance), `wRel·dot(row, query) + wRec·recency + wImp·importance`, kept in a
+ * bounded top-k. Recency needs `exp`: the WASM kernel imports Math.exp and calls it only for
+ * rows that could still enter the top-k (see kernel.wat); the JS fallback computes it per row.
  *
  * Two kernels share the matrix layout: the WASM SIMD one (kernel.wat) and a JS fallback.
  * Both push winners into `top` in row order, so ties keep the earlier row in both.
@@ -27,17 +27,6 @@ function passes(tag: number, filter: RowFilter): boolean {
   return (tag & 7) !== SCOPE_CODE.session || tag >>> 3 === filter.session;
 }
 
-function writeBias(partition: Partition, request: ScanRequest, bias: Float32Array): void {
-  const { size, updatedAt, decay, importance } = partition;
-  const { now, weights } = request;
-  const wRec = weights.recency;
-  const wImp = weights.importance;
-  for (let row = 0; row < size; row++) {
-    const age = now - updatedAt[row]!;
-    bias[row] = wRec * Math.exp(-(age > 0 ? age : 0) * decay[row]!) + wImp * importance[row]!;
-  }
-}
-
 /** Scans one partition into `top` (entries tagged `tag`); `relevance` is filled for the JS kernel only. */
 export function scanPartition(partition: Partition, request: ScanRequest, filter: RowFilter, top: TopK, tag: number): void {
   const { matrix, size } = partition;
@@ -47,15 +36,32 @@ export function scanPartition(partition: Partition, request: ScanRequest, filter
   if (!kernel) return scanPartitionJs(partition, request, filter, top, tag);
 
   const stride = matrix.stride;
-  const biasAt = matrix.scratch(size * 4 + stride * 4 + k * 8);
-  const queryAt = biasAt + Math.ceil((size * 4) / 16) * 16;
+  const queryAt = matrix.scratch(stride * 4 + k * 8);
   const heapAt = queryAt + stride * 4;
   const buffer = matrix.buffer;
-  writeBias(partition, request, new Float32Array(buffer, biasAt, size));
   const query = new Float32Array(buffer, queryAt, stride);
   query.set(request.query);
   query.fill(0, request.query.length);
-  const count = kernel.scan(0, matrix.tagsOffset, biasAt, size, stride, queryAt, filter.mask, filter.session, request.weights.relevance, heapAt, k);
+  const { relevance, recency, importance } = request.weights;
+  const count = kernel.scan(
+    0,
+    matrix.offsetOf('tags'),
+    matrix.offsetOf('importance'),
+    matrix.offsetOf('updatedAt'),
+    matrix.offsetOf('decay'),
+    size,
+    stride,
+    queryAt,
+    filter.mask,
+    filter.session,
+    relevance,
+    recency,
+    importance,
+    Math.max(0, recency),
+    request.now,
+    heapAt,
+    k,
+  );
   const scores = new Float32Array(buffer, heapAt, count * 2);
   const rows = new Int32Array(buffer, heapAt, count * 2);
   const order = Array.from({ length: count }, (_, i) => i).sort((a, b) => rows[2 * a + 1]! - rows[2 * b + 1]!);
@@ -66,17 +72,16 @@ function scanPartitionJs(partition: Partition, request: ScanRequest, filter: Row
   const { matrix, size, dim } = partition;
   const { query } = request;
   const wRel = request.weights.relevance;
-  const bias = new Float32Array(size);
-  writeBias(partition, request, bias);
-  const vectors = matrix.vectors;
-  const tags = matrix.tags;
-  const stride = matrix.stride;
+  const { recency: wRec, importance: wImp } = request.weights;
+  const { vectors, tags, stride, updatedAt, decay, importance } = matrix;
+  const now = request.now;
   for (let row = 0; row < size; row++) {
     if (!passes(tags[row]!, filter)) continue;
     let sum = 0;
     const offset = row * stride;
     for (let j = 0; j < dim; j++) sum += vectors[offset + j]! * query[j]!;
-    top.push(wRel * sum + bias[row]!, sum, tag, row);
+    const age = now - updatedAt[row]!;
+    top.push(wRel * sum + wRec * Math.exp(-(age > 0 ? age : 0) * decay[row]!) + wImp * importance[row]!, sum, tag, row);
   }
 }
 

@@ -3,10 +3,12 @@
 ;;
 ;; Layout rules the caller keeps: rows are `stride` floats apart, `stride` is a multiple of 16
 ;; (four v128 accumulators per step, no scalar tail; padding is zero in rows and query), and
-;; `tags[row]` = scope code (low 3 bits) | session number << 3.
+;; `tags[row]` = scope code (low 3 bits) | session number << 3; `importance` is f32 per row,
+;; `updatedAt` and `decay` f64 per row (recency = exp(-max(0, now - updatedAt) * decay)).
 ;; A heap entry is 8 bytes: score (f32) then row (i32). The heap is a min-heap on score; on
 ;; equal scores the later row is "smaller", so ties keep the earlier row.
 (module
+  (import "env" "exp" (func $exp (param f64) (result f64)))
   (import "env" "memory" (memory 1))
 
   (func $dot (param $p i32) (param $q i32) (param $bytes i32) (result f32)
@@ -76,14 +78,18 @@
         (local.set $i (local.get $smallest))
         (br $down))))
 
-  ;; One pass: filter by tag, dot product, blend with the per-row bias, bounded top-k.
+  ;; One pass: filter by tag, dot product, blend, bounded top-k. Recency needs exp (imported:
+  ;; WebAssembly has none), so it is computed only for rows whose upper bound (recency = 1)
+  ;; could still enter the heap; once the heap is full that is a small fraction of rows. The
+  ;; bound is summed in the same order as the score, so skipping never changes the result.
   ;; Returns how many heap entries were written (min(k, rows that passed the filter)).
   (func (export "scan")
-    (param $vec i32) (param $tags i32) (param $bias i32) (param $n i32) (param $stride i32)
-    (param $query i32) (param $mask i32) (param $session i32) (param $wrel f32)
+    (param $vec i32) (param $tags i32) (param $imp i32) (param $upd i32) (param $decay i32)
+    (param $n i32) (param $stride i32) (param $query i32) (param $mask i32) (param $session i32)
+    (param $wrel f32) (param $wrec f64) (param $wimp f32) (param $recMax f32) (param $now f64)
     (param $heap i32) (param $k i32) (result i32)
     (local $row i32) (local $count i32) (local $tag i32) (local $p i32) (local $bytes i32)
-    (local $score f32) (local $threshold f32)
+    (local $rel f32) (local $impTerm f32) (local $age f64) (local $score f32) (local $threshold f32)
     (local.set $bytes (i32.shl (local.get $stride) (i32.const 2)))
     (local.set $p (local.get $vec))
     (local.set $threshold (f32.const -inf))
@@ -98,25 +104,38 @@
                 (i32.ne (i32.and (local.get $tag) (i32.const 7)) (i32.const 2))
                 (i32.eq (i32.shr_u (local.get $tag) (i32.const 3)) (local.get $session))))
           (then
-            (local.set $score
-              (f32.add
-                (f32.mul (local.get $wrel) (call $dot (local.get $p) (local.get $query) (local.get $bytes)))
-                (f32.load (i32.add (local.get $bias) (i32.shl (local.get $row) (i32.const 2))))))
-            (if (i32.lt_u (local.get $count) (local.get $k))
+            (local.set $rel (f32.mul (local.get $wrel) (call $dot (local.get $p) (local.get $query) (local.get $bytes))))
+            (local.set $impTerm (f32.mul (local.get $wimp) (f32.load (i32.add (local.get $imp) (i32.shl (local.get $row) (i32.const 2))))))
+            (if (i32.or
+                  (i32.lt_u (local.get $count) (local.get $k))
+                  (f32.gt (f32.add (f32.add (local.get $rel) (local.get $recMax)) (local.get $impTerm)) (local.get $threshold)))
               (then
-                (f32.store (call $at (local.get $heap) (local.get $count)) (local.get $score))
-                (i32.store offset=4 (call $at (local.get $heap) (local.get $count)) (local.get $row))
-                (call $siftUp (local.get $heap) (local.get $count))
-                (local.set $count (i32.add (local.get $count) (i32.const 1)))
-                (if (i32.eq (local.get $count) (local.get $k))
-                  (then (local.set $threshold (f32.load (local.get $heap))))))
-              (else
-                (if (f32.gt (local.get $score) (local.get $threshold))
+                (local.set $age (f64.sub (local.get $now) (f64.load (i32.add (local.get $upd) (i32.shl (local.get $row) (i32.const 3))))))
+                (local.set $age (f64.max (local.get $age) (f64.const 0)))
+                (local.set $score
+                  (f32.add
+                    (f32.add
+                      (local.get $rel)
+                      (f32.demote_f64
+                        (f64.mul
+                          (local.get $wrec)
+                          (call $exp (f64.neg (f64.mul (local.get $age) (f64.load (i32.add (local.get $decay) (i32.shl (local.get $row) (i32.const 3))))))))))
+                    (local.get $impTerm)))
+                (if (i32.lt_u (local.get $count) (local.get $k))
                   (then
-                    (f32.store (local.get $heap) (local.get $score))
-                    (i32.store offset=4 (local.get $heap) (local.get $row))
-                    (call $siftDown (local.get $heap) (local.get $k) (i32.const 0))
-                    (local.set $threshold (f32.load (local.get $heap)))))))))
+                    (f32.store (call $at (local.get $heap) (local.get $count)) (local.get $score))
+                    (i32.store offset=4 (call $at (local.get $heap) (local.get $count)) (local.get $row))
+                    (call $siftUp (local.get $heap) (local.get $count))
+                    (local.set $count (i32.add (local.get $count) (i32.const 1)))
+                    (if (i32.eq (local.get $count) (local.get $k))
+                      (then (local.set $threshold (f32.load (local.get $heap))))))
+                  (else
+                    (if (f32.gt (local.get $score) (local.get $threshold))
+                      (then
+                        (f32.store (local.get $heap) (local.get $score))
+                        (i32.store offset=4 (local.get $heap) (local.get $row))
+                        (call $siftDown (local.get $heap) (local.get $k) (i32.const 0))
+                        (local.set $threshold (f32.load (local.get $heap)))))))))))
         (local.set $p (i32.add (local.get $p) (local.get $bytes)))
         (local.set $row (i32.add (local.get $row) (i32.const 1)))
         (br $rows)))

@@ -1,7 +1,8 @@
 /**
  * One partition's rows in one linear memory: the vectors (each row `stride` floats, zero
- * padded to a multiple of 16 so the SIMD kernel needs no scalar tail) followed by one i32
- * filter tag per row, then a scratch area for the current call (bias, query, heap).
+ * padded to a multiple of 16 so the SIMD kernel needs no scalar tail), then the per-row
+ * columns the kernel reads (filter tag, importance, updatedAt, decay), then a scratch area
+ * for the current call (query, heap).
  *
  * With the WASM kernel the memory is a `WebAssembly.Memory` owned by this matrix, so rows are
  * written into it once, on load or on each write, and never copied per query. Without it the
@@ -22,6 +23,15 @@ function align16(bytes: number): number {
   return Math.ceil(bytes / 16) * 16;
 }
 
+/** Per-row columns after the vectors, in memory order, with their element sizes. */
+const COLUMNS = [
+  ['tags', 4],
+  ['importance', 4],
+  ['updatedAt', 8],
+  ['decay', 8],
+] as const;
+type Column = (typeof COLUMNS)[number][0];
+
 export class RowMatrix {
   readonly stride: number;
   readonly kernel: KernelExports | null;
@@ -29,8 +39,12 @@ export class RowMatrix {
   private readonly memory: WebAssembly.Memory | null;
   private plain: ArrayBuffer | null;
   private viewBuffer: ArrayBuffer | null = null;
+  private viewCapacity = -1;
   private vectorView = new Float32Array(0);
   private tagView = new Int32Array(0);
+  private importanceView = new Float32Array(0);
+  private updatedAtView = new Float64Array(0);
+  private decayView = new Float64Array(0);
 
   constructor(
     readonly dim: number,
@@ -59,14 +73,14 @@ export class RowMatrix {
     return this.memory ? this.memory.buffer : this.plain!;
   }
 
-  /** Byte offset of the tag column. */
-  get tagsOffset(): number {
-    return this.capacityRows * this.stride * 4;
+  /** Byte offset of a column at the current capacity. */
+  offsetOf(column: Column): number {
+    return this.columnOffset(column, this.capacityRows);
   }
 
   /** Byte offset where the scratch area starts. */
   get scratchOffset(): number {
-    return align16(this.tagsOffset + this.capacityRows * 4);
+    return this.layoutBytes(this.capacityRows);
   }
 
   /** Row-major vectors, `capacity * stride` floats. */
@@ -75,43 +89,66 @@ export class RowMatrix {
     return this.vectorView;
   }
 
+  /** Scope code (low 3 bits) | session number << 3. */
   get tags(): Int32Array {
     this.refresh();
     return this.tagView;
   }
 
-  /** Grows to hold `capacity` rows, keeping rows and tags. */
+  get importance(): Float32Array {
+    this.refresh();
+    return this.importanceView;
+  }
+
+  get updatedAt(): Float64Array {
+    this.refresh();
+    return this.updatedAtView;
+  }
+
+  /** `ln 2 / (halfLifeDays · day in ms)`: recency = exp(−age_ms · decay). */
+  get decay(): Float64Array {
+    this.refresh();
+    return this.decayView;
+  }
+
+  /** Grows to hold `capacity` rows, keeping rows and columns. */
   reserve(capacity: number): void {
     if (capacity <= this.capacityRows) return;
-    const oldTags = this.tagsOffset;
-    const oldCapacity = this.capacityRows;
+    const old = this.capacityRows;
     const needed = this.layoutBytes(capacity);
     if (this.memory) {
       this.growMemory(needed);
-      this.capacityRows = capacity;
-      // The tag column moves up behind the longer vector block; copyWithin handles the overlap.
-      new Uint8Array(this.memory.buffer).copyWithin(this.tagsOffset, oldTags, oldTags + oldCapacity * 4);
+      const bytes = new Uint8Array(this.memory.buffer);
+      // Columns move up behind the longer vector block. Last column first: each one's new
+      // place lies above every old column below it, so nothing is overwritten before it moved.
+      for (const [column, size] of [...COLUMNS].reverse()) {
+        const from = this.columnOffset(column, old);
+        bytes.copyWithin(this.columnOffset(column, capacity), from, from + old * size);
+      }
     } else {
-      const next = new ArrayBuffer(needed);
-      const bytes = new Uint8Array(next);
-      bytes.set(new Uint8Array(this.plain!, 0, oldCapacity * this.stride * 4));
-      this.capacityRows = capacity;
-      bytes.set(new Uint8Array(this.plain!, oldTags, oldCapacity * 4), this.tagsOffset);
-      this.plain = next;
+      const next = new Uint8Array(needed);
+      const source = new Uint8Array(this.plain!);
+      next.set(source.subarray(0, old * this.stride * 4));
+      for (const [column, size] of COLUMNS) {
+        const from = this.columnOffset(column, old);
+        next.set(source.subarray(from, from + old * size), this.columnOffset(column, capacity));
+      }
+      this.plain = next.buffer;
     }
+    this.capacityRows = capacity;
     this.viewBuffer = null;
   }
 
-  /** Makes room for `bytes` of scratch after the tags; returns its byte offset. */
+  /** Makes room for `bytes` of scratch after the columns; returns its byte offset. */
   scratch(bytes: number): number {
     const offset = this.scratchOffset;
     const needed = offset + bytes;
     if (needed > this.buffer.byteLength) {
       if (this.memory) this.growMemory(needed);
       else {
-        const next = new ArrayBuffer(needed);
-        new Uint8Array(next).set(new Uint8Array(this.plain!, 0, offset));
-        this.plain = next;
+        const next = new Uint8Array(needed);
+        next.set(new Uint8Array(this.plain!, 0, offset));
+        this.plain = next.buffer;
       }
       this.viewBuffer = null;
     }
@@ -123,8 +160,17 @@ export class RowMatrix {
     return this.buffer.byteLength;
   }
 
+  private columnOffset(column: Column, capacity: number): number {
+    let offset = capacity * this.stride * 4;
+    for (const [name, size] of COLUMNS) {
+      if (name === column) return offset;
+      offset += capacity * size;
+    }
+    throw new RangeError(`unknown column ${column}`);
+  }
+
   private layoutBytes(capacity: number): number {
-    return align16(capacity * this.stride * 4 + capacity * 4);
+    return align16(this.columnOffset('decay', capacity) + capacity * 8);
   }
 
   private growMemory(bytes: number): void {
@@ -138,9 +184,14 @@ export class RowMatrix {
 
   private refresh(): void {
     const buffer = this.buffer;
-    if (buffer === this.viewBuffer && this.vectorView.length === this.capacityRows * this.stride) return;
+    if (buffer === this.viewBuffer && this.viewCapacity === this.capacityRows) return;
+    const capacity = this.capacityRows;
     this.viewBuffer = buffer;
-    this.vectorView = new Float32Array(buffer, 0, this.capacityRows * this.stride);
-    this.tagView = new Int32Array(buffer, this.tagsOffset, this.capacityRows);
+    this.viewCapacity = capacity;
+    this.vectorView = new Float32Array(buffer, 0, capacity * this.stride);
+    this.tagView = new Int32Array(buffer, this.columnOffset('tags', capacity), capacity);
+    this.importanceView = new Float32Array(buffer, this.columnOffset('importance', capacity), capacity);
+    this.updatedAtView = new Float64Array(buffer, this.columnOffset('updatedAt', capacity), capacity);
+    this.decayView = new Float64Array(buffer, this.columnOffset('decay', capacity), capacity);
   }
 }

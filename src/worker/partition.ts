@@ -1,6 +1,7 @@
 /**
- * One partition in compute: the row matrix (vectors + filter tags, see matrix.ts) and the
- * per-row inputs of the blended score, kept dense by swap-remove and grown by doubling.
+ * One partition in compute: the row matrix (vectors plus the columns the kernel reads, see
+ * matrix.ts) and the rest of each row (id, half-life, scope, session) in JS, kept dense by
+ * swap-remove and grown by doubling.
  */
 import { SCOPE_CODE, type IndexRows } from './api';
 import { RowMatrix } from './matrix';
@@ -11,12 +12,9 @@ export interface Partition {
   size: number;
   ids: string[];
   rowOf: Map<string, number>;
+  /** Vectors, tags, importance, updatedAt and decay, in the kernel's memory. */
   matrix: RowMatrix;
-  updatedAt: Float64Array;
-  /** `ln 2 / (halfLifeDays · 1 day in ms)`: recency = exp(−age_ms · decay). */
-  decay: Float64Array;
   halfLifeDays: Float32Array;
-  importance: Float32Array;
   scopes: Uint8Array;
   sessionIds: string[];
   /** Session id → small integer stored in the row tag (0: not session-scoped). */
@@ -33,10 +31,7 @@ export function createPartition(dim: number, capacity: number, version: number, 
     ids: [],
     rowOf: new Map(),
     matrix: new RowMatrix(dim, capacity, module),
-    updatedAt: new Float64Array(capacity),
-    decay: new Float64Array(capacity),
     halfLifeDays: new Float32Array(capacity),
-    importance: new Float32Array(capacity),
     scopes: new Uint8Array(capacity),
     sessionIds: [],
     sessionNumbers: new Map([['', 0]]),
@@ -54,10 +49,7 @@ function reserve(partition: Partition, needed: number): void {
   const capacity = Math.max(needed, partition.matrix.capacity * 2, 64);
   const { size } = partition;
   partition.matrix.reserve(capacity);
-  partition.updatedAt = grown(partition.updatedAt, capacity, size);
-  partition.decay = grown(partition.decay, capacity, size);
   partition.halfLifeDays = grown(partition.halfLifeDays, capacity, size);
-  partition.importance = grown(partition.importance, capacity, size);
   partition.scopes = grown(partition.scopes, capacity, size);
 }
 
@@ -76,10 +68,10 @@ function writeRow(partition: Partition, row: number, rows: IndexRows, from: numb
   const scope = rows.scopes[from]!;
   const sessionId = rows.sessionIds[from]!;
   matrix.tags[row] = scope | ((scope === SCOPE_CODE.session ? sessionNumber(partition, sessionId) : 0) << 3);
-  partition.updatedAt[row] = rows.updatedAt[from]!;
+  matrix.updatedAt[row] = rows.updatedAt[from]!;
+  matrix.decay[row] = Math.LN2 / (rows.halfLifeDays[from]! * DAY_MS);
+  matrix.importance[row] = rows.importance[from]!;
   partition.halfLifeDays[row] = rows.halfLifeDays[from]!;
-  partition.decay[row] = Math.LN2 / (rows.halfLifeDays[from]! * DAY_MS);
-  partition.importance[row] = rows.importance[from]!;
   partition.scopes[row] = scope;
   partition.sessionIds[row] = sessionId;
   partition.ids[row] = rows.ids[from]!;
@@ -108,10 +100,10 @@ export function removeRow(partition: Partition, id: string): void {
     const stride = matrix.stride;
     matrix.vectors.copyWithin(row * stride, last * stride, (last + 1) * stride);
     matrix.tags[row] = matrix.tags[last]!;
-    partition.updatedAt[row] = partition.updatedAt[last]!;
-    partition.decay[row] = partition.decay[last]!;
+    matrix.importance[row] = matrix.importance[last]!;
+    matrix.updatedAt[row] = matrix.updatedAt[last]!;
+    matrix.decay[row] = matrix.decay[last]!;
     partition.halfLifeDays[row] = partition.halfLifeDays[last]!;
-    partition.importance[row] = partition.importance[last]!;
     partition.scopes[row] = partition.scopes[last]!;
     partition.sessionIds[row] = partition.sessionIds[last]!;
     partition.ids[row] = partition.ids[last]!;
@@ -135,9 +127,9 @@ export function exportRows(partition: Partition, start: number, end: number): In
   return {
     ids: partition.ids.slice(start, end),
     vectors,
-    updatedAt: partition.updatedAt.slice(start, end),
+    updatedAt: matrix.updatedAt.slice(start, end),
     halfLifeDays: partition.halfLifeDays.slice(start, end),
-    importance: partition.importance.slice(start, end),
+    importance: matrix.importance.slice(start, end),
     scopes: partition.scopes.slice(start, end),
     sessionIds: partition.sessionIds.slice(start, end),
   };
@@ -147,10 +139,7 @@ export function exportRows(partition: Partition, start: number, end: number): In
 export function bytesOf(partition: Partition): number {
   return (
     partition.matrix.byteLength +
-    partition.updatedAt.byteLength +
-    partition.decay.byteLength +
     partition.halfLifeDays.byteLength +
-    partition.importance.byteLength +
     partition.scopes.byteLength
   );
 }

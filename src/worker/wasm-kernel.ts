@@ -11,13 +11,19 @@ export interface KernelExports {
   scan(
     vectors: number,
     tags: number,
-    bias: number,
+    importance: number,
+    updatedAt: number,
+    decay: number,
     rows: number,
     stride: number,
     query: number,
     mask: number,
     session: number,
     relevanceWeight: number,
+    recencyWeight: number,
+    importanceWeight: number,
+    recencyMax: number,
+    now: number,
     heap: number,
     k: number,
   ): number;
@@ -46,6 +52,6 @@ export function loadKernelModule(): WebAssembly.Module | null {
 
 /** Instantiates the kernel over `memory` (one instance per partition matrix). */
 export function instantiateKernel(module: WebAssembly.Module, memory: WebAssembly.Memory): KernelExports {
-  const instance = new WebAssembly.Instance(module, { env: { memory } });
+  const instance = new WebAssembly.Instance(module, { env: { memory, exp: Math.exp } });
   return instance.exports as unknown as KernelExports;
 }
