@@ -1,0 +1,32 @@
+// The browser side of `npm run bench:browser`: the shared benchmark on real IndexedDB with
+// compute in a module Worker. Sizes come from `?sizes=1000,10000`; the result is left on
+// `window.__engramBench` for the driver (scripts/bench-browser.ts).
+import { EngramDatabase } from '../src/store/database';
+import { createComputeClient } from '../src/worker/client';
+import { runBench } from '../scripts/bench-core';
+
+declare global {
+  interface Window {
+    __engramBench?: { failures: string[]; error?: string };
+  }
+}
+
+const out = document.getElementById('out')!;
+const sizes = (new URLSearchParams(location.search).get('sizes') ?? '1000,10000,100000').split(',').map(Number);
+const chromium = /Chrom(?:e|ium)\/([\d.]+)/.exec(navigator.userAgent)?.[1] ?? 'unknown';
+out.textContent = '';
+
+runBench({
+  label: `Chromium ${chromium} (headless), real IndexedDB, compute in a module Worker`,
+  sizes,
+  memoryOptions: (name) => ({ name }),
+  openDatabase: (name) => new EngramDatabase(name),
+  computeClient: () => createComputeClient(),
+  print: (line) => {
+    console.log(line);
+    out.textContent += line + '\n';
+  },
+}).then(
+  (failures) => (window.__engramBench = { failures }),
+  (error: unknown) => (window.__engramBench = { failures: ['bench crashed'], error: error instanceof Error ? `${error.message}\n${error.stack}` : String(error) }),
+);
