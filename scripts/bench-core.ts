@@ -335,6 +335,9 @@ export async function runBench(env: BenchEnvironment): Promise<string[]> {
       ),
     );
   }
+  env.print('cold start: open + worker + bulk load of the packed vectors + first retrieve. main max gap: longest');
+  env.print('single busy stretch of the calling thread during 20 retrieves (in-process compute counts the scan).');
+  env.print('ingest: a 10-message conversation (5 user turns) into the N store. embed: hash embedder, texts/s.');
   env.print('');
   env.print('Scan and rank, p50 per query (ms), same matrix in this thread');
   const w2 = [8, 10, 10, 10, 10, 10, 11, 11, 11, 12];
@@ -358,6 +361,8 @@ export async function runBench(env: BenchEnvironment): Promise<string[]> {
       ),
     );
   }
+  env.print('engram: WASM scan+blend+top-k; naive: number[] map/reduce, sort all (seed style); orama: vector mode,');
+  env.print('similarity 0, cosine only; floor: one sequential SIMD read of the same matrix.');
   env.print('');
   env.print(failures.length ? `FAIL: ${failures.length} top-k results disagree with the brute-force check` : 'every top-k matched the brute-force check');
   for (const failure of failures.slice(0, 20)) env.print(`  ${failure}`);
