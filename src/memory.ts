@@ -58,6 +58,12 @@ export interface MemoryOptions {
   IDBKeyRange?: typeof IDBKeyRange;
   /** `'auto'` (default): compute in a module Worker where `Worker` exists, else in-process. `'off'`: in-process. */
   worker?: WorkerMode;
+  /**
+   * A compute call (embed, scan) that takes longer than this rejects with WorkerError and the
+   * worker is restarted; a worker that was terminated from outside is only noticed this way.
+   * Default 30 000 ms.
+   */
+  workerTimeoutMs?: number;
   /** Replaces the offline hash embedder (256-d). */
   embedder?: Embedder;
   /** Replaces the offline rule extractor. */
@@ -113,6 +119,10 @@ function checkOptions(options: MemoryOptions) {
   if (typeof threshold !== 'number' || !(threshold >= -1 && threshold <= 1)) {
     throw new ValidationError('options.candidateThreshold', `must be a number in [-1, 1] (got ${String(threshold)})`);
   }
+  const timeout = options.workerTimeoutMs;
+  if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0 && timeout <= 3_600_000)) {
+    throw new ValidationError('options.workerTimeoutMs', `must be a number of ms in (0, 3600000] (got ${String(timeout)})`);
+  }
   const clock = options.clock ?? Date.now;
   if (typeof clock !== 'function') throw new ValidationError('options.clock', 'must be a function returning ms since epoch');
   return { trust, threshold, clock };
@@ -129,9 +139,12 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
   const newId = options.idGenerator ?? defaultIdGenerator;
   const db = new EngramDatabase(options.name ?? 'engram', options);
   options.onDatabase?.(db);
-  const store = createStore(db);
-  const compute = createComputeClient(options.worker === undefined ? {} : { worker: options.worker });
+  const compute = createComputeClient({
+    ...(options.worker !== undefined ? { worker: options.worker } : {}),
+    ...(options.workerTimeoutMs !== undefined ? { timeoutMs: options.workerTimeoutMs } : {}),
+  });
   const embedder = wrapEmbedder(options.embedder ?? { id: `hash-fnv1a-${HASH_DIM}`, dim: HASH_DIM, embed: (texts) => compute.embed([...texts], HASH_DIM) });
+  const store = createStore(db, embedder);
   const extractor = options.extractor ?? createRuleExtractor();
   const decider = options.decider ?? createPolicyDecider({ trust, exclusiveTopics: new Set([...(options.exclusiveTopics ?? DEFAULT_EXCLUSIVE_TOPICS), SESSION_SUMMARY_TOPIC]) });
   const index = createVectorIndex(store, compute, embedder);

@@ -1,7 +1,7 @@
 import '@vitest/web-worker';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemory, isEngramError, WorkerError, type Memory } from '../src/index';
+import { createMemory, isEngramError, ValidationError, WorkerError, type Memory } from '../src/index';
 import { SEED_QUERIES, SEED_SYSTEM } from '../scripts/seed-sessions';
 import { createComputeClient } from '../src/worker/client';
 import { createSequentialIds, createTestClock } from './helpers/memory';
@@ -59,6 +59,14 @@ describe('createMemory (worker wiring)', () => {
     expect(error).toBeInstanceOf(WorkerError);
     expect(isEngramError(error)).toBe(true);
     await expect(memory.ingest([{ role: 'user', content: "I'm vegan" }], { userId: 'ada', sessionId: 's', source: { type: 'user_implicit', id: 's' } })).rejects.toThrow(WorkerError);
+  });
+});
+
+describe('createMemory (workerTimeoutMs)', () => {
+  it('rejects a timeout that is not a positive number of ms with ValidationError', async () => {
+    for (const workerTimeoutMs of [0, -5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      await expect(createMemory({ indexedDB: new IDBFactory(), IDBKeyRange, workerTimeoutMs })).rejects.toThrow(ValidationError);
+    }
   });
 });
 

@@ -61,12 +61,18 @@ export function toRow(record: MemoryRecord): MemoryRow {
   return { ...record, sourceIds: [...new Set(record.sources.map((source) => source.id))] };
 }
 
-export function createStore(db: EngramDatabase): Store {
+/**
+ * `embedder`, when given, also quarantines rows that claim to come from it but hold a vector
+ * of another length (rows of another embedder are kept: they are not corrupt, only unscannable).
+ */
+export function createStore(db: EngramDatabase, embedder?: { id: string; dim: number }): Store {
   const quarantined = new Set<string>();
 
   function parse(row: unknown): MemoryRecord | null {
     const result = MemoryRecord.safeParse(row);
-    if (result.success) return result.data;
+    if (result.success && !(embedder && result.data.embedderId === embedder.id && result.data.embedding.length !== embedder.dim)) {
+      return result.data;
+    }
     const id = typeof row === 'object' && row !== null && 'id' in row ? String((row as { id: unknown }).id) : '?';
     quarantined.add(id);
     return null;

@@ -95,6 +95,21 @@ describe('createStore', () => {
     expect([...store.quarantined].sort()).toEqual(['bad-confidence', 'bad-embedding', 'bad-scope', 'bad-sources']);
   });
 
+  it('quarantines a row whose vector length does not match its own embedder when the store knows the embedder', async () => {
+    const store = await openStore();
+    await seedRecords(store);
+    const knowing = createStore(db!, { id: 'hash-fnv1a-256', dim: 256 });
+    const good = record('x', 'template', 'diet', { userId: 'ada', appName: 'trips' });
+    await db!.memories.bulkPut([
+      { ...good, id: 'short-vector', embedderId: 'hash-fnv1a-256', embedding: new Float32Array(3).fill(0.5), sourceIds: [] },
+      { ...good, id: 'other-model', embedderId: 'some-model-768', embedding: new Float32Array(768).fill(0.01), sourceIds: [] },
+    ]);
+    const listed = (await knowing.list(ADA, { scopes: ['user'], includeInvalid: true })).map((r) => r.id);
+    expect(listed).toContain('other-model');
+    expect(listed).not.toContain('short-vector');
+    expect([...knowing.quarantined]).toEqual(['short-vector']);
+  });
+
   it('rejects a commit with ConflictError and writes nothing when the partition moved since the read', async () => {
     const store = await openStore();
     const key = userPartition(ADA);
