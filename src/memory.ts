@@ -8,8 +8,8 @@ import { createPolicyDecider, type Decider } from './consolidate/decider';
 import { planConsolidation } from './consolidate/plan';
 import type { Embedder } from './embed/embedder';
 import { HASH_DIM } from './embed/hash-embedder';
-import { normalize } from './embed/vector';
-import { NotFoundError, PermissionError, PluginError, ValidationError } from './errors';
+import { checkEmbedder } from './embed/checked-embedder';
+import { NotFoundError, PermissionError, toStorageError, ValidationError } from './errors';
 import { candidateOfFact, extractCandidates, userMessagesOf } from './extract/candidates';
 import type { Extractor } from './extract/extractor';
 import { createRuleExtractor } from './extract/rules';
@@ -33,6 +33,7 @@ import {
   DEFAULT_EXCLUSIVE_TOPICS,
   DEFAULT_TRUST,
   DEFAULT_WEIGHTS,
+  Id,
   SourceType,
   type Candidate,
   type ChatMessage,
@@ -143,7 +144,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     ...(options.worker !== undefined ? { worker: options.worker } : {}),
     ...(options.workerTimeoutMs !== undefined ? { timeoutMs: options.workerTimeoutMs } : {}),
   });
-  const embedder = wrapEmbedder(options.embedder ?? { id: `hash-fnv1a-${HASH_DIM}`, dim: HASH_DIM, embed: (texts) => compute.embed([...texts], HASH_DIM) });
+  const embedder = checkEmbedder(options.embedder ?? { id: `hash-fnv1a-${HASH_DIM}`, dim: HASH_DIM, embed: (texts) => compute.embed([...texts], HASH_DIM) });
   const store = createStore(db, embedder);
   const extractor = options.extractor ?? createRuleExtractor();
   const decider = options.decider ?? createPolicyDecider({ trust, exclusiveTopics: new Set([...(options.exclusiveTopics ?? DEFAULT_EXCLUSIVE_TOPICS), SESSION_SUMMARY_TOPIC]) });
@@ -152,7 +153,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
   const consolidateDeps: ConsolidateDeps = { store, index, compute, embedder, context: planContext, clock: now };
   await db.open().catch((error: unknown) => {
     compute.close();
-    throw error;
+    throw toStorageError(error, `opening the IndexedDB database '${db.name}'`);
   });
 
   async function candidatesOf(input: InputRow): Promise<Candidate[]> {
@@ -251,7 +252,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     },
 
     async forgetSource(sourceId, options) {
-      const id = parseInput(IngestOptions.shape.sessionId, sourceId, 'sourceId');
+      const id = parseInput(Id, sourceId, 'sourceId');
       return forgetSource(
         { store, index, clock: now, newId, replay, clearCaches: async () => void (await compute.clearCaches()) },
         id,
@@ -266,7 +267,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
 
     async get(id, options) {
       const who = owner(options, 'owner');
-      const memoryId = parseInput(IngestOptions.shape.sessionId, id, 'id');
+      const memoryId = parseInput(Id, id, 'id');
       const [record] = await store.getMany([memoryId], who);
       // A foreign id and a missing id look the same: existence is not leaked across owners.
       if (!record) throw new NotFoundError(`no memory '${memoryId}' for user '${who.userId}' in app '${who.appName}'`);
@@ -304,27 +305,4 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     },
   };
   return memory;
-}
-
-/** Checks an embedder's output (count, length, finiteness) and re-normalises it: cosine = dot needs unit vectors. */
-function wrapEmbedder(embedder: Embedder): Embedder {
-  if (typeof embedder?.embed !== 'function' || typeof embedder.id !== 'string' || !Number.isInteger(embedder.dim) || embedder.dim <= 0) {
-    throw new ValidationError('options.embedder', 'must be { id: string, dim: positive integer, embed(texts) }');
-  }
-  return {
-    id: embedder.id,
-    dim: embedder.dim,
-    async embed(texts) {
-      const vectors = await embedder.embed(texts);
-      if (!Array.isArray(vectors) || vectors.length !== texts.length) {
-        throw new PluginError(`embedder '${embedder.id}' returned ${Array.isArray(vectors) ? vectors.length : typeof vectors} vectors for ${texts.length} texts`);
-      }
-      return vectors.map((vector, i) => {
-        if (!(vector instanceof Float32Array) || vector.length !== embedder.dim || !vector.every(Number.isFinite)) {
-          throw new PluginError(`embedder '${embedder.id}' vector ${i} is not a finite Float32Array of length ${embedder.dim}`);
-        }
-        return normalize(Float32Array.from(vector));
-      });
-    },
-  };
 }
