@@ -44,7 +44,7 @@ import {
 } from './schema';
 import type { Dexie } from 'dexie';
 import { EngramDatabase, type InputRow } from './store/database';
-import type { Owner } from './store/owner';
+import { userPartition, type Owner } from './store/owner';
 import { createStore } from './store/store';
 import { createVectorIndex } from './store/vector-index';
 import { createComputeClient, type WorkerMode } from './worker/client';
@@ -185,9 +185,21 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     return parseInput(OwnerOptions, options, name);
   }
 
-  async function write(input: InputRow, candidates: Candidate[]): Promise<Operation[]> {
+  /** The owner's partition version now: taken before extraction, so a revocation racing the write is seen. */
+  async function versionOf(input: Pick<InputRow, 'userId' | 'appName'>): Promise<number> {
+    const key = userPartition(input);
+    return (await store.versions([key])).get(key)!;
+  }
+
+  async function write(input: InputRow, candidates: Candidate[], baseVersion?: number): Promise<Operation[]> {
     const target = { userId: input.userId, appName: input.appName, scope: input.scope, ...(input.scope === 'session' ? { sessionId: input.sessionId } : {}) };
-    return consolidate(consolidateDeps, { target, candidates, source: { ...input.source, at: input.at }, input });
+    return consolidate(consolidateDeps, {
+      target,
+      candidates,
+      source: { ...input.source, at: input.at },
+      input,
+      ...(baseVersion !== undefined ? { baseVersion } : {}),
+    });
   }
 
   const memory: Memory = {
@@ -206,7 +218,8 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
         kind: 'ingest',
         messages: userMessages,
       };
-      return write(input, await candidatesOf(input));
+      const baseVersion = await versionOf(input);
+      return write(input, await candidatesOf(input), baseVersion);
     },
 
     async remember(fact, options) {
@@ -295,7 +308,8 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
         kind: 'summary',
         messages: userMessagesOf(parseInput(Messages, messages, 'messages')),
       };
-      const [operation] = await write(input, await candidatesOf(input));
+      const baseVersion = await versionOf(input);
+      const [operation] = await write(input, await candidatesOf(input), baseVersion);
       return operation ?? null;
     },
 

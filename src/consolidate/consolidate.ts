@@ -30,6 +30,12 @@ export interface ConsolidateRequest {
   source: Omit<Source, 'excerpt'>;
   /** The input to store with the result (for regeneration), in the same transaction. */
   input?: InputRow;
+  /**
+   * The owner's partition version when the caller began this write (before extraction). A
+   * revocation of the source after it makes the commit refuse the write. Default: the version
+   * the first attempt reads.
+   */
+  baseVersion?: number;
   /** Embeddings for `candidates`, when the caller already has them. */
   embeddings?: readonly Float32Array[];
 }
@@ -95,8 +101,12 @@ async function decideAndCommit(
 ): Promise<Operation[]> {
   const { store, index, compute } = deps;
   const { target, candidates } = request;
+  let baseVersion = request.baseVersion;
   for (let attempt = 1; ; attempt++) {
     const versions = await index.ensure([key]);
+    // The version this write began from: a revocation of its source after it is a race with
+    // forgetSource, and the commit refuses it (retries must not launder it to a newer version).
+    baseVersion ??= versions.get(key);
     const working = new Map<string, MemoryRecord>();
     if (items.length) {
       const neighbourIds = await compute.neighbours(key, items.map((item) => item.embedding), deps.context.candidateThreshold, target.scope);
@@ -108,7 +118,12 @@ async function decideAndCommit(
     const now = deps.clock();
     const plan = await planConsolidation(working, items, target, { ...deps.context, now });
     try {
-      const result = await store.commit({ records: plan.changed, inputs: request.input ? [request.input] : [], expected: versions });
+      const result = await store.commit({
+        records: plan.changed,
+        inputs: request.input ? [request.input] : [],
+        expected: versions,
+        ...(baseVersion !== undefined ? { inputsBaseVersion: baseVersion } : {}),
+      });
       await index.afterCommit(result, plan.changed);
       return plan.operations;
     } catch (error) {

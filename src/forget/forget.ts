@@ -116,7 +116,6 @@ export async function forgetSource(deps: ForgetDeps, sourceId: string, owner: Ow
     const inputs = await deps.store.inputs(owner);
     const revoked = inputs.filter((input) => input.source.id === sourceId && input.scope !== 'app');
     const touched = (await deps.store.bySource(owner, sourceId)).filter((record) => record.scope !== 'app');
-    if (revoked.length === 0 && touched.length === 0) return { erased: [], regenerated: [] };
 
     const kept = inputs.filter((input) => input.source.id !== sourceId && input.scope !== 'app');
     const replayedAll = [...(await deps.replay(kept)).values()];
@@ -125,7 +124,14 @@ export async function forgetSource(deps: ForgetDeps, sourceId: string, owner: Ow
 
     try {
       const records = [...writes.values()];
-      const result = await deps.store.commit({ records, deleteInputs: revoked.map((input) => input.seq!), expected: versions });
+      // The revocation is recorded even when nothing of the source is stored yet: an ingest of
+      // it that is still in flight must not land after the user asked to forget it.
+      const result = await deps.store.commit({
+        records,
+        deleteInputs: revoked.map((input) => input.seq!),
+        expected: versions,
+        revoke: { ...owner, sourceId, at: deps.clock() },
+      });
       await deps.index.afterCommit(result, records);
       await deps.clearCaches();
       return report;

@@ -29,6 +29,19 @@ export interface InputRow {
   erasedAt?: number;
 }
 
+/**
+ * A source an owner revoked with forgetSource, and the owner's partition version that revocation
+ * produced. A write of that source decided against an older version was in flight during the
+ * erasure and is refused, so erased text cannot come back through a racing ingest.
+ */
+export interface RevocationRow {
+  userId: string;
+  appName: string;
+  sourceId: string;
+  version: number;
+  at: number;
+}
+
 /** Version of one partition's rows; bumped by every write transaction that touches it. */
 export interface PartitionRow {
   key: string;
@@ -79,6 +92,7 @@ export class EngramDatabase extends Dexie {
   partitions!: EntityTable<PartitionRow, 'key'>;
   vectorPacks!: Dexie.Table<VectorPackRow, [string, number]>;
   vectorLog!: Dexie.Table<VectorLogRow, [string, number]>;
+  revocations!: Dexie.Table<RevocationRow, [string, string, string]>;
 
   constructor(name: string, options: DatabaseOptions = {}) {
     super(name, {
@@ -95,6 +109,10 @@ export class EngramDatabase extends Dexie {
     this.version(2).stores({
       vectorPacks: '[partition+part]',
       vectorLog: '[partition+version]',
+    });
+    // v3: revoked sources (see RevocationRow). New table only; nothing to migrate.
+    this.version(3).stores({
+      revocations: '[userId+appName+sourceId]',
     });
   }
 }

@@ -3,7 +3,7 @@
  * {@link isVisibleTo} allows; every record read back is parsed with zod, and rows that fail
  * are quarantined (skipped and reported), never returned and never allowed to crash a scan.
  */
-import { ConflictError, toStorageError } from '../errors';
+import { ConflictError, PermissionError, toStorageError } from '../errors';
 import { MemoryRecord, type Scope } from '../schema';
 import { SCOPE_CODE, type IndexRows } from '../worker/api';
 import type { EngramDatabase, InputRow, MemoryRow } from './database';
@@ -18,6 +18,13 @@ export interface Commit {
   inputs?: InputRow[];
   /** Inputs to delete by `seq` (erasure removes a revoked source's conversations). */
   deleteInputs?: number[];
+  /** Records that this owner revoked this source (forgetSource), at the version this commit produces. */
+  revoke?: { userId: string; appName: string; sourceId: string; at: number };
+  /**
+   * The owner's partition version when the write of `inputs` began. An input whose source was
+   * revoked after that version is refused with PermissionError: it raced the erasure.
+   */
+  inputsBaseVersion?: number;
   /** Partition versions the decision was made against; a mismatch aborts with ConflictError. */
   expected: ReadonlyMap<string, number>;
 }
@@ -167,12 +174,13 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
         db.transaction('rw', db.partitions, db.vectorPacks, db.vectorLog, () => writeSnapshot(db, key, embedderId, dim, version, chunks)),
       ),
 
-    async commit({ records, inputs = [], deleteInputs = [], expected }) {
-      const touched = new Set([...expected.keys(), ...records.map(partitionOf)]);
+    async commit({ records, inputs = [], deleteInputs = [], expected, revoke, inputsBaseVersion }) {
+      const touched = new Set([...expected.keys(), ...records.map(partitionOf), ...(revoke ? [userPartition(revoke)] : [])]);
       try {
         // Nothing but IndexedDB is awaited in here: any other await would end the transaction
         // and leave the writes before it committed (RELIABILITY.md, "Traps").
-        return await db.transaction('rw', [db.memories, db.inputs, db.partitions, db.vectorLog, db.vectorPacks], async () => {
+        return await db.transaction('rw', [db.memories, db.inputs, db.partitions, db.vectorLog, db.vectorPacks, db.revocations], async () => {
+          await refuseRevokedInputs(db, inputs, inputsBaseVersion);
           const keys = [...touched];
           const current = await db.partitions.bulkGet(keys);
           const versions = new Map<string, [number, number]>();
@@ -188,6 +196,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
           if (inputs.length) await db.inputs.bulkAdd(inputs);
           if (deleteInputs.length) await db.inputs.bulkDelete(deleteInputs);
           await db.partitions.bulkPut(keys.map((key) => ({ key, version: versions.get(key)![1] })));
+          if (revoke) await db.revocations.put({ ...revoke, version: versions.get(userPartition(revoke))![1] });
           const packsDropped = await writePackLog(db, versions, records);
           return { versions, packsDropped };
         });
@@ -196,6 +205,20 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
       }
     },
   };
+}
+
+/** Inside the commit transaction: throws PermissionError for an input whose source was revoked after the write began. */
+async function refuseRevokedInputs(db: EngramDatabase, inputs: readonly InputRow[], baseVersion: number | undefined): Promise<void> {
+  const owned = inputs.filter((input) => input.scope !== 'app');
+  if (owned.length === 0) return;
+  const revocations = await db.revocations.bulkGet(owned.map((input) => [input.userId, input.appName, input.source.id] as [string, string, string]));
+  revocations.forEach((revocation, i) => {
+    if (revocation && (baseVersion === undefined || revocation.version > baseVersion)) {
+      throw new PermissionError(
+        `source '${owned[i]!.source.id}' was revoked with forgetSource while this write was in flight; nothing from it was stored. Ingest it again if the user shares it anew.`,
+      );
+    }
+  });
 }
 
 /** Columnar index rows from stored rows; rows that are inactive, foreign to the partition or malformed are left out. */

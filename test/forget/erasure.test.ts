@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHashEmbedder, createPolicyDecider, DEFAULT_EXCLUSIVE_TOPICS, DEFAULT_TRUST, type Decider, type MemoryRecord } from '../../src/index';
+import { createHashEmbedder, createPolicyDecider, createRuleExtractor, PermissionError, DEFAULT_EXCLUSIVE_TOPICS, DEFAULT_TRUST, type Decider, type MemoryRecord } from '../../src/index';
 import { REDACTED } from '../../src/forget/forget';
 import { createTestMemory, DAY, type TestMemory } from '../helpers/memory';
 import { dumpDatabases, findInDatabases } from '../helpers/scan';
@@ -188,6 +188,31 @@ describe('Memory.forgetSource (erasure)', () => {
         expect((await test.memory.list(owner)).some((record) => record.sources.some((source) => source.id === 's5'))).toBe(true);
       });
     }
+
+    it('refuses an ingest of the revoked source itself that was in flight during forgetSource, and accepts a later one', async () => {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const rules = createRuleExtractor();
+      let calls = 0;
+      // The first extraction waits until the erasure has committed: the ingest started before it.
+      const extractor = {
+        async extract(...args: Parameters<typeof rules.extract>) {
+          if (calls++ === 0) await gate;
+          return rules.extract(...args);
+        },
+      };
+      const test = await open({ extractor });
+      const late = test.memory.ingest([{ role: 'user', content: "I'm vegan, zqx-canary-late." }], { ...owner, sessionId: 'c1', source: implicit('s1') });
+      await test.memory.forgetSource('s1', owner);
+      release();
+      await expect(late).rejects.toThrow(PermissionError);
+      expect((await findInDatabases(test.factory, 'zqx-canary-late')).length).toBe(0);
+      expect(await test.memory.list({ ...owner, includeInvalid: true })).toEqual([]);
+
+      // Shared anew after the revocation: a new write, stored as usual.
+      const operations = await test.memory.ingest([{ role: 'user', content: "I'm vegan." }], { ...owner, sessionId: 'c1', source: implicit('s1') });
+      expect(operations.map((operation) => operation.action)).toEqual(['CREATE']);
+    });
 
     it('brings no erased text back when a second instance (another tab) ingests while the first erases', async () => {
       const first = await open({ embedder: slowEmbedder(3) });
