@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Memory, MemoryRecord, SourceType } from '../../src/index';
+import type { Memory, SourceType } from '../../src/index';
 import { SEED_SESSIONS, SEED_START, SEED_USER } from '../../scripts/seed-sessions';
 import { createTestMemory, DAY, T0 } from '../helpers/memory';
+import { activeFacts } from '../helpers/facts';
 
 /** One write of a generated history: who, which source, when, and what was said or remembered. */
 interface Conversation {
@@ -14,21 +15,6 @@ interface Conversation {
   at: number;
   text: string;
   fact?: { content: string; topic: string };
-}
-
-/** Active memories as the invariant compares them: content, topic, scope, source-id set, confidence. */
-function facts(records: readonly MemoryRecord[]) {
-  return records
-    .filter((record) => record.invalidatedAt === undefined)
-    .map((record) => ({
-      content: record.content,
-      topic: record.topic,
-      scope: record.scope,
-      sessionId: record.sessionId ?? '',
-      sources: [...new Set(record.sources.map((source) => source.id))].sort().join(','),
-      confidence: record.confidence,
-    }))
-    .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 }
 
 async function play(memory: Memory, setTime: (at: number) => void, conversations: readonly Conversation[]) {
@@ -51,14 +37,14 @@ async function forgetVersusFresh(conversations: readonly Conversation[], userId:
   try {
     await play(original.memory, original.clock.set, conversations);
     original.clock.advance(DAY);
-    const before = facts(await original.memory.list({ userId }));
+    const before = activeFacts(await original.memory.list({ userId }));
     await original.memory.forgetSource(sourceId, { userId });
     await play(fresh.memory, fresh.clock.set, conversations.filter((c) => !(c.userId === userId && c.sourceId === sourceId)));
     const after: Record<string, unknown> = {};
     const expected: Record<string, unknown> = {};
     for (const user of users) {
-      after[user] = facts(await original.memory.list({ userId: user }));
-      expected[user] = facts(await fresh.memory.list({ userId: user }));
+      after[user] = activeFacts(await original.memory.list({ userId: user }));
+      expected[user] = activeFacts(await fresh.memory.list({ userId: user }));
     }
     return { before, after, expected };
   } finally {

@@ -1,28 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHashEmbedder, createPolicyDecider, createRuleExtractor, PermissionError, DEFAULT_EXCLUSIVE_TOPICS, DEFAULT_TRUST, type Decider, type MemoryRecord } from '../../src/index';
+import { createHashEmbedder, createPolicyDecider, createRuleExtractor, PermissionError, DEFAULT_EXCLUSIVE_TOPICS, DEFAULT_TRUST, type Decider } from '../../src/index';
 import { REDACTED } from '../../src/forget/forget';
 import { createTestMemory, DAY, type TestMemory } from '../helpers/memory';
 import { dumpDatabases, findInDatabases } from '../helpers/scan';
 import { ingestSeed, SEED_OWNER } from '../helpers/seed';
+import { activeFacts } from '../helpers/facts';
 
 const owner = { userId: 'u_ada', appName: 'default' };
 const implicit = (id: string) => ({ type: 'user_implicit' as const, id });
 const explicit = (id: string) => ({ type: 'user_explicit' as const, id });
 const CANARIES = ['Qzxcanaryname', 'zqx-canary-excerpt', 'zqx-canary-summary', 'zqx-canary-fact', 'zqx-canary-assistant', 'dairy'];
-
-/** Active memories as comparable facts: content, topic, scope, source-id set, confidence. */
-function facts(records: readonly MemoryRecord[]) {
-  return records
-    .filter((record) => record.invalidatedAt === undefined)
-    .map((record) => ({
-      content: record.content,
-      topic: record.topic,
-      scope: record.scope,
-      sources: [...new Set(record.sources.map((source) => source.id))].sort(),
-      confidence: record.confidence,
-    }))
-    .sort((a, b) => (a.content < b.content ? -1 : a.content > b.content ? 1 : 0));
-}
 
 async function canaryHits(test: TestMemory): Promise<Record<string, number>> {
   const hits: Record<string, number> = {};
@@ -72,7 +59,7 @@ describe('Memory.forgetSource (erasure)', () => {
     const report = await test.memory.forgetSource('s1', SEED_OWNER);
 
     const active = await test.memory.list(SEED_OWNER);
-    expect(facts(active)).toEqual([{ content: 'The user eats fish again.', topic: 'diet', scope: 'user', sources: ['s2', 's3'], confidence: 0.9 }]);
+    expect(activeFacts(active)).toEqual([{ content: 'The user eats fish again.', topic: 'diet', scope: 'user', sources: ['s2', 's3'], confidence: 0.9 }]);
     expect(active[0]!.sources.map((source) => [source.type, source.id])).toEqual([
       ['user_implicit', 's2'],
       ['user_explicit', 's3'],
@@ -115,7 +102,7 @@ describe('Memory.forgetSource (erasure)', () => {
     expect(hits).toEqual(NONE);
 
     // What s2 and s4 said is intact.
-    expect(facts(await test.memory.list(owner))).toEqual([
+    expect(activeFacts(await test.memory.list(owner))).toEqual([
       { content: 'The user follows a vegetarian diet.', topic: 'diet', scope: 'user', sources: ['s2'], confidence: 0.65 },
       { content: 'The user goes by Ada.', topic: 'identity', scope: 'user', sources: ['s2'], confidence: 0.65 },
       { content: 'The user prefers aisle seating on flights.', topic: 'travel', scope: 'user', sources: ['s4'], confidence: 0.65 },
