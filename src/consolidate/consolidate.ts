@@ -12,7 +12,7 @@ import { partitionOf, type Owner } from '../store/owner';
 import type { Store } from '../store/store';
 import type { VectorIndex } from '../store/vector-index';
 import type { ComputeClient } from '../worker/client';
-import { planConsolidation, type PlanContext, type PlanTarget } from './plan';
+import { MAX_NEIGHBOURS, planConsolidation, type PlanContext, type PlanTarget } from './plan';
 
 export interface ConsolidateDeps {
   store: Store;
@@ -109,7 +109,7 @@ async function decideAndCommit(
     baseVersion ??= versions.get(key);
     const working = new Map<string, MemoryRecord>();
     if (items.length) {
-      const neighbourIds = await compute.neighbours(key, items.map((item) => item.embedding), deps.context.candidateThreshold, target.scope);
+      const neighbourIds = await compute.neighbours(key, items.map((item) => item.embedding), deps.context.candidateThreshold, target.scope, MAX_NEIGHBOURS);
       for (const record of await store.getMany([...new Set(neighbourIds.flat())], owner)) working.set(record.id, record);
       for (const topic of new Set(candidates.map((c) => c.topic))) {
         for (const record of await store.topicMembers(owner, topic, target.scope)) working.set(record.id, record);

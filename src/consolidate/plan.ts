@@ -41,9 +41,12 @@ function roundConfidence(value: number): number {
   return Math.round(Math.min(1, Math.max(0, value)) * 1e9) / 1e9;
 }
 
+/** How many similarity neighbours (most similar first) the sweep keeps, besides same-topic memories. */
+export const MAX_NEIGHBOURS = 32;
+
 /**
- * The sweep: neighbours by cosine ≥ threshold (most similar first), UNION every memory on the
- * same topic. Similarity alone cannot find contradictions: "follows a vegetarian diet" and
+ * The sweep: the closest neighbours by cosine ≥ threshold (most similar first), UNION every
+ * memory on the same topic. Similarity alone cannot find contradictions: "follows a vegetarian diet" and
  * "eats fish again" share no words, and only the topic pairs them.
  */
 export function sweep(working: Iterable<MemoryRecord>, item: EmbeddedCandidate, target: PlanTarget, threshold: number): MemoryRecord[] {
@@ -57,7 +60,10 @@ export function sweep(working: Iterable<MemoryRecord>, item: EmbeddedCandidate, 
     else if (memory.topic === item.candidate.topic) sameTopic.push(memory);
   }
   neighbours.sort((a, b) => b.similarity - a.similarity);
-  return [...neighbours.map((entry) => entry.memory), ...sameTopic];
+  // Past the most similar MAX_NEIGHBOURS only same-topic ones stay: a store of many near-alike
+  // memories must not hand every one of them to the decider (an LLM prompt) on every write.
+  const overflow = neighbours.slice(MAX_NEIGHBOURS).filter((entry) => entry.memory.topic === item.candidate.topic);
+  return [...neighbours.slice(0, MAX_NEIGHBOURS), ...overflow].map((entry) => entry.memory).concat(sameTopic);
 }
 
 function checkDecision(decision: Decision, similar: readonly MemoryRecord[]): Decision {

@@ -81,8 +81,8 @@ export interface ComputeApi {
   exportPartition(key: string, chunkRows: number): PartitionExport | null;
   /** Scan, blend and select the top k in one pass. */
   scan(request: ScanRequest): ScanHit[];
-  /** For each query, the ids of rows in `key` (of the given scope) with cosine ≥ threshold. */
-  neighbours(key: string, queries: Float32Array[], threshold: number, scope: Scope): string[][];
+  /** For each query, the ids of rows in `key` (of the given scope) with cosine ≥ threshold: the `limit` most similar, most similar first. */
+  neighbours(key: string, queries: Float32Array[], threshold: number, scope: Scope, limit?: number): string[][];
   stats(): ComputeStats;
   /** Drops caches that may hold user text (the hash embedder's token cache); erasure calls it. */
   clearCaches(): void;

@@ -106,10 +106,13 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
       return toHits(request, found, top);
     },
 
-    neighbours(key, queries, threshold, scope) {
+    neighbours(key, queries, threshold, scope, limit = Number.POSITIVE_INFINITY) {
       const partition = partitions.get(key);
       if (!partition) return queries.map(() => []);
-      return neighbourRows(partition, queries, threshold, SCOPE_CODE[scope]).map((rows) => rows.map((row) => partition.ids[row]!));
+      return neighbourRows(partition, queries, threshold, SCOPE_CODE[scope]).map((rows, q) => {
+        const ranked = rows.map((row) => ({ row, similarity: rowDot(partition, row, queries[q]!) })).sort((a, b) => b.similarity - a.similarity);
+        return ranked.slice(0, limit).map(({ row }) => partition.ids[row]!);
+      });
     },
 
     clearCaches() {

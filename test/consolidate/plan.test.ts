@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planConsolidation, sweep } from '../../src/consolidate/plan';
+import { MAX_NEIGHBOURS, planConsolidation, sweep } from '../../src/consolidate/plan';
 import type { Decider } from '../../src/consolidate/decider';
 import { PluginError } from '../../src/errors';
 import { context, item, record, source, TARGET, T, workingOf } from './fixtures';
@@ -14,6 +14,18 @@ describe('sweep', () => {
     const unrelated = record('m3', 'The user prefers aisle seating on flights.', 'travel');
     const found = sweep([sameTopic, unrelated, identical], item(VEG, 'diet', source('s2')), TARGET, 0.6);
     expect(found.map((r) => r.id)).toEqual(['m1', 'm2']);
+  });
+
+  it('keeps the MAX_NEIGHBOURS most similar, plus every same-topic memory, when many memories are alike', () => {
+    // 40 near-copies of the candidate on another topic, and 5 on the candidate's own topic.
+    const alike = Array.from({ length: 40 }, (_, i) => record(`a${i}`, `The user collects vintage stamps number ${i}.`, 'hobby'));
+    const ownTopic = Array.from({ length: 5 }, (_, i) => record(`t${i}`, `The user collects vintage stamps number ${40 + i}.`, 'collecting'));
+    const found = sweep([...alike, ...ownTopic], item('The user collects vintage stamps number 7.', 'collecting', source('s2')), TARGET, 0.6);
+    const ids = found.map((r) => r.id);
+    expect(ids.filter((id) => id.startsWith('t')).sort()).toEqual(['t0', 't1', 't2', 't3', 't4']);
+    expect(ids.filter((id) => id.startsWith('a'))).toHaveLength(MAX_NEIGHBOURS - ids.slice(0, MAX_NEIGHBOURS).filter((id) => id.startsWith('t')).length);
+    expect(ids[0]).toBe('a7');
+    expect(new Set(ids).size).toBe(ids.length);
   });
 
   it('finds a contradiction by topic when the texts share no words', () => {

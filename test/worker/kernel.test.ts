@@ -235,6 +235,23 @@ describe.each(KERNELS)('neighbours ($name kernel)', ({ options }) => {
       expect(new Set(got[q])).toEqual(new Set(want));
     });
   });
+
+  it('returns the limit most similar rows, most similar first, when a limit is given', () => {
+    const random = createRandom(6);
+    const dim = 40;
+    const rows = randomRows(random, 500, dim);
+    const compute = createCompute(options);
+    compute.loadPartition('p', 1, dim, toIndexRows(rows, dim));
+    const query = rows[3]!.vector;
+    const similarity = (row: (typeof rows)[number]) => row.vector.reduce((sum, value, j) => sum + value * query[j]!, 0);
+    const want = rows
+      .filter((row) => row.scope === 'user' && similarity(row) >= 0)
+      .sort((a, b) => similarity(b) - similarity(a))
+      .slice(0, 7)
+      .map((row) => row.id);
+    const [got] = compute.neighbours('p', [query], 0, 'user', 7);
+    expect(got).toEqual(want);
+  });
 });
 
 describe('exportPartition', () => {
