@@ -37,7 +37,9 @@ const server = await preview({
 });
 const url = server.resolvedUrls?.local[0];
 if (!url) throw new Error('vite preview reported no local URL');
-const browser = await launchChromium();
+// --expose-gc: the bench collects its own garbage (the 100k records it built the store from)
+// before probing the main thread, so the probe measures engram's pauses, not the bench's.
+const browser = await launchChromium({ args: ['--js-flags=--expose-gc'] });
 let failed = true;
 try {
   const page = await browser.context.newPage();

@@ -47,7 +47,40 @@ export function loadKernelModule(): WebAssembly.Module | null {
   const bytes = decodeBase64(KERNEL_WASM_BASE64);
   // The kernel uses v128 throughout, so validating it is the SIMD feature test.
   cached = WebAssembly.validate(bytes) ? new WebAssembly.Module(bytes) : null;
+  if (cached) warmUp(cached);
   return cached;
+}
+
+/**
+ * Runs the kernel a few hundred times on a small matrix so V8 tiers it up to optimised code
+ * (compiled in the background) while the caller is still loading its vectors. Without this the
+ * first queries of a page ran in the baseline tier: a 100k scan took 7.8 ms instead of 4.7 ms in
+ * Chromium when nothing had warmed it up. Costs a few milliseconds once per realm.
+ */
+function warmUp(module: WebAssembly.Module): void {
+  const rows = 128;
+  const stride = 256;
+  const memory = new WebAssembly.Memory({ initial: 4 });
+  const kernel = instantiateKernel(module, memory);
+  const vectors = 0;
+  const tags = vectors + rows * stride * 4;
+  const importance = tags + rows * 4;
+  const updatedAt = importance + rows * 4;
+  const decay = updatedAt + rows * 8;
+  const query = decay + rows * 8;
+  const heap = query + stride * 4;
+  const out = heap + 16 * 8;
+  const floats = new Float32Array(memory.buffer, 0, rows * stride);
+  for (let i = 0; i < floats.length; i++) floats[i] = ((i * 2654435761) % 1000) / 1000;
+  new Int32Array(memory.buffer, tags, rows).fill(1);
+  new Float32Array(memory.buffer, importance, rows).fill(0.5);
+  new Float64Array(memory.buffer, decay, rows).fill(1e-9);
+  new Float32Array(memory.buffer, query, stride).set(floats.subarray(0, stride));
+  for (let i = 0; i < 300; i++) {
+    kernel.scan(vectors, tags, importance, updatedAt, decay, rows, stride, query, 1, 0, 0.6, 0.25, 0.15, 0.25, 1, heap, 10);
+    kernel.dots(vectors, rows, stride, query, 1, out);
+  }
+  kernel.read(0, rows * stride * 4);
 }
 
 /** Instantiates the kernel over `memory` (one instance per partition matrix). */
