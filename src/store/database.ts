@@ -25,8 +25,6 @@ export interface InputRow {
   kind: 'ingest' | 'remember' | 'summary';
   messages: ChatMessage[];
   fact?: Fact;
-  /** Set when the input's source was revoked: the text is gone, the row stays as a marker. */
-  erasedAt?: number;
 }
 
 /**
