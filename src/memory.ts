@@ -9,7 +9,7 @@ import { planConsolidation } from './consolidate/plan';
 import type { Embedder } from './embed/embedder';
 import { HASH_DIM } from './embed/hash-embedder';
 import { checkEmbedder } from './embed/checked-embedder';
-import { NotFoundError, PermissionError, toStorageError, ValidationError } from './errors';
+import { NotFoundError, PermissionError, toStorageError, ValidationError, WorkerError } from './errors';
 import { candidateOfFact, extractCandidates, userMessagesOf } from './extract/candidates';
 import type { Extractor } from './extract/extractor';
 import { createRuleExtractor } from './extract/rules';
@@ -151,6 +151,18 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
   const index = createVectorIndex(store, compute, embedder);
   const planContext = { decider, trust, candidateThreshold: threshold, embedderId: embedder.id, newId };
   const consolidateDeps: ConsolidateDeps = { store, index, compute, embedder, context: planContext, clock: now };
+  let closed = false;
+  db.on('close', () => {
+    // Another tab deleted or upgraded the database: Dexie closed this connection and reopens
+    // on the next call, possibly onto a new, empty database whose versions restart. Matrices
+    // loaded from the old one must not survive that (a restarted version could match theirs).
+    // A WorkerError here needs nothing more: a restarted worker holds no matrices at all.
+    if (!closed) {
+      void index.reset().catch((error: unknown) => {
+        if (!(error instanceof WorkerError)) throw error;
+      });
+    }
+  });
   await db.open().catch((error: unknown) => {
     compute.close();
     throw toStorageError(error, `opening the IndexedDB database '${db.name}'`);
@@ -314,6 +326,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     },
 
     async close() {
+      closed = true;
       compute.close();
       db.close();
     },

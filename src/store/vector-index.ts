@@ -25,6 +25,11 @@ export interface VectorIndex {
   compact(key: string): Promise<boolean>;
   /** Resolves when background snapshot writes have finished (tests, benchmarks, close). */
   settled(): Promise<void>;
+  /**
+   * Forgets every matrix this index loaded. For when the database under it went away (another
+   * tab deleted it): versions restart in a new database and could match a stale matrix's.
+   */
+  reset(): Promise<void>;
 }
 
 export function createVectorIndex(store: Store, compute: ComputeClient, embedder: { id: string; dim: number }): VectorIndex {
@@ -33,6 +38,8 @@ export function createVectorIndex(store: Store, compute: ComputeClient, embedder
   /** Per partition: the snapshot version it was loaded from, to know when the log grew long. */
   const snapshotOf = new Map<string, number>();
   const background = new Set<Promise<unknown>>();
+  /** Every partition key this index has sent to compute. */
+  const known = new Set<string>();
 
   async function compact(key: string): Promise<boolean> {
     const exported = await compute.exportPartition(key, PACK_CHUNK_ROWS);
@@ -90,6 +97,7 @@ export function createVectorIndex(store: Store, compute: ComputeClient, embedder
       await Promise.all(
         keys.map(async (key) => {
           if ((await compute.partitionVersion(key)) === versions.get(key)) return;
+          known.add(key);
           let pending = loading.get(key);
           if (!pending) {
             pending = load(key).finally(() => loading.delete(key));
@@ -117,6 +125,13 @@ export function createVectorIndex(store: Store, compute: ComputeClient, embedder
 
     async settled() {
       while (background.size) await Promise.all([...background]);
+    },
+
+    async reset() {
+      const keys = [...known];
+      known.clear();
+      snapshotOf.clear();
+      await Promise.all(keys.map((key) => compute.dropPartition(key)));
     },
   };
 }
