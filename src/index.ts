@@ -11,6 +11,7 @@ export type { Embedder } from './embed/embedder';
 export { createHashEmbedder, HASH_DIM } from './embed/hash-embedder';
 export type { Extractor, ExtractContext } from './extract/extractor';
 export { createRuleExtractor, SEED_RULES, type Rule } from './extract/rules';
+export { createLlmExtractor, EXTRACTION_PROMPT, LlmExtraction, type LlmExtractorOptions, type CompletionRequest } from './extract/llm';
 export { createPolicyDecider, type Decider, type DecideInput, type Decision } from './consolidate/decider';
 export { escapeMemoryText, MEMORIES_OPEN, MEMORIES_CLOSE, MEMORIES_PREAMBLE } from './inject/inject';
 export {

@@ -1,0 +1,102 @@
+/**
+ * An LLM extractor: the seed's EXTRACTION_PROMPT and a JSON schema for structured output,
+ * around a completion function the application supplies (engram makes no network call of its
+ * own and holds no API key). The model's answer is data: it is parsed and validated, and
+ * anything that reads as an instruction is dropped before consolidation sees it.
+ */
+import { z } from 'zod';
+import { PluginError } from '../errors';
+import type { CandidateInput, ChatMessage } from '../schema';
+import { instructionSignal } from './defences';
+import type { Extractor } from './extractor';
+
+/** The seed's extraction prompt (Part 4), with the topic vocabulary engram consolidates on. */
+export const EXTRACTION_PROMPT = `Extract durable facts about the user from the conversation below.
+
+Rules:
+- One fact per memory. Never combine two facts into one sentence.
+- Write in the third person, self-contained: a reader with no access to this
+  conversation must understand it fully.
+- Record what the user SAID or REPORTED, not what is objectively true.
+- Skip pleasantries, transient details, and anything already established.
+- Return an empty list if there is nothing durable. Do not invent memories.
+- Give each memory a topic; use one of these when it fits: {topics}.
+- Quote the user's words the memory came from as its excerpt.
+
+CONVERSATION:
+{conversation}
+`;
+
+/** What the model must return. */
+export const LlmExtraction = z.object({
+  memories: z.array(
+    z.object({
+      content: z.string().min(1).max(1_000),
+      topic: z.string().min(1).max(64),
+      confidence: z.number().min(0).max(1),
+      excerpt: z.string().max(1_000),
+      importance: z.number().min(0).max(1).optional(),
+      halfLifeDays: z.number().positive().max(36_500).optional(),
+    }),
+  ),
+});
+export type LlmExtraction = z.infer<typeof LlmExtraction>;
+
+export interface CompletionRequest {
+  prompt: string;
+  /** JSON Schema of the expected answer, for providers' structured-output modes. */
+  schema: Record<string, unknown>;
+}
+
+export interface LlmExtractorOptions {
+  /** Calls the model; resolves to its answer as JSON text (fenced or not) or an already parsed object. */
+  complete(request: CompletionRequest): Promise<unknown>;
+  /** Topics to suggest. Default: diet, travel, identity, issue, preference, work, general. */
+  topics?: readonly string[];
+}
+
+const DEFAULT_TOPICS = ['diet', 'travel', 'identity', 'issue', 'preference', 'work', 'general'];
+const SCHEMA = z.toJSONSchema(LlmExtraction) as Record<string, unknown>;
+
+function render(messages: readonly ChatMessage[]): string {
+  // One line per message, so a message cannot forge another speaker's turn.
+  return messages.map((message) => `USER: ${message.content.replace(/[\r\n]+/g, ' ')}`).join('\n');
+}
+
+function parseAnswer(answer: unknown): LlmExtraction {
+  let value = answer;
+  if (typeof answer === 'string') {
+    const body = answer.trim().replace(/^```(?:json)?\s*|\s*```$/g, '');
+    try {
+      value = JSON.parse(body);
+    } catch (error) {
+      throw new PluginError(`the LLM extractor's answer is not JSON: ${JSON.stringify(answer.slice(0, 80))}`, { cause: error });
+    }
+  }
+  const result = LlmExtraction.safeParse(value);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    throw new PluginError(`the LLM extractor's answer does not match the schema at '${issue.path.join('.')}': ${issue.message}`, { cause: result.error });
+  }
+  return result.data;
+}
+
+/** An Extractor that asks a model, with the seed's prompt and a JSON schema for its answer. */
+export function createLlmExtractor(options: LlmExtractorOptions): Extractor {
+  if (typeof options?.complete !== 'function') throw new PluginError('createLlmExtractor needs a complete({ prompt, schema }) function');
+  const topics = (options.topics ?? DEFAULT_TOPICS).join(', ');
+  return {
+    async extract(userMessages) {
+      const prompt = EXTRACTION_PROMPT.replace('{topics}', topics).replace('{conversation}', render(userMessages));
+      const { memories } = parseAnswer(await options.complete({ prompt, schema: SCHEMA }));
+      const candidates: CandidateInput[] = [];
+      for (const memory of memories) {
+        // The model read text the user controls: an "extracted fact" that is an instruction is
+        // an injection that got through it, and never becomes a memory.
+        if (instructionSignal(memory.content) !== undefined) continue;
+        candidates.push({ ...memory, topic: memory.topic.toLowerCase() });
+      }
+      return candidates;
+    },
+  };
+}
