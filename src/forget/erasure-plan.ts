@@ -1,0 +1,292 @@
+/**
+ * Planning an erasure, purely: given the owner's records and the replay of its remaining
+ * inputs, the records to write so that the active set equals the replay's and no text that
+ * only the revoked source produced is left anywhere (contents, excerpts, reasons, vectors).
+ */
+import type { HistoryEntry, MemoryRecord, Source } from '../schema';
+
+/** What forgetSource did: erased ids, and each other affected memory with its replacement. */
+export interface ForgetReport {
+  erased: string[];
+  regenerated: { from: string; to: string | null }[];
+}
+
+export const REDACTED = '[redacted: source revoked]';
+
+function identity(record: MemoryRecord): string {
+  const sourceIds = [...new Set(record.sources.map((source) => source.id))].sort();
+  return JSON.stringify([record.scope, record.sessionId ?? '', record.topic, record.content, sourceIds, record.confidence]);
+}
+
+function sourceIdsOf(record: MemoryRecord): Set<string> {
+  return new Set(record.sources.map((source) => source.id));
+}
+
+function sameContent(a: string, b: string): boolean {
+  return a.trim().toLowerCase() === b.trim().toLowerCase();
+}
+
+function redactSources(sources: readonly Source[], sourceId: string): Source[] {
+  return sources.map((source) => (source.id === sourceId ? { ...source, excerpt: '' } : source));
+}
+
+/**
+ * A decision reason may quote the text it decided on (an LLM decider's does), so a record
+ * whose text goes keeps its events, times and links but not their reasons.
+ */
+function generalize(entry: HistoryEntry): HistoryEntry {
+  return { ...entry, reason: entry.related === undefined ? entry.event : `${entry.event} (${entry.related})` };
+}
+
+/** The replacement of an old memory: a rebuilt one on the same topic and scope that shares a remaining source. */
+function replacementFor(old: MemoryRecord, rebuilt: readonly MemoryRecord[], sourceId: string): MemoryRecord | undefined {
+  const remaining = [...sourceIdsOf(old)].filter((id) => id !== sourceId);
+  return rebuilt.find(
+    (record) =>
+      record.topic === old.topic &&
+      record.scope === old.scope &&
+      (record.sessionId ?? '') === (old.sessionId ?? '') &&
+      remaining.some((id) => sourceIdsOf(record).has(id)),
+  );
+}
+
+/**
+ * Whether a record's text can stay: some remaining source of it yields the same text when the
+ * remaining inputs are replayed. Otherwise the text came only from the revoked source (an
+ * UPDATE from `s` inherits the older sources but not their text) and must go. When unsure
+ * (a refused candidate, a rewriting decider) this says no: redacting a tombstone loses nothing live.
+ */
+function isSupported(record: MemoryRecord, replayed: readonly MemoryRecord[], sourceId: string): boolean {
+  const remaining = [...sourceIdsOf(record)].filter((id) => id !== sourceId);
+  return replayed.some(
+    (other) =>
+      other.topic === record.topic &&
+      sameContent(other.content, record.content) &&
+      remaining.some((id) => sourceIdsOf(other).has(id)),
+  );
+}
+
+/**
+ * A vector with nothing of the text in it. Zeros of the same length, not an empty array: the
+ * record schema requires a non-empty finite vector, and tombstones are never scanned anyway.
+ */
+function blank(embedding: Float32Array): Float32Array {
+  return new Float32Array(Math.max(1, embedding.length));
+}
+
+/** A tombstone that keeps id, times, topic, links and the reason for erasure; every piece of text is gone. */
+function erase(record: MemoryRecord, sourceId: string, now: number, reason: string): MemoryRecord {
+  return {
+    ...record,
+    content: REDACTED,
+    sources: redactSources(record.sources, sourceId),
+    embedding: blank(record.embedding),
+    invalidatedAt: record.invalidatedAt ?? now,
+    history: [...record.history.map(generalize), { at: now, event: 'erased', reason }],
+  };
+}
+
+export interface ErasureInput {
+  sourceId: string;
+  now: number;
+  newId: () => string;
+  /** Every record the replay of the remaining inputs produced, tombstones included. */
+  replayed: readonly MemoryRecord[];
+  /** Every record of the owner (user and session scope), tombstones included. */
+  all: readonly MemoryRecord[];
+  /** The owner's records that list the revoked source. */
+  touched: readonly MemoryRecord[];
+}
+
+/** What the steps below share while one erasure is planned. */
+interface Planning extends ErasureInput {
+  current: readonly MemoryRecord[];
+  report: ForgetReport;
+  writes: Map<string, MemoryRecord>;
+  /** Records whose text was removed: other records' reasons about them are scrubbed. */
+  redacted: Set<string>;
+  /** Replay id → the stored id it became (matched, rebuilt, or a tombstone it stands for). */
+  idOf: Map<string, string>;
+  erasedReason: string;
+}
+
+/** The records to write so the active set equals the replay's and no text of `s` is left. */
+export function planErasure(input: ErasureInput): { writes: Map<string, MemoryRecord>; report: ForgetReport } {
+  const planning: Planning = {
+    ...input,
+    current: input.all.filter((record) => record.invalidatedAt === undefined),
+    report: { erased: [], regenerated: [] },
+    writes: new Map(),
+    redacted: new Set(),
+    idOf: new Map(),
+    erasedReason: `erased: sole source ${input.sourceId} revoked`,
+  };
+  const { stale, rebuilt } = matchReplay(planning);
+  retireStale(planning, stale, rebuilt);
+  writeRebuilt(planning, rebuilt);
+  redactTombstones(planning);
+  scrubQuotes(planning);
+  return { writes: planning.writes, report: planning.report };
+}
+
+/**
+ * Pairs current active memories with replayed ones by identity (matches stay exactly as they
+ * are); what is left on each side is stale (current) or to be rebuilt (replay, fresh ids).
+ */
+function matchReplay(planning: Planning): { stale: MemoryRecord[]; rebuilt: MemoryRecord[] } {
+  const { replayed, all, current, idOf, sourceId, newId } = planning;
+  const unmatchedReplay = new Map<string, MemoryRecord[]>();
+  for (const record of replayed.filter((candidate) => candidate.invalidatedAt === undefined)) {
+    const list = unmatchedReplay.get(identity(record)) ?? [];
+    list.push(record);
+    unmatchedReplay.set(identity(record), list);
+  }
+  const stale: MemoryRecord[] = [];
+  for (const record of current) {
+    const twin = unmatchedReplay.get(identity(record))?.shift();
+    if (twin) idOf.set(twin.id, record.id);
+    else stale.push(record);
+  }
+  const rebuilt = [...unmatchedReplay.values()].flat().map((record) => {
+    const id = newId();
+    idOf.set(record.id, id);
+    return { ...record, id };
+  });
+  // Replay tombstones are not stored: point links to them at the stored record they stand for.
+  for (const record of replayed) {
+    if (idOf.has(record.id)) continue;
+    const ids = sourceIdsOf(record);
+    const stand = all.find(
+      (other) =>
+        other.topic === record.topic &&
+        other.scope === record.scope &&
+        sameContent(other.content, record.content) &&
+        [...sourceIdsOf(other)].some((id) => id !== sourceId && ids.has(id)),
+    );
+    if (stand) idOf.set(record.id, stand.id);
+  }
+  return { stale, rebuilt };
+}
+
+/** Stale active memories: erased when `s` was their only source, else superseded by their rebuilt version. */
+function retireStale(planning: Planning, stale: readonly MemoryRecord[], rebuilt: readonly MemoryRecord[]): void {
+  const { sourceId, now, replayed, report, writes, redacted, erasedReason } = planning;
+  for (const record of stale) {
+    const ids = sourceIdsOf(record);
+    if (ids.size === 1 && ids.has(sourceId)) {
+      report.erased.push(record.id);
+      writes.set(record.id, erase(record, sourceId, now, erasedReason));
+      redacted.add(record.id);
+      continue;
+    }
+    const replacement = replacementFor(record, rebuilt, sourceId);
+    const keepText = !ids.has(sourceId) || isSupported(record, replayed, sourceId);
+    if (!keepText) redacted.add(record.id);
+    report.regenerated.push({ from: record.id, to: replacement?.id ?? null });
+    writes.set(record.id, {
+      ...record,
+      ...(keepText ? {} : { content: REDACTED, embedding: blank(record.embedding) }),
+      sources: redactSources(record.sources, sourceId),
+      invalidatedAt: now,
+      ...(replacement ? { supersededBy: replacement.id } : {}),
+      history: [
+        ...(keepText ? record.history : record.history.map(generalize)),
+        {
+          at: now,
+          event: 'regenerated',
+          reason: replacement
+            ? `source ${sourceId} revoked; rebuilt from the remaining sources as ${replacement.id}`
+            : `source ${sourceId} revoked; the remaining sources no longer support it`,
+          ...(replacement ? { related: replacement.id } : {}),
+        },
+      ],
+    });
+  }
+}
+
+/** Rebuilt memories: their replay history with temporary ids mapped to stored ones, plus the regeneration. */
+function writeRebuilt(planning: Planning, rebuilt: readonly MemoryRecord[]): void {
+  const { sourceId, now, replayed, report, writes, idOf } = planning;
+  const mapIds = createIdMapper(replayed.map((record) => record.id), idOf);
+  for (const record of rebuilt) {
+    const from = report.regenerated.find((entry) => entry.to === record.id)?.from;
+    writes.set(record.id, {
+      ...record,
+      history: [
+        ...record.history.map(({ related, reason, ...entry }) => {
+          const mapped = related === undefined ? undefined : idOf.get(related);
+          return { ...entry, reason: mapIds(reason), ...(mapped ? { related: mapped } : {}) };
+        }),
+        {
+          at: now,
+          event: 'regenerated',
+          reason: `rebuilt after source ${sourceId} was revoked${from ? `, replacing ${from}` : ''}`,
+          ...(from ? { related: from } : {}),
+        },
+      ],
+    });
+  }
+}
+
+/**
+ * Tombstones that still carry the revoked source: erase them, or drop its excerpt and any
+ * text only it produced, and report where their lineage now ends.
+ */
+function redactTombstones(planning: Planning): void {
+  const { sourceId, now, replayed, touched, current, report, writes, redacted, erasedReason } = planning;
+  for (const record of touched) {
+    if (writes.has(record.id) || record.invalidatedAt === undefined) continue;
+    const ids = sourceIdsOf(record);
+    if (ids.size === 1) {
+      writes.set(record.id, erase(record, sourceId, now, erasedReason));
+      redacted.add(record.id);
+      report.erased.push(record.id);
+      continue;
+    }
+    const keepText = isSupported(record, replayed, sourceId);
+    if (!keepText) redacted.add(record.id);
+    writes.set(record.id, {
+      ...record,
+      ...(keepText ? {} : { content: REDACTED, embedding: blank(record.embedding), history: record.history.map(generalize) }),
+      sources: redactSources(record.sources, sourceId),
+    });
+    report.regenerated.push({ from: record.id, to: headOf(record.supersededBy, writes, current) });
+  }
+}
+
+/**
+ * Other records' decisions about a redacted record (e.g. "superseded by X: <reason>") may
+ * quote its text: keep the event and the link, drop the reason.
+ */
+function scrubQuotes(planning: Planning): void {
+  const { all, writes, redacted } = planning;
+  const quotesRedacted = (entry: HistoryEntry) =>
+    entry.related !== undefined && redacted.has(entry.related) && entry.event !== 'regenerated' && entry.reason !== generalize(entry).reason;
+  for (const record of all) {
+    const base = writes.get(record.id) ?? record;
+    if (!base.history.some(quotesRedacted)) continue;
+    writes.set(record.id, { ...base, history: base.history.map((entry) => (quotesRedacted(entry) ? generalize(entry) : entry)) });
+  }
+}
+
+/** Rewrites the replay's temporary ids inside reason text to the stored ids they became. */
+function createIdMapper(replayIds: readonly string[], idOf: ReadonlyMap<string, string>): (text: string) => string {
+  if (replayIds.length === 0) return (text) => text;
+  const escaped = [...replayIds].sort((a, b) => b.length - a.length).map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const pattern = new RegExp(`(?<![\\w])(?:${escaped.join('|')})(?![\\w])`, 'g');
+  return (text) => text.replace(pattern, (id) => idOf.get(id) ?? 'an earlier version');
+}
+
+/** The active end of a supersededBy chain after this call's writes, or null if it ends in a tombstone. */
+function headOf(start: string | undefined, writes: ReadonlyMap<string, MemoryRecord>, current: readonly MemoryRecord[]): string | null {
+  const seen = new Set<string>();
+  let id = start;
+  while (id !== undefined && !seen.has(id)) {
+    seen.add(id);
+    const record = writes.get(id) ?? current.find((candidate) => candidate.id === id);
+    if (!record) return null;
+    if (record.invalidatedAt === undefined) return id;
+    id = record.supersededBy;
+  }
+  return null;
+}
