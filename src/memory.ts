@@ -4,16 +4,14 @@
  * the compute client and the clock as collaborators.
  */
 import { consolidate, type ConsolidateDeps } from './consolidate/consolidate';
-import { createPolicyDecider, type Decider } from './consolidate/decider';
+import { createPolicyDecider } from './consolidate/decider';
 import { planConsolidation } from './consolidate/plan';
-import type { Embedder } from './embed/embedder';
 import { HASH_DIM } from './embed/hash-embedder';
 import { checkEmbedder } from './embed/checked-embedder';
 import { NotFoundError, PermissionError, toStorageError, ValidationError, WorkerError } from './errors';
 import { candidateOfFact, extractCandidates, userMessagesOf } from './extract/candidates';
-import type { Extractor } from './extract/extractor';
 import { createRuleExtractor } from './extract/rules';
-import { forgetSource, type ForgetReport } from './forget/forget';
+import { forgetSource } from './forget/forget';
 import { renderContext } from './inject/inject';
 import {
   Fact,
@@ -28,7 +26,7 @@ import {
   RememberOptions,
   RetrieveOptions,
 } from './options';
-import { retrieveMemories, type Retrieved } from './retrieve/retrieve';
+import { retrieveMemories } from './retrieve/retrieve';
 import {
   DEFAULT_EXCLUSIVE_TOPICS,
   DEFAULT_TRUST,
@@ -36,106 +34,20 @@ import {
   Id,
   SourceType,
   type Candidate,
-  type ChatMessage,
-  type HistoryEntry,
   type MemoryRecord,
   type Operation,
   type Scope,
 } from './schema';
-import type { Dexie } from 'dexie';
 import { EngramDatabase, type InputRow } from './store/database';
 import { userPartition, type Owner } from './store/owner';
 import { createStore } from './store/store';
 import { createVectorIndex } from './store/vector-index';
-import { createComputeClient, type WorkerMode } from './worker/client';
-import { pruneMemories, type PruneReport } from './forget/prune';
+import { createComputeClient } from './worker/client';
+import { pruneMemories } from './forget/prune';
 import { SESSION_SUMMARY_TOPIC, summaryCandidates } from './session/summarize';
+import type { Memory, MemoryOptions } from './memory-api';
 
-export interface MemoryOptions {
-  /** IndexedDB database name. Default `'engram'`. */
-  name?: string;
-  /** IndexedDB factory (fake-indexeddb's `new IDBFactory()` under Node). */
-  indexedDB?: IDBFactory;
-  IDBKeyRange?: typeof IDBKeyRange;
-  /** `'auto'` (default): compute in a module Worker where `Worker` exists, else in-process. `'off'`: in-process. */
-  worker?: WorkerMode;
-  /**
-   * A compute call (embed, scan) that takes longer than this rejects with WorkerError and the
-   * worker is restarted; a worker that was terminated from outside is only noticed this way.
-   * Default 30 000 ms.
-   */
-  workerTimeoutMs?: number;
-  /** Replaces the offline hash embedder (256-d). */
-  embedder?: Embedder;
-  /** Replaces the offline rule extractor. */
-  extractor?: Extractor;
-  /** Replaces the seed's consolidation policy. */
-  decider?: Decider;
-  /** Milliseconds since epoch; inject one to simulate time. Default `Date.now`. */
-  clock?: () => number;
-  /** Topics where a user holds one value at a time. Default `['diet', 'travel', 'identity']`. */
-  exclusiveTopics?: readonly string[];
-  /** Base trust per source type (partial: merged over the defaults). */
-  trust?: Partial<Record<SourceType, number>>;
-  /** Cosine at or above which an existing memory is a consolidation neighbour. Default 0.6. */
-  candidateThreshold?: number;
-  /** Memory id generator. Default `mem_` + 8 random hex digits. */
-  idGenerator?: () => string;
-  /**
-   * @internal Test hook: receives the Dexie database before it opens, so a test can install
-   * DBCore middleware (`db.use(...)`) to inject write faults. Not part of the public contract.
-   */
-  onDatabase?: (db: Dexie) => void;
-}
-
-export interface Memory {
-  /** Where compute runs: `'worker'` or `'in-process'`. */
-  readonly computeLocation: 'worker' | 'in-process';
-  /**
-   * Extracts facts from the `role: 'user'` messages, consolidates them with the owner's
-   * memories (CREATE / UPDATE / NOOP, each with its reason) and stores the result together
-   * with the user messages, in one transaction. Never writes app scope.
-   * @throws ValidationError for bad input (nothing is stored), PermissionError when the source
-   * was revoked while the call was in flight, StorageError/QuotaError when IndexedDB fails.
-   */
-  ingest(messages: readonly ChatMessage[], options: IngestOptions): Promise<Operation[]>;
-  /**
-   * Writes one fact without extraction, through the same consolidation. The only way to write
-   * `scope: 'app'` (visible to every user of the app), and only with a `bootstrapped` source.
-   * @throws PermissionError for an app-scope write from any other source type.
-   */
-  remember(fact: Fact, options: RememberOptions): Promise<Operation>;
-  /**
-   * The top-k memories for `query` among the caller's own (user scope, plus that session's
-   * when `sessionId` is given) and its app's app-scope ones, scored
-   * `relevance·cos + recency·0.5^(age/halfLife) + importance·importance`. Tombstones never appear.
-   */
-  retrieve(query: string, options: RetrieveOptions): Promise<Retrieved[]>;
-  /**
-   * The system prompt followed by a `<MEMORIES>` block: one line per memory with the band of
-   * its decayed confidence (high ≥ 0.75, medium ≥ 0.5, low) and its latest source type. Memory
-   * text is escaped so it cannot close the block or start a line of its own.
-   */
-  inject(system: string, retrieved: readonly Retrieved[]): string;
-  /**
-   * Right to erasure: memories only `sourceId` supported become tombstones without text; the
-   * others it touched are rebuilt by replaying the owner's remaining conversations. No text
-   * that came only from the source remains in the database afterwards.
-   */
-  forgetSource(sourceId: string, options: OwnerOptions): Promise<ForgetReport>;
-  /** The owner's memories and its app's app-scope ones, oldest first; tombstones with `includeInvalid`. */
-  list(options: ListOptions): Promise<MemoryRecord[]>;
-  /** One memory visible to `owner`. @throws NotFoundError when missing or foreign (indistinguishable on purpose). */
-  get(id: string, owner: OwnerOptions): Promise<MemoryRecord>;
-  /** The audit trail of one memory: created, corroborated, superseded, erased, regenerated, pruned, each with its reason. */
-  history(id: string, owner: OwnerOptions): Promise<HistoryEntry[]>;
-  /** Invalidates the owner's memories whose decayed confidence fell below `floor` (history event `pruned`). */
-  prune(options: PruneOptions): Promise<PruneReport>;
-  /** Writes one session-scope summary of the user's durable statements (null when there are none). */
-  summarizeSession(messages: readonly ChatMessage[], options: SummarizeOptions): Promise<Operation | null>;
-  /** Releases the database connection and terminates the worker; later calls reject. */
-  close(): Promise<void>;
-}
+export type { Memory, MemoryOptions } from './memory-api';
 
 function defaultIdGenerator(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(4));
