@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { PluginError } from '../errors';
 import type { CandidateInput, ChatMessage } from '../schema';
-import { instructionSignal } from './defences';
+import { instructionSignal } from '../defences';
 import type { Extractor } from './extractor';
 
 /** The seed's extraction prompt (Part 4), with the topic vocabulary engram consolidates on. */

@@ -5,7 +5,7 @@
  * so adversarial input cannot make it backtrack catastrophically.
  */
 import type { CandidateInput } from '../schema';
-import { instructionSignal, isReservedName, notTheUsersOwn } from './defences';
+import { instructionSignal, isReservedName, notTheUsersOwn } from '../defences';
 import type { Extractor } from './extractor';
 
 export interface Rule {

@@ -9,7 +9,7 @@
  * preference. The extractor's poisoning defences apply here too: no quoted or reported speech,
  * nothing from a message that carries instructions.
  */
-import { instructionSignal, isReservedName, notTheUsersOwn, reportsSomeoneElse } from '../extract/defences';
+import { instructionSignal, isReservedName, notTheUsersOwn, reportsSomeoneElse } from '../defences';
 import type { Candidate, ChatMessage } from '../schema';
 
 export const SESSION_SUMMARY_TOPIC = 'session-summary';

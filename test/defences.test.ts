@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { instructionSignal, isReservedName, notTheUsersOwn, reportsSomeoneElse } from '../../src/extract/defences';
+import { instructionSignal, isReservedName, notTheUsersOwn, reportsSomeoneElse } from '../src/defences';
 
 /** notTheUsersOwn for the first occurrence of `span` in `text`. */
 const verdict = (text: string, span: string) => notTheUsersOwn(text, text.indexOf(span), text.indexOf(span) + span.length);
