@@ -38,12 +38,12 @@ import {
   type Operation,
   type Scope,
 } from './schema';
-import { EngramDatabase, type InputRow } from './store/database';
+import { EngramDatabase, type InputRow, type WriteInput } from './store/database';
 import { userPartition, type Owner } from './store/owner';
 import { createStore } from './store/store';
 import { createVectorIndex } from './store/vector-index';
 import { createComputeClient } from './worker/client';
-import { pruneMemories } from './forget/prune';
+import { pruneMemories, pruneRecords } from './forget/prune';
 import { SESSION_SUMMARY_TOPIC, summaryCandidates } from './session/summarize';
 import type { Memory, MemoryOptions } from './memory-api';
 
@@ -112,7 +112,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     throw toStorageError(error, `opening the IndexedDB database '${db.name}'`);
   });
 
-  async function candidatesOf(input: InputRow): Promise<Candidate[]> {
+  async function candidatesOf(input: WriteInput): Promise<Candidate[]> {
     if (input.kind === 'remember') return input.fact ? [candidateOfFact(input.fact)] : [];
     const extracted = await extractCandidates(extractor, input.messages, { userId: input.userId, appName: input.appName, sessionId: input.sessionId });
     // A summary keeps the sentences the extractor took facts from, plus other durable ones.
@@ -123,6 +123,10 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     const working = new Map<string, MemoryRecord>();
     let counter = 0;
     for (const input of inputs) {
+      if (input.kind === 'prune') {
+        for (const { record } of pruneRecords([...working.values()], input.at, input.floor)) working.set(record.id, record);
+        continue;
+      }
       const candidates = await candidatesOf(input);
       if (candidates.length === 0) continue;
       const embeddings = await embedder.embed(candidates.map((candidate) => candidate.content));
@@ -147,7 +151,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     return (await store.versions([key])).get(key)!;
   }
 
-  async function write(input: InputRow, candidates: Candidate[], baseVersion?: number): Promise<Operation[]> {
+  async function write(input: WriteInput, candidates: Candidate[], baseVersion?: number): Promise<Operation[]> {
     const target = { userId: input.userId, appName: input.appName, scope: input.scope, ...(input.scope === 'session' ? { sessionId: input.sessionId } : {}) };
     return consolidate(consolidateDeps, {
       target,
@@ -164,7 +168,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     async ingest(messages, options) {
       const parsed = parseInput(IngestOptions, options, 'options');
       const userMessages = userMessagesOf(parseInput(Messages, messages, 'messages'));
-      const input: InputRow = {
+      const input: WriteInput = {
         userId: parsed.userId,
         appName: parsed.appName,
         scope: 'user', // ingest never writes app scope (invariant 2)
@@ -186,7 +190,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
       }
       if (parsed.scope !== 'app' && parsed.userId === undefined) throw new ValidationError('options.userId', `is required for scope '${parsed.scope}'`);
       if (parsed.scope === 'session' && parsed.sessionId === undefined) throw new ValidationError('options.sessionId', "is required for scope 'session'");
-      const input: InputRow = {
+      const input: WriteInput = {
         userId: parsed.scope === 'app' ? '' : parsed.userId!,
         appName: parsed.appName,
         scope: parsed.scope,
@@ -254,7 +258,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
 
     async summarizeSession(messages, options) {
       const parsed = parseInput(SummarizeOptions, options, 'options');
-      const input: InputRow = {
+      const input: WriteInput = {
         userId: parsed.userId,
         appName: parsed.appName,
         scope: 'session',

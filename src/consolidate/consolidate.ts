@@ -7,7 +7,7 @@
 import { ConflictError } from '../errors';
 import type { Embedder } from '../embed/embedder';
 import type { Candidate, MemoryRecord, Operation, Source } from '../schema';
-import type { InputRow } from '../store/database';
+import type { WriteInput } from '../store/database';
 import { partitionOf, type Owner } from '../store/owner';
 import type { Store } from '../store/store';
 import type { VectorIndex } from '../store/vector-index';
@@ -29,7 +29,7 @@ export interface ConsolidateRequest {
   /** The source each candidate came from (excerpt filled per candidate). */
   source: Omit<Source, 'excerpt'>;
   /** The input to store with the result (for regeneration), in the same transaction. */
-  input?: InputRow;
+  input?: WriteInput;
   /**
    * The owner's partition version when the caller began this write (before extraction). A
    * revocation of the source after it makes the commit refuse the write. Default: the version

@@ -37,10 +37,11 @@ export async function forgetSource(deps: ForgetDeps, sourceId: string, owner: Ow
     // with ConflictError, and the whole decision is made again on the new state.
     const versions = await deps.index.ensure([key]);
     const inputs = await deps.store.inputs(owner);
-    const revoked = inputs.filter((input) => input.source.id === sourceId && input.scope !== 'app');
+    const revoked = inputs.filter((input) => input.kind !== 'prune' && input.source.id === sourceId && input.scope !== 'app');
     const touched = (await deps.store.bySource(owner, sourceId)).filter((record) => record.scope !== 'app');
 
-    const kept = inputs.filter((input) => input.source.id !== sourceId && input.scope !== 'app');
+    // Prunes stay in the replay, at their times: a pruned memory must not come back.
+    const kept = inputs.filter((input) => input.kind === 'prune' || (input.source.id !== sourceId && input.scope !== 'app'));
     const replayedAll = [...(await deps.replay(kept)).values()];
     const all = await deps.store.list(owner, { scopes: ['user', 'session'], includeInvalid: true });
     const { writes, report } = planErasure({ sourceId, now: deps.clock(), newId: deps.newId, replayed: replayedAll, all, touched });

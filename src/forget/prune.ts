@@ -3,7 +3,8 @@
  * (history event `pruned`) and no longer retrieved. Tombstones keep their text: pruning is
  * forgetting by age, not erasure; use forgetSource to erase.
  */
-import { decayedConfidence } from '../schema';
+import { decayedConfidence, type MemoryRecord } from '../schema';
+import type { PruneInput } from '../store/database';
 import type { Owner } from '../store/owner';
 import { userPartition } from '../store/owner';
 import type { Store } from '../store/store';
@@ -23,28 +24,42 @@ export interface PruneDeps {
   clock: () => number;
 }
 
+/**
+ * The memories `prune` retires at `now`: active user- and session-scope ones whose decayed
+ * confidence is below `floor`, as tombstones with a `pruned` history entry. Pure, so the live
+ * call and regeneration's replay prune identically.
+ */
+export function pruneRecords(active: readonly MemoryRecord[], now: number, floor: number): { record: MemoryRecord; decayed: number }[] {
+  return active
+    .filter((memory) => memory.invalidatedAt === undefined && memory.scope !== 'app')
+    .map((memory) => ({ memory, decayed: decayedConfidence(memory, now) }))
+    .filter((entry) => entry.decayed < floor)
+    .map(({ memory, decayed }) => ({
+      decayed,
+      record: {
+        ...memory,
+        invalidatedAt: now,
+        history: [...memory.history, { at: now, event: 'pruned' as const, reason: `decayed confidence ${decayed.toFixed(3)} fell below the floor ${floor}` }],
+      },
+    }));
+}
+
 export async function pruneMemories(deps: PruneDeps, owner: Owner, floor: number): Promise<PruneReport> {
   const key = userPartition(owner);
   for (let attempt = 1; ; attempt++) {
     const versions = await deps.index.ensure([key]);
     const now = deps.clock();
     const active = await deps.store.list(owner, { scopes: ['user', 'session'], includeInvalid: false });
-    const scored = active.map((memory) => ({ memory, decayed: decayedConfidence(memory, now) }));
-    const doomed = scored.filter((entry) => entry.decayed < floor);
-    if (doomed.length === 0) return { pruned: [], remaining: active.length };
-    const records = doomed.map(({ memory, decayed }) => ({
-      ...memory,
-      invalidatedAt: now,
-      history: [
-        ...memory.history,
-        { at: now, event: 'pruned' as const, reason: `decayed confidence ${decayed.toFixed(3)} fell below the floor ${floor}` },
-      ],
-    }));
+    const doomed = pruneRecords(active, now, floor);
+    const records = doomed.map((entry) => entry.record);
+    // Recorded even when nothing goes now: replayed without a revoked source, the same call
+    // may prune what that source had kept fresh.
+    const input: PruneInput = { userId: owner.userId, appName: owner.appName, at: now, kind: 'prune', floor };
     try {
-      const result = await deps.store.commit({ records, expected: versions });
+      const result = await deps.store.commit({ records, inputs: [input], expected: versions });
       await deps.index.afterCommit(result, records);
       return {
-        pruned: doomed.map(({ memory, decayed }) => ({ id: memory.id, content: memory.content, decayedConfidence: decayed })),
+        pruned: doomed.map(({ record, decayed }) => ({ id: record.id, content: record.content, decayedConfidence: decayed })),
         remaining: active.length - doomed.length,
       };
     } catch (error) {

@@ -11,9 +11,10 @@ export type MemoryRow = MemoryRecord & { sourceIds: string[] };
 
 /**
  * One write input, kept so `forgetSource` can replay the remaining ones: the user messages
- * of an `ingest` (assistant text is never stored), or the fact of a `remember`.
+ * of an `ingest` (assistant text is never stored), the fact of a `remember`, or the messages a
+ * session summary was made from.
  */
-export interface InputRow {
+export interface WriteInput {
   /** Auto-incremented: the global order of inputs, across tabs. */
   seq?: number;
   userId: string;
@@ -26,6 +27,22 @@ export interface InputRow {
   messages: ChatMessage[];
   fact?: Fact;
 }
+
+/**
+ * A `prune` call, kept in the same ordered log: replaying the history without a revoked source
+ * must prune at the same times, or regeneration would bring pruned memories back.
+ */
+export interface PruneInput {
+  seq?: number;
+  userId: string;
+  appName: string;
+  at: number;
+  kind: 'prune';
+  floor: number;
+}
+
+/** Everything replayed by regeneration, in `seq` order. */
+export type InputRow = WriteInput | PruneInput;
 
 /**
  * A source an owner revoked with forgetSource, and the owner's partition version that revocation

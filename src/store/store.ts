@@ -6,7 +6,7 @@
 import { ConflictError, PermissionError, toStorageError } from '../errors';
 import { MemoryRecord, type Scope } from '../schema';
 import { SCOPE_CODE, type IndexRows } from '../worker/api';
-import type { EngramDatabase, InputRow, MemoryRow } from './database';
+import type { EngramDatabase, InputRow, MemoryRow, WriteInput } from './database';
 import { appPartition, isVisibleTo, partitionOf, userPartition, type Owner } from './owner';
 import { readPacks, writePackLog, writeSnapshot, type PackedPartition } from './vector-pack';
 
@@ -209,7 +209,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
 
 /** Inside the commit transaction: throws PermissionError for an input whose source was revoked after the write began. */
 async function refuseRevokedInputs(db: EngramDatabase, inputs: readonly InputRow[], baseVersion: number | undefined): Promise<void> {
-  const owned = inputs.filter((input) => input.scope !== 'app');
+  const owned = inputs.filter((input) => input.kind !== 'prune' && input.scope !== 'app') as WriteInput[];
   if (owned.length === 0) return;
   const revocations = await db.revocations.bulkGet(owned.map((input) => [input.userId, input.appName, input.source.id] as [string, string, string]));
   revocations.forEach((revocation, i) => {

@@ -75,6 +75,31 @@ describe('Memory.prune', () => {
     expect((await test.memory.list({ userId: 'u_bob' })).filter((m) => m.scope === 'user')).toHaveLength(4);
   });
 
+  it('keeps a pruned memory pruned when forgetSource later regenerates the store', async () => {
+    test = await createTestMemory();
+    await test.memory.ingest([{ role: 'user', content: 'The export keeps failing.' }], { ...owner, sessionId: 'a', source: { type: 'user_explicit', id: 'a' } });
+    await test.memory.ingest([{ role: 'user', content: "I'm vegan." }], { ...owner, sessionId: 'b', source: { type: 'user_explicit', id: 'b' } });
+    test.clock.set(at(6));
+    expect((await test.memory.prune({ ...owner, floor: 0.3 })).pruned.map((p) => p.content)).toEqual(['The user reported a failing export/upload.']);
+    await test.memory.ingest([{ role: 'user', content: 'Call me Ada.' }], { ...owner, sessionId: 'c', source: { type: 'user_explicit', id: 'c' } });
+    await test.memory.forgetSource('c', owner);
+    expect((await test.memory.list(owner)).map((m) => m.content)).toEqual(['The user follows a vegan diet.']);
+  });
+
+  it('prunes in the replay what only the revoked source kept fresh, as if it had never been said', async () => {
+    test = await createTestMemory();
+    await test.memory.ingest([{ role: 'user', content: 'The export keeps failing.' }], { ...owner, sessionId: 'a', source: { type: 'user_explicit', id: 'a' } });
+    // Five months later source b says it again: corroborated (0.75), a month old at the prune: kept.
+    test.clock.set(at(5));
+    await test.memory.ingest([{ role: 'user', content: 'My export keeps failing.' }], { ...owner, sessionId: 'b', source: { type: 'user_explicit', id: 'b' } });
+    test.clock.set(at(6));
+    expect((await test.memory.prune({ ...owner, floor: 0.3 })).pruned).toEqual([]);
+    test.clock.set(at(7));
+    await test.memory.forgetSource('b', owner);
+    // Without b, the issue memory was six months old at the prune: the replay prunes it.
+    expect(await test.memory.list(owner)).toEqual([]);
+  });
+
   it('rejects a floor outside [0, 1] with ValidationError and prunes nothing', async () => {
     test = await createTestMemory();
     await test.memory.ingest(conversation, { ...owner, sessionId: 'c1', source });
