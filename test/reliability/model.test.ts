@@ -1,0 +1,161 @@
+/**
+ * Model-based run over every write the API has: random sequences of ingest, remember,
+ * summarizeSession, prune, forgetSource and time passing, for two users. After every step
+ * the invariants hold (DESIGN.md 1, 3, 4, 5, 6), and at the end the store equals a fresh one
+ * that replayed the same history without any revoked source.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_EXCLUSIVE_TOPICS, type Memory, type MemoryRecord, type SourceType } from '../../src/index';
+import { activeFacts } from '../helpers/facts';
+import { createTestMemory, DAY } from '../helpers/memory';
+import { findInDatabases } from '../helpers/scan';
+
+const USERS = ['u1', 'u2'] as const;
+const STATEMENTS = [
+  "I'm vegetarian.",
+  "I'm a vegan.",
+  "I've started eating fish again.",
+  'I prefer the window seat.',
+  'I want an aisle seat.',
+  'Call me Ada.',
+  'Call me Bo.',
+  'The export keeps failing.',
+  'Upload timed out again.',
+  'I usually travel with my dog.',
+];
+const FACTS = [
+  { content: 'The user likes jazz.', topic: 'music' },
+  { content: 'The user follows a keto diet.', topic: 'diet' },
+];
+const EXCLUSIVE = new Set([...DEFAULT_EXCLUSIVE_TOPICS, 'session-summary']);
+
+type Step =
+  | { kind: 'ingest' | 'summary'; userId: string; sourceType: SourceType; session: number; statements: string[] }
+  | { kind: 'remember'; userId: string; sourceType: SourceType; fact: (typeof FACTS)[number] }
+  | { kind: 'prune'; userId: string; floor: number }
+  | { kind: 'forget'; pick: number }
+  | { kind: 'wait'; days: number };
+
+const sourceType = fc.constantFrom<SourceType>('user_explicit', 'user_implicit', 'tool_output');
+const user = fc.constantFrom(...USERS);
+const step: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 5, arbitrary: fc.record({ kind: fc.constant('ingest' as const), userId: user, sourceType, session: fc.nat({ max: 1 }), statements: fc.array(fc.constantFrom(...STATEMENTS), { minLength: 1, maxLength: 3 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('summary' as const), userId: user, sourceType, session: fc.nat({ max: 1 }), statements: fc.array(fc.constantFrom(...STATEMENTS), { minLength: 1, maxLength: 2 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('remember' as const), userId: user, sourceType, fact: fc.constantFrom(...FACTS) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('prune' as const), userId: user, floor: fc.constantFrom(0.1, 0.3, 0.5) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('forget' as const), pick: fc.nat() }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('wait' as const), days: fc.integer({ min: 1, max: 240 }) }) },
+);
+
+/** A write as it happened: who, which source, when, and the unique canary its text carried. */
+interface Written {
+  userId: string;
+  sourceId: string;
+  at: number;
+  canary: string;
+  step: Step;
+}
+
+async function apply(memory: Memory, written: Written): Promise<void> {
+  const { step: s, userId, sourceId, canary } = written;
+  const source = { type: (s as { sourceType: SourceType }).sourceType, id: sourceId };
+  // The canary is its own sentence: the extractor keeps the matching sentence as excerpt, so
+  // the canary lives only in the stored conversation, which erasure must delete.
+  if (s.kind === 'ingest') {
+    await memory.ingest([{ role: 'user', content: `${s.statements.join(' ')} ${canary}.` }], { userId, sessionId: `c${s.session}`, source });
+  } else if (s.kind === 'summary') {
+    await memory.summarizeSession([{ role: 'user', content: `${s.statements.join(' ')} ${canary}.` }], { userId, sessionId: `c${s.session}`, source });
+  } else if (s.kind === 'remember') {
+    await memory.remember(s.fact, { userId, source });
+  } else if (s.kind === 'prune') {
+    await memory.prune({ userId, floor: s.floor });
+  }
+}
+
+async function checkInvariants(memory: Memory, userId: string): Promise<void> {
+  const all = await memory.list({ userId, includeInvalid: true });
+  const ids = new Set(all.map((record) => record.id));
+  const active = all.filter((record) => record.invalidatedAt === undefined);
+  // 4: at most one active memory per (owner, exclusive topic, session).
+  const slots = active.filter((record) => EXCLUSIVE.has(record.topic)).map((record) => `${record.scope}/${record.sessionId ?? ''}/${record.topic}`);
+  expect(new Set(slots).size).toBe(slots.length);
+  // 3: lineage never dangles.
+  for (const record of all) if (record.supersededBy !== undefined) expect(ids.has(record.supersededBy)).toBe(true);
+  // 1: only the owner's records.
+  for (const record of all) expect(record.userId === userId || record.scope === 'app').toBe(true);
+  // 5: tombstones are never retrieved; 1: neither is anything foreign.
+  for (const hit of await memory.retrieve('diet seat name export music', { userId, k: 50, sessionId: 'c0' })) {
+    expect(hit.memory.invalidatedAt).toBeUndefined();
+    expect(hit.memory.userId).toBe(userId);
+    expect(Number.isFinite(hit.score)).toBe(true);
+  }
+}
+
+async function replayFresh(history: readonly Written[], revoked: ReadonlySet<string>, end: number): Promise<Record<string, ReturnType<typeof activeFacts>>> {
+  const fresh = await createTestMemory();
+  try {
+    for (const written of history) {
+      if (revoked.has(written.sourceId)) continue;
+      fresh.clock.set(written.at);
+      await apply(fresh.memory, written);
+    }
+    fresh.clock.set(end);
+    const out: Record<string, ReturnType<typeof activeFacts>> = {};
+    for (const userId of USERS) out[userId] = activeFacts(await fresh.memory.list({ userId }));
+    return out;
+  } finally {
+    await fresh.memory.close();
+  }
+}
+
+describe('Memory (model-based run over every write)', () => {
+  it('keeps every invariant after each step, and equals a fresh store without the revoked sources at the end', async () => {
+    let runs = 0;
+    let steps = 0;
+    let forgets = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 3, maxLength: 14 }), async (plan) => {
+        runs++;
+        const test = await createTestMemory();
+        const history: Written[] = [];
+        const revoked = new Set<string>();
+        try {
+          for (const s of plan) {
+            steps++;
+            if (s.kind === 'wait') {
+              test.clock.advance(s.days * DAY);
+              continue;
+            }
+            if (s.kind === 'forget') {
+              const candidates = history.filter((written) => written.step.kind !== 'prune' && !revoked.has(written.sourceId));
+              if (candidates.length === 0) continue;
+              const target = candidates[s.pick % candidates.length]!;
+              forgets++;
+              revoked.add(target.sourceId);
+              await test.memory.forgetSource(target.sourceId, { userId: target.userId });
+              // 6: nothing of the revoked conversation's text is left anywhere.
+              expect(await findInDatabases(test.factory, target.canary)).toEqual([]);
+              const traces: MemoryRecord[] = (await test.memory.list({ userId: target.userId, includeInvalid: true })).filter((record) =>
+                record.sources.some((source) => source.id === target.sourceId && (source.excerpt !== '' || record.invalidatedAt === undefined)),
+              );
+              expect(traces).toEqual([]);
+            } else {
+              const written: Written = { userId: s.userId, sourceId: `src${history.length}`, at: test.clock(), canary: `zqcanary${history.length}x`, step: s };
+              history.push(written);
+              await apply(test.memory, written);
+            }
+            for (const userId of USERS) await checkInvariants(test.memory, userId);
+          }
+          // 6, generalised: the same history without every revoked source, prunes at their times.
+          const expected = await replayFresh(history, revoked, test.clock());
+          for (const userId of USERS) expect(activeFacts(await test.memory.list({ userId }))).toEqual(expected[userId]);
+        } finally {
+          await test.memory.close();
+        }
+      }),
+      { numRuns: 150, seed: 2026 },
+    );
+    console.log(`model run: ${runs} histories, ${steps} steps, ${forgets} revocations, invariant violations 0`);
+  }, 120_000);
+});
