@@ -6,9 +6,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_EXCLUSIVE_TOPICS, type Memory, type MemoryRecord, type SourceType } from '../../src/index';
+import { DEFAULT_EXCLUSIVE_TOPICS, PermissionError, type Memory, type MemoryRecord, type SourceType } from '../../src/index';
 import { activeFacts } from '../helpers/facts';
-import { createTestMemory, DAY } from '../helpers/memory';
+import { createSequentialIds, createTestMemory, DAY } from '../helpers/memory';
 import { findInDatabases } from '../helpers/scan';
 
 const USERS = ['u1', 'u2'] as const;
@@ -158,4 +158,63 @@ describe('Memory (model-based run over every write)', () => {
     );
     console.log(`model run: ${runs} histories, ${steps} steps, ${forgets} revocations, invariant violations 0`);
   }, 120_000);
+
+  it('keeps every invariant when two instances on one database run random steps at the same time', async () => {
+    let pairs = 0;
+    let forgets = 0;
+    let refused = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(step, step), { minLength: 2, maxLength: 8 }), async (plan) => {
+        const first = await createTestMemory();
+        const second = await createTestMemory({ indexedDB: first.factory, name: first.name, idGenerator: createSequentialIds('tab2_') });
+        const history: Written[] = [];
+        const revoked = new Set<string>();
+        const erasedCanaries: string[] = [];
+        const run = async (test: typeof first, s: Step) => {
+          if (s.kind === 'wait') return;
+          if (s.kind === 'forget') {
+            const candidates = history.filter((written) => written.step.kind !== 'prune' && !revoked.has(written.sourceId));
+            if (candidates.length === 0) return;
+            const target = candidates[s.pick % candidates.length]!;
+            revoked.add(target.sourceId);
+            forgets++;
+            await test.memory.forgetSource(target.sourceId, { userId: target.userId });
+            erasedCanaries.push(target.canary);
+            return;
+          }
+          const written: Written = { userId: s.userId, sourceId: `src${history.length}`, at: test.clock(), canary: `zqcanary${history.length}x`, step: s };
+          history.push(written);
+          await apply(test.memory, written).catch((error: unknown) => {
+            // Revoked by the other instance while in flight: refusing it is the specified outcome.
+            if (!(error instanceof PermissionError && revoked.has(written.sourceId))) throw error;
+            refused++;
+          });
+        };
+        try {
+          for (const [a, b] of plan) {
+            pairs++;
+            const days = (a.kind === 'wait' ? a.days : 0) + (b.kind === 'wait' ? b.days : 0);
+            first.clock.advance(days * DAY);
+            second.clock.set(first.clock());
+            await Promise.all([run(first, a), run(second, b)]);
+            for (const userId of USERS) {
+              await checkInvariants(first.memory, userId);
+              await checkInvariants(second.memory, userId);
+            }
+          }
+          // What a revoked source said is gone, whichever instance erased it and whatever ran beside it.
+          for (const canary of erasedCanaries) expect(await findInDatabases(first.factory, canary)).toEqual([]);
+          for (const userId of USERS) {
+            expect((await second.memory.list({ userId })).map((record) => record.id)).toEqual((await first.memory.list({ userId })).map((record) => record.id));
+          }
+        } finally {
+          await first.memory.close();
+          await second.memory.close();
+        }
+      }),
+      { numRuns: 60, seed: 7 },
+    );
+    console.log(`two-instance model run: ${pairs} concurrent pairs, ${forgets} revocations, ${refused} in-flight writes of a revoked source refused, invariant violations 0`);
+  }, 120_000);
 });
+
