@@ -2,6 +2,7 @@
  * engram: on-device long-term memory for chat apps. This file names every public export.
  */
 export { createMemory, type Memory, type MemoryOptions } from './memory';
+export type { OwnerExport } from './memory-api';
 export type { IngestOptions, RememberOptions, RetrieveOptions, OwnerOptions, ListOptions, PruneOptions, SummarizeOptions } from './options';
 export type { Retrieved } from './retrieve/retrieve';
 export type { ForgetReport } from './forget/forget';

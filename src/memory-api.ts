@@ -10,7 +10,7 @@ import type { ForgetReport } from './forget/forget';
 import type { PruneReport } from './forget/prune';
 import type { IngestOptions, ListOptions, OwnerOptions, PruneOptions, RememberOptions, RetrieveOptions, SummarizeOptions } from './options';
 import type { Retrieved } from './retrieve/retrieve';
-import type { ChatMessage, Fact, HistoryEntry, MemoryRecord, Operation, SourceType } from './schema';
+import type { ChatMessage, Fact, HistoryEntry, MemoryRecord, Operation, SourceInput, SourceType } from './schema';
 import type { WorkerMode } from './worker/client';
 
 export interface MemoryOptions {
@@ -95,6 +95,25 @@ export interface Memory {
   prune(options: PruneOptions): Promise<PruneReport>;
   /** Writes one session-scope summary of the user's durable statements (null when there are none). */
   summarizeSession(messages: readonly ChatMessage[], options: SummarizeOptions): Promise<Operation | null>;
+  /**
+   * Everything stored for one owner, as plain JSON-ready data (a user's "download my data"):
+   * their memories with sources and history (tombstones included, vectors left out) and the
+   * conversations and facts they were derived from. App-scope memories are not the user's and
+   * are not included.
+   */
+  export(owner: OwnerOptions): Promise<OwnerExport>;
   /** Releases the database connection and terminates the worker; later calls reject. */
   close(): Promise<void>;
 }
+
+/** What `memory.export` returns. */
+export interface OwnerExport {
+  format: 'engram-export/1';
+  exportedAt: number;
+  userId: string;
+  appName: string;
+  memories: Omit<MemoryRecord, 'embedding'>[];
+  /** Stored inputs in order: the user messages of each ingest or summary, each remembered fact, each prune. */
+  inputs: ({ kind: 'ingest' | 'summary'; at: number; sessionId: string; source: SourceInput; messages: ChatMessage[] } | { kind: 'remember'; at: number; source: SourceInput; fact: Fact } | { kind: 'prune'; at: number; floor: number })[];
+}
+

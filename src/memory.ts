@@ -273,6 +273,25 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
       return operation ?? null;
     },
 
+    async export(options) {
+      const who = owner(options);
+      const [records, inputs] = await Promise.all([store.list(who, { scopes: ['user', 'session'], includeInvalid: true }), store.inputs(who)]);
+      return {
+        format: 'engram-export/1',
+        exportedAt: now(),
+        userId: who.userId,
+        appName: who.appName,
+        memories: records.map(({ embedding: _vector, ...record }) => record),
+        inputs: inputs.map((input) =>
+          input.kind === 'prune'
+            ? { kind: 'prune', at: input.at, floor: input.floor }
+            : input.kind === 'remember'
+              ? { kind: 'remember', at: input.at, source: input.source, fact: input.fact! }
+              : { kind: input.kind, at: input.at, sessionId: input.sessionId, source: input.source, messages: input.messages },
+        ),
+      };
+    },
+
     async close() {
       closed = true;
       compute.close();

@@ -1,8 +1,8 @@
 /**
  * RELIABILITY 15 and 16: random users (lookalike ids included), apps and scopes; every read
- * path (`retrieve` with every scope combination and session, `list`, `get`, `history`) is
- * asked 10k times in all, and nothing foreign ever comes back. Prints the number of reads and
- * of foreign records returned (must be 0).
+ * path (`retrieve` with every scope combination and session, `list`, `export`, `get`,
+ * `history`) is asked 12.5k times in all, and nothing foreign ever comes back. Prints the
+ * number of reads and of foreign records returned (must be 0).
  */
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -33,7 +33,7 @@ describe('every read path (isolation property)', () => {
   let foreign = 0;
 
   afterAll(async () => {
-    console.log(`isolation property: ${reads} reads over retrieve/list/get/history, foreign records returned: ${foreign}`);
+    console.log(`isolation property: ${reads} reads over retrieve/list/export/get/history, foreign records returned: ${foreign}`);
     await test?.memory.close();
   });
 
@@ -89,6 +89,9 @@ describe('every read path (isolation property)', () => {
 
         check(await memory.list({ userId, appName, includeInvalid: true }), userId, appName);
         reads++;
+        const exported = await memory.export({ userId, appName });
+        for (const record of exported.memories) if (record.userId !== userId || record.appName !== appName || record.scope === 'app') foreign++;
+        reads++;
 
         const target = written.find(({ record }) => record.id === id)!.record;
         if (visibleTo(target, userId, appName)) {
@@ -103,7 +106,7 @@ describe('every read path (isolation property)', () => {
       }),
       { numRuns: 2_500, seed: 15 },
     );
-    expect(reads).toBe(10_000);
+    expect(reads).toBe(12_500);
     expect(foreign).toBe(0);
   }, 60_000);
 });
