@@ -12,6 +12,7 @@ import { partitionOf, type Owner } from '../store/owner';
 import type { Store } from '../store/store';
 import type { VectorIndex } from '../store/vector-index';
 import type { ComputeClient } from '../worker/client';
+import { withWriteLock } from '../store/write-lock';
 import { MAX_NEIGHBOURS, planConsolidation, type PlanContext, type PlanTarget } from './plan';
 
 export interface ConsolidateDeps {
@@ -42,36 +43,6 @@ export interface ConsolidateRequest {
 
 const MAX_ATTEMPTS = 8;
 
-/** In-realm lock chains by name: two instances in one page (or one test) take turns. */
-const chains = new Map<string, Promise<unknown>>();
-
-interface LockManagerLike {
-  request<T>(name: string, callback: () => Promise<T>): Promise<T>;
-}
-
-/**
- * Runs `body` holding the partition's write lock: the Web Locks API where it exists (it spans
- * tabs), else a promise chain shared by the instances of this realm. Optimistic versions alone
- * let a slower instance lose every retry to a faster one (two instances ingesting for one user
- * threw ConflictError after 5 attempts); with the lock they take turns and the version check
- * is only the backstop for writers that do not take it (forget, prune).
- */
-function withPartitionLock<T>(name: string, body: () => Promise<T>): Promise<T> {
-  const locks = (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks;
-  if (locks && typeof locks.request === 'function') return locks.request(name, body);
-  const previous = chains.get(name) ?? Promise.resolve();
-  const run = previous.then(body, body);
-  const tail = run.then(
-    () => undefined,
-    () => undefined,
-  );
-  chains.set(name, tail);
-  void tail.then(() => {
-    if (chains.get(name) === tail) chains.delete(name);
-  });
-  return run;
-}
-
 /** Random backoff after a conflict, growing with the attempt, so colliding writers spread out. */
 function backoff(attempt: number): Promise<void> {
   const ms = Math.random() * Math.min(100, 5 * 2 ** attempt);
@@ -89,7 +60,7 @@ export async function consolidate(deps: ConsolidateDeps, request: ConsolidateReq
     source: { ...request.source, excerpt: candidate.excerpt },
   }));
   const key = partitionOf({ ...owner, userId: target.scope === 'app' ? '' : owner.userId, scope: target.scope });
-  return withPartitionLock(`engram:${store.db.name}:${key}`, () => decideAndCommit(deps, request, items, owner, key));
+  return withWriteLock(store.db.name, key, () => decideAndCommit(deps, request, items, owner, key));
 }
 
 async function decideAndCommit(

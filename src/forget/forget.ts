@@ -14,6 +14,7 @@ import type { Store } from '../store/store';
 import type { VectorIndex } from '../store/vector-index';
 import { ConflictError } from '../errors';
 import { planErasure, type ForgetReport } from './erasure-plan';
+import { withWriteLock } from '../store/write-lock';
 
 export { REDACTED, type ForgetReport } from './erasure-plan';
 
@@ -30,8 +31,12 @@ export interface ForgetDeps {
   clearCaches: () => Promise<void>;
 }
 
-export async function forgetSource(deps: ForgetDeps, sourceId: string, owner: Owner): Promise<ForgetReport> {
+export function forgetSource(deps: ForgetDeps, sourceId: string, owner: Owner): Promise<ForgetReport> {
   const key = userPartition(owner);
+  return withWriteLock(deps.store.db.name, key, () => eraseAndRegenerate(deps, sourceId, owner, key));
+}
+
+async function eraseAndRegenerate(deps: ForgetDeps, sourceId: string, owner: Owner, key: string): Promise<ForgetReport> {
   for (let attempt = 1; ; attempt++) {
     // Versions first, reads after: a write landing in between makes the commit below fail
     // with ConflictError, and the whole decision is made again on the new state.

@@ -10,6 +10,7 @@ import { userPartition } from '../store/owner';
 import type { Store } from '../store/store';
 import type { VectorIndex } from '../store/vector-index';
 import { ConflictError } from '../errors';
+import { withWriteLock } from '../store/write-lock';
 
 export interface PruneReport {
   /** Each pruned memory with the decayed confidence it had. */
@@ -44,8 +45,12 @@ export function pruneRecords(active: readonly MemoryRecord[], now: number, floor
     }));
 }
 
-export async function pruneMemories(deps: PruneDeps, owner: Owner, floor: number): Promise<PruneReport> {
+export function pruneMemories(deps: PruneDeps, owner: Owner, floor: number): Promise<PruneReport> {
   const key = userPartition(owner);
+  return withWriteLock(deps.store.db.name, key, () => pruneUnderLock(deps, owner, floor, key));
+}
+
+async function pruneUnderLock(deps: PruneDeps, owner: Owner, floor: number, key: string): Promise<PruneReport> {
   for (let attempt = 1; ; attempt++) {
     const versions = await deps.index.ensure([key]);
     const now = deps.clock();

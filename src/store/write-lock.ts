@@ -1,0 +1,35 @@
+/**
+ * The per-partition write lock shared by every writer of an owner's memories.
+ */
+
+/** In-realm lock chains by name: two instances in one page (or one test) take turns. */
+const chains = new Map<string, Promise<unknown>>();
+
+interface LockManagerLike {
+  request<T>(name: string, callback: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * Runs `body` holding the partition's write lock: the Web Locks API where it exists (it spans
+ * tabs), else a promise chain shared by the instances of this realm. Optimistic versions alone
+ * let a slower writer lose every retry to a faster one (two instances ingesting for one user
+ * threw ConflictError after 5 attempts); with the lock, writers of one partition (ingest,
+ * remember, summarize, forgetSource, prune) take turns, and the version check in each commit
+ * stays as the backstop for anything that does not hold it.
+ */
+export function withWriteLock<T>(database: string, partition: string, body: () => Promise<T>): Promise<T> {
+  const name = `engram:${database}:${partition}`;
+  const locks = (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks;
+  if (locks && typeof locks.request === 'function') return locks.request(name, body);
+  const previous = chains.get(name) ?? Promise.resolve();
+  const run = previous.then(body, body);
+  const tail = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  chains.set(name, tail);
+  void tail.then(() => {
+    if (chains.get(name) === tail) chains.delete(name);
+  });
+  return run;
+}
