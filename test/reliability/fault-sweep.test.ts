@@ -236,6 +236,34 @@ describe('Memory.ingest (two instances, one database)', () => {
     await interleavings('shared lock');
   });
 
+  it('completes forgetSource and prune while another instance ingests for the same user without pause', async () => {
+    const first = await seeded();
+    const second = await createMemory({ name: first.name, indexedDB: first.factory, IDBKeyRange, worker: 'off', clock: first.clock });
+    open.push(second);
+    for (let i = 0; i < 20; i++) {
+      await first.memory.ingest([{ role: 'user', content: conversations[i % conversations.length]! }], { userId: 'ada', sessionId: `h${i}`, source: { type: 'user_implicit', id: `h${i}` } });
+    }
+    let streaming = true;
+    let streamed = 0;
+    const stream = (async () => {
+      while (streaming) {
+        await second.ingest([{ role: 'user', content: conversations[streamed % conversations.length]! }], { userId: 'ada', sessionId: `t${streamed}`, source: { type: 'user_implicit', id: `t${streamed}` } });
+        streamed++;
+      }
+    })();
+    try {
+      // Each replays 20+ conversations: far longer than one ingest of the stream takes.
+      for (let i = 0; i < 5; i++) await first.memory.forgetSource(`h${i}`, { userId: 'ada' });
+      await first.memory.prune({ userId: 'ada', floor: 0.1 });
+    } finally {
+      streaming = false;
+      await stream;
+    }
+    expect(streamed).toBeGreaterThan(0);
+    const cited = new Set((await first.memory.list({ userId: 'ada' })).flatMap((record) => record.sources.map((source) => source.id)));
+    for (let i = 0; i < 5; i++) expect(cited.has(`h${i}`)).toBe(false);
+  });
+
   it('holds the same invariants on version checks alone when the lock does not exclude (two tabs without Web Locks)', async () => {
     vi.stubGlobal('navigator', { locks: { request: <T>(_name: string, body: () => Promise<T>) => body() } });
     try {
