@@ -4,7 +4,6 @@
  * plan in one transaction that first checks nothing changed since the sweep. If another
  * instance wrote the same partition in between, the whole decision is made again.
  */
-import { ConflictError } from '../errors';
 import type { Embedder } from '../embed/embedder';
 import type { Candidate, MemoryRecord, Operation, Source } from '../schema';
 import type { WriteInput } from '../store/database';
@@ -12,7 +11,7 @@ import { partitionOf, type Owner } from '../store/owner';
 import type { Store } from '../store/store';
 import type { VectorIndex } from '../store/vector-index';
 import type { ComputeClient } from '../worker/client';
-import { withWriteLock } from '../store/write-lock';
+import { writeUnderLock } from '../store/write-lock';
 import { MAX_NEIGHBOURS, planConsolidation, type PlanContext, type PlanTarget } from './plan';
 
 export interface ConsolidateDeps {
@@ -41,13 +40,8 @@ export interface ConsolidateRequest {
   embeddings?: readonly Float32Array[];
 }
 
+/** Commit attempts before a ConflictError from writers outside the lock is passed on. */
 const MAX_ATTEMPTS = 8;
-
-/** Random backoff after a conflict, growing with the attempt, so colliding writers spread out. */
-function backoff(attempt: number): Promise<void> {
-  const ms = Math.random() * Math.min(100, 5 * 2 ** attempt);
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 export async function consolidate(deps: ConsolidateDeps, request: ConsolidateRequest): Promise<Operation[]> {
   const { store } = deps;
@@ -60,7 +54,14 @@ export async function consolidate(deps: ConsolidateDeps, request: ConsolidateReq
     source: { ...request.source, excerpt: candidate.excerpt },
   }));
   const key = partitionOf({ ...owner, userId: target.scope === 'app' ? '' : owner.userId, scope: target.scope });
-  return withWriteLock(store.db.name, key, () => decideAndCommit(deps, request, items, owner, key));
+  // The version this write began from: a revocation of its source after it is a race with
+  // forgetSource, and the commit refuses it (retries must not launder it to a newer version).
+  let baseVersion = request.baseVersion;
+  return writeUnderLock(store.db.name, key, MAX_ATTEMPTS, async () => {
+    const versions = await deps.index.ensure([key]);
+    baseVersion ??= versions.get(key);
+    return decideAndCommit(deps, request, items, owner, key, versions, baseVersion);
+  });
 }
 
 async function decideAndCommit(
@@ -69,37 +70,27 @@ async function decideAndCommit(
   items: readonly { candidate: Candidate; embedding: Float32Array; source: Source }[],
   owner: Owner,
   key: string,
+  versions: Map<string, number>,
+  baseVersion: number | undefined,
 ): Promise<Operation[]> {
   const { store, index, compute } = deps;
   const { target, candidates } = request;
-  let baseVersion = request.baseVersion;
-  for (let attempt = 1; ; attempt++) {
-    const versions = await index.ensure([key]);
-    // The version this write began from: a revocation of its source after it is a race with
-    // forgetSource, and the commit refuses it (retries must not launder it to a newer version).
-    baseVersion ??= versions.get(key);
-    const working = new Map<string, MemoryRecord>();
-    if (items.length) {
-      const neighbourIds = await compute.neighbours(key, items.map((item) => item.embedding), deps.context.candidateThreshold, target.scope, MAX_NEIGHBOURS);
-      for (const record of await store.getMany([...new Set(neighbourIds.flat())], owner)) working.set(record.id, record);
-      for (const topic of new Set(candidates.map((c) => c.topic))) {
-        for (const record of await store.topicMembers(owner, topic, target.scope)) working.set(record.id, record);
-      }
-    }
-    const now = deps.clock();
-    const plan = await planConsolidation(working, items, target, { ...deps.context, now });
-    try {
-      const result = await store.commit({
-        records: plan.changed,
-        inputs: request.input ? [request.input] : [],
-        expected: versions,
-        ...(baseVersion !== undefined ? { inputsBaseVersion: baseVersion } : {}),
-      });
-      await index.afterCommit(result, plan.changed);
-      return plan.operations;
-    } catch (error) {
-      if (!(error instanceof ConflictError) || attempt >= MAX_ATTEMPTS) throw error;
-      await backoff(attempt);
+  const working = new Map<string, MemoryRecord>();
+  if (items.length) {
+    const neighbourIds = await compute.neighbours(key, items.map((item) => item.embedding), deps.context.candidateThreshold, target.scope, MAX_NEIGHBOURS);
+    for (const record of await store.getMany([...new Set(neighbourIds.flat())], owner)) working.set(record.id, record);
+    for (const topic of new Set(candidates.map((c) => c.topic))) {
+      for (const record of await store.topicMembers(owner, topic, target.scope)) working.set(record.id, record);
     }
   }
+  const now = deps.clock();
+  const plan = await planConsolidation(working, items, target, { ...deps.context, now });
+  const result = await store.commit({
+    records: plan.changed,
+    inputs: request.input ? [request.input] : [],
+    expected: versions,
+    ...(baseVersion !== undefined ? { inputsBaseVersion: baseVersion } : {}),
+  });
+  await index.afterCommit(result, plan.changed);
+  return plan.operations;
 }

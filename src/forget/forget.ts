@@ -12,12 +12,12 @@ import type { InputRow } from '../store/database';
 import { userPartition, type Owner } from '../store/owner';
 import type { Store } from '../store/store';
 import type { VectorIndex } from '../store/vector-index';
-import { ConflictError } from '../errors';
 import { planErasure, type ForgetReport } from './erasure-plan';
-import { withWriteLock } from '../store/write-lock';
+import { writeUnderLock } from '../store/write-lock';
 
 export { REDACTED, type ForgetReport } from './erasure-plan';
 
+/** Commit attempts before a ConflictError from writers outside the lock is passed on. */
 const MAX_ATTEMPTS = 5;
 
 export interface ForgetDeps {
@@ -33,39 +33,33 @@ export interface ForgetDeps {
 
 export function forgetSource(deps: ForgetDeps, sourceId: string, owner: Owner): Promise<ForgetReport> {
   const key = userPartition(owner);
-  return withWriteLock(deps.store.db.name, key, () => eraseAndRegenerate(deps, sourceId, owner, key));
+  return writeUnderLock(deps.store.db.name, key, MAX_ATTEMPTS, () => eraseAndRegenerate(deps, sourceId, owner, key));
 }
 
 async function eraseAndRegenerate(deps: ForgetDeps, sourceId: string, owner: Owner, key: string): Promise<ForgetReport> {
-  for (let attempt = 1; ; attempt++) {
-    // Versions first, reads after: a write landing in between makes the commit below fail
-    // with ConflictError, and the whole decision is made again on the new state.
-    const versions = await deps.index.ensure([key]);
-    const inputs = await deps.store.inputs(owner);
-    const revoked = inputs.filter((input) => input.kind !== 'prune' && input.source.id === sourceId && input.scope !== 'app');
-    const touched = (await deps.store.bySource(owner, sourceId)).filter((record) => record.scope !== 'app');
+  // Versions first, reads after: a write landing in between makes the commit below fail
+  // with ConflictError, and the whole decision is made again on the new state.
+  const versions = await deps.index.ensure([key]);
+  const inputs = await deps.store.inputs(owner);
+  const revoked = inputs.filter((input) => input.kind !== 'prune' && input.source.id === sourceId && input.scope !== 'app');
+  const touched = (await deps.store.bySource(owner, sourceId)).filter((record) => record.scope !== 'app');
 
-    // Prunes stay in the replay, at their times: a pruned memory must not come back.
-    const kept = inputs.filter((input) => input.kind === 'prune' || (input.source.id !== sourceId && input.scope !== 'app'));
-    const replayedAll = [...(await deps.replay(kept)).values()];
-    const all = await deps.store.list(owner, { scopes: ['user', 'session'], includeInvalid: true });
-    const { writes, report } = planErasure({ sourceId, now: deps.clock(), newId: deps.newId, replayed: replayedAll, all, touched });
+  // Prunes stay in the replay, at their times: a pruned memory must not come back.
+  const kept = inputs.filter((input) => input.kind === 'prune' || (input.source.id !== sourceId && input.scope !== 'app'));
+  const replayedAll = [...(await deps.replay(kept)).values()];
+  const all = await deps.store.list(owner, { scopes: ['user', 'session'], includeInvalid: true });
+  const { writes, report } = planErasure({ sourceId, now: deps.clock(), newId: deps.newId, replayed: replayedAll, all, touched });
 
-    try {
-      const records = [...writes.values()];
-      // The revocation is recorded even when nothing of the source is stored yet: an ingest of
-      // it that is still in flight must not land after the user asked to forget it.
-      const result = await deps.store.commit({
-        records,
-        deleteInputs: revoked.map((input) => input.seq!),
-        expected: versions,
-        revoke: { ...owner, sourceId, at: deps.clock() },
-      });
-      await deps.index.afterCommit(result, records);
-      await deps.clearCaches();
-      return report;
-    } catch (error) {
-      if (!(error instanceof ConflictError) || attempt >= MAX_ATTEMPTS) throw error;
-    }
-  }
+  const records = [...writes.values()];
+  // The revocation is recorded even when nothing of the source is stored yet: an ingest of
+  // it that is still in flight must not land after the user asked to forget it.
+  const result = await deps.store.commit({
+    records,
+    deleteInputs: revoked.map((input) => input.seq!),
+    expected: versions,
+    revoke: { ...owner, sourceId, at: deps.clock() },
+  });
+  await deps.index.afterCommit(result, records);
+  await deps.clearCaches();
+  return report;
 }

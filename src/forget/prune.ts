@@ -9,8 +9,10 @@ import type { Owner } from '../store/owner';
 import { userPartition } from '../store/owner';
 import type { Store } from '../store/store';
 import type { VectorIndex } from '../store/vector-index';
-import { ConflictError } from '../errors';
-import { withWriteLock } from '../store/write-lock';
+import { writeUnderLock } from '../store/write-lock';
+
+/** Commit attempts before a ConflictError from writers outside the lock is passed on. */
+const MAX_ATTEMPTS = 5;
 
 export interface PruneReport {
   /** Each pruned memory with the decayed confidence it had. */
@@ -47,28 +49,22 @@ export function pruneRecords(active: readonly MemoryRecord[], now: number, floor
 
 export function pruneMemories(deps: PruneDeps, owner: Owner, floor: number): Promise<PruneReport> {
   const key = userPartition(owner);
-  return withWriteLock(deps.store.db.name, key, () => pruneUnderLock(deps, owner, floor, key));
+  return writeUnderLock(deps.store.db.name, key, MAX_ATTEMPTS, () => pruneOnce(deps, owner, floor, key));
 }
 
-async function pruneUnderLock(deps: PruneDeps, owner: Owner, floor: number, key: string): Promise<PruneReport> {
-  for (let attempt = 1; ; attempt++) {
-    const versions = await deps.index.ensure([key]);
-    const now = deps.clock();
-    const active = await deps.store.list(owner, { scopes: ['user', 'session'], includeInvalid: false });
-    const doomed = pruneRecords(active, now, floor);
-    const records = doomed.map((entry) => entry.record);
-    // Recorded even when nothing goes now: replayed without a revoked source, the same call
-    // may prune what that source had kept fresh.
-    const input: PruneInput = { userId: owner.userId, appName: owner.appName, at: now, kind: 'prune', floor };
-    try {
-      const result = await deps.store.commit({ records, inputs: [input], expected: versions });
-      await deps.index.afterCommit(result, records);
-      return {
-        pruned: doomed.map(({ record, decayed }) => ({ id: record.id, content: record.content, decayedConfidence: decayed })),
-        remaining: active.length - doomed.length,
-      };
-    } catch (error) {
-      if (!(error instanceof ConflictError) || attempt >= 5) throw error;
-    }
-  }
+async function pruneOnce(deps: PruneDeps, owner: Owner, floor: number, key: string): Promise<PruneReport> {
+  const versions = await deps.index.ensure([key]);
+  const now = deps.clock();
+  const active = await deps.store.list(owner, { scopes: ['user', 'session'], includeInvalid: false });
+  const doomed = pruneRecords(active, now, floor);
+  const records = doomed.map((entry) => entry.record);
+  // Recorded even when nothing goes now: replayed without a revoked source, the same call
+  // may prune what that source had kept fresh.
+  const input: PruneInput = { userId: owner.userId, appName: owner.appName, at: now, kind: 'prune', floor };
+  const result = await deps.store.commit({ records, inputs: [input], expected: versions });
+  await deps.index.afterCommit(result, records);
+  return {
+    pruned: doomed.map(({ record, decayed }) => ({ id: record.id, content: record.content, decayedConfidence: decayed })),
+    remaining: active.length - doomed.length,
+  };
 }

@@ -1,6 +1,9 @@
 /**
- * The per-partition write lock shared by every writer of an owner's memories.
+ * How every writer of an owner's memories runs: holding the partition's write lock, one
+ * decide-and-commit attempt at a time, again (after a random backoff) when the commit's version
+ * check reports that a writer outside the lock got there first.
  */
+import { ConflictError } from '../errors';
 
 /** In-realm lock chains by name: two instances in one page (or one test) take turns. */
 const chains = new Map<string, Promise<unknown>>();
@@ -33,3 +36,27 @@ export function withWriteLock<T>(database: string, partition: string, body: () =
   });
   return run;
 }
+
+/** Random backoff after a conflict, growing with the attempt, so colliding writers spread out. */
+function backoff(attempt: number): Promise<void> {
+  const ms = Math.random() * Math.min(100, 5 * 2 ** attempt);
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Runs `attempt` under the partition's write lock until it commits; a ConflictError is retried
+ * up to `maxAttempts` in all, then passed on. Any other error is passed on at once.
+ */
+export function writeUnderLock<T>(database: string, partition: string, maxAttempts: number, attempt: () => Promise<T>): Promise<T> {
+  return withWriteLock(database, partition, async () => {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await attempt();
+      } catch (error) {
+        if (!(error instanceof ConflictError) || tries >= maxAttempts) throw error;
+        await backoff(tries);
+      }
+    }
+  });
+}
+
