@@ -5,7 +5,7 @@
  */
 import { consolidate, type ConsolidateDeps } from './consolidate/consolidate';
 import { createPolicyDecider } from './consolidate/decider';
-import { planConsolidation } from './consolidate/plan';
+import { planConsolidation, type PlanTarget } from './consolidate/plan';
 import { HASH_DIM } from './embed/hash-embedder';
 import { checkEmbedder } from './embed/checked-embedder';
 import { NotFoundError, PermissionError, toStorageError, ValidationError, WorkerError } from './errors';
@@ -52,6 +52,11 @@ export type { Memory, MemoryOptions } from './memory-api';
 function defaultIdGenerator(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(4));
   return 'mem_' + [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** Where an input's memories live: its owner and scope, and its session for session scope. */
+function targetOf(input: WriteInput): PlanTarget {
+  return { userId: input.userId, appName: input.appName, scope: input.scope, ...(input.scope === 'session' ? { sessionId: input.sessionId } : {}) };
 }
 
 function checkOptions(options: MemoryOptions) {
@@ -135,8 +140,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
         embedding: embeddings[i]!,
         source: { ...input.source, excerpt: candidate.excerpt, at: input.at },
       }));
-      const target = { userId: input.userId, appName: input.appName, scope: input.scope, ...(input.scope === 'session' ? { sessionId: input.sessionId } : {}) };
-      await planConsolidation(working, items, target, { ...planContext, now: input.at, newId: () => `replay_${counter++}` });
+      await planConsolidation(working, items, targetOf(input), { ...planContext, now: input.at, newId: () => `replay_${counter++}` });
     }
     return working;
   }
@@ -152,9 +156,8 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
   }
 
   async function write(input: WriteInput, candidates: Candidate[], baseVersion?: number): Promise<Operation[]> {
-    const target = { userId: input.userId, appName: input.appName, scope: input.scope, ...(input.scope === 'session' ? { sessionId: input.sessionId } : {}) };
     return consolidate(consolidateDeps, {
-      target,
+      target: targetOf(input),
       candidates,
       source: { ...input.source, at: input.at },
       input,
