@@ -145,3 +145,11 @@ const RESERVED_NAMES = /^(?:system|assistant|admin|administrator|root|sudo|super
 export function isReservedName(name: string): boolean {
   return RESERVED_NAMES.test(name);
 }
+
+/**
+ * Curly apostrophes ("I’m") are how phones type; every pattern here and in the rules is
+ * written with straight ones. Same length, so match indexes still point into the original.
+ */
+export function normalizeApostrophes(text: string): string {
+  return text.replace(/[\u2018\u2019\u02BC]/g, "'");
+}

@@ -5,7 +5,7 @@
  * so adversarial input cannot make it backtrack catastrophically.
  */
 import type { CandidateInput } from '../schema';
-import { instructionSignal, isReservedName, notTheUsersOwn } from '../defences';
+import { instructionSignal, isReservedName, normalizeApostrophes, notTheUsersOwn } from '../defences';
 import type { Extractor } from './extractor';
 
 export interface Rule {
@@ -80,11 +80,6 @@ export function sentenceAround(text: string, start: number, end: number): string
   if (to < text.length && text[to] !== '\n' && text[to] !== '\r') to++;
   const sentence = text.slice(from, to).trim();
   return sentence.length > MAX_EXCERPT ? sentence.slice(0, MAX_EXCERPT - 1) + '…' : sentence;
-}
-
-/** Curly apostrophes ("I’m") are how phones type; the rules are written with straight ones. */
-function normalizeApostrophes(text: string): string {
-  return text.replace(/[\u2018\u2019\u02BC]/g, "'");
 }
 
 /** Fires every rule against every message (all of them user messages); one candidate per hit. */

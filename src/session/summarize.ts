@@ -9,7 +9,7 @@
  * preference. The extractor's poisoning defences apply here too: no quoted or reported speech,
  * nothing from a message that carries instructions.
  */
-import { instructionSignal, isReservedName, notTheUsersOwn, reportsSomeoneElse } from '../defences';
+import { instructionSignal, isReservedName, normalizeApostrophes, notTheUsersOwn, reportsSomeoneElse } from '../defences';
 import type { Candidate, ChatMessage } from '../schema';
 
 export const SESSION_SUMMARY_TOPIC = 'session-summary';
@@ -24,10 +24,6 @@ const DURABLE =
 const TRANSIENT =
   /^(?:hi|hello|hey|thanks|thank you|ok|okay|cool|great|bye|sure|yes|no)\b|\bi'?m (?:fine|good|ok|okay|great|well|here|back|sorry|not sure|wondering|looking|trying|just|still|done|ready)\b|\b(?:right now|at the moment|today|tonight|this morning|just now)\b/i;
 const SENTENCE = /[^.!?\n\r]+[.!?]*/g;
-
-function normalizeApostrophes(text: string): string {
-  return text.replace(/[\u2018\u2019\u02BC]/g, "'");
-}
 
 function key(sentence: string): string {
   return sentence.toLowerCase().replace(/\s+/g, ' ').replace(/[.!?\s]+$/, '');
