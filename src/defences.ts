@@ -88,6 +88,21 @@ const MAX_WALK = 400;
 const SENTENCE_BREAK = /[.!?\n\r]/;
 
 /**
+ * The sentence around [start, end): `[from, to)` up to the nearest . ! ? or line break on each
+ * side, looking at most `maxWalk` characters each way. Unbounded, a 100 kB message without
+ * sentence breaks and a match every few words made extraction quadratic (29 s for one message).
+ */
+export function sentenceBounds(text: string, start: number, end: number, maxWalk: number): [number, number] {
+  const floor = Math.max(0, start - maxWalk);
+  const ceiling = Math.min(text.length, end + maxWalk);
+  let from = start;
+  while (from > floor && !SENTENCE_BREAK.test(text[from - 1]!)) from--;
+  let to = end;
+  while (to < ceiling && !SENTENCE_BREAK.test(text[to]!)) to++;
+  return [from, to];
+}
+
+/**
  * Why the match at [start, end) of `text` is not the user's own statement (quoted, reported,
  * labelled or about someone else), or undefined when it is.
  */
@@ -101,8 +116,7 @@ export function notTheUsersOwn(text: string, start: number, end: number): string
   const label = SPEAKER_LABEL.exec(line);
   if (label && !OWN_LABELS.has(label[1]!.toLowerCase()) && !isSelf(label[1])) return 'speaker label';
 
-  let sentenceStart = start;
-  while (sentenceStart > floor && !SENTENCE_BREAK.test(text[sentenceStart - 1]!)) sentenceStart--;
+  const [sentenceStart, sentenceEnd] = sentenceBounds(text, start, end, MAX_WALK);
   // "Bob said: I'm vegan" breaks at no sentence end, but "Bob said. I'm vegan" does not count.
   const prefix = text.slice(sentenceStart, start);
   const before = SPEECH_BEFORE.exec(prefix);
@@ -110,9 +124,6 @@ export function notTheUsersOwn(text: string, start: number, end: number): string
   if (ACCORDING_TO.test(prefix)) return 'reported speech';
   if (THIRD_PARTY_POSSESSIVE.test(prefix)) return 'about someone else';
 
-  let sentenceEnd = end;
-  const ceiling = Math.min(text.length, end + MAX_WALK);
-  while (sentenceEnd < ceiling && !SENTENCE_BREAK.test(text[sentenceEnd]!)) sentenceEnd++;
   const after = SPEECH_AFTER.exec(text.slice(end, sentenceEnd));
   if (after) {
     const words = after[1]!.trim().split(/[ \t]+/).filter(Boolean);

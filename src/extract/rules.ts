@@ -5,7 +5,7 @@
  * so adversarial input cannot make it backtrack catastrophically.
  */
 import type { CandidateInput } from '../schema';
-import { instructionSignal, isReservedName, normalizeApostrophes, notTheUsersOwn } from '../defences';
+import { instructionSignal, isReservedName, normalizeApostrophes, notTheUsersOwn, sentenceBounds } from '../defences';
 import type { Extractor } from './extractor';
 
 export interface Rule {
@@ -63,21 +63,13 @@ export const SEED_RULES: readonly Rule[] = Object.freeze([
   },
 ]);
 
-// Sentence ends: . ! ? or a line break. Straight apostrophes are what the rules expect.
-const SENTENCE_END = /[.!?\n\r]/;
 const MAX_EXCERPT = 280;
 
 /** The sentence of `text` around [start, end), trimmed and capped. */
 export function sentenceAround(text: string, start: number, end: number): string {
-  // The walk is bounded by the excerpt cap: unbounded, a 100 kB message without sentence
-  // breaks and a match every few words made extraction quadratic (29 s for one message).
-  const floor = Math.max(0, start - MAX_EXCERPT);
-  const ceiling = Math.min(text.length, end + MAX_EXCERPT);
-  let from = start;
-  while (from > floor && !SENTENCE_END.test(text[from - 1]!)) from--;
-  let to = end;
-  while (to < ceiling && !SENTENCE_END.test(text[to]!)) to++;
-  if (to < text.length && text[to] !== '\n' && text[to] !== '\r') to++;
+  const [from, stop] = sentenceBounds(text, start, end, MAX_EXCERPT);
+  // Keep the sentence's own punctuation; a line break is not part of it.
+  const to = stop < text.length && text[stop] !== '\n' && text[stop] !== '\r' ? stop + 1 : stop;
   const sentence = text.slice(from, to).trim();
   return sentence.length > MAX_EXCERPT ? sentence.slice(0, MAX_EXCERPT - 1) + '…' : sentence;
 }
