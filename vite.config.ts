@@ -19,8 +19,16 @@ export default defineConfig(({ mode }) => {
     worker: { format: 'es' },
     build: {
       target: 'es2022',
-      lib: { entry: 'src/index.ts', formats: ['es'], fileName: () => 'engram.js' },
-      rollupOptions: { external: ['dexie', 'comlink', 'zod'] },
+      lib: {
+        // Each adapter is its own entry, so the main bundle carries none of them.
+        entry: {
+          engram: 'src/index.ts',
+          openai: 'src/adapters/openai/index.ts',
+        },
+        formats: ['es'],
+        fileName: (_format, name) => `${name}.js`,
+      },
+      rollupOptions: { external: ['dexie', 'comlink', 'zod', '@huggingface/transformers'] },
     },
     test: {
       // The JSON report is what .ci/run reads to print its closing 'N passed, N failed' line.

@@ -59,9 +59,33 @@ export class WorkerError extends EngramError {
   override name = 'WorkerError';
 }
 
-/** A pluggable component (embedder, extractor, decider) returned something unusable. */
+/**
+ * A pluggable component (embedder, extractor, decider) failed or returned something unusable.
+ * `status` is the HTTP status when the component is a model behind an HTTP endpoint (429, 500, …).
+ */
 export class PluginError extends EngramError {
   override name = 'PluginError';
+  readonly status?: number;
+  constructor(message: string, options?: { cause?: unknown; status?: number }) {
+    super(message, options);
+    if (options?.status !== undefined) this.status = options.status;
+  }
+}
+
+/** A model is not usable on this device: absent, or still to be downloaded (`availability` says which). */
+export class ModelUnavailableError extends PluginError {
+  override name = 'ModelUnavailableError';
+  /** What the platform reported: `'unavailable'`, `'downloadable'`, `'downloading'`, or `'missing'` when the API itself is absent. */
+  readonly availability: string;
+  constructor(message: string, availability: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.availability = availability;
+  }
+}
+
+/** The caller's AbortSignal fired. What completed before it stays stored; the rest can be resumed. */
+export class AbortedError extends EngramError {
+  override name = 'AbortedError';
 }
 
 /**
@@ -82,6 +106,8 @@ const ENGRAM_ERROR_NAMES = new Set([
   'QuotaError',
   'WorkerError',
   'PluginError',
+  'ModelUnavailableError',
+  'AbortedError',
   'EmbedderMismatchError',
 ]);
 

@@ -48,6 +48,8 @@ export {
   QuotaError,
   WorkerError,
   PluginError,
+  ModelUnavailableError,
+  AbortedError,
   EmbedderMismatchError,
   isEngramError,
 } from './errors';

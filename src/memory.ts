@@ -92,9 +92,10 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
   const embedder = checkEmbedder(options.embedder ?? { id: `hash-fnv1a-${HASH_DIM}`, dim: HASH_DIM, embed: (texts) => compute.embed([...texts], HASH_DIM) });
   const store = createStore(db, embedder);
   const extractor = options.extractor ?? createRuleExtractor();
-  const decider = options.decider ?? createPolicyDecider({ trust, exclusiveTopics: new Set([...(options.exclusiveTopics ?? DEFAULT_EXCLUSIVE_TOPICS), SESSION_SUMMARY_TOPIC]) });
+  const exclusiveTopics = new Set([...(options.exclusiveTopics ?? DEFAULT_EXCLUSIVE_TOPICS), SESSION_SUMMARY_TOPIC]);
+  const decider = options.decider ?? createPolicyDecider({ trust, exclusiveTopics });
   const index = createVectorIndex(store, compute, embedder);
-  const planContext = { decider, trust, candidateThreshold: threshold, embedderId: embedder.id, newId };
+  const planContext = { decider, trust, exclusiveTopics, candidateThreshold: threshold, embedderId: embedder.id, newId };
   const consolidateDeps: ConsolidateDeps = { store, index, compute, embedder, context: planContext, clock: now };
   let closed = false;
   db.on('close', () => {

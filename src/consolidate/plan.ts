@@ -7,7 +7,7 @@ import { callPlugin, PluginError } from '../errors';
 import { freshId } from '../ids';
 import { dot } from '../embed/vector';
 import type { Candidate, MemoryRecord, Operation, Scope, Source, SourceType } from '../schema';
-import type { Decider, Decision } from './decider';
+import { strongestTrust, type Decider, type Decision } from './decider';
 
 export interface PlanTarget {
   userId: string;
@@ -19,6 +19,8 @@ export interface PlanTarget {
 export interface PlanContext {
   decider: Decider;
   trust: Readonly<Record<SourceType, number>>;
+  /** Topics holding one active memory per owner and scope; enforced here whatever the decider says. */
+  exclusiveTopics: ReadonlySet<string>;
   candidateThreshold: number;
   embedderId: string;
   now: number;
@@ -84,6 +86,37 @@ function checkDecision(decision: Decision, similar: readonly MemoryRecord[]): De
   return decision;
 }
 
+/**
+ * Models never override code: whatever a decider proposes (an LLM's answer included), an UPDATE
+ * must pass the trust gate against the strongest source behind its target (invariant 10), and a
+ * candidate on an exclusive topic that already has an active memory may only replace that
+ * memory or change nothing (invariant 4). A proposal that breaks either is turned into what the
+ * rules allow, and the reason says so. Owner and scope need no check: the sweep only holds the
+ * target's partition and scope, and the plan writes the target's owner and scope itself.
+ */
+export function enforcePolicy(decision: Decision, item: EmbeddedCandidate, similar: readonly MemoryRecord[], context: Pick<PlanContext, 'trust' | 'exclusiveTopics'>): Decision {
+  const { candidate, source } = item;
+  const holder = context.exclusiveTopics.has(candidate.topic) ? similar.find((memory) => memory.topic === candidate.topic) : undefined;
+  if (decision.action === 'NOOP') return decision;
+  if (holder && (decision.action === 'CREATE' || decision.targetId !== holder.id)) {
+    const proposed = decision.action === 'CREATE' ? 'CREATE' : `UPDATE of ${decision.targetId}`;
+    return gate({ action: 'UPDATE', targetId: holder.id, reason: `${decision.reason} (the decider proposed ${proposed}; exclusive topic '${candidate.topic}' already holds ${holder.id}, which this replaces)` }, holder, source, context);
+  }
+  if (decision.action === 'UPDATE') return gate(decision, similar.find((memory) => memory.id === decision.targetId)!, source, context);
+  return decision;
+}
+
+function gate(decision: Extract<Decision, { action: 'UPDATE' }>, target: MemoryRecord, source: Source, context: Pick<PlanContext, 'trust'>): Decision {
+  const needed = strongestTrust(target, context.trust);
+  if (context.trust[source.type] >= needed) return decision;
+  return {
+    action: 'NOOP',
+    targetId: target.id,
+    reason: `update refused: lower-trust source than the existing memory (${source.type} ${context.trust[source.type]} < ${needed}); the decider said: ${decision.reason}`,
+    corroborate: false,
+  };
+}
+
 /** JSON for the error message; a BigInt or a cycle in a plugin's answer must not turn a PluginError into a TypeError. */
 function describeDecision(decision: unknown): string {
   try {
@@ -116,7 +149,8 @@ export async function planConsolidation(
   for (const item of items) {
     const { candidate, source } = item;
     const similar = sweep(working.values(), item, target, context.candidateThreshold);
-    const decision = checkDecision(await callPlugin('the decider', () => context.decider.decide({ candidate, similar, source })), similar);
+    const proposed = checkDecision(await callPlugin('the decider', () => context.decider.decide({ candidate, similar, source })), similar);
+    const decision = enforcePolicy(proposed, item, similar, context);
 
     if (decision.action === 'NOOP') {
       const target = decision.targetId === undefined ? undefined : working.get(decision.targetId);

@@ -36,8 +36,8 @@ export const LlmExtraction = z.object({
       topic: z.string().min(1).max(64),
       confidence: z.number().min(0).max(1),
       excerpt: z.string().max(1_000),
-      importance: z.number().min(0).max(1).optional(),
-      halfLifeDays: z.number().positive().max(36_500).optional(),
+      importance: z.number().min(0).max(1).optional().describe('how much this matters for future conversations, 0 to 1'),
+      halfLifeDays: z.number().positive().max(36_500).optional().describe('days until the fact is half as likely to still hold: years for a name, weeks for a current issue'),
     }),
   ),
 });

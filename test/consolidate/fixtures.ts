@@ -43,6 +43,7 @@ export function context(decider?: Decider, now = T + 1000): PlanContext {
   return {
     decider: decider ?? createPolicyDecider({ trust: DEFAULT_TRUST, exclusiveTopics: new Set(DEFAULT_EXCLUSIVE_TOPICS) }),
     trust: DEFAULT_TRUST,
+    exclusiveTopics: new Set(DEFAULT_EXCLUSIVE_TOPICS),
     candidateThreshold: 0.6,
     embedderId: embedder.id,
     now,
