@@ -24,6 +24,7 @@ export default defineConfig(({ mode }) => {
         entry: {
           engram: 'src/index.ts',
           openai: 'src/adapters/openai/index.ts',
+          'chrome-ai': 'src/adapters/chrome-ai/index.ts',
         },
         formats: ['es'],
         fileName: (_format, name) => `${name}.js`,
