@@ -90,7 +90,8 @@ export class AbortedError extends EngramError {
 
 /**
  * Stored memories were embedded by another embedder than the one this memory was opened with,
- * so their vectors cannot be compared with a query's. Nothing is lost: reopen with that embedder.
+ * so their vectors cannot be compared with a query's. Nothing is lost: `memory.reembed()`
+ * migrates them (or reopen with that embedder).
  */
 export class EmbedderMismatchError extends EngramError {
   override name = 'EmbedderMismatchError';

@@ -3,7 +3,8 @@
  */
 export { createMemory, type Memory, type MemoryOptions } from './memory';
 export type { OwnerExport } from './memory-api';
-export type { IngestOptions, RememberOptions, RetrieveOptions, OwnerOptions, ListOptions, PruneOptions, SummarizeOptions } from './options';
+export type { IngestOptions, RememberOptions, RetrieveOptions, OwnerOptions, ListOptions, PruneOptions, SummarizeOptions, ReembedOptions } from './options';
+export type { ReembedProgress, ReembedReport } from './reembed/reembed';
 export type { Retrieved } from './retrieve/retrieve';
 export type { ForgetReport } from './forget/forget';
 export type { PruneReport } from './forget/prune';

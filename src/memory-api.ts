@@ -8,7 +8,8 @@ import type { Embedder } from './embed/embedder';
 import type { Extractor } from './extract/extractor';
 import type { ForgetReport } from './forget/forget';
 import type { PruneReport } from './forget/prune';
-import type { IngestOptions, ListOptions, OwnerOptions, PruneOptions, RememberOptions, RetrieveOptions, SummarizeOptions } from './options';
+import type { IngestOptions, ListOptions, OwnerOptions, PruneOptions, ReembedOptions, RememberOptions, RetrieveOptions, SummarizeOptions } from './options';
+import type { ReembedReport } from './reembed/reembed';
 import type { Retrieved } from './retrieve/retrieve';
 import type { ChatMessage, Fact, HistoryEntry, MemoryRecord, Operation, SourceInput, SourceType } from './schema';
 import type { WorkerMode } from './worker/client';
@@ -47,6 +48,12 @@ export interface MemoryOptions {
    * with a new id, and a generator that keeps repeating itself gets a ConflictError.
    */
   idGenerator?: () => string;
+  /**
+   * What to do with memories another embedder wrote. `'manual'` (default): `retrieve` rejects
+   * with EmbedderMismatchError until `memory.reembed()` has run. `'auto'`: `createMemory`
+   * re-embeds them before it resolves.
+   */
+  reembed?: 'auto' | 'manual';
   /**
    * @internal Test hook: receives the Dexie database before it opens, so a test can install
    * DBCore middleware (`db.use(...)`) to inject write faults. Not part of the public contract.
@@ -106,6 +113,14 @@ export interface Memory {
    * are not included.
    */
   export(owner: OwnerOptions): Promise<OwnerExport>;
+  /**
+   * Re-embeds, in batches, every active memory (of every owner) that another embedder wrote,
+   * with this memory's embedder. Until it has finished, `retrieve` over those memories rejects
+   * with EmbedderMismatchError. Safe to interrupt: each batch is committed on its own, and
+   * calling it again (after a reload too) continues with what remains.
+   * @throws AbortedError when `signal` fires (the batches done so far stay stored).
+   */
+  reembed(options?: ReembedOptions): Promise<ReembedReport>;
   /** Releases the database connection and terminates the worker; later calls reject. */
   close(): Promise<void>;
 }

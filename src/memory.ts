@@ -22,11 +22,13 @@ import {
   OwnerOptions,
   parseInput,
   PruneOptions,
+  ReembedOptions,
   SummarizeOptions,
   Query,
   RememberOptions,
   RetrieveOptions,
 } from './options';
+import { reembed } from './reembed/reembed';
 import { retrieveMemories } from './retrieve/retrieve';
 import {
   DEFAULT_EXCLUSIVE_TOPICS,
@@ -68,6 +70,9 @@ function checkOptions(options: MemoryOptions) {
   const timeout = options.workerTimeoutMs;
   if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0 && timeout <= 3_600_000)) {
     throw new ValidationError('options.workerTimeoutMs', `must be a number of ms in (0, 3600000] (got ${String(timeout)})`);
+  }
+  if (options.reembed !== undefined && options.reembed !== 'auto' && options.reembed !== 'manual') {
+    throw new ValidationError('options.reembed', `must be 'auto' or 'manual' (got ${String(options.reembed)})`);
   }
   const clock = options.clock ?? Date.now;
   if (typeof clock !== 'function') throw new ValidationError('options.clock', 'must be a function returning ms since epoch');
@@ -292,11 +297,22 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
       };
     },
 
+    async reembed(options) {
+      const parsed = parseInput(ReembedOptions, options, 'options');
+      return reembed({ store, index, embedder }, parsed);
+    },
+
     async close() {
       closed = true;
       compute.close();
       db.close();
     },
   };
+  if (options.reembed === 'auto') {
+    await memory.reembed().catch(async (error: unknown) => {
+      await memory.close();
+      throw error;
+    });
+  }
   return memory;
 }

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { ValidationError } from './errors';
+import type { ReembedProgress } from './reembed/reembed';
 import { ChatMessage, Fact, Id, positiveZero, Scope, SourceInput, Weights } from './schema';
 
 /** Owner ids must be real strings: a missing or empty userId is an error, never "everyone". */
@@ -50,6 +51,15 @@ export type PruneOptions = z.input<typeof PruneOptions>;
 
 export const SummarizeOptions = z.object({ userId: UserId, appName: AppName, sessionId: Id, source: SourceInput });
 export type SummarizeOptions = z.input<typeof SummarizeOptions>;
+
+export const ReembedOptions = z
+  .object({
+    onProgress: z.custom<(progress: ReembedProgress) => void>((value) => typeof value === 'function', { error: 'must be a function' }).optional(),
+    signal: z.custom<AbortSignal>((value) => typeof AbortSignal !== 'undefined' && value instanceof AbortSignal, { error: 'must be an AbortSignal' }).optional(),
+    batchSize: z.number().int().min(1).max(10_000).default(256),
+  })
+  .default({ batchSize: 256 });
+export type ReembedOptions = z.input<typeof ReembedOptions>;
 
 export const Query = z.string({ error: 'must be a string' }).max(100_000).transform((value) => value.toWellFormed());
 

@@ -46,7 +46,7 @@ function refuseForeignVectors(deps: RetrieveDeps, keys: readonly string[]): void
   const foreign = keys.reduce((sum, key) => sum + deps.index.foreignRows(key), 0);
   if (foreign > 0) {
     throw new EmbedderMismatchError(
-      `${foreign} active memor${foreign === 1 ? 'y was' : 'ies were'} embedded by another embedder than '${deps.embedder.id}', so retrieve cannot rank ${foreign === 1 ? 'it' : 'them'} and would return a partial answer. Reopen with the embedder they were written with (createMemory({ embedder })); re-embedding them is not supported yet.`,
+      `${foreign} active memor${foreign === 1 ? 'y was' : 'ies were'} embedded by another embedder than '${deps.embedder.id}', so retrieve cannot rank ${foreign === 1 ? 'it' : 'them'} and would return a partial answer. Run memory.reembed() to re-embed them with '${deps.embedder.id}' (or open with createMemory({ reembed: 'auto' })), or reopen with the embedder they were written with.`,
     );
   }
 }

@@ -73,7 +73,17 @@ export interface Store {
   readPacked(key: string, embedderId: string, dim: number, from: number | null): Promise<PackedPartition | null>;
   /** Stores `chunks` as the partition's snapshot at `version`; false (nothing written) if the partition moved on. */
   writeSnapshot(key: string, embedderId: string, dim: number, version: number, chunks: readonly IndexRows[]): Promise<boolean>;
+  /**
+   * Active records of every owner whose vectors another embedder than `embedderId` wrote, in id
+   * order after `afterId`, at most `limit` (re-embedding walks them batch by batch). `lastId`:
+   * the last id read, quarantined rows included, to continue after.
+   */
+  foreignActive(embedderId: string, afterId: string | undefined, limit: number): Promise<{ records: MemoryRecord[]; lastId: string | undefined }>;
+  /** How many active records of every owner another embedder than `embedderId` wrote. */
+  countForeign(embedderId: string): Promise<number>;
 }
+
+const isForeignActive = (embedderId: string) => (row: MemoryRow) => row.invalidatedAt === undefined && row.embedderId !== embedderId;
 
 export function toRow(record: MemoryRecord): MemoryRow {
   return { ...record, sourceIds: [...new Set(record.sources.map((source) => source.id))] };
@@ -190,6 +200,16 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
       read('writing packed vectors', () =>
         db.transaction('rw', db.partitions, db.vectorPacks, db.vectorLog, () => writeSnapshot(db, key, embedderId, dim, version, chunks)),
       ),
+
+    foreignActive: (embedderId, afterId, limit) =>
+      read('reading memories to re-embed', async () => {
+        const all = afterId === undefined ? db.memories.toCollection() : db.memories.where(':id').above(afterId);
+        const rows = await all.filter(isForeignActive(embedderId)).limit(limit).toArray();
+        const records = rows.map(parse).filter((record): record is MemoryRecord => record !== null);
+        return { records, lastId: rows.at(-1)?.id };
+      }),
+
+    countForeign: (embedderId) => read('counting memories to re-embed', () => db.memories.filter(isForeignActive(embedderId)).count()),
 
     async commit({ records, creates = [], inputs = [], deleteInputs = [], expected, revoke, inputsBaseVersion }) {
       const touched = new Set([...expected.keys(), ...records.map(partitionOf), ...(revoke ? [userPartition(revoke)] : [])]);

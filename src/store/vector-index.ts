@@ -93,7 +93,8 @@ export function createVectorIndex(store: Store, compute: ComputeClient, embedder
     // Issued together: the worker runs them in order, and one round trip is paid, not one per chunk.
     const results = await Promise.all(calls);
     if (full) trackForeign(key, [], [], true);
-    for (const entry of packed.log) trackForeign(key, entry.foreign, entry.removals.filter((id) => !entry.foreign.includes(id)), false);
+    // A row upserted by this embedder (re-embedded) is no longer foreign, whatever an earlier entry said.
+    for (const entry of packed.log) trackForeign(key, entry.foreign, [...entry.removals, ...entry.upserts.ids].filter((id) => !entry.foreign.includes(id)), false);
     return results.every((result) => result !== false);
   }
 

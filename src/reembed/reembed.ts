@@ -1,0 +1,92 @@
+/**
+ * Embedder migration: every active memory whose vector another embedder wrote is embedded
+ * again with this memory's embedder, in batches, each partition's share committed under its
+ * write lock against the version it was read at. Progress needs no bookkeeping of its own:
+ * the records still carrying another `embedderId` are exactly the remaining work, so a run
+ * that was aborted or cut short by a reload resumes by being called again.
+ */
+import type { Embedder } from '../embed/embedder';
+import { AbortedError } from '../errors';
+import type { MemoryRecord } from '../schema';
+import { partitionOf, type Owner } from '../store/owner';
+import type { Store } from '../store/store';
+import type { VectorIndex } from '../store/vector-index';
+import { writeUnderLock } from '../store/write-lock';
+
+/** Reported after every batch. `total` is what remained when the run began (it grows if another embedder keeps writing). */
+export interface ReembedProgress {
+  done: number;
+  total: number;
+  embedderId: string;
+}
+
+/** What `memory.reembed()` resolves to. */
+export interface ReembedReport {
+  /** Memories re-embedded by this run. */
+  reembedded: number;
+  embedderId: string;
+}
+
+export interface ReembedDeps {
+  store: Store;
+  index: VectorIndex;
+  embedder: Embedder;
+}
+
+export interface ReembedRequest {
+  batchSize: number;
+  onProgress?: ((progress: ReembedProgress) => void) | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** Commit attempts per partition batch before a ConflictError from writers outside the lock is passed on. */
+const MAX_ATTEMPTS = 8;
+
+function groupByPartition(records: readonly MemoryRecord[]): Map<string, { owner: Owner; ids: string[] }> {
+  const groups = new Map<string, { owner: Owner; ids: string[] }>();
+  for (const record of records) {
+    const key = partitionOf(record);
+    const group = groups.get(key) ?? { owner: { userId: record.userId, appName: record.appName }, ids: [] };
+    group.ids.push(record.id);
+    groups.set(key, group);
+  }
+  return groups;
+}
+
+/** Re-reads the batch under the lock (another writer may have superseded some), embeds and commits it. */
+function reembedPartition(deps: ReembedDeps, key: string, owner: Owner, ids: readonly string[]): Promise<number> {
+  const { store, index, embedder } = deps;
+  return writeUnderLock(store.db.name, key, MAX_ATTEMPTS, async () => {
+    const versions = await store.versions([key]);
+    const stale = (await store.getMany(ids, owner)).filter((record) => record.invalidatedAt === undefined && record.embedderId !== embedder.id);
+    if (stale.length === 0) return 0;
+    const vectors = await embedder.embed(stale.map((record) => record.content));
+    // Only the vector and its embedder change: updatedAt drives recency and must not move.
+    const records = stale.map((record, i) => ({ ...record, embedding: vectors[i]!, embedderId: embedder.id }));
+    const result = await store.commit({ records, expected: versions });
+    await index.afterCommit(result, records);
+    return records.length;
+  });
+}
+
+/** Re-embeds every active memory another embedder wrote; see the file comment. */
+export async function reembed(deps: ReembedDeps, request: ReembedRequest): Promise<ReembedReport> {
+  const { store, embedder } = deps;
+  const total = await store.countForeign(embedder.id);
+  let done = 0;
+  let after: string | undefined;
+  for (;;) {
+    if (request.signal?.aborted) {
+      throw new AbortedError(
+        `reembed() was aborted after ${done} of ${total} memories; those are stored with '${embedder.id}'. Call reembed() again to re-embed the remaining ${Math.max(0, total - done)}`,
+        { cause: request.signal.reason },
+      );
+    }
+    const { records, lastId } = await store.foreignActive(embedder.id, after, request.batchSize);
+    if (lastId === undefined) break;
+    after = lastId;
+    for (const [key, { owner, ids }] of groupByPartition(records)) done += await reembedPartition(deps, key, owner, ids);
+    request.onProgress?.({ done, total: Math.max(total, done), embedderId: embedder.id });
+  }
+  return { reembedded: done, embedderId: embedder.id };
+}
