@@ -97,8 +97,8 @@ export interface VectorLogRow {
 
 export interface DatabaseOptions {
   /** IndexedDB factory; pass fake-indexeddb's under Node. */
-  indexedDB?: IDBFactory;
-  IDBKeyRange?: typeof IDBKeyRange;
+  indexedDB?: IDBFactory | undefined;
+  IDBKeyRange?: typeof IDBKeyRange | undefined;
 }
 
 export class EngramDatabase extends Dexie {
