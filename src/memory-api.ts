@@ -32,12 +32,15 @@ export interface Memory {
    * The top-k memories for `query` among the caller's own (user scope, plus that session's
    * when `sessionId` is given) and its app's app-scope ones, scored
    * `relevance·cos + recency·0.5^(age/halfLife) + importance·importance`. Tombstones never appear.
+   * `weights` may be partial: the missing ones are the defaults (see RetrieveOptions).
    */
   retrieve(query: string, options: RetrieveOptions): Promise<Retrieved[]>;
   /**
    * The system prompt followed by a `<MEMORIES>` block: one line per memory with the band of
    * its decayed confidence (high ≥ 0.75, medium ≥ 0.5, low) and its latest source type. Memory
    * text is escaped so it cannot close the block or start a line of its own.
+   * @throws ValidationError when `retrieved` is not what `retrieve` resolved to (a Promise: await
+   * it; MemoryRecords from `list`/`get`: retrieve, or wrap each as `{ memory, score, … }`).
    */
   inject(system: string, retrieved: readonly Retrieved[]): string;
   /**

@@ -62,7 +62,12 @@ function targetOf(input: WriteInput): PlanTarget {
   return { userId: input.userId, appName: input.appName, scope: input.scope, ...(input.scope === 'session' ? { sessionId: input.sessionId } : {}) };
 }
 
-/** Opens (or creates) the memory store and starts its compute. */
+/**
+ * Opens (or creates) the memory store and starts its compute.
+ * @throws ValidationError for an unknown option or a bad value (the message lists the valid
+ * ones), StorageError when there is no IndexedDB (under Node: pass fake-indexeddb's
+ * `IDBFactory` and `IDBKeyRange`) or it cannot be opened.
+ */
 export async function createMemory(memoryOptions?: MemoryOptions): Promise<Memory> {
   const options = parseMemoryOptions(memoryOptions);
   const trust = options.trust ?? DEFAULT_TRUST;
