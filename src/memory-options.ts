@@ -12,6 +12,7 @@ import { StorageError } from './errors';
 import type { Extractor } from './extract/extractor';
 import { parseInput } from './options';
 import { DEFAULT_TRUST, Id, SourceType } from './schema';
+import type { IDBKeyRangeClass } from './store/database';
 import type { WorkerMode } from './worker/client';
 
 function isFunction(value: unknown): value is (...args: never[]) => unknown {
@@ -32,7 +33,9 @@ const THRESHOLD_RULE = { error: 'must be a cosine from -1 to 1' };
 const TIMEOUT_RULE = { error: 'must be a number of ms in (0, 3600000]' };
 const TRUST_RULE = { error: 'must be a number from 0 to 1' };
 
-export const MemoryOptions = z.strictObject({
+// The shape is its own declaration so the emitted types keep each field's TSDoc (a shape
+// inferred inside z.strictObject(...) is printed without comments).
+const memoryOptionsShape = {
   /** IndexedDB database name. Default `'engram'`. */
   name: z.string().min(1).optional(),
   /** IndexedDB factory (fake-indexeddb's `new IDBFactory()` under Node). */
@@ -41,7 +44,7 @@ export const MemoryOptions = z.strictObject({
     .optional(),
   /** The `IDBKeyRange` class that goes with `indexedDB` (fake-indexeddb's under Node). */
   IDBKeyRange: z
-    .custom<typeof IDBKeyRange>((value) => isFunction(value) && hasMethods(value, 'bound', 'only'), { error: "must be the IDBKeyRange class (under Node: IDBKeyRange from 'fake-indexeddb')" })
+    .custom<IDBKeyRangeClass>((value) => isFunction(value) && hasMethods(value, 'bound', 'lowerBound', 'upperBound', 'only'), { error: "must be the IDBKeyRange class (under Node: IDBKeyRange from 'fake-indexeddb')" })
     .optional(),
   /** `'auto'` (default): compute in a module Worker where `Worker` exists, else in-process. `'off'`: in-process. */
   worker: z.enum(['auto', 'off'] satisfies WorkerMode[]).optional(),
@@ -75,7 +78,8 @@ export const MemoryOptions = z.strictObject({
    * DBCore middleware (`db.use(...)`) to inject write faults. Not part of the public contract.
    */
   onDatabase: z.custom<(db: Dexie) => void>(isFunction, { error: 'must be a function' }).optional(),
-});
+};
+export const MemoryOptions: z.ZodObject<typeof memoryOptionsShape, z.core.$strict> = z.strictObject(memoryOptionsShape);
 export type MemoryOptions = z.input<typeof MemoryOptions>;
 export type ParsedMemoryOptions = z.output<typeof MemoryOptions>;
 
