@@ -47,7 +47,10 @@ export function expectedOf(schema: Schema, depth = 0): string {
   return ARTICLE[def.type] ?? def.type;
 }
 
-/** The valid key closest to a misspelt one (same letters in another case, or at most two edits). */
+/**
+ * The valid key closest to a misspelt one: the same letters in another case, or at most two
+ * edits that change less than half of it (so `id` does not suggest `k`).
+ */
 export function closestKey(key: string, valid: readonly string[]): string | undefined {
   const lower = key.toLowerCase();
   const exact = valid.find((candidate) => candidate.toLowerCase() === lower);
@@ -56,7 +59,7 @@ export function closestKey(key: string, valid: readonly string[]): string | unde
   let bestDistance = 3;
   for (const candidate of valid) {
     const distance = editDistance(lower, candidate.toLowerCase());
-    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+    if (distance < bestDistance && distance < key.length / 2) [best, bestDistance] = [candidate, distance];
   }
   return best;
 }

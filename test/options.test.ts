@@ -138,6 +138,7 @@ describe('parseInput (messages)', () => {
     );
     expect(() => parseInput(Fact, { content: 'x', topic: 't', importnce: 0.5 }, 'fact')).toThrow("fact: unknown key 'importnce' (did you mean 'importance'?)");
     expect(() => parseInput(RememberOptions, { source, scopes: 'app' }, 'options')).toThrow("unknown key 'scopes' (did you mean 'scope'?)");
+    expect(() => parseInput(RetrieveOptions, { userId: 'u', id: 'x' }, 'options')).toThrow(/^options: unknown key 'id'; valid keys: /);
   });
 });
 
