@@ -49,5 +49,6 @@ export {
   QuotaError,
   WorkerError,
   PluginError,
+  EmbedderMismatchError,
   isEngramError,
 } from './errors';

@@ -71,7 +71,11 @@ const memoryOptionsShape = {
     .optional(),
   /** Cosine at or above which an existing memory is a consolidation neighbour, from -1 to 1. Default 0.6. */
   candidateThreshold: z.number().min(-1, THRESHOLD_RULE).max(1, THRESHOLD_RULE).optional(),
-  /** Memory id generator. Default `mem_` + 8 random hex digits. */
+  /**
+   * Memory id generator. Default `mem_` + 32 random hex digits (128 bits). A generated id that
+   * already exists is never written over (whoever's record it is): the write is decided again
+   * with a new id, and a generator that keeps repeating itself gets a ConflictError.
+   */
   idGenerator: z.custom<() => string>(isFunction, { error: 'must be a function returning a new id' }).optional(),
   /**
    * @internal Test hook: receives the Dexie database before it opens, so a test can install
