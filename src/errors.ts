@@ -49,6 +49,15 @@ export class StorageError extends EngramError {
   override name = 'StorageError';
 }
 
+/**
+ * The memory was closed with `close()`: no call works on it any more. A call made after
+ * close wrote nothing; one that close overtook wrote at most what it had committed (each write
+ * is one transaction). Create a new memory with `createMemory()`.
+ */
+export class ClosedError extends EngramError {
+  override name = 'ClosedError';
+}
+
 /** The browser refused to store more data. Nothing of the failed write was kept. */
 export class QuotaError extends StorageError {
   override name = 'QuotaError';
@@ -104,6 +113,7 @@ const ENGRAM_ERROR_NAMES = new Set([
   'NotFoundError',
   'ConflictError',
   'StorageError',
+  'ClosedError',
   'QuotaError',
   'WorkerError',
   'PluginError',

@@ -46,6 +46,7 @@ export {
   NotFoundError,
   ConflictError,
   StorageError,
+  ClosedError,
   QuotaError,
   WorkerError,
   PluginError,
