@@ -16,7 +16,9 @@ export default defineConfig(({ mode }) => {
   }
   return {
     base: './',
-    worker: { format: 'es' },
+    // The worker loads transformers.js only when a hosted model is asked for, and from the
+    // application's own install (an optional peer): never a copy of it in engram's files.
+    worker: { format: 'es', rollupOptions: { external: ['@huggingface/transformers'] } },
     build: {
       target: 'es2022',
       lib: {
@@ -25,6 +27,7 @@ export default defineConfig(({ mode }) => {
           engram: 'src/index.ts',
           openai: 'src/adapters/openai/index.ts',
           'chrome-ai': 'src/adapters/chrome-ai/index.ts',
+          transformers: 'src/adapters/transformers/index.ts',
         },
         formats: ['es'],
         fileName: (_format, name) => `${name}.js`,

@@ -8,6 +8,7 @@ import type { Dexie } from 'dexie';
 import { z } from 'zod';
 import type { Decider } from './consolidate/decider';
 import type { Embedder } from './embed/embedder';
+import { isModelEmbedder } from './embed/model-embedder';
 import { StorageError } from './errors';
 import type { Extractor } from './extract/extractor';
 import { parseInput } from './options';
@@ -26,7 +27,8 @@ function hasMethods(value: unknown, ...methods: string[]): value is Record<strin
 function isEmbedder(value: unknown): value is Embedder {
   if (!hasMethods(value, 'embed')) return false;
   const { id, dim } = value as { id?: unknown; dim?: unknown };
-  return typeof id === 'string' && id.length > 0 && Number.isInteger(dim) && (dim as number) > 0;
+  // A hosted model (engram/transformers) learns its dimension when compute loads it.
+  return typeof id === 'string' && id.length > 0 && Number.isInteger(dim) && ((dim as number) > 0 || isModelEmbedder(value));
 }
 
 const THRESHOLD_RULE = { error: 'must be a cosine from -1 to 1' };

@@ -9,6 +9,7 @@ import { planConsolidation, type PlanTarget } from './consolidate/plan';
 import { HASH_DIM } from './embed/hash-embedder';
 import { checkedIdGenerator, defaultIdGenerator } from './ids';
 import { checkEmbedder } from './embed/checked-embedder';
+import { resolveEmbedder } from './embed/model-embedder';
 import { guardClosed } from './closed';
 import { NotFoundError, PermissionError, toStorageError, ValidationError, WorkerError } from './errors';
 import { candidateOfFact, extractCandidates, userMessagesOf } from './extract/candidates';
@@ -83,7 +84,13 @@ export async function createMemory(memoryOptions?: MemoryOptions): Promise<Memor
     ...(options.worker !== undefined ? { worker: options.worker } : {}),
     ...(options.workerTimeoutMs !== undefined ? { timeoutMs: options.workerTimeoutMs } : {}),
   });
-  const embedder = checkEmbedder(options.embedder ?? { id: `hash-fnv1a-${HASH_DIM}`, dim: HASH_DIM, embed: (texts) => compute.embed([...texts], HASH_DIM) });
+  const given = options.embedder ?? { id: `hash-fnv1a-${HASH_DIM}`, dim: HASH_DIM, embed: (texts) => compute.embed([...texts], HASH_DIM) };
+  const embedder = checkEmbedder(
+    await resolveEmbedder(given, compute).catch((error: unknown) => {
+      compute.close();
+      throw error;
+    }),
+  );
   const store = createStore(db, embedder);
   const extractor = options.extractor ?? createRuleExtractor();
   const exclusiveTopics = new Set([...(options.exclusiveTopics ?? DEFAULT_EXCLUSIVE_TOPICS), SESSION_SUMMARY_TOPIC]);

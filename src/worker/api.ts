@@ -59,6 +59,18 @@ export interface PartitionExport {
   chunks: IndexRows[];
 }
 
+/** A model compute loads and runs itself (engram/transformers): plain data, so it crosses to the worker. */
+export interface ModelEmbedderSpec {
+  kind: 'transformers';
+  model: string;
+  allowRemoteModels: boolean;
+  localModelPath?: string;
+  remoteHost?: string;
+  dtype?: string;
+  device?: string;
+  wasmPaths?: string;
+}
+
 /** Every method may be called across the worker boundary: arguments and results are cloneable. */
 export interface ComputeApi {
   /** Hash-embeds texts (the built-in embedder). */
@@ -84,6 +96,10 @@ export interface ComputeApi {
   /** For each query, the ids of rows in `key` (of the given scope) with cosine ≥ threshold: the `limit` most similar, most similar first. */
   neighbours(key: string, queries: Float32Array[], threshold: number, scope: Scope, limit?: number): string[][];
   stats(): ComputeStats;
+  /** Loads a model (once per spec) and resolves to its vector length. @throws PluginError when it cannot be loaded. */
+  loadModel(spec: ModelEmbedderSpec): Promise<number>;
+  /** Embeds texts with a model loaded by {@link ComputeApi.loadModel} (loading it first if needed). */
+  embedModel(spec: ModelEmbedderSpec, texts: string[]): Promise<Float32Array[]>;
   /** Drops caches that may hold user text (the hash embedder's token cache); erasure calls it. */
   clearCaches(): void;
 }

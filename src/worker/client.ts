@@ -38,8 +38,13 @@ const METHODS = [
   'scan',
   'neighbours',
   'stats',
+  'loadModel',
+  'embedModel',
   'clearCaches',
 ] as const satisfies readonly (keyof ComputeApi)[];
+
+/** How long `loadModel` may take in the worker. */
+const MODEL_LOAD_TIMEOUT_MS = 600_000;
 
 export function createComputeClient(options: ComputeClientOptions = {}): ComputeClient {
   const useWorker = (options.worker ?? 'auto') === 'auto' && typeof Worker !== 'undefined';
@@ -96,12 +101,14 @@ function createWorkerClient(options: ComputeClientOptions): ComputeClient {
     if (closed) throw new WorkerError('the compute worker was closed (memory.close() was called); create a new memory instance');
     const instance = current ?? start();
     let timer: ReturnType<typeof setTimeout> | undefined;
+    // Loading a model may download and compile it: minutes, not a compute call's seconds.
+    const limit = method === 'loadModel' ? Math.max(timeoutMs, MODEL_LOAD_TIMEOUT_MS) : timeoutMs;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        const error = new WorkerError(`compute call '${method}' did not answer within ${timeoutMs} ms; the worker was restarted, retry the call`);
+        const error = new WorkerError(`compute call '${method}' did not answer within ${limit} ms; the worker was restarted, retry the call`);
         restart(error);
         reject(error);
-      }, timeoutMs);
+      }, limit);
     });
     try {
       const fn = instance.remote[method] as unknown as (...a: unknown[]) => Promise<unknown>;

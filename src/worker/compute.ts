@@ -4,7 +4,8 @@
  */
 import { createHashEmbedder } from '../embed/hash-embedder';
 import type { Scope } from '../schema';
-import { SCOPE_CODE, type ComputeApi, type ComputeStats, type ScanHit, type ScanRequest } from './api';
+import { SCOPE_CODE, type ComputeApi, type ComputeStats, type ModelEmbedderSpec, type ScanHit, type ScanRequest } from './api';
+import type { ModelRuntime } from '../adapters/transformers/runtime';
 import { filterFor, neighbourRows, rowDot, scanPartition } from './kernel';
 import { bytesOf, createPartition, exportRows, removeRow, upsertRows, type Partition } from './partition';
 import { TopK } from './top-k';
@@ -31,6 +32,20 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
     let embedder = embedders.get(dim);
     if (!embedder) embedders.set(dim, (embedder = createHashEmbedder(dim)));
     return embedder;
+  }
+
+  /** Models by spec, loaded on first use; a failed load is forgotten so the next call retries it. */
+  const models = new Map<string, Promise<ModelRuntime>>();
+  function modelFor(spec: ModelEmbedderSpec): Promise<ModelRuntime> {
+    const key = JSON.stringify(spec);
+    let model = models.get(key);
+    if (!model) {
+      // Imported on first use: compute that never hosts a model never loads its runtime.
+      model = import('../adapters/transformers/runtime').then(({ loadModelRuntime }) => loadModelRuntime(spec));
+      model.catch(() => models.delete(key));
+      models.set(key, model);
+    }
+    return model;
   }
 
   function toHits(request: ScanRequest, found: { partition: string; data: Partition }[], top: TopK): ScanHit[] {
@@ -113,6 +128,14 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
         const ranked = rows.map((row) => ({ row, similarity: rowDot(partition, row, queries[q]!) })).sort((a, b) => b.similarity - a.similarity);
         return ranked.slice(0, limit).map(({ row }) => partition.ids[row]!);
       });
+    },
+
+    async loadModel(spec) {
+      return (await modelFor(spec)).dim;
+    },
+
+    async embedModel(spec, texts) {
+      return (await modelFor(spec)).embed(texts);
     },
 
     clearCaches() {

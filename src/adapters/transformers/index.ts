@@ -1,0 +1,81 @@
+/**
+ * `engram/transformers`: sentence embeddings from a transformers.js feature-extraction model
+ * (BERT-like: all-MiniLM-L6-v2, bge-small, …), computed inside engram's compute worker so the
+ * page's main thread never runs the model. Mean pooling, L2-normalised. WASM by default in the
+ * browser (CPU under Node), WebGPU with `device: 'webgpu'`. Model files come from
+ * `localModelPath` (a URL path in the browser, a directory under Node); the hub only when
+ * `allowRemoteModels` is set.
+ */
+import type { Embedder } from '../../embed/embedder';
+import { modelEmbedderId } from '../../embed/model-embedder';
+import { PluginError } from '../../errors';
+import type { ModelEmbedderSpec } from '../../worker/api';
+import { loadModelRuntime, type ModelRuntime } from './runtime';
+
+export interface TransformersEmbedderOptions {
+  /** Model id, a folder under `localModelPath` (or a hub id with `allowRemoteModels`), e.g. `'Xenova/all-MiniLM-L6-v2'`. */
+  model: string;
+  /** Where model folders live: `'/models/'` (a URL path) in the browser, a directory under Node. */
+  localModelPath?: string;
+  /** Fetch missing files from the hub (or `remoteHost`). Default false: nothing is fetched. */
+  allowRemoteModels?: boolean;
+  /** Where remote models come from when allowed. Default: transformers.js's (the Hugging Face Hub). */
+  remoteHost?: string;
+  /** Weights variant: `'fp32'` loads `onnx/model.onnx`, `'q8'` `onnx/model_quantized.onnx`, … Default: transformers.js's for the device. */
+  dtype?: 'auto' | 'fp32' | 'fp16' | 'q8' | 'int8' | 'uint8' | 'q4' | 'bnb4' | 'q4f16';
+  /** `'wasm'` (the browser's default), `'webgpu'`, or `'cpu'` (Node's default). */
+  device?: 'wasm' | 'webgpu' | 'cpu';
+  /** Where the browser finds ONNX Runtime's `.wasm` files (they ship in `onnxruntime-web/dist/`). */
+  wasmPaths?: string;
+}
+
+/** An Embedder whose model engram loads inside its compute worker (see {@link transformersEmbedder}). */
+export interface TransformersEmbedder extends Embedder {
+  readonly worker: ModelEmbedderSpec;
+  /** Loads the model in this thread (for use without createMemory); resolves to its dimension. */
+  load(): Promise<number>;
+}
+
+/**
+ * An Embedder on transformers.js. Passed to `createMemory({ embedder })`, the model is loaded
+ * in engram's worker when the memory opens (a missing model fails `createMemory` with
+ * PluginError); `id` and `dim` are known from then on. Used alone, call `load()` first.
+ */
+export function transformersEmbedder(options: TransformersEmbedderOptions): TransformersEmbedder {
+  if (typeof options?.model !== 'string' || options.model === '') throw new PluginError("transformersEmbedder needs options.model (e.g. 'Xenova/all-MiniLM-L6-v2')");
+  const spec: ModelEmbedderSpec = {
+    kind: 'transformers',
+    model: options.model,
+    allowRemoteModels: options.allowRemoteModels ?? false,
+    ...(options.localModelPath !== undefined ? { localModelPath: options.localModelPath } : {}),
+    ...(options.remoteHost !== undefined ? { remoteHost: options.remoteHost } : {}),
+    ...(options.dtype !== undefined ? { dtype: options.dtype } : {}),
+    ...(options.device !== undefined ? { device: options.device } : {}),
+    ...(options.wasmPaths !== undefined ? { wasmPaths: options.wasmPaths } : {}),
+  };
+  let runtime: Promise<ModelRuntime> | undefined;
+  let loaded: ModelRuntime | undefined;
+  const load = async () => {
+    runtime ??= loadModelRuntime(spec).catch((error: unknown) => {
+      runtime = undefined;
+      throw error;
+    });
+    loaded = await runtime;
+    return loaded.dim;
+  };
+  return {
+    worker: spec,
+    // Before a load there is no dimension yet; createMemory loads first, in its worker.
+    get id() {
+      return loaded ? modelEmbedderId(spec, loaded.dim) : modelEmbedderId(spec, 0);
+    },
+    get dim() {
+      return loaded?.dim ?? 0;
+    },
+    load,
+    async embed(texts) {
+      await load();
+      return loaded!.embed(texts);
+    },
+  };
+}

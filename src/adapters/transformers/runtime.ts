@@ -1,0 +1,57 @@
+/**
+ * Runs a transformers.js feature-extraction pipeline: mean pooling over the attention mask,
+ * L2-normalised. Loaded lazily by engram's compute (inside the worker, or in-process), so
+ * neither the main bundle nor a page that never asks for it pays for transformers.js.
+ */
+import { PluginError } from '../../errors';
+import type { ModelEmbedderSpec } from '../../worker/api';
+
+export interface ModelRuntime {
+  readonly dim: number;
+  embed(texts: readonly string[]): Promise<Float32Array[]>;
+}
+
+type Pipeline = (texts: string[], options: { pooling: 'mean'; normalize: true }) => Promise<{ data: ArrayLike<number>; dims: number[] }>;
+
+function describe(spec: ModelEmbedderSpec): string {
+  return `'${spec.model}'${spec.localModelPath ? ` under '${spec.localModelPath}'` : ''}`;
+}
+
+/** Loads the model named by `spec`. @throws PluginError when it is missing or fails to load (no network unless allowRemoteModels). */
+export async function loadModelRuntime(spec: ModelEmbedderSpec): Promise<ModelRuntime> {
+  const { env, pipeline } = await import('@huggingface/transformers').catch((error: unknown) => {
+    throw new PluginError("transformersEmbedder needs the '@huggingface/transformers' package (npm i @huggingface/transformers@3.8.1)", { cause: error });
+  });
+  // transformers.js keeps these on one global env; each load sets them for its own model.
+  env.allowRemoteModels = spec.allowRemoteModels;
+  env.allowLocalModels = true;
+  if (spec.localModelPath !== undefined) env.localModelPath = spec.localModelPath;
+  if (spec.remoteHost !== undefined) env.remoteHost = spec.remoteHost;
+  if (spec.wasmPaths !== undefined && env.backends.onnx.wasm) env.backends.onnx.wasm.wasmPaths = spec.wasmPaths;
+  let extract: Pipeline;
+  try {
+    const options = { local_files_only: !spec.allowRemoteModels, ...(spec.dtype ? { dtype: spec.dtype } : {}), ...(spec.device ? { device: spec.device } : {}) };
+    extract = (await pipeline('feature-extraction', spec.model, options as Record<string, unknown>)) as unknown as Pipeline;
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    const hint = spec.allowRemoteModels ? '' : ' (allowRemoteModels is off: nothing was fetched; put the model files there, or allow remote models)';
+    throw new PluginError(`transformersEmbedder could not load model ${describe(spec)}: ${detail}${hint}`, { cause: error });
+  }
+  const [probe] = await embedWith(extract, ['dimension probe'], spec);
+  const dim = probe!.length;
+  return { dim, embed: (texts) => embedWith(extract, [...texts], spec) };
+}
+
+async function embedWith(extract: Pipeline, texts: string[], spec: ModelEmbedderSpec): Promise<Float32Array[]> {
+  if (texts.length === 0) return [];
+  let output: Awaited<ReturnType<Pipeline>>;
+  try {
+    output = await extract(texts, { pooling: 'mean', normalize: true });
+  } catch (error) {
+    throw new PluginError(`transformersEmbedder: model ${describe(spec)} failed on ${texts.length} texts: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  const [rows, dim] = output.dims;
+  if (rows !== texts.length || !dim) throw new PluginError(`transformersEmbedder: model ${describe(spec)} returned dims [${output.dims.join(', ')}] for ${texts.length} texts`);
+  const data = Float32Array.from(output.data);
+  return Array.from({ length: rows }, (_, i) => data.slice(i * dim, (i + 1) * dim));
+}

@@ -1,0 +1,87 @@
+import '@vitest/web-worker';
+/**
+ * engram/transformers end to end with a tiny BERT-shaped model the test writes itself
+ * (helpers/tiny-bert.ts): real transformers.js, real ONNX Runtime, real engram worker.
+ * The model's weights are known, so tokenisation and pooling are checked against vectors
+ * computed here from the token ids.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createMemory, PluginError, type Memory } from '../../src/index';
+import { transformersEmbedder } from '../../src/adapters/transformers';
+import { expectedVector, HIDDEN, idOf, writeTinyBert } from '../helpers/tiny-bert';
+
+const root = mkdtempSync(join(tmpdir(), 'engram-models-'));
+writeTinyBert(root, 'tiny-bert');
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const options = () => ({ model: 'tiny-bert', localModelPath: `${root}/`, dtype: 'fp32' as const });
+const ids = (...tokens: string[]) => tokens.map(idOf);
+const owner = { userId: 'u_ada', appName: 'default' };
+
+function expectClose(actual: Float32Array, expected: readonly number[]) {
+  expect(actual).toHaveLength(expected.length);
+  expected.forEach((value, i) => expect(actual[i]!).toBeCloseTo(value, 5));
+}
+
+describe('transformersEmbedder', () => {
+  it('splits words into WordPiece tokens and mean-pools their vectors, L2-normalised, when loaded in this thread', async () => {
+    const embedder = transformersEmbedder(options());
+    expect(await embedder.load()).toBe(HIDDEN);
+    expect(embedder).toMatchObject({ id: `transformers:tiny-bert:fp32:${HIDDEN}`, dim: HIDDEN });
+    const [vector] = await embedder.embed(['Hello, WORLDS zzz']);
+    expectClose(vector!, expectedVector(ids('[CLS]', 'hello', ',', 'world', '##s', '[UNK]', '[SEP]')));
+  });
+
+  it('leaves padding out of the mean when texts of different lengths share a batch', async () => {
+    const embedder = transformersEmbedder(options());
+    const [short, long] = await embedder.embed(['hello', 'The user likes green tea.']);
+    expectClose(short!, expectedVector(ids('[CLS]', 'hello', '[SEP]')));
+    expectClose(long!, expectedVector(ids('[CLS]', 'the', 'user', 'likes', 'green', 'tea', '.', '[SEP]')));
+  });
+
+  it("runs the model inside engram's worker, records carrying its id and dimension, when given to createMemory", async () => {
+    const embedder = transformersEmbedder(options());
+    const memory: Memory = await createMemory({ name: 'transformers-worker', indexedDB: new IDBFactory(), IDBKeyRange, worker: 'auto', embedder });
+    try {
+      expect(memory.computeLocation).toBe('worker');
+      await memory.remember({ content: 'The user likes green tea.', topic: 'preference' }, { ...owner, source: { type: 'user_explicit', id: 'c1' } });
+      await memory.remember({ content: 'The user is vegetarian.', topic: 'diet' }, { ...owner, source: { type: 'user_explicit', id: 'c2' } });
+      const [hit] = await memory.retrieve('green tea', owner);
+      expect(hit!.memory).toMatchObject({ content: 'The user likes green tea.', embedderId: `transformers:tiny-bert:fp32:${HIDDEN}` });
+      expectClose(hit!.memory.embedding, expectedVector(ids('[CLS]', 'the', 'user', 'likes', 'green', 'tea', '.', '[SEP]')));
+      // Loaded in the worker only: this thread's copy of the embedder never ran the model.
+      expect(embedder.dim).toBe(0);
+    } finally {
+      await memory.close();
+    }
+  });
+
+  it('fails createMemory fast with PluginError, fetching nothing, when the model is missing and remote models are off', async () => {
+    let requests = 0;
+    const hub = createServer((_request, response) => {
+      requests++;
+      response.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => hub.listen(0, '127.0.0.1', resolve));
+    const remoteHost = `http://127.0.0.1:${(hub.address() as AddressInfo).port}/`;
+    try {
+      for (const worker of ['auto', 'off'] as const) {
+        const started = Date.now();
+        const opening = createMemory({ name: `missing-${worker}`, indexedDB: new IDBFactory(), IDBKeyRange, worker, embedder: transformersEmbedder({ ...options(), model: 'no-such-model', remoteHost }) });
+        await expect(opening).rejects.toThrow(PluginError);
+        await expect(opening).rejects.toThrow(/could not load model 'no-such-model'.*allowRemoteModels is off: nothing was fetched/);
+        expect(Date.now() - started).toBeLessThan(5_000);
+      }
+      await expect(transformersEmbedder({ ...options(), model: 'no-such-model', remoteHost }).load()).rejects.toThrow(PluginError);
+      expect(requests).toBe(0);
+    } finally {
+      hub.close();
+    }
+  });
+});
