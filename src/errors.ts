@@ -42,7 +42,10 @@ export class ConflictError extends EngramError {
  * Internal: the write is decided again with new ids; a caller only sees a ConflictError when
  * the generator keeps repeating itself.
  */
-export class IdCollisionError extends ConflictError {}
+export class IdCollisionError extends ConflictError {
+  // Callers handle it as the ConflictError it is (and only `name` crosses the worker boundary).
+  override name = 'ConflictError';
+}
 
 /** IndexedDB failed (closed, deleted, blocked, aborted). The store is left as it was before the call. */
 export class StorageError extends EngramError {
