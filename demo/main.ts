@@ -9,6 +9,7 @@ import { OTHER_USER, SEED_USER } from '../scripts/seed-sessions';
 import { createSimulatedClock, DAY_MS, formatTime } from './clock';
 import { byId, h, mount } from './dom';
 import { createPlayground } from './playground';
+import { installModelSettings, modelOptions } from './settings';
 import { renderStepResult } from './render';
 import { clearPageState, loadOwner, loadUsers, loadWalk, saveOwner, saveUsers, saveWalk, type WalkState } from './state';
 import { arrowheadDefs, drawLineageWires, renderStore } from './store-view';
@@ -29,7 +30,7 @@ let users = loadUsers([SEED_USER, OTHER_USER, 'u_carol']);
 let busy = false;
 
 function openMemory(): Promise<Memory> {
-  return createMemory({ name: DB_NAME, clock: clock.now });
+  return createMemory({ name: DB_NAME, clock: clock.now, ...modelOptions() });
 }
 
 const ui = {
@@ -200,6 +201,12 @@ async function start() {
     }),
   );
 
+  installModelSettings(() =>
+    run(async () => {
+      await memory.close();
+      memory = await openMemory();
+    }),
+  );
   renderClock();
   renderWalk();
   await refreshStore();

@@ -46,6 +46,12 @@ export async function startOpenAIStub(): Promise<OpenAIStub> {
   const queues = new Map<string, (StubReply | ((request: StubRequest) => StubReply))[]>();
   const requests: StubRequest[] = [];
   const server: Server = createServer((incoming, response) => {
+    // CORS, so a page in the browser (the demo) can call it the way it calls a real endpoint.
+    response.setHeader('access-control-allow-origin', '*');
+    if (incoming.method === 'OPTIONS') {
+      response.writeHead(204, { 'access-control-allow-headers': 'content-type, authorization, accept', 'access-control-allow-methods': 'POST' }).end();
+      return;
+    }
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
