@@ -114,14 +114,30 @@ const SPEECH_AFTER = new RegExp(
 const ACCORDING_TO = /\baccording[ \t]+to\b[^.!?\n]{0,60}$/i;
 /** A possessive in front of the match ("Sam's export keeps failing", "José's upload …"): the fact is someone else's. */
 const THIRD_PARTY_POSSESSIVE = /(?:^|[^\p{L}\p{M}\p{N}_])(?:[Hh]is|[Hh]er|[Tt]heir|\p{Lu}[\p{L}\p{M}]{0,30}'s)[ \t]+$/u;
-/** "Bob: I'm vegan", "[10:32] Zoë: …" at the start of a line: someone else's line pasted in. */
-const SPEAKER_LABEL = /^[ \t]*(?:\[[^\]\n]{0,24}\][ \t]*)?(\p{L}[\p{L}\p{M}\p{N}_.'-]{0,30}(?:[ \t]+\p{L}[\p{L}\p{M}\p{N}_.'-]{0,30})?)[ \t]*:/u;
-/** Labels people put before their own statement ("Update: I'm vegan", "Re: my booking"). */
+/**
+ * "Bob: I'm vegan", "[10:32] Zoë: …", "Bob Smith: …", "my wife: …" at the start of a line:
+ * someone else's line pasted in. A second word makes a speaker only as a name or after a
+ * possessive; "That's fine: …" and "Good news: …" are the user talking.
+ */
+const SPEAKER_LABEL = /^[ \t]*(?:\[[^\]\n]{0,24}\][ \t]*)?(\p{L}[\p{L}\p{M}\p{N}_.'-]{0,30})(?:[ \t]+(\p{L}[\p{L}\p{M}\p{N}_.'-]{0,30}))?[ \t]*:/u;
+const POSSESSIVE = /^(?:my|our|his|her|their|your)$/i;
+/** Labels people put before their own statement ("Update: I'm vegan", "Re: my booking", "Device: Pixel 7"). */
 const OWN_LABELS = new Set([
   'update', 'quick update', 'note', 'fyi', 'ps', 'p.s', 'p.s.', 'pps', 'edit', 'also', 'btw', 'reminder', 'correction', 'context', 'background', 'heads up',
   'one more thing', 'oh and', 'and', 're', 'fwd', 'subject', 'question', 'answer', 'my answer', 'summary', 'info', 'details', 'issue', 'problem', 'bug',
   'feedback', 'request', 'important', 'nb', 'n.b', 'status', 'about me', 'diet', 'travel', 'name', 'me', 'myself', 'ok so', 'so', 'anyway', 'hi', 'hello', 'hey',
+  'device', 'browser', 'os', 'version', 'phone', 'app', 'platform', 'error', 'steps', 'my name', 'my diet', 'my seat',
 ]);
+
+/** The speaker a line's label names, or undefined when the line has none (or the label is the user's own). */
+function speakerLabel(line: string): string | undefined {
+  const label = SPEAKER_LABEL.exec(line);
+  if (!label) return undefined;
+  const [, first, second] = label;
+  if (second !== undefined && !POSSESSIVE.test(first!) && !/^[\p{Lu}\p{Lt}\p{Lo}]/u.test(second)) return undefined;
+  const name = second === undefined ? first! : `${first} ${second}`;
+  return OWN_LABELS.has(name.toLowerCase()) || isSelf(name) ? undefined : name;
+}
 
 function isSelf(word: string | undefined): boolean {
   return word !== undefined && /^(?:i(?:'ve|'d|'ll)?|me|myself)$/i.test(word.trim());
@@ -196,8 +212,7 @@ function lineVerdict(text: string, start: number): string | undefined {
   while (lineStart > floor && !isLineBreak(text.charCodeAt(lineStart - 1))) lineStart--;
   const line = text.slice(lineStart, start);
   if (/^[ \t]*>/.test(line)) return 'quoted line';
-  const label = SPEAKER_LABEL.exec(line);
-  if (label && !OWN_LABELS.has(label[1]!.toLowerCase()) && !isSelf(label[1])) return 'speaker label';
+  if (speakerLabel(line) !== undefined) return 'speaker label';
   return undefined;
 }
 
@@ -243,6 +258,19 @@ export function reportsSomeoneElse(sentence: string): boolean {
   return false;
 }
 
+/**
+ * "Call me <name>": the seed's `[A-Z][A-Za-z0-9_]*` in every script. A name starts with a
+ * capital, or with a letter of a script that has no case ("李雷", "さくら", "محمد"), and runs
+ * over letters, combining marks ("Zoe\u0308") and digits; an apostrophe or a hyphen may join
+ * parts ("O'Brien", "Jean-Luc"), but a trailing "'s" is a possessive, not part of the name.
+ * Each part is bounded and every separator is a character no part contains: linear.
+ */
+export const CALL_ME =
+  /(?<![\p{L}\p{M}\p{N}_])[Cc][Aa][Ll][Ll] [Mm][Ee] ([\p{Lu}\p{Lt}\p{Lo}][\p{L}\p{M}\p{N}_]{0,40}(?:['-](?!s(?![\p{L}\p{M}\p{N}]))\p{L}[\p{L}\p{M}\p{N}_]{0,40}){0,3})(?![\p{L}\p{M}\p{N}_])/u;
+
+// With `i`, `\p{Lu}` also matches lower case.
+const CALL_ME_ANY_CASE = new RegExp(CALL_ME.source, 'giu');
+
 /** Names that would make a memory claim a role or a privilege ("The user goes by System."). */
 const RESERVED_WORDS =
   'system|assistant|admin|administrator|root|sudo|superuser|developer|dev|operator|moderator|mod|owner|user|users|everyone|everybody|all|ai|bot|model|tool|chatgpt|gpt|claude|openai|anthropic|ignore|instructions?|prompt|memories|override';
@@ -267,6 +295,16 @@ export function isReservedName(name: string): boolean {
     .replace(/[013457]/g, (digit) => LEET[digit]!)
     .replace(/[^\p{L}]/gu, '');
   return folded.length > 0 && folded.length <= MAX_RESERVED_LENGTH && RESERVED_NAME.test(folded);
+}
+
+/**
+ * Whether `text` asks to be called by a reserved name ("Call me Ѕуѕtеm"), read as the rule
+ * extractor reads a name but in any case ("call me admin"): stricter than extraction, for
+ * callers that keep the user's sentence itself (the session summary).
+ */
+export function claimsReservedName(text: string): boolean {
+  for (const match of normalizeApostrophes(text).matchAll(CALL_ME_ANY_CASE)) if (isReservedName(match[1]!)) return true;
+  return false;
 }
 
 /**

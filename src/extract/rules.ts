@@ -5,18 +5,8 @@
  * so adversarial input cannot make it backtrack catastrophically.
  */
 import type { CandidateInput } from '../schema';
-import { instructionSignal, isLineBreak, isReservedName, normalizeApostrophes, notTheUsersOwn, sentenceBounds } from '../defences';
+import { CALL_ME, instructionSignal, isLineBreak, isReservedName, normalizeApostrophes, notTheUsersOwn, sentenceBounds } from '../defences';
 import type { Extractor } from './extractor';
-
-/**
- * "Call me <name>": the seed's `[A-Z][A-Za-z0-9_]*` in every script. A name starts with a
- * capital, or with a letter of a script that has no case ("李雷", "さくら", "محمد"), and runs
- * over letters, combining marks ("Zoe\u0308") and digits; an apostrophe or a hyphen may join
- * parts ("O'Brien", "Jean-Luc"), but a trailing "'s" is a possessive, not part of the name.
- * Each part is bounded and every separator is a character no part contains: linear.
- */
-const NAME_RULE =
-  /(?<![\p{L}\p{M}\p{N}_])[Cc][Aa][Ll][Ll] [Mm][Ee] ([\p{Lu}\p{Lt}\p{Lo}][\p{L}\p{M}\p{N}_]{0,40}(?:['-](?!s(?![\p{L}\p{M}\p{N}]))\p{L}[\p{L}\p{M}\p{N}_]{0,40}){0,3})(?![\p{L}\p{M}\p{N}_])/u;
 
 export interface Rule {
   pattern: RegExp;
@@ -58,7 +48,7 @@ export const SEED_RULES: readonly Rule[] = Object.freeze([
     lowerCaseCapture: true,
   },
   {
-    pattern: NAME_RULE,
+    pattern: CALL_ME,
     topic: 'identity',
     template: 'The user goes by {0}.',
     confidence: 0.95,
