@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { isReservedName } from '../../src/defences';
 import { createRuleExtractor, SEED_RULES, type ChatMessage, type Extractor } from '../../src/index';
 import { extractCandidates, userMessagesOf } from '../../src/extract/candidates';
 import { PluginError } from '../../src/errors';
@@ -37,9 +39,66 @@ describe('createRuleExtractor', () => {
     expect(await extract('CALL ME Bo')).toEqual([expect.objectContaining({ content: 'The user goes by Bo.' })]);
   });
 
+  it('stores a name in any script exactly as typed when the user asks to be called by it', async () => {
+    for (const [text, name] of [
+      ['Call me Zoë.', 'Zoë'],
+      ['Call me José', 'José'],
+      ['call me Ångström!', 'Ångström'],
+      ['Call me 李雷.', '李雷'],
+      ['Call me Łukasz', 'Łukasz'],
+      ['Call me Søren, thanks', 'Søren'],
+      ["Call me O'Brien.", "O'Brien"],
+      ['Call me O’Brien.', 'O’Brien'],
+      ['Call me Jean-Luc.', 'Jean-Luc'],
+      ['Call me Zoe\u0308.', 'Zoe\u0308'],
+      ['Call me अर्जुन.', 'अर्जुन'],
+      ['Call me 李雷🙂', '李雷'],
+      ["Call me Ada's way.", 'Ada'],
+      ['Call me Ada-', 'Ada'],
+    ]) {
+      const candidates = await extract(text!);
+      expect(candidates, text).toEqual([expect.objectContaining({ content: `The user goes by ${name}.`, topic: 'identity' })]);
+      expect(text, text).toContain(candidates[0]!.excerpt);
+    }
+  });
+
+  it('keeps any generated name of capitals, caseless scripts, marks, apostrophes and hyphens exactly when it is not a role name', async () => {
+    const first = fc.constantFrom('A', 'Z', 'Å', 'Ł', 'Ø', 'Þ', 'Ç', 'Đ', 'Α', 'Ω', 'Д', 'Ж', '李', '雷', 'さ', '김', 'م', 'ד', 'अ', 'ส', 'ǅ');
+    const rest = fc.constantFrom('a', 'z', 'é', 'ë', 'ø', 'ł', 'ß', 'ñ', 'α', 'ж', '雷', 'く', '민', 'ح', 'ו', 'ु', '्', '\u0301', '\u0308', '7');
+    const part = fc.tuple(first, fc.array(rest, { maxLength: 12 })).map(([head, tail]) => head + tail.join(''));
+    const name = fc.tuple(part, fc.array(fc.tuple(fc.constantFrom("'", '-'), part), { maxLength: 3 })).map(([head, tail]) => head + tail.map(([separator, more]) => separator + more).join(''));
+    const frame = fc.constantFrom((n: string) => `Call me ${n}.`, (n: string) => `please call me ${n}, thanks`, (n: string) => `CALL ME ${n} 😊`, (n: string) => `Hi!\ncall me ${n}\nbye`);
+    await fc.assert(
+      fc.asyncProperty(name, frame, async (value, framed) => {
+        fc.pre(!isReservedName(value));
+        expect(await extract(framed(value))).toEqual([expect.objectContaining({ content: `The user goes by ${value}.` })]);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('matches the name rule in linear time on 100 kB of Unicode built to backtrack', () => {
+    const rule = SEED_RULES.find((candidate) => candidate.topic === 'identity')!;
+    const pattern = new RegExp(rule.pattern.source, rule.pattern.flags + 'g');
+    let worst = 0;
+    for (const unit of ['call me Zoë', 'call me Ж', "call me O'", 'call me A-a', 'call me 李', 'e\u0308', "a'a-", 'call me ' + 'Ж'.repeat(60)]) {
+      const text = unit.repeat(Math.ceil(100_000 / unit.length));
+      const started = performance.now();
+      [...text.matchAll(pattern)];
+      worst = Math.max(worst, performance.now() - started);
+    }
+    expect(worst).toBeLessThan(200);
+  });
+
   it('returns one candidate per hit when a message states several facts', async () => {
     const candidates = await extract("I'm vegetarian. Call me Ada. I want a window seat.");
     expect(candidates.map((candidate) => candidate.topic)).toEqual(['diet', 'travel', 'identity']);
+  });
+
+  it('puts the capture into the template as typed when it contains replacement patterns such as $&', async () => {
+    const custom = createRuleExtractor([{ pattern: /\bmy code is (\S+)/i, topic: 'code', template: 'The user code is {0}.', confidence: 0.5, halfLifeDays: 1 }]);
+    const candidates = await custom.extract([{ role: 'user', content: "my code is $&$'x" }], context);
+    expect(candidates.map((candidate) => candidate.content)).toEqual(["The user code is $&$'x."]);
   });
 
   it('returns nothing when no rule matches', async () => {

@@ -4,13 +4,10 @@
  * markers, fake tags and role names into the store or the prompt. Each has its exact expected
  * outcome: the memories the CALLER ends up with, usually none.
  */
-import { diet, goesBy, seat, type CorpusCase } from './ordinary';
+import { cases, diet, goesBy, seat, type CorpusCase } from './ordinary';
 
 /** Owners a hostile message names or claims to be; none of them may ever get a memory. */
 export const OTHER_OWNERS: readonly string[] = ['u_bob', 'bob', 'Bob', 'sam', 'Sam', 'u_sam', 'José', 'Zoë', '李雷'];
-
-const cases = (register: string, entries: readonly (readonly [string, ...string[]])[]): CorpusCase[] =>
-  entries.map(([message, ...expected]) => ({ register, message, expected }));
 
 export const HOSTILE: readonly CorpusCase[] = [
   ...cases('someone else', [

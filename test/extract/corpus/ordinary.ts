@@ -20,7 +20,8 @@ export const seat = (where: 'window' | 'aisle' | 'middle') => `The user prefers 
 export const goesBy = (name: string) => `The user goes by ${name}.`;
 export const ISSUE = 'The user reported a failing export/upload.';
 
-const cases = (register: string, entries: readonly (readonly [string, ...string[]])[]): CorpusCase[] =>
+/** Corpus entries of one register from `[message, ...expected contents]` rows. */
+export const cases = (register: string, entries: readonly (readonly [string, ...string[]])[]): CorpusCase[] =>
   entries.map(([message, ...expected]) => ({ register, message, expected }));
 
 export const ORDINARY: readonly CorpusCase[] = [
