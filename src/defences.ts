@@ -11,6 +11,7 @@
  * Every pattern here is linear (bounded repetitions, no nested unbounded quantifiers), so
  * hostile input cannot make the extractor backtrack catastrophically.
  */
+import { isLineBreak } from './text';
 
 /** Where a standing instruction to the assistant starts: a clause start, "please", "you must", "from now on". */
 const IMPERATIVE_AT =
@@ -181,11 +182,6 @@ function insideQuotes(text: string, start: number): boolean {
 const MAX_WALK = 400;
 
 // Char-code tests, not a regex per character: the walks below run for every match.
-/** Whether `code` is a line break a person or a paste can put in a message (LF, VT, FF, CR, NEL, LS, PS). */
-export function isLineBreak(code: number): boolean {
-  return (code >= 0x0a && code <= 0x0d) || code === 0x85 || code === 0x2028 || code === 0x2029;
-}
-
 function isSentenceBreak(code: number): boolean {
   return code === 0x2e || code === 0x21 || code === 0x3f || isLineBreak(code);
 }
@@ -217,6 +213,22 @@ function lineVerdict(text: string, start: number): string | undefined {
 }
 
 /**
+ * The longest attribution that can stand before a match ("according to …" with 60 characters,
+ * a 40-character speaker, adverbs, verb, object): the end-anchored checks read only this much,
+ * so a long sentence with a match every few words costs each match a constant.
+ */
+const MAX_ATTRIBUTION = 200;
+
+const WORD_CHAR = /[\p{L}\p{M}\p{N}_']/u;
+
+/** `at`, moved forward (up to `limit`) past a word it would cut in two, so a cut-off word never reads as a speaker. */
+function wordStartAtOrAfter(text: string, at: number, limit: number): number {
+  let cut = Math.max(0, at);
+  while (cut > 0 && cut < limit && WORD_CHAR.test(text[cut - 1]!)) cut++;
+  return cut;
+}
+
+/**
  * Why the match at [start, end) of `text` is not the user's own statement (quoted, reported,
  * labelled or about someone else), or undefined when it is.
  */
@@ -227,7 +239,7 @@ export function notTheUsersOwn(text: string, start: number, end: number): string
 
   const [sentenceStart, sentenceEnd] = sentenceBounds(text, start, end, MAX_WALK);
   // "Bob said: I'm vegan" breaks at no sentence end, but "Bob said. I'm vegan" does not count.
-  const prefix = text.slice(sentenceStart, start);
+  const prefix = text.slice(Math.max(sentenceStart, wordStartAtOrAfter(text, start - MAX_ATTRIBUTION, start)), start);
   const before = SPEECH_BEFORE.exec(prefix);
   if (before && someoneElseSpoke(before[1], before[2])) return 'reported speech';
   if (ACCORDING_TO.test(prefix)) return 'reported speech';

@@ -5,7 +5,8 @@
  * so adversarial input cannot make it backtrack catastrophically.
  */
 import type { CandidateInput } from '../schema';
-import { CALL_ME, instructionSignal, isLineBreak, isReservedName, normalizeApostrophes, notTheUsersOwn, sentenceBounds } from '../defences';
+import { CALL_ME, instructionSignal, isReservedName, normalizeApostrophes, notTheUsersOwn, sentenceBounds } from '../defences';
+import { isLineBreak } from '../text';
 import type { Extractor } from './extractor';
 
 export interface Rule {
