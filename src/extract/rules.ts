@@ -5,7 +5,8 @@
  * so adversarial input cannot make it backtrack catastrophically.
  */
 import type { CandidateInput } from '../schema';
-import { CALL_ME, instructionSignal, isReservedName, normalizeApostrophes, notTheUsersOwn, sentenceBounds } from '../defences';
+import { instructionSignal, normalizeApostrophes, notTheUsersOwn, sentenceBounds } from '../defences';
+import { CALL_ME, isReservedName } from '../names';
 import { isLineBreak } from '../text';
 import type { Extractor } from './extractor';
 

@@ -9,7 +9,8 @@
  * preference. The extractor's poisoning defences apply here too: no quoted or reported speech,
  * nothing from a message that carries instructions.
  */
-import { claimsReservedName, instructionSignal, normalizeApostrophes, notTheUsersOwn, reportsSomeoneElse } from '../defences';
+import { instructionSignal, normalizeApostrophes, notTheUsersOwn, reportsSomeoneElse } from '../defences';
+import { claimsReservedName } from '../names';
 import type { Candidate, ChatMessage } from '../schema';
 
 export const SESSION_SUMMARY_TOPIC = 'session-summary';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isReservedName } from '../../src/defences';
+import { isReservedName } from '../../src/names';
 import { createRuleExtractor, SEED_RULES, type ChatMessage, type Extractor } from '../../src/index';
 import { extractCandidates, userMessagesOf } from '../../src/extract/candidates';
 import { PluginError } from '../../src/errors';
