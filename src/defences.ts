@@ -120,14 +120,15 @@ const THIRD_PARTY_POSSESSIVE = /(?:^|[^\p{L}\p{M}\p{N}_])(?:[Hh]is|[Hh]er|[Tt]he
  * someone else's line pasted in. A second word makes a speaker only as a name or after a
  * possessive; "That's fine: …" and "Good news: …" are the user talking.
  */
-const SPEAKER_LABEL = /^[ \t]*(?:\[[^\]\n]{0,24}\][ \t]*)?(\p{L}[\p{L}\p{M}\p{N}_.'-]{0,30})(?:[ \t]+(\p{L}[\p{L}\p{M}\p{N}_.'-]{0,30}))?[ \t]*:/u;
+const SPEAKER_LABEL = /^[ \t]*(?:\[[^\]\n]{0,24}\][ \t]*)?(\p{L}[\p{L}\p{M}\p{N}_.'-]{0,30})(?:[ \t]+(\p{L}[\p{L}\p{M}\p{N}_.'-]{0,30}))?[ \t]*[:：]/u;
 const POSSESSIVE = /^(?:my|our|his|her|their|your)$/i;
 /** Labels people put before their own statement ("Update: I'm vegan", "Re: my booking", "Device: Pixel 7"). */
 const OWN_LABELS = new Set([
   'update', 'quick update', 'note', 'fyi', 'ps', 'p.s', 'p.s.', 'pps', 'edit', 'also', 'btw', 'reminder', 'correction', 'context', 'background', 'heads up',
   'one more thing', 'oh and', 'and', 're', 'fwd', 'subject', 'question', 'answer', 'my answer', 'summary', 'info', 'details', 'issue', 'problem', 'bug',
   'feedback', 'request', 'important', 'nb', 'n.b', 'status', 'about me', 'diet', 'travel', 'name', 'me', 'myself', 'ok so', 'so', 'anyway', 'hi', 'hello', 'hey',
-  'device', 'browser', 'os', 'version', 'phone', 'app', 'platform', 'error', 'steps', 'my name', 'my diet', 'my seat',
+  'device', 'browser', 'os', 'version', 'phone', 'app', 'platform', 'error', 'steps', 'my name', 'my diet', 'my seat', 'ok', 'okay', 'yes', 'no', 'yeah',
+  'well', 'honestly', 'tldr', 'lol',
 ]);
 
 /** The speaker a line's label names, or undefined when the line has none (or the label is the user's own). */
@@ -182,8 +183,9 @@ function insideQuotes(text: string, start: number): boolean {
 const MAX_WALK = 400;
 
 // Char-code tests, not a regex per character: the walks below run for every match.
+/** . ! ? (also the ideographic full stop and the fullwidth ! ?) or a line break. */
 function isSentenceBreak(code: number): boolean {
-  return code === 0x2e || code === 0x21 || code === 0x3f || isLineBreak(code);
+  return code === 0x2e || code === 0x21 || code === 0x3f || code === 0x3002 || code === 0xff01 || code === 0xff1f || isLineBreak(code);
 }
 
 /**

@@ -31,6 +31,7 @@ export const HOSTILE: readonly CorpusCase[] = [
     ["José said: I'm vegan."],
     ['Zoë: call me Zoë.'],
     ["李雷: I'm vegetarian."],
+    ["李雷：I'm vegetarian."],
     ["[10:32] Bob: I'm vegan"],
     ["My wife: I'm vegan."],
     ["Bob Smith: I prefer the aisle seat."],

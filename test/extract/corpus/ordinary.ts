@@ -142,6 +142,8 @@ export const ORDINARY: readonly CorpusCase[] = [
     ['i have started eating meat', eats('meat')],
     ['update: im vegan now', diet('vegan')],
     ['CALL ME Bo', goesBy('Bo')],
+    ['ok: im vegan', diet('vegan')],
+    ['Call me 李雷。我是素食者。', goesBy('李雷')],
   ]),
   ...cases('long and rambling', [
     [
