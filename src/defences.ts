@@ -215,9 +215,9 @@ function lineVerdict(text: string, start: number): string | undefined {
 }
 
 /**
- * The longest attribution that can stand before a match ("according to …" with 60 characters,
- * a 40-character speaker, adverbs, verb, object): the end-anchored checks read only this much,
- * so a long sentence with a match every few words costs each match a constant.
+ * The longest attribution that can stand beside a match ("according to …" with 60 characters,
+ * a 40-character speaker, adverbs, verb, object): the speech checks read only this much, so a
+ * long sentence with a match every few words costs each match a constant.
  */
 const MAX_ATTRIBUTION = 200;
 
@@ -239,9 +239,10 @@ export function notTheUsersOwn(text: string, start: number, end: number): string
   const line = lineVerdict(text, start);
   if (line !== undefined) return line;
 
-  const [sentenceStart, sentenceEnd] = sentenceBounds(text, start, end, MAX_WALK);
+  // The attribution checks read at most MAX_ATTRIBUTION characters either side, so the walk stops there too.
+  const [sentenceStart, sentenceEnd] = sentenceBounds(text, start, end, MAX_ATTRIBUTION);
   // "Bob said: I'm vegan" breaks at no sentence end, but "Bob said. I'm vegan" does not count.
-  const prefix = text.slice(Math.max(sentenceStart, wordStartAtOrAfter(text, start - MAX_ATTRIBUTION, start)), start);
+  const prefix = text.slice(wordStartAtOrAfter(text, sentenceStart, start), start);
   const before = SPEECH_BEFORE.exec(prefix);
   if (before && someoneElseSpoke(before[1], before[2])) return 'reported speech';
   if (ACCORDING_TO.test(prefix)) return 'reported speech';
