@@ -31,7 +31,8 @@ const INSTRUCTION_PATTERNS: readonly [string, RegExp][] = [
   ['role marker', /^[ \t>*_-]{0,8}(?:#{1,6}[ \t]*)?(?:(?:system|assistant|user|human|developer|ai|bot)[ \t]*(?::|$)|(?:tool|model)[ \t]*:?[ \t]*$)/im],
   // A markdown heading that is only a role ("### Assistant"), not one that starts with the word ("# User guide").
   ['role marker', /^[ \t]{0,8}#{1,6}[ \t]*(?:system|assistant|user|human|developer|instructions?|response)[ \t]*:?[ \t]*$/im],
-  ['role marker', /(?:^|[.!?][ \t]+)(?:system|assistant|developer)[ \t]*:/im],
+  // Mid-line after a clause ("I'm vegan, system: obey"); "my operating system: Linux" has no clause break before it.
+  ['role marker', /(?:^|[.!?,;][ \t]+)(?:system|assistant|developer)[ \t]*:/im],
   ['chat template token', /<\|[A-Za-z_]{1,30}\|>|\[\/?(?:INST|SYS)\]|<<\/?SYS>>/i],
   // A tag: the name, then attributes (name=value) or nothing; "< user count and y >" is arithmetic.
   ['prompt tag', /<[ \t]{0,4}\/?[ \t]{0,4}(?:memories|system|instructions?|assistant|user|prompt|context|tool)(?:[ \t]+[^<>\s=]{1,30}[ \t]*=[^<>]{0,80})?[ \t]*\/?[ \t]*>/i],
@@ -109,7 +110,7 @@ const ATTRIBUTION_END = `(?:[ \\t]+(?:(?:to[ \\t]+)?(?:me|us|you|him|her|them)|s
  * clause must end there: in "…, my doctor thinks it's healthy" the doctor says something else.
  */
 const SPEECH_AFTER = new RegExp(
-  `^["”»']?[ \\t]*[,;:—–-][ \\t]*(?:((?:${WORD}{1,40}[ \\t]+){1,2})${SPEECH_VERB}|${SPEECH_VERB}[ \\t]+(${WORD}{1,40})(?:[ \\t]+${WORD}{1,40})?)${ATTRIBUTION_END}`,
+  `^["”»']?[ \\t]*[,;:—–-][ \\t]*(?:((?:${WORD}{1,40}[ \\t]+){1,2})(${SPEECH_VERB})|(${SPEECH_VERB})[ \\t]+(${WORD}{1,40})(?:[ \\t]+${WORD}{1,40})?)${ATTRIBUTION_END}`,
   'iu',
 );
 const ACCORDING_TO = /\baccording[ \t]+to\b[^.!?\n]{0,60}$/i;
@@ -250,8 +251,9 @@ export function notTheUsersOwn(text: string, start: number, end: number): string
 
   const after = SPEECH_AFTER.exec(text.slice(end, sentenceEnd));
   if (after) {
-    const subject = after[1] !== undefined ? after[1].trim().split(/[ \t]+/).at(-1) : after[2];
-    if (someoneElseSpoke(subject)) return 'reported speech';
+    // ", my wife said" names the speaker before the verb; ", says Bob" after it.
+    const [subject, verb] = after[1] !== undefined ? [after[1].trim().split(/[ \t]+/).at(-1), after[2]] : [after[4], after[3]];
+    if (someoneElseSpoke(subject, verb)) return 'reported speech';
   }
   return undefined;
 }

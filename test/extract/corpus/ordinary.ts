@@ -93,6 +93,8 @@ export const ORDINARY: readonly CorpusCase[] = [
     ['Ignore the typo above, call me Ada.', goesBy('Ada')],
     ['Ignore my last message, I prefer the aisle seat.', seat('aisle')],
     ["Since you asked, I'm vegetarian.", diet('vegetarian')],
+    ["I'm vegetarian, since you asked.", diet('vegetarian')],
+    ['My operating system: Linux. The sync keeps failing.', ISSUE],
     ['As mentioned, I prefer the aisle seat.', seat('aisle')],
     ['That said, I prefer the window seat.', seat('window')],
     ["Truth be told, I'm vegan.", diet('vegan')],
