@@ -16,9 +16,7 @@ export default defineConfig(({ mode }) => {
   }
   return {
     base: './',
-    // The worker loads transformers.js only when a hosted model is asked for, and from the
-    // application's own install (an optional peer): never a copy of it in engram's files.
-    worker: { format: 'es', rollupOptions: { external: ['@huggingface/transformers'] } },
+    worker: { format: 'es' },
     build: {
       target: 'es2022',
       lib: {
@@ -32,7 +30,7 @@ export default defineConfig(({ mode }) => {
         formats: ['es'],
         fileName: (_format, name) => `${name}.js`,
       },
-      rollupOptions: { external: ['dexie', 'comlink', 'zod', '@huggingface/transformers'] },
+      rollupOptions: { external: ['dexie', 'comlink', 'zod'] },
     },
     test: {
       // The JSON report is what .ci/run reads to print its closing 'N passed, N failed' line.

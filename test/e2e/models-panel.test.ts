@@ -4,10 +4,12 @@
  * which is kept in sessionStorage and never in localStorage; Chrome's built-in model is
  * offered only where the Prompt API has a model (this Chromium's reports 'unavailable').
  */
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatReply, startOpenAIStub, type OpenAIStub } from '../helpers/openai-stub';
-import { buildDemo, collectConsoleErrors, launchChromium, serveBuilt, type LaunchedBrowser, type Served } from './browser';
+import { buildDemo, collectConsoleErrors, DEMO_OUT_DIR, launchChromium, serveBuilt, type LaunchedBrowser, type Served } from './browser';
 
 const FACT = { content: 'The user follows a vegetarian diet (from the endpoint).', topic: 'diet', confidence: 0.9, excerpt: "I'm vegetarian", importance: 0.6, halfLifeDays: 400 };
 
@@ -46,6 +48,12 @@ describe('demo Models panel', () => {
     });
     if (api !== 'missing') await page.waitForFunction((state) => document.querySelector('[data-testid="models-status"]')?.textContent?.includes(`Chrome’s model: ${state}`), api);
     expect(await page.getByTestId('models-chrome').isDisabled()).toBe(api === 'missing' || api === 'unavailable');
+  });
+
+  it('ships no copy of transformers.js or ONNX Runtime in the demo build, which never hosts a model', () => {
+    const assets = readdirSync(join(DEMO_OUT_DIR, 'assets'));
+    expect(assets.filter((name) => /transformers|ort-wasm/.test(name))).toEqual([]);
+    expect(Math.max(...assets.map((name) => statSync(join(DEMO_OUT_DIR, 'assets', name)).size))).toBeLessThan(1_000_000);
   });
 
   it('extracts and decides through the endpoint after Apply, the key kept in sessionStorage only', async () => {

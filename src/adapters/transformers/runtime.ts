@@ -11,6 +11,13 @@ export interface ModelRuntime {
   embed(texts: readonly string[]): Promise<Float32Array[]>;
 }
 
+/**
+ * An optional peer, imported by a name no bundler follows: an application that never asks for
+ * a hosted model must build without the package installed (a literal import made Vite and
+ * Rollup fail to resolve it), and the 20 MB of ONNX Runtime never lands in anyone's bundle.
+ */
+const TRANSFORMERS = '@huggingface/transformers';
+
 type Pipeline = (texts: string[], options: { pooling: 'mean'; normalize: true }) => Promise<{ data: ArrayLike<number>; dims: number[] }>;
 
 function describe(spec: ModelEmbedderSpec): string {
@@ -19,9 +26,11 @@ function describe(spec: ModelEmbedderSpec): string {
 
 /** Loads the model named by `spec`. @throws PluginError when it is missing or fails to load (no network unless allowRemoteModels). */
 export async function loadModelRuntime(spec: ModelEmbedderSpec): Promise<ModelRuntime> {
-  const { env, pipeline } = await import('@huggingface/transformers').catch((error: unknown) => {
-    throw new PluginError("transformersEmbedder needs the '@huggingface/transformers' package (npm i @huggingface/transformers@3.8.1)", { cause: error });
-  });
+  const { env, pipeline } = ((await import(/* @vite-ignore */ TRANSFORMERS).catch((error: unknown) => {
+    throw new PluginError(`transformersEmbedder could not import '${TRANSFORMERS}' (npm i ${TRANSFORMERS}@3.8.1; in a browser without a bundler step for it, map it in an import map): ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
+  })) as typeof import('@huggingface/transformers'));
   // transformers.js keeps these on one global env; each load sets them for its own model.
   env.allowRemoteModels = spec.allowRemoteModels;
   env.allowLocalModels = true;
