@@ -69,6 +69,7 @@ export interface ModelEmbedderSpec {
   dtype?: string;
   device?: string;
   wasmPaths?: string;
+  moduleUrl?: string;
 }
 
 /** Every method may be called across the worker boundary: arguments and results are cloneable. */

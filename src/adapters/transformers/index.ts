@@ -25,8 +25,14 @@ export interface TransformersEmbedderOptions {
   dtype?: 'auto' | 'fp32' | 'fp16' | 'q8' | 'int8' | 'uint8' | 'q4' | 'bnb4' | 'q4f16';
   /** `'wasm'` (the browser's default), `'webgpu'`, or `'cpu'` (Node's default). */
   device?: 'wasm' | 'webgpu' | 'cpu';
-  /** Where the browser finds ONNX Runtime's `.wasm` files (they ship in `onnxruntime-web/dist/`). */
+  /** Where the browser finds ONNX Runtime's `.wasm` files (they ship in `@huggingface/transformers/dist/` and `onnxruntime-web/dist/`). */
   wasmPaths?: string;
+  /**
+   * Where the compute worker imports transformers.js from. Default `'@huggingface/transformers'`,
+   * which Node resolves; a browser worker cannot resolve a package name, so serve the package's
+   * self-contained `dist/transformers.min.js` and pass its URL.
+   */
+  moduleUrl?: string;
 }
 
 /** An Embedder whose model engram loads inside its compute worker (see {@link transformersEmbedder}). */
@@ -52,6 +58,7 @@ export function transformersEmbedder(options: TransformersEmbedderOptions): Tran
     ...(options.dtype !== undefined ? { dtype: options.dtype } : {}),
     ...(options.device !== undefined ? { device: options.device } : {}),
     ...(options.wasmPaths !== undefined ? { wasmPaths: options.wasmPaths } : {}),
+    ...(options.moduleUrl !== undefined ? { moduleUrl: options.moduleUrl } : {}),
   };
   let runtime: Promise<ModelRuntime> | undefined;
   let loaded: ModelRuntime | undefined;

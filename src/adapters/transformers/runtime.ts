@@ -26,8 +26,9 @@ function describe(spec: ModelEmbedderSpec): string {
 
 /** Loads the model named by `spec`. @throws PluginError when it is missing or fails to load (no network unless allowRemoteModels). */
 export async function loadModelRuntime(spec: ModelEmbedderSpec): Promise<ModelRuntime> {
-  const { env, pipeline } = ((await import(/* @vite-ignore */ TRANSFORMERS).catch((error: unknown) => {
-    throw new PluginError(`transformersEmbedder could not import '${TRANSFORMERS}' (npm i ${TRANSFORMERS}@3.8.1; in a browser without a bundler step for it, map it in an import map): ${error instanceof Error ? error.message : String(error)}`, {
+  const specifier = spec.moduleUrl ?? TRANSFORMERS;
+  const { env, pipeline } = ((await import(/* @vite-ignore */ specifier).catch((error: unknown) => {
+    throw new PluginError(`transformersEmbedder could not import '${specifier}' (npm i ${TRANSFORMERS}@3.8.1; in a browser, pass moduleUrl: the URL of its dist/transformers.min.js): ${error instanceof Error ? error.message : String(error)}`, {
       cause: error,
     });
   })) as typeof import('@huggingface/transformers'));
