@@ -136,10 +136,10 @@ describe('Memory.get', () => {
 });
 
 describe('Memory.delete', () => {
-  it('leaves none of the memory\'s text in IndexedDB when the memory is deleted, and keeps the others', async () => {
+  it("leaves none of the memory's text in IndexedDB when it is deleted, and keeps what came from the same message", async () => {
     const { memory, factory } = createFacade({ userId: 'alice' });
-    const [name] = (await memory.add('Call me Zanzibarine.', { userId: 'alice' })).results;
-    await memory.add('I prefer the aisle seat.', { userId: 'alice' });
+    const [seat, name] = (await memory.add('Call me Zanzibarine. I prefer the aisle seat.', { userId: 'alice' })).results;
+    expect(seat!.memory).toBe('The user prefers aisle seating on flights.');
     const [note] = (await memory.add('Kumquatcanary notes for later', { userId: 'alice', infer: false })).results;
     expect((await findInDatabases(factory, 'Zanzibarine')).length).toBeGreaterThan(0);
     await memory.delete(name!.id);

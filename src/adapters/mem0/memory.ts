@@ -7,7 +7,7 @@
 import { createMemory, Fact, NotFoundError, PermissionError, StorageError, ValidationError, type Memory as EngramMemory, type MemoryOptions, type MemoryRecord } from 'engram';
 import { checkSearchParams, entityId, entityTarget, filterTarget, messagesOf, rejectTopLevelIds, type Target } from './arguments';
 import { toHistoryRows, toItem, type AddMemoryOptions, type DeleteAllMemoryOptions, type GetAllMemoryOptions, type HistoryRow, type MemoryItem, type Message, type SearchMemoryOptions, type SearchResult, type UpdateMemoryOptions } from './shapes';
-import { addedItems, forgetSources, ingestMessages, newCallId, rememberOptions, sourcesOfOwner, storeVerbatim } from './writes';
+import { addedItems, eraseMemory, forgetSources, ingestMessages, newCallId, rememberOptions, sourcesOfOwner, storeVerbatim } from './writes';
 
 /** What `new Memory(config)` takes: engram's options (it opens its own store) or an open engram `memory`. */
 export interface MemoryConfig extends MemoryOptions {
@@ -139,20 +139,21 @@ export class Memory {
     if (!parsed.success) throw new ValidationError('update text', parsed.error.issues[0]!.message, { cause: parsed.error });
     const fact = parsed.data;
     const engram = await this.#engram();
-    await forgetSources(engram, this.#owner!, old.sources.map((source) => source.id));
+    await eraseMemory(engram, this.#owner!, old);
     const target: Target = { ...this.#owner!, ...(old.scope === 'session' && old.sessionId !== undefined ? { sessionId: old.sessionId } : {}) };
     const operation = await engram.remember(fact, rememberOptions(target, { type: 'user_explicit', id: `${newCallId()}:0` }));
     return { message: 'Memory updated successfully!', id: operation.memoryId };
   }
 
   /**
-   * Deletes a memory by forgetting every source (message) behind it: the memory and anything
-   * only those messages supported are erased with no text left; memories that other messages
-   * also support are rebuilt from those (with new ids).
+   * Deletes a memory by forgetting every source (message) behind it, so no text of it is left.
+   * The user's other memories survive: those other messages also support are rebuilt from them,
+   * and those that came from the same messages are put back as facts with a new source (both
+   * with new ids).
    */
   async delete(memoryId: string): Promise<{ message: string }> {
     const record = await this.#ownRecord(memoryId, 'delete');
-    await forgetSources(await this.#engram(), this.#owner!, record.sources.map((source) => source.id));
+    await eraseMemory(await this.#engram(), this.#owner!, record);
     return { message: 'Memory deleted successfully!' };
   }
 

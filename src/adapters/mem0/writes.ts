@@ -3,7 +3,7 @@
  * that deleting one memory later (which forgets the sources behind it) forgets that message and
  * not the whole call. Erasure is engram's `forgetSource`: no text of a forgotten source remains.
  */
-import type { Memory as EngramMemory, Operation, OwnerOptions, SourceType } from 'engram';
+import { DEFAULT_TRUST, type Memory as EngramMemory, type MemoryRecord, type Operation, type OwnerOptions, type SourceType } from 'engram';
 import type { Target } from './arguments';
 import type { MemoryItem, Message } from './shapes';
 
@@ -63,6 +63,34 @@ export function rememberOptions(target: Target, source: { type: SourceType; id: 
 /** Forgets every source in `sourceIds` for `owner`: what only they supported is erased, the rest rebuilt. */
 export async function forgetSources(engram: EngramMemory, owner: OwnerOptions, sourceIds: Iterable<string>): Promise<void> {
   for (const sourceId of new Set(sourceIds)) await engram.forgetSource(sourceId, owner);
+}
+
+/** What makes two active memories the same fact for {@link eraseMemory}. */
+function factKey(record: MemoryRecord): string {
+  return JSON.stringify([record.scope, record.sessionId ?? '', record.topic, record.content]);
+}
+
+/** The most trusted type among a memory's sources: a memory put back keeps the bar it had (the trust gate). */
+function strongestType(record: MemoryRecord): SourceType {
+  return record.sources.map((source) => source.type).reduce((best, type) => (DEFAULT_TRUST[type] > DEFAULT_TRUST[best] ? type : best), 'tool_output');
+}
+
+/**
+ * Deletes one memory as engram erases: forgets every source (message) behind it, so nothing of
+ * its text stays, then puts back, as direct facts with a new source, the owner's other active
+ * memories that went only because they came from one of the same messages. Their text never
+ * held the deleted memory's; the excerpt that did is gone with the message.
+ */
+export async function eraseMemory(engram: EngramMemory, owner: { userId: string; appName: string }, record: MemoryRecord): Promise<void> {
+  const before = await engram.list(owner);
+  await forgetSources(engram, owner, record.sources.map((source) => source.id));
+  const kept = new Set((await engram.list(owner)).map(factKey));
+  for (const lost of before) {
+    if (lost.id === record.id || lost.scope === 'app' || kept.has(factKey(lost))) continue;
+    const target: Target = { ...owner, ...(lost.scope === 'session' && lost.sessionId !== undefined ? { sessionId: lost.sessionId } : {}) };
+    const fact = { content: lost.content, topic: lost.topic, importance: lost.importance, halfLifeDays: lost.halfLifeDays, confidence: lost.confidence };
+    await engram.remember(fact, rememberOptions(target, { type: strongestType(lost), id: `${newCallId()}:0` }));
+  }
 }
 
 /** Source ids behind the owner's memories and stored inputs; with `runId`, only that run's. */
