@@ -23,7 +23,7 @@ export interface Entity {
 }
 
 export interface AddMemoryOptions extends Entity {
-  /** Returned on the items `add` creates; not stored (see the README's mem0 section). */
+  /** Accepted for mem0 compatibility and not stored: engram keeps no caller metadata (see the README's mem0 section). */
   metadata?: Record<string, unknown>;
   /** mem0 also takes the ids here, snake_case. */
   filters?: SearchFilters;
