@@ -85,28 +85,54 @@ function withSystem(prompt: LanguageModelV3Prompt, render: (system: string) => s
   return prompt.map((message, i) => (i === index && message.role === 'system' ? { ...message, content: render(message.content) } : message));
 }
 
+/** Ingestions running after their calls returned, and the failures nobody was told of yet. */
+function createIngestQueue(memory: Memory, onError: ((error: unknown) => void) | undefined) {
+  const pending = new Set<Promise<void>>();
+  const failures: unknown[] = [];
+  return {
+    /** Stores the turn's user message in the background; a failure goes to onError or the next flush(). */
+    after(turn: Turn | undefined): void {
+      if (!turn?.text) return;
+      const task = memory
+        .ingest([{ role: 'user', content: turn.text }], { userId: turn.userId, appName: turn.appName, sessionId: turn.sessionId, source: turn.source })
+        .then(
+          () => undefined,
+          (error: unknown) => void (onError ? onError(error) : failures.push(error)),
+        )
+        .finally(() => pending.delete(task));
+      pending.add(task);
+    },
+    async flush(): Promise<void> {
+      while (pending.size > 0) await Promise.all(pending);
+      if (failures.length > 0) throw failures.splice(0)[0];
+    },
+  };
+}
+
+/** `stream` unchanged, calling `done` after its last part was read, unless a part reported an error. */
+function onCompletion(stream: ReadableStream<LanguageModelV3StreamPart>, done: () => void): ReadableStream<LanguageModelV3StreamPart> {
+  let failed = false;
+  return stream.pipeThrough(
+    new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
+      transform(part, controller) {
+        if (part.type === 'error' || (part.type === 'finish' && part.finishReason.unified === 'error')) failed = true;
+        controller.enqueue(part);
+      },
+      // Runs once the last part was handed on, and never when the stream errored or was cancelled.
+      flush() {
+        if (!failed) done();
+      },
+    }),
+  );
+}
+
 /** Memory for `wrapLanguageModel({ model, middleware: engramMiddleware({ memory, userId }) })`. */
 export function engramMiddleware(options: EngramMiddlewareOptions): EngramMiddleware {
   if (!options?.memory || typeof options.memory.retrieve !== 'function') throw new ValidationError('options.memory', 'must be an engram Memory (from createMemory())');
   if (typeof options.userId !== 'string' || options.userId === '') throw new ValidationError('options.userId', `must be a non-empty string (got ${String(options.userId)})`);
   const { memory } = options;
   const turns = new WeakMap<LanguageModelV3CallOptions, Turn>();
-  const pending = new Set<Promise<void>>();
-  const failures: unknown[] = [];
-
-  /** Stores the turn's user message, in the background; a failure goes to onError or the next flush(). */
-  function ingestAfter(turn: Turn | undefined): void {
-    if (!turn?.text) return;
-    const task = memory
-      .ingest([{ role: 'user', content: turn.text }], { userId: turn.userId, appName: turn.appName, sessionId: turn.sessionId, source: turn.source })
-      .then(
-        () => undefined,
-        (error: unknown) => void (options.onError ? options.onError(error) : failures.push(error)),
-      )
-      .finally(() => pending.delete(task));
-    pending.add(task);
-  }
-
+  const queue = createIngestQueue(memory, options.onError);
   return {
     specificationVersion: 'v3',
 
@@ -121,29 +147,15 @@ export function engramMiddleware(options: EngramMiddlewareOptions): EngramMiddle
 
     async wrapGenerate({ doGenerate, params }) {
       const result = await doGenerate();
-      if (result.finishReason.unified !== 'error') ingestAfter(turns.get(params));
+      if (result.finishReason.unified !== 'error') queue.after(turns.get(params));
       return result;
     },
 
     async wrapStream({ doStream, params }) {
       const result = await doStream();
-      let failed = false;
-      const watch = new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
-        transform(part, controller) {
-          if (part.type === 'error' || (part.type === 'finish' && part.finishReason.unified === 'error')) failed = true;
-          controller.enqueue(part);
-        },
-        // Runs after the last part reached the reader, and never when the stream errored or was cancelled.
-        flush() {
-          if (!failed) ingestAfter(turns.get(params));
-        },
-      });
-      return { ...result, stream: result.stream.pipeThrough(watch) };
+      return { ...result, stream: onCompletion(result.stream, () => queue.after(turns.get(params))) };
     },
 
-    async flush() {
-      while (pending.size > 0) await Promise.all(pending);
-      if (failures.length > 0) throw failures.splice(0)[0];
-    },
+    flush: queue.flush,
   };
 }

@@ -90,9 +90,10 @@ export class Memory {
    */
   async add(messages: string | Message[], config: AddMemoryOptions): Promise<SearchResult> {
     const list = messagesOf(messages);
-    const target = entityTarget(config ?? {}, 'add');
+    const options = config ?? {};
+    const target = entityTarget(options, 'add');
     const engram = await this.#engram();
-    const operations = config.infer === false ? await storeVerbatim(engram, list, target) : await ingestMessages(engram, list, target);
+    const operations = options.infer === false ? await storeVerbatim(engram, list, target) : await ingestMessages(engram, list, target);
     return { results: addedItems(operations) };
   }
 
@@ -102,22 +103,24 @@ export class Memory {
    * `threshold` drops memories whose cosine similarity to the query is below it.
    */
   async search(query: string, config: SearchMemoryOptions): Promise<SearchResult> {
-    rejectTopLevelIds(config ?? {}, 'search');
-    checkSearchParams(config.threshold, config.topK);
-    const target = filterTarget(config.filters);
-    const retrieved = await (await this.#engram()).retrieve(query, { ...target, k: config.topK ?? DEFAULT_TOP_K });
-    const threshold = config.threshold ?? Number.NEGATIVE_INFINITY;
+    const options = config ?? {};
+    rejectTopLevelIds(options, 'search');
+    checkSearchParams(options.threshold, options.topK);
+    const target = filterTarget(options.filters);
+    const retrieved = await (await this.#engram()).retrieve(query, { ...target, k: options.topK ?? DEFAULT_TOP_K });
+    const threshold = options.threshold ?? Number.NEGATIVE_INFINITY;
     return { results: retrieved.filter((hit) => hit.relevance >= threshold).map((hit) => toItem(hit.memory, hit.score)) };
   }
 
   /** The user's active memories, oldest first, at most `topK` (default 20). */
   async getAll(config: GetAllMemoryOptions): Promise<SearchResult> {
-    rejectTopLevelIds(config ?? {}, 'getAll');
-    checkSearchParams(undefined, config.topK);
-    const target = filterTarget(config.filters);
+    const options = config ?? {};
+    rejectTopLevelIds(options, 'getAll');
+    checkSearchParams(undefined, options.topK);
+    const target = filterTarget(options.filters);
     const records = await (await this.#engram()).list({ userId: target.userId, appName: target.appName });
     const visible = records.filter((record) => record.scope !== 'session' || record.sessionId === target.sessionId);
-    return { results: visible.slice(0, config.topK ?? DEFAULT_TOP_K).map((record) => toItem(record)) };
+    return { results: visible.slice(0, options.topK ?? DEFAULT_TOP_K).map((record) => toItem(record)) };
   }
 
   /** One active memory of the configured owner, or null (missing, replaced, deleted, or another user's). */
