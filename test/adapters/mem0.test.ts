@@ -155,6 +155,17 @@ describe('Memory.delete', () => {
     await memory.close();
   });
 
+  it('erases a replaced memory and keeps its successor when the old id is deleted', async () => {
+    const { memory, factory } = createFacade({ userId: 'alice' });
+    const [old] = (await memory.add("I'm vegetarian.", { userId: 'alice' })).results;
+    await memory.add("I'm vegan.", { userId: 'alice' });
+    expect((await findInDatabases(factory, 'vegetarian')).length).toBeGreaterThan(0);
+    await memory.delete(old!.id);
+    expect(await findInDatabases(factory, 'vegetarian')).toEqual([]);
+    expect((await memory.getAll({ filters: { user_id: 'alice' } })).results.map((item) => item.memory)).toEqual(['The user follows a vegan diet.']);
+    await memory.close();
+  });
+
   it('refuses to delete an app-scope memory with a PermissionError when the app shares it with every user', async () => {
     const { memory: engram, factory, name } = await createTestMemory();
     const shared = await engram.remember({ content: 'Support hours are 9 to 5.', topic: 'general' }, { scope: 'app', source: { type: 'bootstrapped', id: 'handbook' } });
@@ -178,6 +189,7 @@ describe('Memory.update', () => {
     expect(await findInDatabases(factory, 'Earl Greyish')).toEqual([]);
     await expect(memory.update(updated.id, { text: '   ' })).rejects.toThrow(ValidationError);
     expect((await memory.get(updated.id))?.memory).toBe('Prefers decaf coffee');
+    await expect(memory.update(old!.id, 'Prefers green tea')).rejects.toThrow(NotFoundError);
     await memory.close();
   });
 });

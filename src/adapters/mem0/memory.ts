@@ -137,6 +137,8 @@ export class Memory {
     const text = typeof config === 'string' ? config : (config?.text ?? config?.data);
     if (typeof text !== 'string') throw new ValidationError('update options', 'text is required: engram does not store metadata or expiration dates, so only the text can be updated');
     const old = await this.#ownRecord(memoryId, 'update');
+    // A replaced or deleted memory is not there to update, as get() says (delete still erases it).
+    if (old.invalidatedAt !== undefined) throw new NotFoundError(`Memory with ID ${old.id} not found (it was replaced or deleted)`);
     // Checked before anything is erased: a text engram refuses must not cost the old memory.
     const parsed = Fact.safeParse({ content: text, topic: old.topic, importance: old.importance, halfLifeDays: old.halfLifeDays });
     if (!parsed.success) throw new ValidationError('update text', parsed.error.issues[0]!.message, { cause: parsed.error });
