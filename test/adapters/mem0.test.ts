@@ -68,6 +68,18 @@ describe('Memory.add', () => {
     await expect(memory.add([], { userId: 'alice' })).rejects.toThrow('messages array cannot be empty');
     await expect(memory.add('hi', { userId: 'has space' })).rejects.toThrow('Invalid userId: cannot contain whitespace');
   });
+
+  it('stores none of the messages when one of them is too long for engram', async () => {
+    const { memory } = createFacade();
+    const messages = [
+      { role: 'user', content: "I'm vegetarian." },
+      { role: 'user', content: 'x'.repeat(100_001) },
+    ];
+    await expect(memory.add(messages, { userId: 'alice' })).rejects.toThrow(ValidationError);
+    await expect(memory.add(messages, { userId: 'alice', infer: false })).rejects.toThrow('messages.1.content');
+    expect(await memory.getAll({ filters: { user_id: 'alice' } })).toEqual({ results: [] });
+    await memory.close();
+  });
 });
 
 describe('Memory.search', () => {

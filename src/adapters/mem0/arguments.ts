@@ -3,7 +3,7 @@
  * into engram owners. engram is stricter in one way: every call needs a user, because every
  * engram memory belongs to one (`agent_id` or `run_id` alone names no owner).
  */
-import { ValidationError } from 'engram';
+import { ChatMessage, ValidationError } from 'engram';
 import type { Message, SearchFilters } from './shapes';
 
 /** engram's owner and session for one call. */
@@ -117,6 +117,9 @@ export function messagesOf(messages: unknown): Message[] {
   messages.forEach((message: unknown, i) => {
     const { role, content } = (message ?? {}) as Partial<Message>;
     if (typeof role !== 'string' || typeof content !== 'string') throw new ValidationError(`messages.${i}`, 'must be { role: string, content: string } (image parts are not supported)');
+    // Checked before the first message is written: one message engram refuses must not leave the others half-stored.
+    const parsed = content.trim() === '' ? undefined : ChatMessage.safeParse({ role: 'user', content });
+    if (parsed && !parsed.success) throw new ValidationError(`messages.${i}.content`, parsed.error.issues[0]!.message, { cause: parsed.error });
   });
   const list = messages as Message[];
   if (list.every((message) => message.content.trim() === '')) {
