@@ -113,6 +113,20 @@ describe('engramMiddleware', () => {
     await memory.close();
   });
 
+  it('stores nothing when doGenerate fails', async () => {
+    const { memory, factory } = await createTestMemory();
+    const model = new MockLanguageModelV3({
+      doGenerate: async () => {
+        throw new Error('upstream 500');
+      },
+    });
+    const middleware = engramMiddleware({ memory, userId: 'alice' });
+    await expect(generateText({ model: wrapLanguageModel({ model, middleware }), prompt: 'Call me Failinda.', maxRetries: 0 })).rejects.toThrow('upstream 500');
+    await middleware.flush();
+    expect(await findInDatabases(factory, 'Failinda')).toEqual([]);
+    await memory.close();
+  });
+
   it('keeps two users apart when both talk through one wrapped model', async () => {
     const { memory } = await createTestMemory();
     await memory.ingest([{ role: 'user', content: 'Call me Alicia.' }], { userId: 'alice', sessionId: 'a0', source: { type: 'user_implicit', id: 'a0' } });
