@@ -45,8 +45,10 @@ export {
   NotFoundError,
   ConflictError,
   StorageError,
+  ClosedError,
   QuotaError,
   WorkerError,
   PluginError,
+  EmbedderMismatchError,
   isEngramError,
 } from './errors';
