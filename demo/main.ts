@@ -198,6 +198,7 @@ function wireControls() {
   window.addEventListener('resize', () => drawLineageWires(ui.storeBody));
   window.addEventListener('storage', (event) => {
     if (!isPageStateEvent(event)) return;
+    users = loadUsers(DEFAULT_USERS);
     syncFromStorage();
     void refreshStore();
   });

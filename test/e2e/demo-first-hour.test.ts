@@ -366,7 +366,7 @@ describe('demo page', () => {
     expect(errors.errors).toEqual([]);
   });
 
-  it('asks before Reset deletes the database, and keeps everything when cancelled or escaped', async () => {
+  it('asks before Reset deletes the database: keeps everything when cancelled or escaped, starts every tab over when confirmed', async () => {
     const before = await active(page);
     expect(before.length).toBeGreaterThan(0);
     await page.getByTestId('reset').click();
@@ -386,10 +386,20 @@ describe('demo page', () => {
     expect(await active(page)).toEqual(before);
     expect(await page.getByTestId('next-step').getAttribute('data-done')).toBe('4');
 
+    // Confirmed with another tab open on the database: both start over, and both keep working.
+    const { tab: other, errors } = await openTab();
     await resetAnswering(page, 'confirm');
     expect(await active(page)).toEqual([]);
     expect(await page.getByTestId('next-step').getAttribute('data-done')).toBe('0');
     expect(await page.getByTestId('pg-session').inputValue()).toBe('p1');
+    await walkShows(other, 0);
+    await stepIn(other, 1);
+    await walkShows(page, 1);
+    await page.bringToFront();
+    await storeShows(page, 'u_ada');
+    expect((await active(page)).map((memory) => memory.content).sort()).toEqual(['The user follows a vegetarian diet.', 'The user goes by Ada.', 'The user prefers aisle seating on flights.']);
+    await other.close();
+    expect(errors.errors).toEqual([]);
   });
 
   it('logged no console errors', () => {
