@@ -35,6 +35,7 @@ function disableControls(): () => void {
   };
 }
 
+/** The page's runner, drawing into index.html's `#progress`; failures without a panel of their own go to `showError`. */
 export function createRunner(showError: (error: unknown) => void): Runner {
   const indicator = byId('progress');
   const phaseText = byId('progress-phase');

@@ -75,6 +75,7 @@ export interface PlaygroundState {
   sourceType: SourceType;
 }
 
+/** The saved playground fields, each checked; `fallback` for what is missing or unknown. */
 export function loadPlayground(fallback: PlaygroundState, sourceTypes: readonly SourceType[]): PlaygroundState {
   const value = read(PLAYGROUND_KEY);
   if (!isObject(value)) return fallback;

@@ -55,6 +55,7 @@ function renderStepper(view: WalkView, onView: () => void) {
   });
 }
 
+/** Draws the stepper, the card of the viewed step and the status line; `onView` runs when a done step is picked. */
 export function renderWalk(view: WalkView, handlers: { onView(): void }) {
   const done = view.walk.results.length;
   const stepCard = byId('step');
