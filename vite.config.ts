@@ -1,5 +1,18 @@
 /// <reference types="vitest/config" />
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+
+// The adapter entries import engram by its package name, so in the build they share the main
+// entry's module (one set of error classes) instead of bundling a copy; tests resolve the
+// names to the sources, as tsconfig's `paths` does for the type checker.
+const SELF = [
+  { find: /^engram$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+  { find: /^engram\/mem0$/, replacement: fileURLToPath(new URL('./src/adapters/mem0/index.ts', import.meta.url)) },
+  { find: /^engram\/ai-sdk$/, replacement: fileURLToPath(new URL('./src/adapters/ai-sdk.ts', import.meta.url)) },
+  { find: /^engram\/openai$/, replacement: fileURLToPath(new URL('./src/adapters/openai/index.ts', import.meta.url)) },
+  { find: /^engram\/chrome-ai$/, replacement: fileURLToPath(new URL('./src/adapters/chrome-ai/index.ts', import.meta.url)) },
+  { find: /^engram\/transformers$/, replacement: fileURLToPath(new URL('./src/adapters/transformers/index.ts', import.meta.url)) },
+];
 
 // One config, switched on `mode`: the default builds the library (ESM + the worker as its
 // own file), `--mode demo` builds the demo page. `base: './'` in both: with the default '/'
@@ -9,6 +22,8 @@ export default defineConfig(({ mode }) => {
     return {
       root: 'demo',
       base: './',
+      // The demo's Models panel uses the model adapters, which import engram by its name.
+      resolve: { alias: SELF },
       worker: { format: 'es' },
       build: { outDir: '../dist-demo', emptyOutDir: true, target: 'es2022' },
       preview: { host: '127.0.0.1', port: 4173, strictPort: false },
@@ -20,9 +35,10 @@ export default defineConfig(({ mode }) => {
     build: {
       target: 'es2022',
       lib: {
-        // Each adapter is its own entry, so the main bundle carries none of them.
         entry: {
           engram: 'src/index.ts',
+          mem0: 'src/adapters/mem0/index.ts',
+          'ai-sdk': 'src/adapters/ai-sdk.ts',
           openai: 'src/adapters/openai/index.ts',
           'chrome-ai': 'src/adapters/chrome-ai/index.ts',
           transformers: 'src/adapters/transformers/index.ts',
@@ -30,13 +46,14 @@ export default defineConfig(({ mode }) => {
         formats: ['es'],
         fileName: (_format, name) => `${name}.js`,
       },
-      rollupOptions: { external: ['dexie', 'comlink', 'zod'] },
+      rollupOptions: { external: ['dexie', 'comlink', 'zod', 'engram', 'ai', '@ai-sdk/provider'] },
     },
     test: {
       // The JSON report is what .ci/run reads to print its closing 'N passed, N failed' line.
       reporters: ['default', ['json', { outputFile: 'artifacts/test-results.json' }]],
       projects: [
         {
+          resolve: { alias: SELF },
           test: {
             name: 'unit',
             environment: 'node',

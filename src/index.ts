@@ -11,6 +11,8 @@ export type { PruneReport } from './forget/prune';
 export { SESSION_SUMMARY_TOPIC, MAX_SUMMARY_LENGTH, durableStatements, summaryText } from './session/summarize';
 export type { Embedder } from './embed/embedder';
 export { createHashEmbedder, HASH_DIM } from './embed/hash-embedder';
+export { normalize } from './embed/vector';
+export { oneLine } from './text';
 export type { Extractor, ExtractContext } from './extract/extractor';
 export { createRuleExtractor, SEED_RULES, type Rule } from './extract/rules';
 export { createLlmExtractor, EXTRACTION_PROMPT, LlmExtraction, type LlmExtractorOptions, type CompletionRequest } from './extract/llm';

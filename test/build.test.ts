@@ -35,9 +35,25 @@ describe('vite build (library)', () => {
     expect(worker.length).toBeLessThan(64_000);
   });
 
-  it('builds each model adapter as its own entry, none of them in the main bundle, and transformers.js neither bundled nor resolved', () => {
-    for (const name of ['openai.js', 'chrome-ai.js', 'transformers.js']) expect(existsSync(join(outDir, name))).toBe(true);
-    expect(entry).not.toMatch(/chat\/completions|LanguageModel\.availability/);
+  it('builds engram/mem0 and engram/ai-sdk as their own entries that import engram instead of copying it', () => {
+    // The main entry carries no adapter code, and it imports nothing but its three dependencies
+    // and its own worker: the adapters add nothing to what a browser app loads.
+    expect(entry).not.toMatch(/Top-level entity parameters|engramMiddleware|from ["']\.\/(mem0|ai-sdk)/);
+    // Import statements only (error messages in the bundle quote `from 'fake-indexeddb'`).
+    const imports = (code: string) => [...code.matchAll(/^import\b[^;]*?\bfrom\s*["']([^"']+)["']/gm)].map((match) => match[1]).sort();
+    expect(imports(entry)).toEqual(['comlink', 'dexie', 'zod']);
+    for (const name of ['mem0.js', 'ai-sdk.js']) {
+      const adapter = readFileSync(join(outDir, name), 'utf8');
+      expect(imports(adapter)).toEqual(['engram']);
+      expect(adapter).not.toMatch(/class \w*Dexie|ZodError/);
+    }
+  });
+  it('builds the model adapters as their own entries on engram, and leaves transformers.js unresolved and unbundled', () => {
+    expect(entry).not.toMatch(/chat\/completions|LanguageModel\.availability|dist\/transformers\.min\.js/);
+    const imports = (code: string) => [...code.matchAll(/^import\b[^;]*?\bfrom\s*["']([^"']+)["']/gm)].map((match) => match[1]);
+    expect(imports(readFileSync(join(outDir, 'openai.js'), 'utf8')).sort()).toEqual(['engram', 'zod']);
+    expect(imports(readFileSync(join(outDir, 'chrome-ai.js'), 'utf8'))).toEqual(['engram']);
+    expect(imports(readFileSync(join(outDir, 'transformers.js'), 'utf8')).filter((name) => !name!.startsWith('./'))).toEqual(['engram']);
     const files = [...readdirSync(outDir), ...readdirSync(join(outDir, 'assets')).map((name) => join('assets', name))].filter((name) => name.endsWith('.js'));
     const code = files.map((name) => readFileSync(join(outDir, name), 'utf8'));
     // Named, never resolved: an application without the optional peer must still build.

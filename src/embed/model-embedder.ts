@@ -9,11 +9,6 @@ import type { ModelEmbedderSpec } from '../worker/api';
 import type { ComputeClient } from '../worker/client';
 import type { Embedder } from './embedder';
 
-/** The embedder id of a hosted model: model and weights variant, then the dimension it has. */
-export function modelEmbedderId(spec: Pick<ModelEmbedderSpec, 'model' | 'dtype'>, dim: number): string {
-  return `transformers:${spec.model}:${spec.dtype ?? 'auto'}:${dim}`;
-}
-
 export function isModelEmbedder(embedder: unknown): embedder is Embedder & { worker: ModelEmbedderSpec } {
   const spec = (embedder as { worker?: { kind?: unknown; model?: unknown } } | null)?.worker;
   return typeof spec === 'object' && spec !== null && spec.kind === 'transformers' && typeof spec.model === 'string';
@@ -23,8 +18,8 @@ export function isModelEmbedder(embedder: unknown): embedder is Embedder & { wor
 export async function resolveEmbedder(embedder: Embedder, compute: ComputeClient): Promise<Embedder> {
   if (!isModelEmbedder(embedder)) return embedder;
   const spec = embedder.worker;
-  const dim = await compute.loadModel(spec).catch(modelFailure);
-  return { id: modelEmbedderId(spec, dim), dim, embed: (texts) => compute.embedModel(spec, [...texts]).catch(modelFailure) };
+  const { id, dim } = await compute.loadModel(spec).catch(modelFailure);
+  return { id, dim, embed: (texts) => compute.embedModel(spec, [...texts]).catch(modelFailure) };
 }
 
 /**
@@ -32,7 +27,7 @@ export async function resolveEmbedder(embedder: Embedder, compute: ComputeClient
  * message only (and one from another copy of engram's modules fails `instanceof`): the model
  * failed, not the worker, so the caller gets a PluginError back.
  */
-function modelFailure(error: unknown): never {
+export function modelFailure(error: unknown): never {
   if (error instanceof PluginError) throw error;
   const inner = error instanceof WorkerError ? error.cause : error;
   if (inner instanceof Error && inner.name === 'PluginError') throw new PluginError(inner.message, { cause: error });

@@ -97,8 +97,8 @@ export interface ComputeApi {
   /** For each query, the ids of rows in `key` (of the given scope) with cosine ≥ threshold: the `limit` most similar, most similar first. */
   neighbours(key: string, queries: Float32Array[], threshold: number, scope: Scope, limit?: number): string[][];
   stats(): ComputeStats;
-  /** Loads a model (once per spec) and resolves to its vector length. @throws PluginError when it cannot be loaded. */
-  loadModel(spec: ModelEmbedderSpec): Promise<number>;
+  /** Loads a model (once per spec) and resolves to its embedder id and vector length. @throws PluginError when it cannot be loaded. */
+  loadModel(spec: ModelEmbedderSpec): Promise<{ id: string; dim: number }>;
   /** Embeds texts with a model loaded by {@link ComputeApi.loadModel} (loading it first if needed). */
   embedModel(spec: ModelEmbedderSpec, texts: string[]): Promise<Float32Array[]>;
   /** Drops caches that may hold user text (the hash embedder's token cache); erasure calls it. */

@@ -131,7 +131,8 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
     },
 
     async loadModel(spec) {
-      return (await modelFor(spec)).dim;
+      const { id, dim } = await modelFor(spec);
+      return { id, dim };
     },
 
     async embedModel(spec, texts) {

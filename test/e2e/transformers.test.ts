@@ -23,7 +23,16 @@ let problems: ConsoleProblems;
 
 beforeAll(async () => {
   outDir = await mkdtemp(join(tmpdir(), 'engram-transformers-'));
-  await build({ configFile: false, root: join(REPO_ROOT, 'test/e2e/transformers-harness'), base: './', logLevel: 'warn', worker: { format: 'es' }, build: { outDir, emptyOutDir: true, target: 'es2022' } });
+  await build({
+    configFile: false,
+    root: join(REPO_ROOT, 'test/e2e/transformers-harness'),
+    base: './',
+    logLevel: 'warn',
+    // The adapter imports engram by its package name, as an application's would.
+    resolve: { alias: [{ find: /^engram$/, replacement: join(REPO_ROOT, 'src/index.ts') }] },
+    worker: { format: 'es' },
+    build: { outDir, emptyOutDir: true, target: 'es2022' },
+  });
   mkdirSync(join(outDir, 'vendor'));
   for (const file of ['transformers.min.js', 'ort-wasm-simd-threaded.jsep.mjs', 'ort-wasm-simd-threaded.jsep.wasm']) copyFileSync(join(VENDOR, file), join(outDir, 'vendor', file));
   writeTinyBert(join(outDir, 'models'), 'tiny-bert');

@@ -5,9 +5,7 @@
  * and filtered exactly as any other model's. Where the model is absent or not yet downloaded,
  * extraction fails with ModelUnavailableError saying which, before any prompt is sent.
  */
-import { ModelUnavailableError } from '../../errors';
-import type { Extractor } from '../../extract/extractor';
-import { createLlmExtractor } from '../../extract/llm';
+import { createLlmExtractor, ModelUnavailableError, type Extractor } from 'engram';
 
 /** What Chrome reports for its built-in model. */
 export type ChromeAvailability = 'unavailable' | 'downloadable' | 'downloading' | 'available';

@@ -4,7 +4,7 @@
  * answer's text goes back to the caller, who parses it with zod: a model's output is data.
  */
 import { z } from 'zod';
-import { PluginError } from '../../errors';
+import { PluginError } from 'engram';
 import type { Transport } from './transport';
 
 const ChatAnswer = z.object({

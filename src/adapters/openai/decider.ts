@@ -5,10 +5,7 @@
  * exclusive-topic rule and the trust gate whatever it answers.
  */
 import { z } from 'zod';
-import type { Decider, DecideInput, Decision } from '../../consolidate/decider';
-import { PluginError } from '../../errors';
-import { DEFAULT_EXCLUSIVE_TOPICS } from '../../schema';
-import { oneLine } from '../../text';
+import { DEFAULT_EXCLUSIVE_TOPICS, oneLine, PluginError, type Decider, type DecideInput, type Decision } from 'engram';
 import { createStructuredChat } from './chat';
 import { createTransport, type OpenAIConnection } from './transport';
 

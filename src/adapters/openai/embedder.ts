@@ -4,9 +4,7 @@
  * switching either is an embedder change that `memory.reembed()` migrates.
  */
 import { z } from 'zod';
-import type { Embedder } from '../../embed/embedder';
-import { normalize } from '../../embed/vector';
-import { PluginError } from '../../errors';
+import { normalize, PluginError, type Embedder } from 'engram';
 import { createTransport, type OpenAIConnection } from './transport';
 
 export type OpenAIEmbedderOptions = OpenAIConnection & {

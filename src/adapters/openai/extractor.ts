@@ -3,8 +3,7 @@
  * an OpenAI-shaped chat model with structured output. The answer is zod-validated and
  * instruction-like "facts" are dropped there, exactly as for any other LLM extractor.
  */
-import type { Extractor } from '../../extract/extractor';
-import { createLlmExtractor } from '../../extract/llm';
+import { createLlmExtractor, type Extractor } from 'engram';
 import { createStructuredChat } from './chat';
 import { createTransport, type OpenAIConnection } from './transport';
 

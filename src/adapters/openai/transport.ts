@@ -5,7 +5,7 @@
  * backoff on 429 and 5xx (Retry-After honoured); every failure is a PluginError with the HTTP
  * status when there was one. Nothing here knows about memories.
  */
-import { AbortedError, PluginError } from '../../errors';
+import { AbortedError, PluginError } from 'engram';
 
 /** Anything shaped like the `openai` client (or WebLLM's `MLCEngine`): only these two calls are used. */
 export interface OpenAIClientLike {

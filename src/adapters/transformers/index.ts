@@ -6,11 +6,15 @@
  * `localModelPath` (a URL path in the browser, a directory under Node); the hub only when
  * `allowRemoteModels` is set.
  */
-import type { Embedder } from '../../embed/embedder';
-import { modelEmbedderId } from '../../embed/model-embedder';
-import { PluginError } from '../../errors';
+import { PluginError, type Embedder } from 'engram';
 import type { ModelEmbedderSpec } from '../../worker/api';
-import { loadModelRuntime, type ModelRuntime } from './runtime';
+import { loadModelRuntime, modelEmbedderId, type ModelRuntime } from './runtime';
+
+/** The runtime's failures carry the name only (see modelError): this thread gets the class. */
+function asPluginError(error: unknown): never {
+  if (error instanceof Error && error.name === 'PluginError' && !(error instanceof PluginError)) throw new PluginError(error.message, { cause: error });
+  throw error;
+}
 
 export interface TransformersEmbedderOptions {
   /** Model id, a folder under `localModelPath` (or a hub id with `allowRemoteModels`), e.g. `'Xenova/all-MiniLM-L6-v2'`. */
@@ -65,7 +69,7 @@ export function transformersEmbedder(options: TransformersEmbedderOptions): Tran
   const load = async () => {
     runtime ??= loadModelRuntime(spec).catch((error: unknown) => {
       runtime = undefined;
-      throw error;
+      return asPluginError(error);
     });
     loaded = await runtime;
     return loaded.dim;
@@ -74,7 +78,7 @@ export function transformersEmbedder(options: TransformersEmbedderOptions): Tran
     worker: spec,
     // Before a load there is no dimension yet; createMemory loads first, in its worker.
     get id() {
-      return loaded ? modelEmbedderId(spec, loaded.dim) : modelEmbedderId(spec, 0);
+      return loaded?.id ?? modelEmbedderId(spec, 0);
     },
     get dim() {
       return loaded?.dim ?? 0;
@@ -82,7 +86,7 @@ export function transformersEmbedder(options: TransformersEmbedderOptions): Tran
     load,
     async embed(texts) {
       await load();
-      return loaded!.embed(texts);
+      return loaded!.embed(texts).catch(asPluginError);
     },
   };
 }

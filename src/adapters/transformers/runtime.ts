@@ -3,10 +3,25 @@
  * L2-normalised. Loaded lazily by engram's compute (inside the worker, or in-process), so
  * neither the main bundle nor a page that never asks for it pays for transformers.js.
  */
-import { PluginError } from '../../errors';
 import type { ModelEmbedderSpec } from '../../worker/api';
 
+/**
+ * The failure of a hosted model, named `PluginError`. The runtime imports none of engram's
+ * modules (compute loads it in the worker, and both library entries share it), so it cannot
+ * use the class; engram turns the name back into a PluginError where the error reaches the
+ * caller (createMemory's embedder, the adapter's own calls), as for any error from the worker.
+ */
+export function modelError(message: string, cause?: unknown): Error {
+  return Object.assign(new Error(message, { cause }), { name: 'PluginError' });
+}
+
+/** The embedder id of a hosted model: model and weights variant, then the dimension it has. */
+export function modelEmbedderId(spec: Pick<ModelEmbedderSpec, 'model' | 'dtype'>, dim: number): string {
+  return `transformers:${spec.model}:${spec.dtype ?? 'auto'}:${dim}`;
+}
+
 export interface ModelRuntime {
+  readonly id: string;
   readonly dim: number;
   embed(texts: readonly string[]): Promise<Float32Array[]>;
 }
@@ -28,9 +43,7 @@ function describe(spec: ModelEmbedderSpec): string {
 export async function loadModelRuntime(spec: ModelEmbedderSpec): Promise<ModelRuntime> {
   const specifier = spec.moduleUrl ?? TRANSFORMERS;
   const { env, pipeline } = ((await import(/* @vite-ignore */ specifier).catch((error: unknown) => {
-    throw new PluginError(`transformersEmbedder could not import '${specifier}' (npm i ${TRANSFORMERS}@3.8.1; in a browser, pass moduleUrl: the URL of its dist/transformers.min.js): ${error instanceof Error ? error.message : String(error)}`, {
-      cause: error,
-    });
+    throw modelError(`transformersEmbedder could not import '${specifier}' (npm i ${TRANSFORMERS}@3.8.1; in a browser, pass moduleUrl: the URL of its dist/transformers.min.js): ${error instanceof Error ? error.message : String(error)}`, error);
   })) as typeof import('@huggingface/transformers'));
   // transformers.js keeps these on one global env; each load sets them for its own model.
   env.allowRemoteModels = spec.allowRemoteModels;
@@ -45,11 +58,11 @@ export async function loadModelRuntime(spec: ModelEmbedderSpec): Promise<ModelRu
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     const hint = spec.allowRemoteModels ? '' : ' (allowRemoteModels is off: nothing was fetched; put the model files there, or allow remote models)';
-    throw new PluginError(`transformersEmbedder could not load model ${describe(spec)}: ${detail}${hint}`, { cause: error });
+    throw modelError(`transformersEmbedder could not load model ${describe(spec)}: ${detail}${hint}`, error);
   }
   const [probe] = await embedWith(extract, ['dimension probe'], spec);
   const dim = probe!.length;
-  return { dim, embed: (texts) => embedWith(extract, [...texts], spec) };
+  return { id: modelEmbedderId(spec, dim), dim, embed: (texts) => embedWith(extract, [...texts], spec) };
 }
 
 async function embedWith(extract: Pipeline, texts: string[], spec: ModelEmbedderSpec): Promise<Float32Array[]> {
@@ -58,10 +71,10 @@ async function embedWith(extract: Pipeline, texts: string[], spec: ModelEmbedder
   try {
     output = await extract(texts, { pooling: 'mean', normalize: true });
   } catch (error) {
-    throw new PluginError(`transformersEmbedder: model ${describe(spec)} failed on ${texts.length} texts: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw modelError(`transformersEmbedder: model ${describe(spec)} failed on ${texts.length} texts: ${error instanceof Error ? error.message : String(error)}`, error);
   }
   const [rows, dim] = output.dims;
-  if (rows !== texts.length || !dim) throw new PluginError(`transformersEmbedder: model ${describe(spec)} returned dims [${output.dims.join(', ')}] for ${texts.length} texts`);
+  if (rows !== texts.length || !dim) throw modelError(`transformersEmbedder: model ${describe(spec)} returned dims [${output.dims.join(', ')}] for ${texts.length} texts`);
   const data = Float32Array.from(output.data);
   return Array.from({ length: rows }, (_, i) => data.slice(i * dim, (i + 1) * dim));
 }
