@@ -2,7 +2,6 @@
  * The public shape of engram: the options `createMemory` takes and the `Memory` it returns.
  * Kept apart from the wiring in memory.ts so the contract reads on one page.
  */
-import type { Dexie } from 'dexie';
 import type { Decider } from './consolidate/decider';
 import type { Embedder } from './embed/embedder';
 import type { Extractor } from './extract/extractor';
@@ -43,11 +42,6 @@ export interface MemoryOptions {
   candidateThreshold?: number;
   /** Memory id generator. Default `mem_` + 8 random hex digits. */
   idGenerator?: () => string;
-  /**
-   * @internal Test hook: receives the Dexie database before it opens, so a test can install
-   * DBCore middleware (`db.use(...)`) to inject write faults. Not part of the public contract.
-   */
-  onDatabase?: (db: Dexie) => void;
 }
 
 export interface Memory {

@@ -45,9 +45,19 @@ import { createVectorIndex } from './store/vector-index';
 import { createComputeClient } from './worker/client';
 import { pruneMemories, pruneRecords } from './forget/prune';
 import { SESSION_SUMMARY_TOPIC, summaryCandidates } from './session/summarize';
+import type { Dexie } from 'dexie';
 import type { Memory, MemoryOptions } from './memory-api';
 
 export type { Memory, MemoryOptions } from './memory-api';
+
+/**
+ * Test seams, kept out of the published types: index.ts exports `createMemory`, never
+ * `openMemory`, so nothing here reaches a user's autocompletion.
+ */
+export interface MemoryInternals {
+  /** Receives the Dexie database before it opens, so a test can install DBCore middleware (`db.use(...)`) to inject write faults. */
+  onDatabase?: (db: Dexie) => void;
+}
 
 function defaultIdGenerator(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(4));
@@ -78,8 +88,16 @@ function checkOptions(options: MemoryOptions) {
   return { trust, threshold, clock };
 }
 
-/** Opens (or creates) the memory store and starts its compute. */
-export async function createMemory(options: MemoryOptions = {}): Promise<Memory> {
+/**
+ * Opens (or creates) the memory store and starts its compute.
+ * @throws ValidationError for a bad option, StorageError when IndexedDB cannot be opened.
+ */
+export function createMemory(options: MemoryOptions = {}): Promise<Memory> {
+  return openMemory(options, {});
+}
+
+/** `createMemory` with test seams; internal (not exported from index.ts). */
+export async function openMemory(options: MemoryOptions, internals: MemoryInternals): Promise<Memory> {
   const { trust, threshold, clock } = checkOptions(options);
   const now = () => {
     const value = clock();
@@ -88,7 +106,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
   };
   const newId = options.idGenerator ?? defaultIdGenerator;
   const db = new EngramDatabase(options.name ?? 'engram', options);
-  options.onDatabase?.(db);
+  internals.onDatabase?.(db);
   const compute = createComputeClient({
     ...(options.worker !== undefined ? { worker: options.worker } : {}),
     ...(options.workerTimeoutMs !== undefined ? { timeoutMs: options.workerTimeoutMs } : {}),
