@@ -19,6 +19,10 @@ export default defineConfig(({ mode }) => {
     worker: { format: 'es' },
     build: {
       target: 'es2022',
+      // Readable output: a user's stack trace names engram's functions (`at consolidate`, not
+      // `at Z`), and the maps (sources inlined) lead into src/ without shipping it.
+      minify: false,
+      sourcemap: true,
       lib: { entry: 'src/index.ts', formats: ['es'], fileName: () => 'engram.js' },
       rollupOptions: { external: ['dexie', 'comlink', 'zod'] },
     },
