@@ -1,0 +1,133 @@
+/**
+ * The package as a user gets it: the `npm pack` tarball installed into a fresh project. Its
+ * types must resolve (not degrade to `any`) under every moduleResolution a TypeScript user
+ * picks, the README's Node snippet must run as written, and a Vite-built page must run engram
+ * in Chromium with compute in its worker. One build, pack and install is shared by all cases.
+ */
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectConsoleErrors, launchChromium, REPO_ROOT, serveBuilt } from './browser';
+import { command, createConsumer, typecheck, type Consumer } from './consumer';
+import { publicSurface } from './public-surface';
+
+// The one call in the consumer that must not compile: `k` is a number. If engram's types
+// degraded to `any` (extensionless imports under NodeNext) this line would compile silently.
+const CHECK_SOURCE = `import { createMemory, isEngramError, ValidationError, type Memory, type MemoryOptions, type Retrieved, type WorkerMode } from 'engram';
+
+const worker: WorkerMode = 'off';
+const options: MemoryOptions = { name: 'typed', worker, clock: () => 0 };
+const memory: Memory = await createMemory(options);
+const retrieved: Retrieved[] = await memory.retrieve('any dietary restrictions?', { userId: 'u_ada', k: 3 });
+export const prompt: string = memory.inject('You are a travel concierge.', retrieved);
+export const failed = (error: unknown): boolean => isEngramError(error) || error instanceof ValidationError;
+await memory.retrieve('any dietary restrictions?', { userId: 'u_ada', k: 'three' });
+`;
+const WRONG_LINE = CHECK_SOURCE.split('\n').findIndex((line) => line.includes("k: 'three'")) + 1;
+
+const MODES = {
+  NodeNext: { module: 'NodeNext', moduleResolution: 'NodeNext' },
+  Node16: { module: 'Node16', moduleResolution: 'Node16' },
+  bundler: { module: 'ESNext', moduleResolution: 'bundler' },
+} as const;
+
+const PAGE_SCRIPT = `import { createMemory } from 'engram';
+
+const memory = await createMemory({ name: 'consumer-page' });
+const operations = await memory.ingest([{ role: 'user', content: "I'm vegetarian. Call me Ada." }], {
+  userId: 'u_ada', sessionId: 's1', source: { type: 'user_implicit', id: 's1' },
+});
+const retrieved = await memory.retrieve('any dietary restrictions?', { userId: 'u_ada' });
+window.result = { computeLocation: memory.computeLocation, operations: operations.map((operation) => operation.action), top: retrieved[0]?.memory.content ?? null };
+document.body.dataset.state = 'done';
+`;
+const PAGE_HTML = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8" /><link rel="icon" href="data:," /><title>engram consumer</title></head>
+<body><script type="module" src="./main.js"></script></body></html>
+`;
+
+/** The fenced block the README marks `<!-- run by test/e2e/package.test.ts -->`. */
+function readmeNodeSnippet(readme: string): string {
+  const match = /<!-- run by test\/e2e\/package\.test\.ts -->\s*```js\n([\s\S]*?)```/.exec(readme);
+  if (!match) throw new Error('README.md has no ```js block after "<!-- run by test/e2e/package.test.ts -->"');
+  return match[1]!;
+}
+
+let consumer: Consumer;
+
+beforeAll(async () => {
+  consumer = await createConsumer();
+  await mkdir(join(consumer.dir, 'src'));
+  await writeFile(join(consumer.dir, 'src/check.ts'), CHECK_SOURCE);
+  for (const [mode, resolution] of Object.entries(MODES)) {
+    const compilerOptions = { ...resolution, target: 'ES2022', lib: ['ES2022', 'DOM'], types: [], strict: true, skipLibCheck: true, noEmit: true };
+    await writeFile(join(consumer.dir, `tsconfig.${mode}.json`), JSON.stringify({ compilerOptions, files: ['src/check.ts'] }, null, 2));
+  }
+}, 120_000);
+
+afterAll(async () => {
+  if (consumer) await rm(consumer.dir, { recursive: true, force: true });
+});
+
+describe('engram (packed tarball)', () => {
+  it.each(Object.keys(MODES))('type-checks a consumer and rejects exactly the one wrong call when moduleResolution is %s', async (mode) => {
+    const { diagnostics, output } = await typecheck(consumer, `tsconfig.${mode}.json`);
+    expect(diagnostics, output).toEqual([
+      { file: 'src/check.ts', line: WRONG_LINE, code: 'TS2322', message: "Type 'string' is not assignable to type 'number'." },
+    ]);
+  });
+
+  it('ships LICENSE, README, the entry, the worker, source maps and types, and no sources', async () => {
+    const listing = await command('tar', ['-tzf', consumer.tarball], consumer.dir);
+    const files = listing.stdout.split('\n').filter(Boolean).map((path) => path.replace(/^package\//, ''));
+    for (const file of ['LICENSE', 'README.md', 'package.json', 'dist/engram.js', 'dist/engram.js.map', 'dist/types/index.d.ts']) expect(files).toContain(file);
+    expect(files.some((file) => /^dist\/assets\/worker-.*\.js\.map$/.test(file))).toBe(true);
+    expect(files.filter((file) => file.startsWith('src/') || file.startsWith('test/'))).toEqual([]);
+    const license = await readFile(join(consumer.dir, 'node_modules/engram/LICENSE'), 'utf8');
+    expect(license).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} engram contributors/);
+  });
+
+  it('exports every type its public signatures name, with no any and no test hook', async () => {
+    const surface = await publicSurface(join(consumer.dir, 'src/check.ts'), join(consumer.dir, 'node_modules/engram/'));
+    expect(surface.exports).toEqual(expect.arrayContaining(['createMemory', 'Memory', 'MemoryOptions', 'WorkerMode', 'Retrieved', 'ValidationError']));
+    expect(surface.unexported).toEqual([]);
+    expect(surface.anys).toEqual([]);
+    expect(surface.memoryOptions).not.toContain('onDatabase');
+    expect(surface.memoryOptions).toEqual(expect.arrayContaining(['name', 'indexedDB', 'IDBKeyRange', 'worker', 'clock']));
+  });
+
+  it('runs the README Node snippet as written when fake-indexeddb is installed', async () => {
+    const snippet = readmeNodeSnippet(await readFile(join(REPO_ROOT, 'README.md'), 'utf8'));
+    await writeFile(join(consumer.dir, 'readme-snippet.mjs'), snippet);
+    const result = await command(process.execPath, ['readme-snippet.mjs'], consumer.dir);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('<MEMORIES>');
+    expect(result.stdout).toContain('The user follows a vegetarian diet.');
+  });
+
+  it('ingests and retrieves with compute in the worker when a Vite build of a consumer page runs in Chromium', async () => {
+    const web = join(consumer.dir, 'web');
+    await mkdir(web);
+    await writeFile(join(web, 'index.html'), PAGE_HTML);
+    await writeFile(join(web, 'main.js'), PAGE_SCRIPT);
+    const outDir = join(consumer.dir, 'web-dist');
+    // A user's own config: nothing but the build target (top-level await needs es2022).
+    await build({ configFile: false, root: web, base: './', logLevel: 'warn', build: { outDir, emptyOutDir: true, target: 'es2022' } });
+    const served = await serveBuilt(outDir);
+    const browser = await launchChromium();
+    try {
+      const page = await browser.context.newPage();
+      const problems = collectConsoleErrors(page);
+      await page.goto(served.url);
+      await page.waitForSelector('body[data-state="done"]', { state: 'attached', timeout: 30_000 });
+      const result = await page.evaluate(() => (window as unknown as { result: unknown }).result);
+      expect(result).toEqual({ computeLocation: 'worker', operations: ['CREATE', 'CREATE'], top: 'The user follows a vegetarian diet.' });
+      expect(problems.errors).toEqual([]);
+    } finally {
+      await browser.close();
+      await served.close();
+    }
+  });
+});
