@@ -2,13 +2,14 @@
  * The package as a user gets it: the `npm pack` tarball installed into a fresh project. Its
  * types must resolve (not degrade to `any`) under every moduleResolution a TypeScript user
  * picks, the README's Node snippet must run as written, and a Vite-built page must run engram
- * in Chromium with compute in its worker. One build, pack and install is shared by all cases.
+ * in Chromium with compute in its worker, built or from the dev server. One build, pack and
+ * install (and one browser) is shared by all cases.
  */
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { build } from 'vite';
+import { build, createServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectConsoleErrors, launchChromium, REPO_ROOT, serveBuilt } from './browser';
+import { collectConsoleErrors, launchChromium, REPO_ROOT, serveBuilt, type LaunchedBrowser } from './browser';
 import { command, createConsumer, typecheck, type Consumer } from './consumer';
 import { publicSurface } from './public-surface';
 
@@ -47,6 +48,13 @@ const PAGE_HTML = `<!doctype html>
 <body><script type="module" src="./main.js"></script></body></html>
 `;
 
+/** The backticked names in the README's "Stable API" lists (from its first bullet to the next heading). */
+function readmeApiNames(readme: string): string[] {
+  const section = /\n## Stable API\n[\s\S]*?\n(- \*\*[\s\S]*?)\n## /.exec(readme);
+  if (!section) throw new Error('README.md has no "## Stable API" section with bullet lists');
+  return [...section[1]!.matchAll(/`([A-Za-z_]\w*)`/g)].map((match) => match[1]!);
+}
+
 /** The fenced block the README marks `<!-- run by test/e2e/package.test.ts -->`. */
 function readmeNodeSnippet(readme: string): string {
   const match = /<!-- run by test\/e2e\/package\.test\.ts -->\s*```js\n([\s\S]*?)```/.exec(readme);
@@ -54,10 +62,38 @@ function readmeNodeSnippet(readme: string): string {
   return match[1]!;
 }
 
+const PAGE_RESULT = { computeLocation: 'worker', operations: ['CREATE', 'CREATE'], top: 'The user follows a vegetarian diet.' };
+
+// What the README's Vite note says to write when engram is excluded from pre-bundling.
+const README_OPTIMIZE_DEPS = { exclude: ['engram'], include: ['dexie', 'comlink', 'zod'] };
+
 let consumer: Consumer;
+let browser: LaunchedBrowser;
+
+/** Writes the consumer page into `name/` of the consumer project; returns that directory. */
+async function writePage(name: string): Promise<string> {
+  const web = join(consumer.dir, name);
+  await mkdir(web);
+  await writeFile(join(web, 'index.html'), PAGE_HTML);
+  await writeFile(join(web, 'main.js'), PAGE_SCRIPT);
+  return web;
+}
+
+/** Opens the page, waits until its script finished, and returns what it reported and any console errors. */
+async function runPage(url: string): Promise<{ result: unknown; errors: string[] }> {
+  const page = await browser.context.newPage();
+  try {
+    const problems = collectConsoleErrors(page);
+    await page.goto(url);
+    await page.waitForSelector('body[data-state="done"]', { state: 'attached', timeout: 30_000 });
+    return { result: await page.evaluate(() => (window as unknown as { result: unknown }).result), errors: problems.errors };
+  } finally {
+    await page.close();
+  }
+}
 
 beforeAll(async () => {
-  consumer = await createConsumer();
+  [consumer, browser] = await Promise.all([createConsumer(), launchChromium()]);
   await mkdir(join(consumer.dir, 'src'));
   await writeFile(join(consumer.dir, 'src/check.ts'), CHECK_SOURCE);
   for (const [mode, resolution] of Object.entries(MODES)) {
@@ -67,6 +103,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  await browser?.close();
   if (consumer) await rm(consumer.dir, { recursive: true, force: true });
 });
 
@@ -97,6 +134,13 @@ describe('engram (packed tarball)', () => {
     expect(surface.memoryOptions).toEqual(expect.arrayContaining(['name', 'indexedDB', 'IDBKeyRange', 'worker', 'clock']));
   });
 
+  it('names every export, and only exports, in the README Stable API lists', async () => {
+    const surface = await publicSurface(join(consumer.dir, 'src/check.ts'), join(consumer.dir, 'node_modules/engram/'));
+    const listed = new Set(readmeApiNames(await readFile(join(REPO_ROOT, 'README.md'), 'utf8')));
+    expect(surface.exports.filter((name) => !listed.has(name))).toEqual([]);
+    expect([...listed].filter((name) => !surface.exports.includes(name))).toEqual([]);
+  });
+
   it('runs the README Node snippet as written when fake-indexeddb is installed', async () => {
     const snippet = readmeNodeSnippet(await readFile(join(REPO_ROOT, 'README.md'), 'utf8'));
     await writeFile(join(consumer.dir, 'readme-snippet.mjs'), snippet);
@@ -108,26 +152,35 @@ describe('engram (packed tarball)', () => {
   });
 
   it('ingests and retrieves with compute in the worker when a Vite build of a consumer page runs in Chromium', async () => {
-    const web = join(consumer.dir, 'web');
-    await mkdir(web);
-    await writeFile(join(web, 'index.html'), PAGE_HTML);
-    await writeFile(join(web, 'main.js'), PAGE_SCRIPT);
+    const web = await writePage('web');
     const outDir = join(consumer.dir, 'web-dist');
     // A user's own config: nothing but the build target (top-level await needs es2022).
     await build({ configFile: false, root: web, base: './', logLevel: 'warn', build: { outDir, emptyOutDir: true, target: 'es2022' } });
     const served = await serveBuilt(outDir);
-    const browser = await launchChromium();
     try {
-      const page = await browser.context.newPage();
-      const problems = collectConsoleErrors(page);
-      await page.goto(served.url);
-      await page.waitForSelector('body[data-state="done"]', { state: 'attached', timeout: 30_000 });
-      const result = await page.evaluate(() => (window as unknown as { result: unknown }).result);
-      expect(result).toEqual({ computeLocation: 'worker', operations: ['CREATE', 'CREATE'], top: 'The user follows a vegetarian diet.' });
-      expect(problems.errors).toEqual([]);
+      expect(await runPage(served.url)).toEqual({ result: PAGE_RESULT, errors: [] });
     } finally {
-      await browser.close();
       await served.close();
+    }
+  });
+
+  it('ingests and retrieves with compute in the worker when the Vite dev server serves the page with the README optimizeDeps', async () => {
+    const readme = await readFile(join(REPO_ROOT, 'README.md'), 'utf8');
+    expect(readme).toContain("optimizeDeps: { exclude: ['engram'], include: ['dexie', 'comlink', 'zod'] }");
+    const web = await writePage('web-dev');
+    const server = await createServer({
+      configFile: false,
+      root: web,
+      logLevel: 'warn',
+      cacheDir: join(consumer.dir, 'vite-cache'),
+      optimizeDeps: README_OPTIMIZE_DEPS,
+      server: { host: '127.0.0.1', port: 0, strictPort: false },
+    });
+    try {
+      await server.listen();
+      expect(await runPage(server.resolvedUrls!.local[0]!)).toEqual({ result: PAGE_RESULT, errors: [] });
+    } finally {
+      await server.close();
     }
   });
 });
