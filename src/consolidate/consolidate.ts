@@ -87,6 +87,7 @@ async function decideAndCommit(
   const plan = await planConsolidation(working, items, target, { ...deps.context, now });
   const result = await store.commit({
     records: plan.changed,
+    creates: plan.created,
     inputs: request.input ? [request.input] : [],
     expected: versions,
     ...(baseVersion !== undefined ? { inputsBaseVersion: baseVersion } : {}),

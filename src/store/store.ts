@@ -3,7 +3,7 @@
  * {@link isVisibleTo} allows; every record read back is parsed with zod, and rows that fail
  * are quarantined (skipped and reported), never returned and never allowed to crash a scan.
  */
-import { ConflictError, PermissionError, toStorageError } from '../errors';
+import { ConflictError, IdCollisionError, PermissionError, toStorageError } from '../errors';
 import { MemoryRecord, type Scope } from '../schema';
 import { SCOPE_CODE, type IndexRows } from '../worker/api';
 import type { EngramDatabase, InputRow, MemoryRow, WriteInput } from './database';
@@ -14,6 +14,12 @@ import { readPacks, writePackLog, writeSnapshot, type PackedPartition } from './
 export interface Commit {
   /** Records to put (new or changed), complete. */
   records: MemoryRecord[];
+  /**
+   * Ids among `records` that this write creates. If any already exists in the database (another
+   * owner's record included), nothing is written and the commit fails with ConflictError, so the
+   * write is decided again with new ids: a CREATE never overwrites a record it did not read.
+   */
+  creates?: readonly string[];
   /** Inputs to append (the conversation being ingested). */
   inputs?: InputRow[];
   /** Inputs to delete by `seq` (erasure removes a revoked source's conversations). */
@@ -41,8 +47,11 @@ export interface Store {
   /** Ids of rows that failed validation when read. */
   readonly quarantined: ReadonlySet<string>;
   versions(keys: readonly string[]): Promise<Map<string, number>>;
-  /** Active rows of one partition in the compute's columnar form, plus the version they reflect. */
-  readIndexRows(key: string, embedderId: string, dim: number): Promise<{ version: number; rows: IndexRows }>;
+  /**
+   * Active rows of one partition in the compute's columnar form, plus the version they reflect
+   * and the ids of active rows another embedder wrote (they cannot be scanned with this one).
+   */
+  readIndexRows(key: string, embedderId: string, dim: number): Promise<{ version: number; rows: IndexRows; foreign: string[] }>;
   /** Records by id, only those visible to `owner`, in the order asked (missing ones dropped). */
   getMany(ids: readonly string[], owner: Owner): Promise<MemoryRecord[]>;
   /** The owner's records of the given scopes (app scope: the app's), oldest first. */
@@ -51,8 +60,10 @@ export interface Store {
   topicMembers(owner: Owner, topic: string, scope: Scope): Promise<MemoryRecord[]>;
   /** All of the owner's records (any state) that list `sourceId` among their sources. */
   bySource(owner: Owner, sourceId: string): Promise<MemoryRecord[]>;
-  /** The owner's stored inputs, in the order they were ingested. */
+  /** The owner's stored inputs, in the order they were written (`seq`). */
   inputs(owner: Owner): Promise<InputRow[]>;
+  /** Whether the owner has revoked `sourceId` with forgetSource before. */
+  isRevoked(owner: Owner, sourceId: string): Promise<boolean>;
   commit(commit: Commit): Promise<CommitResult>;
   /**
    * A partition from its packed vectors (snapshot chunks plus the log after them), or only the
@@ -127,7 +138,8 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
                     [userId!, appName, 'session'],
                   ])
                   .toArray();
-          return { version, rows: toIndexRows(rows, key, embedderId, dim, quarantined) };
+          const foreign = rows.filter((row) => row.invalidatedAt === undefined && row.embedderId !== embedderId).map((row) => row.id);
+          return { version, rows: toIndexRows(rows, key, embedderId, dim, quarantined), foreign };
         }),
       ),
 
@@ -161,8 +173,13 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
     inputs: (owner) =>
       read('reading stored conversations', async () => {
         const rows = await db.inputs.where('[userId+appName]').equals([owner.userId, owner.appName]).toArray();
-        return rows.sort((a, b) => a.at - b.at || a.seq! - b.seq!);
+        // The order they were written in (invariant 11), never their clock times: after a clock
+        // went backwards, sorting by time would replay a history that never happened.
+        return rows.sort((a, b) => a.seq! - b.seq!);
       }),
+
+    isRevoked: (owner, sourceId) =>
+      read('reading revocations', async () => (await db.revocations.get([owner.userId, owner.appName, sourceId])) !== undefined),
 
     readPacked: (key, embedderId, dim, from) =>
       read('loading packed vectors', () =>
@@ -174,13 +191,14 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
         db.transaction('rw', db.partitions, db.vectorPacks, db.vectorLog, () => writeSnapshot(db, key, embedderId, dim, version, chunks)),
       ),
 
-    async commit({ records, inputs = [], deleteInputs = [], expected, revoke, inputsBaseVersion }) {
+    async commit({ records, creates = [], inputs = [], deleteInputs = [], expected, revoke, inputsBaseVersion }) {
       const touched = new Set([...expected.keys(), ...records.map(partitionOf), ...(revoke ? [userPartition(revoke)] : [])]);
       try {
         // Nothing but IndexedDB is awaited in here: any other await would end the transaction
         // and leave the writes before it committed (RELIABILITY.md, "Traps").
         return await db.transaction('rw', [db.memories, db.inputs, db.partitions, db.vectorLog, db.vectorPacks, db.revocations], async () => {
           await refuseRevokedInputs(db, inputs, inputsBaseVersion);
+          await refuseExistingIds(db, creates);
           const keys = [...touched];
           const current = await db.partitions.bulkGet(keys);
           const versions = new Map<string, [number, number]>();
@@ -205,6 +223,16 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
       }
     },
   };
+}
+
+/** Inside the commit transaction: throws ConflictError when an id this commit creates is already taken. */
+async function refuseExistingIds(db: EngramDatabase, creates: readonly string[]): Promise<void> {
+  if (creates.length === 0) return;
+  const existing = await db.memories.bulkGet([...creates]);
+  const taken = creates.filter((_id, i) => existing[i] !== undefined);
+  if (taken.length || new Set(creates).size !== creates.length) {
+    throw new IdCollisionError(`memory id ${taken[0] ?? 'generated twice'} already exists; a new memory never replaces another record, so the write is decided again with new ids`);
+  }
 }
 
 /** Inside the commit transaction: throws PermissionError for an input whose source was revoked after the write began. */
