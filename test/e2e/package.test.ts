@@ -173,16 +173,19 @@ describe('engram (packed tarball)', () => {
     }
   });
 
-  it('ingests and retrieves with compute in the worker when the Vite dev server serves the page with the README optimizeDeps', async () => {
+  it.each([
+    ['no configuration', {}],
+    ['the README optimizeDeps', README_OPTIMIZE_DEPS],
+  ])('ingests and retrieves with compute in the worker when the Vite dev server serves the page with %s', async (label, optimizeDeps) => {
     const readme = await readFile(join(REPO_ROOT, 'README.md'), 'utf8');
     expect(readme).toContain("optimizeDeps: { exclude: ['engram'], include: ['dexie', 'comlink', 'zod'] }");
-    const web = await writePage('web-dev');
+    const web = await writePage(`web-dev-${label.replace(/\W+/g, '-')}`);
     const server = await createServer({
       configFile: false,
       root: web,
       logLevel: 'warn',
-      cacheDir: join(consumer.dir, 'vite-cache'),
-      optimizeDeps: README_OPTIMIZE_DEPS,
+      cacheDir: join(web, '.vite'),
+      optimizeDeps,
       server: { host: '127.0.0.1', port: 0, strictPort: false },
     });
     try {
