@@ -46,7 +46,11 @@ export async function publicSurface(consumerFile: string, packageDir: string): P
   const isEngram = (node: ts.Node) => node.getSourceFile().fileName.startsWith(packageDir);
 
   for (const symbol of exported) {
+    // A type-only export (`export { type X }`) publishes X's type, not the value that may share
+    // its name (a zod schema): that value's declaration is not part of the surface.
+    const typeOnly = symbol.declarations?.some((node) => ts.isExportSpecifier(node) && (node.isTypeOnly || node.parent.parent.isTypeOnly)) ?? false;
     for (const node of resolved(checker, symbol).declarations ?? []) {
+      if (typeOnly && (ts.isVariableDeclaration(node) || ts.isFunctionDeclaration(node))) continue;
       const visit = (child: ts.Node): void => {
         if (child.kind === ts.SyntaxKind.AnyKeyword) anys.add(symbol.name);
         if (ts.isTypeReferenceNode(child) || ts.isExpressionWithTypeArguments(child) || ts.isTypeQueryNode(child)) {
