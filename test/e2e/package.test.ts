@@ -74,6 +74,9 @@ const tsconfigOf = (mode: string) => `tsconfig.${mode}.json`;
 
 let consumer: Consumer;
 let browser: LaunchedBrowser;
+// Started together once the consumer exists (three tsc processes overlap); each test awaits its own.
+const checks = new Map<string, ReturnType<typeof typecheck>>();
+let surface: ReturnType<typeof publicSurface>;
 
 /** Writes the consumer page into `name/` of the consumer project; returns that directory. */
 async function writePage(name: string): Promise<string> {
@@ -98,6 +101,7 @@ async function runPage(url: string): Promise<{ result: unknown; errors: string[]
 }
 
 beforeAll(async () => {
+  const started = performance.now();
   // Settled one by one, so afterAll can clean up whichever of the two did start.
   const [made, launched] = await Promise.allSettled([createConsumer(), launchChromium()]);
   if (made.status === 'fulfilled') consumer = made.value;
@@ -109,6 +113,14 @@ beforeAll(async () => {
     const compilerOptions = { ...resolution, target: 'ES2022', lib: ['ES2022', 'DOM'], types: [], strict: true, noEmit: true };
     await writeFile(join(consumer.dir, tsconfigOf(mode)), JSON.stringify({ compilerOptions, files: ['src/check.ts'] }, null, 2));
   }
+  console.log(`[package] build, pack and offline install into a fresh project: ${Math.round(performance.now() - started)} ms`);
+  for (const mode of Object.keys(MODES)) {
+    const check = typecheck(consumer, tsconfigOf(mode));
+    check.catch(() => undefined); // handled where its test awaits it; not an unhandled rejection meanwhile
+    checks.set(mode, check);
+  }
+  surface = publicSurface(join(consumer.dir, 'src/check.ts'), join(consumer.dir, 'node_modules/engram/'));
+  surface.catch(() => undefined);
 }, 120_000);
 
 afterAll(async () => {
@@ -118,7 +130,7 @@ afterAll(async () => {
 
 describe('engram (packed tarball)', () => {
   it.each(Object.keys(MODES))('type-checks a consumer and rejects exactly the one wrong call when moduleResolution is %s', async (mode) => {
-    const { diagnostics, output } = await typecheck(consumer, tsconfigOf(mode));
+    const { diagnostics, output } = await checks.get(mode)!;
     expect(diagnostics, output).toEqual([
       { file: 'src/check.ts', line: WRONG_LINE, code: 'TS2322', message: "Type 'string' is not assignable to type 'number'." },
     ]);
@@ -135,19 +147,19 @@ describe('engram (packed tarball)', () => {
   });
 
   it('exports every type its public signatures name, with no any and no test hook', async () => {
-    const surface = await publicSurface(join(consumer.dir, 'src/check.ts'), join(consumer.dir, 'node_modules/engram/'));
-    expect(surface.exports).toEqual(expect.arrayContaining(['createMemory', 'Memory', 'MemoryOptions', 'WorkerMode', 'Retrieved', 'ValidationError']));
-    expect(surface.unexported).toEqual([]);
-    expect(surface.anys).toEqual([]);
-    expect(surface.memoryOptions).not.toContain('onDatabase');
-    expect(surface.memoryOptions).toEqual(expect.arrayContaining(['name', 'indexedDB', 'IDBKeyRange', 'worker', 'clock']));
+    const { exports, unexported, anys, memoryOptions } = await surface;
+    expect(exports).toEqual(expect.arrayContaining(['createMemory', 'Memory', 'MemoryOptions', 'WorkerMode', 'Retrieved', 'ValidationError']));
+    expect(unexported).toEqual([]);
+    expect(anys).toEqual([]);
+    expect(memoryOptions).not.toContain('onDatabase');
+    expect(memoryOptions).toEqual(expect.arrayContaining(['name', 'indexedDB', 'IDBKeyRange', 'worker', 'clock']));
   });
 
   it('names every export, and only exports, in the README Stable API lists', async () => {
-    const surface = await publicSurface(join(consumer.dir, 'src/check.ts'), join(consumer.dir, 'node_modules/engram/'));
+    const { exports } = await surface;
     const listed = new Set(readmeApiNames(await readFile(join(REPO_ROOT, 'README.md'), 'utf8')));
-    expect(surface.exports.filter((name) => !listed.has(name))).toEqual([]);
-    expect([...listed].filter((name) => !surface.exports.includes(name))).toEqual([]);
+    expect(exports.filter((name) => !listed.has(name))).toEqual([]);
+    expect([...listed].filter((name) => !exports.includes(name))).toEqual([]);
   });
 
   it('runs the README Node snippet as written when fake-indexeddb is installed', async () => {
