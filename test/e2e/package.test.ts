@@ -16,6 +16,7 @@ import { publicSurface } from './public-surface';
 // The one call in the consumer that must not compile: `k` is a number. If engram's types
 // degraded to `any` (extensionless imports under NodeNext) this line would compile silently.
 const CHECK_SOURCE = `import { createMemory, isEngramError, ValidationError, type Memory, type MemoryOptions, type Retrieved, type WorkerMode } from 'engram';
+import { Memory as Mem0, type SearchResult } from 'engram/mem0';
 
 const worker: WorkerMode = 'off';
 const options: MemoryOptions = { name: 'typed', worker, clock: () => 0 };
@@ -23,6 +24,7 @@ const memory: Memory = await createMemory(options);
 const retrieved: Retrieved[] = await memory.retrieve('any dietary restrictions?', { userId: 'u_ada', k: 3 });
 export const prompt: string = memory.inject('You are a travel concierge.', retrieved);
 export const failed = (error: unknown): boolean => isEngramError(error) || error instanceof ValidationError;
+export const found: SearchResult = await new Mem0({ worker, userId: 'u_ada' }).search('diet', { filters: { user_id: 'u_ada' }, topK: 3 });
 await memory.retrieve('any dietary restrictions?', { userId: 'u_ada', k: 'three' });
 `;
 const WRONG_LINE = CHECK_SOURCE.split('\n').findIndex((line) => line.includes("k: 'three'")) + 1;
@@ -119,7 +121,7 @@ beforeAll(async () => {
     check.catch(() => undefined); // handled where its test awaits it; not an unhandled rejection meanwhile
     checks.set(mode, check);
   }
-  surface = publicSurface(join(consumer.dir, 'src/check.ts'), join(consumer.dir, 'node_modules/engram/'));
+  surface = publicSurface(join(consumer.dir, 'src/check.ts'), join(consumer.dir, 'node_modules/engram/'), ['engram', 'engram/mem0']);
   surface.catch(() => undefined);
 }, 120_000);
 
@@ -146,9 +148,10 @@ describe('engram (packed tarball)', () => {
     expect(license).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} engram contributors/);
   });
 
-  it('exports every type its public signatures name, with no any and no test hook', async () => {
-    const { exports, unexported, anys, memoryOptions } = await surface;
+  it('exports every type its public signatures name (engram and engram/mem0), with no any and no test hook', async () => {
+    const { exports, entries, unexported, anys, memoryOptions } = await surface;
     expect(exports).toEqual(expect.arrayContaining(['createMemory', 'Memory', 'MemoryOptions', 'WorkerMode', 'Retrieved', 'ValidationError']));
+    expect(entries['engram/mem0']).toEqual(expect.arrayContaining(['Memory', 'MemoryConfig', 'SearchResult']));
     expect(unexported).toEqual([]);
     expect(anys).toEqual([]);
     expect(memoryOptions).not.toContain('onDatabase');
