@@ -12,7 +12,12 @@
  * existed, an erasure that dropped the packs) means "rebuild from the records". A commit that
  * wipes a vector (erasure blanks the embedding) deletes the partition's packs and log, so no
  * copy of the old vector survives in them.
+ *
+ * Rows also carry the lexical channel's term ids (chunks: `terms`/`termOffsets`; log rows:
+ * `terms`). Packs written before the lexical channel have none: they count as unusable, so the
+ * partition is rebuilt from its records once and snapshotted again with terms.
  */
+import { flattenTerms, lexicalTerms } from '../embed/terms';
 import type { MemoryRecord } from '../schema';
 import { SCOPE_CODE, type IndexRows } from '../worker/api';
 import type { EngramDatabase, VectorLogRow, VectorPackRow, VectorRowInput } from './database';
@@ -41,12 +46,18 @@ export function emptyRows(): IndexRows {
     importance: new Float32Array(0),
     scopes: new Uint8Array(0),
     sessionIds: [],
+    terms: new Uint32Array(0),
+    termOffsets: new Uint32Array(1),
   };
 }
 
+/** A log row's inputs; `terms` is absent in rows written before the lexical channel. */
+export type LoggedRowInput = VectorRowInput & { terms?: Uint32Array };
+
 /** The vector inputs of one record, as the log stores them. */
-export function toVectorInput(record: MemoryRecord): VectorRowInput {
+export function toVectorInput(record: MemoryRecord): LoggedRowInput {
   return {
+    terms: lexicalTerms(record.content),
     id: record.id,
     embedderId: record.embedderId,
     embedding: record.embedding,
@@ -103,10 +114,11 @@ export async function dropPacks(db: EngramDatabase, key: string): Promise<void> 
 
 /** Log inputs as index rows for `embedderId`; rows of another embedder or dimension become removals. */
 export function logRows(entry: VectorLogRow, embedderId: string, dim: number): { upserts: IndexRows; removals: string[]; foreign: string[] } {
-  const usable = entry.upserts.filter((row) => row.embedderId === embedderId && row.embedding.length === dim);
+  const usable = (entry.upserts as LoggedRowInput[]).filter((row) => row.embedderId === embedderId && row.embedding.length === dim);
   const removals = [...entry.removals, ...entry.upserts.filter((row) => !usable.includes(row)).map((row) => row.id)];
   const foreign = entry.upserts.filter((row) => row.embedderId !== embedderId).map((row) => row.id);
   const n = usable.length;
+  const { terms, termOffsets } = flattenTerms(usable.map((row) => row.terms ?? []));
   const upserts: IndexRows = {
     ids: usable.map((row) => row.id),
     vectors: new Float32Array(n * dim),
@@ -115,6 +127,8 @@ export function logRows(entry: VectorLogRow, embedderId: string, dim: number): {
     importance: new Float32Array(n),
     scopes: new Uint8Array(n),
     sessionIds: usable.map((row) => row.sessionId),
+    terms,
+    termOffsets,
   };
   usable.forEach((row, i) => {
     upserts.vectors.set(row.embedding, i * dim);
@@ -127,8 +141,8 @@ export function logRows(entry: VectorLogRow, embedderId: string, dim: number): {
 }
 
 function chunkRows(row: VectorPackRow): IndexRows {
-  const { ids, vectors, updatedAt, halfLifeDays, importance, scopes, sessionIds } = row;
-  return { ids, vectors, updatedAt, halfLifeDays, importance, scopes, sessionIds };
+  const { ids, vectors, updatedAt, halfLifeDays, importance, scopes, sessionIds, terms, termOffsets } = row;
+  return { ids, vectors, updatedAt, halfLifeDays, importance, scopes, sessionIds, ...(terms && termOffsets ? { terms, termOffsets } : {}) };
 }
 
 function isConsistent(chunks: readonly VectorPackRow[], embedderId: string, dim: number): boolean {
@@ -142,7 +156,11 @@ function isConsistent(chunks: readonly VectorPackRow[], embedderId: string, dim:
       chunk.dim === dim &&
       chunk.vectors instanceof Float32Array &&
       chunk.vectors.length === chunk.ids.length * dim &&
-      chunk.updatedAt.length === chunk.ids.length,
+      chunk.updatedAt.length === chunk.ids.length &&
+      chunk.terms instanceof Uint32Array &&
+      chunk.termOffsets instanceof Uint32Array &&
+      chunk.termOffsets.length === chunk.ids.length + 1 &&
+      chunk.termOffsets[chunk.ids.length] === chunk.terms.length,
   );
 }
 
@@ -176,7 +194,9 @@ async function readLog(db: EngramDatabase, key: string, after: number, upTo: num
   if (upTo === after) return [];
   const entries = await db.vectorLog.where('[partition+version]').between([key, after], [key, upTo], false, true).toArray();
   if (entries.length !== upTo - after) return null;
-  return entries.every((entry, i) => entry.version === after + 1 + i) ? entries : null;
+  // A log row without term ids predates the lexical channel: the partition is rebuilt from records.
+  const lexical = entries.every((entry) => (entry.upserts as LoggedRowInput[]).every((row) => row.terms instanceof Uint32Array));
+  return lexical && entries.every((entry, i) => entry.version === after + 1 + i) ? entries : null;
 }
 
 /**

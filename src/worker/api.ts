@@ -19,12 +19,21 @@ export interface IndexRows {
   importance: Float32Array;
   scopes: Uint8Array;
   sessionIds: string[];
+  /**
+   * The lexical channel's term ids (src/embed/terms.ts) of every row, flattened: row `i` is
+   * `terms[termOffsets[i] .. termOffsets[i+1])`. Absent: the rows carry no text (they rank by
+   * the vector alone until the partition is reloaded from records).
+   */
+  terms?: Uint32Array;
+  termOffsets?: Uint32Array;
 }
 
 export interface ScanRequest {
   /** Partition keys to scan (the caller's own partition and its app's). */
   partitions: string[];
   query: Float32Array;
+  /** The query's text, for the lexical channel; absent: relevance is the cosine alone. */
+  queryText?: string;
   now: number;
   weights: Weights;
   k: number;
@@ -38,7 +47,11 @@ export interface ScanHit {
   id: string;
   partition: string;
   score: number;
+  /** The fused relevance (see compute.ts): the cosine when the query has no lexical match. */
   relevance: number;
+  cosine: number;
+  /** BM25 relative to the query's best lexical match among the scanned rows (0-1). */
+  lexical: number;
   recency: number;
   importance: number;
 }

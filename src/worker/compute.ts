@@ -5,6 +5,7 @@
 import { createHashEmbedder } from '../embed/hash-embedder';
 import type { Scope } from '../schema';
 import { SCOPE_CODE, type ComputeApi, type ComputeStats, type ScanHit, type ScanRequest } from './api';
+import { fusedRelevance, relevanceTerm, scoreLexical } from './fusion';
 import { filterFor, neighbourRows, rowDot, scanPartition } from './kernel';
 import { bytesOf, createPartition, exportRows, removeRow, upsertRows, type Partition } from './partition';
 import { TopK } from './top-k';
@@ -33,16 +34,16 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
     return embedder;
   }
 
-  function toHits(request: ScanRequest, found: { partition: string; data: Partition }[], top: TopK): ScanHit[] {
+  function toHits(request: ScanRequest, found: { partition: string; data: Partition }[], top: TopK, best: number): ScanHit[] {
     const { weights, now, query } = request;
     const hits = top.drain().map(({ tag, row }) => {
       const { partition, data } = found[tag]!;
       // Reported parts are recomputed in f64 for the k winners (the kernel ranks in f32).
-      const relevance = rowDot(data, row, query);
+      const { relevance, cosine, lexical } = fusedRelevance(rowDot(data, row, query), data.lexicalScores[row]!, best);
       const recency = Math.exp(-Math.max(0, now - data.matrix.updatedAt[row]!) * data.matrix.decay[row]!);
       const importance = data.matrix.importance[row]!;
       const score = weights.relevance * relevance + weights.recency * recency + weights.importance * importance;
-      return { id: data.ids[row]!, partition, score, relevance, recency, importance };
+      return { id: data.ids[row]!, partition, score, relevance, cosine, lexical, recency, importance };
     });
     // Stable: near-ties keep the kernel's order unless f64 separates them.
     return hits.sort((a, b) => b.score - a.score);
@@ -100,10 +101,13 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
         if (data.dim !== request.query.length) {
           throw new RangeError(`query has ${request.query.length} dimensions, partition holds ${data.dim}`);
         }
-        const tag = found.push({ partition: key, data }) - 1;
-        scanPartition(data, request, filterFor(data, mask, sessionId), top, tag);
+        found.push({ partition: key, data });
       }
-      return toHits(request, found, top);
+      // Lexical first: the fused relevance is relative to the best match over every partition.
+      const best = scoreLexical(found.map((entry) => entry.data), request, mask);
+      const term = relevanceTerm(request.weights.relevance, best);
+      found.forEach(({ data }, tag) => scanPartition(data, request, filterFor(data, mask, sessionId), top, tag, term));
+      return toHits(request, found, top, best);
     },
 
     neighbours(key, queries, threshold, scope, limit = Number.POSITIVE_INFINITY) {

@@ -11,6 +11,15 @@ import { SCOPE_CODE, type ScanRequest } from './api';
 import type { Partition } from './partition';
 import type { TopK } from './top-k';
 
+/**
+ * The relevance term of one scan: `dense · dot(row, query) + lexical · bm25[row]`, where
+ * `bm25` is the partition's `lexicalScores` for this query (read only when `lexical` ≠ 0).
+ */
+export interface RelevanceTerm {
+  dense: number;
+  lexical: number;
+}
+
 /** Scope mask and session number a row's tag is tested against. */
 export interface RowFilter {
   mask: number;
@@ -22,27 +31,30 @@ export function filterFor(partition: Partition, mask: number, sessionId: string 
   return { mask, session: sessionId === null ? -1 : (partition.sessionNumbers.get(sessionId) ?? -1) };
 }
 
-function passes(tag: number, filter: RowFilter): boolean {
+export function passes(tag: number, filter: RowFilter): boolean {
   if ((tag & filter.mask) === 0) return false;
   return (tag & 7) !== SCOPE_CODE.session || tag >>> 3 === filter.session;
 }
 
 /** Scans one partition into `top` (entries tagged `tag`); `relevance` is filled for the JS kernel only. */
-export function scanPartition(partition: Partition, request: ScanRequest, filter: RowFilter, top: TopK, tag: number): void {
+export function scanPartition(partition: Partition, request: ScanRequest, filter: RowFilter, top: TopK, tag: number, term: RelevanceTerm): void {
   const { matrix, size } = partition;
   const k = Math.min(request.k, size);
   if (k <= 0) return;
   const kernel = matrix.kernel;
-  if (!kernel) return scanPartitionJs(partition, request, filter, top, tag);
+  if (!kernel) return scanPartitionJs(partition, request, filter, top, tag, term);
 
   const stride = matrix.stride;
-  const queryAt = matrix.scratch(stride * 4 + k * 8);
-  const heapAt = queryAt + stride * 4;
+  const lexicalBytes = term.lexical !== 0 ? Math.ceil(size / 4) * 16 : 0;
+  const queryAt = matrix.scratch(stride * 4 + lexicalBytes + k * 8);
+  const lexicalAt = queryAt + stride * 4;
+  const heapAt = lexicalAt + lexicalBytes;
   const buffer = matrix.buffer;
   const query = new Float32Array(buffer, queryAt, stride);
   query.set(request.query);
   query.fill(0, request.query.length);
-  const { relevance, recency, importance } = request.weights;
+  if (lexicalBytes) new Float32Array(buffer, lexicalAt, size).set(partition.lexicalScores.subarray(0, size));
+  const { recency, importance } = request.weights;
   const count = kernel.scan(
     0,
     matrix.offsetOf('tags'),
@@ -54,13 +66,15 @@ export function scanPartition(partition: Partition, request: ScanRequest, filter
     queryAt,
     filter.mask,
     filter.session,
-    relevance,
+    term.dense,
     recency,
     importance,
     Math.max(0, recency),
     request.now,
     heapAt,
     k,
+    lexicalAt,
+    term.lexical,
   );
   const scores = new Float32Array(buffer, heapAt, count * 2);
   const rows = new Int32Array(buffer, heapAt, count * 2);
@@ -68,10 +82,10 @@ export function scanPartition(partition: Partition, request: ScanRequest, filter
   for (const i of order) top.push(scores[2 * i]!, Number.NaN, tag, rows[2 * i + 1]!);
 }
 
-function scanPartitionJs(partition: Partition, request: ScanRequest, filter: RowFilter, top: TopK, tag: number): void {
-  const { matrix, size, dim } = partition;
+function scanPartitionJs(partition: Partition, request: ScanRequest, filter: RowFilter, top: TopK, tag: number, term: RelevanceTerm): void {
+  const { matrix, size, dim, lexicalScores } = partition;
   const { query } = request;
-  const wRel = request.weights.relevance;
+  const { dense: wRel, lexical: wLex } = term;
   const { recency: wRec, importance: wImp } = request.weights;
   const { vectors, tags, stride, updatedAt, decay, importance } = matrix;
   const now = request.now;
@@ -81,7 +95,8 @@ function scanPartitionJs(partition: Partition, request: ScanRequest, filter: Row
     const offset = row * stride;
     for (let j = 0; j < dim; j++) sum += vectors[offset + j]! * query[j]!;
     const age = now - updatedAt[row]!;
-    top.push(wRel * sum + wRec * Math.exp(-(age > 0 ? age : 0) * decay[row]!) + wImp * importance[row]!, sum, tag, row);
+    const relevance = wLex !== 0 ? wRel * sum + wLex * lexicalScores[row]! : wRel * sum;
+    top.push(relevance + wRec * Math.exp(-(age > 0 ? age : 0) * decay[row]!) + wImp * importance[row]!, sum, tag, row);
   }
 }
 

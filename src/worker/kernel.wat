@@ -5,6 +5,8 @@
 ;; (four v128 accumulators per step, no scalar tail; padding is zero in rows and query), and
 ;; `tags[row]` = scope code (low 3 bits) | session number << 3; `importance` is f32 per row,
 ;; `updatedAt` and `decay` f64 per row (recency = exp(-max(0, now - updatedAt) * decay)).
+;; `lex` is an f32 per row (the query's BM25 scores), read only when `wlex` is not 0: the
+;; relevance term is then `wrel * dot + wlex * lex[row]`.
 ;; A heap entry is 8 bytes: score (f32) then row (i32). The heap is a min-heap on score; on
 ;; equal scores the later row is "smaller", so ties keep the earlier row.
 (module
@@ -87,7 +89,7 @@
     (param $vec i32) (param $tags i32) (param $imp i32) (param $upd i32) (param $decay i32)
     (param $n i32) (param $stride i32) (param $query i32) (param $mask i32) (param $session i32)
     (param $wrel f32) (param $wrec f64) (param $wimp f32) (param $recMax f32) (param $now f64)
-    (param $heap i32) (param $k i32) (result i32)
+    (param $heap i32) (param $k i32) (param $lex i32) (param $wlex f32) (result i32)
     (local $row i32) (local $count i32) (local $tag i32) (local $p i32) (local $bytes i32)
     (local $rel f32) (local $impTerm f32) (local $age f64) (local $score f32) (local $threshold f32)
     (local.set $bytes (i32.shl (local.get $stride) (i32.const 2)))
@@ -105,6 +107,9 @@
                 (i32.eq (i32.shr_u (local.get $tag) (i32.const 3)) (local.get $session))))
           (then
             (local.set $rel (f32.mul (local.get $wrel) (call $dot (local.get $p) (local.get $query) (local.get $bytes))))
+            (if (f32.ne (local.get $wlex) (f32.const 0))
+              (then (local.set $rel (f32.add (local.get $rel)
+                (f32.mul (local.get $wlex) (f32.load (i32.add (local.get $lex) (i32.shl (local.get $row) (i32.const 2)))))))))
             (local.set $impTerm (f32.mul (local.get $wimp) (f32.load (i32.add (local.get $imp) (i32.shl (local.get $row) (i32.const 2))))))
             (if (i32.or
                   (i32.lt_u (local.get $count) (local.get $k))

@@ -3,7 +3,9 @@
  * matrix.ts) and the rest of each row (id, half-life, scope, session) in JS, kept dense by
  * swap-remove and grown by doubling.
  */
+import { flattenTerms } from '../embed/terms';
 import { SCOPE_CODE, type IndexRows } from './api';
+import { LexicalIndex } from './lexical';
 import { RowMatrix } from './matrix';
 
 export interface Partition {
@@ -19,6 +21,10 @@ export interface Partition {
   sessionIds: string[];
   /** Session id → small integer stored in the row tag (0: not session-scoped). */
   sessionNumbers: Map<string, number>;
+  /** The lexical channel, row for row with the matrix. */
+  lexical: LexicalIndex;
+  /** Scratch for one query's BM25 scores, one per row. */
+  lexicalScores: Float32Array;
 }
 
 const DAY_MS = 86_400_000;
@@ -35,6 +41,8 @@ export function createPartition(dim: number, capacity: number, version: number, 
     scopes: new Uint8Array(capacity),
     sessionIds: [],
     sessionNumbers: new Map([['', 0]]),
+    lexical: new LexicalIndex(),
+    lexicalScores: new Float32Array(capacity),
   };
 }
 
@@ -51,6 +59,7 @@ function reserve(partition: Partition, needed: number): void {
   partition.matrix.reserve(capacity);
   partition.halfLifeDays = grown(partition.halfLifeDays, capacity, size);
   partition.scopes = grown(partition.scopes, capacity, size);
+  partition.lexicalScores = new Float32Array(capacity);
 }
 
 function sessionNumber(partition: Partition, sessionId: string): number {
@@ -76,11 +85,18 @@ function writeRow(partition: Partition, row: number, rows: IndexRows, from: numb
   partition.sessionIds[row] = sessionId;
   partition.ids[row] = rows.ids[from]!;
   partition.rowOf.set(rows.ids[from]!, row);
+  const { terms, termOffsets } = rows;
+  partition.lexical.set(row, terms && termOffsets ? terms.subarray(termOffsets[from]!, termOffsets[from + 1]!) : NO_TERMS);
 }
+
+const NO_TERMS = new Uint32Array(0);
 
 export function upsertRows(partition: Partition, rows: IndexRows): void {
   if (rows.vectors.length !== rows.ids.length * partition.dim) {
     throw new RangeError(`vectors hold ${rows.vectors.length} floats, expected ${rows.ids.length} × ${partition.dim}`);
+  }
+  if (rows.termOffsets && rows.termOffsets.length !== rows.ids.length + 1) {
+    throw new RangeError(`termOffsets hold ${rows.termOffsets.length} entries, expected ${rows.ids.length + 1}`);
   }
   reserve(partition, partition.size + rows.ids.length);
   for (let i = 0; i < rows.ids.length; i++) {
@@ -95,7 +111,9 @@ export function removeRow(partition: Partition, id: string): void {
   if (row === undefined) return;
   const last = partition.size - 1;
   partition.rowOf.delete(id);
+  partition.lexical.clear(row);
   if (row !== last) {
+    partition.lexical.move(last, row);
     const { matrix } = partition;
     const stride = matrix.stride;
     matrix.vectors.copyWithin(row * stride, last * stride, (last + 1) * stride);
@@ -109,6 +127,7 @@ export function removeRow(partition: Partition, id: string): void {
     partition.ids[row] = partition.ids[last]!;
     partition.rowOf.set(partition.ids[row]!, row);
   }
+  partition.lexical.truncate(last);
   partition.ids.length = last;
   partition.sessionIds.length = last;
   partition.size = last;
@@ -124,6 +143,7 @@ export function exportRows(partition: Partition, start: number, end: number): In
     const offset = (start + i) * matrix.stride;
     vectors.set(source.subarray(offset, offset + dim), i * dim);
   }
+  const { terms, termOffsets } = flattenTerms(Array.from({ length: n }, (_, i) => partition.lexical.termsOf(start + i)));
   return {
     ids: partition.ids.slice(start, end),
     vectors,
@@ -132,6 +152,8 @@ export function exportRows(partition: Partition, start: number, end: number): In
     importance: matrix.importance.slice(start, end),
     scopes: partition.scopes.slice(start, end),
     sessionIds: partition.sessionIds.slice(start, end),
+    terms,
+    termOffsets,
   };
 }
 
@@ -140,6 +162,8 @@ export function bytesOf(partition: Partition): number {
   return (
     partition.matrix.byteLength +
     partition.halfLifeDays.byteLength +
-    partition.scopes.byteLength
+    partition.scopes.byteLength +
+    partition.lexical.byteLength +
+    partition.lexicalScores.byteLength
   );
 }
