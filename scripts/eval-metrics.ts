@@ -25,11 +25,21 @@ export function baselineTokens(text: string): string[] {
   return [...text.toLowerCase().matchAll(WORD)].map((match) => match[0]);
 }
 
-/** Okapi BM25 (k1 = 1.2, b = 0.75, Lucene's IDF) over one speaker's facts: indexes of the top k. */
-export function createBm25(documents: readonly string[], k1 = 1.2, b = 0.75) {
+export interface Bm25Options {
+  tokens?: (text: string) => string[];
+  k1?: number;
+  b?: number;
+}
+
+/**
+ * Okapi BM25 (default k1 = 1.2, b = 0.75, plain tokens; Lucene's IDF) over a list of texts.
+ * Also the reference the lexical channel's tests and the bench check the worker against.
+ */
+export function createBm25(documents: readonly string[], options: Bm25Options = {}) {
+  const { tokens: tokensOf = baselineTokens, k1 = 1.2, b = 0.75 } = options;
   const docs = documents.map((text) => {
     const tf = new Map<string, number>();
-    const tokens = baselineTokens(text);
+    const tokens = tokensOf(text);
     for (const token of tokens) tf.set(token, (tf.get(token) ?? 0) + 1);
     return { tf, length: tokens.length };
   });
@@ -37,20 +47,25 @@ export function createBm25(documents: readonly string[], k1 = 1.2, b = 0.75) {
   for (const doc of docs) for (const token of doc.tf.keys()) df.set(token, (df.get(token) ?? 0) + 1);
   const n = docs.length;
   const average = docs.reduce((sum, doc) => sum + doc.length, 0) / Math.max(1, n);
+  function scores(query: string): number[] {
+    const terms = [...new Set(tokensOf(query))];
+    return docs.map((doc) => {
+      let score = 0;
+      for (const term of terms) {
+        const tf = doc.tf.get(term);
+        if (!tf) continue;
+        const idf = Math.log(1 + (n - df.get(term)! + 0.5) / (df.get(term)! + 0.5));
+        score += (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * doc.length) / average));
+      }
+      return score;
+    });
+  }
   return {
+    /** BM25 of every document for `query`, in document order. */
+    scores,
+    /** Indexes of the top k documents, best first, ties by index. */
     search(query: string, k: number): number[] {
-      const terms = [...new Set(baselineTokens(query))];
-      const scores = docs.map((doc) => {
-        let score = 0;
-        for (const term of terms) {
-          const tf = doc.tf.get(term);
-          if (!tf) continue;
-          const idf = Math.log(1 + (n - df.get(term)! + 0.5) / (df.get(term)! + 0.5));
-          score += (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * doc.length) / average));
-        }
-        return score;
-      });
-      return scores
+      return scores(query)
         .map((score, index) => ({ score, index }))
         .sort((x, y) => y.score - x.score || x.index - y.index)
         .slice(0, k)
