@@ -59,10 +59,14 @@ export interface ScanHit {
 export interface ComputeStats {
   partitions: number;
   rows: number;
-  /** Bytes held by the matrices and per-row columns (capacity, not just rows in use). */
+  /** Bytes the scan keeps resident: the kernel's memory (vectors or codes, columns), the lexical index (capacity, not just rows in use). */
   bytes: number;
+  /** Bytes of the f32 rows kept outside the kernel's memory for the exact re-rank (8-bit codes only; 0 for f32). */
+  exactBytes: number;
   /** Which scan kernel runs: WebAssembly SIMD, or the JS fallback where SIMD is missing. */
   kernel: 'wasm-simd' | 'js';
+  /** How the kernel's memory holds the vectors. */
+  codes: 'f32' | 'i8';
 }
 
 /** A partition's rows copied out in chunks (for writing a packed snapshot of the store). */

@@ -6,7 +6,7 @@
 import { flattenTerms } from '../embed/terms';
 import { SCOPE_CODE, type IndexRows } from './api';
 import { LexicalIndex } from './lexical';
-import { RowMatrix } from './matrix';
+import { RowMatrix, type VectorCodes } from './matrix';
 
 export interface Partition {
   version: number;
@@ -29,14 +29,14 @@ export interface Partition {
 
 const DAY_MS = 86_400_000;
 
-export function createPartition(dim: number, capacity: number, version: number, module: WebAssembly.Module | null): Partition {
+export function createPartition(dim: number, capacity: number, version: number, module: WebAssembly.Module | null, codes: VectorCodes = 'f32'): Partition {
   return {
     version,
     dim,
     size: 0,
     ids: [],
     rowOf: new Map(),
-    matrix: new RowMatrix(dim, capacity, module),
+    matrix: new RowMatrix(dim, capacity, module, codes),
     halfLifeDays: new Float32Array(capacity),
     scopes: new Uint8Array(capacity),
     sessionIds: [],
@@ -70,10 +70,7 @@ function sessionNumber(partition: Partition, sessionId: string): number {
 
 function writeRow(partition: Partition, row: number, rows: IndexRows, from: number): void {
   const { dim, matrix } = partition;
-  const offset = row * matrix.stride;
-  const vectors = matrix.vectors;
-  vectors.set(rows.vectors.subarray(from * dim, (from + 1) * dim), offset);
-  if (matrix.stride > dim) vectors.fill(0, offset + dim, offset + matrix.stride);
+  matrix.writeVector(row, rows.vectors.subarray(from * dim, (from + 1) * dim));
   const scope = rows.scopes[from]!;
   const sessionId = rows.sessionIds[from]!;
   matrix.tags[row] = scope | ((scope === SCOPE_CODE.session ? sessionNumber(partition, sessionId) : 0) << 3);
@@ -115,8 +112,7 @@ export function removeRow(partition: Partition, id: string): void {
   if (row !== last) {
     partition.lexical.move(last, row);
     const { matrix } = partition;
-    const stride = matrix.stride;
-    matrix.vectors.copyWithin(row * stride, last * stride, (last + 1) * stride);
+    matrix.moveVector(last, row);
     matrix.tags[row] = matrix.tags[last]!;
     matrix.importance[row] = matrix.importance[last]!;
     matrix.updatedAt[row] = matrix.updatedAt[last]!;
@@ -138,11 +134,7 @@ export function exportRows(partition: Partition, start: number, end: number): In
   const { dim, matrix } = partition;
   const n = end - start;
   const vectors = new Float32Array(n * dim);
-  const source = matrix.vectors;
-  for (let i = 0; i < n; i++) {
-    const offset = (start + i) * matrix.stride;
-    vectors.set(source.subarray(offset, offset + dim), i * dim);
-  }
+  for (let i = 0; i < n; i++) vectors.set(matrix.exactRow(start + i), i * dim);
   const { terms, termOffsets } = flattenTerms(Array.from({ length: n }, (_, i) => partition.lexical.termsOf(start + i)));
   return {
     ids: partition.ids.slice(start, end),
