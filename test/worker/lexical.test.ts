@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createRandom } from '../helpers/random';
 import { createBm25 } from '../../scripts/eval-metrics';
 import { createHashEmbedder } from '../../src/embed/hash-embedder';
 import { lexicalTermStrings, packTerms } from '../../src/embed/terms';
@@ -11,14 +12,6 @@ const NOW = Date.UTC(2026, 0, 1);
 const DIM = 64;
 const WORDS = 'tea coffee hiking paris tokyo sister brother guitar painting garden dog cat marathon novel violin beach'.split(' ');
 const embedder = createHashEmbedder(DIM);
-
-function createRandom(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 function sentence(random: () => number): string {
   const length = 3 + Math.floor(random() * 6);
