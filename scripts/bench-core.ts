@@ -23,6 +23,7 @@ import { createHashEmbedder } from '../src/embed/hash-embedder';
 import { lexicalTermStrings, packTerms } from '../src/embed/terms';
 import { fusedRelevance } from '../src/worker/fusion';
 import { BM25_B, BM25_K1 } from '../src/worker/lexical';
+import { measureCodes } from './bench-codes';
 import { createBm25 } from './eval-metrics';
 import { BENCH_APP, BENCH_USER, conversation, createBenchData, createRandom, DAY, queryText, T0, type OwnerRows } from './bench-data';
 
@@ -361,6 +362,22 @@ async function measureKernels(n: number, failures: string[]): Promise<KernelFigu
   };
 }
 
+/** The 8-bit section at the largest size, 256-d and 384-d. */
+function printCodes(env: BenchEnvironment, failures: string[]): void {
+  const n = Math.max(...env.sizes);
+  const rows = [HASH_DIM, 384].map((dim) => measureCodes(n, dim, failures)).filter((row) => row !== null);
+  if (!rows.length) return;
+  env.print('');
+  env.print('8-bit codes: scan and rank, p50 per query (ms); memory: scan-resident bytes, 8-bit over f32');
+  const widths = [8, 6, 10, 10, 10, 12, 12, 14];
+  env.print(pad(['N', 'dim', '8-bit', 'f32', 'f32 floor', '8-bit/floor', 'memory', 'f32 copy MB'], widths));
+  for (const row of rows) {
+    env.print(pad([String(row.n), String(row.dim), ms(row.codes), ms(row.f32), ms(row.floor), `${(row.codes / row.floor).toFixed(2)}×`, `${row.memory.toFixed(2)}×`, row.exactMB.toFixed(1)], widths));
+  }
+  env.print('8-bit: codes in the kernel memory, exact f32 re-rank of the candidates (top-k checked equal to the f32');
+  env.print("scan's); f32 copy: the rows kept outside the kernel memory for that re-rank (not scanned).");
+}
+
 /** Runs every size, prints both tables, returns the disagreements (empty: every top-k was exact). */
 export async function runBench(env: BenchEnvironment): Promise<string[]> {
   const failures: string[] = [];
@@ -429,6 +446,7 @@ export async function runBench(env: BenchEnvironment): Promise<string[]> {
   env.print('hybrid: the same scan given the query text (BM25 channel, fused; checked against a reference BM25).');
   env.print('engram: WASM scan+blend+top-k; naive: number[] map/reduce, sort all (seed style); orama: vector mode,');
   env.print('similarity 0, cosine only; floor: one sequential SIMD read of the same matrix.');
+  printCodes(env, failures);
   env.print('');
   env.print(failures.length ? `FAIL: ${failures.length} top-k results disagree with the brute-force check` : 'every top-k matched the brute-force check');
   for (const failure of failures.slice(0, 20)) env.print(`  ${failure}`);

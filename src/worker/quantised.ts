@@ -14,8 +14,8 @@ import { rowDot, runScan, type KernelQuery, type RelevanceTerm, type RowFilter }
 import type { Partition } from './partition';
 import type { TopK } from './top-k';
 
-/** Candidates kept on the first pass, at least; a re-rank of 256 rows costs a few µs. */
-const FIRST_CANDIDATES = 256;
+/** Candidates kept on the first pass, at least (and 2k): more makes the kernel compute recency for more rows. */
+const FIRST_CANDIDATES = 32;
 /** Covers the f32 rounding of the kernel's blend on top of the code error. */
 const SLACK = 1e-5;
 
@@ -57,7 +57,7 @@ export function scanQuantised(partition: Partition, request: ScanRequest, filter
   const k = Math.min(request.k, partition.size);
   const query = quantiseQuery(request.query, partition.matrix.stride);
   const bound = Math.abs(term.dense) * partition.matrix.quantisationError(query.norm, query.error) + SLACK;
-  let candidates = Math.min(partition.size, Math.max(FIRST_CANDIDATES, 4 * k));
+  let candidates = Math.min(partition.size, Math.max(FIRST_CANDIDATES, 2 * k));
   for (;;) {
     const { entries, floor } = runScan(partition, request, filter, term, candidates, query);
     const exact = entries.map(({ row }) => ({ row, score: exactScore(partition, row, request, term) }));
