@@ -64,7 +64,7 @@ export function viewOperation(operation: Operation): OperationView {
 
 export function viewHit(hit: Retrieved): HitView {
   const { memory, score, relevance, recency, importance } = hit;
-  const lexicalPart = hit.lexical > 0 ? relevance - DENSE_SHARE * hit.cosine : 0;
+  const lexicalPart = (hit.lexical ?? 0) > 0 ? relevance - DENSE_SHARE * (hit.cosine ?? 0) : 0;
   return { id: memory.id, content: memory.content, topic: memory.topic, score, relevance, lexicalPart, recency, importance };
 }
 

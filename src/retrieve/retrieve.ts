@@ -21,10 +21,13 @@ export interface Retrieved {
    * caller may see shares a term with the query (see src/worker/fusion.ts).
    */
   relevance: number;
-  /** Cosine similarity between the query and the memory. */
-  cosine: number;
-  /** The lexical channel: BM25 relative to the query's best lexical match (1 = the best, 0 = no shared term). */
-  lexical: number;
+  /**
+   * Cosine similarity between the query and the memory. Always set by `retrieve`; optional so
+   * that a `Retrieved` built by hand for `inject` (which reads only `memory`) still type-checks.
+   */
+  cosine?: number;
+  /** The lexical channel: BM25 relative to the query's best lexical match (1 = the best, 0 = no shared term). Always set by `retrieve`. */
+  lexical?: number;
   /** `0.5 ** (ageDays / halfLifeDays)`. */
   recency: number;
   importance: number;

@@ -7,7 +7,7 @@ import { record, source, T } from '../consolidate/fixtures';
 const DAY = 86_400_000;
 
 function hit(memory: MemoryRecord): Retrieved {
-  return { memory, score: 0.5, relevance: 0.5, cosine: 0.5, lexical: 0, recency: 1, importance: 0.5 };
+  return { memory, score: 0.5, relevance: 0.5, recency: 1, importance: 0.5 };
 }
 
 function block(text: string): string[] {

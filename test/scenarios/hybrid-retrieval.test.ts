@@ -32,7 +32,7 @@ describe('Memory.retrieve (hybrid relevance)', () => {
     expect(first!.lexical).toBe(1);
     expect(second!.lexical).toBeLessThan(1);
     expect(first!.recency).toBeLessThan(second!.recency);
-    expect(first!.relevance).toBeCloseTo(0.05 * first!.cosine + 0.95 * first!.lexical, 6);
+    expect(first!.relevance).toBeCloseTo(0.05 * first!.cosine! + 0.95 * first!.lexical!, 6);
   });
 
   it('ranks by the lexical channel again after reopening a database whose packs hold no terms', async () => {

@@ -178,8 +178,6 @@ describe('renderContext (item 8: one annotation per line, invariant 13)', () => 
           memory: record(`m${i}`, `${a} ${b}`.trim() || 'x', 't'),
           score: 0.5,
           relevance: 0.5,
-          cosine: 0.5,
-          lexical: 0,
           recency: 1,
           importance: 0.5,
         }));
