@@ -14,8 +14,9 @@
  * copy of the old vector survives in them.
  *
  * Rows also carry the lexical channel's term ids (chunks: `terms`/`termOffsets`; log rows:
- * `terms`). Packs written before the lexical channel have none: they count as unusable, so the
- * partition is rebuilt from its records once and snapshotted again with terms.
+ * `terms`). Packs written before the lexical channel have none: `lexical` is then false and the
+ * index rebuilds the partition from its records, snapshotting it with terms at its next write
+ * (a read never writes for this: opening an older database and only reading leaves it as it was).
  */
 import { flattenTerms, lexicalTerms } from '../embed/terms';
 import type { MemoryRecord } from '../schema';
@@ -33,6 +34,8 @@ export interface PackedPartition {
   /** The snapshot's version (0 and no chunks when the partition has never been snapshotted). */
   base: number;
   chunks: IndexRows[];
+  /** False when some chunk or logged row has no term ids (written before the lexical channel). */
+  lexical: boolean;
   /** Log entries `base+1 … version`, in order; `foreign`: upserted ids another embedder wrote. */
   log: { version: number; upserts: IndexRows; removals: string[]; foreign: string[] }[];
 }
@@ -157,11 +160,17 @@ function isConsistent(chunks: readonly VectorPackRow[], embedderId: string, dim:
       chunk.vectors instanceof Float32Array &&
       chunk.vectors.length === chunk.ids.length * dim &&
       chunk.updatedAt.length === chunk.ids.length &&
-      chunk.terms instanceof Uint32Array &&
-      chunk.termOffsets instanceof Uint32Array &&
-      chunk.termOffsets.length === chunk.ids.length + 1 &&
-      chunk.termOffsets[chunk.ids.length] === chunk.terms.length,
+      ((chunk.terms === undefined && chunk.termOffsets === undefined) ||
+        (chunk.terms instanceof Uint32Array &&
+          chunk.termOffsets instanceof Uint32Array &&
+          chunk.termOffsets.length === chunk.ids.length + 1 &&
+          chunk.termOffsets[chunk.ids.length] === chunk.terms.length)),
   );
+}
+
+/** Whether every chunk and logged row carries term ids (false: written before the lexical channel). */
+function carriesTerms(chunks: readonly VectorPackRow[], log: readonly VectorLogRow[]): boolean {
+  return chunks.every((chunk) => chunk.terms !== undefined) && log.every((entry) => (entry.upserts as LoggedRowInput[]).every((row) => row.terms instanceof Uint32Array));
 }
 
 /**
@@ -174,7 +183,7 @@ export async function readPacks(db: EngramDatabase, key: string, embedderId: str
   const [lower, upper] = range(key);
   if (from !== null && from >= 0 && from <= version) {
     const log = await readLog(db, key, from, version);
-    if (log) return { version, base: from, chunks: [], log: log.map((entry) => ({ version: entry.version, ...logRows(entry, embedderId, dim) })) };
+    if (log) return { version, base: from, chunks: [], lexical: carriesTerms([], log), log: log.map((entry) => ({ version: entry.version, ...logRows(entry, embedderId, dim) })) };
   }
   const stored = await db.vectorPacks.where('[partition+part]').between(lower, upper, true, true).toArray();
   if (stored.length && !isConsistent(stored, embedderId, dim)) return null;
@@ -185,6 +194,7 @@ export async function readPacks(db: EngramDatabase, key: string, embedderId: str
   return {
     version,
     base,
+    lexical: carriesTerms(stored, log),
     chunks: stored.map(chunkRows),
     log: log.map((entry) => ({ version: entry.version, ...logRows(entry, embedderId, dim) })),
   };
@@ -194,9 +204,7 @@ async function readLog(db: EngramDatabase, key: string, after: number, upTo: num
   if (upTo === after) return [];
   const entries = await db.vectorLog.where('[partition+version]').between([key, after], [key, upTo], false, true).toArray();
   if (entries.length !== upTo - after) return null;
-  // A log row without term ids predates the lexical channel: the partition is rebuilt from records.
-  const lexical = entries.every((entry) => (entry.upserts as LoggedRowInput[]).every((row) => row.terms instanceof Uint32Array));
-  return lexical && entries.every((entry, i) => entry.version === after + 1 + i) ? entries : null;
+  return entries.every((entry, i) => entry.version === after + 1 + i) ? entries : null;
 }
 
 /**
