@@ -86,13 +86,14 @@ export function quantisedNeighbours(partition: Partition, queries: readonly Floa
     kernel.dots(0, size, stride, queriesAt, batch.length, outAt, 1, matrix.offsetOf('scales'));
     const dots = new Float32Array(matrix.buffer, outAt, size * batch.length);
     const scopes = partition.scopes;
-    const bounds = batch.map((entry) => matrix.quantisationError(entry.norm, entry.error) + SLACK);
+    const nq = batch.length;
+    // A code dot below this cannot reach the threshold exactly (the error bound, per query).
+    const floors = batch.map((entry) => (entry.scale > 0 ? (threshold - matrix.quantisationError(entry.norm, entry.error) - SLACK) / entry.scale : Number.NEGATIVE_INFINITY));
     for (let row = 0; row < size; row++) {
       if (scopes[row] !== code) continue;
-      batch.forEach((entry, q) => {
-        if (dots[row * batch.length + q]! * entry.scale < threshold - bounds[q]!) return;
-        if (rowDot(partition, row, entry.query) >= threshold) out[first + q]!.push(row);
-      });
+      for (let q = 0; q < nq; q++) {
+        if (dots[row * nq + q]! >= floors[q]! && rowDot(partition, row, batch[q]!.query) >= threshold) out[first + q]!.push(row);
+      }
     }
   }
   return out;
