@@ -34,19 +34,29 @@
 ;; 8-bit rows against an i16 query: `bytes` (a multiple of 16) codes at p, as many i16 at q.
   ;; Each step widens 16 codes to two i16x8 and multiplies-adds pairs into i32 lanes
   ;; (i32x4.dot_i16x8_s); |code| ≤ 127 and |query| ≤ 32767 keep the sum inside i32 up to 512 dims.
+  ;; Two steps of 16 codes per loop turn (four accumulators in flight), then one more
+  ;; step when `bytes` is an odd multiple of 16.
   (func $dot8 (param $p i32) (param $q i32) (param $bytes i32) (result i32)
-    (local $end i32) (local $a0 v128) (local $a1 v128) (local $r v128)
-    (local.set $end (i32.add (local.get $p) (local.get $bytes)))
+    (local $end i32) (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128) (local $r v128) (local $s v128)
+    (local.set $end (i32.add (local.get $p) (i32.and (local.get $bytes) (i32.const -32))))
     (block $done
-      (br_if $done (i32.eqz (local.get $bytes)))
+      (br_if $done (i32.lt_u (local.get $bytes) (i32.const 32)))
       (loop $step
         (local.set $r (v128.load (local.get $p)))
+        (local.set $s (v128.load offset=16 (local.get $p)))
         (local.set $a0 (i32x4.add (local.get $a0) (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $r)) (v128.load (local.get $q)))))
         (local.set $a1 (i32x4.add (local.get $a1) (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $r)) (v128.load offset=16 (local.get $q)))))
-        (local.set $p (i32.add (local.get $p) (i32.const 16)))
-        (local.set $q (i32.add (local.get $q) (i32.const 32)))
+        (local.set $a2 (i32x4.add (local.get $a2) (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $s)) (v128.load offset=32 (local.get $q)))))
+        (local.set $a3 (i32x4.add (local.get $a3) (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $s)) (v128.load offset=48 (local.get $q)))))
+        (local.set $p (i32.add (local.get $p) (i32.const 32)))
+        (local.set $q (i32.add (local.get $q) (i32.const 64)))
         (br_if $step (i32.lt_u (local.get $p) (local.get $end)))))
-    (local.set $a0 (i32x4.add (local.get $a0) (local.get $a1)))
+    (if (i32.and (local.get $bytes) (i32.const 16))
+      (then
+        (local.set $r (v128.load (local.get $p)))
+        (local.set $a0 (i32x4.add (local.get $a0) (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $r)) (v128.load (local.get $q)))))
+        (local.set $a1 (i32x4.add (local.get $a1) (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $r)) (v128.load offset=16 (local.get $q)))))))
+    (local.set $a0 (i32x4.add (i32x4.add (local.get $a0) (local.get $a1)) (i32x4.add (local.get $a2) (local.get $a3))))
     (i32.add
       (i32.add (i32x4.extract_lane 0 (local.get $a0)) (i32x4.extract_lane 1 (local.get $a0)))
       (i32.add (i32x4.extract_lane 2 (local.get $a0)) (i32x4.extract_lane 3 (local.get $a0)))))
