@@ -16,9 +16,11 @@ export interface ComputeOptions {
   /** `'auto'` (default): WASM SIMD where available, else JS. `'js'` forces the fallback (tests, bench). */
   kernel?: 'auto' | 'js';
   /**
-   * How the scan holds the vectors: `'i8'` (default) 8-bit codes in the kernel's memory with
-   * the f32 rows beside it for an exact re-rank (same answers, a quarter of the bytes scanned);
-   * `'f32'` the rows themselves. The JS kernel always reads f32.
+   * How the scan holds the vectors: `'f32'` (default) the rows themselves; `'i8'` 8-bit codes in
+   * the kernel's memory with the f32 rows beside it for an exact re-rank (same answers, a
+   * quarter of the bytes scanned). Not the default yet: while the re-rank's f32 rows stay in the
+   * worker, 8-bit mode holds more memory in all (codes + f32) than f32 alone. The JS kernel
+   * always reads f32.
    */
   codes?: VectorCodes;
 }
@@ -32,7 +34,7 @@ function scopeMask(scopes: readonly Scope[]): number {
 /** Creates a compute engine; the worker exposes exactly this object. */
 export function createCompute(options: ComputeOptions = {}): ComputeApi {
   const module = options.kernel === 'js' ? null : loadKernelModule();
-  const codes = options.codes ?? 'i8';
+  const codes = options.codes ?? 'f32';
   const partitions = new Map<string, Partition>();
   const embedders = new Map<number, ReturnType<typeof createHashEmbedder>>();
 
