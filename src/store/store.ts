@@ -5,6 +5,7 @@
  */
 import { ConflictError, IdCollisionError, PermissionError, toStorageError } from '../errors';
 import { MemoryRecord, type Scope } from '../schema';
+import { packTerms } from '../embed/terms';
 import { SCOPE_CODE, type IndexRows } from '../worker/api';
 import type { EngramDatabase, InputRow, MemoryRow, WriteInput } from './database';
 import { appPartition, isVisibleTo, partitionOf, userPartition, type Owner } from './owner';
@@ -294,6 +295,7 @@ export function toIndexRows(rows: readonly MemoryRow[], key: string, embedderId:
     importance: new Float32Array(n),
     scopes: new Uint8Array(n),
     sessionIds: new Array<string>(n),
+    ...packTerms(usable.map((row) => row.content)),
   };
   usable.forEach((row, i) => {
     out.ids[i] = row.id;
