@@ -6,7 +6,8 @@
 import { ConflictError, PermissionError, toStorageError } from '../errors';
 import { MemoryRecord, type Scope } from '../schema';
 import { SCOPE_CODE, type IndexRows } from '../worker/api';
-import type { EngramDatabase, InputRow, MemoryRow, WriteInput } from './database';
+import type { EngramDatabase, InputRow, WriteInput } from './database';
+import { hydrate, memoriesWithSource, metaOf, redactSource, toWorking, writeRecords, type ParsedRow, type WorkingHints } from './lineage';
 import { appPartition, isVisibleTo, partitionOf, userPartition, type Owner } from './owner';
 import { readPacks, writePackLog, writeSnapshot, type PackedPartition } from './vector-pack';
 
@@ -27,6 +28,8 @@ export interface Commit {
   inputsBaseVersion?: number;
   /** Partition versions the decision was made against; a mismatch aborts with ConflictError. */
   expected: ReadonlyMap<string, number>;
+  /** Which records were planned over working-form reads (see lineage.ts); the rest are written as complete. */
+  hints?: WorkingHints;
 }
 
 export interface CommitResult {
@@ -47,8 +50,14 @@ export interface Store {
   getMany(ids: readonly string[], owner: Owner): Promise<MemoryRecord[]>;
   /** The owner's records of the given scopes (app scope: the app's), oldest first. */
   list(owner: Owner, options: { scopes: readonly Scope[]; includeInvalid: boolean }): Promise<MemoryRecord[]>;
-  /** Active records of `scope` on `topic` for the owner (the consolidation topic sweep). */
+  /** Active records of `scope` on `topic` for the owner (the consolidation topic sweep), in working form. */
   topicMembers(owner: Owner, topic: string, scope: Scope): Promise<MemoryRecord[]>;
+  /**
+   * What one write decides over, in working form (lineage.ts): the records `ids` (similarity
+   * neighbours) and the active ones of `scope` on each of `topics`, visible to `owner`. Reads
+   * by index only what the decision needs: never tombstones, never a record's full lineage.
+   */
+  workingSet(owner: Owner, request: { ids: readonly string[]; topics: readonly string[]; scope: Scope; sourceId: string }): Promise<MemoryRecord[]>;
   /** All of the owner's records (any state) that list `sourceId` among their sources. */
   bySource(owner: Owner, sourceId: string): Promise<MemoryRecord[]>;
   /** The owner's stored inputs, in the order they were ingested. */
@@ -64,10 +73,6 @@ export interface Store {
   writeSnapshot(key: string, embedderId: string, dim: number, version: number, chunks: readonly IndexRows[]): Promise<boolean>;
 }
 
-export function toRow(record: MemoryRecord): MemoryRow {
-  return { ...record, sourceIds: [...new Set(record.sources.map((source) => source.id))] };
-}
-
 /**
  * `embedder`, when given, also quarantines rows that claim to come from it but hold a vector
  * of another length (rows of another embedder are kept: they are not corrupt, only unscannable).
@@ -75,23 +80,35 @@ export function toRow(record: MemoryRecord): MemoryRow {
 export function createStore(db: EngramDatabase, embedder?: { id: string; dim: number }): Store {
   const quarantined = new Set<string>();
 
-  function parse(row: unknown): MemoryRecord | null {
+  function parse(row: unknown): ParsedRow | null {
     const result = MemoryRecord.safeParse(row);
-    if (result.success && !(embedder && result.data.embedderId === embedder.id && result.data.embedding.length !== embedder.dim)) {
-      return result.data;
+    const meta = metaOf(row);
+    if (result.success && meta !== null && !(embedder && result.data.embedderId === embedder.id && result.data.embedding.length !== embedder.dim)) {
+      return { record: result.data, meta };
     }
     const id = typeof row === 'object' && row !== null && 'id' in row ? String((row as { id: unknown }).id) : '?';
     quarantined.add(id);
     return null;
   }
 
-  function visible(rows: unknown[], owner: Owner): MemoryRecord[] {
-    const out: MemoryRecord[] = [];
+  function visibleRows(rows: unknown[], owner: Owner): ParsedRow[] {
+    const out: ParsedRow[] = [];
     for (const row of rows) {
-      const record = parse(row);
-      if (record && isVisibleTo(record, owner)) out.push(record);
+      const parsed = parse(row);
+      if (parsed && isVisibleTo(parsed.record, owner)) out.push(parsed);
     }
     return out;
+  }
+
+  /** Full records (lineage.ts hydrate) of the rows visible to `owner`. */
+  function visible(rows: unknown[], owner: Owner): Promise<MemoryRecord[]> {
+    return hydrate(db, visibleRows(rows, owner), (id) => quarantined.add(id));
+  }
+
+  /** Active rows of `scope` on `topic` by the `active` index: tombstones are never read. */
+  async function activeOnTopic(owner: Owner, topic: string, scope: Scope): Promise<ParsedRow[]> {
+    const rows = await db.memories.where('[userId+appName+topic+active]').equals([scope === 'app' ? '' : owner.userId, owner.appName, topic, 1]).toArray();
+    return visibleRows(rows, owner).filter(({ record }) => record.scope === scope && record.invalidatedAt === undefined);
   }
 
   async function read<T>(action: string, body: () => Promise<T>): Promise<T> {
@@ -132,31 +149,45 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
       ),
 
     getMany: (ids, owner) =>
-      read('reading memories', async () => {
-        const rows = await db.memories.bulkGet([...ids]);
-        return visible(rows.filter((row) => row !== undefined), owner);
-      }),
+      read('reading memories', () =>
+        db.transaction('r', db.memories, db.lineage, db.events, async () => {
+          const rows = await db.memories.bulkGet([...ids]);
+          return visible(rows.filter((row) => row !== undefined), owner);
+        }),
+      ),
 
     list: (owner, { scopes, includeInvalid }) =>
-      read('listing memories', async () => {
-        const own = scopes.filter((scope) => scope !== 'app').map((scope) => [owner.userId, owner.appName, scope]);
-        const rows = own.length ? await db.memories.where('[userId+appName+scope]').anyOf(own).toArray() : [];
-        if (scopes.includes('app')) rows.push(...(await db.memories.where('[appName+scope]').equals([owner.appName, 'app']).toArray()));
-        const records = visible(rows, owner).filter((record) => includeInvalid || record.invalidatedAt === undefined);
-        return records.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
-      }),
+      read('listing memories', () =>
+        db.transaction('r', db.memories, db.lineage, db.events, async () => {
+          const own = scopes.filter((scope) => scope !== 'app').map((scope) => [owner.userId, owner.appName, scope]);
+          const rows = own.length ? await db.memories.where('[userId+appName+scope]').anyOf(own).toArray() : [];
+          if (scopes.includes('app')) rows.push(...(await db.memories.where('[appName+scope]').equals([owner.appName, 'app']).toArray()));
+          const wanted = includeInvalid ? rows : rows.filter((row) => row.invalidatedAt === undefined);
+          const records = await visible(wanted, owner);
+          return records.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+        }),
+      ),
 
     topicMembers: (owner, topic, scope) =>
-      read('reading the topic sweep', async () => {
-        const rows =
-          scope === 'app'
-            ? await db.memories.where('[appName+scope]').equals([owner.appName, 'app']).filter((row) => row.topic === topic).toArray()
-            : await db.memories.where('[userId+appName+topic]').equals([owner.userId, owner.appName, topic]).toArray();
-        return visible(rows, owner).filter((record) => record.scope === scope && record.invalidatedAt === undefined);
-      }),
+      read('reading the topic sweep', () =>
+        db.transaction('r', db.memories, db.lineage, async () => toWorking(db, await activeOnTopic(owner, topic, scope), undefined)),
+      ),
+
+    workingSet: (owner, { ids, topics, scope, sourceId }) =>
+      read('reading the candidate sweep', () =>
+        db.transaction('r', db.memories, db.lineage, async () => {
+          const byId = new Map<string, ParsedRow>();
+          const neighbours = ids.length ? await db.memories.bulkGet([...ids]) : [];
+          for (const row of visibleRows(neighbours.filter((row) => row !== undefined), owner)) byId.set(row.record.id, row);
+          for (const topic of topics) for (const row of await activeOnTopic(owner, topic, scope)) byId.set(row.record.id, row);
+          return toWorking(db, [...byId.values()], sourceId);
+        }),
+      ),
 
     bySource: (owner, sourceId) =>
-      read('reading memories by source', async () => visible(await db.memories.where('sourceIds').equals(sourceId).toArray(), owner)),
+      read('reading memories by source', () =>
+        db.transaction('r', db.memories, db.lineage, db.events, async () => visible(await memoriesWithSource(db, owner, sourceId), owner)),
+      ),
 
     inputs: (owner) =>
       read('reading stored conversations', async () => {
@@ -174,12 +205,13 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
         db.transaction('rw', db.partitions, db.vectorPacks, db.vectorLog, () => writeSnapshot(db, key, embedderId, dim, version, chunks)),
       ),
 
-    async commit({ records, inputs = [], deleteInputs = [], expected, revoke, inputsBaseVersion }) {
+    async commit({ records, inputs = [], deleteInputs = [], expected, revoke, inputsBaseVersion, hints }) {
       const touched = new Set([...expected.keys(), ...records.map(partitionOf), ...(revoke ? [userPartition(revoke)] : [])]);
       try {
         // Nothing but IndexedDB is awaited in here: any other await would end the transaction
         // and leave the writes before it committed (RELIABILITY.md, "Traps").
-        return await db.transaction('rw', [db.memories, db.inputs, db.partitions, db.vectorLog, db.vectorPacks, db.revocations], async () => {
+        const tables = [db.memories, db.lineage, db.events, db.inputs, db.partitions, db.vectorLog, db.vectorPacks, db.revocations];
+        return await db.transaction('rw', tables, async () => {
           await refuseRevokedInputs(db, inputs, inputsBaseVersion);
           const keys = [...touched];
           const current = await db.partitions.bulkGet(keys);
@@ -192,7 +224,8 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
             }
             versions.set(key, [version, version + 1]);
           });
-          if (records.length) await db.memories.bulkPut(records.map(toRow));
+          await writeRecords(db, records, hints);
+          if (revoke) await redactSource(db, revoke, revoke.sourceId);
           if (inputs.length) await db.inputs.bulkAdd(inputs);
           if (deleteInputs.length) await db.inputs.bulkDelete(deleteInputs);
           await db.partitions.bulkPut(keys.map((key) => ({ key, version: versions.get(key)![1] })));
@@ -222,7 +255,7 @@ async function refuseRevokedInputs(db: EngramDatabase, inputs: readonly InputRow
 }
 
 /** Columnar index rows from stored rows; rows that are inactive, foreign to the partition or malformed are left out. */
-export function toIndexRows(rows: readonly MemoryRow[], key: string, embedderId: string, dim: number, quarantined?: Set<string>): IndexRows {
+export function toIndexRows(rows: readonly MemoryRecord[], key: string, embedderId: string, dim: number, quarantined?: Set<string>): IndexRows {
   const usable = rows.filter((row) => {
     if (row.invalidatedAt !== undefined || row.embedderId !== embedderId) return false;
     const ok =

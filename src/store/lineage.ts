@@ -1,0 +1,274 @@
+/**
+ * Lineage kept compactly (schema v4), so a memory's row stays the same size however often it
+ * is corroborated or updated. The row carries the scalar fields and a summary of its sources
+ * (the first of each source type: what a trust gate needs); the full lists live beside it:
+ *
+ * - `lineage`: one row per source a memory gained, keyed [memoryId+n]. An UPDATE's memory
+ *   inherits its predecessor's sources by reference: it joins the predecessor's chain one
+ *   level deeper and adds rows only for what is new, so an UPDATE costs O(1), not O(sources).
+ * - `events`: one row per history entry, keyed [memoryId+n].
+ *
+ * Rules this code keeps: a tombstone is never updated again, so a chain is a line and the
+ * sources of the chain's memory at depth d are exactly the chain's rows of depth ≤ d, in
+ * (depth, n) order. A source (type and id) gets at most one row per chain. Revoking a source
+ * blanks the excerpt of every row of it for that owner ({@link redactSource}).
+ *
+ * The hot path reads records in *working form* ({@link toWorking}): the summary plus the rows
+ * of the source being written (so "already backed by this source" is answered exactly), and
+ * no history. Commit appends only what a plan added to them. Everything a caller reads
+ * (get, list, history, export, retrieve) is hydrated to the full record ({@link hydrate}).
+ */
+import { Dexie } from 'dexie';
+import { HistoryEntry, Source, type MemoryRecord } from '../schema';
+import type { EngramDatabase, EventRow, LineageRow, MemoryRow } from './database';
+
+/** Lineage fields of a stored row; absent on a row that holds its lists inline. */
+export interface RowMeta {
+  chain: string;
+  depth: number;
+  sourceCount: number;
+  historyCount: number;
+}
+
+/** A row read back: the parsed record (summary sources, or full lists when inline) and its meta. */
+export interface ParsedRow {
+  record: MemoryRecord;
+  meta: RowMeta | undefined;
+}
+
+/** Where a record handed out in working form sits, and which of its sources are stored. */
+interface Base extends RowMeta {
+  known: ReadonlySet<string>;
+  summary: readonly Source[];
+}
+
+/** What consolidation tells the commit about the records it planned over. */
+export interface WorkingHints {
+  /** The records as the store handed them out (working form), by id. */
+  loaded: ReadonlyMap<string, MemoryRecord>;
+  /** New memory id → the id of the loaded memory it superseded (UPDATE): it inherits its sources. */
+  inherits: ReadonlyMap<string, string>;
+}
+
+const bases = new WeakMap<MemoryRecord, Base>();
+
+/** One source's identity in a lineage: the same id from another source type is another source. */
+export function sourceKey(source: Pick<Source, 'type' | 'id'>): string {
+  return `${source.type}\u0000${source.id}`;
+}
+
+/** The bounded summary a row carries: the first source of each type, in order. */
+export function summarize(sources: readonly Source[]): Source[] {
+  const seen = new Set<string>();
+  return sources.filter((source) => !seen.has(source.type) && seen.add(source.type));
+}
+
+const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;
+
+/** The lineage fields of a raw row: undefined for an inline row, null when they are corrupt. */
+export function metaOf(row: unknown): RowMeta | undefined | null {
+  const raw = row as Partial<Record<keyof RowMeta, unknown>>;
+  if (raw.chain === undefined) return undefined;
+  if (typeof raw.chain !== 'string' || !isCount(raw.depth) || !isCount(raw.sourceCount) || !isCount(raw.historyCount)) return null;
+  return { chain: raw.chain, depth: raw.depth, sourceCount: raw.sourceCount, historyCount: raw.historyCount };
+}
+
+function byDepthThenN(a: LineageRow, b: LineageRow): number {
+  return a.depth - b.depth || a.n - b.n;
+}
+
+/**
+ * Working form for the hot path: chained records get their summary plus every stored row of
+ * `sourceId` in their chain (at their depth or above), and an empty history. Inline rows are
+ * returned as they are. Reads O(records), never O(sources).
+ */
+export async function toWorking(db: EngramDatabase, parsed: readonly ParsedRow[], sourceId: string | undefined): Promise<MemoryRecord[]> {
+  const chains = [...new Set(parsed.flatMap((row) => (row.meta ? [row.meta.chain] : [])))];
+  const rowsOf = new Map<string, LineageRow[]>();
+  if (sourceId !== undefined && chains.length) {
+    const found = await db.lineage.where('[chain+sourceId]').anyOf(chains.map((chain) => [chain, sourceId])).toArray();
+    for (const row of found) rowsOf.set(row.chain, [...(rowsOf.get(row.chain) ?? []), row]);
+  }
+  return parsed.map(({ record, meta }) => {
+    if (!meta) return record;
+    const sources = [...record.sources];
+    const known = new Set(sources.map(sourceKey));
+    for (const row of (rowsOf.get(meta.chain) ?? []).filter((row) => row.depth <= meta.depth).sort(byDepthThenN)) {
+      const source = Source.safeParse(row.source);
+      if (source.success && !known.has(sourceKey(source.data))) {
+        known.add(sourceKey(source.data));
+        sources.push(source.data);
+      }
+    }
+    const working: MemoryRecord = { ...record, sources, history: [] };
+    bases.set(working, { ...meta, known, summary: record.sources });
+    return working;
+  });
+}
+
+/** Lineage and event rows of `parsed`: per chain and per record when few, the owners' whole tables when many. */
+async function readLists(db: EngramDatabase, parsed: readonly ParsedRow[]): Promise<{ lineage: LineageRow[]; events: EventRow[] }> {
+  const chained = parsed.filter((row) => row.meta);
+  if (chained.length > 64) {
+    const owners = [...new Map(chained.map(({ record }) => [JSON.stringify([record.userId, record.appName]), [record.userId, record.appName]])).values()];
+    const lineage = await Promise.all(
+      owners.map(([userId, appName]) => db.lineage.where('[userId+appName+sourceId]').between([userId, appName, Dexie.minKey], [userId, appName, Dexie.maxKey]).toArray()),
+    );
+    const events = await Promise.all(owners.map((owner) => db.events.where('[userId+appName]').equals(owner as [string, string]).toArray()));
+    return { lineage: lineage.flat(), events: events.flat() };
+  }
+  const deepest = new Map<string, number>();
+  for (const { meta } of chained) deepest.set(meta!.chain, Math.max(deepest.get(meta!.chain) ?? 0, meta!.depth));
+  const [lineage, events] = await Promise.all([
+    Promise.all([...deepest].map(([chain, depth]) => db.lineage.where('[chain+depth]').between([chain, 0], [chain, depth], true, true).toArray())),
+    Promise.all(chained.map(({ record }) => db.events.where('[memoryId+n]').between([record.id, 0], [record.id, Dexie.maxKey], true, true).toArray())),
+  ]);
+  return { lineage: lineage.flat(), events: events.flat() };
+}
+
+/**
+ * Full records: each chained record's sources (its chain's rows down to its depth) and
+ * history. A lineage or event row that fails validation quarantines the records it belongs
+ * to (`onBad`), as a corrupt record row would.
+ */
+export async function hydrate(db: EngramDatabase, parsed: readonly ParsedRow[], onBad: (id: string) => void): Promise<MemoryRecord[]> {
+  const { lineage, events } = await readLists(db, parsed);
+  const chainRows = new Map<string, LineageRow[]>();
+  for (const row of lineage) chainRows.set(row.chain, [...(chainRows.get(row.chain) ?? []), row]);
+  const history = new Map<string, EventRow[]>();
+  for (const row of events) history.set(row.memoryId, [...(history.get(row.memoryId) ?? []), row]);
+
+  const sourcesOf = new Map<string, Source[] | null>();
+  const byChain = new Map<string, ParsedRow[]>();
+  for (const row of parsed) if (row.meta) byChain.set(row.meta.chain, [...(byChain.get(row.meta.chain) ?? []), row]);
+  for (const [chain, members] of byChain) {
+    const rows = (chainRows.get(chain) ?? []).sort(byDepthThenN);
+    const acc: Source[] = [];
+    const seen = new Set<string>();
+    let next = 0;
+    let broken = false;
+    for (const { record, meta } of [...members].sort((a, b) => a.meta!.depth - b.meta!.depth)) {
+      for (; next < rows.length && rows[next]!.depth <= meta!.depth; next++) {
+        const source = Source.safeParse(rows[next]!.source);
+        if (!source.success || rows[next]!.sourceId !== source.data.id) broken = true;
+        else if (!seen.has(sourceKey(source.data))) (seen.add(sourceKey(source.data)), acc.push(source.data));
+      }
+      sourcesOf.set(record.id, broken ? null : acc.slice());
+    }
+  }
+
+  const out: MemoryRecord[] = [];
+  for (const { record, meta } of parsed) {
+    if (!meta) {
+      out.push(record);
+      continue;
+    }
+    const sources = sourcesOf.get(record.id);
+    const entries = (history.get(record.id) ?? []).sort((a, b) => a.n - b.n).map((row) => HistoryEntry.safeParse(row.entry));
+    if (!sources || entries.some((entry) => !entry.success)) {
+      onBad(record.id);
+      continue;
+    }
+    out.push({ ...record, sources, history: entries.map((entry) => entry.data!) });
+  }
+  return out;
+}
+
+/** Where a record goes in the side tables, and what of it is already there. */
+interface Placement extends RowMeta {
+  known: ReadonlySet<string>;
+  /** The summary so far (working and inherited form); empty when the full sources are given. */
+  summary: readonly Source[] | null;
+  /** Full form: the record's history replaces the stored one. Else its entries are appended. */
+  rewriteHistory: boolean;
+}
+
+async function placementOf(
+  record: MemoryRecord,
+  existing: MemoryRow | undefined,
+  hints: WorkingHints | undefined,
+  chainKeys: (chain: string, depth: number) => Promise<Set<string>>,
+): Promise<Placement> {
+  const loaded = hints?.loaded.get(record.id);
+  const base = loaded && bases.get(loaded);
+  if (base) return { ...base, rewriteHistory: false };
+  const parentId = hints?.inherits.get(record.id);
+  const parent = parentId === undefined ? undefined : hints?.loaded.get(parentId);
+  const parentBase = parent && bases.get(parent);
+  if (parentBase) {
+    return { chain: parentBase.chain, depth: parentBase.depth + 1, sourceCount: 0, historyCount: 0, known: parentBase.known, summary: parentBase.summary, rewriteHistory: false };
+  }
+  const meta = existing ? metaOf(existing) : undefined;
+  if (meta) return { ...meta, known: await chainKeys(meta.chain, meta.depth), summary: null, rewriteHistory: true };
+  return { chain: record.id, depth: 0, sourceCount: 0, historyCount: 0, known: new Set(), summary: null, rewriteHistory: true };
+}
+
+/**
+ * Inside the commit transaction: writes `records` as rows plus their new lineage and event
+ * rows. A record the store handed out in working form (or an UPDATE of one, see `hints`)
+ * appends what the plan added; any other record is taken as complete (its sources and
+ * history are the full lists) and stored as such, keeping its place in its chain.
+ */
+export async function writeRecords(db: EngramDatabase, records: readonly MemoryRecord[], hints?: WorkingHints): Promise<void> {
+  if (records.length === 0) return;
+  const existing = await db.memories.bulkGet(records.map((record) => record.id));
+  const chains = new Map<string, Promise<LineageRow[]>>();
+  const chainKeys = async (chain: string, depth: number) => {
+    if (!chains.has(chain)) chains.set(chain, db.lineage.where('[chain+depth]').between([chain, 0], [chain, Dexie.maxKey], true, true).toArray());
+    return new Set((await chains.get(chain)!).filter((row) => row.depth <= depth).map((row) => sourceKey(row.source)));
+  };
+  const rows: MemoryRow[] = [];
+  const lineage: LineageRow[] = [];
+  const events: EventRow[] = [];
+  const rewritten: string[] = [];
+  for (const [i, record] of records.entries()) {
+    const place = await placementOf(record, existing[i], hints, chainKeys);
+    const fresh: Source[] = [];
+    const keys = new Set(place.known);
+    for (const source of record.sources) if (!keys.has(sourceKey(source))) (keys.add(sourceKey(source)), fresh.push(source));
+    const owner = { userId: record.userId, appName: record.appName };
+    fresh.forEach((source, j) =>
+      lineage.push({ memoryId: record.id, n: place.sourceCount + j, chain: place.chain, depth: place.depth, ...owner, sourceId: source.id, source }),
+    );
+    if (place.rewriteHistory) rewritten.push(record.id);
+    const firstEvent = place.rewriteHistory ? 0 : place.historyCount;
+    record.history.forEach((entry, j) => events.push({ memoryId: record.id, n: firstEvent + j, ...owner, entry }));
+    rows.push({
+      ...record,
+      sources: place.summary ? summarize([...place.summary, ...fresh]) : summarize(record.sources),
+      history: [],
+      active: record.invalidatedAt === undefined ? 1 : 0,
+      chain: place.chain,
+      depth: place.depth,
+      sourceCount: place.sourceCount + fresh.length,
+      historyCount: firstEvent + record.history.length,
+    });
+  }
+  for (const id of rewritten) await db.events.where('[memoryId+n]').between([id, 0], [id, Dexie.maxKey], true, true).delete();
+  await db.memories.bulkPut(rows);
+  if (lineage.length) await db.lineage.bulkPut(lineage);
+  if (events.length) await db.events.bulkPut(events);
+}
+
+/**
+ * Inside the commit transaction: blanks the excerpt of every lineage row of `sourceId` for the
+ * owner, and in the summaries of every memory that carries it (later memories of a chain
+ * inherit the summary).
+ */
+export async function redactSource(db: EngramDatabase, owner: { userId: string; appName: string }, sourceId: string): Promise<void> {
+  const rows = await db.lineage.where('[userId+appName+sourceId]').equals([owner.userId, owner.appName, sourceId]).toArray();
+  const blanked = rows.filter((row) => row.source.excerpt !== '').map((row) => ({ ...row, source: { ...row.source, excerpt: '' } }));
+  if (blanked.length) await db.lineage.bulkPut(blanked);
+  const quoting = (await memoriesWithSource(db, owner, sourceId)).filter((row) => row.sources.some((source) => source.id === sourceId && source.excerpt !== ''));
+  const redacted = quoting.map((row) => ({ ...row, sources: row.sources.map((source) => (source.id === sourceId ? { ...source, excerpt: '' } : source)) }));
+  if (redacted.length) await db.memories.bulkPut(redacted);
+}
+
+/** Ids of the owner's memories whose sources include `sourceId`: rows that added it and every later memory of their chains. */
+export async function memoriesWithSource(db: EngramDatabase, owner: { userId: string; appName: string }, sourceId: string): Promise<MemoryRow[]> {
+  const rows = await db.lineage.where('[userId+appName+sourceId]').equals([owner.userId, owner.appName, sourceId]).toArray();
+  const from = new Map<string, number>();
+  for (const row of rows) from.set(row.chain, Math.min(from.get(row.chain) ?? Infinity, row.depth));
+  const found = await Promise.all([...from].map(([chain, depth]) => db.memories.where('[chain+depth]').between([chain, depth], [chain, Dexie.maxKey], true, true).toArray()));
+  return found.flat();
+}
