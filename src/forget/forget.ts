@@ -42,12 +42,13 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceId: string, owner: Own
   const versions = await deps.index.ensure([key]);
   const inputs = await deps.store.inputs(owner);
   const revoked = inputs.filter((input) => input.kind !== 'prune' && input.source.id === sourceId && input.scope !== 'app');
-  const touched = (await deps.store.bySource(owner, sourceId)).filter((record) => record.scope !== 'app');
 
   // Prunes stay in the replay, at their times: a pruned memory must not come back.
   const kept = inputs.filter((input) => input.kind === 'prune' || (input.source.id !== sourceId && input.scope !== 'app'));
   const replayedAll = [...(await deps.replay(kept)).values()];
   const all = await deps.store.list(owner, { scopes: ['user', 'session'], includeInvalid: true });
+  // Every record the source touched is among the owner's (app scope is never a user's to revoke).
+  const touched = all.filter((record) => record.sources.some((source) => source.id === sourceId));
   const { writes, report } = planErasure({ sourceId, now: deps.clock(), newId: deps.newId, replayed: replayedAll, all, touched });
 
   const records = [...writes.values()];

@@ -86,8 +86,10 @@ export async function toWorking(db: EngramDatabase, parsed: readonly ParsedRow[]
   const chains = [...new Set(parsed.flatMap((row) => (row.meta ? [row.meta.chain] : [])))];
   const rowsOf = new Map<string, LineageRow[]>();
   if (sourceId !== undefined && chains.length) {
-    const found = await db.lineage.where('[chain+sourceId]').anyOf(chains.map((chain) => [chain, sourceId])).toArray();
-    for (const row of found) rowsOf.set(row.chain, [...(rowsOf.get(row.chain) ?? []), row]);
+    // One equality query per chain, not anyOf: anyOf walks a cursor across every row between
+    // the first and the last key (fake-indexeddb steps through them one by one).
+    const found = await Promise.all(chains.map((chain) => db.lineage.where('[chain+sourceId]').equals([chain, sourceId]).toArray()));
+    chains.forEach((chain, i) => rowsOf.set(chain, found[i]!));
   }
   return parsed.map(({ record, meta }) => {
     if (!meta) return record;
