@@ -37,6 +37,13 @@ export class ConflictError extends EngramError {
   override name = 'ConflictError';
 }
 
+/**
+ * A commit found that an id it was about to create already exists (a repeating id generator).
+ * Internal: the write is decided again with new ids; a caller only sees a ConflictError when
+ * the generator keeps repeating itself.
+ */
+export class IdCollisionError extends ConflictError {}
+
 /** IndexedDB failed (closed, deleted, blocked, aborted). The store is left as it was before the call. */
 export class StorageError extends EngramError {
   override name = 'StorageError';
@@ -57,6 +64,14 @@ export class PluginError extends EngramError {
   override name = 'PluginError';
 }
 
+/**
+ * Stored memories were embedded by another embedder than the one this memory was opened with,
+ * so their vectors cannot be compared with a query's. Nothing is lost: reopen with that embedder.
+ */
+export class EmbedderMismatchError extends EngramError {
+  override name = 'EmbedderMismatchError';
+}
+
 const ENGRAM_ERROR_NAMES = new Set([
   'EngramError',
   'ValidationError',
@@ -67,6 +82,7 @@ const ENGRAM_ERROR_NAMES = new Set([
   'QuotaError',
   'WorkerError',
   'PluginError',
+  'EmbedderMismatchError',
 ]);
 
 /** True for any engram error, including one whose class was lost crossing the worker boundary. */
@@ -93,4 +109,19 @@ export function toStorageError(error: unknown, action: string): EngramError {
   return new StorageError(`${action} failed in IndexedDB (${detail}). Nothing was written; retry, or reopen with createMemory().`, {
     cause: error,
   });
+}
+
+/**
+ * Calls a pluggable component (embedder, extractor, decider). Whatever it throws reaches the
+ * caller as a PluginError naming the component, with the original as `cause`, so the three
+ * fail alike; engram's own errors (a WorkerError from the built-in embedder) pass through.
+ */
+export async function callPlugin<T>(component: string, call: () => T | Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (isEngramError(error)) throw error;
+    const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    throw new PluginError(`${component} threw (${detail}); nothing was written`, { cause: error });
+  }
 }

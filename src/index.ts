@@ -48,5 +48,6 @@ export {
   QuotaError,
   WorkerError,
   PluginError,
+  EmbedderMismatchError,
   isEngramError,
 } from './errors';

@@ -41,7 +41,11 @@ export interface MemoryOptions {
   trust?: Partial<Record<SourceType, number>>;
   /** Cosine at or above which an existing memory is a consolidation neighbour. Default 0.6. */
   candidateThreshold?: number;
-  /** Memory id generator. Default `mem_` + 8 random hex digits. */
+  /**
+   * Memory id generator. Default `mem_` + 32 random hex digits (128 bits). A generated id that
+   * already exists is never written over (whoever's record it is): the write is decided again
+   * with a new id, and a generator that keeps repeating itself gets a ConflictError.
+   */
   idGenerator?: () => string;
   /**
    * @internal Test hook: receives the Dexie database before it opens, so a test can install

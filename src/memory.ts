@@ -7,6 +7,7 @@ import { consolidate, type ConsolidateDeps } from './consolidate/consolidate';
 import { createPolicyDecider } from './consolidate/decider';
 import { planConsolidation, type PlanTarget } from './consolidate/plan';
 import { HASH_DIM } from './embed/hash-embedder';
+import { checkedIdGenerator, defaultIdGenerator } from './ids';
 import { checkEmbedder } from './embed/checked-embedder';
 import { NotFoundError, PermissionError, toStorageError, ValidationError, WorkerError } from './errors';
 import { candidateOfFact, extractCandidates, userMessagesOf } from './extract/candidates';
@@ -49,11 +50,6 @@ import type { Memory, MemoryOptions } from './memory-api';
 
 export type { Memory, MemoryOptions } from './memory-api';
 
-function defaultIdGenerator(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(4));
-  return 'mem_' + [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
 /** Where an input's memories live: its owner and scope, and its session for session scope. */
 function targetOf(input: WriteInput): PlanTarget {
   return { userId: input.userId, appName: input.appName, scope: input.scope, ...(input.scope === 'session' ? { sessionId: input.sessionId } : {}) };
@@ -86,7 +82,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     if (!Number.isFinite(value) || value < 0) throw new ValidationError('options.clock', `returned ${value}; expected ms since epoch`);
     return value;
   };
-  const newId = options.idGenerator ?? defaultIdGenerator;
+  const newId = options.idGenerator ? checkedIdGenerator(options.idGenerator) : defaultIdGenerator;
   const db = new EngramDatabase(options.name ?? 'engram', options);
   options.onDatabase?.(db);
   const compute = createComputeClient({

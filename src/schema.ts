@@ -73,6 +73,12 @@ export const HistoryEntry = z.object({
   reason: z.string(),
   /** The other memory involved: the replacement, the predecessor, … */
   related: z.string().optional(),
+  /**
+   * The source whose statement caused this event (created, corroborated, superseded). Its reason
+   * may quote or paraphrase that statement (an LLM decider's does), so `forgetSource` of it
+   * drops the reason wherever the entry is, whatever the wording.
+   */
+  sourceId: z.string().optional(),
 });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 

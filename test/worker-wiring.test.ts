@@ -97,13 +97,15 @@ describe('createComputeClient (worker failure)', () => {
 
   it('rejects within the timeout and the next call works when the worker was terminated', async () => {
     const spawned: Worker[] = [];
-    const client = createComputeClient({ worker: 'auto', timeoutMs: 300, createWorker: spawnTracked(spawned) });
+    // 1 s, not less: a worker's first answer (module load, WASM compile) can take a few hundred
+    // ms on a loaded 2-core machine, and this test is about a dead worker, not a slow one.
+    const client = createComputeClient({ worker: 'auto', timeoutMs: 1_000, createWorker: spawnTracked(spawned) });
     await client.stats();
     spawned[0]!.terminate();
     const started = performance.now();
     await expect(client.stats()).rejects.toThrow(WorkerError);
     const waited = performance.now() - started;
-    expect(waited).toBeLessThan(2_000);
+    expect(waited).toBeLessThan(5_000);
     expect(await client.partitionVersion('nothing')).toBe(-1);
     console.log(`terminated worker: call rejected after ${waited.toFixed(0)} ms; restarted: ${spawned.length === 2}`);
     client.close();

@@ -90,6 +90,7 @@ async function decideAndCommit(
   const inherits = new Map(plan.operations.flatMap((op) => (op.action === 'UPDATE' && op.targetId !== undefined ? [[op.memoryId, op.targetId] as const] : [])));
   const result = await store.commit({
     records: plan.changed,
+    creates: plan.created,
     inputs: request.input ? [request.input] : [],
     expected: versions,
     hints: { loaded, inherits },

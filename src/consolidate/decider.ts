@@ -3,6 +3,7 @@
  * with `createMemory({ decider })`; its answer is checked before anything is applied.
  */
 import type { Candidate, MemoryRecord, Source, SourceType } from '../schema';
+import { sameFactKey } from '../text';
 
 export interface DecideInput {
   candidate: Candidate;
@@ -26,26 +27,30 @@ export interface PolicyOptions {
   exclusiveTopics: ReadonlySet<string>;
 }
 
-/** The weakest trust among a memory's sources: what new information must at least match. */
-export function weakestTrust(memory: MemoryRecord, trust: Readonly<Record<SourceType, number>>): number {
-  return Math.min(...memory.sources.map((source) => trust[source.type]));
+/**
+ * The strongest trust among a memory's sources: what a contradicting source must at least match.
+ * Corroboration never lowers the bar (invariant 10): once the user said it, a tool output that
+ * later agreed with it cannot open the way for another tool output to overwrite it.
+ */
+export function strongestTrust(memory: MemoryRecord, trust: Readonly<Record<SourceType, number>>): number {
+  return Math.max(...memory.sources.map((source) => trust[source.type]));
 }
 
 /**
  * The seed's `offline_decide`: identical text is corroboration; on an exclusive topic, a
- * source at least as trusted as the weakest one behind the old memory replaces it, a weaker
+ * source at least as trusted as the strongest one behind the old memory replaces it, a weaker
  * one is refused; anything else is new.
  */
 export function createPolicyDecider({ trust, exclusiveTopics }: PolicyOptions): Decider {
   return {
     decide({ candidate, similar, source }) {
-      const content = candidate.content.trim().toLowerCase();
+      const content = sameFactKey(candidate.content);
       for (const memory of similar) {
-        if (memory.content.trim().toLowerCase() === content) {
+        if (sameFactKey(memory.content) === content) {
           return { action: 'NOOP', targetId: memory.id, reason: 'identical to an existing memory', corroborate: true };
         }
         if (memory.topic === candidate.topic && exclusiveTopics.has(memory.topic)) {
-          if (trust[source.type] >= weakestTrust(memory, trust)) {
+          if (trust[source.type] >= strongestTrust(memory, trust)) {
             return {
               action: 'UPDATE',
               targetId: memory.id,
@@ -55,7 +60,7 @@ export function createPolicyDecider({ trust, exclusiveTopics }: PolicyOptions): 
           return {
             action: 'NOOP',
             targetId: memory.id,
-            reason: `lower-trust source than the existing memory (${source.type} ${trust[source.type]} < ${weakestTrust(memory, trust)}); contradiction refused`,
+            reason: `lower-trust source than the existing memory (${source.type} ${trust[source.type]} < ${strongestTrust(memory, trust)}); contradiction refused`,
             corroborate: false,
           };
         }

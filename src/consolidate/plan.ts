@@ -3,7 +3,8 @@
  * memory. The live path fills the working set from the index and the store and commits the
  * plan in one transaction; regeneration replays stored inputs through the very same code.
  */
-import { isEngramError, PluginError } from '../errors';
+import { callPlugin, PluginError } from '../errors';
+import { freshId } from '../ids';
 import { dot } from '../embed/vector';
 import type { Candidate, MemoryRecord, Operation, Scope, Source, SourceType } from '../schema';
 import type { Decider, Decision } from './decider';
@@ -34,6 +35,8 @@ export interface Plan {
   operations: Operation[];
   /** Records created or changed, in their final state (each once). */
   changed: MemoryRecord[];
+  /** Ids of the records this plan created: the commit refuses them if they exist already. */
+  created: string[];
 }
 
 /** Rounds away float noise so 0.65 + 0.05 is stored as 0.7, not 0.7000000000000001. */
@@ -90,15 +93,6 @@ function describeDecision(decision: unknown): string {
   }
 }
 
-/** A decider that throws (an LLM timing out, a bug) is a plugin failure: typed, with the original as `cause`. */
-async function decide(decider: Decider, input: Parameters<Decider['decide']>[0]): Promise<Decision> {
-  try {
-    return await decider.decide(input);
-  } catch (error) {
-    if (isEngramError(error)) throw error;
-    throw new PluginError(`the decider threw (${error instanceof Error ? error.message : String(error)}); nothing was written`, { cause: error });
-  }
-}
 
 function appendSource(sources: readonly Source[], source: Source): Source[] {
   return sources.some((existing) => existing.id === source.id && existing.type === source.type) ? [...sources] : [...sources, source];
@@ -116,12 +110,13 @@ export async function planConsolidation(
 ): Promise<Plan> {
   const operations: Operation[] = [];
   const changed = new Set<string>();
+  const created: string[] = [];
   const { now } = context;
 
   for (const item of items) {
     const { candidate, source } = item;
     const similar = sweep(working.values(), item, target, context.candidateThreshold);
-    const decision = checkDecision(await decide(context.decider, { candidate, similar, source }), similar);
+    const decision = checkDecision(await callPlugin('the decider', () => context.decider.decide({ candidate, similar, source })), similar);
 
     if (decision.action === 'NOOP') {
       const target = decision.targetId === undefined ? undefined : working.get(decision.targetId);
@@ -135,7 +130,7 @@ export async function planConsolidation(
             confidence: roundConfidence(target.confidence + 0.05),
             sources: appendSource(target.sources, source),
             updatedAt: now,
-            history: [...target.history, { at: now, event: 'corroborated', reason: `corroborated by ${source.type} source ${source.id}` }],
+            history: [...target.history, { at: now, event: 'corroborated', reason: `corroborated by ${source.type} source ${source.id}`, sourceId: source.id }],
           });
           changed.add(target.id);
         }
@@ -144,9 +139,9 @@ export async function planConsolidation(
       continue;
     }
 
-    const id = context.newId();
+    const id = freshId(context.newId, (taken) => working.has(taken));
     const old = decision.action === 'UPDATE' ? working.get(decision.targetId)! : undefined;
-    const created: MemoryRecord = {
+    const record: MemoryRecord = {
       id,
       userId: target.scope === 'app' ? '' : target.userId,
       appName: target.appName,
@@ -163,8 +158,8 @@ export async function planConsolidation(
       updatedAt: now,
       history: [
         old
-          ? { at: now, event: 'created', reason: `created from ${old.id}: ${decision.reason}`, related: old.id }
-          : { at: now, event: 'created', reason: decision.reason },
+          ? { at: now, event: 'created', reason: `created from ${old.id}: ${decision.reason}`, related: old.id, sourceId: source.id }
+          : { at: now, event: 'created', reason: decision.reason, sourceId: source.id },
       ],
       embedding: item.embedding,
       embedderId: context.embedderId,
@@ -174,14 +169,15 @@ export async function planConsolidation(
         ...old,
         invalidatedAt: now,
         supersededBy: id,
-        history: [...old.history, { at: now, event: 'superseded', reason: `superseded by ${id}: ${decision.reason}`, related: id }],
+        history: [...old.history, { at: now, event: 'superseded', reason: `superseded by ${id}: ${decision.reason}`, related: id, sourceId: source.id }],
       });
       changed.add(old.id);
     }
-    working.set(id, created);
+    working.set(id, record);
     changed.add(id);
+    created.push(id);
     operations.push({ action: decision.action, memoryId: id, ...(old ? { targetId: old.id } : {}), content: candidate.content, reason: decision.reason });
   }
 
-  return { operations, changed: [...changed].map((id) => working.get(id)!) };
+  return { operations, changed: [...changed].map((id) => working.get(id)!), created };
 }

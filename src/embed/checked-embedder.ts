@@ -2,7 +2,7 @@
  * Guards a pluggable embedder: its output is checked (count, length, finiteness) and
  * re-normalised, because every cosine in engram is a plain dot product of unit vectors.
  */
-import { PluginError, ValidationError } from '../errors';
+import { callPlugin, PluginError, ValidationError } from '../errors';
 import type { Embedder } from './embedder';
 import { normalize } from './vector';
 
@@ -15,7 +15,7 @@ export function checkEmbedder(embedder: Embedder): Embedder {
     id: embedder.id,
     dim: embedder.dim,
     async embed(texts) {
-      const vectors = await embedder.embed(texts);
+      const vectors = await callPlugin(`embedder '${embedder.id}'`, () => embedder.embed(texts));
       if (!Array.isArray(vectors) || vectors.length !== texts.length) {
         throw new PluginError(`embedder '${embedder.id}' returned ${Array.isArray(vectors) ? vectors.length : typeof vectors} vectors for ${texts.length} texts`);
       }

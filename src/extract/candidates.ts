@@ -2,9 +2,10 @@
  * From a stored input to validated candidates: the one path both `ingest` and regeneration
  * take, so a replay extracts exactly what the original ingest did.
  */
-import { PluginError } from '../errors';
+import { callPlugin, PluginError } from '../errors';
 import { Candidate, type ChatMessage, type Fact } from '../schema';
 import type { Extractor, ExtractContext } from './extractor';
+import { sameFactKey } from '../text';
 
 /** Only `role: 'user'` messages: the assistant's guesses must never become facts about the user. */
 export function userMessagesOf(messages: readonly ChatMessage[]): ChatMessage[] {
@@ -13,7 +14,7 @@ export function userMessagesOf(messages: readonly ChatMessage[]): ChatMessage[] 
 
 export async function extractCandidates(extractor: Extractor, userMessages: readonly ChatMessage[], context: ExtractContext): Promise<Candidate[]> {
   if (userMessages.length === 0) return [];
-  const raw = await extractor.extract(userMessages, context);
+  const raw = await callPlugin('the extractor', () => extractor.extract(userMessages, context));
   if (!Array.isArray(raw)) throw new PluginError(`the extractor returned ${typeof raw}; expected an array of candidates`);
   const seen = new Set<string>();
   const candidates: Candidate[] = [];
@@ -25,7 +26,7 @@ export async function extractCandidates(extractor: Extractor, userMessages: read
     }
     // The same fact said twice in one conversation is one candidate: repeating it does not
     // corroborate it (one source), and a pasted wall of repeats must not cost a decision each.
-    const key = JSON.stringify([result.data.topic, result.data.content.trim().toLowerCase()]);
+    const key = JSON.stringify([result.data.topic, sameFactKey(result.data.content)]);
     if (seen.has(key)) return;
     seen.add(key);
     candidates.push(result.data);

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { PluginError } from '../errors';
 import type { CandidateInput, ChatMessage } from '../schema';
 import { instructionSignal } from '../defences';
+import { oneLine } from '../text';
 import type { Extractor } from './extractor';
 
 /** The seed's extraction prompt (Part 4), with the topic vocabulary engram consolidates on. */
@@ -59,8 +60,9 @@ const DEFAULT_TOPICS = ['diet', 'travel', 'identity', 'issue', 'preference', 'wo
 const SCHEMA = z.toJSONSchema(LlmExtraction) as Record<string, unknown>;
 
 function render(messages: readonly ChatMessage[]): string {
-  // One line per message, so a message cannot forge another speaker's turn.
-  return messages.map((message) => `USER: ${message.content.replace(/[\r\n]+/g, ' ')}`).join('\n');
+  // One line per message whatever it carries (U+2028, NEL, …), so a message cannot forge
+  // another speaker's turn ("SYSTEM: …") in the prompt.
+  return messages.map((message) => `USER: ${oneLine(message.content)}`).join('\n');
 }
 
 function parseAnswer(answer: unknown): LlmExtraction {

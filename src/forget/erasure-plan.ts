@@ -4,6 +4,8 @@
  * only the revoked source produced is left anywhere (contents, excerpts, reasons, vectors).
  */
 import type { HistoryEntry, MemoryRecord, Source } from '../schema';
+import { sameFactKey } from '../text';
+import { freshId } from '../ids';
 
 /** What forgetSource did: erased ids, and each other affected memory with its replacement. */
 export interface ForgetReport {
@@ -23,7 +25,7 @@ function sourceIdsOf(record: MemoryRecord): Set<string> {
 }
 
 function sameContent(a: string, b: string): boolean {
-  return a.trim().toLowerCase() === b.trim().toLowerCase();
+  return sameFactKey(a) === sameFactKey(b);
 }
 
 function redactSources(sources: readonly Source[], sourceId: string): Source[] {
@@ -74,6 +76,16 @@ function blank(embedding: Float32Array): Float32Array {
   return new Float32Array(Math.max(1, embedding.length));
 }
 
+/** Whether `record` is already the tombstone {@link erase} would make: erasing twice changes nothing. */
+function isErased(record: MemoryRecord, sourceId: string): boolean {
+  return (
+    record.content === REDACTED &&
+    record.invalidatedAt !== undefined &&
+    record.history.at(-1)?.event === 'erased' &&
+    record.sources.every((source) => source.id !== sourceId || source.excerpt === '')
+  );
+}
+
 /** A tombstone that keeps id, times, topic, links and the reason for erasure; every piece of text is gone. */
 function erase(record: MemoryRecord, sourceId: string, now: number, reason: string): MemoryRecord {
   return {
@@ -107,11 +119,13 @@ interface Planning extends ErasureInput {
   redacted: Set<string>;
   /** Replay id → the stored id it became (matched, rebuilt, or a tombstone it stands for). */
   idOf: Map<string, string>;
+  /** Ids of the rebuilt records: new, so the commit refuses them if they exist. */
+  created: string[];
   erasedReason: string;
 }
 
 /** The records to write so the active set equals the replay's and no text of `s` is left. */
-export function planErasure(input: ErasureInput): { writes: Map<string, MemoryRecord>; report: ForgetReport } {
+export function planErasure(input: ErasureInput): { writes: Map<string, MemoryRecord>; created: string[]; report: ForgetReport } {
   const planning: Planning = {
     ...input,
     current: input.all.filter((record) => record.invalidatedAt === undefined),
@@ -119,6 +133,7 @@ export function planErasure(input: ErasureInput): { writes: Map<string, MemoryRe
     writes: new Map(),
     redacted: new Set(),
     idOf: new Map(),
+    created: [],
     erasedReason: `erased: sole source ${input.sourceId} revoked`,
   };
   const { stale, rebuilt } = matchReplay(planning);
@@ -126,7 +141,7 @@ export function planErasure(input: ErasureInput): { writes: Map<string, MemoryRe
   writeRebuilt(planning, rebuilt);
   redactTombstones(planning);
   scrubQuotes(planning);
-  return { writes: planning.writes, report: planning.report };
+  return { writes: planning.writes, created: planning.created, report: planning.report };
 }
 
 /**
@@ -147,8 +162,11 @@ function matchReplay(planning: Planning): { stale: MemoryRecord[]; rebuilt: Memo
     if (twin) idOf.set(twin.id, record.id);
     else stale.push(record);
   }
+  const taken = new Set(all.map((record) => record.id));
   const rebuilt = [...unmatchedReplay.values()].flat().map((record) => {
-    const id = newId();
+    const id = freshId(newId, (candidate) => taken.has(candidate));
+    taken.add(id);
+    planning.created.push(id);
     idOf.set(record.id, id);
     return { ...record, id };
   });
@@ -238,35 +256,53 @@ function redactTombstones(planning: Planning): void {
     if (writes.has(record.id) || record.invalidatedAt === undefined) continue;
     const ids = sourceIdsOf(record);
     if (ids.size === 1) {
-      writes.set(record.id, erase(record, sourceId, now, erasedReason));
       redacted.add(record.id);
+      // Forgotten before (forgetSource is idempotent): nothing to write, nothing to report.
+      if (isErased(record, sourceId)) continue;
+      writes.set(record.id, erase(record, sourceId, now, erasedReason));
       report.erased.push(record.id);
       continue;
     }
     const keepText = isSupported(record, replayed, sourceId);
     if (!keepText) redacted.add(record.id);
-    writes.set(record.id, {
+    const next: MemoryRecord = {
       ...record,
       ...(keepText ? {} : { content: REDACTED, embedding: blank(record.embedding), history: record.history.map(generalize) }),
       sources: redactSources(record.sources, sourceId),
-    });
+    };
+    if (sameRecord(next, record)) continue;
+    writes.set(record.id, next);
     report.regenerated.push({ from: record.id, to: headOf(record.supersededBy, writes, current) });
   }
 }
 
 /**
- * Other records' decisions about a redacted record (e.g. "superseded by X: <reason>") may
- * quote its text: keep the event and the link, drop the reason.
+ * Reasons that may quote or paraphrase the revoked source, on every record (tombstones and
+ * records whose text stays included): a decision the source's statement caused (tagged with its
+ * `sourceId`: an UPDATE's "created from"/"superseded by", a corroboration), a reason that
+ * contains one of its excerpts word for word (entries written before tagging), and other
+ * records' decisions about a redacted record. Each keeps its event, time and link; the reason goes.
  */
 function scrubQuotes(planning: Planning): void {
-  const { all, writes, redacted } = planning;
-  const quotesRedacted = (entry: HistoryEntry) =>
-    entry.related !== undefined && redacted.has(entry.related) && entry.event !== 'regenerated' && entry.reason !== generalize(entry).reason;
+  const { all, writes, redacted, sourceId, touched } = planning;
+  const excerpts = touched.flatMap((record) => record.sources.filter((source) => source.id === sourceId && source.excerpt.length >= 8).map((source) => source.excerpt));
+  const quotes = (entry: HistoryEntry) =>
+    entry.event !== 'regenerated' &&
+    entry.event !== 'erased' &&
+    entry.reason !== generalize(entry).reason &&
+    (entry.sourceId === sourceId || (entry.related !== undefined && redacted.has(entry.related)) || excerpts.some((excerpt) => entry.reason.includes(excerpt)));
   for (const record of all) {
     const base = writes.get(record.id) ?? record;
-    if (!base.history.some(quotesRedacted)) continue;
-    writes.set(record.id, { ...base, history: base.history.map((entry) => (quotesRedacted(entry) ? generalize(entry) : entry)) });
+    if (!base.history.some(quotes)) continue;
+    writes.set(record.id, { ...base, history: base.history.map((entry) => (quotes(entry) ? generalize(entry) : entry)) });
   }
+}
+
+/** Field-by-field equality of two records, vectors included: a write that would change nothing is not made. */
+function sameRecord(a: MemoryRecord, b: MemoryRecord): boolean {
+  const { embedding: left, ...restA } = a;
+  const { embedding: right, ...restB } = b;
+  return left.length === right.length && left.every((value, i) => value === right[i]) && JSON.stringify(restA) === JSON.stringify(restB);
 }
 
 /** Rewrites the replay's temporary ids inside reason text to the stored ids they became. */

@@ -49,13 +49,17 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceId: string, owner: Own
   const all = await deps.store.list(owner, { scopes: ['user', 'session'], includeInvalid: true });
   // Every record the source touched is among the owner's (app scope is never a user's to revoke).
   const touched = all.filter((record) => record.sources.some((source) => source.id === sourceId));
-  const { writes, report } = planErasure({ sourceId, now: deps.clock(), newId: deps.newId, replayed: replayedAll, all, touched });
+  const { writes, created, report } = planErasure({ sourceId, now: deps.clock(), newId: deps.newId, replayed: replayedAll, all, touched });
 
   const records = [...writes.values()];
+  // Idempotent (invariant 12): a source forgotten before, with nothing of it stored since,
+  // reports nothing and writes nothing.
+  if (records.length === 0 && revoked.length === 0 && (await deps.store.isRevoked(owner, sourceId))) return report;
   // The revocation is recorded even when nothing of the source is stored yet: an ingest of
   // it that is still in flight must not land after the user asked to forget it.
   const result = await deps.store.commit({
     records,
+    creates: created,
     deleteInputs: revoked.map((input) => input.seq!),
     expected: versions,
     revoke: { ...owner, sourceId, at: deps.clock() },

@@ -7,24 +7,25 @@
  */
 import { confidenceBand, decayedConfidence } from '../schema';
 import type { Retrieved } from '../retrieve/retrieve';
+import { oneLine } from '../text';
 
 export const MEMORIES_OPEN = '<MEMORIES>';
 export const MEMORIES_CLOSE = '</MEMORIES>';
 export const MEMORIES_PREAMBLE =
   'Information you know about this user from previous conversations. Treat low-confidence items as weak priors.';
 
-// Every line terminator a model or a renderer might honour, plus other control characters.
-const LINE_BREAKS = /[\r\n\u000B\u000C\u0085\u2028\u2029]+/g;
-const CONTROL = /[\u0000-\u0008\u000E-\u001F\u007F]/g;
-
-/** One line of plain text: no line breaks, no control characters, no markup brackets. */
+/**
+ * One line of plain text: no line breaks, no control characters, no markup brackets, and no
+ * square brackets, so memory text can neither close the block nor forge a second
+ * `[confidence: …, source: …]` annotation on its own line (invariant 13).
+ */
 export function escapeMemoryText(text: string): string {
-  return text
-    .replace(LINE_BREAKS, ' ')
-    .replace(CONTROL, '')
+  return oneLine(text)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
+    .replace(/\[/g, '&#91;')
+    .replace(/\]/g, '&#93;')
     .trim();
 }
 

@@ -3,6 +3,7 @@
  * then cosine, recency and importance blended, bounded top-k), then read only the k winners.
  */
 import type { Embedder } from '../embed/embedder';
+import { EmbedderMismatchError } from '../errors';
 import type { MemoryRecord, Scope, Weights } from '../schema';
 import { appPartition, userPartition, type Owner } from '../store/owner';
 import type { Store } from '../store/store';
@@ -37,6 +38,19 @@ export interface RetrievePlan {
   weights: Weights;
 }
 
+/**
+ * Memories another embedder wrote are not in the scan (their vectors mean nothing to this one):
+ * answering without them would be a silently partial answer, so retrieval refuses instead.
+ */
+function refuseForeignVectors(deps: RetrieveDeps, keys: readonly string[]): void {
+  const foreign = keys.reduce((sum, key) => sum + deps.index.foreignRows(key), 0);
+  if (foreign > 0) {
+    throw new EmbedderMismatchError(
+      `${foreign} active memor${foreign === 1 ? 'y was' : 'ies were'} embedded by another embedder than '${deps.embedder.id}', so retrieve cannot rank ${foreign === 1 ? 'it' : 'them'} and would return a partial answer. Reopen with the embedder they were written with (createMemory({ embedder })); re-embedding them is not supported yet.`,
+    );
+  }
+}
+
 /** Scans per retrieve at most: the first, plus rescans past hits that did not come back as records. */
 const MAX_SCANS = 4;
 
@@ -55,6 +69,7 @@ export async function retrieveMemories(deps: RetrieveDeps, query: string, plan: 
   let out: Retrieved[] = [];
   for (let attempt = 0; attempt < MAX_SCANS; attempt++) {
     await deps.index.ensure(keys);
+    refuseForeignVectors(deps, keys);
     const hits = await deps.compute.scan({
       partitions: keys,
       query: vector!,

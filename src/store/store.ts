@@ -3,7 +3,7 @@
  * {@link isVisibleTo} allows; every record read back is parsed with zod, and rows that fail
  * are quarantined (skipped and reported), never returned and never allowed to crash a scan.
  */
-import { ConflictError, PermissionError, toStorageError } from '../errors';
+import { ConflictError, IdCollisionError, PermissionError, toStorageError } from '../errors';
 import { MemoryRecord, type Scope } from '../schema';
 import { SCOPE_CODE, type IndexRows } from '../worker/api';
 import type { EngramDatabase, InputRow, WriteInput } from './database';
@@ -15,6 +15,12 @@ import { readPacks, writePackLog, writeSnapshot, type PackedPartition } from './
 export interface Commit {
   /** Records to put (new or changed), complete. */
   records: MemoryRecord[];
+  /**
+   * Ids among `records` that this write creates. If any already exists in the database (another
+   * owner's record included), nothing is written and the commit fails with ConflictError, so the
+   * write is decided again with new ids: a CREATE never overwrites a record it did not read.
+   */
+  creates?: readonly string[];
   /** Inputs to append (the conversation being ingested). */
   inputs?: InputRow[];
   /** Inputs to delete by `seq` (erasure removes a revoked source's conversations). */
@@ -44,8 +50,11 @@ export interface Store {
   /** Ids of rows that failed validation when read. */
   readonly quarantined: ReadonlySet<string>;
   versions(keys: readonly string[]): Promise<Map<string, number>>;
-  /** Active rows of one partition in the compute's columnar form, plus the version they reflect. */
-  readIndexRows(key: string, embedderId: string, dim: number): Promise<{ version: number; rows: IndexRows }>;
+  /**
+   * Active rows of one partition in the compute's columnar form, plus the version they reflect
+   * and the ids of active rows another embedder wrote (they cannot be scanned with this one).
+   */
+  readIndexRows(key: string, embedderId: string, dim: number): Promise<{ version: number; rows: IndexRows; foreign: string[] }>;
   /** Records by id, only those visible to `owner`, in the order asked (missing ones dropped). */
   getMany(ids: readonly string[], owner: Owner): Promise<MemoryRecord[]>;
   /** The owner's records of the given scopes (app scope: the app's), oldest first. */
@@ -60,8 +69,10 @@ export interface Store {
   workingSet(owner: Owner, request: { ids: readonly string[]; topics: readonly string[]; scope: Scope; sourceId: string }): Promise<MemoryRecord[]>;
   /** All of the owner's records (any state) that list `sourceId` among their sources. */
   bySource(owner: Owner, sourceId: string): Promise<MemoryRecord[]>;
-  /** The owner's stored inputs, in the order they were ingested. */
+  /** The owner's stored inputs, in the order they were written (`seq`). */
   inputs(owner: Owner): Promise<InputRow[]>;
+  /** Whether the owner has revoked `sourceId` with forgetSource before. */
+  isRevoked(owner: Owner, sourceId: string): Promise<boolean>;
   commit(commit: Commit): Promise<CommitResult>;
   /**
    * A partition from its packed vectors (snapshot chunks plus the log after them), or only the
@@ -144,7 +155,8 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
                     [userId!, appName, 'session'],
                   ])
                   .toArray();
-          return { version, rows: toIndexRows(rows, key, embedderId, dim, quarantined) };
+          const foreign = rows.filter((row) => row.invalidatedAt === undefined && row.embedderId !== embedderId).map((row) => row.id);
+          return { version, rows: toIndexRows(rows, key, embedderId, dim, quarantined), foreign };
         }),
       ),
 
@@ -192,8 +204,13 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
     inputs: (owner) =>
       read('reading stored conversations', async () => {
         const rows = await db.inputs.where('[userId+appName]').equals([owner.userId, owner.appName]).toArray();
-        return rows.sort((a, b) => a.at - b.at || a.seq! - b.seq!);
+        // The order they were written in (invariant 11), never their clock times: after a clock
+        // went backwards, sorting by time would replay a history that never happened.
+        return rows.sort((a, b) => a.seq! - b.seq!);
       }),
+
+    isRevoked: (owner, sourceId) =>
+      read('reading revocations', async () => (await db.revocations.get([owner.userId, owner.appName, sourceId])) !== undefined),
 
     readPacked: (key, embedderId, dim, from) =>
       read('loading packed vectors', () =>
@@ -205,7 +222,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
         db.transaction('rw', db.partitions, db.vectorPacks, db.vectorLog, () => writeSnapshot(db, key, embedderId, dim, version, chunks)),
       ),
 
-    async commit({ records, inputs = [], deleteInputs = [], expected, revoke, inputsBaseVersion, hints }) {
+    async commit({ records, creates = [], inputs = [], deleteInputs = [], expected, revoke, inputsBaseVersion, hints }) {
       const touched = new Set([...expected.keys(), ...records.map(partitionOf), ...(revoke ? [userPartition(revoke)] : [])]);
       try {
         // Nothing but IndexedDB is awaited in here: any other await would end the transaction
@@ -213,6 +230,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
         const tables = [db.memories, db.lineage, db.events, db.inputs, db.partitions, db.vectorLog, db.vectorPacks, db.revocations];
         return await db.transaction('rw', tables, async () => {
           await refuseRevokedInputs(db, inputs, inputsBaseVersion);
+          await refuseExistingIds(db, creates);
           const keys = [...touched];
           const current = await db.partitions.bulkGet(keys);
           const versions = new Map<string, [number, number]>();
@@ -238,6 +256,16 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
       }
     },
   };
+}
+
+/** Inside the commit transaction: throws ConflictError when an id this commit creates is already taken. */
+async function refuseExistingIds(db: EngramDatabase, creates: readonly string[]): Promise<void> {
+  if (creates.length === 0) return;
+  const existing = await db.memories.bulkGet([...creates]);
+  const taken = creates.filter((_id, i) => existing[i] !== undefined);
+  if (taken.length || new Set(creates).size !== creates.length) {
+    throw new IdCollisionError(`memory id ${taken[0] ?? 'generated twice'} already exists; a new memory never replaces another record, so the write is decided again with new ids`);
+  }
 }
 
 /** Inside the commit transaction: throws PermissionError for an input whose source was revoked after the write began. */

@@ -19,6 +19,11 @@ const LOG_LIMIT = 64;
 export interface VectorIndex {
   /** Brings the given partitions up to the store's current versions; returns those versions. */
   ensure(keys: readonly string[]): Promise<Map<string, number>>;
+  /**
+   * How many active rows of a loaded partition another embedder wrote: they are not in the
+   * matrix (their vectors mean nothing to this embedder), so a scan would silently miss them.
+   */
+  foreignRows(key: string): number;
   /** Applies a committed write to the loaded matrices (or marks them stale). */
   afterCommit(result: CommitResult, records: readonly MemoryRecord[]): Promise<void>;
   /** Rewrites the partition's packed snapshot from the loaded matrix; resolves to whether it was written. */
@@ -40,6 +45,15 @@ export function createVectorIndex(store: Store, compute: ComputeClient, embedder
   const background = new Set<Promise<unknown>>();
   /** Every partition key this index has sent to compute. */
   const known = new Set<string>();
+  /** Per partition: ids of active rows written by another embedder (see foreignRows). */
+  const foreign = new Map<string, Set<string>>();
+
+  function trackForeign(key: string, added: readonly string[], removed: readonly string[], reset: boolean): void {
+    const ids = reset ? new Set<string>() : (foreign.get(key) ?? new Set<string>());
+    for (const id of removed) ids.delete(id);
+    for (const id of added) ids.add(id);
+    foreign.set(key, ids);
+  }
 
   async function compact(key: string): Promise<boolean> {
     const exported = await compute.exportPartition(key, PACK_CHUNK_ROWS);
@@ -59,8 +73,9 @@ export function createVectorIndex(store: Store, compute: ComputeClient, embedder
   }
 
   async function loadFromRecords(key: string): Promise<void> {
-    const { version, rows } = await store.readIndexRows(key, embedder.id, embedder.dim);
+    const { version, rows, foreign: others } = await store.readIndexRows(key, embedder.id, embedder.dim);
     await compute.loadPartition(key, version, embedder.dim, rows);
+    trackForeign(key, others, [], true);
     snapshotOf.set(key, -1);
     compactLater(key);
   }
@@ -77,6 +92,8 @@ export function createVectorIndex(store: Store, compute: ComputeClient, embedder
     for (const entry of packed.log) calls.push(compute.applyChanges(key, entry.version - 1, entry.version, entry.upserts, entry.removals));
     // Issued together: the worker runs them in order, and one round trip is paid, not one per chunk.
     const results = await Promise.all(calls);
+    if (full) trackForeign(key, [], [], true);
+    for (const entry of packed.log) trackForeign(key, entry.foreign, entry.removals.filter((id) => !entry.foreign.includes(id)), false);
     return results.every((result) => result !== false);
   }
 
@@ -115,6 +132,8 @@ export function createVectorIndex(store: Store, compute: ComputeClient, embedder
         const active = mine.filter((record) => record.invalidatedAt === undefined);
         const removed = mine.filter((record) => record.invalidatedAt !== undefined).map((record) => record.id);
         const applied = await compute.applyChanges(key, from, to, toIndexRows(active, key, embedder.id, embedder.dim), removed);
+        const others = active.filter((row) => row.embedderId !== embedder.id).map((row) => row.id);
+        trackForeign(key, others, [...removed, ...active.filter((row) => row.embedderId === embedder.id).map((row) => row.id)], false);
         const base = snapshotOf.get(key);
         const dropped = result.packsDropped?.includes(key) ?? false;
         if (applied && (dropped || (base !== undefined && to - base > LOG_LIMIT))) compactLater(key);
@@ -122,6 +141,8 @@ export function createVectorIndex(store: Store, compute: ComputeClient, embedder
     },
 
     compact,
+
+    foreignRows: (key) => foreign.get(key)?.size ?? 0,
 
     async settled() {
       while (background.size) await Promise.all([...background]);
@@ -131,6 +152,7 @@ export function createVectorIndex(store: Store, compute: ComputeClient, embedder
       const keys = [...known];
       known.clear();
       snapshotOf.clear();
+      foreign.clear();
       await Promise.all(keys.map((key) => compute.dropPartition(key)));
     },
   };

@@ -28,8 +28,8 @@ export interface PackedPartition {
   /** The snapshot's version (0 and no chunks when the partition has never been snapshotted). */
   base: number;
   chunks: IndexRows[];
-  /** Log entries `base+1 … version`, in order. */
-  log: { version: number; upserts: IndexRows; removals: string[] }[];
+  /** Log entries `base+1 … version`, in order; `foreign`: upserted ids another embedder wrote. */
+  log: { version: number; upserts: IndexRows; removals: string[]; foreign: string[] }[];
 }
 
 export function emptyRows(): IndexRows {
@@ -102,9 +102,10 @@ export async function dropPacks(db: EngramDatabase, key: string): Promise<void> 
 }
 
 /** Log inputs as index rows for `embedderId`; rows of another embedder or dimension become removals. */
-export function logRows(entry: VectorLogRow, embedderId: string, dim: number): { upserts: IndexRows; removals: string[] } {
+export function logRows(entry: VectorLogRow, embedderId: string, dim: number): { upserts: IndexRows; removals: string[]; foreign: string[] } {
   const usable = entry.upserts.filter((row) => row.embedderId === embedderId && row.embedding.length === dim);
   const removals = [...entry.removals, ...entry.upserts.filter((row) => !usable.includes(row)).map((row) => row.id)];
+  const foreign = entry.upserts.filter((row) => row.embedderId !== embedderId).map((row) => row.id);
   const n = usable.length;
   const upserts: IndexRows = {
     ids: usable.map((row) => row.id),
@@ -122,7 +123,7 @@ export function logRows(entry: VectorLogRow, embedderId: string, dim: number): {
     upserts.importance[i] = row.importance;
     upserts.scopes[i] = SCOPE_CODE[row.scope];
   });
-  return { upserts, removals };
+  return { upserts, removals, foreign };
 }
 
 function chunkRows(row: VectorPackRow): IndexRows {

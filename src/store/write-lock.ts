@@ -3,7 +3,10 @@
  * decide-and-commit attempt at a time, again (after a random backoff) when the commit's version
  * check reports that a writer outside the lock got there first.
  */
-import { ConflictError } from '../errors';
+import { ConflictError, IdCollisionError } from '../errors';
+
+/** Re-decisions after the commit found a generated id taken, beyond `maxAttempts`: new ids cost no backoff. */
+const MAX_ID_COLLISIONS = 16;
 
 /** In-realm lock chains by name: two instances in one page (or one test) take turns. */
 const chains = new Map<string, Promise<unknown>>();
@@ -49,10 +52,15 @@ function backoff(attempt: number): Promise<void> {
  */
 export function writeUnderLock<T>(database: string, partition: string, maxAttempts: number, attempt: () => Promise<T>): Promise<T> {
   return withWriteLock(database, partition, async () => {
+    let collisions = 0;
     for (let tries = 1; ; tries++) {
       try {
         return await attempt();
       } catch (error) {
+        if (error instanceof IdCollisionError && collisions++ < MAX_ID_COLLISIONS) {
+          tries--;
+          continue;
+        }
         if (!(error instanceof ConflictError) || tries >= maxAttempts) throw error;
         await backoff(tries);
       }

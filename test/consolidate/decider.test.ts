@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPolicyDecider, weakestTrust } from '../../src/consolidate/decider';
+import { createPolicyDecider, strongestTrust } from '../../src/consolidate/decider';
 import { DEFAULT_TRUST, type Candidate } from '../../src/schema';
 import { record, source } from './fixtures';
 
@@ -24,8 +24,8 @@ describe('createPolicyDecider', () => {
     expect(decision).toMatchObject({ action: 'UPDATE', targetId: 'm1' });
   });
 
-  it('returns NOOP without corroboration and says why when the source is weaker than the weakest behind the memory', async () => {
-    const memory = record('m1', VEG, 'diet', { sources: [source('s1', 'user_explicit'), source('b', 'bootstrapped')] });
+  it('returns NOOP without corroboration and says why when the source is weaker than the strongest behind the memory', async () => {
+    const memory = record('m1', VEG, 'diet', { sources: [source('s1', 'user_implicit'), source('b', 'user_explicit')] });
     const decision = await decider.decide({ candidate: candidate('The user eats fish again.', 'diet'), similar: [memory], source: source('t', 'tool_output') });
     expect(decision).toEqual({
       action: 'NOOP',
@@ -45,8 +45,22 @@ describe('createPolicyDecider', () => {
   });
 });
 
-describe('weakestTrust', () => {
-  it('returns the lowest trust among the sources when they are mixed', () => {
-    expect(weakestTrust(record('m', VEG, 'diet', { sources: [source('a', 'bootstrapped'), source('b', 'user_implicit')] }), DEFAULT_TRUST)).toBe(0.65);
+describe('strongestTrust', () => {
+  it('returns the highest trust among the sources when they are mixed', () => {
+    expect(strongestTrust(record('m', VEG, 'diet', { sources: [source('a', 'tool_output'), source('b', 'user_implicit')] }), DEFAULT_TRUST)).toBe(0.65);
+  });
+});
+
+describe('createPolicyDecider (trust gate, invariant 10)', () => {
+  it('refuses a tool output contradicting a user statement even after a tool corroborated it', async () => {
+    const memory = record('m1', VEG, 'diet', { sources: [source('s1', 'user_implicit'), source('t1', 'tool_output')] });
+    const decision = await decider.decide({ candidate: candidate('The user eats fish again.', 'diet'), similar: [memory], source: source('t2', 'tool_output') });
+    expect(decision).toMatchObject({ action: 'NOOP', targetId: 'm1', corroborate: false });
+  });
+
+  it('lets a source as trusted as the strongest behind the memory update it', async () => {
+    const memory = record('m1', VEG, 'diet', { sources: [source('t1', 'tool_output'), source('s1', 'user_explicit')] });
+    const decision = await decider.decide({ candidate: candidate('The user eats fish again.', 'diet'), similar: [memory], source: source('s2', 'user_explicit') });
+    expect(decision).toMatchObject({ action: 'UPDATE', targetId: 'm1' });
   });
 });

@@ -24,6 +24,27 @@ export function createSequentialIds(prefix = 'mem_') {
   return () => `${prefix}${String(++next).padStart(4, '0')}`;
 }
 
+/**
+ * Ids that sometimes repeat one already handed out (to this or another instance sharing `pool`):
+ * a generator that collides, for the invariant-9 runs. Deterministic for a given `seed`.
+ */
+export function createRepeatingIds(prefix: string, pool: string[], seed: number, repeatRate = 0.25) {
+  let state = seed >>> 0 || 1;
+  let next = 0;
+  const random = () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 2 ** 32;
+  };
+  return () => {
+    if (pool.length && random() < repeatRate) return pool[Math.floor(random() * pool.length)]!;
+    const id = `${prefix}${String(++next).padStart(4, '0')}`;
+    pool.push(id);
+    return id;
+  };
+}
+
 export interface TestMemory {
   memory: Memory;
   clock: ReturnType<typeof createTestClock>;

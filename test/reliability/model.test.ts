@@ -1,15 +1,16 @@
 /**
  * Model-based run over every write the API has: random sequences of ingest, remember,
- * summarizeSession, prune, forgetSource and time passing, for two users. After every step
- * the invariants hold (DESIGN.md 1, 3, 4, 5, 6), and at the end the store equals a fresh one
- * that replayed the same history without any revoked source.
+ * summarizeSession, prune, forgetSource (again, too) and time passing (backwards, too), for two
+ * users, with an id generator that repeats itself. After every step the invariants hold
+ * (DESIGN.md 1, 3, 4, 5, 6, 9, 11, 12), and at the end the store equals a fresh one that replayed
+ * the same history without any revoked source.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_EXCLUSIVE_TOPICS, PermissionError, type Memory, type MemoryRecord, type SourceType } from '../../src/index';
 import { activeFacts } from '../helpers/facts';
-import { createSequentialIds, createTestMemory, DAY } from '../helpers/memory';
-import { findInDatabases } from '../helpers/scan';
+import { createRepeatingIds, createTestMemory, DAY } from '../helpers/memory';
+import { dumpDatabases, findInDatabases } from '../helpers/scan';
 
 const USERS = ['u1', 'u2'] as const;
 const STATEMENTS = [
@@ -35,6 +36,7 @@ type Step =
   | { kind: 'remember'; userId: string; sourceType: SourceType; fact: (typeof FACTS)[number] }
   | { kind: 'prune'; userId: string; floor: number }
   | { kind: 'forget'; pick: number }
+  | { kind: 'reforget'; pick: number }
   | { kind: 'wait'; days: number };
 
 const sourceType = fc.constantFrom<SourceType>('user_explicit', 'user_implicit', 'tool_output');
@@ -45,7 +47,9 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('remember' as const), userId: user, sourceType, fact: fc.constantFrom(...FACTS) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('prune' as const), userId: user, floor: fc.constantFrom(0.1, 0.3, 0.5) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('forget' as const), pick: fc.nat() }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('wait' as const), days: fc.integer({ min: 1, max: 240 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('reforget' as const), pick: fc.nat() }) },
+  // A clock that goes backwards (invariant 11): replay follows the write order, never the times.
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('wait' as const), days: fc.integer({ min: -240, max: 240 }) }) },
 );
 
 /** A write as it happened: who, which source, when, and the unique canary its text carried. */
@@ -73,8 +77,28 @@ async function apply(memory: Memory, written: Written): Promise<void> {
   }
 }
 
-async function checkInvariants(memory: Memory, userId: string): Promise<void> {
+/**
+ * Invariant 9: every record ever seen is still there, still its owner's. A CREATE that
+ * overwrote a record (a repeated id) would move it to another owner or lose it.
+ */
+function checkNoOverwrite(owners: Map<string, string>, all: readonly MemoryRecord[]): void {
+  for (const record of all) {
+    const seen = owners.get(record.id);
+    if (seen === undefined) owners.set(record.id, record.userId);
+    else expect(record.userId, `record ${record.id} changed owner`).toBe(seen);
+  }
+}
+
+/** Invariant 9: no record ever seen has disappeared (erasure keeps tombstones; nothing deletes records). */
+async function checkNothingLost(memory: Memory, owners: ReadonlyMap<string, string>): Promise<void> {
+  const present = new Set<string>();
+  for (const userId of USERS) for (const record of await memory.list({ userId, includeInvalid: true })) present.add(record.id);
+  expect([...owners.keys()].filter((id) => !present.has(id))).toEqual([]);
+}
+
+async function checkInvariants(memory: Memory, userId: string, owners?: Map<string, string>): Promise<void> {
   const all = await memory.list({ userId, includeInvalid: true });
+  if (owners) checkNoOverwrite(owners, all);
   const ids = new Set(all.map((record) => record.id));
   const active = all.filter((record) => record.invalidatedAt === undefined);
   // 4: at most one active memory per (owner, exclusive topic, session).
@@ -114,17 +138,30 @@ describe('Memory (model-based run over every write)', () => {
     let runs = 0;
     let steps = 0;
     let forgets = 0;
+    let reforgets = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 3, maxLength: 14 }), async (plan) => {
         runs++;
-        const test = await createTestMemory();
+        const test = await createTestMemory({ idGenerator: createRepeatingIds('mem_', [], runs) });
         const history: Written[] = [];
         const revoked = new Set<string>();
+        const owners = new Map<string, string>();
         try {
           for (const s of plan) {
             steps++;
             if (s.kind === 'wait') {
               test.clock.advance(s.days * DAY);
+              continue;
+            }
+            if (s.kind === 'reforget') {
+              // 12: forgetting a source again reports nothing and writes nothing.
+              const done = history.filter((written) => revoked.has(written.sourceId));
+              if (done.length === 0) continue;
+              const target = done[s.pick % done.length]!;
+              const before = await dumpDatabases(test.factory);
+              expect(await test.memory.forgetSource(target.sourceId, { userId: target.userId })).toEqual({ erased: [], regenerated: [] });
+              expect(await dumpDatabases(test.factory)).toEqual(before);
+              reforgets++;
               continue;
             }
             if (s.kind === 'forget') {
@@ -145,7 +182,8 @@ describe('Memory (model-based run over every write)', () => {
               history.push(written);
               await apply(test.memory, written);
             }
-            for (const userId of USERS) await checkInvariants(test.memory, userId);
+            for (const userId of USERS) await checkInvariants(test.memory, userId, owners);
+            await checkNothingLost(test.memory, owners);
           }
           // 6, generalised: the same history without every revoked source, prunes at their times.
           const expected = await replayFresh(history, revoked, test.clock());
@@ -156,22 +194,26 @@ describe('Memory (model-based run over every write)', () => {
       }),
       { numRuns: 150, seed: 2026 },
     );
-    console.log(`model run: ${runs} histories, ${steps} steps, ${forgets} revocations, invariant violations 0`);
+    console.log(`model run: ${runs} histories, ${steps} steps (clock backwards too), ${forgets} revocations, ${reforgets} repeated revocations, repeating ids; invariant violations 0`);
   }, 120_000);
 
   it('keeps every invariant when two instances on one database run random steps at the same time', async () => {
     let pairs = 0;
+    let pairRuns = 0;
     let forgets = 0;
     let refused = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(step, step), { minLength: 2, maxLength: 8 }), async (plan) => {
-        const first = await createTestMemory();
-        const second = await createTestMemory({ indexedDB: first.factory, name: first.name, idGenerator: createSequentialIds('tab2_') });
+        // Both instances draw from one pool of ids and repeat each other's (invariant 9).
+        const pool: string[] = [];
+        const first = await createTestMemory({ idGenerator: createRepeatingIds('tab1_', pool, ++pairRuns) });
+        const second = await createTestMemory({ indexedDB: first.factory, name: first.name, idGenerator: createRepeatingIds('tab2_', pool, pairRuns + 1000) });
+        const owners = new Map<string, string>();
         const history: Written[] = [];
         const revoked = new Set<string>();
         const erasedCanaries: string[] = [];
         const run = async (test: typeof first, s: Step) => {
-          if (s.kind === 'wait') return;
+          if (s.kind === 'wait' || s.kind === 'reforget') return;
           if (s.kind === 'forget') {
             const candidates = history.filter((written) => written.step.kind !== 'prune' && !revoked.has(written.sourceId));
             if (candidates.length === 0) return;
@@ -198,9 +240,10 @@ describe('Memory (model-based run over every write)', () => {
             second.clock.set(first.clock());
             await Promise.all([run(first, a), run(second, b)]);
             for (const userId of USERS) {
-              await checkInvariants(first.memory, userId);
-              await checkInvariants(second.memory, userId);
+              await checkInvariants(first.memory, userId, owners);
+              await checkInvariants(second.memory, userId, owners);
             }
+            await checkNothingLost(first.memory, owners);
           }
           // What a revoked source said is gone, whichever instance erased it and whatever ran beside it.
           for (const canary of erasedCanaries) expect(await findInDatabases(first.factory, canary)).toEqual([]);
@@ -214,7 +257,7 @@ describe('Memory (model-based run over every write)', () => {
       }),
       { numRuns: 60, seed: 7 },
     );
-    console.log(`two-instance model run: ${pairs} concurrent pairs, ${forgets} revocations, ${refused} in-flight writes of a revoked source refused, invariant violations 0`);
+    console.log(`two-instance model run: ${pairs} concurrent pairs (clock backwards too, ids repeating across instances), ${forgets} revocations, ${refused} in-flight writes of a revoked source refused, invariant violations 0`);
   }, 120_000);
 });
 

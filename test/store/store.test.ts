@@ -122,14 +122,24 @@ describe('createStore', () => {
     expect((await store.versions([key])).get(key)).toBe(1);
   });
 
-  it('orders stored inputs by time when they were written out of order', async () => {
+  it('orders stored inputs by the order they were written when their clock times went backwards (invariant 11)', async () => {
     const store = await openStore();
     const input = (at: number, id: string) => ({
       userId: 'ada', appName: 'trips', scope: 'user' as const, sessionId: id, source: { type: 'user_implicit' as const, id }, at, kind: 'ingest' as const, messages: [],
     });
     await store.commit({ records: [], inputs: [input(20, 'late')], expected: new Map() });
     await store.commit({ records: [], inputs: [input(10, 'early'), { ...input(5, 'bob'), userId: 'bob' }], expected: new Map() });
-    expect((await store.inputs(ADA)).map((row) => (row.kind === 'prune' ? 'prune' : row.sessionId))).toEqual(['early', 'late']);
+    expect((await store.inputs(ADA)).map((row) => (row.kind === 'prune' ? 'prune' : row.sessionId))).toEqual(['late', 'early']);
+  });
+
+  it('refuses a commit that creates an id another owner already holds, writing nothing', async () => {
+    const store = await openStore();
+    const bobs = record('mem_x', 'bob user fact', 'diet', { userId: 'bob', appName: 'trips' });
+    await store.commit({ records: [bobs], creates: ['mem_x'], expected: new Map() });
+    const adas = record('mem_x', 'Ada would overwrite Bob here.', 'diet', { userId: 'ada', appName: 'trips' });
+    await expect(store.commit({ records: [adas], creates: ['mem_x'], expected: new Map() })).rejects.toThrow(ConflictError);
+    const [stored] = await store.getMany(['mem_x'], { userId: 'bob', appName: 'trips' });
+    expect(stored!.content).toBe(bobs.content);
   });
 });
 

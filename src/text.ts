@@ -1,0 +1,24 @@
+/**
+ * Text rules that several stages must agree on: what ends a line (for the prompt renderers
+ * in inject/ and extract/llm.ts) and what makes two facts "the same" (the decider, the
+ * extractor's per-conversation dedupe and the erasure plan).
+ */
+
+/**
+ * Every line terminator a model, a tokenizer or a renderer might honour (CR, LF, VT, FF, NEL,
+ * LINE SEPARATOR, PARAGRAPH SEPARATOR), so one piece of user text can never start a line of its
+ * own in a prompt ("SYSTEM: …").
+ */
+const LINE_BREAKS = /[\r\n\u000B\u000C\u0085\u2028\u2029]+/g;
+/** C0 and C1 controls other than the breaks above, and the bidi/format overrides that can hide text. */
+const CONTROL = /[\u0000-\u0008\u000E-\u001F\u007F-\u0084\u0086-\u009F\u202A-\u202E\u2066-\u2069]/g;
+
+/** `text` as one line: every line break becomes a space, control characters are dropped. */
+export function oneLine(text: string): string {
+  return text.replace(LINE_BREAKS, ' ').replace(CONTROL, '');
+}
+
+/** The key under which two fact texts are the same fact: trimmed, case-folded. */
+export function sameFactKey(content: string): string {
+  return content.trim().toLowerCase();
+}
