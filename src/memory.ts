@@ -120,8 +120,8 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     return input.kind === 'summary' ? summaryCandidates(input.messages, extracted.map((candidate) => candidate.excerpt)) : extracted;
   }
 
-  async function replay(inputs: readonly InputRow[]): Promise<Map<string, MemoryRecord>> {
-    const working = new Map<string, MemoryRecord>();
+  async function replay(inputs: readonly InputRow[], start: readonly MemoryRecord[] = []): Promise<Map<string, MemoryRecord>> {
+    const working = new Map<string, MemoryRecord>(start.map((record) => [record.id, record]));
     // Tombstones leave the working set as they appear: the sweep and prune only look at
     // active memories, and a long history must not make every later step walk past them.
     const retired = new Map<string, MemoryRecord>();

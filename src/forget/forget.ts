@@ -25,8 +25,8 @@ export interface ForgetDeps {
   index: VectorIndex;
   clock: () => number;
   newId: () => string;
-  /** Replays inputs in order into a fresh working set; returns every record it produced. */
-  replay: (inputs: readonly InputRow[]) => Promise<Map<string, MemoryRecord>>;
+  /** Replays inputs in order into a working set (fresh, or the active memories `start`); returns every record it holds at the end. */
+  replay: (inputs: readonly InputRow[], start?: readonly MemoryRecord[]) => Promise<Map<string, MemoryRecord>>;
   /** Drops caches that may hold text (the embedder's token cache). */
   clearCaches: () => Promise<void>;
 }
@@ -42,13 +42,10 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceId: string, owner: Own
   const versions = await deps.index.ensure([key]);
   const inputs = await deps.store.inputs(owner);
   const revoked = inputs.filter((input) => input.kind !== 'prune' && input.source.id === sourceId && input.scope !== 'app');
-
-  // Prunes stay in the replay, at their times: a pruned memory must not come back.
-  const kept = inputs.filter((input) => input.kind === 'prune' || (input.source.id !== sourceId && input.scope !== 'app'));
-  const replayedAll = [...(await deps.replay(kept)).values()];
   const all = await deps.store.list(owner, { scopes: ['user', 'session'], includeInvalid: true });
   // Every record the source touched is among the owner's (app scope is never a user's to revoke).
   const touched = all.filter((record) => record.sources.some((source) => source.id === sourceId));
+  const replayedAll = await regenerate(deps, owner, { inputs, revoked, touched, all }, sourceId);
   const { writes, created, report } = planErasure({ sourceId, now: deps.clock(), newId: deps.newId, replayed: replayedAll, all, touched });
 
   const records = [...writes.values()];
@@ -67,4 +64,25 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceId: string, owner: Own
   await deps.index.afterCommit(result, records);
   await deps.clearCaches();
   return report;
+}
+
+/**
+ * What a store that never saw `sourceId` would hold: the remaining inputs replayed in order,
+ * from the last checkpoint before the source's first input (store/checkpoints.ts) or from the
+ * beginning. With nothing of the source stored, the store already is that store.
+ */
+async function regenerate(
+  deps: ForgetDeps,
+  owner: Owner,
+  state: { inputs: readonly InputRow[]; revoked: readonly InputRow[]; touched: readonly MemoryRecord[]; all: readonly MemoryRecord[] },
+  sourceId: string,
+): Promise<MemoryRecord[]> {
+  const { inputs, revoked, touched, all } = state;
+  if (revoked.length === 0 && touched.length === 0) return [...all];
+  const first = revoked.length ? Math.min(...revoked.map((input) => input.seq!)) : undefined;
+  const checkpoint = first === undefined ? null : await deps.store.checkpointBefore(owner, first);
+  const from = checkpoint?.seq ?? -Infinity;
+  // Prunes stay in the replay, at their times: a pruned memory must not come back.
+  const kept = inputs.filter((input) => input.seq! > from && (input.kind === 'prune' || (input.source.id !== sourceId && input.scope !== 'app')));
+  return [...(await deps.replay(kept, checkpoint?.records ?? [])).values()];
 }

@@ -38,6 +38,19 @@ export interface LineageRow {
   source: Source;
 }
 
+/**
+ * The owner's active memories right after the input `seq` was committed, by reference: each
+ * memory's id and what changed in it since (confidence, updatedAt, how many of its own lineage
+ * and event rows existed then). Regeneration replays from the last checkpoint before the
+ * revoked source's first input instead of from the beginning (checkpoints.ts). No text.
+ */
+export interface CheckpointRow {
+  userId: string;
+  appName: string;
+  seq: number;
+  records: { id: string; confidence: number; updatedAt: number; sourceCount: number; historyCount: number }[];
+}
+
 /** One history entry of one memory. */
 export interface EventRow {
   memoryId: string;
@@ -148,6 +161,7 @@ export class EngramDatabase extends Dexie {
   revocations!: Dexie.Table<RevocationRow, [string, string, string]>;
   lineage!: Dexie.Table<LineageRow, [string, number]>;
   events!: Dexie.Table<EventRow, [string, number]>;
+  checkpoints!: Dexie.Table<CheckpointRow, [string, string, number]>;
 
   constructor(name: string, options: DatabaseOptions = {}) {
     super(name, {
@@ -171,13 +185,16 @@ export class EngramDatabase extends Dexie {
     });
     // v4: a write reads only what its decision needs. The topic sweep reads active memories
     // by index (`active`), and sources and history move to side tables so a row stays the
-    // same size however often it is corroborated (lineage.ts). The upgrade moves every
-    // existing row's lists out and fills `active`; nothing is dropped.
+    // same size however often it is corroborated (lineage.ts); checkpoints let regeneration
+    // start late (checkpoints.ts). The upgrade moves every existing row's lists out and fills
+    // `active`; nothing is dropped. (A v3 database has no checkpoints: its first
+    // forgetSource replays from the beginning, as v3 did.)
     this.version(4)
       .stores({
-        memories: 'id, [userId+appName+scope], [appName+scope], [userId+appName+topic+active], [chain+depth]',
+        memories: 'id, [userId+appName+scope], [appName+scope], [userId+appName+topic+active], [userId+appName+active], [chain+depth]',
         lineage: '[memoryId+n], [chain+depth], [chain+sourceId], [userId+appName+sourceId]',
         events: '[memoryId+n], [userId+appName]',
+        checkpoints: '[userId+appName+seq]',
       })
       .upgrade((transaction) => migrateToLineage(transaction));
   }

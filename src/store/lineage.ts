@@ -133,16 +133,44 @@ async function readLists(db: EngramDatabase, parsed: readonly ParsedRow[]): Prom
  * history. A lineage or event row that fails validation quarantines the records it belongs
  * to (`onBad`), as a corrupt record row would.
  */
-export async function hydrate(db: EngramDatabase, parsed: readonly ParsedRow[], onBad: (id: string) => void): Promise<MemoryRecord[]> {
+/** Rows grouped by a key, in their order (push, not spread: groups can hold thousands). */
+function groupBy<T>(rows: readonly T[], keyOf: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const group = groups.get(keyOf(row));
+    if (group) group.push(row);
+    else groups.set(keyOf(row), [row]);
+  }
+  return groups;
+}
+
+/** How much of a memory existed at a checkpoint: its own lineage and event rows below these counts. */
+export interface Cutoff {
+  sourceCount: number;
+  historyCount: number;
+}
+
+/**
+ * Full records: each chained record's sources (its chain's rows down to its depth) and
+ * history. A lineage or event row that fails validation quarantines the records it belongs
+ * to (`onBad`), as a corrupt record row would. With `cutoffs`, a record is read as it was at
+ * a checkpoint: only its own rows below the counts (at most one record per chain, its head).
+ */
+export async function hydrate(
+  db: EngramDatabase,
+  parsed: readonly ParsedRow[],
+  onBad: (id: string) => void,
+  cutoffs?: ReadonlyMap<string, Cutoff>,
+): Promise<MemoryRecord[]> {
   const { lineage, events } = await readLists(db, parsed);
-  const chainRows = new Map<string, LineageRow[]>();
-  for (const row of lineage) chainRows.set(row.chain, [...(chainRows.get(row.chain) ?? []), row]);
-  const history = new Map<string, EventRow[]>();
-  for (const row of events) history.set(row.memoryId, [...(history.get(row.memoryId) ?? []), row]);
+  const chainRows = groupBy(lineage, (row) => row.chain);
+  const history = groupBy(events, (row) => row.memoryId);
 
   const sourcesOf = new Map<string, Source[] | null>();
-  const byChain = new Map<string, ParsedRow[]>();
-  for (const row of parsed) if (row.meta) byChain.set(row.meta.chain, [...(byChain.get(row.meta.chain) ?? []), row]);
+  const byChain = groupBy(
+    parsed.filter((row) => row.meta),
+    (row) => row.meta!.chain,
+  );
   for (const [chain, members] of byChain) {
     const rows = (chainRows.get(chain) ?? []).sort(byDepthThenN);
     const acc: Source[] = [];
@@ -150,7 +178,9 @@ export async function hydrate(db: EngramDatabase, parsed: readonly ParsedRow[], 
     let next = 0;
     let broken = false;
     for (const { record, meta } of [...members].sort((a, b) => a.meta!.depth - b.meta!.depth)) {
+      const cutoff = cutoffs?.get(record.id);
       for (; next < rows.length && rows[next]!.depth <= meta!.depth; next++) {
+        if (cutoff && rows[next]!.memoryId === record.id && rows[next]!.n >= cutoff.sourceCount) continue;
         const source = Source.safeParse(rows[next]!.source);
         if (!source.success || rows[next]!.sourceId !== source.data.id) broken = true;
         else if (!seen.has(sourceKey(source.data))) (seen.add(sourceKey(source.data)), acc.push(source.data));
@@ -166,7 +196,11 @@ export async function hydrate(db: EngramDatabase, parsed: readonly ParsedRow[], 
       continue;
     }
     const sources = sourcesOf.get(record.id);
-    const entries = (history.get(record.id) ?? []).sort((a, b) => a.n - b.n).map((row) => HistoryEntry.safeParse(row.entry));
+    const cutoff = cutoffs?.get(record.id)?.historyCount ?? Infinity;
+    const entries = (history.get(record.id) ?? [])
+      .filter((row) => row.n < cutoff)
+      .sort((a, b) => a.n - b.n)
+      .map((row) => HistoryEntry.safeParse(row.entry));
     if (!sources || entries.some((entry) => !entry.success)) {
       onBad(record.id);
       continue;

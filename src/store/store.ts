@@ -7,6 +7,7 @@ import { ConflictError, IdCollisionError, PermissionError, toStorageError } from
 import { MemoryRecord, type Scope } from '../schema';
 import { SCOPE_CODE, type IndexRows } from '../worker/api';
 import type { EngramDatabase, InputRow, WriteInput } from './database';
+import { checkpointBefore, CHECKPOINT_EVERY, dropCheckpoints, restoreCheckpoint, writeCheckpoint } from './checkpoints';
 import { hydrate, memoriesWithSource, metaOf, redactSource, toWorking, writeRecords, type ParsedRow, type WorkingHints } from './lineage';
 import { appPartition, isVisibleTo, partitionOf, userPartition, type Owner } from './owner';
 import { readPacks, writePackLog, writeSnapshot, type PackedPartition } from './vector-pack';
@@ -71,6 +72,11 @@ export interface Store {
   bySource(owner: Owner, sourceId: string): Promise<MemoryRecord[]>;
   /** The owner's stored inputs, in the order they were written (`seq`). */
   inputs(owner: Owner): Promise<InputRow[]>;
+  /**
+   * The owner's memories as they were after the last checkpoint before input `seq`, and that
+   * checkpoint's input seq; null when there is none usable (then replay from the beginning).
+   */
+  checkpointBefore(owner: Owner, seq: number): Promise<{ seq: number; records: MemoryRecord[] } | null>;
   /** Whether the owner has revoked `sourceId` with forgetSource before. */
   isRevoked(owner: Owner, sourceId: string): Promise<boolean>;
   commit(commit: Commit): Promise<CommitResult>;
@@ -196,6 +202,15 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
         }),
       ),
 
+    checkpointBefore: (owner, seq) =>
+      read('reading a checkpoint', () =>
+        db.transaction('r', db.checkpoints, db.memories, db.lineage, db.events, async () => {
+          const checkpoint = await checkpointBefore(db, owner, seq);
+          const records = checkpoint ? await restoreCheckpoint(db, checkpoint, parse) : null;
+          return checkpoint && records ? { seq: checkpoint.seq, records: records.filter((record) => isVisibleTo(record, owner)) } : null;
+        }),
+      ),
+
     bySource: (owner, sourceId) =>
       read('reading memories by source', () =>
         db.transaction('r', db.memories, db.lineage, db.events, async () => visible(await memoriesWithSource(db, owner, sourceId), owner)),
@@ -227,7 +242,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
       try {
         // Nothing but IndexedDB is awaited in here: any other await would end the transaction
         // and leave the writes before it committed (RELIABILITY.md, "Traps").
-        const tables = [db.memories, db.lineage, db.events, db.inputs, db.partitions, db.vectorLog, db.vectorPacks, db.revocations];
+        const tables = [db.memories, db.lineage, db.events, db.checkpoints, db.inputs, db.partitions, db.vectorLog, db.vectorPacks, db.revocations];
         return await db.transaction('rw', tables, async () => {
           await refuseRevokedInputs(db, inputs, inputsBaseVersion);
           await refuseExistingIds(db, creates);
@@ -244,9 +259,10 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
           });
           await writeRecords(db, records, hints);
           if (revoke) await redactSource(db, revoke, revoke.sourceId);
-          if (inputs.length) await db.inputs.bulkAdd(inputs);
+          const seqs = inputs.length ? ((await db.inputs.bulkAdd(inputs, { allKeys: true })) as number[]) : [];
           if (deleteInputs.length) await db.inputs.bulkDelete(deleteInputs);
           await db.partitions.bulkPut(keys.map((key) => ({ key, version: versions.get(key)![1] })));
+          await keepCheckpoints(db, { inputs, seqs, versions, ...(revoke ? { revoke, deleteInputs, wrote: records.length > 0 } : {}) });
           if (revoke) await db.revocations.put({ ...revoke, version: versions.get(userPartition(revoke))![1] });
           const packsDropped = await writePackLog(db, versions, records);
           return { versions, packsDropped };
@@ -256,6 +272,24 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
       }
     },
   };
+}
+
+/**
+ * Inside the commit transaction (checkpoints.ts): an erasure drops the owner's checkpoints that
+ * saw the revoked source (all of them when it has no stored input but changed records); a
+ * write input that brings its owner's partition to a multiple of CHECKPOINT_EVERY leaves one.
+ */
+async function keepCheckpoints(
+  db: EngramDatabase,
+  commit: { inputs: readonly InputRow[]; seqs: readonly number[]; versions: ReadonlyMap<string, [number, number]>; revoke?: Owner; deleteInputs?: readonly number[]; wrote?: boolean },
+): Promise<void> {
+  const { inputs, seqs, versions, revoke, deleteInputs = [] } = commit;
+  if (revoke && (deleteInputs.length || commit.wrote)) await dropCheckpoints(db, revoke, deleteInputs.length ? Math.min(...deleteInputs) : 0);
+  const last = inputs.length - 1;
+  const input = inputs[last];
+  if (!input || input.kind === 'prune' || input.scope === 'app') return;
+  const version = versions.get(userPartition(input))?.[1];
+  if (version !== undefined && version % CHECKPOINT_EVERY === 0) await writeCheckpoint(db, input, seqs[last]!);
 }
 
 /** Inside the commit transaction: throws ConflictError when an id this commit creates is already taken. */
