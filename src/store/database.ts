@@ -22,6 +22,8 @@ export type MemoryRow = MemoryRecord & {
   depth?: number;
   /** Lineage rows this memory itself added (its `n` runs 0 … sourceCount-1). */
   sourceCount?: number;
+  /** All of its sources, inherited ones included. */
+  sourceTotal?: number;
   /** Event rows of this memory (`n` runs 0 … historyCount-1). */
   historyCount?: number;
 };

@@ -30,6 +30,7 @@ export async function migrateToLineage(transaction: Transaction): Promise<void> 
       chain: row.id,
       depth: 0,
       sourceCount: sources.length,
+      sourceTotal: sources.length,
       historyCount: row.history.length,
     });
   }

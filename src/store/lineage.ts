@@ -28,6 +28,8 @@ export interface RowMeta {
   depth: number;
   sourceCount: number;
   historyCount: number;
+  /** All of its sources, inherited ones included (absent on rows written before it was kept). */
+  sourceTotal?: number;
 }
 
 /** A row read back: the parsed record (summary sources, or full lists when inline) and its meta. */
@@ -70,7 +72,8 @@ export function metaOf(row: unknown): RowMeta | undefined | null {
   const raw = row as Partial<Record<keyof RowMeta, unknown>>;
   if (raw.chain === undefined) return undefined;
   if (typeof raw.chain !== 'string' || !isCount(raw.depth) || !isCount(raw.sourceCount) || !isCount(raw.historyCount)) return null;
-  return { chain: raw.chain, depth: raw.depth, sourceCount: raw.sourceCount, historyCount: raw.historyCount };
+  const meta: RowMeta = { chain: raw.chain, depth: raw.depth, sourceCount: raw.sourceCount, historyCount: raw.historyCount };
+  return isCount(raw.sourceTotal) ? { ...meta, sourceTotal: raw.sourceTotal } : meta;
 }
 
 function byDepthThenN(a: LineageRow, b: LineageRow): number {
@@ -225,6 +228,7 @@ async function placementOf(
   hints: WorkingHints | undefined,
   chainKeys: (chain: string, depth: number) => Promise<Set<string>>,
 ): Promise<Placement> {
+  const keys = new Set(record.sources.map(sourceKey));
   const loaded = hints?.loaded.get(record.id);
   const base = loaded && bases.get(loaded);
   if (base) return { ...base, rewriteHistory: false };
@@ -232,11 +236,14 @@ async function placementOf(
   const parent = parentId === undefined ? undefined : hints?.loaded.get(parentId);
   const parentBase = parent && bases.get(parent);
   if (parentBase) {
-    return { chain: parentBase.chain, depth: parentBase.depth + 1, sourceCount: 0, historyCount: 0, known: parentBase.known, summary: parentBase.summary, rewriteHistory: false };
+    const inherited = { chain: parentBase.chain, depth: parentBase.depth + 1, sourceCount: 0, historyCount: 0 };
+    return { ...inherited, ...(parentBase.sourceTotal !== undefined ? { sourceTotal: parentBase.sourceTotal } : {}), known: parentBase.known, summary: parentBase.summary, rewriteHistory: false };
   }
   const meta = existing ? metaOf(existing) : undefined;
-  if (meta) return { ...meta, known: await chainKeys(meta.chain, meta.depth), summary: null, rewriteHistory: true };
-  return { chain: record.id, depth: 0, sourceCount: 0, historyCount: 0, known: new Set(), summary: null, rewriteHistory: true };
+  // Sources are only ever appended: a complete record with as many as are stored has exactly
+  // the stored ones, and the chain need not be read to find what is new.
+  if (meta) return { ...meta, known: meta.sourceTotal === keys.size ? keys : await chainKeys(meta.chain, meta.depth), summary: null, rewriteHistory: true };
+  return { chain: record.id, depth: 0, sourceCount: 0, historyCount: 0, sourceTotal: 0, known: new Set(), summary: null, rewriteHistory: true };
 }
 
 /**
@@ -277,6 +284,8 @@ export async function writeRecords(db: EngramDatabase, records: readonly MemoryR
       chain: place.chain,
       depth: place.depth,
       sourceCount: place.sourceCount + fresh.length,
+      // Complete form: `known` held every stored source. Working form: what was stored, plus the new ones.
+      ...(place.summary === null ? { sourceTotal: keys.size } : place.sourceTotal !== undefined ? { sourceTotal: place.sourceTotal + fresh.length } : {}),
       historyCount: firstEvent + record.history.length,
     });
   }

@@ -151,16 +151,9 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
         db.transaction('r', db.memories, db.partitions, async () => {
           const version = (await db.partitions.get(key))?.version ?? 0;
           const [kind, appName, userId] = JSON.parse(key) as [string, string, string?];
-          const rows =
-            kind === 'app'
-              ? await db.memories.where('[appName+scope]').equals([appName, 'app']).toArray()
-              : await db.memories
-                  .where('[userId+appName+scope]')
-                  .anyOf([
-                    [userId!, appName, 'user'],
-                    [userId!, appName, 'session'],
-                  ])
-                  .toArray();
+          // Active rows only, by index: a long history's tombstones are never read to load it.
+          // (App-scope rows are the app's, under userId ''.)
+          const rows = await db.memories.where('[userId+appName+active]').equals([kind === 'app' ? '' : userId!, appName, 1]).toArray();
           const foreign = rows.filter((row) => row.invalidatedAt === undefined && row.embedderId !== embedderId).map((row) => row.id);
           return { version, rows: toIndexRows(rows, key, embedderId, dim, quarantined), foreign };
         }),

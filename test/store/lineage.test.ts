@@ -36,7 +36,7 @@ describe('createStore (lineage side tables, schema v4)', () => {
       test.clock.advance(DAY);
       if (i === 9 || i === 149) {
         const [row] = await db().memories.toArray();
-        sizes.push(JSON.stringify({ ...row, embedding: [], updatedAt: 0, confidence: 0, sourceCount: 0, historyCount: 0 }).length);
+        sizes.push(JSON.stringify({ ...row, embedding: [], updatedAt: 0, confidence: 0, sourceCount: 0, sourceTotal: 0, historyCount: 0 }).length);
         expect(row!.sources.length).toBeLessThanOrEqual(4);
         expect(row!.history).toEqual([]);
         expect(operation.action).toBe('NOOP');
@@ -63,6 +63,7 @@ describe('createStore (lineage side tables, schema v4)', () => {
     expect(active!.sources.map((source) => source.id)).toEqual(Array.from({ length: 60 }, (_, i) => `s${i}`));
     // 60 sources across a chain of 60 memories, stored once each: no copy per UPDATE.
     expect(await db().lineage.count()).toBe(60);
+    expect((await db().memories.get(active!.id))!.sourceTotal).toBe(60);
     const chain = (await db().memories.toArray()).map((row) => row.chain);
     expect(new Set(chain).size).toBe(1);
 
