@@ -40,12 +40,14 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceId: string, owner: Own
   // Versions first, reads after: a write landing in between makes the commit below fail
   // with ConflictError, and the whole decision is made again on the new state.
   const versions = await deps.index.ensure([key]);
-  const inputs = await deps.store.inputs(owner);
-  const revoked = inputs.filter((input) => input.kind !== 'prune' && input.source.id === sourceId && input.scope !== 'app');
-  const all = await deps.store.list(owner, { scopes: ['user', 'session'], includeInvalid: true });
-  // Every record the source touched is among the owner's (app scope is never a user's to revoke).
+  const revoked = (await deps.store.inputsOf(owner, sourceId)).filter((input) => input.kind !== 'prune' && input.scope !== 'app');
+  const first = revoked.length ? revoked[0]!.seq! : undefined;
+  // What the source can have reached: the active memories and the rows changed since its
+  // first input (a long history before it is not read), plus any that list it.
+  const all = await deps.store.erasureSet(owner, { sourceId, fromSeq: first });
+  // Every record the source touched is among them (app scope is never a user's to revoke).
   const touched = all.filter((record) => record.sources.some((source) => source.id === sourceId));
-  const replayedAll = await regenerate(deps, owner, { inputs, revoked, touched, all }, sourceId);
+  const replayedAll = await regenerate(deps, owner, { first, revoked, touched, all }, sourceId);
   const { writes, created, report } = planErasure({ sourceId, now: deps.clock(), newId: deps.newId, replayed: replayedAll, all, touched });
 
   const records = [...writes.values()];
@@ -74,15 +76,14 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceId: string, owner: Own
 async function regenerate(
   deps: ForgetDeps,
   owner: Owner,
-  state: { inputs: readonly InputRow[]; revoked: readonly InputRow[]; touched: readonly MemoryRecord[]; all: readonly MemoryRecord[] },
+  state: { first: number | undefined; revoked: readonly InputRow[]; touched: readonly MemoryRecord[]; all: readonly MemoryRecord[] },
   sourceId: string,
 ): Promise<MemoryRecord[]> {
-  const { inputs, revoked, touched, all } = state;
+  const { first, revoked, touched, all } = state;
   if (revoked.length === 0 && touched.length === 0) return [...all];
-  const first = revoked.length ? Math.min(...revoked.map((input) => input.seq!)) : undefined;
   const checkpoint = first === undefined ? null : await deps.store.checkpointBefore(owner, first);
-  const from = checkpoint?.seq ?? -Infinity;
+  const inputs = await deps.store.inputsAfter(owner, checkpoint?.seq ?? 0);
   // Prunes stay in the replay, at their times: a pruned memory must not come back.
-  const kept = inputs.filter((input) => input.seq! > from && (input.kind === 'prune' || (input.source.id !== sourceId && input.scope !== 'app')));
+  const kept = inputs.filter((input) => input.kind === 'prune' || (input.source.id !== sourceId && input.scope !== 'app'));
   return [...(await deps.replay(kept, checkpoint?.records ?? [])).values()];
 }

@@ -26,6 +26,12 @@ export type MemoryRow = MemoryRecord & {
   sourceTotal?: number;
   /** Event rows of this memory (`n` runs 0 … historyCount-1). */
   historyCount?: number;
+  /**
+   * The input `seq` of the last write that changed this row (an erasure, which writes no
+   * input, counts as after every input stored then). A source's text can only be in rows
+   * changed at or after its first input, so an erasure reads those and the active ones.
+   */
+  changed?: number;
 };
 
 /** One source a memory gained (and with it every later memory of its chain). */
@@ -193,7 +199,8 @@ export class EngramDatabase extends Dexie {
     // forgetSource replays from the beginning, as v3 did.)
     this.version(4)
       .stores({
-        memories: 'id, [userId+appName+scope], [appName+scope], [userId+appName+topic+active], [userId+appName+active], [chain+depth]',
+        memories: 'id, [userId+appName+scope], [appName+scope], [userId+appName+topic+active], [userId+appName+active], [userId+appName+changed], [chain+depth]',
+        inputs: '++seq, [userId+appName], [userId+appName+scope], [userId+appName+source.id], [userId+appName+seq]',
         lineage: '[memoryId+n], [chain+depth], [chain+sourceId], [userId+appName+sourceId]',
         events: '[memoryId+n], [userId+appName]',
         checkpoints: '[userId+appName+seq]',

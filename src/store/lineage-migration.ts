@@ -12,6 +12,9 @@ import { sourceKey, summarize } from './lineage';
 export async function migrateToLineage(transaction: Transaction): Promise<void> {
   const memories = transaction.table<MemoryRow & { sourceIds?: string[] }, string>('memories');
   const rows = await memories.toArray();
+  // Unknown when a v3 row last changed: at the end of the history stored so far, so every
+  // erasure of a source from that history reads it (MemoryRow.changed).
+  const changed = ((await transaction.table('inputs').toCollection().primaryKeys()) as number[]).reduce((max, seq) => Math.max(max, seq), 0);
   const out: MemoryRow[] = [];
   const lineage: LineageRow[] = [];
   const events: EventRow[] = [];
@@ -32,6 +35,7 @@ export async function migrateToLineage(transaction: Transaction): Promise<void> 
       sourceCount: sources.length,
       sourceTotal: sources.length,
       historyCount: row.history.length,
+      changed,
     });
   }
   await memories.bulkPut(out);

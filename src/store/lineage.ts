@@ -222,12 +222,18 @@ interface Placement extends RowMeta {
   rewriteHistory: boolean;
 }
 
-async function placementOf(
+/** A complete record whose stored row has as many sources as it carries: sources are only ever appended, so they are the same ones. */
+function sameSourcesAsStored(record: MemoryRecord, meta: RowMeta): boolean {
+  return meta.sourceTotal === new Set(record.sources.map(sourceKey)).size;
+}
+
+/** Synchronous on purpose: inside the commit transaction, awaiting anything but IndexedDB could let it commit early. */
+function placementOf(
   record: MemoryRecord,
   existing: MemoryRow | undefined,
   hints: WorkingHints | undefined,
-  chainKeys: (chain: string, depth: number) => Promise<Set<string>>,
-): Promise<Placement> {
+  chainKeys: (chain: string, depth: number) => Set<string>,
+): Placement {
   const keys = new Set(record.sources.map(sourceKey));
   const loaded = hints?.loaded.get(record.id);
   const base = loaded && bases.get(loaded);
@@ -242,7 +248,7 @@ async function placementOf(
   const meta = existing ? metaOf(existing) : undefined;
   // Sources are only ever appended: a complete record with as many as are stored has exactly
   // the stored ones, and the chain need not be read to find what is new.
-  if (meta) return { ...meta, known: meta.sourceTotal === keys.size ? keys : await chainKeys(meta.chain, meta.depth), summary: null, rewriteHistory: true };
+  if (meta) return { ...meta, known: sameSourcesAsStored(record, meta) ? keys : chainKeys(meta.chain, meta.depth), summary: null, rewriteHistory: true };
   return { chain: record.id, depth: 0, sourceCount: 0, historyCount: 0, sourceTotal: 0, known: new Set(), summary: null, rewriteHistory: true };
 }
 
@@ -250,22 +256,27 @@ async function placementOf(
  * Inside the commit transaction: writes `records` as rows plus their new lineage and event
  * rows. A record the store handed out in working form (or an UPDATE of one, see `hints`)
  * appends what the plan added; any other record is taken as complete (its sources and
- * history are the full lists) and stored as such, keeping its place in its chain.
+ * history are the full lists) and stored as such, keeping its place in its chain. Every row
+ * written is stamped `changed` (see MemoryRow).
  */
-export async function writeRecords(db: EngramDatabase, records: readonly MemoryRecord[], hints?: WorkingHints): Promise<void> {
+export async function writeRecords(db: EngramDatabase, records: readonly MemoryRecord[], changed: number, hints?: WorkingHints): Promise<void> {
   if (records.length === 0) return;
   const existing = await db.memories.bulkGet(records.map((record) => record.id));
-  const chains = new Map<string, Promise<LineageRow[]>>();
-  const chainKeys = async (chain: string, depth: number) => {
-    if (!chains.has(chain)) chains.set(chain, db.lineage.where('[chain+depth]').between([chain, 0], [chain, Dexie.maxKey], true, true).toArray());
-    return new Set((await chains.get(chain)!).filter((row) => row.depth <= depth).map((row) => sourceKey(row.source)));
-  };
+  // The chains whose stored sources a complete record must be compared with, read up front.
+  const needed = new Set<string>();
+  records.forEach((record, i) => {
+    const meta = existing[i] ? metaOf(existing[i]) : undefined;
+    if (meta && !hints?.loaded.has(record.id) && !sameSourcesAsStored(record, meta)) needed.add(meta.chain);
+  });
+  const read = await Promise.all([...needed].map((chain) => db.lineage.where('[chain+depth]').between([chain, 0], [chain, Dexie.maxKey], true, true).toArray()));
+  const chains = new Map([...needed].map((chain, i) => [chain, read[i]!]));
+  const chainKeys = (chain: string, depth: number) => new Set((chains.get(chain) ?? []).filter((row) => row.depth <= depth).map((row) => sourceKey(row.source)));
   const rows: MemoryRow[] = [];
   const lineage: LineageRow[] = [];
   const events: EventRow[] = [];
   const rewritten: string[] = [];
   for (const [i, record] of records.entries()) {
-    const place = await placementOf(record, existing[i], hints, chainKeys);
+    const place = placementOf(record, existing[i], hints, chainKeys);
     const fresh: Source[] = [];
     const keys = new Set(place.known);
     for (const source of record.sources) if (!keys.has(sourceKey(source))) (keys.add(sourceKey(source)), fresh.push(source));
@@ -287,6 +298,7 @@ export async function writeRecords(db: EngramDatabase, records: readonly MemoryR
       // Complete form: `known` held every stored source. Working form: what was stored, plus the new ones.
       ...(place.summary === null ? { sourceTotal: keys.size } : place.sourceTotal !== undefined ? { sourceTotal: place.sourceTotal + fresh.length } : {}),
       historyCount: firstEvent + record.history.length,
+      changed,
     });
   }
   for (const id of rewritten) await db.events.where('[memoryId+n]').between([id, 0], [id, Dexie.maxKey], true, true).delete();

@@ -3,6 +3,7 @@
  * {@link isVisibleTo} allows; every record read back is parsed with zod, and rows that fail
  * are quarantined (skipped and reported), never returned and never allowed to crash a scan.
  */
+import { Dexie } from 'dexie';
 import { ConflictError, IdCollisionError, PermissionError, toStorageError } from '../errors';
 import { MemoryRecord, type Scope } from '../schema';
 import { SCOPE_CODE, type IndexRows } from '../worker/api';
@@ -72,6 +73,16 @@ export interface Store {
   bySource(owner: Owner, sourceId: string): Promise<MemoryRecord[]>;
   /** The owner's stored inputs, in the order they were written (`seq`). */
   inputs(owner: Owner): Promise<InputRow[]>;
+  /** The owner's stored inputs after input `seq`, in order. */
+  inputsAfter(owner: Owner, seq: number): Promise<InputRow[]>;
+  /** The owner's stored inputs of one source, in order. */
+  inputsOf(owner: Owner, sourceId: string): Promise<InputRow[]>;
+  /**
+   * What an erasure of `sourceId` reads (user and session scope): the active memories, those
+   * that list the source, and those changed at or after input `fromSeq` (the source's first),
+   * oldest first. Text of the source cannot be in a row last changed before its first input.
+   */
+  erasureSet(owner: Owner, request: { sourceId: string; fromSeq: number | undefined }): Promise<MemoryRecord[]>;
   /**
    * The owner's memories as they were after the last checkpoint before input `seq`, and that
    * checkpoint's input seq; null when there is none usable (then replay from the beginning).
@@ -195,6 +206,30 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
         }),
       ),
 
+    inputsAfter: (owner, seq) =>
+      read('reading stored conversations', () =>
+        db.inputs.where('[userId+appName+seq]').between([owner.userId, owner.appName, seq], [owner.userId, owner.appName, Dexie.maxKey], false, true).toArray(),
+      ),
+
+    inputsOf: (owner, sourceId) =>
+      read('reading stored conversations', async () =>
+        (await db.inputs.where('[userId+appName+source.id]').equals([owner.userId, owner.appName, sourceId]).toArray()).sort((a, b) => a.seq! - b.seq!),
+      ),
+
+    erasureSet: (owner, { sourceId, fromSeq }) =>
+      read('reading memories to erase from', () =>
+        db.transaction('r', db.memories, db.lineage, db.events, async () => {
+          const [active, since, listing] = await Promise.all([
+            db.memories.where('[userId+appName+active]').equals([owner.userId, owner.appName, 1]).toArray(),
+            fromSeq === undefined ? [] : db.memories.where('[userId+appName+changed]').between([owner.userId, owner.appName, fromSeq], [owner.userId, owner.appName, Dexie.maxKey], true, true).toArray(),
+            memoriesWithSource(db, owner, sourceId),
+          ]);
+          const rows = [...new Map([...active, ...since, ...listing].map((row) => [row.id, row])).values()].filter((row) => row.scope !== 'app');
+          const records = await visible(rows, owner);
+          return records.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+        }),
+      ),
+
     checkpointBefore: (owner, seq) =>
       read('reading a checkpoint', () =>
         db.transaction('r', db.checkpoints, db.memories, db.lineage, db.events, async () => {
@@ -250,9 +285,10 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
             }
             versions.set(key, [version, version + 1]);
           });
-          await writeRecords(db, records, hints);
-          if (revoke) await redactSource(db, revoke, revoke.sourceId);
           const seqs = inputs.length ? ((await db.inputs.bulkAdd(inputs, { allKeys: true })) as number[]) : [];
+          const changed = seqs.length ? Math.max(...seqs) : (((await db.inputs.orderBy(':id').lastKey()) as number | undefined) ?? 0);
+          await writeRecords(db, records, changed, hints);
+          if (revoke) await redactSource(db, revoke, revoke.sourceId);
           if (deleteInputs.length) await db.inputs.bulkDelete(deleteInputs);
           await db.partitions.bulkPut(keys.map((key) => ({ key, version: versions.get(key)![1] })));
           await keepCheckpoints(db, { inputs, seqs, versions, ...(revoke ? { revoke, deleteInputs, wrote: records.length > 0 } : {}) });

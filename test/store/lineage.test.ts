@@ -36,7 +36,7 @@ describe('createStore (lineage side tables, schema v4)', () => {
       test.clock.advance(DAY);
       if (i === 9 || i === 149) {
         const [row] = await db().memories.toArray();
-        sizes.push(JSON.stringify({ ...row, embedding: [], updatedAt: 0, confidence: 0, sourceCount: 0, sourceTotal: 0, historyCount: 0 }).length);
+        sizes.push(JSON.stringify({ ...row, embedding: [], updatedAt: 0, confidence: 0, sourceCount: 0, sourceTotal: 0, historyCount: 0, changed: 0 }).length);
         expect(row!.sources.length).toBeLessThanOrEqual(4);
         expect(row!.history).toEqual([]);
         expect(operation.action).toBe('NOOP');
