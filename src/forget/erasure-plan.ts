@@ -276,7 +276,10 @@ function redactTombstones(planning: Planning): void {
       ...(keepText ? {} : { content: REDACTED, embedding: blank(record.embedding), history: record.history.map(generalize) }),
       sources: redactSources(record.sources, sourceId),
     };
-    if (sameRecord(next, record)) continue;
+    // Text kept: the write changes the excerpt or nothing, which the sources alone tell
+    // (comparing whole records costs O(sources) per tombstone on a long history).
+    const excerptChanges = record.sources.some((source) => source.id === sourceId && source.excerpt !== '');
+    if (keepText ? !excerptChanges : sameRecord(next, record)) continue;
     writes.set(record.id, next);
     report.regenerated.push({ from: record.id, to: headOf(record.supersededBy, writes, current) });
   }

@@ -215,16 +215,20 @@ export async function hydrate(
 
 /** Where a record goes in the side tables, and what of it is already there. */
 interface Placement extends RowMeta {
-  known: ReadonlySet<string>;
+  /** Keys of the record's sources already stored; 'all' when every one of them is. */
+  known: ReadonlySet<string> | 'all';
   /** The summary so far (working and inherited form); empty when the full sources are given. */
   summary: readonly Source[] | null;
   /** Full form: the record's history replaces the stored one. Else its entries are appended. */
   rewriteHistory: boolean;
 }
 
-/** A complete record whose stored row has as many sources as it carries: sources are only ever appended, so they are the same ones. */
+/**
+ * A complete record whose stored row has as many sources as it carries: sources are only ever
+ * appended (and a read hands them out once each), so they are the same ones.
+ */
 function sameSourcesAsStored(record: MemoryRecord, meta: RowMeta): boolean {
-  return meta.sourceTotal === new Set(record.sources.map(sourceKey)).size;
+  return meta.sourceTotal === record.sources.length;
 }
 
 /** Synchronous on purpose: inside the commit transaction, awaiting anything but IndexedDB could let it commit early. */
@@ -234,7 +238,6 @@ function placementOf(
   hints: WorkingHints | undefined,
   chainKeys: (chain: string, depth: number) => Set<string>,
 ): Placement {
-  const keys = new Set(record.sources.map(sourceKey));
   const loaded = hints?.loaded.get(record.id);
   const base = loaded && bases.get(loaded);
   if (base) return { ...base, rewriteHistory: false };
@@ -248,7 +251,7 @@ function placementOf(
   const meta = existing ? metaOf(existing) : undefined;
   // Sources are only ever appended: a complete record with as many as are stored has exactly
   // the stored ones, and the chain need not be read to find what is new.
-  if (meta) return { ...meta, known: sameSourcesAsStored(record, meta) ? keys : chainKeys(meta.chain, meta.depth), summary: null, rewriteHistory: true };
+  if (meta) return { ...meta, known: sameSourcesAsStored(record, meta) ? 'all' : chainKeys(meta.chain, meta.depth), summary: null, rewriteHistory: true };
   return { chain: record.id, depth: 0, sourceCount: 0, historyCount: 0, sourceTotal: 0, known: new Set(), summary: null, rewriteHistory: true };
 }
 
@@ -278,8 +281,12 @@ export async function writeRecords(db: EngramDatabase, records: readonly MemoryR
   for (const [i, record] of records.entries()) {
     const place = placementOf(record, existing[i], hints, chainKeys);
     const fresh: Source[] = [];
-    const keys = new Set(place.known);
-    for (const source of record.sources) if (!keys.has(sourceKey(source))) (keys.add(sourceKey(source)), fresh.push(source));
+    let total = record.sources.length;
+    if (place.known !== 'all') {
+      const keys = new Set(place.known);
+      for (const source of record.sources) if (!keys.has(sourceKey(source))) (keys.add(sourceKey(source)), fresh.push(source));
+      total = keys.size;
+    }
     const owner = { userId: record.userId, appName: record.appName };
     fresh.forEach((source, j) =>
       lineage.push({ memoryId: record.id, n: place.sourceCount + j, chain: place.chain, depth: place.depth, ...owner, sourceId: source.id, source }),
@@ -296,7 +303,7 @@ export async function writeRecords(db: EngramDatabase, records: readonly MemoryR
       depth: place.depth,
       sourceCount: place.sourceCount + fresh.length,
       // Complete form: `known` held every stored source. Working form: what was stored, plus the new ones.
-      ...(place.summary === null ? { sourceTotal: keys.size } : place.sourceTotal !== undefined ? { sourceTotal: place.sourceTotal + fresh.length } : {}),
+      ...(place.summary === null ? { sourceTotal: total } : place.sourceTotal !== undefined ? { sourceTotal: place.sourceTotal + fresh.length } : {}),
       historyCount: firstEvent + record.history.length,
       changed,
     });
