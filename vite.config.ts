@@ -1,5 +1,15 @@
 /// <reference types="vitest/config" />
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+
+// The adapter entries import engram by its package name, so in the build they share the main
+// entry's module (one set of error classes) instead of bundling a copy; tests resolve the
+// names to the sources, as tsconfig's `paths` does for the type checker.
+const SELF = [
+  { find: /^engram$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+  { find: /^engram\/mem0$/, replacement: fileURLToPath(new URL('./src/adapters/mem0/index.ts', import.meta.url)) },
+  { find: /^engram\/ai-sdk$/, replacement: fileURLToPath(new URL('./src/adapters/ai-sdk.ts', import.meta.url)) },
+];
 
 // One config, switched on `mode`: the default builds the library (ESM + the worker as its
 // own file), `--mode demo` builds the demo page. `base: './'` in both: with the default '/'
@@ -19,14 +29,19 @@ export default defineConfig(({ mode }) => {
     worker: { format: 'es' },
     build: {
       target: 'es2022',
-      lib: { entry: 'src/index.ts', formats: ['es'], fileName: () => 'engram.js' },
-      rollupOptions: { external: ['dexie', 'comlink', 'zod'] },
+      lib: {
+        entry: { engram: 'src/index.ts', mem0: 'src/adapters/mem0/index.ts', 'ai-sdk': 'src/adapters/ai-sdk.ts' },
+        formats: ['es'],
+        fileName: (_format, name) => `${name}.js`,
+      },
+      rollupOptions: { external: ['dexie', 'comlink', 'zod', 'engram', 'ai', '@ai-sdk/provider'] },
     },
     test: {
       // The JSON report is what .ci/run reads to print its closing 'N passed, N failed' line.
       reporters: ['default', ['json', { outputFile: 'artifacts/test-results.json' }]],
       projects: [
         {
+          resolve: { alias: SELF },
           test: {
             name: 'unit',
             environment: 'node',

@@ -1,7 +1,8 @@
 /**
  * The simulated clock handed to createMemory: real time plus an offset the page controls
  * ("+1 month", the walkthrough's "six months later"). The offset lives in localStorage so a
- * reload keeps the simulated date and the decay it shows. It only ever moves forward.
+ * reload keeps the simulated date and the decay it shows, and every tab of the page shares it
+ * (a tab calls `refresh()` when another one wrote it). It only ever moves forward.
  */
 export const DAY_MS = 86_400_000;
 const OFFSET_KEY = 'engram-demo:clock-offset';
@@ -15,17 +16,25 @@ export interface SimulatedClock {
   /** Moves forward to `time` if it is in the future; never backwards. */
   advanceTo(time: number): void;
   reset(): void;
+  /** Re-reads the offset from storage, where another tab may have moved it. */
+  refresh(): void;
   onChange(listener: () => void): void;
 }
 
 export function createSimulatedClock(storage: Storage = localStorage): SimulatedClock {
-  const stored = Number(storage.getItem(OFFSET_KEY) ?? 0);
-  let offset = Number.isFinite(stored) && stored >= 0 ? stored : 0;
+  const stored = () => {
+    const value = Number(storage.getItem(OFFSET_KEY) ?? 0);
+    return Number.isFinite(value) && value >= 0 ? value : 0;
+  };
+  let offset = stored();
   const listeners: (() => void)[] = [];
+  const notify = () => {
+    for (const listener of listeners) listener();
+  };
   const set = (value: number) => {
     offset = value;
     storage.setItem(OFFSET_KEY, String(offset));
-    for (const listener of listeners) listener();
+    notify();
   };
   const clock: SimulatedClock = {
     now: () => Date.now() + offset,
@@ -36,6 +45,12 @@ export function createSimulatedClock(storage: Storage = localStorage): Simulated
       if (ahead > 0) set(offset + ahead);
     },
     reset: () => set(0),
+    refresh: () => {
+      const value = stored();
+      if (value === offset) return;
+      offset = value;
+      notify();
+    },
     onChange: (listener) => void listeners.push(listener),
   };
   return clock;

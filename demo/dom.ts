@@ -2,7 +2,7 @@
  * A few lines of DOM building so the page needs no framework. Text always goes in as text
  * nodes: memory contents are user input and must never be parsed as HTML.
  */
-type Child = Node | string | number | null | undefined | false;
+export type Child = Node | string | number | null | undefined | false;
 type Attributes = Record<string, string | number | boolean | undefined | ((event: Event) => void)>;
 
 /** Creates `<tag>` with attributes (`on…` functions become listeners) and children. */

@@ -1,71 +1,61 @@
 /**
  * The demo page: engram running for real in this tab (IndexedDB through Dexie, compute in a
  * module Web Worker). This file wires the parts: the simulated clock, the memory instance,
- * the walkthrough, the playground and the store panel.
+ * the walkthrough, the playground and the store panel. Every tab of the page shares the
+ * walkthrough's progress and the clock (localStorage); a `storage` event brings this tab up
+ * to date when another one moved them.
  */
 import Dexie from 'dexie';
-import { createMemory, type Memory } from '../src/index';
+import { createMemory, createRuleExtractor, type Memory } from '../src/index';
 import { OTHER_USER, SEED_USER } from '../scripts/seed-sessions';
 import { createSimulatedClock, DAY_MS, formatTime } from './clock';
+import { confirmInPage } from './confirm';
 import { byId, h, mount } from './dom';
 import { createPlayground } from './playground';
-import { renderStepResult } from './render';
-import { clearPageState, loadOwner, loadUsers, loadWalk, saveOwner, saveUsers, saveWalk, type WalkState } from './state';
+import { createRunner, renderActionError, reportingExtractor } from './progress';
+import { clearPageState, isPageStateEvent, loadOwner, loadUsers, loadWalk, saveOwner, saveUsers, saveWalk, withWalkLock } from './state';
 import { arrowheadDefs, drawLineageWires, renderStore } from './store-view';
 import type { Owner } from './views';
+import { renderWalk, type WalkView } from './walk-view';
 import { SEED_OWNER, STEPS } from './walkthrough';
 import './style.css';
 
 /** The page's own database, so it never touches an app's `'engram'` one on the same origin. */
 export const DB_NAME = 'engram-demo';
+const DEFAULT_USERS = [SEED_USER, OTHER_USER, 'u_carol'];
 
 const clock = createSimulatedClock();
 // Assigned by start() before any handler can run.
 let memory!: Memory;
-let walk: WalkState = loadWalk();
-let viewing = Math.max(0, walk.results.length - 1);
+const walkView: WalkView = { walk: loadWalk(), viewing: 0 };
+walkView.viewing = Math.max(0, walkView.walk.results.length - 1);
 let owner: Owner = loadOwner(SEED_OWNER);
-let users = loadUsers([SEED_USER, OTHER_USER, 'u_carol']);
-let busy = false;
-
-function openMemory(): Promise<Memory> {
-  return createMemory({ name: DB_NAME, clock: clock.now });
-}
+let users = loadUsers(DEFAULT_USERS);
+/** Bumped by every store refresh: only the latest one may draw, so an older, slower read never overwrites a newer one. */
+let storeGeneration = 0;
 
 const ui = {
   compute: byId('compute'),
   clockDate: byId('clock-date'),
   clockOffset: byId('clock-offset'),
-  stepper: byId('stepper'),
-  step: byId('step'),
-  stepStatus: byId('step-status'),
   next: byId<HTMLButtonElement>('next-step'),
+  stepError: byId('step-error'),
   storeOwner: byId<HTMLSelectElement>('store-owner'),
   storeBody: byId('store-body'),
   error: byId('error'),
 };
 
-/** Runs one user action at a time; a failure is shown on the page, not thrown into the console. */
-async function run(task: () => Promise<void>): Promise<boolean> {
-  if (busy) return false;
-  busy = true;
-  document.body.classList.add('busy');
-  ui.error.hidden = true;
-  try {
-    await task();
-    return true;
-  } catch (error) {
-    showError(error);
-    return false;
-  } finally {
-    busy = false;
-    document.body.classList.remove('busy');
-  }
-}
-
 function showError(error: unknown) {
   ui.error.hidden = false;
   mount(ui.error, h('b', {}, error instanceof Error ? error.name : 'Error'), ': ', error instanceof Error ? error.message : String(error));
+}
+
+const runner = createRunner(showError);
+const extractor = reportingExtractor(createRuleExtractor(), runner.phase);
+const playground = createPlayground({ memory: () => memory, run: runner.run, phase: runner.phase, showOwner, users: () => users, appName: SEED_OWNER.appName });
+
+function openMemory(): Promise<Memory> {
+  return createMemory({ name: DB_NAME, clock: clock.now, extractor });
 }
 
 function renderClock() {
@@ -80,94 +70,138 @@ function rememberUser(userId: string) {
   saveUsers(users);
 }
 
+/**
+ * Makes `next` the page's user: the store panel shows it and the playground acts as it. It is
+ * kept (for the user list and the next reload) only once the library accepted it.
+ */
 async function showOwner(next: Owner) {
   owner = next;
+  playground.setUser(owner.userId);
+  if (!(await refreshStore())) return;
   saveOwner(owner);
   rememberUser(owner.userId);
-  await refreshStore();
+  renderOwnerOptions();
 }
 
-async function refreshStore() {
-  mount(
-    ui.storeOwner,
-    users.map((userId) => h('option', { value: userId, selected: userId === owner.userId }, userId)),
-  );
-  const records = await memory.list({ ...owner, includeInvalid: true });
-  mount(ui.storeBody, renderStore(records, clock.now()));
-  ui.storeBody.dataset['owner'] = owner.userId;
+/** Ids can be 512 characters long: the picker shows the start of a long one. */
+const shortId = (id: string) => (id.length > 40 ? `${id.slice(0, 39)}…` : id);
+
+function renderOwnerOptions() {
+  const ids = users.includes(owner.userId) ? users : [...users, owner.userId];
+  mount(ui.storeOwner, ids.map((userId) => h('option', { value: userId, selected: userId === owner.userId }, shortId(userId))));
+}
+
+/** Redraws the store panel; a failed read marks what is shown as out of date instead of throwing. Resolves to whether the read worked. */
+async function refreshStore(): Promise<boolean> {
+  const generation = ++storeGeneration;
+  renderOwnerOptions();
   byId('store-app').textContent = owner.appName;
-  requestAnimationFrame(() => drawLineageWires(ui.storeBody));
-}
-
-function renderWalk() {
-  const done = walk.results.length;
-  mount(
-    ui.stepper,
-    STEPS.map((step, index) =>
-      h(
-        'li',
-        {},
-        h(
-          'button',
-          {
-            type: 'button',
-            class: `pill${index < done ? ' done' : ''}${index === viewing && done > 0 ? ' viewing' : ''}${index === done ? ' next' : ''}`,
-            disabled: index >= done,
-            'aria-current': index === viewing && done > 0 ? 'step' : undefined,
-            onclick: () => {
-              viewing = index;
-              renderWalk();
-            },
-          },
-          h('span', { class: 'num' }, String(index + 1)),
-          step.label,
-        ),
-      ),
-    ),
-  );
-  const result = walk.results[viewing];
-  ui.step.dataset['step'] = result ? String(viewing + 1) : '0';
-  if (!result) {
-    mount(
-      ui.step,
-      h('h3', { 'data-testid': 'step-title' }, 'Ready when you are'),
-      h('p', { class: 'note' }, `Nine steps replay the seed's sessions for ${SEED_USER} in the app “${SEED_OWNER.appName}”: three conversations over six months, three queries, an isolation check, the injected context, and an erasure. Each step shows what went in and what engram did with it; the store on the right follows along.`),
-    );
-  } else {
-    mount(ui.step, h('h3', { 'data-testid': 'step-title' }, result.title), h('p', { class: 'note' }, result.note), renderStepResult(result));
+  try {
+    const records = await memory.list({ ...owner, includeInvalid: true });
+    if (generation !== storeGeneration) return true;
+    mount(ui.storeBody, renderStore(records, clock.now()));
+    ui.storeBody.dataset['owner'] = owner.userId;
+    delete ui.storeBody.dataset['stale'];
+    requestAnimationFrame(() => drawLineageWires(ui.storeBody));
+    return true;
+  } catch (error) {
+    if (generation !== storeGeneration) return false;
+    ui.storeBody.querySelector('.stale-banner')?.remove();
+    ui.storeBody.dataset['stale'] = 'true';
+    ui.storeBody.dataset['owner'] = owner.userId;
+    ui.storeBody.prepend(h('div', { class: 'stale-banner', 'data-testid': 'store-stale' }, renderActionError(`Reading ${shortId(owner.userId)}'s store`, error), h('p', {}, 'What is shown below may be out of date.')));
+    return false;
   }
-  ui.stepStatus.textContent = done === STEPS.length ? `All ${STEPS.length} steps done` : `Step ${done} of ${STEPS.length} done · next: ${STEPS[done]!.label}`;
-  ui.next.textContent = done === STEPS.length ? 'Start over' : done === 0 ? 'Start: session 1' : 'Next step';
-  ui.next.dataset['done'] = String(done);
 }
 
-async function nextStep() {
-  if (walk.results.length === STEPS.length) {
-    await reset();
-    return;
-  }
-  const step = STEPS[walk.results.length]!;
-  const start = walk.start ?? clock.now();
-  const result = await step.run({ memory, clock, start });
-  walk = { start, results: [...walk.results, result] };
-  saveWalk(walk);
-  viewing = walk.results.length - 1;
-  renderWalk();
-  await showOwner(step.owner);
+const drawWalk = () => renderWalk(walkView, { onView: drawWalk });
+
+/**
+ * Runs step `expected` (the count of done steps this tab showed when clicked). Under the
+ * walkthrough lock the progress is re-read: if another tab ran that step meanwhile, this
+ * click only brings the page up to date, it never runs the next step unasked.
+ */
+async function nextStep(expected: number) {
+  runner.phase('Waiting for the other tabs of this page…');
+  await withWalkLock(async () => {
+    syncFromStorage();
+    const { walk } = walkView;
+    if (walk.results.length !== expected) return;
+    const step = STEPS[expected]!;
+    runner.phase(`${step.label}…`);
+    const start = walk.start ?? clock.now();
+    const result = await step.run({ memory, clock, start });
+    walkView.walk = { start, results: [...walk.results, result] };
+    saveWalk(walkView.walk);
+    walkView.viewing = expected;
+    drawWalk();
+    runner.phase('Updating the store panel…');
+    await showOwner(step.owner);
+  });
 }
 
-/** Closes the memory, deletes its database and this page's saved state, and starts fresh. */
+/** Closes the memory, deletes its database and the page's saved state (for every tab), and starts fresh. */
 async function reset() {
-  await memory.close();
-  await Dexie.delete(DB_NAME);
-  clearPageState();
-  clock.reset();
-  walk = loadWalk();
-  viewing = 0;
-  users = loadUsers([SEED_USER, OTHER_USER, 'u_carol']);
-  memory = await openMemory();
-  renderWalk();
-  await showOwner(SEED_OWNER);
+  await withWalkLock(async () => {
+    await memory.close();
+    runner.phase(`Deleting the IndexedDB database ${DB_NAME}…`);
+    await Dexie.delete(DB_NAME);
+    clearPageState();
+    clock.reset();
+    walkView.walk = loadWalk();
+    walkView.viewing = 0;
+    users = loadUsers(DEFAULT_USERS);
+    memory = await openMemory();
+    playground.restore();
+    drawWalk();
+    await showOwner(SEED_OWNER);
+  });
+}
+
+async function confirmReset() {
+  const confirmed = await confirmInPage(
+    'confirm-reset',
+    'This deletes the IndexedDB database ',
+    h('code', {}, DB_NAME),
+    ` with every user's memories and their sources (${users.length} users seen on this page), the walkthrough's progress and the simulated clock, in every tab of this page. It cannot be undone.`,
+  );
+  if (confirmed) await runner.run('Reset', reset);
+}
+
+/** Takes over what another tab saved: walkthrough progress, clock. The viewed step follows only if it was the newest. */
+function syncFromStorage() {
+  clock.refresh();
+  const followed = walkView.viewing >= walkView.walk.results.length - 1;
+  walkView.walk = loadWalk();
+  const last = Math.max(0, walkView.walk.results.length - 1);
+  walkView.viewing = followed ? last : Math.min(walkView.viewing, last);
+  drawWalk();
+}
+
+function wireControls() {
+  ui.next.addEventListener('click', () => {
+    const done = walkView.walk.results.length;
+    if (done === STEPS.length) return void confirmReset();
+    mount(ui.stepError);
+    void runner.run(`Walkthrough: ${STEPS[done]!.label}`, () => nextStep(done), (error) => mount(ui.stepError, renderActionError(STEPS[done]!.label, error)));
+  });
+  byId('reset').addEventListener('click', () => void confirmReset());
+  for (const [id, days] of [['clock-month', 30], ['clock-half-year', 182]] as const) {
+    byId(id).addEventListener('click', () =>
+      void runner.run(`Clock +${days} days`, async () => {
+        clock.advance(days * DAY_MS);
+        await refreshStore();
+      }),
+    );
+  }
+  ui.storeOwner.addEventListener('change', () => void runner.run(`Showing ${ui.storeOwner.value}`, () => showOwner({ ...owner, userId: ui.storeOwner.value })));
+  window.addEventListener('resize', () => drawLineageWires(ui.storeBody));
+  window.addEventListener('storage', (event) => {
+    if (!isPageStateEvent(event)) return;
+    users = loadUsers(DEFAULT_USERS);
+    syncFromStorage();
+    void refreshStore();
+  });
 }
 
 async function start() {
@@ -175,33 +209,11 @@ async function start() {
   ui.compute.textContent = memory.computeLocation === 'worker' ? 'Web Worker' : 'in-process';
   ui.compute.dataset['location'] = memory.computeLocation;
   document.body.append(arrowheadDefs());
-  ui.next.addEventListener('click', () => void run(nextStep));
-  byId('reset').addEventListener('click', () => void run(reset));
-  for (const [id, days] of [['clock-month', 30], ['clock-half-year', 182]] as const) {
-    byId(id).addEventListener('click', () =>
-      void run(async () => {
-        clock.advance(days * DAY_MS);
-        await refreshStore();
-      }),
-    );
-  }
-  ui.storeOwner.addEventListener('change', () => void run(() => showOwner({ ...owner, userId: ui.storeOwner.value })));
-  window.addEventListener('resize', () => drawLineageWires(ui.storeBody));
-
-  mount(
-    byId('playground-body'),
-    createPlayground({
-      memory: () => memory,
-      clock,
-      run,
-      showOwner,
-      users: () => users,
-      appName: SEED_OWNER.appName,
-    }),
-  );
-
+  mount(byId('playground-body'), playground.nodes);
+  playground.setUser(owner.userId);
+  wireControls();
   renderClock();
-  renderWalk();
+  drawWalk();
   await refreshStore();
   document.body.dataset['ready'] = 'true';
 }

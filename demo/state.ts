@@ -1,14 +1,20 @@
 /**
  * What the page remembers across reloads besides the IndexedDB store itself: the
- * walkthrough's progress and results, which user the store panel shows, and the users seen.
- * All keys share one prefix so Reset can clear exactly these.
+ * walkthrough's progress and results, which user the page shows and acts as, the users seen,
+ * and the playground's next session id and source type. All keys share one prefix so Reset
+ * can clear exactly these. localStorage is shared by every tab of the page, so the
+ * walkthrough's progress is one progress: a tab re-reads it under {@link withWalkLock}.
  */
+import type { SourceType } from '../src/index';
 import type { Owner, StepResult } from './views';
 
 const PREFIX = 'engram-demo:';
 const WALK_KEY = `${PREFIX}walkthrough`;
 const OWNER_KEY = `${PREFIX}owner`;
 const USERS_KEY = `${PREFIX}users`;
+const PLAYGROUND_KEY = `${PREFIX}playground`;
+/** The Web Lock every tab takes to run a walkthrough step or to reset. */
+const WALK_LOCK = `${PREFIX}walkthrough`;
 
 export interface WalkState {
   /** Simulated time of session 1, once it ran. */
@@ -61,6 +67,40 @@ export function loadUsers(defaults: readonly string[]): string[] {
 
 export function saveUsers(users: readonly string[]) {
   localStorage.setItem(USERS_KEY, JSON.stringify(users));
+}
+
+export interface PlaygroundState {
+  /** The session id the next ingest uses (it is also the source id). */
+  sessionId: string;
+  sourceType: SourceType;
+}
+
+/** The saved playground fields, each checked; `fallback` for what is missing or unknown. */
+export function loadPlayground(fallback: PlaygroundState, sourceTypes: readonly SourceType[]): PlaygroundState {
+  const value = read(PLAYGROUND_KEY);
+  if (!isObject(value)) return fallback;
+  const { sessionId, sourceType } = value;
+  return {
+    sessionId: typeof sessionId === 'string' && sessionId.trim() !== '' ? sessionId : fallback.sessionId,
+    sourceType: sourceTypes.find((type) => type === sourceType) ?? fallback.sourceType,
+  };
+}
+
+export function savePlayground(state: PlaygroundState) {
+  localStorage.setItem(PLAYGROUND_KEY, JSON.stringify(state));
+}
+
+/** True for a `storage` event (a write by another tab of this origin) to this page's state. */
+export function isPageStateEvent(event: StorageEvent): boolean {
+  return event.storageArea === localStorage && (event.key === null || event.key.startsWith(PREFIX));
+}
+
+/**
+ * Runs `task` while holding the walkthrough lock, shared by every tab of this origin: two
+ * tabs that click "Next step" at once run one step after the other, never the same one twice.
+ */
+export async function withWalkLock(task: () => Promise<void>): Promise<void> {
+  await navigator.locks.request(WALK_LOCK, task);
 }
 
 /** Removes every key this page wrote (the clock offset included). */

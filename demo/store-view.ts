@@ -181,7 +181,9 @@ export function renderStore(records: readonly MemoryRecord[], now: number) {
           { class: 'lineage-caption' },
           'Each replacement keeps the sources of the memory it replaced: ',
           h('span', { class: 'chip inherited' }, h('em', {}, 'inherited')),
-          ' (wired across) and ',
+          // Wires are drawn only when the two memories sit side by side (see drawLineageWires).
+          h('span', { class: 'when-side-by-side' }, ' (wired across)'),
+          ' and ',
           h('span', { class: 'chip new' }, h('em', {}, 'new')),
           '.',
         )

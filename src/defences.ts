@@ -4,58 +4,156 @@
  * (quoted, reported, behind a speaker label), not a claim about a third party, and not part of
  * a message that carries instructions, role markers or a request to write for every user.
  *
+ * Each pattern names its hostile form precisely (an imperative, a tag, a write verb in front of
+ * "all users"), because a message it flags loses every memory: "You always tell me the best
+ * places" and "the other members of my family" are ordinary speech, not attacks.
+ *
  * Every pattern here is linear (bounded repetitions, no nested unbounded quantifiers), so
  * hostile input cannot make the extractor backtrack catastrophically.
  */
+import { isLineBreak } from './text';
+
+/** Where a standing instruction to the assistant starts: a clause start, "please", "you must", "from now on". */
+const IMPERATIVE_AT =
+  '(?:^|[.!?;:,][ \\t]*|\\bplease[ \\t]+|\\byou[ \\t]+(?:must|should|will|shall|need[ \\t]+to|have[ \\t]+to)[ \\t]+|\\b(?:want|need|like|ask)[ \\t]+you[ \\t]+to[ \\t]+|\\bfrom[ \\t]+now[ \\t]+on,?[ \\t]+)';
+const ROLE_NOUN = '(?:instructions?|prompts?|rules|guidelines|directions|directives|programming|system|commands?)';
+const EARLIER = '(?:all|any|every|the|your|these|those|of|previous|prior|above|earlier|preceding|former|original|existing|current|initial|system|safety|other|old)';
+/** Verbs that ask the store or the assistant to act for others: "tell every other user", "remember for all users". */
+const WRITE_VERB = '(?:for|across|tell|remind|inform|notify|send|remember|apply|share|save|store|show|give|set|update|add|write)';
+/** "Every other user", "all accounts", "all people"; not "the other members of my family", not "other people". */
+const EVERYONE_ELSE =
+  '(?:(?:all|every|each|any|other)[ \\t]+(?:users?|customers?|accounts?|members(?![ \\t]+of\\b)|profiles?)|all[ \\t]+(?:the[ \\t]+)?(?:other[ \\t]+)?people)';
 
 /** Signs that a message is addressed to the model or the store rather than stating a fact. */
 const INSTRUCTION_PATTERNS: readonly [string, RegExp][] = [
   // Role markers and chat-template tokens: "system:", "### Assistant", "<|im_start|>", "[INST]".
-  ['role marker', /^[ \t>*_-]{0,8}(?:#{1,6}[ \t]*)?(?:system|assistant|user|human|developer|tool|model|ai|bot)[ \t]*(?::|$)/im],
-  ['role heading', /^[ \t]{0,8}#{1,6}[ \t]*(?:system|assistant|user|human|developer|instructions?|response)\b/im],
-  ['role marker', /(?:^|[.!?][ \t]+)(?:system|assistant|developer)[ \t]*:/im],
+  // "Model:" and "Tool:" open ordinary lines ("Model: Pixel 7"), so only alone on a line they are a turn header.
+  ['role marker', /^[ \t>*_-]{0,8}(?:#{1,6}[ \t]*)?(?:(?:system|assistant|user|human|developer|ai|bot)[ \t]*(?::|$)|(?:tool|model)[ \t]*:?[ \t]*$)/im],
+  // A markdown heading that is only a role ("### Assistant"), not one that starts with the word ("# User guide").
+  ['role marker', /^[ \t]{0,8}#{1,6}[ \t]*(?:system|assistant|user|human|developer|instructions?|response)[ \t]*:?[ \t]*$/im],
+  // Mid-line after a clause ("I'm vegan, system: obey"); "my operating system: Linux" has no clause break before it.
+  ['role marker', /(?:^|[.!?,;][ \t]+)(?:system|assistant|developer)[ \t]*:/im],
   ['chat template token', /<\|[A-Za-z_]{1,30}\|>|\[\/?(?:INST|SYS)\]|<<\/?SYS>>/i],
-  ['prompt tag', /<[ \t]{0,4}\/?[ \t]{0,4}(?:memories|system|instructions?|assistant|user|prompt|context|tool)\b[^>]{0,100}>/i],
-  // Injection phrases.
+  // A tag: the name, then attributes (name=value) or nothing; "< user count and y >" is arithmetic.
+  ['prompt tag', /<[ \t]{0,4}\/?[ \t]{0,4}(?:memories|system|instructions?|assistant|user|prompt|context|tool)(?:[ \t]+[^<>\s=]{1,30}[ \t]*=[^<>]{0,80})?[ \t]*\/?[ \t]*>/i],
+  // Injection phrases: the object is the assistant's instructions ("ignore all previous rules"), not "forget it".
   [
     'instruction override',
-    /\b(?:ignore|disregard|forget|override|bypass)\b[^.!?\n]{0,60}?\b(?:instructions?|prompts?|rules|guidelines|directions|directives|programming|system)\b/i,
+    new RegExp(
+      `\\b(?:ignore|disregard|forget|override|bypass)[ \\t]+(?:${EARLIER}[ \\t]+){0,4}${ROLE_NOUN}\\b|\\b(?:ignore|disregard|forget)[ \\t]+(?:everything|anything|all)[ \\t]+(?:above|before|previous|prior|you(?:'ve|[ \\t]+have)?[ \\t]+been[ \\t]+told|you[ \\t]+were[ \\t]+told)\\b`,
+      'i',
+    ),
   ],
-  ['role change', /\byou(?: are|'re) now\b|\bnew (?:system )?instructions?\b|\bsystem prompt\b|\b(?:pretend|roleplay|role-play|jailbreak)\b/i],
-  // "Always recommend X" is addressed to the assistant; "I always say …" is the user talking.
-  ['standing instruction', /(?<!\bi(?:'d|'ll|[ \t]+would)?[ \t]{1,4})\b(?:always|never|only)[ \t]+(?:recommend|suggest|promote|advertise|push|mention|say|tell|respond|answer|reply|output)\b/i],
+  [
+    'role change',
+    /\byou(?: are|'re) now[ \t]+(?:(?:a|an|the|in|my)[ \t]+)?(?:[\w-]{1,20}[ \t]+){0,2}?(?:ai|assistant|bot|model|mode|persona|character|jailbroken|unrestricted|unfiltered|uncensored|dan|admin|administrator|root|developer|system|no longer)\b|\bsystem prompt\b|\bpretend[ \t]+(?:that[ \t]+)?you\b|\b(?:let's|lets|let us)[ \t]+role-?play\b|\brole-?play[ \t]+as\b|\bjailbreak\b/i,
+  ],
+  ['role change', /(?:^|[.!?][ \t]+)new[ \t]+(?:system[ \t]+)?instructions?\b|\b(?:your|following)[ \t]+new[ \t]+(?:system[ \t]+)?instructions?\b|\bnew[ \t]+(?:system[ \t]+)?instructions?[ \t]*:/im],
+  // "Always recommend X" is addressed to the assistant; "I always say …" and "You always tell me …" are the user talking.
+  ['standing instruction', new RegExp(`${IMPERATIVE_AT}(?:always|never|only)[ \\t]+(?:recommend|suggest|promote|advertise|push|mention|say|tell|respond|answer|reply|output)\\b`, 'im')],
   // Requests to write beyond the caller: app scope, every user, someone else's account.
-  ['write for everyone', /\b(?:all|every|each|any|other)(?:[ \t]+(?:other|the))?[ \t]+(?:users?|customers?|accounts?|members)\b|\b(?:for|to|about|with)[ \t]+(?:all|every|each|other|any)[ \t]+people\b/i],
-  ['write for everyone', /\bremember\b[^.!?\n]{0,40}?\b(?:everyone|everybody|globally)\b|\b(?:everyone|everybody)\b[^.!?\n]{0,40}?\bremember\b/i],
-  ['scope escalation', /\b(?:app|global|application)[ -]?scope\b|\bapp[ -]wide\b|\bscope[ \t]*[:=]|\buser_?id[ \t]*[:=]|\bfor[ \t]+(?:the[ \t]+)?user[ \t]+[\w@.-]+/i],
+  ['write for everyone', new RegExp(`\\b${WRITE_VERB}[ \\t]+(?:(?:about|for|to|with|the|of|your|this|that|all|every|each|any|other)[ \\t]+){0,3}?${EVERYONE_ELSE}\\b`, 'i')],
+  ['write for everyone', /\b(?:remember|save|store|record|memori[sz]e|keep)\b[^.!?\n]{0,40}?\b(?:(?:for|to|across|with)[ \t]+(?:everyone|everybody)|globally)\b|\b(?:everyone|everybody)[ \t]+(?:should|must|needs?[ \t]+to|has[ \t]+to|will)[ \t]+remember\b/i],
+  ['scope escalation', /\b(?:app|global|application)[ -]?scope\b|\bapp[ -]wide\b|\bscope[ \t]*[:=]|\buser_?id[ \t]*[:=]|\bfor[ \t]+(?:the[ \t]+)?(?:user|account)[ \t]+(?:(?:id|named|called)[ \t]+)?[\w@.-]{1,40}[ \t]*:|\bfor[ \t]+(?:the[ \t]+)?(?:user|account)[ \t]+(?=[\w.-]{0,40}[_@\d])[\w@.-]{1,40}/i],
 ];
+
+/** Latin letters that other scripts draw the same way ("Ѕуѕtеm"), in lower case; upper case follows. */
+const LOWER_LOOKALIKES: Readonly<Record<string, string>> = {
+  а: 'a', в: 'b', е: 'e', ё: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x', ѕ: 's', і: 'i', ї: 'i', ј: 'j', ԁ: 'd', һ: 'h', ӏ: 'l', ү: 'y', ԛ: 'q', ԝ: 'w',
+  α: 'a', β: 'b', ε: 'e', η: 'n', ι: 'i', κ: 'k', μ: 'm', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', ɑ: 'a', ı: 'i', ɡ: 'g',
+};
+const LOOKALIKES = new Map<string, string>(
+  Object.entries(LOWER_LOOKALIKES).flatMap(([char, latin]) => [
+    [char, latin],
+    [char.toUpperCase(), latin.toUpperCase()],
+  ]),
+);
+const LOOKALIKE = new RegExp(`[${[...LOOKALIKES.keys()].join('')}]`, 'gu');
+/** Line breaks that `^` in a multiline pattern does not see (NEL, VT, FF). */
+const HIDDEN_BREAK = /[\u0085\u000B\u000C]/g;
+
+/**
+ * The text as the patterns must see it: compatibility forms folded (fullwidth "＜system＞",
+ * mathematical "𝐬𝐲𝐬𝐭𝐞𝐦"), lookalike letters mapped to Latin, every line break one `^` sees.
+ * For detection only: what is stored is always the user's own characters.
+ */
+export function foldForMatching(text: string): string {
+  return text
+    .normalize('NFKC')
+    .replace(HIDDEN_BREAK, '\n')
+    .replace(LOOKALIKE, (char) => LOOKALIKES.get(char) ?? char);
+}
 
 /** Why a message must yield nothing (an instruction, a role marker, a scope escalation), or undefined. */
 export function instructionSignal(text: string): string | undefined {
-  for (const [name, pattern] of INSTRUCTION_PATTERNS) if (pattern.test(text)) return name;
+  const folded = foldForMatching(text);
+  for (const [name, pattern] of INSTRUCTION_PATTERNS) if (pattern.test(folded)) return name;
   return undefined;
 }
 
+/** One word as the speech checks read it, in any script ("José", "李雷"); apostrophes stay inside ("O'Brien"). */
+const WORD = "[\\p{L}\\p{M}\\p{N}_']";
+const NOT_WORD = "[^\\p{L}\\p{M}\\p{N}_']";
 const SPEECH_VERB =
-  '(?:said|says|say|saying|told|tells|tell|wrote|writes|asked|asks|claims?|claimed|thinks?|thought|believes?|believed|insists?|insisted|mentioned|mentions|replied|replies|texted|texts|swears|swore|reckons|reckoned|announced|announces)';
-/** Prefix ending in a speech verb whose complement is the match: "Bob said: ", "my wife says that ". */
+  '(?:said|says|say|saying|told|tells|tell|wrote|writes|asked|asks|ask|claims?|claimed|thinks?|thought|believes?|believed|insists?|insisted|mentioned|mentions|replied|replies|texted|texts|swears|swore|reckons|reckoned|announced|announces)';
+const ADVERBS = '(?:also|just|already|once|always|often|then|have|has|had|did|does|do|keeps|kept|even|never)';
+/** Prefix ending in a speech verb whose complement is the match: "Bob said: ", "my wife says that ", "she asked if ". */
 const SPEECH_BEFORE = new RegExp(
-  `(?:^|[^\\w'])([\\w']{1,40})[ \\t]+(?:(?:also|just|already|once|always|then|have|has|had|did|does|do|keeps|kept|even|never|once)[ \\t]+){0,3}${SPEECH_VERB}` +
-    `(?:[ \\t]+(?:to[ \\t]+)?(?:me|us|you|him|her|them|everyone))?(?:[ \\t]+that)?[ \\t]*[:,]?[ \\t]*["“«']?[ \\t]*$`,
-  'i',
+  `(?:^|${NOT_WORD})(${WORD}{1,40})[ \\t]+(?:${ADVERBS}[ \\t]+){0,3}(${SPEECH_VERB})` +
+    `(?:[ \\t]+(?:to[ \\t]+)?(?:me|us|you|him|her|them|everyone))?(?:[ \\t]+(?:that|if|whether))?[ \\t]*[:,]?[ \\t]*["“«']?[ \\t]*$`,
+  'iu',
 );
-/** Suffix attributing the statement to someone: "…, says Bob", "…, my wife said". */
-const SPEECH_AFTER = new RegExp(`^["”»']?[ \\t]*[,;:—–-][ \\t]*((?:[\\w']{1,40}[ \\t]+){0,2})${SPEECH_VERB}\\b(?:[ \\t]+([\\w']{1,40}))?`, 'i');
+/** What may follow an attribution before its clause ends: ", my wife told me so". */
+const ATTRIBUTION_END = `(?:[ \\t]+(?:(?:to[ \\t]+)?(?:me|us|you|him|her|them)|so|too|once|before|again|earlier|yesterday|today|lol)){0,2}[ \\t]*(?:[,;:)]|$)`;
+/**
+ * Suffix attributing the statement to someone: "…, my wife said", "…, says Bob Smith". The
+ * clause must end there: in "…, my doctor thinks it's healthy" the doctor says something else.
+ */
+const SPEECH_AFTER = new RegExp(
+  `^["”»']?[ \\t]*[,;:—–-][ \\t]*(?:((?:${WORD}{1,40}[ \\t]+){1,2})(${SPEECH_VERB})|(${SPEECH_VERB})[ \\t]+(${WORD}{1,40})(?:[ \\t]+${WORD}{1,40})?)${ATTRIBUTION_END}`,
+  'iu',
+);
 const ACCORDING_TO = /\baccording[ \t]+to\b[^.!?\n]{0,60}$/i;
-/** A possessive in front of the match ("Sam's export keeps failing"): the fact is someone else's. */
-const THIRD_PARTY_POSSESSIVE = /\b(?:his|her|their|[A-Z][a-z]{0,30}'s)[ \t]+$/;
-/** "Bob: I'm vegan" at the start of a line: someone else's line pasted in. */
-const SPEAKER_LABEL = /^[ \t]*([A-Za-z][\w.'-]{0,30}(?:[ \t]+[A-Za-z][\w.'-]{0,30})?)[ \t]*:/;
-/** Labels people put before their own statement ("Update: I'm vegan"). */
-const OWN_LABELS = new Set(['update', 'quick update', 'note', 'fyi', 'ps', 'p.s', 'p.s.', 'edit', 'also', 'btw', 'reminder', 'correction', 'context', 'background', 'heads up', 'one more thing', 'oh and', 'and']);
+/** A possessive in front of the match ("Sam's export keeps failing", "José's upload …"): the fact is someone else's. */
+const THIRD_PARTY_POSSESSIVE = /(?:^|[^\p{L}\p{M}\p{N}_])(?:[Hh]is|[Hh]er|[Tt]heir|\p{Lu}[\p{L}\p{M}]{0,30}'s)[ \t]+$/u;
+/**
+ * "Bob: I'm vegan", "[10:32] Zoë: …", "Bob Smith: …", "my wife: …" at the start of a line:
+ * someone else's line pasted in. A second word makes a speaker only as a name or after a
+ * possessive; "That's fine: …" and "Good news: …" are the user talking.
+ */
+const SPEAKER_LABEL = /^[ \t]*(?:\[[^\]\n]{0,24}\][ \t]*)?(\p{L}[\p{L}\p{M}\p{N}_.'-]{0,30})(?:[ \t]+(\p{L}[\p{L}\p{M}\p{N}_.'-]{0,30}))?[ \t]*[:：]/u;
+const POSSESSIVE = /^(?:my|our|his|her|their|your)$/i;
+/** Labels people put before their own statement ("Update: I'm vegan", "Re: my booking", "Device: Pixel 7"). */
+const OWN_LABELS = new Set([
+  'update', 'quick update', 'note', 'fyi', 'ps', 'p.s', 'p.s.', 'pps', 'edit', 'also', 'btw', 'reminder', 'correction', 'context', 'background', 'heads up',
+  'one more thing', 'oh and', 'and', 're', 'fwd', 'subject', 'question', 'answer', 'my answer', 'summary', 'info', 'details', 'issue', 'problem', 'bug',
+  'feedback', 'request', 'important', 'nb', 'n.b', 'status', 'about me', 'diet', 'travel', 'name', 'me', 'myself', 'ok so', 'so', 'anyway', 'hi', 'hello', 'hey',
+  'device', 'browser', 'os', 'version', 'phone', 'app', 'platform', 'error', 'steps', 'my name', 'my diet', 'my seat', 'ok', 'okay', 'yes', 'no', 'yeah',
+  'well', 'honestly', 'tldr', 'lol',
+]);
+
+/** The speaker a line's label names, or undefined when the line has none (or the label is the user's own). */
+function speakerLabel(line: string): string | undefined {
+  const label = SPEAKER_LABEL.exec(line);
+  if (!label) return undefined;
+  const [, first, second] = label;
+  if (second !== undefined && !POSSESSIVE.test(first!) && !/^[\p{Lu}\p{Lt}\p{Lo}]/u.test(second)) return undefined;
+  const name = second === undefined ? first! : `${first} ${second}`;
+  return OWN_LABELS.has(name.toLowerCase()) || isSelf(name) ? undefined : name;
+}
 
 function isSelf(word: string | undefined): boolean {
-  return word !== undefined && /^i(?:'ve|'d|'ll)?$/i.test(word.trim());
+  return word !== undefined && /^(?:i(?:'ve|'d|'ll)?|me|myself)$/i.test(word.trim());
+}
+
+/** Words that stand where a speaker would but name no one: "As mentioned, …", "That said, …", "Truth be told, …". */
+const NO_SPEAKER = /^(?:as|so|like|previously|already|just|again|once|ever|and|but|or|because|since|when|if|yeah|yes|no|ok|okay|well|honestly|also|then|to|be|that|having)$/i;
+
+/** Whether the words before a speech verb belong to someone other than the user. */
+function someoneElseSpoke(speaker: string | undefined, verb = ''): boolean {
+  if (speaker === undefined || isSelf(speaker) || NO_SPEAKER.test(speaker.trim())) return false;
+  // "Since you asked, I'm vegan": the user answers the assistant's question.
+  return !(/^you$/i.test(speaker.trim()) && /^ask/i.test(verb));
 }
 
 // Per-position quotation state of the last text looked at. Recounting the quotes before each
@@ -85,7 +183,11 @@ function insideQuotes(text: string, start: number): boolean {
 /** How far the line and sentence walks look: a "sentence" longer than this is not one. */
 const MAX_WALK = 400;
 
-const SENTENCE_BREAK = /[.!?\n\r]/;
+// Char-code tests, not a regex per character: the walks below run for every match.
+/** . ! ? (also the ideographic full stop and the fullwidth ! ?) or a line break. */
+function isSentenceBreak(code: number): boolean {
+  return code === 0x2e || code === 0x21 || code === 0x3f || code === 0x3002 || code === 0xff01 || code === 0xff1f || isLineBreak(code);
+}
 
 /**
  * The sentence around [start, end): `[from, to)` up to the nearest . ! ? or line break on each
@@ -96,10 +198,37 @@ export function sentenceBounds(text: string, start: number, end: number, maxWalk
   const floor = Math.max(0, start - maxWalk);
   const ceiling = Math.min(text.length, end + maxWalk);
   let from = start;
-  while (from > floor && !SENTENCE_BREAK.test(text[from - 1]!)) from--;
+  while (from > floor && !isSentenceBreak(text.charCodeAt(from - 1))) from--;
   let to = end;
-  while (to < ceiling && !SENTENCE_BREAK.test(text[to]!)) to++;
+  while (to < ceiling && !isSentenceBreak(text.charCodeAt(to))) to++;
   return [from, to];
+}
+
+/** Why the line holding `start` is someone else's (quoted with ">", behind a speaker label), or undefined. */
+function lineVerdict(text: string, start: number): string | undefined {
+  const floor = Math.max(0, start - MAX_WALK);
+  let lineStart = start;
+  while (lineStart > floor && !isLineBreak(text.charCodeAt(lineStart - 1))) lineStart--;
+  const line = text.slice(lineStart, start);
+  if (/^[ \t]*>/.test(line)) return 'quoted line';
+  if (speakerLabel(line) !== undefined) return 'speaker label';
+  return undefined;
+}
+
+/**
+ * The longest attribution that can stand beside a match ("according to …" with 60 characters,
+ * a 40-character speaker, adverbs, verb, object): the speech checks read only this much, so a
+ * long sentence with a match every few words costs each match a constant.
+ */
+const MAX_ATTRIBUTION = 200;
+
+const WORD_CHAR = /[\p{L}\p{M}\p{N}_']/u;
+
+/** `at`, moved forward (up to `limit`) past a word it would cut in two, so a cut-off word never reads as a speaker. */
+function wordStartAtOrAfter(text: string, at: number, limit: number): number {
+  let cut = Math.max(0, at);
+  while (cut > 0 && cut < limit && WORD_CHAR.test(text[cut - 1]!)) cut++;
+  return cut;
 }
 
 /**
@@ -108,32 +237,28 @@ export function sentenceBounds(text: string, start: number, end: number, maxWalk
  */
 export function notTheUsersOwn(text: string, start: number, end: number): string | undefined {
   if (insideQuotes(text, start)) return 'quoted speech';
-  const floor = Math.max(0, start - MAX_WALK);
-  let lineStart = start;
-  while (lineStart > floor && text[lineStart - 1] !== '\n' && text[lineStart - 1] !== '\r') lineStart--;
-  const line = text.slice(lineStart, start);
-  if (/^[ \t]*>/.test(line)) return 'quoted line';
-  const label = SPEAKER_LABEL.exec(line);
-  if (label && !OWN_LABELS.has(label[1]!.toLowerCase()) && !isSelf(label[1])) return 'speaker label';
+  const line = lineVerdict(text, start);
+  if (line !== undefined) return line;
 
-  const [sentenceStart, sentenceEnd] = sentenceBounds(text, start, end, MAX_WALK);
+  // The attribution checks read at most MAX_ATTRIBUTION characters either side, so the walk stops there too.
+  const [sentenceStart, sentenceEnd] = sentenceBounds(text, start, end, MAX_ATTRIBUTION);
   // "Bob said: I'm vegan" breaks at no sentence end, but "Bob said. I'm vegan" does not count.
-  const prefix = text.slice(sentenceStart, start);
+  const prefix = text.slice(wordStartAtOrAfter(text, sentenceStart, start), start);
   const before = SPEECH_BEFORE.exec(prefix);
-  if (before && !isSelf(before[1])) return 'reported speech';
+  if (before && someoneElseSpoke(before[1], before[2])) return 'reported speech';
   if (ACCORDING_TO.test(prefix)) return 'reported speech';
   if (THIRD_PARTY_POSSESSIVE.test(prefix)) return 'about someone else';
 
   const after = SPEECH_AFTER.exec(text.slice(end, sentenceEnd));
   if (after) {
-    const words = after[1]!.trim().split(/[ \t]+/).filter(Boolean);
-    const subject = words.length ? words.at(-1) : after[2];
-    if (!isSelf(subject)) return 'reported speech';
+    // ", my wife said" names the speaker before the verb; ", says Bob" after it.
+    const [subject, verb] = after[1] !== undefined ? [after[1].trim().split(/[ \t]+/).at(-1), after[2]] : [after[4], after[3]];
+    if (someoneElseSpoke(subject, verb)) return 'reported speech';
   }
   return undefined;
 }
 
-const SPEECH_ANYWHERE = new RegExp(`(?:^|[^\\w'])([\\w']{1,40})?(?:[ \\t]+(?:also|just|already|always|often|have|has|had|did|do|does|never|once|even|then)){0,3}[ \\t,;:—–-]*${SPEECH_VERB}\\b(?:[ \\t]+([\\w']{1,40}))?`, 'gi');
+const SPEECH_ANYWHERE = new RegExp(`(?:^|${NOT_WORD})(${WORD}{1,40})?(?:[ \\t]+${ADVERBS}){0,3}[ \\t,;:—–-]*(${SPEECH_VERB})(?!${WORD})(?:[ \\t]+(${WORD}{1,40}))?`, 'giu');
 
 /**
  * Whether a whole sentence passes on someone else's words anywhere in it ("…, my wife said",
@@ -141,20 +266,13 @@ const SPEECH_ANYWHERE = new RegExp(`(?:^|[^\\w'])([\\w']{1,40})?(?:[ \\t]+(?:als
  * keep whole sentences (the session summary) rather than one matched span.
  */
 export function reportsSomeoneElse(sentence: string): boolean {
-  if (/according[ \t]+to\b/i.test(sentence)) return true;
+  if (/according[ \t]+to\b/i.test(sentence)) return true;
   for (const match of sentence.matchAll(SPEECH_ANYWHERE)) {
     // The speaker is the word before the verb, or after it when the verb opens the clause (", says Bob").
-    const speaker = match[1] ?? match[2];
-    if (!isSelf(speaker)) return true;
+    const speaker = match[1] ?? match[3];
+    if (speaker === undefined || someoneElseSpoke(speaker, match[2])) return true;
   }
   return false;
-}
-
-/** Names that would make a memory claim a role or a privilege ("The user goes by System."). */
-const RESERVED_NAMES = /^(?:system|assistant|admin|administrator|root|sudo|superuser|developer|dev|operator|moderator|mod|owner|user|users|everyone|everybody|all|ai|bot|model|tool|chatgpt|gpt|claude|openai|anthropic|ignore|instructions?|prompt|memories|override)/i;
-
-export function isReservedName(name: string): boolean {
-  return RESERVED_NAMES.test(name);
 }
 
 /**

@@ -42,11 +42,23 @@ export class ConflictError extends EngramError {
  * Internal: the write is decided again with new ids; a caller only sees a ConflictError when
  * the generator keeps repeating itself.
  */
-export class IdCollisionError extends ConflictError {}
+export class IdCollisionError extends ConflictError {
+  // Callers handle it as the ConflictError it is (and only `name` crosses the worker boundary).
+  override name = 'ConflictError';
+}
 
 /** IndexedDB failed (closed, deleted, blocked, aborted). The store is left as it was before the call. */
 export class StorageError extends EngramError {
   override name = 'StorageError';
+}
+
+/**
+ * The memory was closed with `close()`: no call works on it any more. A call made after
+ * close wrote nothing; one that close overtook wrote at most what it had committed (each write
+ * is one transaction). Create a new memory with `createMemory()`.
+ */
+export class ClosedError extends EngramError {
+  override name = 'ClosedError';
 }
 
 /** The browser refused to store more data. Nothing of the failed write was kept. */
@@ -79,6 +91,7 @@ const ENGRAM_ERROR_NAMES = new Set([
   'NotFoundError',
   'ConflictError',
   'StorageError',
+  'ClosedError',
   'QuotaError',
   'WorkerError',
   'PluginError',

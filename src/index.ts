@@ -45,6 +45,7 @@ export {
   NotFoundError,
   ConflictError,
   StorageError,
+  ClosedError,
   QuotaError,
   WorkerError,
   PluginError,

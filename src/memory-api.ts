@@ -2,57 +2,14 @@
  * The public shape of engram: the options `createMemory` takes and the `Memory` it returns.
  * Kept apart from the wiring in memory.ts so the contract reads on one page.
  */
-import type { Dexie } from 'dexie';
-import type { Decider } from './consolidate/decider';
-import type { Embedder } from './embed/embedder';
-import type { Extractor } from './extract/extractor';
 import type { ForgetReport } from './forget/forget';
 import type { PruneReport } from './forget/prune';
 import type { IngestOptions, ListOptions, OwnerOptions, PruneOptions, RememberOptions, RetrieveOptions, SummarizeOptions } from './options';
 import type { Retrieved } from './retrieve/retrieve';
-import type { ChatMessage, Fact, HistoryEntry, MemoryRecord, Operation, SourceInput, SourceType } from './schema';
-import type { WorkerMode } from './worker/client';
+import type { ChatMessage, Fact, HistoryEntry, MemoryRecord, Operation, SourceInput } from './schema';
 
-export interface MemoryOptions {
-  /** IndexedDB database name. Default `'engram'`. */
-  name?: string;
-  /** IndexedDB factory (fake-indexeddb's `new IDBFactory()` under Node). */
-  indexedDB?: IDBFactory;
-  IDBKeyRange?: typeof IDBKeyRange;
-  /** `'auto'` (default): compute in a module Worker where `Worker` exists, else in-process. `'off'`: in-process. */
-  worker?: WorkerMode;
-  /**
-   * A compute call (embed, scan) that takes longer than this rejects with WorkerError and the
-   * worker is restarted; a worker that was terminated from outside is only noticed this way.
-   * Default 30 000 ms.
-   */
-  workerTimeoutMs?: number;
-  /** Replaces the offline hash embedder (256-d). */
-  embedder?: Embedder;
-  /** Replaces the offline rule extractor. */
-  extractor?: Extractor;
-  /** Replaces the seed's consolidation policy. */
-  decider?: Decider;
-  /** Milliseconds since epoch; inject one to simulate time. Default `Date.now`. */
-  clock?: () => number;
-  /** Topics where a user holds one value at a time. Default `['diet', 'travel', 'identity']`. */
-  exclusiveTopics?: readonly string[];
-  /** Base trust per source type (partial: merged over the defaults). */
-  trust?: Partial<Record<SourceType, number>>;
-  /** Cosine at or above which an existing memory is a consolidation neighbour. Default 0.6. */
-  candidateThreshold?: number;
-  /**
-   * Memory id generator. Default `mem_` + 32 random hex digits (128 bits). A generated id that
-   * already exists is never written over (whoever's record it is): the write is decided again
-   * with a new id, and a generator that keeps repeating itself gets a ConflictError.
-   */
-  idGenerator?: () => string;
-  /**
-   * @internal Test hook: receives the Dexie database before it opens, so a test can install
-   * DBCore middleware (`db.use(...)`) to inject write faults. Not part of the public contract.
-   */
-  onDatabase?: (db: Dexie) => void;
-}
+/** What `createMemory` accepts; inferred from the strict schema in memory-options.ts, which also checks it. */
+export type { MemoryOptions } from './memory-options';
 
 export interface Memory {
   /** Where compute runs: `'worker'` or `'in-process'`. */
@@ -75,12 +32,15 @@ export interface Memory {
    * The top-k memories for `query` among the caller's own (user scope, plus that session's
    * when `sessionId` is given) and its app's app-scope ones, scored
    * `relevance·cos + recency·0.5^(age/halfLife) + importance·importance`. Tombstones never appear.
+   * `weights` may be partial: the missing ones are the defaults (see RetrieveOptions).
    */
   retrieve(query: string, options: RetrieveOptions): Promise<Retrieved[]>;
   /**
    * The system prompt followed by a `<MEMORIES>` block: one line per memory with the band of
    * its decayed confidence (high ≥ 0.75, medium ≥ 0.5, low) and its latest source type. Memory
    * text is escaped so it cannot close the block or start a line of its own.
+   * @throws ValidationError when `retrieved` is not what `retrieve` resolved to (a Promise: await
+   * it; MemoryRecords from `list`/`get`: retrieve, or wrap each as `{ memory, score, … }`).
    */
   inject(system: string, retrieved: readonly Retrieved[]): string;
   /**
@@ -106,7 +66,10 @@ export interface Memory {
    * are not included.
    */
   export(owner: OwnerOptions): Promise<OwnerExport>;
-  /** Releases the database connection and terminates the worker; later calls reject. */
+  /**
+   * Releases the database connection and terminates the worker. Every later call rejects
+   * (`inject` throws) with ClosedError, and so does a call still running; closing twice is fine.
+   */
   close(): Promise<void>;
 }
 

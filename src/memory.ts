@@ -9,12 +9,16 @@ import { planConsolidation, type PlanTarget } from './consolidate/plan';
 import { HASH_DIM } from './embed/hash-embedder';
 import { checkedIdGenerator, defaultIdGenerator } from './ids';
 import { checkEmbedder } from './embed/checked-embedder';
+import { guardClosed } from './closed';
 import { NotFoundError, PermissionError, toStorageError, ValidationError, WorkerError } from './errors';
 import { candidateOfFact, extractCandidates, userMessagesOf } from './extract/candidates';
 import { createRuleExtractor } from './extract/rules';
+import { describeValue } from './issues';
 import { forgetSource } from './forget/forget';
 import { renderContext } from './inject/inject';
+import { parseMemoryOptions } from './memory-options';
 import {
+  checkRetrieved,
   Fact,
   IngestOptions,
   ListOptions,
@@ -33,7 +37,6 @@ import {
   DEFAULT_TRUST,
   DEFAULT_WEIGHTS,
   Id,
-  SourceType,
   type Candidate,
   type MemoryRecord,
   type Operation,
@@ -55,28 +58,17 @@ function targetOf(input: WriteInput): PlanTarget {
   return { userId: input.userId, appName: input.appName, scope: input.scope, ...(input.scope === 'session' ? { sessionId: input.sessionId } : {}) };
 }
 
-function checkOptions(options: MemoryOptions) {
-  const trust = { ...DEFAULT_TRUST, ...options.trust };
-  for (const [type, value] of Object.entries(trust)) {
-    if (!SourceType.safeParse(type).success) throw new ValidationError(`options.trust.${type}`, `unknown source type; expected one of ${SourceType.options.join(', ')}`);
-    if (typeof value !== 'number' || !(value >= 0 && value <= 1)) throw new ValidationError(`options.trust.${type}`, `must be a number in [0, 1] (got ${String(value)})`);
-  }
+/**
+ * Opens (or creates) the memory store and starts its compute.
+ * @throws ValidationError for an unknown option or a bad value (the message lists the valid
+ * ones), StorageError when there is no IndexedDB (under Node: pass fake-indexeddb's
+ * `IDBFactory` and `IDBKeyRange`) or it cannot be opened.
+ */
+export async function createMemory(memoryOptions?: MemoryOptions): Promise<Memory> {
+  const options = parseMemoryOptions(memoryOptions);
+  const trust = options.trust ?? DEFAULT_TRUST;
   const threshold = options.candidateThreshold ?? 0.6;
-  if (typeof threshold !== 'number' || !(threshold >= -1 && threshold <= 1)) {
-    throw new ValidationError('options.candidateThreshold', `must be a number in [-1, 1] (got ${String(threshold)})`);
-  }
-  const timeout = options.workerTimeoutMs;
-  if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0 && timeout <= 3_600_000)) {
-    throw new ValidationError('options.workerTimeoutMs', `must be a number of ms in (0, 3600000] (got ${String(timeout)})`);
-  }
   const clock = options.clock ?? Date.now;
-  if (typeof clock !== 'function') throw new ValidationError('options.clock', 'must be a function returning ms since epoch');
-  return { trust, threshold, clock };
-}
-
-/** Opens (or creates) the memory store and starts its compute. */
-export async function createMemory(options: MemoryOptions = {}): Promise<Memory> {
-  const { trust, threshold, clock } = checkOptions(options);
   const now = () => {
     const value = clock();
     if (!Number.isFinite(value) || value < 0) throw new ValidationError('options.clock', `returned ${value}; expected ms since epoch`);
@@ -176,8 +168,8 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     computeLocation: compute.location,
 
     async ingest(messages, options) {
-      const parsed = parseInput(IngestOptions, options, 'options');
       const userMessages = userMessagesOf(parseInput(Messages, messages, 'messages'));
+      const parsed = parseInput(IngestOptions, options, 'options');
       const input: WriteInput = {
         userId: parsed.userId,
         appName: parsed.appName,
@@ -229,8 +221,8 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     },
 
     inject(system, retrieved) {
-      if (typeof system !== 'string') throw new ValidationError('system', `must be a string (got ${typeof system})`);
-      if (!Array.isArray(retrieved)) throw new ValidationError('retrieved', 'must be the array retrieve() returned');
+      if (typeof system !== 'string') throw new ValidationError('system', `must be the system prompt, a string (got ${describeValue(system)})`);
+      checkRetrieved(retrieved);
       return renderContext(system, retrieved, now());
     },
 
@@ -249,8 +241,8 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     },
 
     async get(id, options) {
-      const who = owner(options, 'owner');
       const memoryId = parseInput(Id, id, 'id');
+      const who = owner(options, 'owner');
       const [record] = await store.getMany([memoryId], who);
       // A foreign id and a missing id look the same: existence is not leaked across owners.
       if (!record) throw new NotFoundError(`no memory '${memoryId}' for user '${who.userId}' in app '${who.appName}'`);
@@ -267,6 +259,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     },
 
     async summarizeSession(messages, options) {
+      const userMessages = userMessagesOf(parseInput(Messages, messages, 'messages'));
       const parsed = parseInput(SummarizeOptions, options, 'options');
       const input: WriteInput = {
         userId: parsed.userId,
@@ -276,7 +269,7 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
         source: parsed.source,
         at: now(),
         kind: 'summary',
-        messages: userMessagesOf(parseInput(Messages, messages, 'messages')),
+        messages: userMessages,
       };
       const baseVersion = await versionOf(input);
       const [operation] = await write(input, await candidatesOf(input), baseVersion);
@@ -303,10 +296,11 @@ export async function createMemory(options: MemoryOptions = {}): Promise<Memory>
     },
 
     async close() {
+      if (closed) return;
       closed = true;
       compute.close();
       db.close();
     },
   };
-  return memory;
+  return guardClosed(memory, () => closed);
 }

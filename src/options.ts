@@ -1,16 +1,19 @@
 /**
  * Parsing at the edge: every public call's arguments go through one of these schemas, and a
- * failure becomes a ValidationError naming the field, the value and what is expected.
+ * failure becomes a ValidationError naming the field, the value and what is expected. Option
+ * objects are strict: a misspelt key (`userID`) is an error that names the valid keys, never
+ * silently ignored.
  */
 import { z } from 'zod';
 import { ValidationError } from './errors';
-import { ChatMessage, Fact, Id, positiveZero, Scope, SourceInput, Weights } from './schema';
+import { describeValue, expectedOf, issueMessage } from './issues';
+import { ChatMessage, DEFAULT_WEIGHTS, Fact, Id, MemoryRecord, positiveZero, Scope, SourceInput, Weights } from './schema';
 
 /** Owner ids must be real strings: a missing or empty userId is an error, never "everyone". */
 const UserId = Id;
 const AppName = Id.default('default');
 
-export const IngestOptions = z.object({
+export const IngestOptions = z.strictObject({
   userId: UserId,
   appName: AppName,
   sessionId: Id,
@@ -18,9 +21,9 @@ export const IngestOptions = z.object({
 });
 export type IngestOptions = z.input<typeof IngestOptions>;
 
-export const IngestMessages = z.array(ChatMessage).min(1, { error: 'must contain at least one message' }).max(10_000);
+export const IngestMessages = z.array(ChatMessage).min(1, { error: 'must contain at least one message' }).max(10_000, { error: 'must contain at most 10000 messages' });
 
-export const RememberOptions = z.object({
+export const RememberOptions = z.strictObject({
   userId: UserId.optional(),
   appName: AppName,
   scope: Scope.default('user'),
@@ -29,37 +32,54 @@ export const RememberOptions = z.object({
 });
 export type RememberOptions = z.input<typeof RememberOptions>;
 
-export const RetrieveOptions = z.object({
+/** Weights a caller may give in part: the missing ones are taken from DEFAULT_WEIGHTS. */
+const PartialWeights = Weights.partial().transform(
+  (given): Weights => ({
+    relevance: given.relevance ?? DEFAULT_WEIGHTS.relevance,
+    recency: given.recency ?? DEFAULT_WEIGHTS.recency,
+    importance: given.importance ?? DEFAULT_WEIGHTS.importance,
+  }),
+);
+
+export const RetrieveOptions = z.strictObject({
   userId: UserId,
   appName: AppName,
   sessionId: Id.optional(),
   scopes: z.array(Scope).max(3).optional(),
   k: z.number().int().min(0).max(1000).transform(positiveZero).default(5),
-  weights: Weights.optional(),
+  /** Each a number from 0 to 1000; a partial object is merged over `{ relevance: 0.6, recency: 0.25, importance: 0.15 }`. */
+  weights: PartialWeights.optional(),
 });
+/**
+ * Options of `memory.retrieve`: the owner (`userId`, `appName` default `'default'`), an optional
+ * `sessionId` (adds that session's memories), `scopes` (default `['user', 'app']`, plus
+ * `'session'` with a `sessionId`), `k` (an integer in [0, 1000], default 5) and `weights`.
+ * Each weight is a number from 0 to 1000 (0 switches that term off; all three may be 0); a
+ * partial `weights` object is merged over the defaults `{ relevance: 0.6, recency: 0.25,
+ * importance: 0.15 }`, so `{ recency: 0 }` keeps relevance 0.6 and importance 0.15.
+ */
 export type RetrieveOptions = z.input<typeof RetrieveOptions>;
 
-export const OwnerOptions = z.object({ userId: UserId, appName: AppName });
+export const OwnerOptions = z.strictObject({ userId: UserId, appName: AppName });
 export type OwnerOptions = z.input<typeof OwnerOptions>;
 
 export const ListOptions = OwnerOptions.extend({ includeInvalid: z.boolean().default(false) });
 export type ListOptions = z.input<typeof ListOptions>;
 
-export const PruneOptions = OwnerOptions.extend({ floor: z.number().min(0).max(1).transform(positiveZero) });
+export const PruneOptions = OwnerOptions.extend({
+  floor: z.number().min(0, { error: 'must be a number from 0 to 1' }).max(1, { error: 'must be a number from 0 to 1' }).transform(positiveZero),
+});
 export type PruneOptions = z.input<typeof PruneOptions>;
 
-export const SummarizeOptions = z.object({ userId: UserId, appName: AppName, sessionId: Id, source: SourceInput });
+export const SummarizeOptions = z.strictObject({ userId: UserId, appName: AppName, sessionId: Id, source: SourceInput });
 export type SummarizeOptions = z.input<typeof SummarizeOptions>;
 
-export const Query = z.string({ error: 'must be a string' }).max(100_000).transform((value) => value.toWellFormed());
+export const Query = z
+  .string()
+  .max(100_000, { error: 'must be at most 100000 characters' })
+  .transform((value) => value.toWellFormed());
 
 export { Fact, IngestMessages as Messages };
-
-function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? value.slice(0, 57) + '...' : value);
-  if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined) return String(value);
-  return Array.isArray(value) ? 'an array' : typeof value;
-}
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let value = input;
@@ -70,12 +90,54 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return value;
 }
 
-/** Parses `input` with `schema`; on failure throws a ValidationError for the first issue. */
+function isThenable(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+/**
+ * Parses `input` with `schema`; on failure throws a ValidationError for one issue: an unknown
+ * key if there is one (a misspelt `userID` also makes `userId` missing, and the typo is the
+ * cause), else the first.
+ */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, name: string): z.output<S> {
-  const result = schema.safeParse(input);
+  if (isThenable(input)) throw new ValidationError(name, `must be ${expectedOf(schema)}, not a Promise: await it first (got a Promise)`);
+  const result = schema.safeParse(input, { error: issueMessage });
   if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
+  const issues = result.error.issues;
+  const issue = issues.find((candidate) => candidate.code === 'unrecognized_keys') ?? issues[0]!;
   const path = [name, ...issue.path.map(String)].join('.');
-  const value = valueAt(input, issue.path);
-  throw new ValidationError(path, `${issue.message} (got ${describe(value)})`, { cause: result.error });
+  // An unknown-key message names the keys already; the object itself says nothing more.
+  const got = issue.code === 'unrecognized_keys' ? '' : ` (got ${describeValue(valueAt(input, issue.path))})`;
+  throw new ValidationError(path, issue.message + got, { cause: result.error });
+}
+
+/** What `inject` reads of each retrieve() result. */
+const RetrievedList = z.array(
+  z.object({
+    memory: MemoryRecord.pick({ content: true, confidence: true, updatedAt: true, halfLifeDays: true, sources: true }),
+    score: z.number(),
+  }),
+);
+
+const RETRIEVED_HINT = 'an array of memory.retrieve() results: [{ memory, score, relevance, recency, importance }]';
+
+/** A MemoryRecord (from list/get) where a retrieve() result belongs. */
+function isBareRecord(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !('memory' in value) && 'content' in value && 'sources' in value;
+}
+
+/** Checks `inject`'s `retrieved` argument; the message says how to get the right value. */
+export function checkRetrieved(retrieved: unknown): void {
+  if (isThenable(retrieved)) {
+    throw new ValidationError('retrieved', `must be ${RETRIEVED_HINT}, not a Promise: await it first, e.g. memory.inject(system, await memory.retrieve(query, options)) (got a Promise)`);
+  }
+  const index = Array.isArray(retrieved) ? retrieved.findIndex(isBareRecord) : -1;
+  if (index >= 0) {
+    throw new ValidationError(
+      `retrieved.${index}`,
+      `is a MemoryRecord, not a retrieve() result: pass what memory.retrieve(query, options) resolves to, or wrap each record as { memory: record, score: 0, relevance: 0, recency: 0, importance: 0 }`,
+    );
+  }
+  if (!Array.isArray(retrieved)) throw new ValidationError('retrieved', `must be ${RETRIEVED_HINT} (got ${describeValue(retrieved)})`);
+  parseInput(RetrievedList, retrieved, 'retrieved');
 }

@@ -13,7 +13,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 /** A non-empty identifier: no lone surrogates (they collide once encoded), no surrounding whitespace. */
 export const Id = z
-  .string({ error: 'must be a string' })
+  .string()
   .min(1, { error: 'must not be empty' })
   .max(MAX_ID_LENGTH, { error: `must be at most ${MAX_ID_LENGTH} characters` })
   .refine((value) => value.trim() === value, { error: 'must not start or end with whitespace' })
@@ -24,7 +24,7 @@ export const Id = z
  * empty or whitespace-only text is rejected.
  */
 export const Text = z
-  .string({ error: 'must be a string' })
+  .string()
   .max(MAX_TEXT_LENGTH, { error: `must be at most ${MAX_TEXT_LENGTH} characters` })
   .transform((value) => value.toWellFormed())
   .refine((value) => value.trim().length > 0, { error: 'must contain non-whitespace text' });
@@ -35,12 +35,13 @@ export const positiveZero = (value: number): number => (value === 0 ? 0 : value)
 /** Shortest half-life: below it a Float32 row rounds towards 0 and `age / halfLife` becomes 0/0 = NaN. */
 export const MIN_HALF_LIFE_DAYS = 0.001;
 
-const UnitInterval = z.number({ error: 'must be a finite number' }).min(0).max(1).transform(positiveZero);
-const Timestamp = z.number({ error: 'must be a finite number of ms since epoch' }).nonnegative();
-const HalfLifeDays = z
-  .number({ error: 'must be a finite number of days' })
-  .min(MIN_HALF_LIFE_DAYS, { error: `must be at least ${MIN_HALF_LIFE_DAYS} days` })
-  .max(365_000);
+// Range messages sit on the checks: an error given to `z.number()` itself would also word
+// every check (`-1` would read "must be a finite number"). Wrong types are worded by parseInput.
+const UNIT_RULE = { error: 'must be a number from 0 to 1' };
+const UnitInterval = z.number().min(0, UNIT_RULE).max(1, UNIT_RULE).transform(positiveZero);
+const Timestamp = z.number().nonnegative({ error: 'must be ms since epoch (≥ 0)' });
+const HALF_LIFE_RULE = { error: `must be a number of days from ${MIN_HALF_LIFE_DAYS} to 365000` };
+const HalfLifeDays = z.number().min(MIN_HALF_LIFE_DAYS, HALF_LIFE_RULE).max(365_000, HALF_LIFE_RULE);
 
 export const SourceType = z.enum(['bootstrapped', 'user_explicit', 'user_implicit', 'tool_output']);
 export type SourceType = z.infer<typeof SourceType>;
@@ -60,7 +61,7 @@ export const Source = z.object({
 export type Source = z.infer<typeof Source>;
 
 /** What a caller says a write came from; `excerpt` and `at` are filled in by engram. */
-export const SourceInput = z.object({ type: SourceType, id: Id });
+export const SourceInput = z.strictObject({ type: SourceType, id: Id });
 export type SourceInput = z.infer<typeof SourceInput>;
 
 export const HistoryEvent = z.enum(['created', 'corroborated', 'superseded', 'erased', 'regenerated', 'pruned']);
@@ -110,6 +111,7 @@ export const MemoryRecord = z.object({
 export type MemoryRecord = z.infer<typeof MemoryRecord>;
 
 export const Role = z.enum(['user', 'assistant', 'system', 'tool']);
+/** Not strict, unlike option objects: a chat app's messages carry their own fields (ids, times), which are dropped. */
 export const ChatMessage = z.object({ role: Role, content: Text });
 export type ChatMessage = z.infer<typeof ChatMessage>;
 
@@ -141,7 +143,7 @@ export const Operation = z.object({
 export type Operation = z.infer<typeof Operation>;
 
 /** A fact written directly with `remember` (no extraction). */
-export const Fact = z.object({
+export const Fact = z.strictObject({
   content: Text,
   topic: Id,
   importance: UnitInterval.optional(),
@@ -150,8 +152,9 @@ export const Fact = z.object({
 });
 export type Fact = z.infer<typeof Fact>;
 
-const Weight = z.number({ error: 'must be a finite number' }).min(0).max(1000).transform(positiveZero);
-export const Weights = z.object({ relevance: Weight, recency: Weight, importance: Weight });
+const WEIGHT_RULE = { error: 'must be a number from 0 to 1000 (0 switches that term off)' };
+const Weight = z.number().min(0, WEIGHT_RULE).max(1000, WEIGHT_RULE).transform(positiveZero);
+export const Weights = z.strictObject({ relevance: Weight, recency: Weight, importance: Weight });
 export type Weights = z.infer<typeof Weights>;
 
 /** Base trust by source type: bootstrapped data comes from a system of record; tool output goes stale. */

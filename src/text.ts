@@ -13,6 +13,11 @@ const LINE_BREAKS = /[\r\n\u000B\u000C\u0085\u2028\u2029]+/g;
 /** C0 and C1 controls other than the breaks above, and the bidi/format overrides that can hide text. */
 const CONTROL = /[\u0000-\u0008\u000E-\u001F\u007F-\u0084\u0086-\u009F\u202A-\u202E\u2066-\u2069]/g;
 
+/** Whether the UTF-16 code `code` is one of those line terminators (for walks that test one character at a time). */
+export function isLineBreak(code: number): boolean {
+  return (code >= 0x0a && code <= 0x0d) || code === 0x85 || code === 0x2028 || code === 0x2029;
+}
+
 /** `text` as one line: every line break becomes a space, control characters are dropped. */
 export function oneLine(text: string): string {
   return text.replace(LINE_BREAKS, ' ').replace(CONTROL, '');

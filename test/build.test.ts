@@ -34,4 +34,18 @@ describe('vite build (library)', () => {
     expect(worker).not.toMatch(/ZodError|safeParse/);
     expect(worker.length).toBeLessThan(64_000);
   });
+
+  it('builds engram/mem0 and engram/ai-sdk as their own entries that import engram instead of copying it', () => {
+    // The main entry carries no adapter code, and it imports nothing but its three dependencies
+    // and its own worker: the adapters add nothing to what a browser app loads.
+    expect(entry).not.toMatch(/Top-level entity parameters|engramMiddleware|from ["']\.\/(mem0|ai-sdk)/);
+    // Import statements only (error messages in the bundle quote `from 'fake-indexeddb'`).
+    const imports = (code: string) => [...code.matchAll(/^import\b[^;]*?\bfrom\s*["']([^"']+)["']/gm)].map((match) => match[1]).sort();
+    expect(imports(entry)).toEqual(['comlink', 'dexie', 'zod']);
+    for (const name of ['mem0.js', 'ai-sdk.js']) {
+      const adapter = readFileSync(join(outDir, name), 'utf8');
+      expect(imports(adapter)).toEqual(['engram']);
+      expect(adapter).not.toMatch(/class \w*Dexie|ZodError/);
+    }
+  });
 });

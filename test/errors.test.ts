@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ClosedError,
   ConflictError,
   EngramError,
   isEngramError,
@@ -15,7 +16,7 @@ import { toStorageError } from '../src/errors';
 
 describe('EngramError', () => {
   it('sets name to the class name for every subclass', () => {
-    const classes = [EngramError, PermissionError, NotFoundError, ConflictError, StorageError, QuotaError, WorkerError, PluginError];
+    const classes = [EngramError, PermissionError, NotFoundError, ConflictError, StorageError, ClosedError, QuotaError, WorkerError, PluginError];
     for (const Class of classes) {
       const error = new Class('boom');
       expect(error.name).toBe(Class.name);
@@ -45,6 +46,7 @@ describe('isEngramError', () => {
     const cloned = Object.assign(new Error('the worker died'), { name: 'WorkerError' });
     expect(isEngramError(cloned)).toBe(true);
     expect(isEngramError(new WorkerError('x'))).toBe(true);
+    expect(isEngramError(Object.assign(new Error('closed'), { name: 'ClosedError' }))).toBe(true);
   });
 
   it('returns false when the value is a foreign error or not an error', () => {

@@ -1,7 +1,7 @@
 import '@vitest/web-worker';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemory, isEngramError, StorageError, ValidationError, WorkerError, type Memory } from '../src/index';
+import { ClosedError, createMemory, isEngramError, ValidationError, WorkerError, type Memory } from '../src/index';
 import { SEED_QUERIES, SEED_SYSTEM } from '../scripts/seed-sessions';
 import { createComputeClient } from '../src/worker/client';
 import { createSequentialIds, createTestClock } from './helpers/memory';
@@ -48,7 +48,7 @@ describe('createMemory (worker wiring)', () => {
     expect(viaWorker.retrieved[0]![0]!.id).toBe(viaWorker.operations[2]![0]!.memoryId);
   });
 
-  it('rejects with an engram WorkerError when a call reaches the worker after close()', async () => {
+  it('rejects with ClosedError, not the terminated worker or closed database, when a call comes after close()', async () => {
     const { memory } = await build('auto');
     await memory.remember({ content: 'The user likes tea.', topic: 'drink' }, { userId: 'ada', source: { type: 'user_explicit', id: 'f1' } });
     await memory.close();
@@ -56,10 +56,10 @@ describe('createMemory (worker wiring)', () => {
       () => null,
       (reason: unknown) => reason,
     );
-    expect(error).toBeInstanceOf(WorkerError);
+    expect(error).toBeInstanceOf(ClosedError);
+    expect(error).not.toBeInstanceOf(WorkerError);
     expect(isEngramError(error)).toBe(true);
-    // ingest reads the owner's version from the (closed) database before it reaches the worker.
-    await expect(memory.ingest([{ role: 'user', content: "I'm vegan" }], { userId: 'ada', sessionId: 's', source: { type: 'user_implicit', id: 's' } })).rejects.toThrow(StorageError);
+    await expect(memory.ingest([{ role: 'user', content: "I'm vegan" }], { userId: 'ada', sessionId: 's', source: { type: 'user_implicit', id: 's' } })).rejects.toThrow(ClosedError);
   });
 });
 

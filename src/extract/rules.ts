@@ -5,7 +5,9 @@
  * so adversarial input cannot make it backtrack catastrophically.
  */
 import type { CandidateInput } from '../schema';
-import { instructionSignal, isReservedName, normalizeApostrophes, notTheUsersOwn, sentenceBounds } from '../defences';
+import { instructionSignal, normalizeApostrophes, notTheUsersOwn, sentenceBounds } from '../defences';
+import { CALL_ME, isReservedName } from '../names';
+import { isLineBreak } from '../text';
 import type { Extractor } from './extractor';
 
 export interface Rule {
@@ -21,7 +23,7 @@ export interface Rule {
 }
 
 // The seed's RULES, in JavaScript syntax. All but the name rule ignore case; the name rule
-// keeps "[A-Z]" meaningful (a name starts with a capital), so only its verb ignores case.
+// keeps its capital meaningful (a name starts with one), so only its verb ignores case.
 export const SEED_RULES: readonly Rule[] = Object.freeze([
   {
     pattern: /\bi'?m (?:a )?(vegetarian|vegan|pescatarian)\b/i,
@@ -48,7 +50,7 @@ export const SEED_RULES: readonly Rule[] = Object.freeze([
     lowerCaseCapture: true,
   },
   {
-    pattern: /\b[Cc][Aa][Ll][Ll] [Mm][Ee] ([A-Z][A-Za-z0-9_]*)\b/,
+    pattern: CALL_ME,
     topic: 'identity',
     template: 'The user goes by {0}.',
     confidence: 0.95,
@@ -69,9 +71,35 @@ const MAX_EXCERPT = 280;
 export function sentenceAround(text: string, start: number, end: number): string {
   const [from, stop] = sentenceBounds(text, start, end, MAX_EXCERPT);
   // Keep the sentence's own punctuation; a line break is not part of it.
-  const to = stop < text.length && text[stop] !== '\n' && text[stop] !== '\r' ? stop + 1 : stop;
+  const to = stop < text.length && !isLineBreak(text.charCodeAt(stop)) ? stop + 1 : stop;
   const sentence = text.slice(from, to).trim();
   return sentence.length > MAX_EXCERPT ? sentence.slice(0, MAX_EXCERPT - 1) + '…' : sentence;
+}
+
+/** The rule's hits in one user message that are the user's own statements, as candidates. */
+function hitsOf(rule: Rule, content: string, text: string): CandidateInput[] {
+  // `d` gives each capture's own indexes: the value is read from the message as typed
+  // ("O’Brien", "Zoe\u0308"), not from the apostrophe-normalised copy the rules match on.
+  const flags = [...new Set([...rule.pattern.flags, 'g', 'd'])].join('');
+  const candidates: CandidateInput[] = [];
+  for (const match of text.matchAll(new RegExp(rule.pattern.source, flags))) {
+    const [start, end] = [match.index, match.index + match[0].length];
+    const span = match.indices?.[1];
+    const capture = span ? content.slice(span[0], span[1]) : '';
+    if (notTheUsersOwn(text, start, end) !== undefined) continue;
+    if (rule.topic === 'identity' && isReservedName(capture)) continue;
+    const value = rule.lowerCaseCapture ? capture.toLowerCase() : capture;
+    candidates.push({
+      // A replacer function: a string replacement would expand "$&" and "$'" inside the value.
+      content: rule.template.replace('{0}', () => value),
+      topic: rule.topic,
+      confidence: rule.confidence,
+      excerpt: sentenceAround(content, start, end),
+      importance: rule.importance ?? 0.5,
+      halfLifeDays: rule.halfLifeDays,
+    });
+  }
+  return candidates;
 }
 
 /** Fires every rule against every message (all of them user messages); one candidate per hit. */
@@ -84,23 +112,7 @@ export function createRuleExtractor(rules: readonly Rule[] = SEED_RULES): Extrac
         // A message carrying instructions, role markers or a request to write for everyone is
         // an attack on the store or the prompt, not a statement about the user: nothing from it.
         if (instructionSignal(text) !== undefined) continue;
-        for (const rule of rules) {
-          const flags = rule.pattern.flags.includes('g') ? rule.pattern.flags : rule.pattern.flags + 'g';
-          for (const match of text.matchAll(new RegExp(rule.pattern.source, flags))) {
-            const capture = match[1] ?? '';
-            if (notTheUsersOwn(text, match.index, match.index + match[0].length) !== undefined) continue;
-            if (rule.topic === 'identity' && isReservedName(capture)) continue;
-            const value = rule.lowerCaseCapture ? capture.toLowerCase() : capture;
-            candidates.push({
-              content: rule.template.replace('{0}', value),
-              topic: rule.topic,
-              confidence: rule.confidence,
-              excerpt: sentenceAround(message.content, match.index, match.index + match[0].length),
-              importance: rule.importance ?? 0.5,
-              halfLifeDays: rule.halfLifeDays,
-            });
-          }
-        }
+        for (const rule of rules) candidates.push(...hitsOf(rule, message.content, text));
       }
       return candidates;
     },

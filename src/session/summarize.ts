@@ -9,7 +9,8 @@
  * preference. The extractor's poisoning defences apply here too: no quoted or reported speech,
  * nothing from a message that carries instructions.
  */
-import { instructionSignal, isReservedName, normalizeApostrophes, notTheUsersOwn, reportsSomeoneElse } from '../defences';
+import { instructionSignal, normalizeApostrophes, notTheUsersOwn, reportsSomeoneElse } from '../defences';
+import { claimsReservedName } from '../names';
 import type { Candidate, ChatMessage } from '../schema';
 
 export const SESSION_SUMMARY_TOPIC = 'session-summary';
@@ -50,7 +51,7 @@ export function durableStatements(userMessages: readonly ChatMessage[], flagged:
       if (!isFlagged && (!durable || TRANSIENT.test(sentence))) continue;
       const at = start + (durable?.index ?? 0);
       if (notTheUsersOwn(text, at, at + (durable?.[0].length ?? sentence.length)) !== undefined || reportsSomeoneElse(sentence)) continue;
-      if (isReservedName(/\bcall me ([A-Z][\w-]*)/i.exec(sentence)?.[1] ?? '')) continue;
+      if (claimsReservedName(sentence)) continue;
       seen.add(id);
       // The stored text is the user's, not the apostrophe-normalised copy.
       out.push(message.content.slice(start, start + sentence.length));

@@ -154,10 +154,22 @@ export interface VectorLogRow {
   removals: string[];
 }
 
+/**
+ * What Dexie needs of the `IDBKeyRange` class (the global one, or fake-indexeddb's). An
+ * interface, so emitted declarations name it instead of spelling out the DOM's.
+ */
+export interface IDBKeyRangeClass {
+  readonly prototype: IDBKeyRange;
+  bound(lower: unknown, upper: unknown, lowerOpen?: boolean, upperOpen?: boolean): IDBKeyRange;
+  lowerBound(lower: unknown, open?: boolean): IDBKeyRange;
+  upperBound(upper: unknown, open?: boolean): IDBKeyRange;
+  only(value: unknown): IDBKeyRange;
+}
+
 export interface DatabaseOptions {
   /** IndexedDB factory; pass fake-indexeddb's under Node. */
-  indexedDB?: IDBFactory;
-  IDBKeyRange?: typeof IDBKeyRange;
+  indexedDB?: IDBFactory | undefined;
+  IDBKeyRange?: IDBKeyRangeClass | undefined;
 }
 
 export class EngramDatabase extends Dexie {

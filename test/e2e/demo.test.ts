@@ -3,24 +3,12 @@
  * way a person would use it. Each walkthrough step is checked against what the seed says
  * should happen, and a full-page screenshot per step goes to artifacts/ for a human look.
  */
-import { mkdir, readdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MEMORIES_PREAMBLE } from '../../src/inject/inject';
 import { SEED_SYSTEM } from '../../scripts/seed-sessions';
-import { buildDemo, collectConsoleErrors, launchChromium, REPO_ROOT, serveBuilt, type ConsoleProblems, type LaunchedBrowser, type Served } from './browser';
-
-const ARTIFACTS = join(REPO_ROOT, 'artifacts');
-
-interface ActiveView {
-  id: string;
-  topic: string;
-  content: string;
-  confidence: string;
-  decayed: number;
-  sources: string[];
-}
+import { collectConsoleErrors, type ConsoleProblems, type LaunchedBrowser, type Served } from './browser';
+import { active as activeOn, idle as idleOn, ready, resetAnswering, startDemo, storeOwner as storeOwnerOf, type Screenshots } from './demo-page';
 
 interface InvalidView {
   id: string;
@@ -34,36 +22,13 @@ let served: Served;
 let browser: LaunchedBrowser;
 let page: Page;
 let problems: ConsoleProblems;
-let shot = 0;
+let shots: Screenshots;
 let launchError: unknown;
 
-/**
- * A full-page screenshot. The viewport is grown to the page height first: the store panel is
- * sticky and capped at the viewport height, so a plain full-page capture would show it
- * wherever the last click scrolled it, and cut.
- */
-async function screenshot(name: string, target: Page = page) {
-  shot += 1;
-  const viewport = target.viewportSize() ?? { width: 1280, height: 900 };
-  const height = await target.evaluate(() => {
-    const store = document.getElementById('store');
-    return Math.max(document.documentElement.scrollHeight, store ? store.scrollHeight + store.getBoundingClientRect().top + window.scrollY + 40 : 0);
-  });
-  await target.setViewportSize({ width: viewport.width, height: Math.ceil(Math.max(viewport.height, height)) });
-  await target.evaluate(() => new Promise(requestAnimationFrame));
-  await target.screenshot({ path: join(ARTIFACTS, `demo-${String(shot).padStart(2, '0')}-${name}.png`), fullPage: true });
-  await target.setViewportSize(viewport);
-}
-
-/** Waits until the page finished starting (memory open, store rendered). */
-async function ready(target: Page = page) {
-  await target.waitForSelector('body[data-ready="true"]:not(.busy)');
-}
-
-/** Waits until no action is running: every action sets body.busy until the store is redrawn. */
-async function idle() {
-  await page.waitForFunction(() => !document.body.classList.contains('busy'));
-}
+const screenshot = (name: string, target: Page = page) => shots.take(target, name);
+const idle = () => idleOn(page);
+const active = () => activeOn(page);
+const storeOwner = () => storeOwnerOf(page);
 
 /** Clicks "Next step" and waits until step `done` finished and the store was redrawn. */
 async function nextStep(done: number, name: string) {
@@ -74,23 +39,6 @@ async function nextStep(done: number, name: string) {
   }, done);
   expect(await page.getByTestId('error').isHidden()).toBe(true);
   await screenshot(`step-${done}-${name}`);
-}
-
-async function active(): Promise<ActiveView[]> {
-  return page.$$eval('[data-testid="active-memory"]', (cards) =>
-    cards.map((card) => {
-      const text = (testId: string) => card.querySelector(`[data-testid="${testId}"]`)?.textContent ?? '';
-      const element = card as HTMLElement;
-      return {
-        id: element.dataset['id'] ?? '',
-        topic: element.dataset['topic'] ?? '',
-        content: text('memory-content'),
-        confidence: text('memory-confidence'),
-        decayed: Number(text('memory-decayed')),
-        sources: (element.dataset['sources'] ?? '').split(',').filter(Boolean),
-      };
-    }),
-  );
 }
 
 async function invalid(): Promise<InvalidView[]> {
@@ -124,25 +72,12 @@ async function hits(scope: string): Promise<{ content: string; top: boolean }[]>
   );
 }
 
-async function storeOwner(): Promise<string> {
-  return (await page.getByTestId('store').getAttribute('data-owner')) ?? '';
-}
-
 beforeAll(async () => {
-  await mkdir(ARTIFACTS, { recursive: true });
-  // Screenshots of an earlier run would sit next to these ones and mislead whoever looks.
-  for (const file of await readdir(ARTIFACTS)) if (/^demo-\d+-.*\.png$/.test(file)) await rm(join(ARTIFACTS, file));
-  served = await serveBuilt(await buildDemo());
   try {
-    browser = await launchChromium();
+    ({ served, browser, page, problems, shots } = await startDemo('demo'));
   } catch (error) {
     launchError = error;
-    return;
   }
-  page = await browser.context.newPage();
-  problems = collectConsoleErrors(page);
-  await page.goto(served.url);
-  await ready();
 });
 
 // A missing browser fails every test with the install hint: a failing beforeAll would only
@@ -269,7 +204,7 @@ describe('demo page', () => {
   it('keeps the store and the walkthrough across a reload', async () => {
     const before = await active();
     await page.reload();
-    await ready();
+    await ready(page);
     expect(await active()).toEqual(before);
     expect(await page.getByTestId('next-step').getAttribute('data-done')).toBe('9');
     expect(await page.getByTestId('compute-location').getAttribute('data-location')).toBe('worker');
@@ -323,7 +258,7 @@ describe('demo page', () => {
     await screenshot('clock-six-months');
     const offsetAfter = await page.getByTestId('clock-offset').textContent();
     await page.reload();
-    await ready();
+    await ready(page);
     expect(await page.getByTestId('clock-offset').textContent()).toBe(offsetAfter);
     expect((await active())[0]!.decayed).toBe(after.decayed);
   });
@@ -341,19 +276,18 @@ describe('demo page', () => {
     const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot('phone', phone);
-    await phone.getByTestId('lineage').screenshot({ path: join(ARTIFACTS, `demo-${String(shot).padStart(2, '0')}-phone-lineage.png`) });
+    await phone.getByTestId('lineage').screenshot({ path: shots.path('phone-lineage') });
     await phone.close();
     expect(phoneConsole.errors).toEqual([]);
   });
 
-  it('resets to an empty store', async () => {
-    await page.getByTestId('reset').click();
-    await page.waitForFunction(() => document.querySelector<HTMLElement>('[data-testid="next-step"]')?.dataset['done'] === '0');
-    await idle();
+  it('resets to an empty store once Reset is confirmed', async () => {
+    await resetAnswering(page, 'confirm');
+    expect(await page.getByTestId('next-step').getAttribute('data-done')).toBe('0');
     expect(await active()).toEqual([]);
     expect(await page.getByTestId('clock-offset').textContent()).toBe('real time');
     await page.reload();
-    await ready();
+    await ready(page);
     expect(await active()).toEqual([]);
   });
 

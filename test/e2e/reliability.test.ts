@@ -162,7 +162,7 @@ async function until(condition: () => boolean, timeoutMs: number, what: string):
 }
 
 describe('browser reliability (Chromium, real IndexedDB, module Worker)', () => {
-  it('RELIABILITY 8 / invariant 4: two tabs ingest concurrently for one user; both see every fact', { timeout: 90_000 }, async () => {
+  it('RELIABILITY 8 / invariant 4: two tabs ingest concurrently for one user; both see every fact', { timeout: 240_000 }, async () => {
     const N = Number(process.env['ENGRAM_TABS_N'] ?? 500);
     const profile = await tempDir('engram-rel-tabs-');
     const context = await launchProfile(profile);
@@ -591,7 +591,7 @@ describe('browser reliability (Chromium, real IndexedDB, module Worker)', () => 
     }
   });
 
-  it('RELIABILITY 9 (browser): retrieval at 10k memories plus other users and apps: every hit passes the isolation predicate; main-thread stalls reported', { timeout: 90_000 }, async () => {
+  it('RELIABILITY 9 (browser): retrieval at 10k memories plus other users and apps: every hit passes the isolation predicate; main-thread stalls reported', { timeout: 240_000 }, async () => {
     const profile = await tempDir('engram-rel-scale-');
     const context = await launchProfile(profile);
     try {

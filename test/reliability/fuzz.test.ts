@@ -154,18 +154,27 @@ describe('Memory (number fuzz)', () => {
 });
 
 describe('Memory (prototype keys)', () => {
-  it('changes no prototype when __proto__, constructor and prototype keys come in anywhere', async () => {
+  it('rejects prototype keys in option objects and facts and strips them from messages, changing no prototype', async () => {
     const before = prototypeKeys();
     const evil = '{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}},"prototype":{"polluted":"yes"}}';
     const merge = (json: string) => JSON.parse(json.replace(/}$/, ',' + evil.slice(1))) as Record<string, unknown>;
-    const fact = merge('{"content":"The user likes __proto__ jokes.","topic":"__proto__"}');
-    const options = merge(`{"userId":"__proto__","source":${JSON.stringify(merge('{"type":"user_explicit","id":"constructor"}'))}}`);
-    await memory.remember(fact as never, options as never);
+    const fact = { content: 'The user likes __proto__ jokes.', topic: '__proto__' };
+    const options = { userId: '__proto__', source: { type: 'user_explicit', id: 'constructor' } } as const;
+    const unknown = /unknown keys '__proto__', 'constructor', 'prototype'/;
+    // Option objects and facts are strict: a prototype key is an unknown key, at any depth.
+    await expect(memory.remember(merge(JSON.stringify(fact)) as never, options)).rejects.toThrow(ValidationError);
+    await expect(memory.remember(fact, merge(JSON.stringify(options)) as never)).rejects.toThrow(unknown);
+    await expect(memory.remember(fact, { ...options, source: merge(JSON.stringify(options.source)) } as never)).rejects.toThrow(/^options\.source: unknown keys/);
+    await expect(memory.retrieve('jokes', merge('{"userId":"__proto__","weights":{"relevance":1}}') as never)).rejects.toThrow(unknown);
+    await expect(memory.list(merge('{"userId":"__proto__"}') as never)).rejects.toThrow(unknown);
+    expect(await memory.list({ userId: '__proto__', includeInvalid: true })).toEqual([]);
+    // Messages are not strict (a chat app's messages carry their own fields): the keys are dropped.
+    await memory.remember(fact, options);
     const messages = [merge(`{"role":"user","content":"I'm vegan. Call me Proto."}`)];
-    await memory.ingest(messages as never, merge('{"userId":"__proto__","sessionId":"prototype","source":{"type":"user_implicit","id":"prototype"}}') as never);
-    const hits = await memory.retrieve('vegan jokes', merge('{"userId":"__proto__","weights":{"relevance":1,"recency":0,"importance":0}}') as never);
+    await memory.ingest(messages as never, { userId: '__proto__', sessionId: 'prototype', source: { type: 'user_implicit', id: 'prototype' } });
+    const hits = await memory.retrieve('vegan jokes', { userId: '__proto__', weights: { relevance: 1, recency: 0, importance: 0 } });
     expect(hits.length).toBeGreaterThan(0);
-    const records = await memory.list(merge('{"userId":"__proto__"}') as never);
+    const records = await memory.list({ userId: '__proto__' });
     expect(records.map((r) => r.content).sort()).toEqual(['The user follows a vegan diet.', 'The user goes by Proto.', 'The user likes __proto__ jokes.']);
     for (const record of records) {
       expect(Object.getPrototypeOf(record)).toBe(Object.prototype);

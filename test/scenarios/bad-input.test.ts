@@ -107,3 +107,75 @@ describe('Memory reads (bad input)', () => {
     await expectNothingStored();
   });
 });
+
+describe('Memory (missing arguments)', () => {
+  it('rejects with ValidationError naming the missing argument and its shape when a call gets none', async () => {
+    const call = memory as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    const expected: [string, unknown[], string][] = [
+      ['ingest', [], 'messages: is required: an array, each { role, content } (got undefined)'],
+      ['ingest', [[{ role: 'user', content: "I'm vegan" }]], 'options: is required: { userId, appName?, sessionId, source: { type, id } } (got undefined)'],
+      ['remember', [], 'fact: is required: { content, topic, importance?, halfLifeDays?, confidence? } (got undefined)'],
+      ['retrieve', [], 'query: is required: a string (got undefined)'],
+      ['retrieve', ['x'], 'options: is required: { userId, appName?, sessionId?, scopes?, k?, weights?: { relevance?, recency?, importance? } } (got undefined)'],
+      ['forgetSource', [], 'sourceId: is required: a string (got undefined)'],
+      ['forgetSource', ['s1'], 'options: is required: { userId, appName? } (got undefined)'],
+      ['list', [], 'options: is required: { userId, appName?, includeInvalid? } (got undefined)'],
+      ['get', [], 'id: is required: a string (got undefined)'],
+      ['get', ['mem_0001'], 'owner: is required: { userId, appName? } (got undefined)'],
+      ['history', ['mem_0001'], 'owner: is required: { userId, appName? } (got undefined)'],
+      ['prune', [], 'options: is required: { userId, appName?, floor } (got undefined)'],
+      ['summarizeSession', [[{ role: 'user', content: "I'm vegan" }]], 'options: is required: { userId, appName?, sessionId, source: { type, id } } (got undefined)'],
+      ['export', [], 'options: is required: { userId, appName? } (got undefined)'],
+    ];
+    for (const [method, args, message] of expected) {
+      await expect(call[method]!(...args)).rejects.toThrow(ValidationError);
+      await expect(call[method]!(...args)).rejects.toThrow(message);
+    }
+    expect(() => (memory.inject as (...args: unknown[]) => string)()).toThrow('system: must be the system prompt, a string (got undefined)');
+    await expectNothingStored();
+  });
+
+  it('names the misspelt key and the intended one when an option is misspelt', async () => {
+    await expect(memory.ingest([{ role: 'user', content: "I'm vegan" }], { userID: 'ada', sessionId: 's1', source } as never)).rejects.toThrow(
+      "options: unknown key 'userID' (did you mean 'userId'?); valid keys: userId, appName, sessionId, source",
+    );
+    await expect(memory.retrieve('diet', { ...owner, K: 3 } as never)).rejects.toThrow("options: unknown key 'K' (did you mean 'k'?)");
+    await expectNothingStored();
+  });
+});
+
+describe('Memory.inject (bad input)', () => {
+  it('throws ValidationError saying to await when given the Promise of a call', async () => {
+    const listed = memory.list(owner);
+    const retrieved = memory.retrieve('diet', owner);
+    expect(() => memory.inject('You are helpful.', listed as never)).toThrow(ValidationError);
+    expect(() => memory.inject('You are helpful.', retrieved as never)).toThrow(
+      'retrieved: must be an array of memory.retrieve() results: [{ memory, score, relevance, recency, importance }], not a Promise: await it first',
+    );
+    await Promise.all([listed, retrieved]);
+  });
+
+  it('throws ValidationError saying to call retrieve or wrap the records when given MemoryRecords', async () => {
+    const records = await memory.list(owner);
+    expect(() => memory.inject('You are helpful.', records as never)).toThrow(ValidationError);
+    expect(() => memory.inject('You are helpful.', records as never)).toThrow(
+      'retrieved.0: is a MemoryRecord, not a retrieve() result: pass what memory.retrieve(query, options) resolves to, or wrap each record as { memory: record, score: 0, relevance: 0, recency: 0, importance: 0 }',
+    );
+    const wrapped = records.map((record) => ({ memory: record, score: 0, relevance: 0, recency: 0, importance: 0 }));
+    const prompt = memory.inject('You are helpful.', wrapped);
+    for (const record of records) expect(prompt).toContain(`] ${record.content}`);
+  });
+
+  it('throws ValidationError describing the value when retrieved is not an array of results', () => {
+    const cases: [unknown, string][] = [
+      [undefined, 'retrieved: must be an array of memory.retrieve() results: [{ memory, score, relevance, recency, importance }] (got undefined)'],
+      [{ memory: {} }, 'retrieved: must be an array of memory.retrieve() results: [{ memory, score, relevance, recency, importance }] (got an object with keys memory)'],
+      [[{ score: 1 }], 'retrieved.0.memory: is required: { content, confidence, updatedAt, halfLifeDays, sources } (got undefined)'],
+      [[null], 'retrieved.0: must be an object { memory: { content, confidence, updatedAt, halfLifeDays, sources }, score } (got null)'],
+    ];
+    for (const [retrieved, message] of cases) {
+      expect(() => memory.inject('You are helpful.', retrieved as never)).toThrow(ValidationError);
+      expect(() => memory.inject('You are helpful.', retrieved as never)).toThrow(message);
+    }
+  });
+});

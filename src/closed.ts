@@ -1,0 +1,47 @@
+/**
+ * The closed state of a Memory: after `close()` every call fails with ClosedError, and so
+ * does a call that close() overtook, instead of the Dexie or worker failure that closing
+ * caused underneath it.
+ */
+import { ClosedError, isEngramError, StorageError, WorkerError } from './errors';
+import type { Memory } from './memory-api';
+
+/** The only synchronous calls; every other method returns a promise and rejects instead of throwing. */
+const SYNC_METHODS: ReadonlySet<string> = new Set(['inject'] satisfies (keyof Memory)[]);
+
+function closedError(method: string, cause?: unknown): ClosedError {
+  const when = cause === undefined ? 'after close()' : 'while close() ran, which stopped it (anything it had not committed was not written)';
+  const message = `memory.${method} was called ${when}: this memory is closed. Create a new one with createMemory() to keep using the store.`;
+  return new ClosedError(message, cause === undefined ? undefined : { cause });
+}
+
+/** What closing the database or terminating the worker makes an in-flight call fail with. */
+function causedByClose(error: unknown): boolean {
+  return error instanceof StorageError || error instanceof WorkerError || !isEngramError(error);
+}
+
+/**
+ * A view of `memory` whose calls check `isClosed()` first; `close` itself passes through (it
+ * is idempotent). Internal calls between methods use the unguarded object.
+ */
+export function guardClosed(memory: Memory, isClosed: () => boolean): Memory {
+  const guarded: Record<string, unknown> = { ...memory };
+  for (const [method, value] of Object.entries(memory)) {
+    if (typeof value !== 'function' || method === 'close') continue;
+    const call = value as (...args: unknown[]) => unknown;
+    guarded[method] = SYNC_METHODS.has(method)
+      ? (...args: unknown[]) => {
+          if (isClosed()) throw closedError(method);
+          return call.apply(memory, args);
+        }
+      : async (...args: unknown[]) => {
+          if (isClosed()) throw closedError(method);
+          try {
+            return await call.apply(memory, args);
+          } catch (error) {
+            throw isClosed() && causedByClose(error) ? closedError(method, error) : error;
+          }
+        };
+  }
+  return guarded as unknown as Memory;
+}

@@ -1,0 +1,108 @@
+/**
+ * What `createMemory` accepts: one strict zod schema, and the `MemoryOptions` type is
+ * inferred from it. An unknown key (`wrker`) or a bad value (`worker: 'on'`) is a
+ * ValidationError listing the valid ones; plugins are checked for their shape here, their
+ * output where it is used.
+ */
+import type { Dexie } from 'dexie';
+import { z } from 'zod';
+import type { Decider } from './consolidate/decider';
+import type { Embedder } from './embed/embedder';
+import { StorageError } from './errors';
+import type { Extractor } from './extract/extractor';
+import { parseInput } from './options';
+import { DEFAULT_TRUST, Id, SourceType } from './schema';
+import type { IDBKeyRangeClass } from './store/database';
+import type { WorkerMode } from './worker/client';
+
+function isFunction(value: unknown): value is (...args: never[]) => unknown {
+  return typeof value === 'function';
+}
+
+function hasMethods(value: unknown, ...methods: string[]): value is Record<string, unknown> {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && methods.every((method) => isFunction((value as Record<string, unknown>)[method]));
+}
+
+function isEmbedder(value: unknown): value is Embedder {
+  if (!hasMethods(value, 'embed')) return false;
+  const { id, dim } = value as { id?: unknown; dim?: unknown };
+  return typeof id === 'string' && id.length > 0 && Number.isInteger(dim) && (dim as number) > 0;
+}
+
+const THRESHOLD_RULE = { error: 'must be a cosine from -1 to 1' };
+const TIMEOUT_RULE = { error: 'must be a number of ms in (0, 3600000]' };
+const TRUST_RULE = { error: 'must be a number from 0 to 1' };
+
+// The shape is its own declaration so the emitted types keep each field's TSDoc (a shape
+// inferred inside z.strictObject(...) is printed without comments).
+const memoryOptionsShape = {
+  /** IndexedDB database name. Default `'engram'`. */
+  name: z.string().min(1).optional(),
+  /** IndexedDB factory (fake-indexeddb's `new IDBFactory()` under Node). */
+  indexedDB: z
+    .custom<IDBFactory>((value) => hasMethods(value, 'open', 'deleteDatabase'), { error: "must be an IDBFactory (under Node: new IDBFactory() from 'fake-indexeddb')" })
+    .optional(),
+  /** The `IDBKeyRange` class that goes with `indexedDB` (fake-indexeddb's under Node). */
+  IDBKeyRange: z
+    .custom<IDBKeyRangeClass>((value) => isFunction(value) && hasMethods(value, 'bound', 'lowerBound', 'upperBound', 'only'), { error: "must be the IDBKeyRange class (under Node: IDBKeyRange from 'fake-indexeddb')" })
+    .optional(),
+  /** `'auto'` (default): compute in a module Worker where `Worker` exists, else in-process. `'off'`: in-process. */
+  worker: z.enum(['auto', 'off'] satisfies WorkerMode[]).optional(),
+  /**
+   * A compute call (embed, scan) that takes longer than this rejects with WorkerError and the
+   * worker is restarted; a worker that was terminated from outside is only noticed this way.
+   * Default 30 000 ms.
+   */
+  workerTimeoutMs: z.number().gt(0, TIMEOUT_RULE).max(3_600_000, TIMEOUT_RULE).optional(),
+  /** Replaces the offline hash embedder (256-d). */
+  embedder: z.custom<Embedder>(isEmbedder, { error: 'must be an embedder { id: non-empty string, dim: positive integer, embed(texts) }' }).optional(),
+  /** Replaces the offline rule extractor. */
+  extractor: z.custom<Extractor>((value) => hasMethods(value, 'extract'), { error: 'must be an extractor { extract(userMessages, context) }' }).optional(),
+  /** Replaces the seed's consolidation policy. */
+  decider: z.custom<Decider>((value) => hasMethods(value, 'decide'), { error: 'must be a decider { decide(input) }' }).optional(),
+  /** Milliseconds since epoch; inject one to simulate time. Default `Date.now`. */
+  clock: z.custom<() => number>(isFunction, { error: 'must be a function returning ms since epoch' }).optional(),
+  /** Topics where a user holds one value at a time. Default `['diet', 'travel', 'identity']`. */
+  exclusiveTopics: z.array(Id).readonly().optional(),
+  /** Base trust per source type, each from 0 to 1 (partial: merged over the defaults). */
+  trust: z
+    .partialRecord(SourceType, z.number().min(0, TRUST_RULE).max(1, TRUST_RULE))
+    .transform((given): Readonly<Record<SourceType, number>> => ({ ...DEFAULT_TRUST, ...given }))
+    .optional(),
+  /** Cosine at or above which an existing memory is a consolidation neighbour, from -1 to 1. Default 0.6. */
+  candidateThreshold: z.number().min(-1, THRESHOLD_RULE).max(1, THRESHOLD_RULE).optional(),
+  /**
+   * Memory id generator. Default `mem_` + 32 random hex digits (128 bits). A generated id that
+   * already exists is never written over (whoever's record it is): the write is decided again
+   * with a new id, and a generator that keeps repeating itself gets a ConflictError.
+   */
+  idGenerator: z.custom<() => string>(isFunction, { error: 'must be a function returning a new id' }).optional(),
+  /**
+   * @internal Test hook: receives the Dexie database before it opens, so a test can install
+   * DBCore middleware (`db.use(...)`) to inject write faults. Not part of the public contract.
+   */
+  onDatabase: z.custom<(db: Dexie) => void>(isFunction, { error: 'must be a function' }).optional(),
+};
+export const MemoryOptions: z.ZodObject<typeof memoryOptionsShape, z.core.$strict> = z.strictObject(memoryOptionsShape);
+export type MemoryOptions = z.input<typeof MemoryOptions>;
+export type ParsedMemoryOptions = z.output<typeof MemoryOptions>;
+
+const NODE_SETUP = "  import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';\n  createMemory({ indexedDB: new IDBFactory(), IDBKeyRange })";
+
+/** Fails before Dexie does (its "MissingAPIError" names no fix) when there is no IndexedDB to open. */
+function checkIndexedDB(options: ParsedMemoryOptions): void {
+  const globals = globalThis as { indexedDB?: unknown; IDBKeyRange?: unknown };
+  if (options.indexedDB === undefined && globals.indexedDB === undefined) {
+    throw new StorageError(`createMemory: there is no IndexedDB here (no options.indexedDB and no global indexedDB, as under Node). Install fake-indexeddb and pass it:\n${NODE_SETUP}`);
+  }
+  if (options.IDBKeyRange === undefined && globals.IDBKeyRange === undefined) {
+    throw new StorageError(`createMemory: options.indexedDB needs its IDBKeyRange (there is no global IDBKeyRange, as under Node). Pass both from fake-indexeddb:\n${NODE_SETUP}`);
+  }
+}
+
+/** Parses `createMemory`'s options: ValidationError for a bad or unknown option, StorageError when IndexedDB is missing. */
+export function parseMemoryOptions(options: unknown): ParsedMemoryOptions {
+  const parsed = parseInput(MemoryOptions, options === undefined ? {} : options, 'options');
+  checkIndexedDB(parsed);
+  return parsed;
+}

@@ -1,0 +1,112 @@
+/**
+ * On-disk upgrades: a database written by an earlier release (test/fixtures/engram-db-v3.json,
+ * built by scripts/build-db-fixture.ts from that release's commit and never rebuilt) must open
+ * with the current code with nothing lost: memories and their lineage, stored inputs (so
+ * forgetting still regenerates), revocations, and the packed vectors retrieval loads from.
+ */
+import { readFileSync } from 'node:fs';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMemory, type Memory, type MemoryRecord } from '../../src/index';
+import { decodeValue, dumpDatabase, restoreDatabase, type DatabaseFixture } from '../helpers/idb-fixture';
+
+interface Owner {
+  userId: string;
+  appName: string;
+}
+
+interface Fixture {
+  builtFrom: string;
+  name: string;
+  now: number;
+  owners: Owner[];
+  database: DatabaseFixture;
+  expected: unknown;
+}
+
+interface Expected {
+  exports: { exportedAt: number; memories: unknown[]; inputs: unknown[] }[];
+  lists: MemoryRecord[][];
+  retrieved: Record<string, string[][]>;
+  afterForget: { report: { erased: string[]; regenerated: { from: string; to: string | null }[] }; active: unknown[] };
+}
+
+const QUERIES = ['any dietary restrictions I should know about?', 'what seat should I book on the flight?', 'what should we order for lunch?'];
+const fixture = JSON.parse(readFileSync(new URL('../fixtures/engram-db-v3.json', import.meta.url), 'utf8')) as Fixture;
+const expected = decodeValue(fixture.expected) as Expected;
+
+let memory: Memory | undefined;
+afterEach(async () => {
+  await memory?.close();
+  memory = undefined;
+});
+
+/** The fixture restored raw into a fresh factory, opened with today's createMemory. */
+async function openUpgraded(): Promise<{ memory: Memory; factory: IDBFactory }> {
+  const factory = new IDBFactory();
+  await restoreDatabase(factory, fixture.name, fixture.database);
+  let next = 1000;
+  memory = await createMemory({ name: fixture.name, indexedDB: factory, IDBKeyRange, worker: 'off', clock: () => fixture.now, idGenerator: () => `mem_up_${++next}` });
+  return { memory, factory };
+}
+
+function facts(records: readonly MemoryRecord[]) {
+  return records
+    .map(({ content, topic, scope, confidence, sources }) => ({ content, topic, scope, confidence, sources: sources.map((source) => source.id) }))
+    .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+}
+
+describe('createMemory (opening a database written by an earlier release)', () => {
+  it(`keeps every memory, its sources and history when the fixture from ${fixture.builtFrom.slice(0, 12)} is opened`, async () => {
+    const { memory } = await openUpgraded();
+    for (const [i, owner] of fixture.owners.entries()) {
+      const records = await memory.list({ ...owner, includeInvalid: true });
+      expect(records.length).toBe(expected.lists[i]!.length);
+      expect(records).toMatchObject(expected.lists[i]!);
+    }
+  });
+
+  it('exports the same memories and stored inputs for every owner after the upgrade', async () => {
+    const { memory } = await openUpgraded();
+    for (const [i, owner] of fixture.owners.entries()) {
+      const { exportedAt: _then, ...before } = expected.exports[i]!;
+      const { exportedAt: _now, ...after } = await memory.export(owner);
+      expect(after).toMatchObject(before);
+      expect(after.inputs).toHaveLength(before.inputs.length);
+    }
+  });
+
+  it('retrieves every memory it retrieved before from the packed vectors', async () => {
+    const { memory } = await openUpgraded();
+    for (const owner of fixture.owners) {
+      for (const [q, query] of QUERIES.entries()) {
+        const ids = (await memory.retrieve(query, { ...owner, k: 10 })).map((hit) => hit.memory.id).sort();
+        expect(ids).toEqual([...expected.retrieved[JSON.stringify(owner)]![q]!].sort());
+      }
+    }
+  });
+
+  it('still knows which sources were revoked: forgetting one again reports and writes nothing', async () => {
+    const { memory, factory } = await openUpgraded();
+    await memory.list({ ...fixture.owners[0]!, includeInvalid: true });
+    const before = await dumpDatabase(factory, fixture.name);
+    expect(await memory.forgetSource('s2', fixture.owners[0]!)).toEqual({ erased: [], regenerated: [] });
+    expect(await dumpDatabase(factory, fixture.name)).toEqual(before);
+  });
+
+  it('regenerates from the stored inputs as the earlier release did when a source is forgotten after the upgrade', async () => {
+    const { memory } = await openUpgraded();
+    const report = await memory.forgetSource('s3', fixture.owners[0]!);
+    expect(report.erased.sort()).toEqual([...expected.afterForget.report.erased].sort());
+    expect(report.regenerated.map((entry) => entry.from).sort()).toEqual(expected.afterForget.report.regenerated.map((entry) => entry.from).sort());
+    expect(facts(await memory.list(fixture.owners[0]!))).toEqual(expected.afterForget.active.slice().sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))));
+  });
+
+  it('accepts new writes on the upgraded database', async () => {
+    const { memory } = await openUpgraded();
+    const bob = fixture.owners[1]!;
+    const operations = await memory.ingest([{ role: 'user', content: "I've started eating fish again." }], { ...bob, sessionId: 'b2', source: { type: 'user_explicit', id: 'b2' } });
+    expect(operations.map((operation) => operation.action)).toEqual(['UPDATE']);
+    expect((await memory.retrieve('diet', { ...bob, k: 1 }))[0]!.memory.content).toBe('The user eats fish again.');
+  });
+});
