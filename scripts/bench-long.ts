@@ -124,10 +124,19 @@ interface LongRow {
   n: number;
   p50: number;
   p95: number;
+  /** CPU ms of the process per ingest (Node only; NaN elsewhere): wall time on a loaded machine is mostly waiting. */
+  cpu: number;
   rows: number;
   bytes: number;
   cursors: number;
   forget: { old: number; middle: number; recent: number };
+  forgetCpu: { old: number; middle: number; recent: number };
+}
+
+/** CPU ms used by this process so far, where the runtime can tell (Node), else NaN. */
+function cpuMs(): number {
+  const usage = (globalThis as { process?: { cpuUsage?: () => { user: number; system: number } } }).process?.cpuUsage?.();
+  return usage ? (usage.user + usage.system) / 1000 : Number.NaN;
 }
 
 /** Grows the long user's history to the largest size, measuring at each; prints the table. */
@@ -149,24 +158,29 @@ export async function runLongUserBench(env: BenchEnvironment, sizes: readonly nu
     building += performance.now() - buildStarted;
     const times: number[] = [];
     counter.reset();
+    const cpuBefore = cpuMs();
     for (let s = 0; s < SAMPLES; s++, next++, now += HOUR) {
       const t = performance.now();
       await ingest(next);
       times.push(performance.now() - t);
     }
+    const cpu = (cpuMs() - cpuBefore) / SAMPLES;
     const reads = { rows: counter.rows / SAMPLES, bytes: counter.bytes / SAMPLES, cursors: counter.cursors / SAMPLES };
     const forget = async (index: number) => {
-      const t = performance.now();
+      const [t, c] = [performance.now(), cpuMs()];
       await memory.forgetSource(`long-c${index}`, OWNER);
-      return performance.now() - t;
+      return { wall: performance.now() - t, cpu: cpuMs() - c };
     };
     // Distinct sources at each size: an old one near the start, one from the middle, the newest.
+    const [old, middle, recent] = [await forget(1 + out.length), await forget(Math.floor(size / 2) + out.length), await forget(next - 1)];
     const row: LongRow = {
       n: size,
       p50: percentile(times, 50),
       p95: percentile(times, 95),
+      cpu,
       ...reads,
-      forget: { old: await forget(1 + out.length), middle: await forget(Math.floor(size / 2) + out.length), recent: await forget(next - 1) },
+      forget: { old: old.wall, middle: middle.wall, recent: recent.wall },
+      forgetCpu: { old: old.cpu, middle: middle.cpu, recent: recent.cpu },
     };
     out.push(row);
     env.print(`  long user: ${size} conversations stored, ingest p50 ${ms(row.p50)} ms, forget ${ms(row.forget.old)}/${ms(row.forget.middle)}/${ms(row.forget.recent)} ms`);
@@ -178,28 +192,33 @@ export async function runLongUserBench(env: BenchEnvironment, sizes: readonly nu
 }
 
 function printLongUser(env: BenchEnvironment, rows: readonly LongRow[], time: { building: number; total: number }): void {
-  const pad = (cells: readonly string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(8) : cell.padStart(12))).join('  ');
+  const pad = (cells: readonly string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(7) : cell.padStart(11))).join(' ');
+  const cpu = (value: number) => (Number.isNaN(value) ? '-' : ms(value));
   env.print('');
   env.print('Long user: one user, one conversation an hour, restating and now and then changing diet, seat, name, an export issue');
-  env.print(pad(['stored', 'ingest p50', 'ingest p95', 'rows/ingest', 'kB/ingest', 'cursors/ing', 'forget old', 'forget mid', 'forget new']));
+  env.print(pad(['stored', 'ingest p50', 'ingest p95', 'ingest cpu', 'rows/ingest', 'kB/ingest', 'forget old', 'forget mid', 'forget new', 'cpu old', 'cpu mid', 'cpu new']));
   for (const row of rows) {
     env.print(
       pad([
         String(row.n),
         ms(row.p50),
         ms(row.p95),
+        cpu(row.cpu),
         row.rows.toFixed(1),
         (row.bytes / 1000).toFixed(1),
-        row.cursors.toFixed(1),
         ms(row.forget.old),
         ms(row.forget.middle),
         ms(row.forget.recent),
+        cpu(row.forgetCpu.old),
+        cpu(row.forgetCpu.middle),
+        cpu(row.forgetCpu.recent),
       ]),
     );
   }
   const base = rows[0]!;
   const ratios = rows.slice(1).map((row) => `${row.n}: ${(row.p50 / base.p50).toFixed(2)}×`).join(', ');
   env.print(`ingest p50 relative to ${base.n}: ${ratios} (target ≤ 1.5×). ms; ${SAMPLES} timed ingests per size, which join the history;`);
-  env.print('rows/kB read: every row IndexedDB handed out (get, getMany, query) during one ingest, all tables; forget: one');
-  env.print(`source each (old, middle, newest); building the ${Math.max(...rows.map((row) => row.n))}-conversation history took ${(time.building / 1000).toFixed(1)} s, the section ${(time.total / 1000).toFixed(1)} s.`);
+  env.print('ingest cpu: mean CPU ms of this process per ingest (Node only; wall time on a loaded machine is mostly waiting).');
+  env.print('rows/kB read: every row IndexedDB handed out (get, getMany, query) during one ingest, all tables (cursors opened:');
+  env.print(`${rows.map((row) => row.cursors.toFixed(1)).join('/')}); forget: wall ms, then cpu ms, one source each (old, middle, newest); building the ${Math.max(...rows.map((row) => row.n))}-conversation history took ${(time.building / 1000).toFixed(1)} s, the section ${(time.total / 1000).toFixed(1)} s.`);
 }

@@ -17,7 +17,8 @@
 import { Dexie } from 'dexie';
 import type { MemoryRecord } from '../schema';
 import type { CheckpointRow, EngramDatabase } from './database';
-import { hydrate, type Cutoff, type ParsedRow } from './lineage';
+import { type ParsedRow } from './lineage';
+import { hydrate, type Cutoff } from './lineage-read';
 import type { Owner } from './owner';
 
 /** Owner writes between checkpoints: a regeneration replays at most this many inputs more than it must. */

@@ -9,7 +9,8 @@ import { MemoryRecord, type Scope } from '../schema';
 import { SCOPE_CODE, type IndexRows } from '../worker/api';
 import type { EngramDatabase, InputRow, WriteInput } from './database';
 import { checkpointBefore, CHECKPOINT_EVERY, dropCheckpoints, restoreCheckpoint, writeCheckpoint } from './checkpoints';
-import { hydrate, memoriesWithSource, metaOf, redactSource, toWorking, writeRecords, type ParsedRow, type WorkingHints } from './lineage';
+import { memoriesWithSource, metaOf, redactSource, writeRecords, type ParsedRow, type WorkingHints } from './lineage';
+import { hydrate, toWorking } from './lineage-read';
 import { appPartition, isVisibleTo, partitionOf, userPartition, type Owner } from './owner';
 import { readPacks, writePackLog, writeSnapshot, type PackedPartition } from './vector-pack';
 
