@@ -172,7 +172,11 @@ export async function runLongUserBench(env: BenchEnvironment, sizes: readonly nu
       return { wall: performance.now() - t, cpu: cpuMs() - c };
     };
     // Distinct sources at each size: an old one near the start, one from the middle, the newest.
-    const [old, middle, recent] = [await forget(1 + out.length), await forget(Math.floor(size / 2) + out.length), await forget(next - 1)];
+    // Newest first: forgetting a source drops the checkpoints after its first input, so each
+    // figure is taken on a history whose checkpoints later writes would have left in place.
+    const recent = await forget(next - 1);
+    const middle = await forget(Math.floor(size / 2) + out.length);
+    const old = await forget(1 + out.length);
     const row: LongRow = {
       n: size,
       p50: percentile(times, 50),
@@ -220,5 +224,6 @@ function printLongUser(env: BenchEnvironment, rows: readonly LongRow[], time: { 
   env.print(`ingest p50 relative to ${base.n}: ${ratios} (target ≤ 1.5×). ms; ${SAMPLES} timed ingests per size, which join the history;`);
   env.print('ingest cpu: mean CPU ms of this process per ingest (Node only; wall time on a loaded machine is mostly waiting).');
   env.print('rows/kB read: every row IndexedDB handed out (get, getMany, query) during one ingest, all tables (cursors opened:');
-  env.print(`${rows.map((row) => row.cursors.toFixed(1)).join('/')}); forget: wall ms, then cpu ms, one source each (old, middle, newest); building the ${Math.max(...rows.map((row) => row.n))}-conversation history took ${(time.building / 1000).toFixed(1)} s, the section ${(time.total / 1000).toFixed(1)} s.`);
+  env.print(`${rows.map((row) => row.cursors.toFixed(1)).join('/')}); forget: wall ms, then cpu ms, one source each, newest first (an erasure drops the`);
+  env.print(`checkpoints after its source, so right after an old one a recent one replays further back); building the ${Math.max(...rows.map((row) => row.n))}-conversation history took ${(time.building / 1000).toFixed(1)} s, the section ${(time.total / 1000).toFixed(1)} s.`);
 }
