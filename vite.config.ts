@@ -29,6 +29,10 @@ export default defineConfig(({ mode }) => {
     worker: { format: 'es' },
     build: {
       target: 'es2022',
+      // Readable output: a user's stack trace names engram's functions (`at consolidate`, not
+      // `at Z`), and the maps (sources inlined) lead into src/ without shipping it.
+      minify: false,
+      sourcemap: true,
       lib: {
         entry: { engram: 'src/index.ts', mem0: 'src/adapters/mem0/index.ts', 'ai-sdk': 'src/adapters/ai-sdk.ts' },
         formats: ['es'],

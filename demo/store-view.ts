@@ -3,7 +3,8 @@
  * graph (old → new, inherited sources wired across), and the invalidated records with
  * their history. Everything is read through the public API (`memory.list`).
  */
-import { ageDays, confidenceBand, decayedConfidence, DEFAULT_TRUST, type MemoryRecord, type Source } from '../src/index';
+import { confidenceBand, decayedConfidence, DEFAULT_TRUST, type MemoryRecord, type Source } from '../src/index';
+import { ageDays } from '../src/schema';
 import { formatTime } from './clock';
 import { fixed, h, svg } from './dom';
 

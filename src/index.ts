@@ -1,20 +1,22 @@
 /**
- * engram: on-device long-term memory for chat apps. This file names every public export.
+ * engram: on-device long-term memory for chat apps. This file names every public export; a
+ * name exported here is a promise (README "Stable API"), so helpers stay in their modules.
  */
 export { createMemory, type Memory, type MemoryOptions } from './memory';
 export type { OwnerExport } from './memory-api';
+export type { WorkerMode } from './worker/client';
 export type { IngestOptions, RememberOptions, RetrieveOptions, OwnerOptions, ListOptions, PruneOptions, SummarizeOptions } from './options';
 export type { Retrieved } from './retrieve/retrieve';
 export type { ForgetReport } from './forget/forget';
 export type { PruneReport } from './forget/prune';
-export { SESSION_SUMMARY_TOPIC, MAX_SUMMARY_LENGTH, durableStatements, summaryText } from './session/summarize';
+export { SESSION_SUMMARY_TOPIC } from './session/summarize';
 export type { Embedder } from './embed/embedder';
-export { createHashEmbedder, HASH_DIM } from './embed/hash-embedder';
+export { createHashEmbedder } from './embed/hash-embedder';
 export type { Extractor, ExtractContext } from './extract/extractor';
 export { createRuleExtractor, SEED_RULES, type Rule } from './extract/rules';
 export { createLlmExtractor, EXTRACTION_PROMPT, LlmExtraction, type LlmExtractorOptions, type CompletionRequest } from './extract/llm';
-export { createPolicyDecider, type Decider, type DecideInput, type Decision } from './consolidate/decider';
-export { escapeMemoryText, MEMORIES_OPEN, MEMORIES_CLOSE, MEMORIES_PREAMBLE } from './inject/inject';
+export { createPolicyDecider, type Decider, type DecideInput, type Decision, type PolicyOptions } from './consolidate/decider';
+export { MEMORIES_OPEN, MEMORIES_CLOSE } from './inject/inject';
 export {
   ChatMessage,
   Source,
@@ -31,8 +33,6 @@ export {
   DEFAULT_TRUST,
   DEFAULT_EXCLUSIVE_TOPICS,
   DEFAULT_WEIGHTS,
-  ageDays,
-  recencyOf,
   decayedConfidence,
   confidenceBand,
   type ConfidenceBand,

@@ -4,7 +4,6 @@
  * ValidationError listing the valid ones; plugins are checked for their shape here, their
  * output where it is used.
  */
-import type { Dexie } from 'dexie';
 import { z } from 'zod';
 import type { Decider } from './consolidate/decider';
 import type { Embedder } from './embed/embedder';
@@ -77,11 +76,6 @@ const memoryOptionsShape = {
    * with a new id, and a generator that keeps repeating itself gets a ConflictError.
    */
   idGenerator: z.custom<() => string>(isFunction, { error: 'must be a function returning a new id' }).optional(),
-  /**
-   * @internal Test hook: receives the Dexie database before it opens, so a test can install
-   * DBCore middleware (`db.use(...)`) to inject write faults. Not part of the public contract.
-   */
-  onDatabase: z.custom<(db: Dexie) => void>(isFunction, { error: 'must be a function' }).optional(),
 };
 export const MemoryOptions: z.ZodObject<typeof memoryOptionsShape, z.core.$strict> = z.strictObject(memoryOptionsShape);
 export type MemoryOptions = z.input<typeof MemoryOptions>;

@@ -49,9 +49,19 @@ import { createVectorIndex } from './store/vector-index';
 import { createComputeClient } from './worker/client';
 import { pruneMemories, pruneRecords } from './forget/prune';
 import { SESSION_SUMMARY_TOPIC, summaryCandidates } from './session/summarize';
+import type { Dexie } from 'dexie';
 import type { Memory, MemoryOptions } from './memory-api';
 
 export type { Memory, MemoryOptions } from './memory-api';
+
+/**
+ * Test seams, kept out of the published types: index.ts exports `createMemory`, never
+ * `openMemory`, so nothing here reaches a user's autocompletion.
+ */
+export interface MemoryInternals {
+  /** Receives the Dexie database before it opens, so a test can install DBCore middleware (`db.use(...)`) to inject write faults. */
+  onDatabase?: (db: Dexie) => void;
+}
 
 /** Where an input's memories live: its owner and scope, and its session for session scope. */
 function targetOf(input: WriteInput): PlanTarget {
@@ -64,7 +74,12 @@ function targetOf(input: WriteInput): PlanTarget {
  * ones), StorageError when there is no IndexedDB (under Node: pass fake-indexeddb's
  * `IDBFactory` and `IDBKeyRange`) or it cannot be opened.
  */
-export async function createMemory(memoryOptions?: MemoryOptions): Promise<Memory> {
+export function createMemory(memoryOptions?: MemoryOptions): Promise<Memory> {
+  return openMemory(memoryOptions, {});
+}
+
+/** `createMemory` with test seams; internal (not exported from index.ts). */
+export async function openMemory(memoryOptions: MemoryOptions | undefined, internals: MemoryInternals): Promise<Memory> {
   const options = parseMemoryOptions(memoryOptions);
   const trust = options.trust ?? DEFAULT_TRUST;
   const threshold = options.candidateThreshold ?? 0.6;
@@ -76,7 +91,7 @@ export async function createMemory(memoryOptions?: MemoryOptions): Promise<Memor
   };
   const newId = options.idGenerator ? checkedIdGenerator(options.idGenerator) : defaultIdGenerator;
   const db = new EngramDatabase(options.name ?? 'engram', options);
-  options.onDatabase?.(db);
+  internals.onDatabase?.(db);
   const compute = createComputeClient({
     ...(options.worker !== undefined ? { worker: options.worker } : {}),
     ...(options.workerTimeoutMs !== undefined ? { timeoutMs: options.workerTimeoutMs } : {}),

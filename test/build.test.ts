@@ -1,13 +1,15 @@
 /**
  * The library build: ESM entry, the worker emitted as its own file and referenced relative to
  * the entry (with Vite's default base '/' it pointed at the site root and broke for users),
- * dexie/comlink/zod left external, and the worker free of zod (it only needs plain types).
+ * dexie/comlink/zod left external, the worker free of zod (it only needs plain types), readable
+ * output with source maps; and the declaration post-step that adds the `.js` NodeNext needs.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from 'vite';
+import { rewriteDeclarations } from '../scripts/dts-extensions';
 
 describe('vite build (library)', () => {
   const outDir = mkdtempSync(join(tmpdir(), 'engram-lib-'));
@@ -35,6 +37,18 @@ describe('vite build (library)', () => {
     expect(worker.length).toBeLessThan(64_000);
   });
 
+  it('keeps function names readable and maps both files back to src/ when built', () => {
+    expect(entry).toMatch(/\basync function openMemory\(/);
+    expect(entry).toMatch(/\bValidationError = class extends EngramError\b/);
+    expect(entry).toContain('//# sourceMappingURL=engram.js.map');
+    for (const file of [join(outDir, 'engram.js.map'), join(outDir, 'assets', `${workerFile}.map`)]) {
+      const map = JSON.parse(readFileSync(file, 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] };
+      expect(map.sources.some((source) => /\/src\/.*\.ts$/.test(source))).toBe(true);
+      expect(map.sourcesContent?.length).toBe(map.sources.length);
+      expect(map.sourcesContent?.every((content) => typeof content === 'string' && content.length > 0)).toBe(true);
+    }
+  });
+
   it('builds engram/mem0 and engram/ai-sdk as their own entries that import engram instead of copying it', () => {
     // The main entry carries no adapter code, and it imports nothing but its three dependencies
     // and its own worker: the adapters add nothing to what a browser app loads.
@@ -47,5 +61,31 @@ describe('vite build (library)', () => {
       expect(imports(adapter)).toEqual(['engram']);
       expect(adapter).not.toMatch(/class \w*Dexie|ZodError/);
     }
+  });
+});
+
+describe('rewriteDeclarations', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'engram-dts-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('adds .js to file imports and /index.js to folder imports when they name declaration files', () => {
+    mkdirSync(join(dir, 'store'));
+    writeFileSync(join(dir, 'schema.d.ts'), 'export type Id = string;\n');
+    writeFileSync(join(dir, 'store/index.d.ts'), "import type { Id } from '../schema';\nexport type Row = { id: Id };\n");
+    writeFileSync(
+      join(dir, 'index.d.ts'),
+      "export type { Id } from './schema';\nexport * from './store';\nexport declare const row: import('./store').Row;\nimport type { z } from 'zod';\nexport type Same = import('./schema.js').Id;\n",
+    );
+    expect(rewriteDeclarations(dir)).toBe(2);
+    expect(readFileSync(join(dir, 'index.d.ts'), 'utf8')).toBe(
+      "export type { Id } from './schema.js';\nexport * from './store/index.js';\nexport declare const row: import('./store/index.js').Row;\nimport type { z } from 'zod';\nexport type Same = import('./schema.js').Id;\n",
+    );
+    expect(readFileSync(join(dir, 'store/index.d.ts'), 'utf8')).toContain("from '../schema.js'");
+    expect(rewriteDeclarations(dir)).toBe(0);
+  });
+
+  it('throws naming the file and the import when an import names no declaration file', () => {
+    writeFileSync(join(dir, 'broken.d.ts'), "export * from './missing';\n");
+    expect(() => rewriteDeclarations(dir)).toThrow(/broken\.d\.ts: the import '\.\/missing' names no declaration file/);
   });
 });

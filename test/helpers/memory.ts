@@ -3,7 +3,8 @@
  * deterministic ids. Nothing global is patched.
  */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { createMemory, type Memory, type MemoryOptions } from '../../src/index';
+import type { Memory, MemoryOptions } from '../../src/index';
+import { openMemory, type MemoryInternals } from '../../src/memory';
 
 export const DAY = 86_400_000;
 export const T0 = Date.UTC(2026, 0, 1);
@@ -54,19 +55,25 @@ export interface TestMemory {
 
 let counter = 0;
 
+/** The public options plus the internal test seams (`onDatabase`), which only `openMemory` takes. */
+export type TestMemoryOptions = MemoryOptions & MemoryInternals;
+
 /** A memory on its own fresh database (in-process compute unless `worker` is given). */
-export async function createTestMemory(options: MemoryOptions = {}): Promise<TestMemory> {
+export async function createTestMemory({ onDatabase, ...options }: TestMemoryOptions = {}): Promise<TestMemory> {
   const clock = createTestClock();
   const factory = (options.indexedDB as IDBFactory | undefined) ?? new IDBFactory();
   const name = options.name ?? `engram-test-${++counter}`;
-  const memory = await createMemory({
-    worker: 'off',
-    idGenerator: createSequentialIds(),
-    clock,
-    ...options,
-    name,
-    indexedDB: factory,
-    IDBKeyRange,
-  });
+  const memory = await openMemory(
+    {
+      worker: 'off',
+      idGenerator: createSequentialIds(),
+      clock,
+      ...options,
+      name,
+      indexedDB: factory,
+      IDBKeyRange,
+    },
+    onDatabase ? { onDatabase } : {},
+  );
   return { memory, clock, factory, name };
 }

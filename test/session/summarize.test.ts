@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { durableStatements, MAX_SUMMARY_LENGTH, SESSION_SUMMARY_TOPIC, summaryText, ValidationError, type ChatMessage } from '../../src/index';
+import { SESSION_SUMMARY_TOPIC, ValidationError, type ChatMessage } from '../../src/index';
+import { durableStatements, MAX_SUMMARY_LENGTH, summaryText } from '../../src/session/summarize';
 import { SEED_SESSIONS, SEED_SYSTEM } from '../../scripts/seed-sessions';
 import { createTestMemory, DAY, type TestMemory } from '../helpers/memory';
 

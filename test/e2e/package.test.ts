@@ -1,0 +1,213 @@
+/**
+ * The package as a user gets it: the `npm pack` tarball installed into a fresh project. Its
+ * types must resolve (not degrade to `any`) under every moduleResolution a TypeScript user
+ * picks, the README's Node snippet must run as written, and a Vite-built page must run engram
+ * in Chromium with compute in its worker, built or from the dev server. One build, pack and
+ * install (and one browser) is shared by all cases.
+ */
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { build, createServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectConsoleErrors, launchChromium, REPO_ROOT, serveBuilt, type LaunchedBrowser } from './browser';
+import { command, createConsumer, typecheck, type Consumer } from './consumer';
+import { publicSurface } from './public-surface';
+
+// The one call in the consumer that must not compile: `k` is a number. If engram's types
+// degraded to `any` (extensionless imports under NodeNext) this line would compile silently.
+const CHECK_SOURCE = `import { createMemory, isEngramError, ValidationError, type Memory, type MemoryOptions, type Retrieved, type WorkerMode } from 'engram';
+import { Memory as Mem0, type SearchResult } from 'engram/mem0';
+
+const worker: WorkerMode = 'off';
+const options: MemoryOptions = { name: 'typed', worker, clock: () => 0 };
+const memory: Memory = await createMemory(options);
+const retrieved: Retrieved[] = await memory.retrieve('any dietary restrictions?', { userId: 'u_ada', k: 3 });
+export const prompt: string = memory.inject('You are a travel concierge.', retrieved);
+export const failed = (error: unknown): boolean => isEngramError(error) || error instanceof ValidationError;
+export const found: SearchResult = await new Mem0({ worker, userId: 'u_ada' }).search('diet', { filters: { user_id: 'u_ada' }, topK: 3 });
+await memory.retrieve('any dietary restrictions?', { userId: 'u_ada', k: 'three' });
+`;
+const WRONG_LINE = CHECK_SOURCE.split('\n').findIndex((line) => line.includes("k: 'three'")) + 1;
+
+// skipLibCheck as most apps set it: that is where unresolved imports in engram's .d.ts
+// turned into a silent `any`. (Without it the check also passes, but checking zod's own
+// declarations takes several times longer than everything else here.)
+const MODES = {
+  NodeNext: { module: 'NodeNext', moduleResolution: 'NodeNext', skipLibCheck: true },
+  Node16: { module: 'Node16', moduleResolution: 'Node16', skipLibCheck: true },
+  bundler: { module: 'ESNext', moduleResolution: 'bundler', skipLibCheck: true },
+} as const;
+
+const PAGE_SCRIPT = `import { createMemory } from 'engram';
+
+const memory = await createMemory({ name: 'consumer-page' });
+const operations = await memory.ingest([{ role: 'user', content: "I'm vegetarian. Call me Ada." }], {
+  userId: 'u_ada', sessionId: 's1', source: { type: 'user_implicit', id: 's1' },
+});
+const retrieved = await memory.retrieve('any dietary restrictions?', { userId: 'u_ada' });
+window.result = { computeLocation: memory.computeLocation, operations: operations.map((operation) => operation.action), top: retrieved[0]?.memory.content ?? null };
+document.body.dataset.state = 'done';
+`;
+const PAGE_HTML = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8" /><link rel="icon" href="data:," /><title>engram consumer</title></head>
+<body><script type="module" src="./main.js"></script></body></html>
+`;
+
+/** The backticked names in the README's "Stable API" lists (from its first bullet to the next heading). */
+function readmeApiNames(readme: string): string[] {
+  const section = /\n## Stable API\n[\s\S]*?\n(- \*\*[\s\S]*?)\n## /.exec(readme);
+  if (!section) throw new Error('README.md has no "## Stable API" section with bullet lists');
+  return [...section[1]!.matchAll(/`([A-Za-z_]\w*)`/g)].map((match) => match[1]!);
+}
+
+/** The fenced block the README marks `<!-- run by test/e2e/package.test.ts -->`. */
+function readmeNodeSnippet(readme: string): string {
+  const match = /<!-- run by test\/e2e\/package\.test\.ts -->\s*```js\n([\s\S]*?)```/.exec(readme);
+  if (!match) throw new Error('README.md has no ```js block after "<!-- run by test/e2e/package.test.ts -->"');
+  return match[1]!;
+}
+
+const PAGE_RESULT = { computeLocation: 'worker', operations: ['CREATE', 'CREATE'], top: 'The user follows a vegetarian diet.' };
+
+// What the README's Vite note says to write when engram is excluded from pre-bundling.
+const README_OPTIMIZE_DEPS = { exclude: ['engram'], include: ['dexie', 'comlink', 'zod'] };
+
+const tsconfigOf = (mode: string) => `tsconfig.${mode}.json`;
+
+let consumer: Consumer;
+let browser: LaunchedBrowser;
+// Started together once the consumer exists (three tsc processes overlap); each test awaits its own.
+const checks = new Map<string, ReturnType<typeof typecheck>>();
+let surface: ReturnType<typeof publicSurface>;
+
+/** Writes the consumer page into `name/` of the consumer project; returns that directory. */
+async function writePage(name: string): Promise<string> {
+  const web = join(consumer.dir, name);
+  await mkdir(web);
+  await writeFile(join(web, 'index.html'), PAGE_HTML);
+  await writeFile(join(web, 'main.js'), PAGE_SCRIPT);
+  return web;
+}
+
+/** Opens the page, waits until its script finished, and returns what it reported and any console errors. */
+async function runPage(url: string): Promise<{ result: unknown; errors: string[] }> {
+  const page = await browser.context.newPage();
+  try {
+    const problems = collectConsoleErrors(page);
+    await page.goto(url);
+    await page.waitForSelector('body[data-state="done"]', { state: 'attached', timeout: 30_000 });
+    return { result: await page.evaluate(() => (window as unknown as { result: unknown }).result), errors: problems.errors };
+  } finally {
+    await page.close();
+  }
+}
+
+beforeAll(async () => {
+  const started = performance.now();
+  // Settled one by one, so afterAll can clean up whichever of the two did start.
+  const [made, launched] = await Promise.allSettled([createConsumer(), launchChromium()]);
+  if (made.status === 'fulfilled') consumer = made.value;
+  if (launched.status === 'fulfilled') browser = launched.value;
+  for (const outcome of [made, launched]) if (outcome.status === 'rejected') throw outcome.reason;
+  await mkdir(join(consumer.dir, 'src'));
+  await writeFile(join(consumer.dir, 'src/check.ts'), CHECK_SOURCE);
+  for (const [mode, resolution] of Object.entries(MODES)) {
+    const compilerOptions = { ...resolution, target: 'ES2022', lib: ['ES2022', 'DOM'], types: [], strict: true, noEmit: true };
+    await writeFile(join(consumer.dir, tsconfigOf(mode)), JSON.stringify({ compilerOptions, files: ['src/check.ts'] }, null, 2));
+  }
+  console.log(`[package] build, pack and offline install into a fresh project: ${Math.round(performance.now() - started)} ms`);
+  for (const mode of Object.keys(MODES)) {
+    const check = typecheck(consumer, tsconfigOf(mode));
+    check.catch(() => undefined); // handled where its test awaits it; not an unhandled rejection meanwhile
+    checks.set(mode, check);
+  }
+  surface = publicSurface(join(consumer.dir, 'src/check.ts'), join(consumer.dir, 'node_modules/engram/'), ['engram', 'engram/mem0']);
+  surface.catch(() => undefined);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (consumer) await rm(consumer.dir, { recursive: true, force: true });
+});
+
+describe('engram (packed tarball)', () => {
+  it.each(Object.keys(MODES))('type-checks a consumer and rejects exactly the one wrong call when moduleResolution is %s', async (mode) => {
+    const { diagnostics, output } = await checks.get(mode)!;
+    expect(diagnostics, output).toEqual([
+      { file: 'src/check.ts', line: WRONG_LINE, code: 'TS2322', message: "Type 'string' is not assignable to type 'number'." },
+    ]);
+  });
+
+  it('ships LICENSE, README, the entry, the worker, source maps and types, and no sources', async () => {
+    const listing = await command('tar', ['-tzf', consumer.tarball], consumer.dir);
+    const files = listing.stdout.split('\n').filter(Boolean).map((path) => path.replace(/^package\//, ''));
+    for (const file of ['LICENSE', 'README.md', 'package.json', 'dist/engram.js', 'dist/engram.js.map', 'dist/types/index.d.ts']) expect(files).toContain(file);
+    expect(files.some((file) => /^dist\/assets\/worker-.*\.js\.map$/.test(file))).toBe(true);
+    expect(files.filter((file) => file.startsWith('src/') || file.startsWith('test/'))).toEqual([]);
+    const license = await readFile(join(consumer.dir, 'node_modules/engram/LICENSE'), 'utf8');
+    expect(license).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} engram contributors/);
+  });
+
+  it('exports every type its public signatures name (engram and engram/mem0), with no any and no test hook', async () => {
+    const { exports, entries, unexported, anys, memoryOptions } = await surface;
+    expect(exports).toEqual(expect.arrayContaining(['createMemory', 'Memory', 'MemoryOptions', 'WorkerMode', 'Retrieved', 'ValidationError']));
+    expect(entries['engram/mem0']).toEqual(expect.arrayContaining(['Memory', 'MemoryConfig', 'SearchResult']));
+    expect(unexported).toEqual([]);
+    expect(anys).toEqual([]);
+    expect(memoryOptions).not.toContain('onDatabase');
+    expect(memoryOptions).toEqual(expect.arrayContaining(['name', 'indexedDB', 'IDBKeyRange', 'worker', 'clock']));
+  });
+
+  it('names every export, and only exports, in the README Stable API lists', async () => {
+    const { exports } = await surface;
+    const listed = new Set(readmeApiNames(await readFile(join(REPO_ROOT, 'README.md'), 'utf8')));
+    expect(exports.filter((name) => !listed.has(name))).toEqual([]);
+    expect([...listed].filter((name) => !exports.includes(name))).toEqual([]);
+  });
+
+  it('runs the README Node snippet as written when fake-indexeddb is installed', async () => {
+    const snippet = readmeNodeSnippet(await readFile(join(REPO_ROOT, 'README.md'), 'utf8'));
+    await writeFile(join(consumer.dir, 'readme-snippet.mjs'), snippet);
+    const result = await command(process.execPath, ['readme-snippet.mjs'], consumer.dir);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('<MEMORIES>');
+    expect(result.stdout).toContain('The user follows a vegetarian diet.');
+  });
+
+  it('ingests and retrieves with compute in the worker when a Vite build of a consumer page runs in Chromium', async () => {
+    const web = await writePage('web');
+    const outDir = join(consumer.dir, 'web-dist');
+    // A user's own config: nothing but the build target (top-level await needs es2022).
+    await build({ configFile: false, root: web, base: './', logLevel: 'warn', build: { outDir, emptyOutDir: true, target: 'es2022' } });
+    const served = await serveBuilt(outDir);
+    try {
+      expect(await runPage(served.url)).toEqual({ result: PAGE_RESULT, errors: [] });
+    } finally {
+      await served.close();
+    }
+  });
+
+  it.each([
+    ['no configuration', {}],
+    ['the README optimizeDeps', README_OPTIMIZE_DEPS],
+  ])('ingests and retrieves with compute in the worker when the Vite dev server serves the page with %s', async (label, optimizeDeps) => {
+    const readme = await readFile(join(REPO_ROOT, 'README.md'), 'utf8');
+    expect(readme).toContain("optimizeDeps: { exclude: ['engram'], include: ['dexie', 'comlink', 'zod'] }");
+    const web = await writePage(`web-dev-${label.replace(/\W+/g, '-')}`);
+    const server = await createServer({
+      configFile: false,
+      root: web,
+      logLevel: 'warn',
+      cacheDir: join(web, '.vite'),
+      optimizeDeps,
+      server: { host: '127.0.0.1', port: 0, strictPort: false },
+    });
+    try {
+      await server.listen();
+      expect(await runPage(server.resolvedUrls!.local[0]!)).toEqual({ result: PAGE_RESULT, errors: [] });
+    } finally {
+      await server.close();
+    }
+  });
+});
