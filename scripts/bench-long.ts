@@ -3,11 +3,11 @@
  * and now and then change the same few preferences, as real users do. It grows one history
  * through the public API and, when it holds 100, 1,000, 2,000 and 10,000 conversations,
  * measures ingest (p50, p95), what one ingest reads from IndexedDB (rows and bytes, counted by
- * a DBCore middleware installed through the internal `onDatabase` seam), and forgetSource of
+ * a DBCore middleware installed through the internal `openMemory` seam), and forgetSource of
  * an old, a middle and a recent source. Shared by Node and Chromium.
  */
 import type { DBCore, DBCoreTable, Dexie } from 'dexie';
-import { createMemory } from '../src/index';
+import { openMemory } from '../src/memory';
 import type { ChatMessage } from '../src/schema';
 import type { BenchEnvironment } from './bench-core';
 import { createRandom, T0 } from './bench-data';
@@ -146,7 +146,7 @@ export async function runLongUserBench(env: BenchEnvironment, sizes: readonly nu
   const counter = createReadCounter();
   const name = `engram-long-${Date.now()}`;
   let now = T0;
-  const memory = await createMemory({ ...env.memoryOptions(name), clock: () => now, onDatabase: (db) => counter.install(db) });
+  const memory = await openMemory({ ...env.memoryOptions(name), clock: () => now }, { onDatabase: (db) => counter.install(db) });
   let next = 0;
   const ingest = (i: number) => memory.ingest(conversations[i]!, { ...OWNER, sessionId: `long-s${i}`, source: { type: 'user_explicit', id: `long-c${i}` } });
   const out: LongRow[] = [];
