@@ -50,17 +50,22 @@ export function renderOperations(operations: readonly OperationView[]) {
 
 const PARTS = ['relevance', 'recency', 'importance'] as const;
 
+/** The bar's segments: relevance split into its lexical and cosine parts, then recency and importance. */
+function segmentsOf(hit: HitView, weights: RetrievalView['weights']) {
+  const w = weights.relevance;
+  return [
+    { part: 'lexical', value: w * hit.lexicalPart, title: `lexical: ${fixed(w)} × ${fixed(hit.lexicalPart, 3)} of the relevance` },
+    { part: 'relevance', value: w * (hit.relevance - hit.lexicalPart), title: `cosine: ${fixed(w)} × ${fixed(hit.relevance - hit.lexicalPart, 3)} of the relevance` },
+    ...(['recency', 'importance'] as const).map((part) => ({ part, value: weights[part] * hit[part], title: `${part}: ${fixed(weights[part])} × ${fixed(hit[part], 3)}` })),
+  ];
+}
+
 function renderHit(hit: HitView, rank: number, view: RetrievalView) {
   const total = view.weights.relevance + view.weights.recency + view.weights.importance;
   const inTop = rank < view.k;
-  const segments = PARTS.map((part) => {
-    const value = view.weights[part] * hit[part];
-    return h('span', {
-      class: `segment ${part}`,
-      style: `width: ${((value / total) * 100).toFixed(2)}%`,
-      title: `${part}: ${fixed(view.weights[part])} × ${fixed(hit[part], 3)} = ${fixed(value, 3)}`,
-    });
-  });
+  const segments = segmentsOf(hit, view.weights).map(({ part, value, title }) =>
+    h('span', { class: `segment ${part}`, style: `width: ${((Math.max(0, value) / total) * 100).toFixed(2)}%`, title: `${title} = ${fixed(value, 3)}` }),
+  );
   return h(
     'li',
     { class: `hit${inTop ? ' top' : ''}`, 'data-testid': 'hit', 'data-rank': rank + 1, 'data-top': inTop ? 'true' : 'false', 'data-topic': hit.topic },
@@ -76,7 +81,10 @@ function renderHit(hit: HitView, rank: number, view: RetrievalView) {
     h(
       'div',
       { class: 'hit-parts' },
-      PARTS.map((part) => h('span', { class: `part ${part}` }, `${part} ${fixed(view.weights[part])}×${fixed(hit[part], 3)}`)),
+      [
+        ...PARTS.map((part) => h('span', { class: `part ${part}` }, `${part} ${fixed(view.weights[part])}×${fixed(hit[part], 3)}`)),
+        h('span', { class: 'part lexical' }, `of which lexical ${fixed(hit.lexicalPart, 3)}`),
+      ],
     ),
   );
 }
@@ -94,7 +102,10 @@ export function renderRetrieval(view: RetrievalView, options: { showContext?: bo
       ? null
       : [
           h('p', { class: 'scale' }, 'Bar length is the score on a 0 to 1 scale (the weights sum to 1); each segment is one weighted part.'),
-          h('div', { class: 'legend' }, PARTS.map((part) => h('span', { class: `key ${part}` }, h('i', {}), `${fixed(weights[part])} × ${part}`))),
+          h('div', { class: 'legend' }, [
+            ...PARTS.map((part) => h('span', { class: `key ${part}` }, h('i', {}), `${fixed(weights[part])} × ${part}`)),
+            h('span', { class: 'key lexical' }, h('i', {}), 'lexical part of relevance'),
+          ]),
         ],
     view.hits.length === 0
       ? h('p', { class: 'empty nothing', 'data-testid': 'no-hits' }, `Nothing retrieved: ${view.userId} has no memories in this app, and nobody else's are visible.`)

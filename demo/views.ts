@@ -5,6 +5,7 @@
  */
 import type { ChatMessage, ForgetReport, Memory, Operation, Retrieved, SourceInput, Weights } from '../src/index';
 import { DEFAULT_WEIGHTS } from '../src/index';
+import { DENSE_SHARE } from '../src/worker/fusion';
 
 export interface Owner {
   userId: string;
@@ -25,6 +26,8 @@ export interface HitView {
   topic: string;
   score: number;
   relevance: number;
+  /** The part of `relevance` the lexical channel gave (the rest came from the cosine). */
+  lexicalPart: number;
   recency: number;
   importance: number;
 }
@@ -61,7 +64,8 @@ export function viewOperation(operation: Operation): OperationView {
 
 export function viewHit(hit: Retrieved): HitView {
   const { memory, score, relevance, recency, importance } = hit;
-  return { id: memory.id, content: memory.content, topic: memory.topic, score, relevance, recency, importance };
+  const lexicalPart = (hit.lexical ?? 0) > 0 ? relevance - DENSE_SHARE * (hit.cosine ?? 0) : 0;
+  return { id: memory.id, content: memory.content, topic: memory.topic, score, relevance, lexicalPart, recency, importance };
 }
 
 /** How many hits the page asks for: every candidate, so the cut at k is visible. */

@@ -13,12 +13,18 @@ import type { EngramDatabase } from '../src/store/database';
 import { userPartition } from '../src/store/owner';
 import { createStore } from '../src/store/store';
 import { createVectorIndex } from '../src/store/vector-index';
+import { retrieveMemories, type RetrieveDeps } from '../src/retrieve/retrieve';
 import { SCOPE_CODE, type ScanRequest } from '../src/worker/api';
 import type { ComputeClient } from '../src/worker/client';
 import { createCompute } from '../src/worker/compute';
 import { RowMatrix } from '../src/worker/matrix';
 import { loadKernelModule } from '../src/worker/wasm-kernel';
 import { createHashEmbedder } from '../src/embed/hash-embedder';
+import { lexicalTermStrings, packTerms } from '../src/embed/terms';
+import { fusedRelevance } from '../src/worker/fusion';
+import { BM25_B, BM25_K1 } from '../src/worker/lexical';
+import { measureCodes } from './bench-codes';
+import { createBm25 } from './eval-metrics';
 import { BENCH_APP, BENCH_USER, conversation, createBenchData, createRandom, DAY, queryText, T0, type OwnerRows } from './bench-data';
 
 export interface BenchEnvironment {
@@ -48,14 +54,25 @@ function pad(cells: readonly string[], widths: readonly number[]): string {
   return cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
 }
 
-/** Exact blended scores (f64) of every owner row, best first, ties by row order. */
-function bruteForce(owner: OwnerRows, query: Float32Array, now: number): { id: string; score: number }[] {
+/** The query's BM25 per owner row, from the reference implementation (not the worker's index). */
+type LexicalReference = (queryText: string) => number[];
+
+function lexicalReference(owner: OwnerRows): LexicalReference {
+  return createBm25(owner.texts, { tokens: lexicalTermStrings, k1: BM25_K1, b: BM25_B }).scores;
+}
+
+/** Exact blended scores (f64) of every owner row, best first, ties by row order; hybrid when a query text is given. */
+function bruteForce(owner: OwnerRows, query: Float32Array, now: number, lexical?: { reference: LexicalReference; text: string }): { id: string; score: number }[] {
   const n = owner.ids.length;
   const out = new Array<{ id: string; score: number }>(n);
+  const bm25 = lexical?.reference(lexical.text);
+  let best = 0;
+  if (bm25) for (const score of bm25) best = Math.max(best, score);
   for (let row = 0; row < n; row++) {
-    let relevance = 0;
+    let cosine = 0;
     const offset = row * HASH_DIM;
-    for (let j = 0; j < HASH_DIM; j++) relevance += owner.vectors[offset + j]! * query[j]!;
+    for (let j = 0; j < HASH_DIM; j++) cosine += owner.vectors[offset + j]! * query[j]!;
+    const { relevance } = fusedRelevance(cosine, bm25?.[row] ?? 0, best);
     const recency = 0.5 ** (Math.max(0, now - owner.updatedAt[row]!) / DAY / owner.halfLifeDays[row]!);
     out[row] = { id: owner.ids[row]!, score: DEFAULT_WEIGHTS.relevance * relevance + DEFAULT_WEIGHTS.recency * recency + DEFAULT_WEIGHTS.importance * owner.importance[row]! };
   }
@@ -122,11 +139,14 @@ interface EndToEnd {
   ingestP50: number;
   embedPerSecond: number;
   computeBytes: number;
+  retrieveHybrid: number;
+  retrieveVector: number;
 }
 
 interface KernelFigures {
   n: number;
   scan: number;
+  hybrid: number;
   scanJs: number;
   naive: number;
   orama: number;
@@ -171,8 +191,9 @@ async function measureEndToEnd(env: BenchEnvironment, n: number, failures: strin
   const first = await memory.retrieve(queries[0]!, { ...OWNER, k: K });
   const coldStart = performance.now() - coldStarted;
 
+  const reference = lexicalReference(data.owner);
   const check = (label: string, query: string, hits: readonly { memory: { id: string }; score: number }[]) => {
-    const why = disagreement(hits.map((hit) => ({ id: hit.memory.id, score: hit.score })), bruteForce(data.owner, embedder.embedOne(query), now));
+    const why = disagreement(hits.map((hit) => ({ id: hit.memory.id, score: hit.score })), bruteForce(data.owner, embedder.embedOne(query), now, { reference, text: query }));
     if (why) failures.push(`${label} N=${n} "${query}": ${why}`);
   };
   check('cold retrieve', queries[0]!, first);
@@ -193,9 +214,11 @@ async function measureEndToEnd(env: BenchEnvironment, n: number, failures: strin
 
   const compute = env.computeClient();
   const db = env.openDatabase(name);
-  const index = createVectorIndex(createStore(db), compute, { id: `hash-fnv1a-${HASH_DIM}`, dim: HASH_DIM });
+  const store = createStore(db);
+  const index = createVectorIndex(store, compute, { id: `hash-fnv1a-${HASH_DIM}`, dim: HASH_DIM });
   await index.ensure([userPartition(OWNER)]);
   const computeBytes = (await compute.stats()).bytes;
+  const paths = await compareRetrievePaths({ store, index, compute, embedder, clock: () => now }, queries);
   await index.settled();
   compute.close();
   db.close();
@@ -211,7 +234,31 @@ async function measureEndToEnd(env: BenchEnvironment, n: number, failures: strin
     ingestP50: percentile(ingest.times, 50),
     embedPerSecond: data.embedded / data.embedSeconds,
     computeBytes,
+    retrieveHybrid: paths.hybrid,
+    retrieveVector: paths.vector,
   };
+}
+
+/**
+ * Retrieve p50 of the library's path (hybrid: the scan is given the query text) against the
+ * vector-only path (the same retrieve with the text withheld from the scan), interleaved in one run.
+ */
+async function compareRetrievePaths(deps: RetrieveDeps, queries: readonly string[]): Promise<{ hybrid: number; vector: number }> {
+  const vectorOnly: RetrieveDeps = {
+    ...deps,
+    compute: { ...deps.compute, scan: ({ queryText: _, ...request }) => deps.compute.scan(request) },
+  };
+  const plan = { owner: { userId: BENCH_USER, appName: BENCH_APP }, scopes: ['user' as const], k: K, weights: DEFAULT_WEIGHTS };
+  const hybrid: number[] = [];
+  const vector: number[] = [];
+  for (const query of queries) {
+    for (const [times, path] of [[hybrid, deps], [vector, vectorOnly]] as const) {
+      const started = performance.now();
+      await retrieveMemories(path, query, plan);
+      times.push(performance.now() - started);
+    }
+  }
+  return { hybrid: percentile(hybrid, 50), vector: percentile(vector, 50) };
 }
 
 async function measureKernels(n: number, failures: string[]): Promise<KernelFigures> {
@@ -219,7 +266,8 @@ async function measureKernels(n: number, failures: string[]): Promise<KernelFigu
   const { owner } = data;
   const random = createRandom(99 + n);
   const embedder = createHashEmbedder(HASH_DIM);
-  const queries = Array.from({ length: 30 }, () => embedder.embedOne(queryText(random)));
+  const texts = Array.from({ length: 30 }, () => queryText(random));
+  const queries = texts.map((text) => embedder.embedOne(text));
   const rows = {
     ids: owner.ids,
     vectors: owner.vectors,
@@ -228,6 +276,7 @@ async function measureKernels(n: number, failures: string[]): Promise<KernelFigu
     importance: owner.importance,
     scopes: new Uint8Array(n).fill(SCOPE_CODE.user),
     sessionIds: new Array<string>(n).fill(''),
+    ...packTerms(owner.texts),
   };
   const request = (query: Float32Array): ScanRequest => ({ partitions: ['p'], query, now: T0, weights: DEFAULT_WEIGHTS, k: K, scopes: ['user'] });
 
@@ -241,6 +290,13 @@ async function measureKernels(n: number, failures: string[]): Promise<KernelFigu
   scan.results.forEach((hits, i) => {
     const why = disagreement(hits, bruteForce(owner, queries[i]!, T0));
     if (why) failures.push(`scan N=${n} query ${i}: ${why}`);
+  });
+  // Hybrid: the same scan with the query text, so the lexical channel runs and fuses.
+  const reference = lexicalReference(owner);
+  const hybrid = await timeEach(queries.length, (i) => wasm.scan({ ...request(queries[i]!), queryText: texts[i]! }), repeat);
+  hybrid.results.forEach((hits, i) => {
+    const why = disagreement(hits, bruteForce(owner, queries[i]!, T0, { reference, text: texts[i]! }));
+    if (why) failures.push(`hybrid scan N=${n} query ${i}: ${why}`);
   });
   const few = n >= 100_000 ? 8 : 20;
   const scanJs = await timeEach(few, (i) => js.scan(request(queries[i]!)), repeat);
@@ -297,12 +353,29 @@ async function measureKernels(n: number, failures: string[]): Promise<KernelFigu
   return {
     n,
     scan: percentile(scan.times, 50),
+    hybrid: percentile(hybrid.times, 50),
     scanJs: percentile(scanJs.times, 50),
     naive: percentile(naive.times, 50),
     orama: percentile(oramaTimes.times, 50),
     floor: percentile(floorTimes, 50),
     oramaBuild,
   };
+}
+
+/** The 8-bit section at the largest size, 256-d and 384-d. */
+function printCodes(env: BenchEnvironment, failures: string[]): void {
+  const n = Math.max(...env.sizes);
+  const rows = [HASH_DIM, 384].map((dim) => measureCodes(n, dim, failures)).filter((row) => row !== null);
+  if (!rows.length) return;
+  env.print('');
+  env.print('8-bit codes: scan and rank, p50 per query (ms); memory: scan-resident bytes, 8-bit over f32');
+  const widths = [8, 6, 10, 10, 10, 12, 12, 14];
+  env.print(pad(['N', 'dim', '8-bit', 'f32', 'f32 floor', '8-bit/floor', 'memory', 'f32 copy MB'], widths));
+  for (const row of rows) {
+    env.print(pad([String(row.n), String(row.dim), ms(row.codes), ms(row.f32), ms(row.floor), `${(row.codes / row.floor).toFixed(2)}×`, `${row.memory.toFixed(2)}×`, row.exactMB.toFixed(1)], widths));
+  }
+  env.print('8-bit: codes in the kernel memory, exact f32 re-rank of the candidates (top-k checked equal to the f32');
+  env.print("scan's); f32 copy: the rows kept outside the kernel memory for that re-rank (not scanned).");
 }
 
 /** Runs every size, prints both tables, returns the disagreements (empty: every top-k was exact). */
@@ -318,8 +391,8 @@ export async function runBench(env: BenchEnvironment): Promise<string[]> {
   }
   env.print('');
   env.print('End to end (ms; memory in MB)');
-  const w1 = [8, 10, 12, 12, 13, 13, 15, 14, 12];
-  env.print(pad(['N', 'build', 'cold start', 'retrieve p50', 'retrieve p95', 'main max gap', 'ingest p50 (10)', 'embed texts/s', 'compute MB'], w1));
+  const w1 = [8, 10, 12, 12, 13, 13, 15, 14, 12, 16];
+  env.print(pad(['N', 'build', 'cold start', 'retrieve p50', 'retrieve p95', 'main max gap', 'ingest p50 (10)', 'embed texts/s', 'compute MB', 'hybrid/vector'], w1));
   for (const row of endToEnd) {
     env.print(
       pad(
@@ -333,6 +406,7 @@ export async function runBench(env: BenchEnvironment): Promise<string[]> {
           ms(row.ingestP50),
           Math.round(row.embedPerSecond).toLocaleString('en-US'),
           (row.computeBytes / 1e6).toFixed(1),
+          `${ms(row.retrieveHybrid)}/${ms(row.retrieveVector)} ${(row.retrieveHybrid / row.retrieveVector).toFixed(2)}×`,
         ],
         w1,
       ),
@@ -342,16 +416,20 @@ export async function runBench(env: BenchEnvironment): Promise<string[]> {
   env.print('single busy stretch of the calling thread during 20 retrieves (in-process compute counts the scan;');
   env.print(`the bench's own garbage is collected first where gc is exposed: ${typeof (globalThis as { gc?: unknown }).gc === 'function' ? 'yes' : 'no'}).`);
   env.print('ingest: a 10-message conversation (5 user turns) into the N store. embed: hash embedder, texts/s.');
+  env.print('hybrid/vector: retrieve p50 of the library path against the same retrieve with the text withheld from');
+  env.print('the scan (vector only), interleaved in one run.');
   env.print('');
   env.print('Scan and rank, p50 per query (ms), same matrix in this thread');
-  const w2 = [8, 10, 10, 10, 10, 10, 11, 11, 11, 12];
-  env.print(pad(['N', 'engram', 'js kernel', 'naive', 'orama', 'floor', 'naive/eng', 'orama/eng', 'eng/floor', 'orama build'], w2));
+  const w2 = [8, 10, 10, 10, 10, 10, 10, 11, 11, 11, 12];
+  env.print(pad(['N', 'engram', 'hybrid', 'hyb/eng', 'js kernel', 'naive', 'orama', 'floor', 'naive/eng', 'orama/eng', 'eng/floor', 'orama build'], w2));
   for (const row of kernels) {
     env.print(
       pad(
         [
           String(row.n),
           ms(row.scan),
+          ms(row.hybrid),
+          (row.hybrid / row.scan).toFixed(2) + '×',
           ms(row.scanJs),
           ms(row.naive),
           ms(row.orama),
@@ -365,8 +443,10 @@ export async function runBench(env: BenchEnvironment): Promise<string[]> {
       ),
     );
   }
+  env.print('hybrid: the same scan given the query text (BM25 channel, fused; checked against a reference BM25).');
   env.print('engram: WASM scan+blend+top-k; naive: number[] map/reduce, sort all (seed style); orama: vector mode,');
   env.print('similarity 0, cosine only; floor: one sequential SIMD read of the same matrix.');
+  printCodes(env, failures);
   env.print('');
   env.print(failures.length ? `FAIL: ${failures.length} top-k results disagree with the brute-force check` : 'every top-k matched the brute-force check');
   for (const failure of failures.slice(0, 20)) env.print(`  ${failure}`);

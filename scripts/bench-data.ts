@@ -43,6 +43,7 @@ export function queryText(random: () => number): string {
 /** Columnar copy of one owner's rows, for the brute-force check and the kernel comparisons. */
 export interface OwnerRows {
   ids: string[];
+  texts: string[];
   vectors: Float32Array;
   updatedAt: Float64Array;
   halfLifeDays: Float32Array;
@@ -68,6 +69,7 @@ export function createBenchData(n: number, noise: number, seed = 42): BenchData 
   const embedSeconds = (performance.now() - started) / 1000;
   const owner: OwnerRows = {
     ids: [],
+    texts: [],
     vectors: new Float32Array(n * HASH_DIM),
     updatedAt: new Float64Array(n),
     halfLifeDays: new Float32Array(n),
@@ -95,6 +97,7 @@ export function createBenchData(n: number, noise: number, seed = 42): BenchData 
     };
     if (i < n) {
       owner.ids.push(record.id);
+      owner.texts.push(content);
       owner.vectors.set(record.embedding, i * HASH_DIM);
       owner.updatedAt[i] = record.updatedAt;
       owner.halfLifeDays[i] = record.halfLifeDays;

@@ -31,7 +31,8 @@ export interface Memory {
   /**
    * The top-k memories for `query` among the caller's own (user scope, plus that session's
    * when `sessionId` is given) and its app's app-scope ones, scored
-   * `relevance·cos + recency·0.5^(age/halfLife) + importance·importance`. Tombstones never appear.
+   * `relevance·fused + recency·0.5^(age/halfLife) + importance·importance`, where the fused
+   * relevance blends the cosine with a BM25 lexical channel (`Retrieved` shows each part). Tombstones never appear.
    * `weights` may be partial: the missing ones are the defaults (see RetrieveOptions).
    */
   retrieve(query: string, options: RetrieveOptions): Promise<Retrieved[]>;

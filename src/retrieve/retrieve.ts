@@ -1,6 +1,7 @@
 /**
  * Retrieval: embed the query, scan the caller's partitions in compute (scope filter first,
- * then cosine, recency and importance blended, bounded top-k), then read only the k winners.
+ * then the fused relevance, recency and importance blended, bounded top-k), then read only
+ * the k winners. The query text goes along for the lexical channel (src/worker/fusion.ts).
  */
 import type { Embedder } from '../embed/embedder';
 import { EmbedderMismatchError } from '../errors';
@@ -15,8 +16,18 @@ export interface Retrieved {
   memory: MemoryRecord;
   /** `weights.relevance·relevance + weights.recency·recency + weights.importance·importance`. */
   score: number;
-  /** Cosine similarity between the query and the memory. */
+  /**
+   * The fused relevance: `0.05·cosine + 0.95·lexical`, or `cosine` alone when no memory the
+   * caller may see shares a term with the query (see src/worker/fusion.ts).
+   */
   relevance: number;
+  /**
+   * Cosine similarity between the query and the memory. Always set by `retrieve`; optional so
+   * that a `Retrieved` built by hand for `inject` (which reads only `memory`) still type-checks.
+   */
+  cosine?: number;
+  /** The lexical channel: BM25 relative to the query's best lexical match (1 = the best, 0 = no shared term). Always set by `retrieve`. */
+  lexical?: number;
   /** `0.5 ** (ageDays / halfLifeDays)`. */
   recency: number;
   importance: number;
@@ -73,6 +84,7 @@ export async function retrieveMemories(deps: RetrieveDeps, query: string, plan: 
     const hits = await deps.compute.scan({
       partitions: keys,
       query: vector!,
+      queryText: query,
       now: deps.clock(),
       weights: plan.weights,
       k: want,
@@ -84,7 +96,8 @@ export async function retrieveMemories(deps: RetrieveDeps, query: string, plan: 
     for (const hit of hits) {
       const memory = records.get(hit.id);
       if (!memory || memory.invalidatedAt !== undefined) continue;
-      out.push({ memory, score: hit.score, relevance: hit.relevance, recency: hit.recency, importance: hit.importance });
+      const { score, relevance, cosine, lexical, recency, importance } = hit;
+      out.push({ memory, score, relevance, cosine, lexical, recency, importance });
     }
     // Enough, or the partitions hold no more rows than were returned.
     if (out.length >= plan.k || hits.length < want) break;

@@ -6,6 +6,7 @@
 import { Dexie } from 'dexie';
 import { ConflictError, IdCollisionError, PermissionError, toStorageError } from '../errors';
 import { MemoryRecord, type Scope } from '../schema';
+import { packTerms } from '../embed/terms';
 import { SCOPE_CODE, type IndexRows } from '../worker/api';
 import type { EngramDatabase, InputRow, WriteInput } from './database';
 import { checkpointBefore, CHECKPOINT_EVERY, dropCheckpoints, restoreCheckpoint, writeCheckpoint } from './checkpoints';
@@ -371,6 +372,7 @@ export function toIndexRows(rows: readonly MemoryRecord[], key: string, embedder
     importance: new Float32Array(n),
     scopes: new Uint8Array(n),
     sessionIds: new Array<string>(n),
+    ...packTerms(usable.map((row) => row.content)),
   };
   usable.forEach((row, i) => {
     out.ids[i] = row.id;

@@ -72,12 +72,18 @@ export function createVectorIndex(store: Store, compute: ComputeClient, embedder
     void task.finally(() => background.delete(task));
   }
 
-  async function loadFromRecords(key: string): Promise<void> {
+  /**
+   * `snapshot: 'now'` writes the packs right after (they were missing or unusable);
+   * `'next-write'` leaves the database alone until the partition's next commit (the packs were
+   * only older, without term ids: a read must not rewrite a database it could load).
+   */
+  async function loadFromRecords(key: string, snapshot: 'now' | 'next-write' = 'now'): Promise<void> {
     const { version, rows, foreign: others } = await store.readIndexRows(key, embedder.id, embedder.dim);
     await compute.loadPartition(key, version, embedder.dim, rows);
     trackForeign(key, others, [], true);
-    snapshotOf.set(key, -1);
-    compactLater(key);
+    // -Infinity: any next commit is "past the log limit", so it snapshots.
+    snapshotOf.set(key, snapshot === 'now' ? -1 : Number.NEGATIVE_INFINITY);
+    if (snapshot === 'now') compactLater(key);
   }
 
   /** Sends the packed partition to compute; false when compute refused a step (a concurrent change). */
@@ -101,6 +107,7 @@ export function createVectorIndex(store: Store, compute: ComputeClient, embedder
     const held = await compute.partitionVersion(key);
     const packed = await store.readPacked(key, embedder.id, embedder.dim, held >= 0 ? held : null);
     if (!packed) return loadFromRecords(key);
+    if (!packed.lexical) return loadFromRecords(key, 'next-write');
     const full = !(held >= 0 && packed.base === held && packed.chunks.length === 0);
     if (!(await apply(key, packed, full))) return loadFromRecords(key);
     if (full) snapshotOf.set(key, packed.base);

@@ -12,7 +12,13 @@
  * existed, an erasure that dropped the packs) means "rebuild from the records". A commit that
  * wipes a vector (erasure blanks the embedding) deletes the partition's packs and log, so no
  * copy of the old vector survives in them.
+ *
+ * Rows also carry the lexical channel's term ids (chunks: `terms`/`termOffsets`; log rows:
+ * `terms`). Packs written before the lexical channel have none: `lexical` is then false and the
+ * index rebuilds the partition from its records, snapshotting it with terms at its next write
+ * (a read never writes for this: opening an older database and only reading leaves it as it was).
  */
+import { flattenTerms, lexicalTerms } from '../embed/terms';
 import type { MemoryRecord } from '../schema';
 import { SCOPE_CODE, type IndexRows } from '../worker/api';
 import type { EngramDatabase, VectorLogRow, VectorPackRow, VectorRowInput } from './database';
@@ -28,6 +34,8 @@ export interface PackedPartition {
   /** The snapshot's version (0 and no chunks when the partition has never been snapshotted). */
   base: number;
   chunks: IndexRows[];
+  /** False when some chunk or logged row has no term ids (written before the lexical channel). */
+  lexical: boolean;
   /** Log entries `base+1 … version`, in order; `foreign`: upserted ids another embedder wrote. */
   log: { version: number; upserts: IndexRows; removals: string[]; foreign: string[] }[];
 }
@@ -41,12 +49,18 @@ export function emptyRows(): IndexRows {
     importance: new Float32Array(0),
     scopes: new Uint8Array(0),
     sessionIds: [],
+    terms: new Uint32Array(0),
+    termOffsets: new Uint32Array(1),
   };
 }
 
+/** A log row's inputs; `terms` is absent in rows written before the lexical channel. */
+export type LoggedRowInput = VectorRowInput & { terms?: Uint32Array };
+
 /** The vector inputs of one record, as the log stores them. */
-export function toVectorInput(record: MemoryRecord): VectorRowInput {
+export function toVectorInput(record: MemoryRecord): LoggedRowInput {
   return {
+    terms: lexicalTerms(record.content),
     id: record.id,
     embedderId: record.embedderId,
     embedding: record.embedding,
@@ -103,10 +117,11 @@ export async function dropPacks(db: EngramDatabase, key: string): Promise<void> 
 
 /** Log inputs as index rows for `embedderId`; rows of another embedder or dimension become removals. */
 export function logRows(entry: VectorLogRow, embedderId: string, dim: number): { upserts: IndexRows; removals: string[]; foreign: string[] } {
-  const usable = entry.upserts.filter((row) => row.embedderId === embedderId && row.embedding.length === dim);
+  const usable = (entry.upserts as LoggedRowInput[]).filter((row) => row.embedderId === embedderId && row.embedding.length === dim);
   const removals = [...entry.removals, ...entry.upserts.filter((row) => !usable.includes(row)).map((row) => row.id)];
   const foreign = entry.upserts.filter((row) => row.embedderId !== embedderId).map((row) => row.id);
   const n = usable.length;
+  const { terms, termOffsets } = flattenTerms(usable.map((row) => row.terms ?? []));
   const upserts: IndexRows = {
     ids: usable.map((row) => row.id),
     vectors: new Float32Array(n * dim),
@@ -115,6 +130,8 @@ export function logRows(entry: VectorLogRow, embedderId: string, dim: number): {
     importance: new Float32Array(n),
     scopes: new Uint8Array(n),
     sessionIds: usable.map((row) => row.sessionId),
+    terms,
+    termOffsets,
   };
   usable.forEach((row, i) => {
     upserts.vectors.set(row.embedding, i * dim);
@@ -127,8 +144,8 @@ export function logRows(entry: VectorLogRow, embedderId: string, dim: number): {
 }
 
 function chunkRows(row: VectorPackRow): IndexRows {
-  const { ids, vectors, updatedAt, halfLifeDays, importance, scopes, sessionIds } = row;
-  return { ids, vectors, updatedAt, halfLifeDays, importance, scopes, sessionIds };
+  const { ids, vectors, updatedAt, halfLifeDays, importance, scopes, sessionIds, terms, termOffsets } = row;
+  return { ids, vectors, updatedAt, halfLifeDays, importance, scopes, sessionIds, ...(terms && termOffsets ? { terms, termOffsets } : {}) };
 }
 
 function isConsistent(chunks: readonly VectorPackRow[], embedderId: string, dim: number): boolean {
@@ -142,8 +159,18 @@ function isConsistent(chunks: readonly VectorPackRow[], embedderId: string, dim:
       chunk.dim === dim &&
       chunk.vectors instanceof Float32Array &&
       chunk.vectors.length === chunk.ids.length * dim &&
-      chunk.updatedAt.length === chunk.ids.length,
+      chunk.updatedAt.length === chunk.ids.length &&
+      ((chunk.terms === undefined && chunk.termOffsets === undefined) ||
+        (chunk.terms instanceof Uint32Array &&
+          chunk.termOffsets instanceof Uint32Array &&
+          chunk.termOffsets.length === chunk.ids.length + 1 &&
+          chunk.termOffsets[chunk.ids.length] === chunk.terms.length)),
   );
+}
+
+/** Whether every chunk and logged row carries term ids (false: written before the lexical channel). */
+function carriesTerms(chunks: readonly VectorPackRow[], log: readonly VectorLogRow[]): boolean {
+  return chunks.every((chunk) => chunk.terms !== undefined) && log.every((entry) => (entry.upserts as LoggedRowInput[]).every((row) => row.terms instanceof Uint32Array));
 }
 
 /**
@@ -156,7 +183,7 @@ export async function readPacks(db: EngramDatabase, key: string, embedderId: str
   const [lower, upper] = range(key);
   if (from !== null && from >= 0 && from <= version) {
     const log = await readLog(db, key, from, version);
-    if (log) return { version, base: from, chunks: [], log: log.map((entry) => ({ version: entry.version, ...logRows(entry, embedderId, dim) })) };
+    if (log) return { version, base: from, chunks: [], lexical: carriesTerms([], log), log: log.map((entry) => ({ version: entry.version, ...logRows(entry, embedderId, dim) })) };
   }
   const stored = await db.vectorPacks.where('[partition+part]').between(lower, upper, true, true).toArray();
   if (stored.length && !isConsistent(stored, embedderId, dim)) return null;
@@ -167,6 +194,7 @@ export async function readPacks(db: EngramDatabase, key: string, embedderId: str
   return {
     version,
     base,
+    lexical: carriesTerms(stored, log),
     chunks: stored.map(chunkRows),
     log: log.map((entry) => ({ version: entry.version, ...logRows(entry, embedderId, dim) })),
   };

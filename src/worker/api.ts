@@ -19,12 +19,21 @@ export interface IndexRows {
   importance: Float32Array;
   scopes: Uint8Array;
   sessionIds: string[];
+  /**
+   * The lexical channel's term ids (src/embed/terms.ts) of every row, flattened: row `i` is
+   * `terms[termOffsets[i] .. termOffsets[i+1])`. Absent: the rows carry no text (they rank by
+   * the vector alone until the partition is reloaded from records).
+   */
+  terms?: Uint32Array;
+  termOffsets?: Uint32Array;
 }
 
 export interface ScanRequest {
   /** Partition keys to scan (the caller's own partition and its app's). */
   partitions: string[];
   query: Float32Array;
+  /** The query's text, for the lexical channel; absent: relevance is the cosine alone. */
+  queryText?: string;
   now: number;
   weights: Weights;
   k: number;
@@ -38,7 +47,11 @@ export interface ScanHit {
   id: string;
   partition: string;
   score: number;
+  /** The fused relevance (see compute.ts): the cosine when the query has no lexical match. */
   relevance: number;
+  cosine: number;
+  /** BM25 relative to the query's best lexical match among the scanned rows (0-1). */
+  lexical: number;
   recency: number;
   importance: number;
 }
@@ -46,10 +59,14 @@ export interface ScanHit {
 export interface ComputeStats {
   partitions: number;
   rows: number;
-  /** Bytes held by the matrices and per-row columns (capacity, not just rows in use). */
+  /** Bytes the scan keeps resident: the kernel's memory (vectors or codes, columns), the lexical index (capacity, not just rows in use). */
   bytes: number;
+  /** Bytes of the f32 rows kept outside the kernel's memory for the exact re-rank (8-bit codes only; 0 for f32). */
+  exactBytes: number;
   /** Which scan kernel runs: WebAssembly SIMD, or the JS fallback where SIMD is missing. */
   kernel: 'wasm-simd' | 'js';
+  /** How the kernel's memory holds the vectors. */
+  codes: 'f32' | 'i8';
 }
 
 /** A partition's rows copied out in chunks (for writing a packed snapshot of the store). */

@@ -60,7 +60,7 @@ function defaultWorker(): Worker {
 }
 
 function transferablesOf(rows: IndexRows): Transferable[] {
-  const buffers = [rows.vectors.buffer, rows.updatedAt.buffer, rows.halfLifeDays.buffer, rows.importance.buffer, rows.scopes.buffer];
+  const buffers = [rows.vectors.buffer, rows.updatedAt.buffer, rows.halfLifeDays.buffer, rows.importance.buffer, rows.scopes.buffer, rows.terms?.buffer, rows.termOffsets?.buffer];
   return [...new Set(buffers)].filter((buffer): buffer is ArrayBuffer => buffer instanceof ArrayBuffer);
 }
 

@@ -5,14 +5,24 @@
 import { createHashEmbedder } from '../embed/hash-embedder';
 import type { Scope } from '../schema';
 import { SCOPE_CODE, type ComputeApi, type ComputeStats, type ScanHit, type ScanRequest } from './api';
+import { fusedRelevance, relevanceTerm, scoreLexical } from './fusion';
 import { filterFor, neighbourRows, rowDot, scanPartition } from './kernel';
 import { bytesOf, createPartition, exportRows, removeRow, upsertRows, type Partition } from './partition';
+import type { VectorCodes } from './matrix';
 import { TopK } from './top-k';
 import { loadKernelModule } from './wasm-kernel';
 
 export interface ComputeOptions {
   /** `'auto'` (default): WASM SIMD where available, else JS. `'js'` forces the fallback (tests, bench). */
   kernel?: 'auto' | 'js';
+  /**
+   * How the scan holds the vectors: `'f32'` (default) the rows themselves; `'i8'` 8-bit codes in
+   * the kernel's memory with the f32 rows beside it for an exact re-rank (same answers, a
+   * quarter of the bytes scanned). Not the default yet: while the re-rank's f32 rows stay in the
+   * worker, 8-bit mode holds more memory in all (codes + f32) than f32 alone. The JS kernel
+   * always reads f32.
+   */
+  codes?: VectorCodes;
 }
 
 function scopeMask(scopes: readonly Scope[]): number {
@@ -24,6 +34,7 @@ function scopeMask(scopes: readonly Scope[]): number {
 /** Creates a compute engine; the worker exposes exactly this object. */
 export function createCompute(options: ComputeOptions = {}): ComputeApi {
   const module = options.kernel === 'js' ? null : loadKernelModule();
+  const codes = options.codes ?? 'f32';
   const partitions = new Map<string, Partition>();
   const embedders = new Map<number, ReturnType<typeof createHashEmbedder>>();
 
@@ -33,16 +44,16 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
     return embedder;
   }
 
-  function toHits(request: ScanRequest, found: { partition: string; data: Partition }[], top: TopK): ScanHit[] {
+  function toHits(request: ScanRequest, found: { partition: string; data: Partition }[], top: TopK, best: number): ScanHit[] {
     const { weights, now, query } = request;
     const hits = top.drain().map(({ tag, row }) => {
       const { partition, data } = found[tag]!;
       // Reported parts are recomputed in f64 for the k winners (the kernel ranks in f32).
-      const relevance = rowDot(data, row, query);
+      const { relevance, cosine, lexical } = fusedRelevance(rowDot(data, row, query), data.lexicalScores[row]!, best);
       const recency = Math.exp(-Math.max(0, now - data.matrix.updatedAt[row]!) * data.matrix.decay[row]!);
       const importance = data.matrix.importance[row]!;
       const score = weights.relevance * relevance + weights.recency * recency + weights.importance * importance;
-      return { id: data.ids[row]!, partition, score, relevance, recency, importance };
+      return { id: data.ids[row]!, partition, score, relevance, cosine, lexical, recency, importance };
     });
     // Stable: near-ties keep the kernel's order unless f64 separates them.
     return hits.sort((a, b) => b.score - a.score);
@@ -55,7 +66,7 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
     },
 
     loadPartition(key, version, dim, rows, capacity) {
-      const partition = createPartition(dim, Math.max(rows.ids.length, capacity ?? 0), version, module);
+      const partition = createPartition(dim, Math.max(rows.ids.length, capacity ?? 0), version, module, codes);
       upsertRows(partition, rows);
       partitions.set(key, partition);
     },
@@ -100,10 +111,13 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
         if (data.dim !== request.query.length) {
           throw new RangeError(`query has ${request.query.length} dimensions, partition holds ${data.dim}`);
         }
-        const tag = found.push({ partition: key, data }) - 1;
-        scanPartition(data, request, filterFor(data, mask, sessionId), top, tag);
+        found.push({ partition: key, data });
       }
-      return toHits(request, found, top);
+      // Lexical first: the fused relevance is relative to the best match over every partition.
+      const best = scoreLexical(found.map((entry) => entry.data), request, mask);
+      const term = relevanceTerm(request.weights.relevance, best);
+      found.forEach(({ data }, tag) => scanPartition(data, request, filterFor(data, mask, sessionId), top, tag, term));
+      return toHits(request, found, top, best);
     },
 
     neighbours(key, queries, threshold, scope, limit = Number.POSITIVE_INFINITY) {
@@ -122,11 +136,13 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
     stats(): ComputeStats {
       let rows = 0;
       let bytes = 0;
+      let exactBytes = 0;
       for (const partition of partitions.values()) {
         rows += partition.size;
         bytes += bytesOf(partition);
+        exactBytes += partition.matrix.exactByteLength;
       }
-      return { partitions: partitions.size, rows, bytes, kernel: module ? 'wasm-simd' : 'js' };
+      return { partitions: partitions.size, rows, bytes, exactBytes, kernel: module ? 'wasm-simd' : 'js', codes: module ? codes : 'f32' };
     },
   };
 }

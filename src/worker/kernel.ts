@@ -9,7 +9,17 @@
  */
 import { SCOPE_CODE, type ScanRequest } from './api';
 import type { Partition } from './partition';
+import { quantisedNeighbours, scanQuantised } from './quantised';
 import type { TopK } from './top-k';
+
+/**
+ * The relevance term of one scan: `dense · dot(row, query) + lexical · bm25[row]`, where
+ * `bm25` is the partition's `lexicalScores` for this query (read only when `lexical` ≠ 0).
+ */
+export interface RelevanceTerm {
+  dense: number;
+  lexical: number;
+}
 
 /** Scope mask and session number a row's tag is tested against. */
 export interface RowFilter {
@@ -22,27 +32,49 @@ export function filterFor(partition: Partition, mask: number, sessionId: string 
   return { mask, session: sessionId === null ? -1 : (partition.sessionNumbers.get(sessionId) ?? -1) };
 }
 
-function passes(tag: number, filter: RowFilter): boolean {
+export function passes(tag: number, filter: RowFilter): boolean {
   if ((tag & filter.mask) === 0) return false;
   return (tag & 7) !== SCOPE_CODE.session || tag >>> 3 === filter.session;
 }
 
 /** Scans one partition into `top` (entries tagged `tag`); `relevance` is filled for the JS kernel only. */
-export function scanPartition(partition: Partition, request: ScanRequest, filter: RowFilter, top: TopK, tag: number): void {
-  const { matrix, size } = partition;
-  const k = Math.min(request.k, size);
+export function scanPartition(partition: Partition, request: ScanRequest, filter: RowFilter, top: TopK, tag: number, term: RelevanceTerm): void {
+  const k = Math.min(request.k, partition.size);
   if (k <= 0) return;
-  const kernel = matrix.kernel;
-  if (!kernel) return scanPartitionJs(partition, request, filter, top, tag);
+  if (!partition.matrix.kernel) return scanPartitionJs(partition, request, filter, top, tag, term);
+  if (partition.matrix.codes === 'i8') return scanQuantised(partition, request, filter, top, tag, term);
+  const found = runScan(partition, request, filter, term, k, null);
+  for (const entry of found.entries) top.push(entry.score, Number.NaN, tag, entry.row);
+}
 
+/** The query as the kernel reads it: f32, or i16 codes (value ≈ code · scale) for 8-bit rows. */
+export interface KernelQuery {
+  codes: Int16Array;
+  scale: number;
+}
+
+/**
+ * One WASM scan of the partition keeping the best `k` by the kernel's (f32) score; entries in
+ * row order, and the k-th best score (`floor`, −∞ when fewer rows passed the filter than k).
+ */
+export function runScan(partition: Partition, request: ScanRequest, filter: RowFilter, term: RelevanceTerm, k: number, quantised: KernelQuery | null): { entries: { row: number; score: number }[]; floor: number } {
+  const { matrix, size } = partition;
+  const kernel = matrix.kernel!;
   const stride = matrix.stride;
-  const queryAt = matrix.scratch(stride * 4 + k * 8);
-  const heapAt = queryAt + stride * 4;
+  const queryBytes = quantised ? stride * 2 : stride * 4;
+  const lexicalBytes = term.lexical !== 0 ? Math.ceil(size / 4) * 16 : 0;
+  const queryAt = matrix.scratch(queryBytes + lexicalBytes + k * 8);
+  const lexicalAt = queryAt + queryBytes;
+  const heapAt = lexicalAt + lexicalBytes;
   const buffer = matrix.buffer;
-  const query = new Float32Array(buffer, queryAt, stride);
-  query.set(request.query);
-  query.fill(0, request.query.length);
-  const { relevance, recency, importance } = request.weights;
+  if (quantised) new Int16Array(buffer, queryAt, stride).set(quantised.codes);
+  else {
+    const query = new Float32Array(buffer, queryAt, stride);
+    query.set(request.query);
+    query.fill(0, request.query.length);
+  }
+  if (lexicalBytes) new Float32Array(buffer, lexicalAt, size).set(partition.lexicalScores.subarray(0, size));
+  const { recency, importance } = request.weights;
   const count = kernel.scan(
     0,
     matrix.offsetOf('tags'),
@@ -54,24 +86,29 @@ export function scanPartition(partition: Partition, request: ScanRequest, filter
     queryAt,
     filter.mask,
     filter.session,
-    relevance,
+    quantised ? term.dense * quantised.scale : term.dense,
     recency,
     importance,
     Math.max(0, recency),
     request.now,
     heapAt,
     k,
+    lexicalAt,
+    term.lexical,
+    quantised ? 1 : 0,
+    matrix.offsetOf('scales'),
   );
   const scores = new Float32Array(buffer, heapAt, count * 2);
   const rows = new Int32Array(buffer, heapAt, count * 2);
-  const order = Array.from({ length: count }, (_, i) => i).sort((a, b) => rows[2 * a + 1]! - rows[2 * b + 1]!);
-  for (const i of order) top.push(scores[2 * i]!, Number.NaN, tag, rows[2 * i + 1]!);
+  const entries = Array.from({ length: count }, (_, i) => ({ row: rows[2 * i + 1]!, score: scores[2 * i]! })).sort((a, b) => a.row - b.row);
+  // The heap is a min-heap: its root is the k-th best score once it is full.
+  return { entries, floor: count === k ? scores[0]! : Number.NEGATIVE_INFINITY };
 }
 
-function scanPartitionJs(partition: Partition, request: ScanRequest, filter: RowFilter, top: TopK, tag: number): void {
-  const { matrix, size, dim } = partition;
+function scanPartitionJs(partition: Partition, request: ScanRequest, filter: RowFilter, top: TopK, tag: number, term: RelevanceTerm): void {
+  const { matrix, size, dim, lexicalScores } = partition;
   const { query } = request;
-  const wRel = request.weights.relevance;
+  const { dense: wRel, lexical: wLex } = term;
   const { recency: wRec, importance: wImp } = request.weights;
   const { vectors, tags, stride, updatedAt, decay, importance } = matrix;
   const now = request.now;
@@ -81,16 +118,16 @@ function scanPartitionJs(partition: Partition, request: ScanRequest, filter: Row
     const offset = row * stride;
     for (let j = 0; j < dim; j++) sum += vectors[offset + j]! * query[j]!;
     const age = now - updatedAt[row]!;
-    top.push(wRel * sum + wRec * Math.exp(-(age > 0 ? age : 0) * decay[row]!) + wImp * importance[row]!, sum, tag, row);
+    const relevance = wLex !== 0 ? wRel * sum + wLex * lexicalScores[row]! : wRel * sum;
+    top.push(relevance + wRec * Math.exp(-(age > 0 ? age : 0) * decay[row]!) + wImp * importance[row]!, sum, tag, row);
   }
 }
 
 /** Dot product of one stored row with `query` (f64 accumulation: the reported relevance). */
 export function rowDot(partition: Partition, row: number, query: Float32Array): number {
-  const vectors = partition.matrix.vectors;
-  const offset = row * partition.matrix.stride;
+  const vector = partition.matrix.exactRow(row);
   let sum = 0;
-  for (let j = 0; j < partition.dim; j++) sum += vectors[offset + j]! * query[j]!;
+  for (let j = 0; j < partition.dim; j++) sum += vector[j]! * query[j]!;
   return sum;
 }
 
@@ -100,6 +137,7 @@ export function neighbourRows(partition: Partition, queries: readonly Float32Arr
   const out = queries.map((): number[] => []);
   if (size === 0 || queries.length === 0) return out;
   const kernel = matrix.kernel;
+  if (kernel && matrix.codes === 'i8') return quantisedNeighbours(partition, queries, threshold, code);
   const stride = matrix.stride;
   const BATCH = 16;
   for (let first = 0; first < queries.length; first += BATCH) {
@@ -119,7 +157,7 @@ export function neighbourRows(partition: Partition, queries: readonly Float32Arr
     const packed = new Float32Array(buffer, queriesAt, batch.length * stride);
     packed.fill(0);
     batch.forEach((query, q) => packed.set(query, q * stride));
-    kernel.dots(0, size, stride, queriesAt, batch.length, outAt);
+    kernel.dots(0, size, stride, queriesAt, batch.length, outAt, 0, 0);
     const dots = new Float32Array(buffer, outAt, size * batch.length);
     const scopes = partition.scopes;
     for (let row = 0; row < size; row++) {

@@ -1,8 +1,13 @@
 /**
  * One partition's rows in one linear memory: the vectors (each row `stride` floats, zero
  * padded to a multiple of 16 so the SIMD kernel needs no scalar tail), then the per-row
- * columns the kernel reads (filter tag, importance, updatedAt, decay), then a scratch area
- * for the current call (query, heap).
+ * columns the kernel reads (filter tag, importance, updatedAt, decay, scale), then a scratch
+ * area for the current call (query, heap).
+ *
+ * With `codes: 'i8'` the linear memory holds 8-bit codes instead (`stride` bytes a row, one
+ * scale per row: value ≈ code · scale), a quarter of the bytes the scan reads; the f32 rows
+ * stay outside it, in `exact`, for the exact re-rank of the candidates, for export and for
+ * the reported relevance. `quantisationError` bounds how far a code's dot product may be off.
  *
  * With the WASM kernel the memory is a `WebAssembly.Memory` owned by this matrix, so rows are
  * written into it once, on load or on each write, and never copied per query. Without it the
@@ -29,12 +34,23 @@ const COLUMNS = [
   ['importance', 4],
   ['updatedAt', 8],
   ['decay', 8],
+  ['scales', 4],
 ] as const;
+
+export type VectorCodes = 'f32' | 'i8';
 type Column = (typeof COLUMNS)[number][0];
 
 export class RowMatrix {
   readonly stride: number;
+  /** Bytes per row in the linear memory: `stride · 4` for f32, `stride` for 8-bit codes. */
+  readonly rowBytes: number;
+  readonly codes: VectorCodes;
   readonly kernel: KernelExports | null;
+  /** 8-bit mode: the f32 rows, `dim` floats each, outside the linear memory. */
+  private exactRows = new Float32Array(0);
+  /** 8-bit mode: the largest ‖row − code · scale‖₂ and ‖row‖₂ written so far (never lowered: a bound). */
+  private maxError = 0;
+  private maxNorm = 0;
   private capacityRows = 0;
   private readonly memory: WebAssembly.Memory | null;
   private plain: ArrayBuffer | null;
@@ -45,13 +61,20 @@ export class RowMatrix {
   private importanceView = new Float32Array(0);
   private updatedAtView = new Float64Array(0);
   private decayView = new Float64Array(0);
+  private scaleView = new Float32Array(0);
+  private codeView = new Int8Array(0);
 
   constructor(
     readonly dim: number,
     capacity: number,
     module: WebAssembly.Module | null,
+    codes: VectorCodes = 'f32',
   ) {
     this.stride = strideOf(dim);
+    // The codes need the SIMD kernel; the JS fallback always reads f32.
+    this.codes = module ? codes : 'f32';
+    this.rowBytes = this.codes === 'i8' ? this.stride : this.stride * 4;
+    if (this.codes === 'i8') this.exactRows = new Float32Array(capacity * dim);
     const bytes = this.layoutBytes(capacity);
     if (module) {
       this.memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(bytes / PAGE)) });
@@ -83,10 +106,75 @@ export class RowMatrix {
     return this.layoutBytes(this.capacityRows);
   }
 
-  /** Row-major vectors, `capacity * stride` floats. */
+  /** Row-major vectors, `capacity * stride` floats (f32 mode only). */
   get vectors(): Float32Array {
     this.refresh();
     return this.vectorView;
+  }
+
+  /** Row-major 8-bit codes, `capacity * stride` bytes (8-bit mode only). */
+  get codeBytes(): Int8Array {
+    this.refresh();
+    return this.codeView;
+  }
+
+  /** Per row: the scale of its codes (8-bit mode). */
+  get scales(): Float32Array {
+    this.refresh();
+    return this.scaleView;
+  }
+
+  /** Row `row` in f32, `dim` floats (a view: copy it before the matrix changes). */
+  exactRow(row: number): Float32Array {
+    if (this.codes === 'i8') return this.exactRows.subarray(row * this.dim, (row + 1) * this.dim);
+    const offset = row * this.stride;
+    return this.vectors.subarray(offset, offset + this.dim);
+  }
+
+  /** 8-bit mode: for a query with ‖q‖₂ = `queryNorm` quantised with error norm `queryError`, a bound on |exact dot − code dot| over every row. */
+  quantisationError(queryNorm: number, queryError: number): number {
+    return this.maxError * queryNorm + queryError * (this.maxNorm + this.maxError);
+  }
+
+  /** Writes row `row` from `dim` floats (codes, scale and exact copy in 8-bit mode). */
+  writeVector(row: number, source: Float32Array): void {
+    if (this.codes === 'f32') {
+      const vectors = this.vectors;
+      const offset = row * this.stride;
+      vectors.set(source, offset);
+      vectors.fill(0, offset + this.dim, offset + this.stride);
+      return;
+    }
+    this.exactRows.set(source, row * this.dim);
+    let largest = 0;
+    for (let j = 0; j < this.dim; j++) largest = Math.max(largest, Math.abs(source[j]!));
+    const scale = Math.fround(largest / 127);
+    const codes = this.codeBytes;
+    const offset = row * this.stride;
+    let error = 0;
+    let norm = 0;
+    for (let j = 0; j < this.dim; j++) {
+      const code = scale > 0 ? Math.max(-127, Math.min(127, Math.round(source[j]! / scale))) : 0;
+      codes[offset + j] = code;
+      error += (source[j]! - code * scale) ** 2;
+      norm += source[j]! ** 2;
+    }
+    codes.fill(0, offset + this.dim, offset + this.stride);
+    this.scales[row] = scale;
+    // Rounded up a little: the bound must hold after the kernel's f32 arithmetic too.
+    this.maxError = Math.max(this.maxError, Math.sqrt(error) * (1 + 1e-6));
+    this.maxNorm = Math.max(this.maxNorm, Math.sqrt(norm) * (1 + 1e-6));
+  }
+
+  /** Copies row `from`'s vector over row `to`'s (the partition's swap-remove). */
+  moveVector(from: number, to: number): void {
+    if (this.codes === 'f32') {
+      this.vectors.copyWithin(to * this.stride, from * this.stride, (from + 1) * this.stride);
+      return;
+    }
+    this.exactRows.copyWithin(to * this.dim, from * this.dim, (from + 1) * this.dim);
+    this.codeBytes.copyWithin(to * this.stride, from * this.stride, (from + 1) * this.stride);
+    this.scales[to] = this.scales[from]!;
   }
 
   /** Scope code (low 3 bits) | session number << 3. */
@@ -118,6 +206,11 @@ export class RowMatrix {
     const needed = this.layoutBytes(capacity);
     if (this.memory) {
       this.growMemory(needed);
+      if (this.codes === 'i8') {
+        const exact = new Float32Array(capacity * this.dim);
+        exact.set(this.exactRows);
+        this.exactRows = exact;
+      }
       const bytes = new Uint8Array(this.memory.buffer);
       // Columns move up behind the longer vector block. Last column first: each one's new
       // place lies above every old column below it, so nothing is overwritten before it moved.
@@ -128,7 +221,7 @@ export class RowMatrix {
     } else {
       const next = new Uint8Array(needed);
       const source = new Uint8Array(this.plain!);
-      next.set(source.subarray(0, old * this.stride * 4));
+      next.set(source.subarray(0, old * this.rowBytes));
       for (const [column, size] of COLUMNS) {
         const from = this.columnOffset(column, old);
         next.set(source.subarray(from, from + old * size), this.columnOffset(column, capacity));
@@ -160,8 +253,13 @@ export class RowMatrix {
     return this.buffer.byteLength;
   }
 
+  /** Bytes of the f32 copies kept outside the linear memory (8-bit mode). */
+  get exactByteLength(): number {
+    return this.exactRows.byteLength;
+  }
+
   private columnOffset(column: Column, capacity: number): number {
-    let offset = capacity * this.stride * 4;
+    let offset = capacity * this.rowBytes;
     for (const [name, size] of COLUMNS) {
       if (name === column) return offset;
       offset += capacity * size;
@@ -170,7 +268,7 @@ export class RowMatrix {
   }
 
   private layoutBytes(capacity: number): number {
-    return align16(this.columnOffset('decay', capacity) + capacity * 8);
+    return align16(this.columnOffset('scales', capacity) + capacity * 4);
   }
 
   private growMemory(bytes: number): void {
@@ -188,10 +286,12 @@ export class RowMatrix {
     const capacity = this.capacityRows;
     this.viewBuffer = buffer;
     this.viewCapacity = capacity;
-    this.vectorView = new Float32Array(buffer, 0, capacity * this.stride);
+    if (this.codes === 'f32') this.vectorView = new Float32Array(buffer, 0, capacity * this.stride);
+    else this.codeView = new Int8Array(buffer, 0, capacity * this.stride);
     this.tagView = new Int32Array(buffer, this.columnOffset('tags', capacity), capacity);
     this.importanceView = new Float32Array(buffer, this.columnOffset('importance', capacity), capacity);
     this.updatedAtView = new Float64Array(buffer, this.columnOffset('updatedAt', capacity), capacity);
     this.decayView = new Float64Array(buffer, this.columnOffset('decay', capacity), capacity);
+    this.scaleView = new Float32Array(buffer, this.columnOffset('scales', capacity), capacity);
   }
 }

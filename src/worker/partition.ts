@@ -3,8 +3,10 @@
  * matrix.ts) and the rest of each row (id, half-life, scope, session) in JS, kept dense by
  * swap-remove and grown by doubling.
  */
+import { flattenTerms } from '../embed/terms';
 import { SCOPE_CODE, type IndexRows } from './api';
-import { RowMatrix } from './matrix';
+import { LexicalIndex } from './lexical';
+import { RowMatrix, type VectorCodes } from './matrix';
 
 export interface Partition {
   version: number;
@@ -19,22 +21,28 @@ export interface Partition {
   sessionIds: string[];
   /** Session id → small integer stored in the row tag (0: not session-scoped). */
   sessionNumbers: Map<string, number>;
+  /** The lexical channel, row for row with the matrix. */
+  lexical: LexicalIndex;
+  /** Scratch for one query's BM25 scores, one per row. */
+  lexicalScores: Float32Array;
 }
 
 const DAY_MS = 86_400_000;
 
-export function createPartition(dim: number, capacity: number, version: number, module: WebAssembly.Module | null): Partition {
+export function createPartition(dim: number, capacity: number, version: number, module: WebAssembly.Module | null, codes: VectorCodes = 'f32'): Partition {
   return {
     version,
     dim,
     size: 0,
     ids: [],
     rowOf: new Map(),
-    matrix: new RowMatrix(dim, capacity, module),
+    matrix: new RowMatrix(dim, capacity, module, codes),
     halfLifeDays: new Float32Array(capacity),
     scopes: new Uint8Array(capacity),
     sessionIds: [],
     sessionNumbers: new Map([['', 0]]),
+    lexical: new LexicalIndex(),
+    lexicalScores: new Float32Array(capacity),
   };
 }
 
@@ -51,6 +59,7 @@ function reserve(partition: Partition, needed: number): void {
   partition.matrix.reserve(capacity);
   partition.halfLifeDays = grown(partition.halfLifeDays, capacity, size);
   partition.scopes = grown(partition.scopes, capacity, size);
+  partition.lexicalScores = new Float32Array(capacity);
 }
 
 function sessionNumber(partition: Partition, sessionId: string): number {
@@ -61,10 +70,7 @@ function sessionNumber(partition: Partition, sessionId: string): number {
 
 function writeRow(partition: Partition, row: number, rows: IndexRows, from: number): void {
   const { dim, matrix } = partition;
-  const offset = row * matrix.stride;
-  const vectors = matrix.vectors;
-  vectors.set(rows.vectors.subarray(from * dim, (from + 1) * dim), offset);
-  if (matrix.stride > dim) vectors.fill(0, offset + dim, offset + matrix.stride);
+  matrix.writeVector(row, rows.vectors.subarray(from * dim, (from + 1) * dim));
   const scope = rows.scopes[from]!;
   const sessionId = rows.sessionIds[from]!;
   matrix.tags[row] = scope | ((scope === SCOPE_CODE.session ? sessionNumber(partition, sessionId) : 0) << 3);
@@ -76,11 +82,18 @@ function writeRow(partition: Partition, row: number, rows: IndexRows, from: numb
   partition.sessionIds[row] = sessionId;
   partition.ids[row] = rows.ids[from]!;
   partition.rowOf.set(rows.ids[from]!, row);
+  const { terms, termOffsets } = rows;
+  partition.lexical.set(row, terms && termOffsets ? terms.subarray(termOffsets[from]!, termOffsets[from + 1]!) : NO_TERMS);
 }
+
+const NO_TERMS = new Uint32Array(0);
 
 export function upsertRows(partition: Partition, rows: IndexRows): void {
   if (rows.vectors.length !== rows.ids.length * partition.dim) {
     throw new RangeError(`vectors hold ${rows.vectors.length} floats, expected ${rows.ids.length} × ${partition.dim}`);
+  }
+  if (rows.termOffsets && rows.termOffsets.length !== rows.ids.length + 1) {
+    throw new RangeError(`termOffsets hold ${rows.termOffsets.length} entries, expected ${rows.ids.length + 1}`);
   }
   reserve(partition, partition.size + rows.ids.length);
   for (let i = 0; i < rows.ids.length; i++) {
@@ -95,10 +108,11 @@ export function removeRow(partition: Partition, id: string): void {
   if (row === undefined) return;
   const last = partition.size - 1;
   partition.rowOf.delete(id);
+  partition.lexical.clear(row);
   if (row !== last) {
+    partition.lexical.move(last, row);
     const { matrix } = partition;
-    const stride = matrix.stride;
-    matrix.vectors.copyWithin(row * stride, last * stride, (last + 1) * stride);
+    matrix.moveVector(last, row);
     matrix.tags[row] = matrix.tags[last]!;
     matrix.importance[row] = matrix.importance[last]!;
     matrix.updatedAt[row] = matrix.updatedAt[last]!;
@@ -109,6 +123,7 @@ export function removeRow(partition: Partition, id: string): void {
     partition.ids[row] = partition.ids[last]!;
     partition.rowOf.set(partition.ids[row]!, row);
   }
+  partition.lexical.truncate(last);
   partition.ids.length = last;
   partition.sessionIds.length = last;
   partition.size = last;
@@ -119,11 +134,8 @@ export function exportRows(partition: Partition, start: number, end: number): In
   const { dim, matrix } = partition;
   const n = end - start;
   const vectors = new Float32Array(n * dim);
-  const source = matrix.vectors;
-  for (let i = 0; i < n; i++) {
-    const offset = (start + i) * matrix.stride;
-    vectors.set(source.subarray(offset, offset + dim), i * dim);
-  }
+  for (let i = 0; i < n; i++) vectors.set(matrix.exactRow(start + i), i * dim);
+  const { terms, termOffsets } = flattenTerms(Array.from({ length: n }, (_, i) => partition.lexical.termsOf(start + i)));
   return {
     ids: partition.ids.slice(start, end),
     vectors,
@@ -132,6 +144,8 @@ export function exportRows(partition: Partition, start: number, end: number): In
     importance: matrix.importance.slice(start, end),
     scopes: partition.scopes.slice(start, end),
     sessionIds: partition.sessionIds.slice(start, end),
+    terms,
+    termOffsets,
   };
 }
 
@@ -140,6 +154,8 @@ export function bytesOf(partition: Partition): number {
   return (
     partition.matrix.byteLength +
     partition.halfLifeDays.byteLength +
-    partition.scopes.byteLength
+    partition.scopes.byteLength +
+    partition.lexical.byteLength +
+    partition.lexicalScores.byteLength
   );
 }

@@ -26,8 +26,13 @@ export interface KernelExports {
     now: number,
     heap: number,
     k: number,
+    lexicalScores: number,
+    lexicalWeight: number,
+    /** 1: rows are 8-bit codes (query i16, `scales` per row); 0: f32. */
+    codes: number,
+    scales: number,
   ): number;
-  dots(vectors: number, rows: number, stride: number, queries: number, queryCount: number, out: number): void;
+  dots(vectors: number, rows: number, stride: number, queries: number, queryCount: number, out: number, codes: number, scales: number): void;
   read(pointer: number, bytes: number): number;
 }
 
@@ -77,8 +82,8 @@ function warmUp(module: WebAssembly.Module): void {
   new Float64Array(memory.buffer, decay, rows).fill(1e-9);
   new Float32Array(memory.buffer, query, stride).set(floats.subarray(0, stride));
   for (let i = 0; i < 300; i++) {
-    kernel.scan(vectors, tags, importance, updatedAt, decay, rows, stride, query, 1, 0, 0.6, 0.25, 0.15, 0.25, 1, heap, 10);
-    kernel.dots(vectors, rows, stride, query, 1, out);
+    kernel.scan(vectors, tags, importance, updatedAt, decay, rows, stride, query, 1, 0, 0.6, 0.25, 0.15, 0.25, 1, heap, 10, importance, i & 1 ? 0.1 : 0, i & 2 ? 1 : 0, importance);
+    kernel.dots(vectors, rows, stride, query, 1, out, i & 2 ? 1 : 0, importance);
   }
   kernel.read(0, rows * stride * 4);
 }

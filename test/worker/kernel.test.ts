@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createRandom } from '../helpers/random';
 import type { Scope } from '../../src/schema';
 import { SCOPE_CODE, type IndexRows, type ScanHit, type ScanRequest } from '../../src/worker/api';
 import { createCompute } from '../../src/worker/compute';
@@ -7,14 +8,6 @@ import { loadKernelModule } from '../../src/worker/wasm-kernel';
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 0, 1);
 const WEIGHTS = { relevance: 0.6, recency: 0.25, importance: 0.15 };
-
-function createRandom(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 interface Row {
   id: string;

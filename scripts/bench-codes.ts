@@ -1,0 +1,113 @@
+/**
+ * The bench's 8-bit section: the scan over 8-bit codes (the default) against the scan over
+ * f32 rows and the f32 sequential-read floor, at 256-d (the hash embedder's seeded data) and
+ * 384-d (seeded random unit vectors, a real embedder's size). Every 8-bit top-k is compared
+ * with the f32 scan's (ids and scores); memory is what each keeps resident for the scan.
+ */
+import { HASH_DIM, createHashEmbedder } from '../src/embed/hash-embedder';
+import { DEFAULT_WEIGHTS } from '../src/schema';
+import { SCOPE_CODE, type IndexRows, type ScanHit, type ScanRequest } from '../src/worker/api';
+import { createCompute } from '../src/worker/compute';
+import { RowMatrix } from '../src/worker/matrix';
+import { loadKernelModule } from '../src/worker/wasm-kernel';
+import { createBenchData, createRandom, queryText, T0 } from './bench-data';
+
+export interface CodesFigures {
+  n: number;
+  dim: number;
+  codes: number;
+  f32: number;
+  floor: number;
+  /** Scan-resident bytes, 8-bit over f32. */
+  memory: number;
+  exactMB: number;
+}
+
+const K = 10;
+
+function unitRows(n: number, dim: number, random: () => number): Float32Array {
+  const vectors = new Float32Array(n * dim);
+  for (let i = 0; i < n; i++) {
+    let sum = 0;
+    for (let j = 0; j < dim; j++) sum += (vectors[i * dim + j] = random() - 0.5) ** 2;
+    const norm = Math.sqrt(sum);
+    for (let j = 0; j < dim; j++) vectors[i * dim + j]! /= norm;
+  }
+  return vectors;
+}
+
+function rowsFor(n: number, dim: number): { rows: IndexRows; queries: Float32Array[] } {
+  if (dim === HASH_DIM) {
+    const { owner } = createBenchData(n, 0);
+    const random = createRandom(99 + n);
+    const embedder = createHashEmbedder(HASH_DIM);
+    const queries = Array.from({ length: 30 }, () => embedder.embedOne(queryText(random)));
+    const { ids, vectors, updatedAt, halfLifeDays, importance } = owner;
+    return { rows: { ids, vectors, updatedAt, halfLifeDays, importance, scopes: new Uint8Array(n).fill(SCOPE_CODE.user), sessionIds: new Array<string>(n).fill('') }, queries };
+  }
+  const random = createRandom(dim * 1000 + n);
+  const rows: IndexRows = {
+    ids: Array.from({ length: n }, (_, i) => `r${i}`),
+    vectors: unitRows(n, dim, random),
+    updatedAt: Float64Array.from({ length: n }, () => T0 - Math.floor(random() * 365) * 86_400_000),
+    halfLifeDays: Float32Array.from({ length: n }, () => 7 + Math.floor(random() * 358)),
+    importance: Float32Array.from({ length: n }, () => Math.round(random() * 100) / 100),
+    scopes: new Uint8Array(n).fill(SCOPE_CODE.user),
+    sessionIds: new Array<string>(n).fill(''),
+  };
+  return { rows, queries: Array.from({ length: 30 }, () => unitRows(1, dim, random)) };
+}
+
+function median(values: number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+}
+
+function timed(count: number, repeat: number, body: (i: number) => unknown): number {
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    for (let r = 0; r < repeat; r++) body(i);
+    times.push((performance.now() - started) / repeat);
+  }
+  return median(times);
+}
+
+function same(a: readonly ScanHit[], b: readonly ScanHit[]): boolean {
+  return a.length === b.length && a.every((hit, i) => hit.id === b[i]!.id && Math.abs(hit.score - b[i]!.score) <= 1e-9);
+}
+
+/** Measures one size and dimension; pushes a failure for every 8-bit top-k that differs from the f32 one. */
+export function measureCodes(n: number, dim: number, failures: string[]): CodesFigures | null {
+  const module = loadKernelModule();
+  if (!module) return null;
+  const { rows, queries } = rowsFor(n, dim);
+  const request = (query: Float32Array): ScanRequest => ({ partitions: ['p'], query, now: T0, weights: DEFAULT_WEIGHTS, k: K, scopes: ['user'] });
+  const codes = createCompute({ codes: 'i8' });
+  const f32 = createCompute({ codes: 'f32' });
+  codes.loadPartition('p', 1, dim, rows);
+  f32.loadPartition('p', 1, dim, rows);
+  queries.forEach((query, i) => {
+    if (!same(codes.scan(request(query)), f32.scan(request(query)))) failures.push(`8-bit scan N=${n} dim=${dim} query ${i}: top-k differs from the f32 scan`);
+  });
+  const repeat = Math.max(1, Math.round(20_000 / n));
+  const matrix = new RowMatrix(dim, n, module, 'f32');
+  matrix.vectors.set(rows.vectors.length === n * matrix.stride ? rows.vectors : padded(rows.vectors, n, dim, matrix.stride));
+  const bytes = n * matrix.stride * 4;
+  for (let i = 0; i < 3; i++) matrix.kernel!.read(0, bytes);
+  const figures = {
+    n,
+    dim,
+    codes: timed(queries.length, repeat, (i) => codes.scan(request(queries[i]!))),
+    f32: timed(queries.length, repeat, (i) => f32.scan(request(queries[i]!))),
+    floor: timed(30, repeat, () => matrix.kernel!.read(0, bytes)),
+    memory: codes.stats().bytes / f32.stats().bytes,
+    exactMB: codes.stats().exactBytes / 1e6,
+  };
+  return figures;
+}
+
+function padded(vectors: Float32Array, n: number, dim: number, stride: number): Float32Array {
+  const out = new Float32Array(n * stride);
+  for (let i = 0; i < n; i++) out.set(vectors.subarray(i * dim, (i + 1) * dim), i * stride);
+  return out;
+}

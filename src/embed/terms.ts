@@ -1,0 +1,67 @@
+/**
+ * The lexical channel's terms: one rule shared by the store (which sends term ids with the
+ * rows), the worker (which scores queries) and anything that must agree with them.
+ *
+ * A term is a lower-cased word of letters and digits, not a stopword, lightly stemmed
+ * (plurals, -ing, -ed, a final e: "seating" ~ "seat", "flights" ~ "flight"); a word longer
+ * than {@link PREFIX_LENGTH} also yields its prefix as a second term, so "grandmother" meets
+ * "grandma"'s neighbours and "symbolizing" meets "symbols". Terms are sent as 32-bit hashes:
+ * the worker never needs the words themselves.
+ */
+import { STOPWORDS } from './stopwords';
+
+const TOKEN = /[\p{L}\p{N}]+/gu;
+/** Words longer than this also count by their first PREFIX_LENGTH letters (tuned on the LoCoMo dev split: 5-6 best). */
+export const PREFIX_LENGTH = 6;
+
+/** Suffix stripping, deliberately light: a wrong merge costs more than a missed one. */
+export function stemWord(word: string): string {
+  let stem = word;
+  if (stem.length > 4 && stem.endsWith('ies')) return stem.slice(0, -3) + 'y';
+  if (stem.length > 4 && /(sh|ch|x|ss)es$/.test(stem)) return stem.slice(0, -2);
+  if (stem.length > 3 && stem.endsWith('s') && !stem.endsWith('ss')) stem = stem.slice(0, -1);
+  if (stem.length > 5 && stem.endsWith('ing')) stem = stem.slice(0, -3);
+  else if (stem.length > 4 && stem.endsWith('ed')) stem = stem.slice(0, -2);
+  if (stem.length > 4 && stem.endsWith('e')) stem = stem.slice(0, -1);
+  return stem;
+}
+
+/** The terms of `text`, in order, repeated as often as they occur (a word and its prefix both count). */
+export function lexicalTermStrings(text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.toLowerCase().matchAll(TOKEN)) {
+    const word = match[0];
+    if (STOPWORDS.has(word)) continue;
+    out.push(stemWord(word));
+    if (word.length > PREFIX_LENGTH) out.push(`~${word.slice(0, PREFIX_LENGTH)}`);
+  }
+  return out;
+}
+
+/** FNV-1a then murmur3's finaliser: 32-bit term ids (a collision merges two terms' counts, nothing worse). */
+function termId(term: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < term.length; i++) hash = Math.imul(hash ^ term.charCodeAt(i), 0x01000193) >>> 0;
+  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
+  return (hash ^ (hash >>> 16)) >>> 0;
+}
+
+/** Term ids of `text` with repetition (their count is the term frequency). */
+export function lexicalTerms(text: string): Uint32Array {
+  return Uint32Array.from(lexicalTermStrings(text), termId);
+}
+
+/** Term ids of several texts in one flat array: text `i` is `terms[offsets[i] .. offsets[i+1])`. */
+export function packTerms(texts: readonly string[]): { terms: Uint32Array; termOffsets: Uint32Array } {
+  return flattenTerms(texts.map(lexicalTerms));
+}
+
+/** Several rows' term lists in the flat wire form of {@link packTerms}. */
+export function flattenTerms(lists: readonly ArrayLike<number>[]): { terms: Uint32Array; termOffsets: Uint32Array } {
+  const termOffsets = new Uint32Array(lists.length + 1);
+  lists.forEach((list, i) => (termOffsets[i + 1] = termOffsets[i]! + list.length));
+  const terms = new Uint32Array(termOffsets[lists.length]!);
+  lists.forEach((list, i) => terms.set(list, termOffsets[i]!));
+  return { terms, termOffsets };
+}

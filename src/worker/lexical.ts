@@ -1,0 +1,149 @@
+/**
+ * One partition's lexical channel: BM25 over term ids (src/embed/terms.ts), with the IDF of
+ * this partition alone, kept in step with the partition's rows on every write exactly as the
+ * vector matrix is (same row numbers, same swap-remove). Postings are per term: the rows that
+ * hold it and how often, so a query touches only rows sharing one of its terms.
+ */
+
+/** Okapi BM25 saturation and length normalisation (tuned on the LoCoMo dev split; 1.2/0.75 were 1 point lower). */
+export const BM25_K1 = 0.9;
+export const BM25_B = 0.4;
+
+interface Posting {
+  rows: Int32Array;
+  counts: Uint16Array;
+  size: number;
+}
+
+export class LexicalIndex {
+  /** Per row: its distinct term ids and each one's count, interleaved `[term, count, …]`. */
+  private rowTerms: Uint32Array[] = [];
+  private lengths: number[] = [];
+  private totalLength = 0;
+  private rowsWithTerms = 0;
+  private readonly postings = new Map<number, Posting>();
+
+  /** Rows that carry terms (their text was sent). */
+  get documents(): number {
+    return this.rowsWithTerms;
+  }
+
+  /** Replaces row `row`'s terms (ids with repetition; empty: the row has no text). */
+  set(row: number, terms: ArrayLike<number>): void {
+    this.clear(row);
+    const counts = new Map<number, number>();
+    for (let i = 0; i < terms.length; i++) counts.set(terms[i]!, (counts.get(terms[i]!) ?? 0) + 1);
+    const packed = new Uint32Array(counts.size * 2);
+    let at = 0;
+    for (const [term, count] of counts) {
+      packed[at++] = term;
+      packed[at++] = Math.min(count, 65_535);
+      this.append(term, row, Math.min(count, 65_535));
+    }
+    this.rowTerms[row] = packed;
+    this.lengths[row] = terms.length;
+    this.totalLength += terms.length;
+    if (terms.length > 0) this.rowsWithTerms++;
+  }
+
+  /** Removes row `row` from every posting (its slot is then empty). */
+  clear(row: number): void {
+    const packed = this.rowTerms[row];
+    if (!packed) return;
+    for (let i = 0; i < packed.length; i += 2) {
+      const posting = this.postings.get(packed[i]!)!;
+      const at = indexOf(posting, row);
+      posting.size--;
+      posting.rows[at] = posting.rows[posting.size]!;
+      posting.counts[at] = posting.counts[posting.size]!;
+      if (posting.size === 0) this.postings.delete(packed[i]!);
+    }
+    this.totalLength -= this.lengths[row]!;
+    if (this.lengths[row]! > 0) this.rowsWithTerms--;
+    this.rowTerms[row] = EMPTY;
+    this.lengths[row] = 0;
+  }
+
+  /** Row `from` becomes row `to` (the partition's swap-remove); `to` must be cleared first. */
+  move(from: number, to: number): void {
+    const packed = this.rowTerms[from] ?? EMPTY;
+    for (let i = 0; i < packed.length; i += 2) {
+      const posting = this.postings.get(packed[i]!)!;
+      posting.rows[indexOf(posting, from)] = to;
+    }
+    this.rowTerms[to] = packed;
+    this.lengths[to] = this.lengths[from] ?? 0;
+    this.truncate(from);
+  }
+
+  /** Forgets slots from `size` on (after the partition shrank). */
+  truncate(size: number): void {
+    this.rowTerms.length = Math.min(this.rowTerms.length, size);
+    this.lengths.length = Math.min(this.lengths.length, size);
+  }
+
+  /** Row `row`'s term ids with repetition (for exporting the row). */
+  termsOf(row: number): Uint32Array {
+    const packed = this.rowTerms[row] ?? EMPTY;
+    const out: number[] = [];
+    for (let i = 0; i < packed.length; i += 2) for (let c = 0; c < packed[i + 1]!; c++) out.push(packed[i]!);
+    return Uint32Array.from(out);
+  }
+
+  /**
+   * BM25 of every row for the distinct `queryTerms`, written into `scores` (rows `[0, size)`,
+   * zero where no term matched). Returns the rows that matched at least one term.
+   */
+  score(queryTerms: ReadonlySet<number>, scores: Float32Array, size: number): number[] {
+    scores.fill(0, 0, size);
+    const touched: number[] = [];
+    const n = this.rowsWithTerms;
+    if (n === 0) return touched;
+    const average = this.totalLength / n;
+    for (const term of queryTerms) {
+      const posting = this.postings.get(term);
+      if (!posting) continue;
+      const idf = Math.log(1 + (n - posting.size + 0.5) / (posting.size + 0.5));
+      for (let i = 0; i < posting.size; i++) {
+        const row = posting.rows[i]!;
+        const tf = posting.counts[i]!;
+        const norm = BM25_K1 * (1 - BM25_B + (BM25_B * this.lengths[row]!) / average);
+        if (scores[row] === 0) touched.push(row);
+        scores[row]! += (idf * tf * (BM25_K1 + 1)) / (tf + norm);
+      }
+    }
+    return touched;
+  }
+
+  /** Approximate bytes held: postings and per-row term lists. */
+  get byteLength(): number {
+    let bytes = this.lengths.length * 8;
+    for (const posting of this.postings.values()) bytes += posting.rows.byteLength + posting.counts.byteLength + 48;
+    for (const packed of this.rowTerms) bytes += (packed?.byteLength ?? 0) + 16;
+    return bytes;
+  }
+
+  private append(term: number, row: number, count: number): void {
+    let posting = this.postings.get(term);
+    if (!posting) this.postings.set(term, (posting = { rows: new Int32Array(2), counts: new Uint16Array(2), size: 0 }));
+    if (posting.size === posting.rows.length) {
+      const rows = new Int32Array(posting.size * 2);
+      rows.set(posting.rows);
+      const counts = new Uint16Array(posting.size * 2);
+      counts.set(posting.counts);
+      posting.rows = rows;
+      posting.counts = counts;
+    }
+    posting.rows[posting.size] = row;
+    posting.counts[posting.size] = count;
+    posting.size++;
+  }
+}
+
+const EMPTY = new Uint32Array(0);
+
+function indexOf(posting: Posting, row: number): number {
+  const at = posting.rows.subarray(0, posting.size).indexOf(row);
+  if (at < 0) throw new RangeError(`lexical index out of step: row ${row} missing from a posting it should be in`);
+  return at;
+}

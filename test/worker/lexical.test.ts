@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { createRandom } from '../helpers/random';
+import { createBm25 } from '../../scripts/eval-metrics';
+import { createHashEmbedder } from '../../src/embed/hash-embedder';
+import { lexicalTermStrings, packTerms } from '../../src/embed/terms';
+import { SCOPE_CODE, type IndexRows, type ScanRequest } from '../../src/worker/api';
+import { createCompute } from '../../src/worker/compute';
+import { BM25_B, BM25_K1 } from '../../src/worker/lexical';
+
+const DAY = 86_400_000;
+const NOW = Date.UTC(2026, 0, 1);
+const DIM = 64;
+const WORDS = 'tea coffee hiking paris tokyo sister brother guitar painting garden dog cat marathon novel violin beach'.split(' ');
+const embedder = createHashEmbedder(DIM);
+
+function sentence(random: () => number): string {
+  const length = 3 + Math.floor(random() * 6);
+  return `Caroline ${Array.from({ length }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ')}`;
+}
+
+interface Doc {
+  id: string;
+  text: string;
+  updatedAt: number;
+}
+
+function rowsOf(docs: readonly Doc[]): IndexRows {
+  const vectors = new Float32Array(docs.length * DIM);
+  docs.forEach((doc, i) => vectors.set(embedder.embedOne(doc.text), i * DIM));
+  return {
+    ids: docs.map((doc) => doc.id),
+    vectors,
+    updatedAt: Float64Array.from(docs, (doc) => doc.updatedAt),
+    halfLifeDays: new Float32Array(docs.length).fill(180),
+    importance: new Float32Array(docs.length).fill(0.5),
+    scopes: new Uint8Array(docs.length).fill(SCOPE_CODE.user),
+    sessionIds: docs.map(() => ''),
+    ...packTerms(docs.map((doc) => doc.text)),
+  };
+}
+
+function request(queryText: string, partitions: string[], k = 10): ScanRequest {
+  return { partitions, query: embedder.embedOne(queryText), queryText, now: NOW, weights: { relevance: 0.6, recency: 0.25, importance: 0.15 }, k, scopes: ['user'] };
+}
+
+/** The reference: BM25 over the texts with the channel's own terms and parameters, relative to the best. */
+function referenceLexical(docs: readonly Doc[], query: string): Map<string, number> {
+  const scores = createBm25(docs.map((doc) => doc.text), { tokens: lexicalTermStrings, k1: BM25_K1, b: BM25_B }).scores(query);
+  const best = Math.max(...scores);
+  return new Map(docs.map((doc, i) => [doc.id, best > 0 ? scores[i]! / best : 0]));
+}
+
+describe('createCompute (lexical channel)', () => {
+  it('reports the reference BM25 relative to the best match when a partition is loaded', () => {
+    const random = createRandom(3);
+    const docs = Array.from({ length: 200 }, (_, i) => ({ id: `m${i}`, text: sentence(random), updatedAt: NOW - i * DAY }));
+    const compute = createCompute({ kernel: 'js' });
+    compute.loadPartition('p', 1, DIM, rowsOf(docs));
+    for (const query of ['Does Caroline play the violin?', 'paintings of gardens in Paris', 'tea']) {
+      const expected = referenceLexical(docs, query);
+      const hits = compute.scan(request(query, ['p'], 50));
+      expect(hits.length).toBe(50);
+      for (const hit of hits) expect(hit.lexical).toBeCloseTo(expected.get(hit.id)!, 5);
+      expect(Math.max(...hits.map((hit) => hit.lexical))).toBeCloseTo(1, 6);
+    }
+  });
+
+  it('ranks the same when built by incremental writes and removals as when rebuilt from the final rows', () => {
+    for (const kernel of ['js', 'auto'] as const) {
+      const random = createRandom(11);
+      const incremental = createCompute({ kernel });
+      let live = new Map<string, Doc>();
+      let version = 1;
+      incremental.loadPartition('p', version, DIM, rowsOf([]));
+      for (let step = 0; step < 60; step++) {
+        const upserts = Array.from({ length: 1 + Math.floor(random() * 8) }, () => {
+          const id = `m${Math.floor(random() * 120)}`;
+          return { id, text: sentence(random), updatedAt: NOW - Math.floor(random() * 300) * DAY };
+        });
+        const removals = [...live.keys()].filter(() => random() < 0.05);
+        for (const id of removals) live.delete(id);
+        for (const doc of upserts) live.set(doc.id, doc);
+        live = new Map([...live]);
+        expect(incremental.applyChanges('p', version, version + 1, rowsOf(upserts), removals)).toBe(true);
+        version++;
+      }
+      const rebuilt = createCompute({ kernel });
+      rebuilt.loadPartition('p', version, DIM, rowsOf([...live.values()]));
+      const reference = referenceLexical([...live.values()], 'guitar and violin with my sister');
+      for (const query of ['guitar and violin with my sister', 'Caroline hiking', 'marathons on the beach']) {
+        const a = incremental.scan(request(query, ['p'], 15));
+        const b = rebuilt.scan(request(query, ['p'], 15));
+        expect(a.map((hit) => hit.id).sort()).toEqual(b.map((hit) => hit.id).sort());
+        a.forEach((hit) => expect(hit.score).toBeCloseTo(b.find((other) => other.id === hit.id)!.score, 6));
+      }
+      for (const hit of incremental.scan(request('guitar and violin with my sister', ['p'], 15))) expect(hit.lexical).toBeCloseTo(reference.get(hit.id)!, 5);
+    }
+  });
+
+  it('keeps each partition’s IDF its own when another partition is written', () => {
+    const random = createRandom(5);
+    const mine = Array.from({ length: 50 }, (_, i) => ({ id: `a${i}`, text: sentence(random), updatedAt: NOW }));
+    const compute = createCompute({ kernel: 'js' });
+    compute.loadPartition('a', 1, DIM, rowsOf(mine));
+    compute.loadPartition('b', 1, DIM, rowsOf([]));
+    const before = compute.scan(request('violin garden', ['a'], 20));
+    // Another owner writes "violin" everywhere: in one shared index it would sink the term's IDF.
+    const theirs = Array.from({ length: 500 }, (_, i) => ({ id: `b${i}`, text: 'violin violin lessons', updatedAt: NOW }));
+    compute.applyChanges('b', 1, 2, rowsOf(theirs), []);
+    expect(compute.scan(request('violin garden', ['a'], 20))).toEqual(before);
+    // A term only the other partition holds gives this one no lexical match at all.
+    expect(compute.scan(request('lessons', ['a'], 5)).every((hit) => hit.lexical === 0 && hit.relevance === hit.cosine)).toBe(true);
+  });
+
+  it('lets a strong lexical match outrank fresher memories when recency favours them', () => {
+    const docs: Doc[] = [
+      { id: 'old', text: 'Caroline adopted a rescue greyhound named Bailey', updatedAt: NOW - 300 * DAY },
+      ...Array.from({ length: 30 }, (_, i) => ({ id: `new${i}`, text: `Caroline went to the beach with her family ${i}`, updatedAt: NOW })),
+    ];
+    const compute = createCompute();
+    compute.loadPartition('p', 1, DIM, rowsOf(docs));
+    const [first] = compute.scan(request('What is the name of Caroline’s greyhound?', ['p'], 5));
+    expect(first).toMatchObject({ id: 'old', lexical: 1 });
+    expect(first!.score).toBeCloseTo(0.6 * first!.relevance + 0.25 * first!.recency + 0.15 * first!.importance, 6);
+  });
+
+  it('carries the terms through an export and a reload when a snapshot is taken', () => {
+    const random = createRandom(8);
+    const docs = Array.from({ length: 40 }, (_, i) => ({ id: `m${i}`, text: sentence(random), updatedAt: NOW - i * DAY }));
+    const compute = createCompute();
+    compute.loadPartition('p', 1, DIM, rowsOf(docs));
+    compute.applyChanges('p', 1, 2, rowsOf([]), ['m3', 'm17']);
+    const exported = compute.exportPartition('p', 16)!;
+    const copy = createCompute();
+    copy.loadPartition('p', exported.version, DIM, exported.chunks[0]!, 40);
+    for (const chunk of exported.chunks.slice(1)) copy.applyChanges('p', exported.version, exported.version, chunk, []);
+    const query = request('tokyo novel with my brother', ['p'], 10);
+    expect(copy.scan(query)).toEqual(compute.scan(query));
+  });
+});
