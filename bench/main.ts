@@ -3,7 +3,8 @@
 // `window.__engramBench` for the driver (scripts/bench-browser.ts).
 import { EngramDatabase } from '../src/store/database';
 import { createComputeClient } from '../src/worker/client';
-import { runBench } from '../scripts/bench-core';
+import { runBench, type BenchEnvironment } from '../scripts/bench-core';
+import { LONG_USER_SIZES, runLongUserBench } from '../scripts/bench-long';
 
 declare global {
   interface Window {
@@ -12,11 +13,13 @@ declare global {
 }
 
 const out = document.getElementById('out')!;
-const sizes = (new URLSearchParams(location.search).get('sizes') ?? '1000,10000,100000').split(',').map(Number);
+const params = new URLSearchParams(location.search);
+const sizes = (params.get('sizes') ?? '1000,10000,100000').split(',').map(Number);
+const longSizes = params.get('long')?.split(',').map(Number) ?? LONG_USER_SIZES;
 const chromium = /Chrom(?:e|ium)\/([\d.]+)/.exec(navigator.userAgent)?.[1] ?? 'unknown';
 out.textContent = '';
 
-runBench({
+const env: BenchEnvironment = {
   label: `Chromium ${chromium} (headless), real IndexedDB, compute in a module Worker`,
   sizes,
   memoryOptions: (name) => ({ name }),
@@ -26,7 +29,13 @@ runBench({
     console.log(line);
     out.textContent += line + '\n';
   },
-}).then(
+};
+
+(async () => {
+  const failures = params.has('longOnly') ? [] : await runBench(env);
+  await runLongUserBench(env, longSizes);
+  return failures;
+})().then(
   (failures) => (window.__engramBench = { failures }),
   (error: unknown) => (window.__engramBench = { failures: ['bench crashed'], error: error instanceof Error ? `${error.message}\n${error.stack}` : String(error) }),
 );

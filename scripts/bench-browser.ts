@@ -1,7 +1,8 @@
 /**
  * `npm run bench:browser`: builds bench/ (the same benchmark as `npm run bench`) with Vite,
  * serves it, and runs it in headless Chromium: real IndexedDB, compute in a module Worker.
- * Sizes: `npm run bench:browser -- 1000 10000`. Exits 1 if any top-k is wrong.
+ * Sizes: `npm run bench:browser -- 1000 10000`; `--long=…` and `--long-only` as for `npm run bench`.
+ * Exits 1 if any top-k is wrong.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,10 @@ import { launchChromium, REPO_ROOT } from '../test/e2e/browser';
 
 type BenchResult = { failures: string[]; error?: string };
 
-const sizes = process.argv.slice(2).map(Number).filter((n) => Number.isInteger(n) && n > 0);
+const args = process.argv.slice(2);
+const sizes = args.map(Number).filter((n) => Number.isInteger(n) && n > 0);
+const long = args.find((arg) => arg.startsWith('--long='))?.slice('--long='.length);
+const extra = `${long ? `&long=${long}` : ''}${args.includes('--long-only') ? '&longOnly' : ''}`;
 const outDir = await mkdtemp(join(tmpdir(), 'engram-bench-'));
 
 await build({
@@ -48,7 +52,7 @@ try {
     else if (message.type() === 'error') console.error(`[page] ${message.text()}`);
   });
   page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
-  await page.goto(`${url}?sizes=${(sizes.length ? sizes : [1_000, 10_000, 100_000]).join(',')}`);
+  await page.goto(`${url}?sizes=${(sizes.length ? sizes : [1_000, 10_000, 100_000]).join(',')}${extra}`);
   const read = () => (window as unknown as { __engramBench?: BenchResult }).__engramBench;
   await page.waitForFunction(read, undefined, { timeout: 30 * 60_000, polling: 1000 });
   const result = (await page.evaluate(read))!;

@@ -137,12 +137,22 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
     return input.kind === 'summary' ? summaryCandidates(input.messages, extracted.map((candidate) => candidate.excerpt)) : extracted;
   }
 
-  async function replay(inputs: readonly InputRow[]): Promise<Map<string, MemoryRecord>> {
-    const working = new Map<string, MemoryRecord>();
+  async function replay(inputs: readonly InputRow[], start: readonly MemoryRecord[] = []): Promise<Map<string, MemoryRecord>> {
+    const working = new Map<string, MemoryRecord>(start.map((record) => [record.id, record]));
+    // Tombstones leave the working set as they appear: the sweep and prune only look at
+    // active memories, and a long history must not make every later step walk past them.
+    const retired = new Map<string, MemoryRecord>();
+    const settle = (records: readonly MemoryRecord[]) => {
+      for (const record of records) {
+        if (record.invalidatedAt === undefined) continue;
+        working.delete(record.id);
+        retired.set(record.id, record);
+      }
+    };
     let counter = 0;
     for (const input of inputs) {
       if (input.kind === 'prune') {
-        for (const { record } of pruneRecords([...working.values()], input.at, input.floor)) working.set(record.id, record);
+        settle(pruneRecords([...working.values()], input.at, input.floor).map(({ record }) => record));
         continue;
       }
       const candidates = await candidatesOf(input);
@@ -153,9 +163,10 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
         embedding: embeddings[i]!,
         source: { ...input.source, excerpt: candidate.excerpt, at: input.at },
       }));
-      await planConsolidation(working, items, targetOf(input), { ...planContext, now: input.at, newId: () => `replay_${counter++}` });
+      const plan = await planConsolidation(working, items, targetOf(input), { ...planContext, now: input.at, newId: () => `replay_${counter++}` });
+      settle(plan.changed);
     }
-    return working;
+    return new Map([...retired, ...working]);
   }
 
   function owner(options: OwnerOptions, name = 'options'): Owner {

@@ -78,18 +78,22 @@ async function decideAndCommit(
   const working = new Map<string, MemoryRecord>();
   if (items.length) {
     const neighbourIds = await compute.neighbours(key, items.map((item) => item.embedding), deps.context.candidateThreshold, target.scope, MAX_NEIGHBOURS);
-    for (const record of await store.getMany([...new Set(neighbourIds.flat())], owner)) working.set(record.id, record);
-    for (const topic of new Set(candidates.map((c) => c.topic))) {
-      for (const record of await store.topicMembers(owner, topic, target.scope)) working.set(record.id, record);
-    }
+    const topics = [...new Set(candidates.map((c) => c.topic))];
+    const records = await store.workingSet(owner, { ids: [...new Set(neighbourIds.flat())], topics, scope: target.scope, sourceId: request.source.id });
+    for (const record of records) working.set(record.id, record);
   }
+  const loaded = new Map(working);
   const now = deps.clock();
   const plan = await planConsolidation(working, items, target, { ...deps.context, now });
+  // An UPDATE's new memory inherits the sources of the one it supersedes: by reference, so
+  // the write stays O(1) however many sources that memory has gathered (lineage.ts).
+  const inherits = new Map(plan.operations.flatMap((op) => (op.action === 'UPDATE' && op.targetId !== undefined ? [[op.memoryId, op.targetId] as const] : [])));
   const result = await store.commit({
     records: plan.changed,
     creates: plan.created,
     inputs: request.input ? [request.input] : [],
     expected: versions,
+    hints: { loaded, inherits },
     ...(baseVersion !== undefined ? { inputsBaseVersion: baseVersion } : {}),
   });
   await index.afterCommit(result, plan.changed);

@@ -7,7 +7,12 @@ import { sameFactKey } from '../text';
 
 export interface DecideInput {
   candidate: Candidate;
-  /** Active memories this candidate might affect: similarity neighbours, then same-topic ones. */
+  /**
+   * Active memories this candidate might affect: similarity neighbours, then same-topic ones.
+   * So a write stays O(1) on a long history, they come in working form: `sources` holds the
+   * first source of each type plus every entry of the source being written, and `history` is
+   * empty (`memory.get` returns the full record).
+   */
   similar: readonly MemoryRecord[];
   source: Source;
 }

@@ -162,7 +162,8 @@ function matchReplay(planning: Planning): { stale: MemoryRecord[]; rebuilt: Memo
     if (twin) idOf.set(twin.id, record.id);
     else stale.push(record);
   }
-  const taken = new Set(all.map((record) => record.id));
+  const stored = new Set(all.map((record) => record.id));
+  const taken = new Set(stored);
   const rebuilt = [...unmatchedReplay.values()].flat().map((record) => {
     const id = freshId(newId, (candidate) => taken.has(candidate));
     taken.add(id);
@@ -171,8 +172,13 @@ function matchReplay(planning: Planning): { stale: MemoryRecord[]; rebuilt: Memo
     return { ...record, id };
   });
   // Replay tombstones are not stored: point links to them at the stored record they stand for.
+  // A replay that started from a checkpoint holds stored records too: each stands for itself.
   for (const record of replayed) {
     if (idOf.has(record.id)) continue;
+    if (stored.has(record.id)) {
+      idOf.set(record.id, record.id);
+      continue;
+    }
     const ids = sourceIdsOf(record);
     const stand = all.find(
       (other) =>
@@ -270,7 +276,10 @@ function redactTombstones(planning: Planning): void {
       ...(keepText ? {} : { content: REDACTED, embedding: blank(record.embedding), history: record.history.map(generalize) }),
       sources: redactSources(record.sources, sourceId),
     };
-    if (sameRecord(next, record)) continue;
+    // Text kept: the write changes the excerpt or nothing, which the sources alone tell
+    // (comparing whole records costs O(sources) per tombstone on a long history).
+    const excerptChanges = record.sources.some((source) => source.id === sourceId && source.excerpt !== '');
+    if (keepText ? !excerptChanges : sameRecord(next, record)) continue;
     writes.set(record.id, next);
     report.regenerated.push({ from: record.id, to: headOf(record.supersededBy, writes, current) });
   }

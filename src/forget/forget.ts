@@ -25,8 +25,8 @@ export interface ForgetDeps {
   index: VectorIndex;
   clock: () => number;
   newId: () => string;
-  /** Replays inputs in order into a fresh working set; returns every record it produced. */
-  replay: (inputs: readonly InputRow[]) => Promise<Map<string, MemoryRecord>>;
+  /** Replays inputs in order into a working set (fresh, or the active memories `start`); returns every record it holds at the end. */
+  replay: (inputs: readonly InputRow[], start?: readonly MemoryRecord[]) => Promise<Map<string, MemoryRecord>>;
   /** Drops caches that may hold text (the embedder's token cache). */
   clearCaches: () => Promise<void>;
 }
@@ -40,14 +40,14 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceId: string, owner: Own
   // Versions first, reads after: a write landing in between makes the commit below fail
   // with ConflictError, and the whole decision is made again on the new state.
   const versions = await deps.index.ensure([key]);
-  const inputs = await deps.store.inputs(owner);
-  const revoked = inputs.filter((input) => input.kind !== 'prune' && input.source.id === sourceId && input.scope !== 'app');
-  const touched = (await deps.store.bySource(owner, sourceId)).filter((record) => record.scope !== 'app');
-
-  // Prunes stay in the replay, at their times: a pruned memory must not come back.
-  const kept = inputs.filter((input) => input.kind === 'prune' || (input.source.id !== sourceId && input.scope !== 'app'));
-  const replayedAll = [...(await deps.replay(kept)).values()];
-  const all = await deps.store.list(owner, { scopes: ['user', 'session'], includeInvalid: true });
+  const revoked = (await deps.store.inputsOf(owner, sourceId)).filter((input) => input.kind !== 'prune' && input.scope !== 'app');
+  const first = revoked.length ? revoked[0]!.seq! : undefined;
+  // What the source can have reached: the active memories and the rows changed since its
+  // first input (a long history before it is not read), plus any that list it.
+  const all = await deps.store.erasureSet(owner, { sourceId, fromSeq: first });
+  // Every record the source touched is among them (app scope is never a user's to revoke).
+  const touched = all.filter((record) => record.sources.some((source) => source.id === sourceId));
+  const replayedAll = await regenerate(deps, owner, { first, revoked, touched, all }, sourceId);
   const { writes, created, report } = planErasure({ sourceId, now: deps.clock(), newId: deps.newId, replayed: replayedAll, all, touched });
 
   const records = [...writes.values()];
@@ -66,4 +66,24 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceId: string, owner: Own
   await deps.index.afterCommit(result, records);
   await deps.clearCaches();
   return report;
+}
+
+/**
+ * What a store that never saw `sourceId` would hold: the remaining inputs replayed in order,
+ * from the last checkpoint before the source's first input (store/checkpoints.ts) or from the
+ * beginning. With nothing of the source stored, the store already is that store.
+ */
+async function regenerate(
+  deps: ForgetDeps,
+  owner: Owner,
+  state: { first: number | undefined; revoked: readonly InputRow[]; touched: readonly MemoryRecord[]; all: readonly MemoryRecord[] },
+  sourceId: string,
+): Promise<MemoryRecord[]> {
+  const { first, revoked, touched, all } = state;
+  if (revoked.length === 0 && touched.length === 0) return [...all];
+  const checkpoint = first === undefined ? null : await deps.store.checkpointBefore(owner, first);
+  const inputs = await deps.store.inputsAfter(owner, checkpoint?.seq ?? 0);
+  // Prunes stay in the replay, at their times: a pruned memory must not come back.
+  const kept = inputs.filter((input) => input.kind === 'prune' || (input.source.id !== sourceId && input.scope !== 'app'));
+  return [...(await deps.replay(kept, checkpoint?.records ?? [])).values()];
 }

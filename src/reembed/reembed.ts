@@ -42,7 +42,7 @@ export interface ReembedRequest {
 /** Commit attempts per partition batch before a ConflictError from writers outside the lock is passed on. */
 const MAX_ATTEMPTS = 8;
 
-function groupByPartition(records: readonly MemoryRecord[]): Map<string, { owner: Owner; ids: string[] }> {
+function groupByPartition(records: readonly Pick<MemoryRecord, 'id' | 'userId' | 'appName' | 'scope'>[]): Map<string, { owner: Owner; ids: string[] }> {
   const groups = new Map<string, { owner: Owner; ids: string[] }>();
   for (const record of records) {
     const key = partitionOf(record);
@@ -82,10 +82,10 @@ export async function reembed(deps: ReembedDeps, request: ReembedRequest): Promi
         { cause: request.signal.reason },
       );
     }
-    const { records, lastId } = await store.foreignActive(embedder.id, after, request.batchSize);
+    const { rows, lastId } = await store.foreignActive(embedder.id, after, request.batchSize);
     if (lastId === undefined) break;
     after = lastId;
-    for (const [key, { owner, ids }] of groupByPartition(records)) done += await reembedPartition(deps, key, owner, ids);
+    for (const [key, { owner, ids }] of groupByPartition(rows)) done += await reembedPartition(deps, key, owner, ids);
     request.onProgress?.({ done, total: Math.max(total, done), embedderId: embedder.id });
   }
   return { reembedded: done, embedderId: embedder.id };

@@ -3,11 +3,70 @@
  * fields; everything a query filters on is an index, everything else rides along.
  */
 import { Dexie, type EntityTable } from 'dexie';
-import type { ChatMessage, Fact, MemoryRecord, Scope, SourceInput } from '../schema';
+import type { ChatMessage, Fact, HistoryEntry, MemoryRecord, Scope, Source, SourceInput } from '../schema';
 import type { IndexRows } from '../worker/api';
+import { migrateToLineage } from './lineage-migration';
 
-/** A stored memory: the record plus `sourceIds`, derived on write for the multi-entry index forget uses. */
-export type MemoryRow = MemoryRecord & { sourceIds: string[] };
+/**
+ * A stored memory (v4): the record's scalar fields, a bounded summary of its sources (the first
+ * of each source type) and no history; the full lists are in `lineage` and `events`
+ * (see lineage.ts). A row without `chain` (written before v4 and planted by a test) holds
+ * its full lists inline.
+ */
+export type MemoryRow = MemoryRecord & {
+  /** 1 while active, 0 once tombstoned: IndexedDB keys cannot be booleans or undefined. */
+  active?: 0 | 1;
+  /** The id of the first memory of its UPDATE chain; an UPDATE's memory joins its predecessor's. */
+  chain?: string;
+  /** Position in the chain: its sources are the chain's lineage rows of depth ≤ this. */
+  depth?: number;
+  /** Lineage rows this memory itself added (its `n` runs 0 … sourceCount-1). */
+  sourceCount?: number;
+  /** All of its sources, inherited ones included. */
+  sourceTotal?: number;
+  /** Event rows of this memory (`n` runs 0 … historyCount-1). */
+  historyCount?: number;
+  /**
+   * The input `seq` of the last write that changed this row (an erasure, which writes no
+   * input, counts as after every input stored then). A source's text can only be in rows
+   * changed at or after its first input, so an erasure reads those and the active ones.
+   */
+  changed?: number;
+};
+
+/** One source a memory gained (and with it every later memory of its chain). */
+export interface LineageRow {
+  memoryId: string;
+  n: number;
+  chain: string;
+  depth: number;
+  userId: string;
+  appName: string;
+  sourceId: string;
+  source: Source;
+}
+
+/**
+ * The owner's active memories right after the input `seq` was committed, by reference: each
+ * memory's id and what changed in it since (confidence, updatedAt, how many of its own lineage
+ * and event rows existed then). Regeneration replays from the last checkpoint before the
+ * revoked source's first input instead of from the beginning (checkpoints.ts). No text.
+ */
+export interface CheckpointRow {
+  userId: string;
+  appName: string;
+  seq: number;
+  records: { id: string; confidence: number; updatedAt: number; sourceCount: number; historyCount: number }[];
+}
+
+/** One history entry of one memory. */
+export interface EventRow {
+  memoryId: string;
+  n: number;
+  userId: string;
+  appName: string;
+  entry: HistoryEntry;
+}
 
 /**
  * One write input, kept so `forgetSource` can replay the remaining ones: the user messages
@@ -120,6 +179,9 @@ export class EngramDatabase extends Dexie {
   vectorPacks!: Dexie.Table<VectorPackRow, [string, number]>;
   vectorLog!: Dexie.Table<VectorLogRow, [string, number]>;
   revocations!: Dexie.Table<RevocationRow, [string, string, string]>;
+  lineage!: Dexie.Table<LineageRow, [string, number]>;
+  events!: Dexie.Table<EventRow, [string, number]>;
+  checkpoints!: Dexie.Table<CheckpointRow, [string, string, number]>;
 
   constructor(name: string, options: DatabaseOptions = {}) {
     super(name, {
@@ -141,5 +203,20 @@ export class EngramDatabase extends Dexie {
     this.version(3).stores({
       revocations: '[userId+appName+sourceId]',
     });
+    // v4: a write reads only what its decision needs. The topic sweep reads active memories
+    // by index (`active`), and sources and history move to side tables so a row stays the
+    // same size however often it is corroborated (lineage.ts); checkpoints let regeneration
+    // start late (checkpoints.ts). The upgrade moves every existing row's lists out and fills
+    // `active`; nothing is dropped. (A v3 database has no checkpoints: its first
+    // forgetSource replays from the beginning, as v3 did.)
+    this.version(4)
+      .stores({
+        memories: 'id, [userId+appName+scope], [appName+scope], [userId+appName+topic+active], [userId+appName+active], [userId+appName+changed], [chain+depth]',
+        inputs: '++seq, [userId+appName], [userId+appName+scope], [userId+appName+source.id], [userId+appName+seq]',
+        lineage: '[memoryId+n], [chain+depth], [chain+sourceId], [userId+appName+sourceId]',
+        events: '[memoryId+n], [userId+appName]',
+        checkpoints: '[userId+appName+seq]',
+      })
+      .upgrade((transaction) => migrateToLineage(transaction));
   }
 }

@@ -3,11 +3,15 @@
  * {@link isVisibleTo} allows; every record read back is parsed with zod, and rows that fail
  * are quarantined (skipped and reported), never returned and never allowed to crash a scan.
  */
+import { Dexie } from 'dexie';
 import { ConflictError, IdCollisionError, PermissionError, toStorageError } from '../errors';
 import { MemoryRecord, type Scope } from '../schema';
 import { packTerms } from '../embed/terms';
 import { SCOPE_CODE, type IndexRows } from '../worker/api';
 import type { EngramDatabase, InputRow, MemoryRow, WriteInput } from './database';
+import { checkpointBefore, CHECKPOINT_EVERY, dropCheckpoints, restoreCheckpoint, writeCheckpoint } from './checkpoints';
+import { memoriesWithSource, metaOf, redactSource, writeRecords, type ParsedRow, type WorkingHints } from './lineage';
+import { hydrate, toWorking } from './lineage-read';
 import { appPartition, isVisibleTo, partitionOf, userPartition, type Owner } from './owner';
 import { readPacks, writePackLog, writeSnapshot, type PackedPartition } from './vector-pack';
 
@@ -34,6 +38,8 @@ export interface Commit {
   inputsBaseVersion?: number;
   /** Partition versions the decision was made against; a mismatch aborts with ConflictError. */
   expected: ReadonlyMap<string, number>;
+  /** Which records were planned over working-form reads (see lineage.ts); the rest are written as complete. */
+  hints?: WorkingHints;
 }
 
 export interface CommitResult {
@@ -57,12 +63,33 @@ export interface Store {
   getMany(ids: readonly string[], owner: Owner): Promise<MemoryRecord[]>;
   /** The owner's records of the given scopes (app scope: the app's), oldest first. */
   list(owner: Owner, options: { scopes: readonly Scope[]; includeInvalid: boolean }): Promise<MemoryRecord[]>;
-  /** Active records of `scope` on `topic` for the owner (the consolidation topic sweep). */
+  /** Active records of `scope` on `topic` for the owner (the consolidation topic sweep), in working form. */
   topicMembers(owner: Owner, topic: string, scope: Scope): Promise<MemoryRecord[]>;
+  /**
+   * What one write decides over, in working form (lineage.ts): the records `ids` (similarity
+   * neighbours) and the active ones of `scope` on each of `topics`, visible to `owner`. Reads
+   * by index only what the decision needs: never tombstones, never a record's full lineage.
+   */
+  workingSet(owner: Owner, request: { ids: readonly string[]; topics: readonly string[]; scope: Scope; sourceId: string }): Promise<MemoryRecord[]>;
   /** All of the owner's records (any state) that list `sourceId` among their sources. */
   bySource(owner: Owner, sourceId: string): Promise<MemoryRecord[]>;
   /** The owner's stored inputs, in the order they were written (`seq`). */
   inputs(owner: Owner): Promise<InputRow[]>;
+  /** The owner's stored inputs after input `seq`, in order. */
+  inputsAfter(owner: Owner, seq: number): Promise<InputRow[]>;
+  /** The owner's stored inputs of one source, in order. */
+  inputsOf(owner: Owner, sourceId: string): Promise<InputRow[]>;
+  /**
+   * What an erasure of `sourceId` reads (user and session scope): the active memories, those
+   * that list the source, and those changed at or after input `fromSeq` (the source's first),
+   * oldest first. Text of the source cannot be in a row last changed before its first input.
+   */
+  erasureSet(owner: Owner, request: { sourceId: string; fromSeq: number | undefined }): Promise<MemoryRecord[]>;
+  /**
+   * The owner's memories as they were after the last checkpoint before input `seq`, and that
+   * checkpoint's input seq; null when there is none usable (then replay from the beginning).
+   */
+  checkpointBefore(owner: Owner, seq: number): Promise<{ seq: number; records: MemoryRecord[] } | null>;
   /** Whether the owner has revoked `sourceId` with forgetSource before. */
   isRevoked(owner: Owner, sourceId: string): Promise<boolean>;
   commit(commit: Commit): Promise<CommitResult>;
@@ -75,20 +102,17 @@ export interface Store {
   /** Stores `chunks` as the partition's snapshot at `version`; false (nothing written) if the partition moved on. */
   writeSnapshot(key: string, embedderId: string, dim: number, version: number, chunks: readonly IndexRows[]): Promise<boolean>;
   /**
-   * Active records of every owner whose vectors another embedder than `embedderId` wrote, in id
-   * order after `afterId`, at most `limit` (re-embedding walks them batch by batch). `lastId`:
-   * the last id read, quarantined rows included, to continue after.
+   * Where the active records of every owner whose vectors another embedder than `embedderId`
+   * wrote are: id and partition, in id order after `afterId`, at most `limit` (re-embedding walks
+   * them batch by batch and reads each batch again, validated, under the partition's lock).
+   * `lastId`: the last id read, to continue after.
    */
-  foreignActive(embedderId: string, afterId: string | undefined, limit: number): Promise<{ records: MemoryRecord[]; lastId: string | undefined }>;
+  foreignActive(embedderId: string, afterId: string | undefined, limit: number): Promise<{ rows: Pick<MemoryRecord, 'id' | 'userId' | 'appName' | 'scope'>[]; lastId: string | undefined }>;
   /** How many active records of every owner another embedder than `embedderId` wrote. */
   countForeign(embedderId: string): Promise<number>;
 }
 
 const isForeignActive = (embedderId: string) => (row: MemoryRow) => row.invalidatedAt === undefined && row.embedderId !== embedderId;
-
-export function toRow(record: MemoryRecord): MemoryRow {
-  return { ...record, sourceIds: [...new Set(record.sources.map((source) => source.id))] };
-}
 
 /**
  * `embedder`, when given, also quarantines rows that claim to come from it but hold a vector
@@ -97,23 +121,35 @@ export function toRow(record: MemoryRecord): MemoryRow {
 export function createStore(db: EngramDatabase, embedder?: { id: string; dim: number }): Store {
   const quarantined = new Set<string>();
 
-  function parse(row: unknown): MemoryRecord | null {
+  function parse(row: unknown): ParsedRow | null {
     const result = MemoryRecord.safeParse(row);
-    if (result.success && !(embedder && result.data.embedderId === embedder.id && result.data.embedding.length !== embedder.dim)) {
-      return result.data;
+    const meta = metaOf(row);
+    if (result.success && meta !== null && !(embedder && result.data.embedderId === embedder.id && result.data.embedding.length !== embedder.dim)) {
+      return { record: result.data, meta };
     }
     const id = typeof row === 'object' && row !== null && 'id' in row ? String((row as { id: unknown }).id) : '?';
     quarantined.add(id);
     return null;
   }
 
-  function visible(rows: unknown[], owner: Owner): MemoryRecord[] {
-    const out: MemoryRecord[] = [];
+  function visibleRows(rows: unknown[], owner: Owner): ParsedRow[] {
+    const out: ParsedRow[] = [];
     for (const row of rows) {
-      const record = parse(row);
-      if (record && isVisibleTo(record, owner)) out.push(record);
+      const parsed = parse(row);
+      if (parsed && isVisibleTo(parsed.record, owner)) out.push(parsed);
     }
     return out;
+  }
+
+  /** Full records (lineage.ts hydrate) of the rows visible to `owner`. */
+  function visible(rows: unknown[], owner: Owner): Promise<MemoryRecord[]> {
+    return hydrate(db, visibleRows(rows, owner), (id) => quarantined.add(id));
+  }
+
+  /** Active rows of `scope` on `topic` by the `active` index: tombstones are never read. */
+  async function activeOnTopic(owner: Owner, topic: string, scope: Scope): Promise<ParsedRow[]> {
+    const rows = await db.memories.where('[userId+appName+topic+active]').equals([scope === 'app' ? '' : owner.userId, owner.appName, topic, 1]).toArray();
+    return visibleRows(rows, owner).filter(({ record }) => record.scope === scope && record.invalidatedAt === undefined);
   }
 
   async function read<T>(action: string, body: () => Promise<T>): Promise<T> {
@@ -139,47 +175,87 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
         db.transaction('r', db.memories, db.partitions, async () => {
           const version = (await db.partitions.get(key))?.version ?? 0;
           const [kind, appName, userId] = JSON.parse(key) as [string, string, string?];
-          const rows =
-            kind === 'app'
-              ? await db.memories.where('[appName+scope]').equals([appName, 'app']).toArray()
-              : await db.memories
-                  .where('[userId+appName+scope]')
-                  .anyOf([
-                    [userId!, appName, 'user'],
-                    [userId!, appName, 'session'],
-                  ])
-                  .toArray();
+          // Active rows only, by index: a long history's tombstones are never read to load it.
+          // (App-scope rows are the app's, under userId ''.)
+          const rows = await db.memories.where('[userId+appName+active]').equals([kind === 'app' ? '' : userId!, appName, 1]).toArray();
           const foreign = rows.filter((row) => row.invalidatedAt === undefined && row.embedderId !== embedderId).map((row) => row.id);
           return { version, rows: toIndexRows(rows, key, embedderId, dim, quarantined), foreign };
         }),
       ),
 
     getMany: (ids, owner) =>
-      read('reading memories', async () => {
-        const rows = await db.memories.bulkGet([...ids]);
-        return visible(rows.filter((row) => row !== undefined), owner);
-      }),
+      read('reading memories', () =>
+        db.transaction('r', db.memories, db.lineage, db.events, async () => {
+          const rows = await db.memories.bulkGet([...ids]);
+          return visible(rows.filter((row) => row !== undefined), owner);
+        }),
+      ),
 
     list: (owner, { scopes, includeInvalid }) =>
-      read('listing memories', async () => {
-        const own = scopes.filter((scope) => scope !== 'app').map((scope) => [owner.userId, owner.appName, scope]);
-        const rows = own.length ? await db.memories.where('[userId+appName+scope]').anyOf(own).toArray() : [];
-        if (scopes.includes('app')) rows.push(...(await db.memories.where('[appName+scope]').equals([owner.appName, 'app']).toArray()));
-        const records = visible(rows, owner).filter((record) => includeInvalid || record.invalidatedAt === undefined);
-        return records.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
-      }),
+      read('listing memories', () =>
+        db.transaction('r', db.memories, db.lineage, db.events, async () => {
+          const own = scopes.filter((scope) => scope !== 'app').map((scope) => [owner.userId, owner.appName, scope]);
+          const rows = own.length ? await db.memories.where('[userId+appName+scope]').anyOf(own).toArray() : [];
+          if (scopes.includes('app')) rows.push(...(await db.memories.where('[appName+scope]').equals([owner.appName, 'app']).toArray()));
+          const wanted = includeInvalid ? rows : rows.filter((row) => row.invalidatedAt === undefined);
+          const records = await visible(wanted, owner);
+          return records.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+        }),
+      ),
 
     topicMembers: (owner, topic, scope) =>
-      read('reading the topic sweep', async () => {
-        const rows =
-          scope === 'app'
-            ? await db.memories.where('[appName+scope]').equals([owner.appName, 'app']).filter((row) => row.topic === topic).toArray()
-            : await db.memories.where('[userId+appName+topic]').equals([owner.userId, owner.appName, topic]).toArray();
-        return visible(rows, owner).filter((record) => record.scope === scope && record.invalidatedAt === undefined);
-      }),
+      read('reading the topic sweep', () =>
+        db.transaction('r', db.memories, db.lineage, async () => toWorking(db, await activeOnTopic(owner, topic, scope), undefined)),
+      ),
+
+    workingSet: (owner, { ids, topics, scope, sourceId }) =>
+      read('reading the candidate sweep', () =>
+        db.transaction('r', db.memories, db.lineage, async () => {
+          const byId = new Map<string, ParsedRow>();
+          const neighbours = ids.length ? await db.memories.bulkGet([...ids]) : [];
+          for (const row of visibleRows(neighbours.filter((row) => row !== undefined), owner)) byId.set(row.record.id, row);
+          for (const topic of topics) for (const row of await activeOnTopic(owner, topic, scope)) byId.set(row.record.id, row);
+          return toWorking(db, [...byId.values()], sourceId);
+        }),
+      ),
+
+    inputsAfter: (owner, seq) =>
+      read('reading stored conversations', () =>
+        db.inputs.where('[userId+appName+seq]').between([owner.userId, owner.appName, seq], [owner.userId, owner.appName, Dexie.maxKey], false, true).toArray(),
+      ),
+
+    inputsOf: (owner, sourceId) =>
+      read('reading stored conversations', async () =>
+        (await db.inputs.where('[userId+appName+source.id]').equals([owner.userId, owner.appName, sourceId]).toArray()).sort((a, b) => a.seq! - b.seq!),
+      ),
+
+    erasureSet: (owner, { sourceId, fromSeq }) =>
+      read('reading memories to erase from', () =>
+        db.transaction('r', db.memories, db.lineage, db.events, async () => {
+          const [active, since, listing] = await Promise.all([
+            db.memories.where('[userId+appName+active]').equals([owner.userId, owner.appName, 1]).toArray(),
+            fromSeq === undefined ? [] : db.memories.where('[userId+appName+changed]').between([owner.userId, owner.appName, fromSeq], [owner.userId, owner.appName, Dexie.maxKey], true, true).toArray(),
+            memoriesWithSource(db, owner, sourceId),
+          ]);
+          const rows = [...new Map([...active, ...since, ...listing].map((row) => [row.id, row])).values()].filter((row) => row.scope !== 'app');
+          const records = await visible(rows, owner);
+          return records.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+        }),
+      ),
+
+    checkpointBefore: (owner, seq) =>
+      read('reading a checkpoint', () =>
+        db.transaction('r', db.checkpoints, db.memories, db.lineage, db.events, async () => {
+          const checkpoint = await checkpointBefore(db, owner, seq);
+          const records = checkpoint ? await restoreCheckpoint(db, checkpoint, parse) : null;
+          return checkpoint && records ? { seq: checkpoint.seq, records: records.filter((record) => isVisibleTo(record, owner)) } : null;
+        }),
+      ),
 
     bySource: (owner, sourceId) =>
-      read('reading memories by source', async () => visible(await db.memories.where('sourceIds').equals(sourceId).toArray(), owner)),
+      read('reading memories by source', () =>
+        db.transaction('r', db.memories, db.lineage, db.events, async () => visible(await memoriesWithSource(db, owner, sourceId), owner)),
+      ),
 
     inputs: (owner) =>
       read('reading stored conversations', async () => {
@@ -206,18 +282,18 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
       read('reading memories to re-embed', async () => {
         const all = afterId === undefined ? db.memories.toCollection() : db.memories.where(':id').above(afterId);
         const rows = await all.filter(isForeignActive(embedderId)).limit(limit).toArray();
-        const records = rows.map(parse).filter((record): record is MemoryRecord => record !== null);
-        return { records, lastId: rows.at(-1)?.id };
+        return { rows: rows.map(({ id, userId, appName, scope }) => ({ id, userId, appName, scope })), lastId: rows.at(-1)?.id };
       }),
 
     countForeign: (embedderId) => read('counting memories to re-embed', () => db.memories.filter(isForeignActive(embedderId)).count()),
 
-    async commit({ records, creates = [], inputs = [], deleteInputs = [], expected, revoke, inputsBaseVersion }) {
+    async commit({ records, creates = [], inputs = [], deleteInputs = [], expected, revoke, inputsBaseVersion, hints }) {
       const touched = new Set([...expected.keys(), ...records.map(partitionOf), ...(revoke ? [userPartition(revoke)] : [])]);
       try {
         // Nothing but IndexedDB is awaited in here: any other await would end the transaction
         // and leave the writes before it committed (RELIABILITY.md, "Traps").
-        return await db.transaction('rw', [db.memories, db.inputs, db.partitions, db.vectorLog, db.vectorPacks, db.revocations], async () => {
+        const tables = [db.memories, db.lineage, db.events, db.checkpoints, db.inputs, db.partitions, db.vectorLog, db.vectorPacks, db.revocations];
+        return await db.transaction('rw', tables, async () => {
           await refuseRevokedInputs(db, inputs, inputsBaseVersion);
           await refuseExistingIds(db, creates);
           const keys = [...touched];
@@ -231,10 +307,13 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
             }
             versions.set(key, [version, version + 1]);
           });
-          if (records.length) await db.memories.bulkPut(records.map(toRow));
-          if (inputs.length) await db.inputs.bulkAdd(inputs);
+          const seqs = inputs.length ? ((await db.inputs.bulkAdd(inputs, { allKeys: true })) as number[]) : [];
+          const changed = seqs.length ? Math.max(...seqs) : (((await db.inputs.orderBy(':id').lastKey()) as number | undefined) ?? 0);
+          await writeRecords(db, records, changed, hints);
+          if (revoke) await redactSource(db, revoke, revoke.sourceId);
           if (deleteInputs.length) await db.inputs.bulkDelete(deleteInputs);
           await db.partitions.bulkPut(keys.map((key) => ({ key, version: versions.get(key)![1] })));
+          await keepCheckpoints(db, { inputs, seqs, versions, ...(revoke ? { revoke, deleteInputs, wrote: records.length > 0 } : {}) });
           if (revoke) await db.revocations.put({ ...revoke, version: versions.get(userPartition(revoke))![1] });
           const packsDropped = await writePackLog(db, versions, records);
           return { versions, packsDropped };
@@ -244,6 +323,24 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
       }
     },
   };
+}
+
+/**
+ * Inside the commit transaction (checkpoints.ts): an erasure drops the owner's checkpoints that
+ * saw the revoked source (all of them when it has no stored input but changed records); a
+ * write input that brings its owner's partition to a multiple of CHECKPOINT_EVERY leaves one.
+ */
+async function keepCheckpoints(
+  db: EngramDatabase,
+  commit: { inputs: readonly InputRow[]; seqs: readonly number[]; versions: ReadonlyMap<string, [number, number]>; revoke?: Owner; deleteInputs?: readonly number[]; wrote?: boolean },
+): Promise<void> {
+  const { inputs, seqs, versions, revoke, deleteInputs = [] } = commit;
+  if (revoke && (deleteInputs.length || commit.wrote)) await dropCheckpoints(db, revoke, deleteInputs.length ? Math.min(...deleteInputs) : 0);
+  const last = inputs.length - 1;
+  const input = inputs[last];
+  if (!input || input.kind === 'prune' || input.scope === 'app') return;
+  const version = versions.get(userPartition(input))?.[1];
+  if (version !== undefined && version % CHECKPOINT_EVERY === 0) await writeCheckpoint(db, input, seqs[last]!);
 }
 
 /** Inside the commit transaction: throws ConflictError when an id this commit creates is already taken. */
@@ -271,7 +368,7 @@ async function refuseRevokedInputs(db: EngramDatabase, inputs: readonly InputRow
 }
 
 /** Columnar index rows from stored rows; rows that are inactive, foreign to the partition or malformed are left out. */
-export function toIndexRows(rows: readonly MemoryRow[], key: string, embedderId: string, dim: number, quarantined?: Set<string>): IndexRows {
+export function toIndexRows(rows: readonly MemoryRecord[], key: string, embedderId: string, dim: number, quarantined?: Set<string>): IndexRows {
   const usable = rows.filter((row) => {
     if (row.invalidatedAt !== undefined || row.embedderId !== embedderId) return false;
     const ok =

@@ -10,7 +10,7 @@ import type { MemoryRecord } from '../schema';
 import type { ComputeClient } from '../worker/client';
 import type { CommitResult, Store } from './store';
 import { partitionOf } from './owner';
-import { toIndexRows, toRow } from './store';
+import { toIndexRows } from './store';
 import { PACK_CHUNK_ROWS, emptyRows, type PackedPartition } from './vector-pack';
 
 /** Log entries a load may replay before the snapshot is rewritten. */
@@ -137,7 +137,7 @@ export function createVectorIndex(store: Store, compute: ComputeClient, embedder
     async afterCommit(result, records) {
       for (const [key, [from, to]] of result.versions) {
         const mine = records.filter((record) => partitionOf(record) === key);
-        const active = mine.filter((record) => record.invalidatedAt === undefined).map(toRow);
+        const active = mine.filter((record) => record.invalidatedAt === undefined);
         const removed = mine.filter((record) => record.invalidatedAt !== undefined).map((record) => record.id);
         const applied = await compute.applyChanges(key, from, to, toIndexRows(active, key, embedder.id, embedder.dim), removed);
         const others = active.filter((row) => row.embedderId !== embedder.id).map((row) => row.id);

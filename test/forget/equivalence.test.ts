@@ -4,6 +4,7 @@ import type { Memory, SourceType } from '../../src/index';
 import { SEED_SESSIONS, SEED_START, SEED_USER } from '../../scripts/seed-sessions';
 import { createTestMemory, DAY, T0 } from '../helpers/memory';
 import { activeFacts } from '../helpers/facts';
+import { longUserConversations } from '../../scripts/bench-long';
 
 /** One write of a generated history: who, which source, when, and what was said or remembered. */
 interface Conversation {
@@ -152,6 +153,27 @@ describe('Memory.forgetSource (equivalence, invariant 6)', () => {
     // The property must not pass vacuously: most revocations change something.
     expect(changed).toBeGreaterThanOrEqual(15);
   });
+
+  // A long-time user (the bench's shape): restating and now and then changing the same few
+  // preferences, one conversation an hour, some from less trusted sources.
+  const long = longUserConversations(300).map(
+    (messages, i): Conversation => ({
+      kind: 'ingest',
+      userId: 'u_long',
+      sourceId: `c${i}`,
+      sourceType: i % 7 === 3 ? 'tool_output' : i % 5 === 2 ? 'user_implicit' : 'user_explicit',
+      sessionId: `s${i % 4}`,
+      at: T0 + i * 3_600_000,
+      text: messages.filter((message) => message.role === 'user').map((message) => message.content).join(' '),
+    }),
+  );
+  for (const [position, index] of [['an old', 2], ['a middle', 150], ['a recent', 297]] as const) {
+    it(`equals a store that never saw it when ${position} source of a 300-conversation history is revoked`, async () => {
+      const { before, after, expected } = await forgetVersusFresh(long, 'u_long', `c${index}`, ['u_long']);
+      expect(after).toEqual(expected);
+      expect(JSON.stringify(after)).not.toEqual(JSON.stringify({ u_long: before }));
+    }, 120_000);
+  }
 
   it('stays equivalent when app scope is untouched by a user revoking a source that also fed an app memory', async () => {
     const test = await createTestMemory();

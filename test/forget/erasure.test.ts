@@ -95,6 +95,9 @@ describe('Memory.forgetSource (erasure)', () => {
     expect(Object.entries(before).filter(([, count]) => count > 0).map(([canary]) => canary).sort()).toEqual(
       CANARIES.filter((canary) => canary !== 'zqx-canary-assistant').sort(),
     );
+    // Every table is scanned, the lineage side tables too: excerpts live there, not only in the rows.
+    const tablesBefore = new Set((await findInDatabases(test.factory, 'zqx-canary-excerpt')).map((row) => row.store));
+    expect([...tablesBefore].sort()).toEqual(expect.arrayContaining(['inputs', 'lineage']));
 
     const report = await test.memory.forgetSource('s1', owner);
     const hits = await canaryHits(test);
@@ -116,8 +119,10 @@ describe('Memory.forgetSource (erasure)', () => {
       expect(tombstone.history.map((entry) => entry.event)).toContain('erased');
     }
     expect(report.erased.length).toBeGreaterThanOrEqual(3); // the issue, the summary and the remembered fact
-    // No derived copy (a persisted vector pack, a cache row) still lists an erased memory.
-    const elsewhere = (await dumpDatabases(test.factory)).filter((row) => row.store !== 'memories' && report.erased.some((id) => row.text.includes(`"${id}"`)));
+    // No derived copy (a persisted vector pack, a cache row) still lists an erased memory. Its
+    // own lineage and events rows are part of the tombstone (ids, times, the reason) and stay.
+    const ownLists = new Set(['memories', 'lineage', 'events']);
+    const elsewhere = (await dumpDatabases(test.factory)).filter((row) => !ownLists.has(row.store) && report.erased.some((id) => row.text.includes(`"${id}"`)));
     expect(elsewhere).toEqual([]);
     // The identity and diet UPDATEs from s1 had inherited s2: their text was s1's alone.
     const updated = all.filter((record) => record.sources.some((source) => source.id === 's1') && record.sources.some((source) => source.id === 's2'));

@@ -45,9 +45,14 @@ async function snapshot(db: EngramDatabase) {
     memories: memories.sort((a, b) => (a.id < b.id ? -1 : 1)),
     inputs: await db.inputs.toArray(),
     partitions: await db.partitions.toArray(),
+    // Sources and history live beside the rows since schema v4: all or nothing with them.
+    lineage: await db.lineage.toArray(),
+    events: await db.events.toArray(),
   };
 }
 type Snapshot = Awaited<ReturnType<typeof snapshot>>;
+
+const byJson = (a: unknown, b: unknown) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1);
 
 /** The snapshot with ids replaced by content (unique in the seed) and auto-increment keys dropped. */
 function normalise(state: Snapshot) {
@@ -58,12 +63,17 @@ function normalise(state: Snapshot) {
       .map((row) => ({
         ...row,
         id: rename(row.id),
+        ...(row.chain !== undefined ? { chain: rename(row.chain) } : {}),
         ...(row.supersededBy !== undefined ? { supersededBy: rename(row.supersededBy) } : {}),
         history: row.history.map((entry) => ({ ...entry, reason: rename(entry.reason), ...(entry.related ? { related: rename(entry.related) } : {}) })),
       }))
       .sort((a, b) => (a.id < b.id ? -1 : 1)),
     inputs: state.inputs.map(({ seq: _seq, ...row }) => row),
     partitions: state.partitions,
+    lineage: state.lineage.map((row) => ({ ...row, memoryId: rename(row.memoryId), chain: rename(row.chain) })).sort(byJson),
+    events: state.events
+      .map((row) => ({ ...row, memoryId: rename(row.memoryId), entry: { ...row.entry, reason: rename(row.entry.reason), ...(row.entry.related ? { related: rename(row.entry.related) } : {}) } }))
+      .sort(byJson),
   };
 }
 

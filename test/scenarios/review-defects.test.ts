@@ -66,7 +66,8 @@ describe('Memory.forgetSource (item 1: reasons that quote the revoked source)', 
       test.clock.advance(DAY);
       await test.memory.ingest(say("I've started eating fish again."), { ...ada, sessionId: 'c3', source: implicit('s3') });
       const needle = paraphrase('zqxcanary');
-      expect((await findInDatabases(test.factory, needle)).map((row) => row.store)).toContain('memories');
+      // Stored first: the reason lives in the memory's history (the `events` table since schema v4).
+      expect((await findInDatabases(test.factory, needle)).map((row) => row.store)).toContain('events');
 
       await test.memory.forgetSource('s2', ada);
 

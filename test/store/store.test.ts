@@ -64,7 +64,7 @@ describe('createStore', () => {
   it('defines the compound indexes the owner-scoped reads use', async () => {
     await openStore();
     const indexes = db!.memories.schema.indexes.map((index) => index.name).sort();
-    expect(indexes).toEqual(expect.arrayContaining(['[userId+appName+scope]', '[appName+scope]', '[userId+appName+topic]', 'sourceIds']));
+    expect(indexes).toEqual(expect.arrayContaining(['[userId+appName+scope]', '[appName+scope]', '[userId+appName+topic+active]', '[chain+depth]']));
     expect(await db!.memories.where('[userId+appName+scope]').equals(['ada', 'trips', 'user']).count()).toBe(0);
   });
 
@@ -76,7 +76,8 @@ describe('createStore', () => {
     expect([...back!.embedding]).toEqual([...first!.embedding]);
     const raw = await db!.memories.get('a1');
     expect(raw!.embedding).toBeInstanceOf(Float32Array);
-    expect(raw!.sourceIds).toEqual(['s1']);
+    expect(raw).toMatchObject({ active: 1, chain: 'a1', depth: 0, sourceCount: 1 });
+    expect((await db!.lineage.toArray()).filter((row) => row.memoryId === 'a1').map((row) => row.sourceId)).toEqual(['s1']);
   });
 
   it('quarantines corrupt rows instead of returning them when they are read', async () => {
@@ -84,10 +85,10 @@ describe('createStore', () => {
     await seedRecords(store);
     const good = record('x', 'template', 'diet', { userId: 'ada', appName: 'trips' });
     await db!.memories.bulkPut([
-      { ...good, id: 'bad-scope', scope: 'galaxy' as never, sourceIds: [] },
-      { ...good, id: 'bad-confidence', confidence: Number.NaN, sourceIds: [] },
-      { ...good, id: 'bad-embedding', embedding: [1, 2, 3] as never, sourceIds: [] },
-      { ...good, id: 'bad-sources', sources: 'none' as never, sourceIds: [] },
+      { ...good, id: 'bad-scope', scope: 'galaxy' as never },
+      { ...good, id: 'bad-confidence', confidence: Number.NaN },
+      { ...good, id: 'bad-embedding', embedding: [1, 2, 3] as never },
+      { ...good, id: 'bad-sources', sources: 'none' as never },
     ]);
     const ids = ['bad-scope', 'bad-confidence', 'bad-embedding', 'bad-sources', 'a1'];
     expect((await store.getMany(ids, ADA)).map((r) => r.id)).toEqual(['a1']);
@@ -101,8 +102,8 @@ describe('createStore', () => {
     const knowing = createStore(db!, { id: 'hash-fnv1a-256', dim: 256 });
     const good = record('x', 'template', 'diet', { userId: 'ada', appName: 'trips' });
     await db!.memories.bulkPut([
-      { ...good, id: 'short-vector', embedderId: 'hash-fnv1a-256', embedding: new Float32Array(3).fill(0.5), sourceIds: [] },
-      { ...good, id: 'other-model', embedderId: 'some-model-768', embedding: new Float32Array(768).fill(0.01), sourceIds: [] },
+      { ...good, id: 'short-vector', embedderId: 'hash-fnv1a-256', embedding: new Float32Array(3).fill(0.5) },
+      { ...good, id: 'other-model', embedderId: 'some-model-768', embedding: new Float32Array(768).fill(0.01) },
     ]);
     const listed = (await knowing.list(ADA, { scopes: ['user'], includeInvalid: true })).map((r) => r.id);
     expect(listed).toContain('other-model');

@@ -1,0 +1,229 @@
+/**
+ * The "long user" section of the bench: one user whose conversations (one an hour) restate
+ * and now and then change the same few preferences, as real users do. It grows one history
+ * through the public API and, when it holds 100, 1,000, 2,000 and 10,000 conversations,
+ * measures ingest (p50, p95), what one ingest reads from IndexedDB (rows and bytes, counted by
+ * a DBCore middleware installed through the internal `openMemory` seam), and forgetSource of
+ * an old, a middle and a recent source. Shared by Node and Chromium.
+ */
+import type { DBCore, DBCoreTable, Dexie } from 'dexie';
+import { openMemory } from '../src/memory';
+import type { ChatMessage } from '../src/schema';
+import type { BenchEnvironment } from './bench-core';
+import { createRandom, T0 } from './bench-data';
+
+const HOUR = 3_600_000;
+const OWNER = { userId: 'u_long', appName: 'bench-long' };
+/** Ingests timed at each size (they join the history). */
+const SAMPLES = 40;
+
+export const LONG_USER_SIZES: readonly number[] = [100, 1_000, 2_000, 10_000];
+
+/** Rows and bytes handed out by IndexedDB reads (get, getMany, query), and cursors opened. */
+export interface ReadCounter {
+  rows: number;
+  bytes: number;
+  cursors: number;
+  install(db: Dexie): void;
+  reset(): void;
+}
+
+/** Rough structured size: 2 bytes per string char, typed arrays by byteLength, 8 per number. */
+function sizeOf(value: unknown): number {
+  if (typeof value === 'string') return value.length * 2;
+  if (typeof value === 'number') return 8;
+  if (typeof value === 'boolean') return 4;
+  if (ArrayBuffer.isView(value)) return value.byteLength;
+  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + sizeOf(item), 0);
+  if (value && typeof value === 'object') return Object.entries(value).reduce((sum, [key, item]) => sum + key.length * 2 + sizeOf(item), 0);
+  return 0;
+}
+
+export function createReadCounter(): ReadCounter {
+  const counter: ReadCounter = {
+    rows: 0,
+    bytes: 0,
+    cursors: 0,
+    install(db) {
+      const tally = (values: readonly unknown[]) => {
+        for (const value of values) {
+          if (value === undefined) continue;
+          counter.rows++;
+          counter.bytes += sizeOf(value);
+        }
+      };
+      db.use({
+        stack: 'dbcore',
+        name: 'bench-read-counter',
+        create: (down: DBCore): DBCore => ({
+          ...down,
+          table: (name: string): DBCoreTable => {
+            const table = down.table(name);
+            return {
+              ...table,
+              // .then on the promise the layer below returns, not async functions: a native
+              // promise in between would let the transaction commit early.
+              get: (request) => table.get(request).then((value: unknown) => (tally([value]), value)),
+              getMany: (request) => table.getMany(request).then((values) => (tally(values), values)),
+              query: (request) => table.query(request).then((response) => (tally(response.result), response)),
+              openCursor: (request) => {
+                counter.cursors++;
+                return table.openCursor(request);
+              },
+            };
+          },
+        }),
+      });
+    },
+    reset() {
+      counter.rows = 0;
+      counter.bytes = 0;
+      counter.cursors = 0;
+    },
+  };
+  return counter;
+}
+
+const NAMES = ['Ada', 'Bea', 'Cleo'];
+const DIETS = ["I'm vegetarian, so plan the meals around that.", "I'm vegan these days.", "I'm pescatarian now.", "I've started eating fish again."];
+const SEATS = ['window', 'aisle'];
+const FILLER = ['Can you find me a quiet hotel near the old town?', 'What should I pack for a rainy week?', 'Book the cheapest train on Friday.'];
+
+/** `count` conversations of the long user: mostly restating, sometimes changing diet, seat or name. */
+export function longUserConversations(count: number, seed = 16): ChatMessage[][] {
+  const random = createRandom(seed);
+  let diet = 0;
+  let seat = 0;
+  let name = 0;
+  const out: ChatMessage[][] = [];
+  for (let i = 0; i < count; i++) {
+    if (random() < 0.2) diet = (diet + 1 + Math.floor(random() * 3)) % DIETS.length;
+    if (random() < 0.15) seat = 1 - seat;
+    if (random() < 0.05) name = (name + 1) % NAMES.length;
+    const turns: string[] = [];
+    if (random() < 0.3) turns.push(`Hi, call me ${NAMES[name]}.`);
+    if (random() < 0.6) turns.push(DIETS[diet]!);
+    if (random() < 0.5) turns.push(`On long flights I prefer the ${SEATS[seat]} seat.`);
+    if (random() < 0.4) turns.push('Also, the export keeps failing when I sync my itinerary.');
+    turns.push(FILLER[i % FILLER.length]!);
+    out.push(turns.flatMap((content): ChatMessage[] => [{ role: 'user', content }, { role: 'assistant', content: 'Noted.' }]));
+  }
+  return out;
+}
+
+function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+function ms(value: number): string {
+  return value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : value.toFixed(0);
+}
+
+interface LongRow {
+  n: number;
+  p50: number;
+  p95: number;
+  /** CPU ms of the process per ingest (Node only; NaN elsewhere): wall time on a loaded machine is mostly waiting. */
+  cpu: number;
+  rows: number;
+  bytes: number;
+  cursors: number;
+  forget: { old: number; middle: number; recent: number };
+  forgetCpu: { old: number; middle: number; recent: number };
+}
+
+/** CPU ms used by this process so far, where the runtime can tell (Node), else NaN. */
+function cpuMs(): number {
+  const usage = (globalThis as { process?: { cpuUsage?: () => { user: number; system: number } } }).process?.cpuUsage?.();
+  return usage ? (usage.user + usage.system) / 1000 : Number.NaN;
+}
+
+/** Grows the long user's history to the largest size, measuring at each; prints the table. */
+export async function runLongUserBench(env: BenchEnvironment, sizes: readonly number[] = LONG_USER_SIZES): Promise<LongRow[]> {
+  const largest = Math.max(...sizes);
+  const conversations = longUserConversations(largest + SAMPLES * sizes.length);
+  const counter = createReadCounter();
+  const name = `engram-long-${Date.now()}`;
+  let now = T0;
+  const memory = await openMemory({ ...env.memoryOptions(name), clock: () => now }, { onDatabase: (db) => counter.install(db) });
+  let next = 0;
+  const ingest = (i: number) => memory.ingest(conversations[i]!, { ...OWNER, sessionId: `long-s${i}`, source: { type: 'user_explicit', id: `long-c${i}` } });
+  const out: LongRow[] = [];
+  const started = performance.now();
+  let building = 0;
+  for (const size of [...sizes].sort((a, b) => a - b)) {
+    const buildStarted = performance.now();
+    for (; next < size; next++, now += HOUR) await ingest(next);
+    building += performance.now() - buildStarted;
+    const times: number[] = [];
+    counter.reset();
+    const cpuBefore = cpuMs();
+    for (let s = 0; s < SAMPLES; s++, next++, now += HOUR) {
+      const t = performance.now();
+      await ingest(next);
+      times.push(performance.now() - t);
+    }
+    const cpu = (cpuMs() - cpuBefore) / SAMPLES;
+    const reads = { rows: counter.rows / SAMPLES, bytes: counter.bytes / SAMPLES, cursors: counter.cursors / SAMPLES };
+    const forget = async (index: number) => {
+      const [t, c] = [performance.now(), cpuMs()];
+      await memory.forgetSource(`long-c${index}`, OWNER);
+      return { wall: performance.now() - t, cpu: cpuMs() - c };
+    };
+    // Distinct sources at each size: an old one near the start, one from the middle, the newest.
+    // Newest first: forgetting a source drops the checkpoints after its first input, so each
+    // figure is taken on a history whose checkpoints later writes would have left in place.
+    const recent = await forget(next - 1);
+    const middle = await forget(Math.floor(size / 2) + out.length);
+    const old = await forget(1 + out.length);
+    const row: LongRow = {
+      n: size,
+      p50: percentile(times, 50),
+      p95: percentile(times, 95),
+      cpu,
+      ...reads,
+      forget: { old: old.wall, middle: middle.wall, recent: recent.wall },
+      forgetCpu: { old: old.cpu, middle: middle.cpu, recent: recent.cpu },
+    };
+    out.push(row);
+    env.print(`  long user: ${size} conversations stored, ingest p50 ${ms(row.p50)} ms, forget ${ms(row.forget.old)}/${ms(row.forget.middle)}/${ms(row.forget.recent)} ms`);
+  }
+  await memory.close();
+  await env.openDatabase(name).delete();
+  printLongUser(env, out, { building, total: performance.now() - started });
+  return out;
+}
+
+function printLongUser(env: BenchEnvironment, rows: readonly LongRow[], time: { building: number; total: number }): void {
+  const pad = (cells: readonly string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(7) : cell.padStart(11))).join(' ');
+  const cpu = (value: number) => (Number.isNaN(value) ? '-' : ms(value));
+  env.print('');
+  env.print('Long user: one user, one conversation an hour, restating and now and then changing diet, seat, name, an export issue');
+  env.print(pad(['stored', 'ingest p50', 'ingest p95', 'ingest cpu', 'rows/ingest', 'kB/ingest', 'forget old', 'forget mid', 'forget new', 'cpu old', 'cpu mid', 'cpu new']));
+  for (const row of rows) {
+    env.print(
+      pad([
+        String(row.n),
+        ms(row.p50),
+        ms(row.p95),
+        cpu(row.cpu),
+        row.rows.toFixed(1),
+        (row.bytes / 1000).toFixed(1),
+        ms(row.forget.old),
+        ms(row.forget.middle),
+        ms(row.forget.recent),
+        cpu(row.forgetCpu.old),
+        cpu(row.forgetCpu.middle),
+        cpu(row.forgetCpu.recent),
+      ]),
+    );
+  }
+  const base = rows[0]!;
+  const ratios = rows.slice(1).map((row) => `${row.n}: ${(row.p50 / base.p50).toFixed(2)}×`).join(', ');
+  env.print(`ingest p50 relative to ${base.n}: ${ratios} (target ≤ 1.5×). ms; ${SAMPLES} timed ingests per size, which join the history;`);
+  env.print('ingest cpu: mean CPU ms of this process per ingest (Node only; wall time on a loaded machine is mostly waiting).');
+  env.print('rows/kB read: every row IndexedDB handed out (get, getMany, query) during one ingest, all tables (cursors opened:');
+  env.print(`${rows.map((row) => row.cursors.toFixed(1)).join('/')}); forget: wall ms, then cpu ms, one source each, newest first (an erasure drops the`);
+  env.print(`checkpoints after its source, so right after an old one a recent one replays further back); building the ${Math.max(...rows.map((row) => row.n))}-conversation history took ${(time.building / 1000).toFixed(1)} s, the section ${(time.total / 1000).toFixed(1)} s.`);
+}

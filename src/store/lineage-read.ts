@@ -1,0 +1,153 @@
+/**
+ * Reading lineage back (see lineage.ts for the layout and its rules): working form for the hot
+ * path, full records for everything a caller sees, and records as they were at a checkpoint.
+ */
+import { Dexie } from 'dexie';
+import { HistoryEntry, Source, type MemoryRecord } from '../schema';
+import type { EngramDatabase, EventRow, LineageRow } from './database';
+import { rememberBase, sourceKey, type ParsedRow } from './lineage';
+
+function byDepthThenN(a: LineageRow, b: LineageRow): number {
+  return a.depth - b.depth || a.n - b.n;
+}
+
+/**
+ * Working form for the hot path: chained records get their summary plus every stored row of
+ * `sourceId` in their chain (at their depth or above), and an empty history. Inline rows are
+ * returned as they are. Reads O(records), never O(sources).
+ */
+export async function toWorking(db: EngramDatabase, parsed: readonly ParsedRow[], sourceId: string | undefined): Promise<MemoryRecord[]> {
+  const chains = [...new Set(parsed.flatMap((row) => (row.meta ? [row.meta.chain] : [])))];
+  const rowsOf = new Map<string, LineageRow[]>();
+  if (sourceId !== undefined && chains.length) {
+    // One equality query per chain, not anyOf: anyOf walks a cursor across every row between
+    // the first and the last key (fake-indexeddb steps through them one by one).
+    const found = await Promise.all(chains.map((chain) => db.lineage.where('[chain+sourceId]').equals([chain, sourceId]).toArray()));
+    chains.forEach((chain, i) => rowsOf.set(chain, found[i]!));
+  }
+  return parsed.map(({ record, meta }) => {
+    if (!meta) return record;
+    const sources = [...record.sources];
+    const known = new Set(sources.map(sourceKey));
+    for (const row of (rowsOf.get(meta.chain) ?? []).filter((row) => row.depth <= meta.depth).sort(byDepthThenN)) {
+      const source = Source.safeParse(row.source);
+      if (source.success && !known.has(sourceKey(source.data))) {
+        known.add(sourceKey(source.data));
+        sources.push(source.data);
+      }
+    }
+    const working: MemoryRecord = { ...record, sources, history: [] };
+    rememberBase(working, { ...meta, known, summary: record.sources });
+    return working;
+  });
+}
+
+/** Lineage and event rows of `parsed`: per chain and per record when few, the owners' whole tables when many. */
+async function readLists(db: EngramDatabase, parsed: readonly ParsedRow[]): Promise<{ lineage: LineageRow[]; events: EventRow[] }> {
+  const chained = parsed.filter((row) => row.meta);
+  if (chained.length > 64) {
+    const owners = [...new Map(chained.map(({ record }) => [JSON.stringify([record.userId, record.appName]), [record.userId, record.appName]])).values()];
+    const lineage = await Promise.all(
+      owners.map(([userId, appName]) => db.lineage.where('[userId+appName+sourceId]').between([userId, appName, Dexie.minKey], [userId, appName, Dexie.maxKey]).toArray()),
+    );
+    const events = await Promise.all(owners.map((owner) => db.events.where('[userId+appName]').equals(owner as [string, string]).toArray()));
+    return { lineage: lineage.flat(), events: events.flat() };
+  }
+  const deepest = new Map<string, number>();
+  for (const { meta } of chained) deepest.set(meta!.chain, Math.max(deepest.get(meta!.chain) ?? 0, meta!.depth));
+  const [lineage, events] = await Promise.all([
+    Promise.all([...deepest].map(([chain, depth]) => db.lineage.where('[chain+depth]').between([chain, 0], [chain, depth], true, true).toArray())),
+    Promise.all(chained.map(({ record }) => db.events.where('[memoryId+n]').between([record.id, 0], [record.id, Dexie.maxKey], true, true).toArray())),
+  ]);
+  return { lineage: lineage.flat(), events: events.flat() };
+}
+
+/**
+ * Each chained record's full sources: its chain's rows down to its depth, in (depth, n) order,
+ * once each; null for a record behind a corrupt lineage row. Walks each chain once.
+ */
+function assembleSources(
+  parsed: readonly ParsedRow[],
+  chainRows: ReadonlyMap<string, LineageRow[]>,
+  cutoffs: ReadonlyMap<string, Cutoff> | undefined,
+): Map<string, Source[] | null> {
+  const sourcesOf = new Map<string, Source[] | null>();
+  const byChain = groupBy(
+    parsed.filter((row) => row.meta),
+    (row) => row.meta!.chain,
+  );
+  for (const [chain, members] of byChain) {
+    const rows = (chainRows.get(chain) ?? []).sort(byDepthThenN);
+    const acc: Source[] = [];
+    const seen = new Set<string>();
+    let next = 0;
+    let broken = false;
+    for (const { record, meta } of [...members].sort((a, b) => a.meta!.depth - b.meta!.depth)) {
+      const cutoff = cutoffs?.get(record.id);
+      for (; next < rows.length && rows[next]!.depth <= meta!.depth; next++) {
+        if (cutoff && rows[next]!.memoryId === record.id && rows[next]!.n >= cutoff.sourceCount) continue;
+        const source = Source.safeParse(rows[next]!.source);
+        if (!source.success || rows[next]!.sourceId !== source.data.id) broken = true;
+        else if (!seen.has(sourceKey(source.data))) (seen.add(sourceKey(source.data)), acc.push(source.data));
+      }
+      sourcesOf.set(record.id, broken ? null : acc.slice());
+    }
+  }
+  return sourcesOf;
+}
+
+/** Rows grouped by a key, in their order (push, not spread: groups can hold thousands). */
+function groupBy<T>(rows: readonly T[], keyOf: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const group = groups.get(keyOf(row));
+    if (group) group.push(row);
+    else groups.set(keyOf(row), [row]);
+  }
+  return groups;
+}
+
+/** How much of a memory existed at a checkpoint: its own lineage and event rows below these counts. */
+export interface Cutoff {
+  sourceCount: number;
+  historyCount: number;
+}
+
+/**
+ * Full records: each chained record's sources (its chain's rows down to its depth) and
+ * history. A lineage or event row that fails validation quarantines the records it belongs
+ * to (`onBad`), as a corrupt record row would. With `cutoffs`, a record is read as it was at
+ * a checkpoint: only its own rows below the counts (at most one record per chain, its head).
+ */
+export async function hydrate(
+  db: EngramDatabase,
+  parsed: readonly ParsedRow[],
+  onBad: (id: string) => void,
+  cutoffs?: ReadonlyMap<string, Cutoff>,
+): Promise<MemoryRecord[]> {
+  const { lineage, events } = await readLists(db, parsed);
+  const chainRows = groupBy(lineage, (row) => row.chain);
+  const history = groupBy(events, (row) => row.memoryId);
+
+  const sourcesOf = assembleSources(parsed, chainRows, cutoffs);
+
+  const out: MemoryRecord[] = [];
+  for (const { record, meta } of parsed) {
+    if (!meta) {
+      out.push(record);
+      continue;
+    }
+    const sources = sourcesOf.get(record.id);
+    const cutoff = cutoffs?.get(record.id)?.historyCount ?? Infinity;
+    const entries = (history.get(record.id) ?? [])
+      .filter((row) => row.n < cutoff)
+      .sort((a, b) => a.n - b.n)
+      .map((row) => HistoryEntry.safeParse(row.entry));
+    if (!sources || entries.some((entry) => !entry.success)) {
+      onBad(record.id);
+      continue;
+    }
+    out.push({ ...record, sources, history: entries.map((entry) => entry.data!) });
+  }
+  return out;
+}

@@ -1,0 +1,206 @@
+/**
+ * Lineage kept compactly (schema v4), so a memory's row stays the same size however often it
+ * is corroborated or updated. The row carries the scalar fields and a summary of its sources
+ * (the first of each source type: what a trust gate needs); the full lists live beside it:
+ *
+ * - `lineage`: one row per source a memory gained, keyed [memoryId+n]. An UPDATE's memory
+ *   inherits its predecessor's sources by reference: it joins the predecessor's chain one
+ *   level deeper and adds rows only for what is new, so an UPDATE costs O(1), not O(sources).
+ * - `events`: one row per history entry, keyed [memoryId+n].
+ *
+ * Rules this code keeps: a tombstone is never updated again, so a chain is a line and the
+ * sources of the chain's memory at depth d are exactly the chain's rows of depth ≤ d, in
+ * (depth, n) order. A source (type and id) gets at most one row per chain. Revoking a source
+ * blanks the excerpt of every row of it for that owner ({@link redactSource}).
+ *
+ * The hot path reads records in *working form* ({@link toWorking}): the summary plus the rows
+ * of the source being written (so "already backed by this source" is answered exactly), and
+ * no history. Commit appends only what a plan added to them. Everything a caller reads
+ * (get, list, history, export, retrieve) is hydrated to the full record ({@link hydrate}).
+ */
+import { Dexie } from 'dexie';
+import type { MemoryRecord, Source } from '../schema';
+import type { EngramDatabase, EventRow, LineageRow, MemoryRow } from './database';
+
+/** Lineage fields of a stored row; absent on a row that holds its lists inline. */
+export interface RowMeta {
+  chain: string;
+  depth: number;
+  sourceCount: number;
+  historyCount: number;
+  /** All of its sources, inherited ones included (absent on rows written before it was kept). */
+  sourceTotal?: number;
+}
+
+/** A row read back: the parsed record (summary sources, or full lists when inline) and its meta. */
+export interface ParsedRow {
+  record: MemoryRecord;
+  meta: RowMeta | undefined;
+}
+
+/** Where a record handed out in working form sits, and which of its sources are stored. */
+export interface Base extends RowMeta {
+  known: ReadonlySet<string>;
+  summary: readonly Source[];
+}
+
+/** What consolidation tells the commit about the records it planned over. */
+export interface WorkingHints {
+  /** The records as the store handed them out (working form), by id. */
+  loaded: ReadonlyMap<string, MemoryRecord>;
+  /** New memory id → the id of the loaded memory it superseded (UPDATE): it inherits its sources. */
+  inherits: ReadonlyMap<string, string>;
+}
+
+const bases = new WeakMap<MemoryRecord, Base>();
+
+/** Records `working` (handed out in working form, lineage-read.ts) with where it sits and what of it is stored. */
+export function rememberBase(working: MemoryRecord, base: Base): void {
+  bases.set(working, base);
+}
+
+/** One source's identity in a lineage: the same id from another source type is another source. */
+export function sourceKey(source: Pick<Source, 'type' | 'id'>): string {
+  return `${source.type}\u0000${source.id}`;
+}
+
+/** The bounded summary a row carries: the first source of each type, in order. */
+export function summarize(sources: readonly Source[]): Source[] {
+  const seen = new Set<string>();
+  return sources.filter((source) => !seen.has(source.type) && seen.add(source.type));
+}
+
+const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;
+
+/** The lineage fields of a raw row: undefined for an inline row, null when they are corrupt. */
+export function metaOf(row: unknown): RowMeta | undefined | null {
+  const raw = row as Partial<Record<keyof RowMeta, unknown>>;
+  if (raw.chain === undefined) return undefined;
+  if (typeof raw.chain !== 'string' || !isCount(raw.depth) || !isCount(raw.sourceCount) || !isCount(raw.historyCount)) return null;
+  const meta: RowMeta = { chain: raw.chain, depth: raw.depth, sourceCount: raw.sourceCount, historyCount: raw.historyCount };
+  return isCount(raw.sourceTotal) ? { ...meta, sourceTotal: raw.sourceTotal } : meta;
+}
+
+/** Where a record goes in the side tables, and what of it is already there. */
+interface Placement extends RowMeta {
+  /** Keys of the record's sources already stored; 'all' when every one of them is. */
+  known: ReadonlySet<string> | 'all';
+  /** The summary so far (working and inherited form); empty when the full sources are given. */
+  summary: readonly Source[] | null;
+  /** Full form: the record's history replaces the stored one. Else its entries are appended. */
+  rewriteHistory: boolean;
+}
+
+/**
+ * A complete record whose stored row has as many sources as it carries: sources are only ever
+ * appended (and a read hands them out once each), so they are the same ones.
+ */
+function sameSourcesAsStored(record: MemoryRecord, meta: RowMeta): boolean {
+  return meta.sourceTotal === record.sources.length;
+}
+
+/** Synchronous on purpose: inside the commit transaction, awaiting anything but IndexedDB could let it commit early. */
+function placementOf(
+  record: MemoryRecord,
+  existing: MemoryRow | undefined,
+  hints: WorkingHints | undefined,
+  chainKeys: (chain: string, depth: number) => Set<string>,
+): Placement {
+  const loaded = hints?.loaded.get(record.id);
+  const base = loaded && bases.get(loaded);
+  if (base) return { ...base, rewriteHistory: false };
+  const parentId = hints?.inherits.get(record.id);
+  const parent = parentId === undefined ? undefined : hints?.loaded.get(parentId);
+  const parentBase = parent && bases.get(parent);
+  if (parentBase) {
+    const inherited = { chain: parentBase.chain, depth: parentBase.depth + 1, sourceCount: 0, historyCount: 0 };
+    return { ...inherited, ...(parentBase.sourceTotal !== undefined ? { sourceTotal: parentBase.sourceTotal } : {}), known: parentBase.known, summary: parentBase.summary, rewriteHistory: false };
+  }
+  const meta = existing ? metaOf(existing) : undefined;
+  // Sources are only ever appended: a complete record with as many as are stored has exactly
+  // the stored ones, and the chain need not be read to find what is new.
+  if (meta) return { ...meta, known: sameSourcesAsStored(record, meta) ? 'all' : chainKeys(meta.chain, meta.depth), summary: null, rewriteHistory: true };
+  return { chain: record.id, depth: 0, sourceCount: 0, historyCount: 0, sourceTotal: 0, known: new Set(), summary: null, rewriteHistory: true };
+}
+
+/**
+ * Inside the commit transaction: writes `records` as rows plus their new lineage and event
+ * rows. A record the store handed out in working form (or an UPDATE of one, see `hints`)
+ * appends what the plan added; any other record is taken as complete (its sources and
+ * history are the full lists) and stored as such, keeping its place in its chain. Every row
+ * written is stamped `changed` (see MemoryRow).
+ */
+export async function writeRecords(db: EngramDatabase, records: readonly MemoryRecord[], changed: number, hints?: WorkingHints): Promise<void> {
+  if (records.length === 0) return;
+  const existing = await db.memories.bulkGet(records.map((record) => record.id));
+  // The chains whose stored sources a complete record must be compared with, read up front.
+  const needed = new Set<string>();
+  records.forEach((record, i) => {
+    const meta = existing[i] ? metaOf(existing[i]) : undefined;
+    if (meta && !hints?.loaded.has(record.id) && !sameSourcesAsStored(record, meta)) needed.add(meta.chain);
+  });
+  const read = await Promise.all([...needed].map((chain) => db.lineage.where('[chain+depth]').between([chain, 0], [chain, Dexie.maxKey], true, true).toArray()));
+  const chains = new Map([...needed].map((chain, i) => [chain, read[i]!]));
+  const chainKeys = (chain: string, depth: number) => new Set((chains.get(chain) ?? []).filter((row) => row.depth <= depth).map((row) => sourceKey(row.source)));
+  const rows: MemoryRow[] = [];
+  const lineage: LineageRow[] = [];
+  const events: EventRow[] = [];
+  const rewritten: string[] = [];
+  for (const [i, record] of records.entries()) {
+    const place = placementOf(record, existing[i], hints, chainKeys);
+    const fresh: Source[] = [];
+    let total = record.sources.length;
+    if (place.known !== 'all') {
+      const keys = new Set(place.known);
+      for (const source of record.sources) if (!keys.has(sourceKey(source))) (keys.add(sourceKey(source)), fresh.push(source));
+      total = keys.size;
+    }
+    const owner = { userId: record.userId, appName: record.appName };
+    fresh.forEach((source, j) =>
+      lineage.push({ memoryId: record.id, n: place.sourceCount + j, chain: place.chain, depth: place.depth, ...owner, sourceId: source.id, source }),
+    );
+    if (place.rewriteHistory) rewritten.push(record.id);
+    const firstEvent = place.rewriteHistory ? 0 : place.historyCount;
+    record.history.forEach((entry, j) => events.push({ memoryId: record.id, n: firstEvent + j, ...owner, entry }));
+    rows.push({
+      ...record,
+      sources: place.summary ? summarize([...place.summary, ...fresh]) : summarize(record.sources),
+      history: [],
+      active: record.invalidatedAt === undefined ? 1 : 0,
+      chain: place.chain,
+      depth: place.depth,
+      sourceCount: place.sourceCount + fresh.length,
+      // Complete form: `known` held every stored source. Working form: what was stored, plus the new ones.
+      ...(place.summary === null ? { sourceTotal: total } : place.sourceTotal !== undefined ? { sourceTotal: place.sourceTotal + fresh.length } : {}),
+      historyCount: firstEvent + record.history.length,
+      changed,
+    });
+  }
+  for (const id of rewritten) await db.events.where('[memoryId+n]').between([id, 0], [id, Dexie.maxKey], true, true).delete();
+  await db.memories.bulkPut(rows);
+  if (lineage.length) await db.lineage.bulkPut(lineage);
+  if (events.length) await db.events.bulkPut(events);
+}
+
+/**
+ * Inside the commit transaction: blanks the excerpt of every lineage row of `sourceId` for the
+ * owner, and in the summaries of every memory that carries it (later memories of a chain
+ * inherit the summary).
+ */
+export async function redactSource(db: EngramDatabase, owner: { userId: string; appName: string }, sourceId: string): Promise<void> {
+  const rows = await db.lineage.where('[userId+appName+sourceId]').equals([owner.userId, owner.appName, sourceId]).toArray();
+  const blanked = rows.filter((row) => row.source.excerpt !== '').map((row) => ({ ...row, source: { ...row.source, excerpt: '' } }));
+  if (blanked.length) await db.lineage.bulkPut(blanked);
+  const quoting = (await memoriesWithSource(db, owner, sourceId)).filter((row) => row.sources.some((source) => source.id === sourceId && source.excerpt !== ''));
+  const redacted = quoting.map((row) => ({ ...row, sources: row.sources.map((source) => (source.id === sourceId ? { ...source, excerpt: '' } : source)) }));
+  if (redacted.length) await db.memories.bulkPut(redacted);
+}
+
+/** Ids of the owner's memories whose sources include `sourceId`: rows that added it and every later memory of their chains. */
+export async function memoriesWithSource(db: EngramDatabase, owner: { userId: string; appName: string }, sourceId: string): Promise<MemoryRow[]> {
+  const rows = await db.lineage.where('[userId+appName+sourceId]').equals([owner.userId, owner.appName, sourceId]).toArray();
+  const from = new Map<string, number>();
+  for (const row of rows) from.set(row.chain, Math.min(from.get(row.chain) ?? Infinity, row.depth));
+  const found = await Promise.all([...from].map(([chain, depth]) => db.memories.where('[chain+depth]').between([chain, depth], [chain, Dexie.maxKey], true, true).toArray()));
+  return found.flat();
+}

@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRuleExtractor, type ChatMessage, type Extractor } from '../../src/index';
+import { CHECKPOINT_EVERY } from '../../src/store/checkpoints';
+import { longUserConversations } from '../../scripts/bench-long';
+import { activeFacts } from '../helpers/facts';
+import { createTestMemory, T0, type TestMemory } from '../helpers/memory';
+import { findInDatabases } from '../helpers/scan';
+
+const owner = { userId: 'u_long', appName: 'default' };
+const HOUR = 3_600_000;
+
+/** The rule extractor, counting its calls: one per replayed (or ingested) conversation. */
+function countingExtractor(): Extractor & { calls: number } {
+  const rules = createRuleExtractor();
+  const counting = {
+    calls: 0,
+    extract: (...args: Parameters<Extractor['extract']>) => (counting.calls++, rules.extract(...args)),
+  };
+  return counting;
+}
+
+let tests: TestMemory[] = [];
+afterEach(async () => {
+  await Promise.all(tests.map((test) => test.memory.close()));
+  tests = [];
+});
+
+/** Conversation i, with a canary of its own so its erasure can be checked. */
+const conversations = longUserConversations(260).map((messages, i): ChatMessage[] => [...messages, { role: 'user', content: `zqcp${i}x.` }]);
+
+async function play(test: TestMemory, indexes: readonly number[]) {
+  for (const i of indexes) {
+    test.clock.set(T0 + i * HOUR);
+    await test.memory.ingest(conversations[i]!, { ...owner, sessionId: `s${i % 3}`, source: { type: 'user_explicit', id: `c${i}` } });
+  }
+}
+
+const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
+
+describe('Memory.forgetSource (checkpointed regeneration)', () => {
+  it('replays only from the last checkpoint before a recent source, and still equals a store that never saw it', async () => {
+    const extractor = countingExtractor();
+    const test = await createTestMemory({ extractor });
+    tests.push(test);
+    await play(test, range(0, 200));
+    extractor.calls = 0;
+    await test.memory.forgetSource('c195', owner);
+    // At most a checkpoint interval of conversations is replayed, not the 199 that remain.
+    expect(extractor.calls).toBeLessThanOrEqual(CHECKPOINT_EVERY + 5);
+    expect(extractor.calls).toBeGreaterThan(0);
+
+    const fresh = await createTestMemory();
+    tests.push(fresh);
+    await play(fresh, range(0, 200).filter((i) => i !== 195));
+    expect(activeFacts(await test.memory.list(owner))).toEqual(activeFacts(await fresh.memory.list(owner)));
+  }, 120_000);
+
+  it('equals a store that never saw any of them when a recent, an old, and then a source written after both forgets are revoked', async () => {
+    const test = await createTestMemory();
+    tests.push(test);
+    await play(test, range(0, 200));
+    await test.memory.forgetSource('c190', owner);
+    await test.memory.forgetSource('c20', owner);
+    // Checkpoints written after the erasures are of the state without c190 and c20.
+    await play(test, range(200, 260));
+    await test.memory.forgetSource('c250', owner);
+    for (const gone of [190, 20, 250]) expect(await findInDatabases(test.factory, `zqcp${gone}x`)).toEqual([]);
+
+    const fresh = await createTestMemory();
+    tests.push(fresh);
+    await play(fresh, range(0, 260).filter((i) => i !== 190 && i !== 20 && i !== 250));
+    expect(activeFacts(await test.memory.list(owner))).toEqual(activeFacts(await fresh.memory.list(owner)));
+  }, 180_000);
+});
