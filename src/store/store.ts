@@ -63,8 +63,6 @@ export interface Store {
   getMany(ids: readonly string[], owner: Owner): Promise<MemoryRecord[]>;
   /** The owner's records of the given scopes (app scope: the app's), oldest first. */
   list(owner: Owner, options: { scopes: readonly Scope[]; includeInvalid: boolean }): Promise<MemoryRecord[]>;
-  /** Active records of `scope` on `topic` for the owner (the consolidation topic sweep), in working form. */
-  topicMembers(owner: Owner, topic: string, scope: Scope): Promise<MemoryRecord[]>;
   /**
    * What one write decides over, in working form (lineage.ts): the records `ids` (similarity
    * neighbours) and the active ones of `scope` on each of `topics`, visible to `owner`. Reads
@@ -160,6 +158,12 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
     }
   }
 
+  /** The owner's inputs after `seq`, in `seq` order (the index's order). */
+  const inputsAfter = (owner: Owner, seq: number) =>
+    read('reading stored conversations', () =>
+      db.inputs.where('[userId+appName+seq]').between([owner.userId, owner.appName, seq], [owner.userId, owner.appName, Dexie.maxKey], false, true).toArray(),
+    );
+
   return {
     db,
     quarantined,
@@ -203,11 +207,6 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
         }),
       ),
 
-    topicMembers: (owner, topic, scope) =>
-      read('reading the topic sweep', () =>
-        db.transaction('r', db.memories, db.lineage, async () => toWorking(db, await activeOnTopic(owner, topic, scope), undefined)),
-      ),
-
     workingSet: (owner, { ids, topics, scope, sourceId }) =>
       read('reading the candidate sweep', () =>
         db.transaction('r', db.memories, db.lineage, async () => {
@@ -219,10 +218,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
         }),
       ),
 
-    inputsAfter: (owner, seq) =>
-      read('reading stored conversations', () =>
-        db.inputs.where('[userId+appName+seq]').between([owner.userId, owner.appName, seq], [owner.userId, owner.appName, Dexie.maxKey], false, true).toArray(),
-      ),
+    inputsAfter,
 
     inputsOf: (owner, sourceId) =>
       read('reading stored conversations', async () =>
@@ -257,13 +253,9 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
         db.transaction('r', db.memories, db.lineage, db.events, async () => visible(await memoriesWithSource(db, owner, sourceId), owner)),
       ),
 
-    inputs: (owner) =>
-      read('reading stored conversations', async () => {
-        const rows = await db.inputs.where('[userId+appName]').equals([owner.userId, owner.appName]).toArray();
-        // The order they were written in (invariant 11), never their clock times: after a clock
-        // went backwards, sorting by time would replay a history that never happened.
-        return rows.sort((a, b) => a.seq! - b.seq!);
-      }),
+    // The order they were written in (invariant 11), never their clock times: after a clock went
+    // backwards, sorting by time would replay a history that never happened.
+    inputs: (owner) => inputsAfter(owner, 0),
 
     isRevoked: (owner, sourceId) =>
       read('reading revocations', async () => (await db.revocations.get([owner.userId, owner.appName, sourceId])) !== undefined),

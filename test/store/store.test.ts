@@ -55,8 +55,9 @@ describe('createStore', () => {
     expect((await store.list(ADA, { scopes, includeInvalid: true })).map((r) => r.id).sort()).toEqual(['a1', 'a2', 'a3', 'p1']);
     expect((await store.list(ADA, { scopes, includeInvalid: false })).map((r) => r.id).sort()).toEqual(['a1', 'a2', 'p1']);
     expect((await store.list(ADA, { scopes: ['app'], includeInvalid: false })).map((r) => r.id)).toEqual(['p1']);
-    expect((await store.topicMembers(ADA, 'diet', 'user')).map((r) => r.id)).toEqual(['a1']);
-    expect((await store.topicMembers(BOB, 'diet', 'app')).map((r) => r.id)).toEqual(['p1']);
+    const topicSweep = (owner: typeof ADA, scope: 'user' | 'app') => store.workingSet(owner, { ids: [], topics: ['diet'], scope, sourceId: 'none' });
+    expect((await topicSweep(ADA, 'user')).map((r) => r.id)).toEqual(['a1']);
+    expect((await topicSweep(BOB, 'app')).map((r) => r.id)).toEqual(['p1']);
     expect((await store.bySource(ADA, 's1')).map((r) => r.id).sort()).toEqual(['a1', 'a2', 'a3']);
     expect((await store.getMany(all, { userId: 'nobody', appName: 'trips' })).map((r) => r.id)).toEqual(['p1']);
   });
