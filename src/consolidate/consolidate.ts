@@ -7,7 +7,7 @@
 import type { Embedder } from '../embed/embedder';
 import type { Candidate, MemoryRecord, Operation, Source } from '../schema';
 import { partitionOf, type Owner, type Storage, type WriteInput } from '../storage/contract';
-import { writeUnderLock } from '../store/write-lock';
+import { MAX_ATTEMPTS, writeUnderLock } from '../store/write-lock';
 import { MAX_NEIGHBOURS, planConsolidation, type PlanContext, type PlanTarget } from './plan';
 
 export interface ConsolidateDeps {
@@ -33,9 +33,6 @@ export interface ConsolidateRequest {
   /** Embeddings for `candidates`, when the caller already has them. */
   embeddings?: readonly Float32Array[];
 }
-
-/** Commit attempts before a ConflictError from writers outside the lock is passed on. */
-const MAX_ATTEMPTS = 8;
 
 export async function consolidate(deps: ConsolidateDeps, request: ConsolidateRequest): Promise<Operation[]> {
   const { target, candidates } = request;

@@ -10,12 +10,9 @@
 import type { MemoryRecord } from '../schema';
 import { userPartition, type InputRow, type Owner, type Storage } from '../storage/contract';
 import { planErasure, type ForgetReport } from './erasure-plan';
-import { writeUnderLock } from '../store/write-lock';
+import { MAX_ATTEMPTS, writeUnderLock } from '../store/write-lock';
 
 export { REDACTED, type ForgetReport } from './erasure-plan';
-
-/** Commit attempts before a ConflictError from writers outside the lock is passed on. */
-const MAX_ATTEMPTS = 5;
 
 export interface ForgetDeps {
   storage: Storage;

@@ -5,10 +5,7 @@
  */
 import { decayedConfidence, type MemoryRecord } from '../schema';
 import { userPartition, type Owner, type PruneInput, type Storage } from '../storage/contract';
-import { writeUnderLock } from '../store/write-lock';
-
-/** Commit attempts before a ConflictError from writers outside the lock is passed on. */
-const MAX_ATTEMPTS = 5;
+import { MAX_ATTEMPTS, writeUnderLock } from '../store/write-lock';
 
 export interface PruneReport {
   /** Each pruned memory with the decayed confidence it had. */

@@ -9,7 +9,7 @@ import type { Embedder } from '../embed/embedder';
 import { AbortedError } from '../errors';
 import type { MemoryRecord } from '../schema';
 import { partitionOf, type Owner, type Storage } from '../storage/contract';
-import { writeUnderLock } from '../store/write-lock';
+import { MAX_ATTEMPTS, writeUnderLock } from '../store/write-lock';
 
 /** Reported after every batch. `total` is what remained when the run began (it grows if another embedder keeps writing). */
 export interface ReembedProgress {
@@ -35,9 +35,6 @@ export interface ReembedRequest {
   onProgress?: ((progress: ReembedProgress) => void) | undefined;
   signal?: AbortSignal | undefined;
 }
-
-/** Commit attempts per partition batch before a ConflictError from writers outside the lock is passed on. */
-const MAX_ATTEMPTS = 8;
 
 function groupByPartition(records: readonly Pick<MemoryRecord, 'id' | 'userId' | 'appName' | 'scope'>[]): Map<string, { owner: Owner; ids: string[] }> {
   const groups = new Map<string, { owner: Owner; ids: string[] }>();
