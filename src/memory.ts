@@ -17,12 +17,10 @@ import { computeHashEmbedder } from './embed/hash-embedder';
 import { resolveEmbedder } from './embed/model-embedder';
 import type { Embedder } from './embed/embedder';
 import { guardClosed } from './closed';
-import { toStorageError, WorkerError } from './errors';
 import { parseMemoryOptions, type ParsedMemoryOptions } from './memory-options';
 import { parseOwner } from './options';
-import { EngramDatabase } from './store/database';
-import { createStore } from './store/store';
-import { createVectorIndex } from './store/vector-index';
+import type { Storage } from './storage/contract';
+import { indexedDbStorage } from './store/indexeddb';
 import { createComputeClient, type ComputeClient } from './worker/client';
 import { createDeps, type MemoryDeps } from './verbs/deps';
 import { forgetSource } from './verbs/forget';
@@ -74,35 +72,18 @@ function computeOptions(options: ParsedMemoryOptions): Parameters<typeof createC
   };
 }
 
-/** What the storage block gives the verbs, and how it is released. */
-type OpenedStorage = Pick<MemoryDeps, 'store' | 'index'> & { close(): void };
-
 /**
- * ── Storage ── the IndexedDB backend: the Dexie records layer and the worker's vector index
- * over it. The only place that knows the backend; the verbs see `store` and `index`.
+ * ── Storage ── the backend the options name, IndexedDB (Dexie records, the worker's vector
+ * index) by default: the only place that chooses one. The verbs see the storage contract.
  */
-async function openStorage(options: ParsedMemoryOptions, internals: MemoryInternals, parts: { compute: ComputeClient; embedder: Embedder; isClosed: () => boolean }): Promise<OpenedStorage> {
-  const { compute, embedder } = parts;
-  const db = new EngramDatabase(options.name ?? 'engram', options);
-  internals.onDatabase?.(db);
-  const store = createStore(db, embedder);
-  const index = createVectorIndex(store, compute, embedder);
-  db.on('close', () => {
-    // Another tab deleted or upgraded the database: Dexie closed this connection and reopens
-    // on the next call, possibly onto a new, empty database whose versions restart. Matrices
-    // loaded from the old one must not survive that (a restarted version could match theirs).
-    // A WorkerError here needs nothing more: a restarted worker holds no matrices at all.
-    if (!parts.isClosed()) {
-      void index.reset().catch((error: unknown) => {
-        if (!(error instanceof WorkerError)) throw error;
-      });
-    }
-  });
-  await db.open().catch((error: unknown) => {
-    compute.close();
-    throw toStorageError(error, `opening the IndexedDB database '${db.name}'`);
-  });
-  return { store, index, close: () => db.close() };
+async function openStorage(options: ParsedMemoryOptions, internals: MemoryInternals, context: { compute: ComputeClient; embedder: Embedder }): Promise<Storage> {
+  const backend = options.storage ?? indexedDbStorage(internals);
+  try {
+    return await backend.open({ name: options.name ?? 'engram', ...context, indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange });
+  } catch (error) {
+    context.compute.close();
+    throw error;
+  }
 }
 
 /** `createMemory` with test seams; internal (not exported from index.ts). */
@@ -111,8 +92,8 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
   const compute = createComputeClient(computeOptions(options));
   const embedder = await openEmbedder(options.embedder ?? computeHashEmbedder(compute), compute);
   let closed = false;
-  const storage = await openStorage(options, internals, { compute, embedder, isClosed: () => closed });
-  const deps = createDeps(options, { store: storage.store, index: storage.index, compute, embedder });
+  const storage = await openStorage(options, internals, { compute, embedder });
+  const deps = createDeps(options, { storage, compute, embedder });
   const memory: Memory = {
     computeLocation: compute.location,
     ingest: (messages, options) => ingest(deps, messages, options),
@@ -131,7 +112,7 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
       if (closed) return;
       closed = true;
       compute.close();
-      storage.close();
+      await storage.close();
     },
   };
   const guarded = guardClosed(memory, () => closed);
@@ -146,7 +127,8 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
 
 /** `memory.export`: everything stored for one owner, as JSON-ready data. */
 async function exportOwner(deps: MemoryDeps, options: Parameters<Memory['export']>[0]): Promise<OwnerExport> {
-  const { store, clock } = deps;
+  const { storage, clock } = deps;
+  const store = storage.records;
   const who = parseOwner(options);
   const [records, inputs] = await Promise.all([store.list(who, { scopes: ['user', 'session'], includeInvalid: true }), store.inputs(who)]);
   return {

@@ -13,18 +13,15 @@ import { checkedIdGenerator, defaultIdGenerator } from '../ids';
 import type { ParsedMemoryOptions } from '../memory-options';
 import { DEFAULT_EXCLUSIVE_TOPICS, DEFAULT_TRUST } from '../schema';
 import { SESSION_SUMMARY_TOPIC } from '../session/summarize';
-import type { Store } from '../store/store';
-import type { VectorIndex } from '../store/vector-index';
+import type { Storage } from '../storage/contract';
 import type { ComputeClient } from '../worker/client';
 
 /** Cosine at or above which an existing memory is a consolidation neighbour, when the options name none. */
 const DEFAULT_CANDIDATE_THRESHOLD = 0.6;
 
 export interface MemoryDeps {
-  /** The records layer. */
-  store: Store;
-  /** The vector layer over the same records. */
-  index: VectorIndex;
+  /** Where memories live: the records layer, the vector layer over it, the lock namespace. */
+  storage: Storage;
   compute: ComputeClient;
   /** The checked embedder every vector of this memory comes from. */
   embedder: Embedder;
@@ -37,7 +34,7 @@ export interface MemoryDeps {
 }
 
 /** The opened parts the deps are made of (storage and compute come from memory.ts's wiring). */
-export type OpenedParts = Pick<MemoryDeps, 'store' | 'index' | 'compute' | 'embedder'>;
+export type OpenedParts = Pick<MemoryDeps, 'storage' | 'compute' | 'embedder'>;
 
 /** `clock`, refusing what is not a time: every stored `at`, `createdAt` and decay reads it. */
 function checkedClock(clock: () => number): () => number {

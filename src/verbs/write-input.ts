@@ -7,8 +7,8 @@ import { candidateOfFact, extractCandidates } from '../extract/candidates';
 import { targetOf } from '../forget/replay';
 import type { Candidate, ChatMessage, Fact, Operation, Scope, SourceInput } from '../schema';
 import { summaryCandidates } from '../session/summarize';
-import type { WriteInput } from '../store/database';
-import { userPartition, type Owner } from '../store/owner';
+import type { WriteInput } from '../storage/contract';
+import { userPartition, type Owner } from '../storage/contract';
 import type { MemoryDeps } from './deps';
 
 /** Where a write goes and what it came from, as parsed at the edge. */
@@ -45,9 +45,9 @@ export async function candidatesOf(deps: Pick<MemoryDeps, 'extractor'>, input: W
 }
 
 /** The owner's partition version now: taken before extraction, so a revocation racing the write is seen. */
-export async function versionOf(deps: Pick<MemoryDeps, 'store'>, owner: Owner): Promise<number> {
+export async function versionOf(deps: Pick<MemoryDeps, 'storage'>, owner: Owner): Promise<number> {
   const key = userPartition(owner);
-  return (await deps.store.versions([key])).get(key)!;
+  return (await deps.storage.records.versions([key])).get(key)!;
 }
 
 /** Consolidates `candidates` into the input's target and stores the input with them, in one commit. */
