@@ -3,7 +3,7 @@
  * fields; everything a query filters on is an index, everything else rides along.
  */
 import { Dexie, type EntityTable } from 'dexie';
-import type { ChatMessage, Fact, HistoryEntry, MemoryRecord, Scope, Source, SourceInput } from '../schema';
+import type { Candidate, ChatMessage, Fact, HistoryEntry, MemoryRecord, Scope, Source, SourceInput } from '../schema';
 import type { IndexRows } from '../worker/api';
 import { migrateToLineage } from './lineage-migration';
 
@@ -85,6 +85,11 @@ export interface WriteInput {
   kind: 'ingest' | 'remember' | 'summary';
   messages: ChatMessage[];
   fact?: Fact;
+  /**
+   * What the write decided over (extracted, or the fact): replay takes them instead of running
+   * the extractor again. Text of this input only, so erasing the input erases them.
+   */
+  candidates?: Candidate[];
 }
 
 /**
