@@ -23,6 +23,11 @@ export interface IndexedDbInternals {
   onDatabase?: ((db: Dexie) => void) | undefined;
 }
 
+/** What the built-in backend is made with: engram's own compute, which holds its vector layer's matrices. */
+export interface IndexedDbOptions extends IndexedDbInternals {
+  compute: ComputeClient;
+}
+
 /**
  * The storage over an already constructed database, not yet opened (Dexie opens on first use).
  * `embedder` also makes the records layer quarantine rows that claim it with a vector of another length.
@@ -53,13 +58,17 @@ export function createIndexedDbStorage(db: EngramDatabase, context: { embedder: 
   };
 }
 
-/** IndexedDB storage (`createMemory`'s default): the database `context.name`, opened before it resolves. */
-export function indexedDbStorage(internals: IndexedDbInternals = {}): StorageBackend {
+/**
+ * IndexedDB storage (`createMemory`'s default): the database `context.name`, opened before it
+ * resolves. Its compute is given here, not in the context: only engram's own backend scans in
+ * engram's worker, and the compute's wire types stay out of the public contract.
+ */
+export function indexedDbStorage({ compute, onDatabase }: IndexedDbOptions): StorageBackend {
   return {
     async open(context: StorageContext): Promise<IndexedDbStorage> {
       const db = new EngramDatabase(context.name, context);
-      internals.onDatabase?.(db);
-      const storage = createIndexedDbStorage(db, context);
+      onDatabase?.(db);
+      const storage = createIndexedDbStorage(db, { embedder: context.embedder, compute });
       await db.open().catch((error: unknown) => {
         throw toStorageError(error, `opening the IndexedDB database '${db.name}'`);
       });

@@ -7,6 +7,7 @@ import type { DBCore, DBCoreMutateRequest, Dexie } from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { EngramDatabase } from '../../src/store/database';
 import { indexedDbStorage } from '../../src/store/indexeddb';
+import { createComputeClient } from '../../src/worker/client';
 import type { ContractStore } from '../contract/harness';
 import { renamerByContent } from './facts';
 
@@ -81,7 +82,9 @@ export async function createIndexedDbStore(): Promise<ContractStore> {
   const factory = new IDBFactory();
   const name = `engram-contract-${++counter}`;
   const faults: Faults = { count: 0, failAt: 0 };
-  const backend = indexedDbStorage({ onDatabase: installFaults(faults) });
+  // Its own in-process compute for the vector layer (a backend is made before any memory).
+  const compute = createComputeClient({ worker: 'off' });
+  const backend = indexedDbStorage({ compute, onDatabase: installFaults(faults) });
   return {
     storage: { open: (context) => backend.open({ ...context, indexedDB: factory, IDBKeyRange }) },
     name,
@@ -100,7 +103,7 @@ export async function createIndexedDbStore(): Promise<ContractStore> {
     get writes() {
       return faults.count;
     },
-    // Its own IDBFactory: nothing outlives the test once the memories are closed.
-    teardown: async () => {},
+    // Its own IDBFactory: nothing else outlives the test once the memories are closed.
+    teardown: async () => compute.close(),
   };
 }
