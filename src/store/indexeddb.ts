@@ -6,10 +6,9 @@
 import type { Dexie } from 'dexie';
 import { toStorageError, WorkerError } from '../errors';
 import type { Storage, StorageBackend, StorageContext } from '../storage/contract';
-import type { ComputeClient } from '../worker/client';
 import { EngramDatabase } from './database';
 import { createStore, type Store } from './store';
-import { createVectorIndex, type VectorIndex } from './vector-index';
+import { createVectorIndex, type VectorIndex, type VectorIndexDeps } from './vector-index';
 
 /** The IndexedDB storage with its concrete layers (tests and benchmarks reach into them). */
 export interface IndexedDbStorage extends Storage {
@@ -25,14 +24,14 @@ export interface IndexedDbInternals {
 
 /** What the built-in backend is made with: engram's own compute, which holds its vector layer's matrices. */
 export interface IndexedDbOptions extends IndexedDbInternals {
-  compute: ComputeClient;
+  compute: VectorIndexDeps['compute'];
 }
 
 /**
  * The storage over an already constructed database, not yet opened (Dexie opens on first use).
  * `embedder` also makes the records layer quarantine rows that claim it with a vector of another length.
  */
-export function createIndexedDbStorage(db: EngramDatabase, context: { embedder: { id: string; dim: number }; compute: ComputeClient }): IndexedDbStorage {
+export function createIndexedDbStorage(db: EngramDatabase, context: Pick<VectorIndexDeps, 'embedder' | 'compute'>): IndexedDbStorage {
   const records = createStore(db, context.embedder);
   const vectors = createVectorIndex({ db, store: records, compute: context.compute, embedder: context.embedder });
   let closed = false;
