@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { StorageError } from '../errors';
 import { describeValue, issueMessage, issueValue } from '../issues';
-import { ChatMessage, Fact, Id, MAX_ID_LENGTH, Scope, SourceInput } from '../schema';
+import { Candidate, ChatMessage, Fact, Id, MAX_ID_LENGTH, Scope, SourceInput } from '../schema';
 
 const Seq = z.number().int().positive();
 const At = z.number().nonnegative();
@@ -32,6 +32,11 @@ export const WriteInput = z
     kind: z.enum(['ingest', 'remember', 'summary']),
     messages: z.array(ChatMessage),
     fact: Fact.optional(),
+    /**
+     * What the write decided over (extracted, or the fact): replay takes them instead of running
+     * the extractor again. Text of this input only, so erasing the input erases them.
+     */
+    candidates: z.array(Candidate).optional(),
   })
   .refine((input) => input.kind !== 'remember' || input.fact !== undefined, { error: 'a remember input must hold its fact', path: ['fact'] })
   .refine((input) => (input.scope === 'app') === (input.userId === ''), { error: "must be '' exactly for app scope", path: ['userId'] });
