@@ -31,3 +31,12 @@ export function oneLine(text: string): string {
 export function sameFactKey(content: string): string {
   return content.trim().toLowerCase();
 }
+
+/**
+ * The key under which two facts make the same claim: the same topic and the same fact
+ * ({@link sameFactKey}). The extractor's per-conversation dedupe and the erasure plan's
+ * support lookup both use it, so what counts as "said again" is one rule.
+ */
+export function sameClaimKey(fact: { topic: string; content: string }): string {
+  return JSON.stringify([fact.topic, sameFactKey(fact.content)]);
+}
