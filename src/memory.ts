@@ -99,7 +99,8 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
   const extractor = options.extractor ?? createRuleExtractor();
   const exclusiveTopics = new Set([...(options.exclusiveTopics ?? DEFAULT_EXCLUSIVE_TOPICS), SESSION_SUMMARY_TOPIC]);
   const decider = options.decider ?? createPolicyDecider({ trust, exclusiveTopics });
-  const storage = await (options.storage ?? indexedDbStorage({ compute, ...internals })).open({ name: options.name ?? 'engram', embedder, indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange }).catch((error: unknown) => {
+  const defaultStorage = () => indexedDbStorage({ compute, indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange, ...internals });
+  const storage = await (options.storage ?? defaultStorage()).open({ name: options.name ?? 'engram', embedder }).catch((error: unknown) => {
     compute.close();
     throw error;
   });

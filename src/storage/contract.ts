@@ -23,7 +23,7 @@
  *   next, as it is after); never between.
  */
 import type { MemoryRecord, Scope, Weights } from '../schema';
-import type { IDBKeyRangeClass, InputRow, PruneInput, WriteInput } from '../store/database';
+import type { InputRow, PruneInput, WriteInput } from '../store/database';
 import type { WorkingHints } from '../store/lineage';
 import { appPartition, isVisibleTo, partitionOf, partitionsFor, userPartition, type Owner } from '../store/owner';
 
@@ -229,9 +229,6 @@ export interface StorageContext {
   name: string;
   /** The embedder in use: every vector a search gets or a record carries from it has `dim` values. */
   embedder: { id: string; dim: number };
-  /** `createMemory`'s IndexedDB options, for backends built on IndexedDB. */
-  indexedDB?: IDBFactory | undefined;
-  IDBKeyRange?: IDBKeyRangeClass | undefined;
 }
 
 /**
