@@ -23,7 +23,7 @@
  *   next, as it is after); never between.
  */
 import type { MemoryRecord, Scope, Weights } from '../schema';
-import type { InputRow, PruneInput, WriteInput } from '../store/database';
+import type { InputRow, PruneInput, WriteInput } from '../store/input-row';
 import type { WorkingHints } from '../store/lineage';
 import { appPartition, isVisibleTo, partitionOf, partitionsFor, userPartition, type Owner } from '../store/owner';
 
@@ -116,7 +116,11 @@ export interface RecordStore {
    * after input `fromSeq` (the source's first input). It may return more of the owner's records.
    */
   erasureSet(owner: Owner, request: { sourceId: string; fromSeq: number | undefined }): Promise<MemoryRecord[]>;
-  /** The owner's stored inputs (user and session writes and prunes), in the order written (`seq`), never by clock. */
+  /**
+   * The owner's stored inputs (user and session writes and prunes), in the order written (`seq`),
+   * never by clock. Inputs come back parsed (store/input-row.ts): replay rebuilds memories from
+   * them, so a damaged one rejects the read with StorageError instead of being skipped.
+   */
   inputs(owner: Owner): Promise<InputRow[]>;
   /** The owner's stored inputs with `seq` greater than `seq`, in order. */
   inputsAfter(owner: Owner, seq: number): Promise<InputRow[]>;

@@ -22,6 +22,7 @@ import {
   type StorageBackend,
   type StorageContext,
 } from '../../src/storage/contract';
+import { parseInputRows } from '../../src/store/input-row';
 import { createMemoryVectors } from './memory-vectors';
 
 /** Everything the backend holds; plain data, so a snapshot is a structured clone. */
@@ -80,7 +81,9 @@ export function createMemoryStorage(): MemoryBackend {
 function createMemoryRecords(state: MemoryState, faults: MemoryFaults, isClosed: () => boolean): RecordStore {
   const copy = (record: MemoryRecord) => structuredClone(record);
   const visible = (owner: Owner, records: Iterable<MemoryRecord>) => [...records].filter((record) => isVisibleTo(record, owner)).map(copy);
-  const ownInputs = (owner: Owner) => state.inputs.filter((input) => ownerOf(input, owner));
+  /** The owner's inputs matching `keep`, parsed like every stored input read back. */
+  const ownInputs = (owner: Owner, keep: (input: InputRow) => boolean = () => true) =>
+    parseInputRows(structuredClone(state.inputs.filter((input) => ownerOf(input, owner) && keep(input))), 'reading stored conversations');
   const withSource = (owner: Owner, sourceId: string) =>
     [...state.records.values()].filter((record) => ownerOf(record, owner) && record.sources.some((source) => source.id === sourceId));
   async function read<T>(body: () => T): Promise<T> {
@@ -111,9 +114,9 @@ function createMemoryRecords(state: MemoryState, faults: MemoryFaults, isClosed:
         );
         return visible(owner, reached.filter((record) => record.scope !== 'app')).sort(byCreated);
       }),
-    inputs: (owner) => read(() => structuredClone(ownInputs(owner))),
-    inputsAfter: (owner, seq) => read(() => structuredClone(ownInputs(owner).filter((input) => input.seq! > seq))),
-    inputsOf: (owner, sourceId) => read(() => structuredClone(ownInputs(owner).filter((input) => input.kind !== 'prune' && input.source.id === sourceId))),
+    inputs: (owner) => read(() => ownInputs(owner)),
+    inputsAfter: (owner, seq) => read(() => ownInputs(owner, (input) => input.seq! > seq)),
+    inputsOf: (owner, sourceId) => read(() => ownInputs(owner, (input) => input.kind !== 'prune' && input.source.id === sourceId)),
     checkpointBefore: () => read(() => null),
     isRevoked: (owner, sourceId) => read(() => state.revocations.has(revocationKey(owner.userId, owner.appName, sourceId))),
     async commit(commit) {
