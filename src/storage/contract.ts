@@ -104,7 +104,8 @@ export interface RecordStore {
    * What one consolidation decides over: the records `ids` (the similarity neighbours, any
    * state) united with the active records of `scope` on each of `topics` (the topic sweep),
    * visible to `owner`. Records may come in *working form*: `sources` holds at least the first
-   * source of each type and every source with id `sourceId`, `history` may be empty. Complete
+   * source of each type (working-form.ts `summarize`) and every source with id `sourceId`,
+   * `history` may be empty. Complete
    * records are a valid working form.
    */
   workingSet(owner: Owner, request: { ids: readonly string[]; topics: readonly string[]; scope: Scope; sourceId: string }): Promise<MemoryRecord[]>;
