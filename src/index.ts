@@ -6,10 +6,6 @@ export { createMemory, type Memory, type MemoryOptions } from './memory';
 export type { OwnerExport } from './memory-api';
 export type { WorkerMode } from './worker/client';
 export {
-  isVisibleTo,
-  userPartition,
-  appPartition,
-  partitionOf,
   partitionsFor,
   type StorageBackend,
   type StorageContext,
@@ -77,5 +73,9 @@ export {
   ModelUnavailableError,
   AbortedError,
   EmbedderMismatchError,
+  IdCollisionError,
   isEngramError,
 } from './errors';
+// For storage backends (`createMemory({ storage })`, engram/chroma): the partition keys and the
+// isolation predicate every backend must agree with engram on.
+export { userPartition, appPartition, partitionOf, isVisibleTo } from './store/owner';

@@ -18,7 +18,7 @@ import type { Embedder } from '../embed/embedder';
 import { planConsolidation, type PlanContext, type PlanTarget } from '../consolidate/plan';
 import { Candidate, type HistoryEntry, type MemoryRecord, type Source } from '../schema';
 import type { InputRow, WriteInput } from '../storage/contract';
-import { sourceKey, summarize } from '../store/lineage';
+import { sourceKey, summarize } from '../storage/working-form';
 import { pruneRecords } from './prune';
 
 export interface ReplayDeps {

@@ -23,7 +23,7 @@
  *   next, as it is after); never between.
  */
 import type { MemoryRecord, Scope, Weights } from '../schema';
-import type { IDBKeyRangeClass, InputRow, PruneInput, WriteInput } from '../store/database';
+import type { InputRow, PruneInput, WriteInput } from '../store/input-row';
 import type { WorkingHints } from '../store/lineage';
 import { appPartition, isVisibleTo, partitionOf, partitionsFor, userPartition, type Owner } from '../store/owner';
 
@@ -104,7 +104,8 @@ export interface RecordStore {
    * What one consolidation decides over: the records `ids` (the similarity neighbours, any
    * state) united with the active records of `scope` on each of `topics` (the topic sweep),
    * visible to `owner`. Records may come in *working form*: `sources` holds at least the first
-   * source of each type and every source with id `sourceId`, `history` may be empty. Complete
+   * source of each type (working-form.ts `summarize`) and every source with id `sourceId`,
+   * `history` may be empty. Complete
    * records are a valid working form.
    */
   workingSet(owner: Owner, request: { ids: readonly string[]; topics: readonly string[]; scope: Scope; sourceId: string }): Promise<MemoryRecord[]>;
@@ -116,7 +117,11 @@ export interface RecordStore {
    * after input `fromSeq` (the source's first input). It may return more of the owner's records.
    */
   erasureSet(owner: Owner, request: { sourceId: string; fromSeq: number | undefined }): Promise<MemoryRecord[]>;
-  /** The owner's stored inputs (user and session writes and prunes), in the order written (`seq`), never by clock. */
+  /**
+   * The owner's stored inputs (user and session writes and prunes), in the order written (`seq`),
+   * never by clock. Inputs come back parsed (store/input-row.ts): replay rebuilds memories from
+   * them, so a damaged one rejects the read with StorageError instead of being skipped.
+   */
   inputs(owner: Owner): Promise<InputRow[]>;
   /** The owner's stored inputs with `seq` greater than `seq`, in order. */
   inputsAfter(owner: Owner, seq: number): Promise<InputRow[]>;
@@ -229,9 +234,6 @@ export interface StorageContext {
   name: string;
   /** The embedder in use: every vector a search gets or a record carries from it has `dim` values. */
   embedder: { id: string; dim: number };
-  /** `createMemory`'s IndexedDB options, for backends built on IndexedDB. */
-  indexedDB?: IDBFactory | undefined;
-  IDBKeyRange?: IDBKeyRangeClass | undefined;
 }
 
 /**

@@ -6,7 +6,7 @@
 import type { Dexie } from 'dexie';
 import { toStorageError, WorkerError } from '../errors';
 import type { Storage, StorageBackend, StorageContext } from '../storage/contract';
-import { EngramDatabase } from './database';
+import { EngramDatabase, type DatabaseOptions } from './database';
 import { createStore, type Store } from './store';
 import { createVectorIndex, type VectorIndex, type VectorIndexDeps } from './vector-index';
 
@@ -22,8 +22,8 @@ export interface IndexedDbInternals {
   onDatabase?: ((db: Dexie) => void) | undefined;
 }
 
-/** What the built-in backend is made with: engram's own compute, which holds its vector layer's matrices. */
-export interface IndexedDbOptions extends IndexedDbInternals {
+/** What the built-in backend is made with: engram's own compute (its vector layer's matrices) and `createMemory`'s IndexedDB options. */
+export interface IndexedDbOptions extends IndexedDbInternals, DatabaseOptions {
   compute: VectorIndexDeps['compute'];
 }
 
@@ -59,13 +59,13 @@ export function createIndexedDbStorage(db: EngramDatabase, context: Pick<VectorI
 
 /**
  * IndexedDB storage (`createMemory`'s default): the database `context.name`, opened before it
- * resolves. Its compute is given here, not in the context: only engram's own backend scans in
- * engram's worker, and the compute's wire types stay out of the public contract.
+ * resolves. Compute and the IndexedDB factory are given here, not in the context: only
+ * engram's own backend scans in engram's worker, and the context stays backend-neutral.
  */
-export function indexedDbStorage({ compute, onDatabase }: IndexedDbOptions): StorageBackend {
+export function indexedDbStorage({ compute, onDatabase, ...database }: IndexedDbOptions): StorageBackend {
   return {
     async open(context: StorageContext): Promise<IndexedDbStorage> {
-      const db = new EngramDatabase(context.name, context);
+      const db = new EngramDatabase(context.name, database);
       onDatabase?.(db);
       const storage = createIndexedDbStorage(db, { embedder: context.embedder, compute });
       await db.open().catch((error: unknown) => {

@@ -84,9 +84,9 @@ export async function createIndexedDbStore(): Promise<ContractStore> {
   const faults: Faults = { count: 0, failAt: 0 };
   // Its own in-process compute for the vector layer (a backend is made before any memory).
   const compute = createComputeClient({ worker: 'off' });
-  const backend = indexedDbStorage({ compute, onDatabase: installFaults(faults) });
+  const backend = indexedDbStorage({ compute, indexedDB: factory, IDBKeyRange, onDatabase: installFaults(faults) });
   return {
-    storage: { open: (context) => backend.open({ ...context, indexedDB: factory, IDBKeyRange }) },
+    storage: backend,
     name,
     async snapshot() {
       const db = new EngramDatabase(name, { indexedDB: factory, IDBKeyRange });
