@@ -78,8 +78,8 @@ async function decideAndCommit(
   const working = new Map<string, MemoryRecord>();
   if (items.length) {
     const neighbourIds = await compute.neighbours(key, items.map((item) => item.embedding), deps.context.candidateThreshold, target.scope, MAX_NEIGHBOURS);
-    const topics = [...new Set(candidates.map((c) => c.topic))];
-    const records = await store.workingSet(owner, { ids: [...new Set(neighbourIds.flat())], topics, scope: target.scope, sourceId: request.source.id });
+    const { topics, facts } = sweepKeys(candidates, deps.context.exclusiveTopics);
+    const records = await store.workingSet(owner, { ids: [...new Set(neighbourIds.flat())], topics, facts, scope: target.scope, sourceId: request.source.id });
     for (const record of records) working.set(record.id, record);
   }
   const loaded = new Map(working);
@@ -98,4 +98,17 @@ async function decideAndCommit(
   });
   await index.afterCommit(result, plan.changed);
   return plan.operations;
+}
+
+/**
+ * What the sweep reads besides the similarity neighbours (plan.ts `sweep`): every active memory
+ * of an exclusive topic, where a contradiction must be found by topic alone; on any other topic
+ * only the same fact (by the store's identical-fact index), since there the decider can only
+ * corroborate an identical memory or create. So a write on a big non-exclusive topic reads
+ * O(1) memories, not the topic.
+ */
+export function sweepKeys(candidates: readonly Candidate[], exclusiveTopics: ReadonlySet<string>): { topics: string[]; facts: { topic: string; content: string }[] } {
+  const topics = [...new Set(candidates.filter((c) => exclusiveTopics.has(c.topic)).map((c) => c.topic))];
+  const facts = candidates.filter((c) => !exclusiveTopics.has(c.topic)).map(({ topic, content }) => ({ topic, content }));
+  return { topics, facts };
 }
