@@ -102,13 +102,19 @@ export interface RecordStore {
   list(owner: Owner, options: { scopes: readonly Scope[]; includeInvalid: boolean }): Promise<MemoryRecord[]>;
   /**
    * What one consolidation decides over: the records `ids` (the similarity neighbours, any
-   * state) united with the active records of `scope` on each of `topics` (the topic sweep),
-   * visible to `owner`. Records may come in *working form*: `sources` holds at least the first
-   * source of each type (working-form.ts `summarize`) and every source with id `sourceId`,
-   * `history` may be empty. Complete
-   * records are a valid working form.
+   * state) united with the active records of `scope` on each of `topics` (the topic sweep:
+   * consolidation names only exclusive topics here, where a contradiction must be found by
+   * topic alone) and the active records of `scope` that hold one of `facts` (same topic, and
+   * the same text by `sameFactKey`: all a non-exclusive topic needs, so a store should find
+   * them by an index, not by reading the topic), visible to `owner`. Returning more is allowed.
+   * Records may come in *working form*: `sources` holds at least the first source of each
+   * type (working-form.ts `summarize`) and every source with id `sourceId`, `history` may be empty. Complete records are a
+   * valid working form.
    */
-  workingSet(owner: Owner, request: { ids: readonly string[]; topics: readonly string[]; scope: Scope; sourceId: string }): Promise<MemoryRecord[]>;
+  workingSet(
+    owner: Owner,
+    request: { ids: readonly string[]; topics: readonly string[]; facts?: readonly { topic: string; content: string }[]; scope: Scope; sourceId: string },
+  ): Promise<MemoryRecord[]>;
   /** All of the owner's records (any state) that list `sourceId` among their sources. */
   bySource(owner: Owner, sourceId: string): Promise<MemoryRecord[]>;
   /**

@@ -22,6 +22,7 @@ import { Dexie } from 'dexie';
 import type { MemoryRecord, Source } from '../schema';
 import { sourceKey, summarize } from '../storage/working-form';
 import type { EngramDatabase, EventRow, LineageRow, MemoryRow } from './database';
+import { factHash } from '../text';
 
 /** Lineage fields of a stored row; absent on a row that holds its lists inline. */
 export interface RowMeta {
@@ -160,6 +161,7 @@ export async function writeRecords(db: EngramDatabase, records: readonly MemoryR
       sources: place.summary ? summarize([...place.summary, ...fresh]) : summarize(record.sources),
       history: [],
       active: record.invalidatedAt === undefined ? 1 : 0,
+      fact: factHash(record.topic, record.content),
       chain: place.chain,
       depth: place.depth,
       sourceCount: place.sourceCount + fresh.length,

@@ -9,6 +9,7 @@
  */
 import { ConflictError, IdCollisionError, PermissionError, StorageError, toStorageError } from '../../src/errors';
 import type { MemoryRecord } from '../../src/schema';
+import { sameFactKey } from '../../src/text';
 import {
   isVisibleTo,
   partitionOf,
@@ -97,9 +98,12 @@ function ownerReads(state: MemoryState, read: Read): OwnerReads {
       read(() =>
         visible(owner, [...state.records.values()].filter((record) => scopes.includes(record.scope) && (includeInvalid || record.invalidatedAt === undefined))).sort(byCreated),
       ),
-    workingSet: (owner, { ids, topics, scope }) =>
+    workingSet: (owner, { ids, topics, facts = [], scope }) =>
       read(() => {
-        const onTopic = [...state.records.values()].filter((record) => record.scope === scope && record.invalidatedAt === undefined && topics.includes(record.topic));
+        const sameFact = (record: MemoryRecord) => facts.some((fact) => fact.topic === record.topic && sameFactKey(fact.content) === sameFactKey(record.content));
+        const onTopic = [...state.records.values()].filter(
+          (record) => record.scope === scope && record.invalidatedAt === undefined && (topics.includes(record.topic) || sameFact(record)),
+        );
         const picked = new Map([...ids.flatMap((id) => state.records.get(id) ?? []), ...onTopic].map((record) => [record.id, record]));
         return visible(owner, picked.values());
       }),
