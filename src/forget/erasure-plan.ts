@@ -4,7 +4,7 @@
  * only the revoked source produced is left anywhere (contents, excerpts, reasons, vectors).
  */
 import type { HistoryEntry, MemoryRecord, Source } from '../schema';
-import { sameFactKey } from '../text';
+import { sameClaimKey } from '../text';
 import { freshId } from '../ids';
 
 /** What forgetSource did: erased ids, and each other affected memory with its replacement. */
@@ -31,7 +31,7 @@ function sourceIdsOf(record: MemoryRecord): ReadonlySet<string> {
 
 /** What a fact says and about what: topic and content, as {@link isSupported} compares them. */
 function claimOf(record: MemoryRecord): string {
-  return JSON.stringify([record.topic, sameFactKey(record.content)]);
+  return sameClaimKey(record);
 }
 
 /** Every source id behind each claim among `records`: a record is supported when one of its remaining sources is there. */

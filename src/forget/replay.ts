@@ -16,9 +16,9 @@
  */
 import type { Embedder } from '../embed/embedder';
 import { planConsolidation, type PlanContext, type PlanTarget } from '../consolidate/plan';
-import { Candidate, type HistoryEntry, type MemoryRecord, type Source } from '../schema';
-import type { InputRow, WriteInput } from '../store/database';
-import { sourceKey, summarize } from '../store/lineage';
+import type { Candidate, HistoryEntry, MemoryRecord, Source } from '../schema';
+import type { InputRow, WriteInput } from '../storage/contract';
+import { sourceKey, summarize } from '../storage/working-form';
 import { pruneRecords } from './prune';
 
 export interface ReplayDeps {
@@ -144,14 +144,10 @@ class ReplayState {
   }
 }
 
-/** Each write input's candidates: stored with it when they parse, else extracted again. */
-async function candidatesOfAll(deps: ReplayDeps, inputs: readonly InputRow[]): Promise<Map<InputRow, Candidate[]>> {
-  const out = new Map<InputRow, Candidate[]>();
-  for (const input of inputs) {
-    if (input.kind === 'prune') continue;
-    const stored = input.candidates?.map((candidate) => Candidate.safeParse(candidate));
-    out.set(input, stored?.every((result) => result.success) ? stored.map((result) => result.data!) : await deps.candidatesOf(input));
-  }
+/** Each write input's candidates: stored with it (parsed when the store read the row), else extracted again. */
+async function candidatesOfAll(deps: ReplayDeps, inputs: readonly InputRow[]): Promise<Map<InputRow, readonly Candidate[]>> {
+  const out = new Map<InputRow, readonly Candidate[]>();
+  for (const input of inputs) if (input.kind !== 'prune') out.set(input, input.candidates ?? (await deps.candidatesOf(input)));
   return out;
 }
 
