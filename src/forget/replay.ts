@@ -29,6 +29,9 @@ export interface ReplayDeps {
   context: Omit<PlanContext, 'now' | 'newId'>;
 }
 
+/** The ids a replay gives the memories it creates (never stored: the erasure maps each to a stored id). */
+export const REPLAY_ID = /^replay_\d+$/;
+
 /** Where an input's memories live: its owner and scope, and its session for session scope. */
 export function targetOf(input: WriteInput): PlanTarget {
   return { userId: input.userId, appName: input.appName, scope: input.scope, ...(input.scope === 'session' ? { sessionId: input.sessionId } : {}) };
@@ -69,9 +72,14 @@ function gain(ledger: Ledger, sources: readonly Source[], depth: number): void {
 
 /** The sources of the record at `depth`: the ledger's prefix gained at that depth or above. */
 function sourcesAt(ledger: Ledger, depth: number): Source[] {
-  let end = ledger.depths.length;
-  while (end > 0 && ledger.depths[end - 1]! > depth) end--;
-  return ledger.sources.slice(0, end);
+  // Binary search for the end of the prefix: depths never decrease along a ledger.
+  let [low, high] = [0, ledger.depths.length];
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (ledger.depths[middle]! <= depth) low = middle + 1;
+    else high = middle;
+  }
+  return ledger.sources.slice(0, low);
 }
 
 /** The replay's state: working-form records by id (the plan's map), and where each record's full lists are. */
