@@ -3,7 +3,7 @@
  * name exported here is a promise (README "Stable API"), so helpers stay in their modules.
  */
 export { createMemory, type Memory, type MemoryOptions } from './memory';
-export type { OwnerExport } from './memory-api';
+export { OwnerExport, type ImportReport } from './transfer/format';
 export type { WorkerMode } from './worker/client';
 export type { IngestOptions, RememberOptions, RetrieveOptions, OwnerOptions, ListOptions, PruneOptions, SummarizeOptions, ReembedOptions } from './options';
 export type { ReembedProgress, ReembedReport } from './reembed/reembed';

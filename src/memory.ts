@@ -34,6 +34,8 @@ import {
   RetrieveOptions,
 } from './options';
 import { reembed } from './reembed/reembed';
+import { exportOwner } from './transfer/export';
+import { importOwner } from './transfer/import';
 import { retrieveMemories } from './retrieve/retrieve';
 import {
   DEFAULT_EXCLUSIVE_TOPICS,
@@ -302,22 +304,11 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
     },
 
     async export(options) {
-      const who = owner(options);
-      const [records, inputs] = await Promise.all([store.list(who, { scopes: ['user', 'session'], includeInvalid: true }), store.inputs(who)]);
-      return {
-        format: 'engram-export/1',
-        exportedAt: now(),
-        userId: who.userId,
-        appName: who.appName,
-        memories: records.map(({ embedding: _vector, ...record }) => record),
-        inputs: inputs.map((input) =>
-          input.kind === 'prune'
-            ? { kind: 'prune', at: input.at, floor: input.floor }
-            : input.kind === 'remember'
-              ? { kind: 'remember', at: input.at, source: input.source, fact: input.fact! }
-              : { kind: input.kind, at: input.at, sessionId: input.sessionId, source: input.source, messages: input.messages },
-        ),
-      };
+      return exportOwner(store, owner(options), now());
+    },
+
+    async import(data) {
+      return importOwner({ store, index, embedder }, data);
     },
 
     async reembed(options) {
