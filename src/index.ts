@@ -4,6 +4,8 @@
  */
 export { createMemory, type Memory, type MemoryOptions } from './memory';
 export { OwnerExport, type ImportReport } from './transfer/format';
+export type { PersistResult, StorageEstimateResult } from './durability/persist';
+export type { ChangeEvent, ChangeListener } from './durability/subscribe';
 export type { WorkerMode } from './worker/client';
 export type { IngestOptions, RememberOptions, RetrieveOptions, OwnerOptions, ListOptions, PruneOptions, SummarizeOptions, ReembedOptions } from './options';
 export type { ReembedProgress, ReembedReport } from './reembed/reembed';
@@ -50,6 +52,7 @@ export {
   StorageError,
   ClosedError,
   QuotaError,
+  StorageEvictedError,
   WorkerError,
   PluginError,
   ModelUnavailableError,

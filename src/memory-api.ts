@@ -9,8 +9,12 @@ import type { ReembedReport } from './reembed/reembed';
 import type { Retrieved } from './retrieve/retrieve';
 import type { ChatMessage, Fact, HistoryEntry, MemoryRecord, Operation } from './schema';
 import type { ImportReport, OwnerExport } from './transfer/format';
+import type { PersistResult, StorageEstimateResult } from './durability/persist';
+import type { ChangeListener } from './durability/subscribe';
 
 export type { ImportReport, OwnerExport } from './transfer/format';
+export type { PersistResult, StorageEstimateResult } from './durability/persist';
+export type { ChangeEvent, ChangeListener } from './durability/subscribe';
 
 /** What `createMemory` accepts; inferred from the strict schema in memory-options.ts, which also checks it. */
 export type { MemoryOptions } from './memory-options';
@@ -86,6 +90,24 @@ export interface Memory {
    * owner's memory.
    */
   import(data: unknown): Promise<ImportReport>;
+  /**
+   * Calls `listener` after every commit that changes what `owner` sees (their memories, or
+   * their app's app-scope ones), whichever tab, worker or instance on this database made it.
+   * Not called for the state at subscription time; read it with `list`. Calls are batched
+   * by the browser: several quick commits may be one call. A listener that throws is reported
+   * as an uncaught error and stays subscribed.
+   * @returns a function that ends the subscription (`close()` ends them all).
+   * @throws ValidationError for a bad owner or a listener that is not a function.
+   */
+  subscribe(owner: OwnerOptions, listener: ChangeListener): () => void;
+  /**
+   * Asks the browser to keep this origin's storage (`navigator.storage.persist()`), so it is not
+   * evicted under storage pressure; resolves to the browser's answer. `supported: false` where
+   * there is no Storage API (Node).
+   */
+  persist(): Promise<PersistResult>;
+  /** The origin's storage usage and quota (`navigator.storage.estimate()`) and whether it is persistent. */
+  storageEstimate(): Promise<StorageEstimateResult>;
   /**
    * Re-embeds, in batches, every active memory (of every owner) that another embedder wrote,
    * with this memory's embedder. Until it has finished, `retrieve` over those memories rejects

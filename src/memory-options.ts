@@ -14,6 +14,7 @@ import { parseInput } from './options';
 import { DEFAULT_TRUST, Id, SourceType } from './schema';
 import type { IDBKeyRangeClass } from './store/database';
 import type { WorkerMode } from './worker/client';
+import type { EvictionPolicy } from './durability/eviction';
 
 function isFunction(value: unknown): value is (...args: never[]) => unknown {
   return typeof value === 'function';
@@ -84,6 +85,13 @@ const memoryOptionsShape = {
    * re-embeds them before it resolves.
    */
   reembed: z.enum(['auto', 'manual']).optional(),
+  /**
+   * What opening does when the browser cleared or evicted the database engram stored here
+   * (see StorageEvictedError). `'reject'` (default): `createMemory` rejects with
+   * StorageEvictedError, never serving the empty database as the user's. `'start-over'`: the
+   * empty database is accepted as a new store (then restore backups with `memory.import`).
+   */
+  onEviction: z.enum(['reject', 'start-over'] satisfies EvictionPolicy[]).optional(),
 };
 export const MemoryOptions: z.ZodObject<typeof memoryOptionsShape, z.core.$strict> = z.strictObject(memoryOptionsShape);
 export type MemoryOptions = z.input<typeof MemoryOptions>;

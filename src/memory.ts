@@ -36,6 +36,9 @@ import {
 import { reembed } from './reembed/reembed';
 import { exportOwner } from './transfer/export';
 import { importOwner } from './transfer/import';
+import { checkedForEviction, defaultNoteStore, guardEviction, type NoteStore } from './durability/eviction';
+import { estimateStorage, persistStorage } from './durability/persist';
+import { createSubscriptions } from './durability/subscribe';
 import { retrieveMemories } from './retrieve/retrieve';
 import {
   DEFAULT_EXCLUSIVE_TOPICS,
@@ -66,6 +69,8 @@ export type { Memory, MemoryOptions } from './memory-api';
 export interface MemoryInternals {
   /** Receives the Dexie database before it opens, so a test can install DBCore middleware (`db.use(...)`) to inject write faults. */
   onDatabase?: (db: Dexie) => void;
+  /** Where the eviction note is kept (eviction.ts); default localStorage where there is one. */
+  notes?: NoteStore;
 }
 
 /** Where an input's memories live: its owner and scope, and its session for session scope. */
@@ -131,6 +136,12 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
     compute.close();
     throw toStorageError(error, `opening the IndexedDB database '${db.name}'`);
   });
+  const evictionGuard = await guardEviction(db, 'notes' in internals ? internals.notes : defaultNoteStore(), options.onEviction ?? 'reject', now()).catch((error: unknown) => {
+    compute.close();
+    db.close();
+    throw toStorageError(error, `checking the IndexedDB database '${db.name}'`);
+  });
+  const subscriptions = createSubscriptions(db);
 
   async function candidatesOf(input: WriteInput): Promise<Candidate[]> {
     if (input.kind === 'remember') return input.fact ? [candidateOfFact(input.fact)] : [];
@@ -311,6 +322,16 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
       return importOwner({ store, index, embedder }, data);
     },
 
+    subscribe(options, listener) {
+      const who = owner(options, 'owner');
+      if (typeof listener !== 'function') throw new ValidationError('listener', `must be a function called with { userId, appName } (got ${describeValue(listener)})`);
+      return subscriptions.add(who, listener);
+    },
+
+    persist: persistStorage,
+
+    storageEstimate: estimateStorage,
+
     async reembed(options) {
       const parsed = parseInput(ReembedOptions, options, 'options');
       return reembed({ store, index, embedder }, parsed);
@@ -319,11 +340,12 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
     async close() {
       if (closed) return;
       closed = true;
+      subscriptions.clear();
       compute.close();
       db.close();
     },
   };
-  const guarded = guardClosed(memory, () => closed);
+  const guarded = guardClosed(checkedForEviction(memory, evictionGuard), () => closed);
   if (options.reembed === 'auto') {
     await guarded.reembed().catch(async (error: unknown) => {
       await guarded.close();
