@@ -4,7 +4,7 @@
  * they were, and `forgetSource` replays them as before. All or nothing: the data is parsed and
  * checked first (check.ts), and written in one commit; a refusal writes nothing.
  */
-import { ConflictError } from '../errors';
+import { ConflictError, IdCollisionError } from '../errors';
 import type { Embedder } from '../embed/embedder';
 import type { MemoryRecord } from '../schema';
 import { parseInput } from '../options';
@@ -52,16 +52,20 @@ async function withVectors(memories: readonly ExportedMemory[], embedder: Import
   return memories.map((memory) => ({ ...memory, embedding: vectors.get(memory.id) ?? new Float32Array(embedder.dim), embedderId: embedder.id }));
 }
 
-/** @throws ConflictError when the owner already has data here, or an id is taken (by another owner too). */
-async function refuseOccupied(store: Store, owner: Owner, ids: readonly string[]): Promise<void> {
+/** @throws ConflictError when the owner already has data here. */
+async function refuseOccupied(store: Store, owner: Owner): Promise<void> {
   const [memories, inputs] = await Promise.all([store.list(owner, { scopes: ['user', 'session'], includeInvalid: true }), store.inputs(owner)]);
   if (memories.length || inputs.length) {
     throw new ConflictError(
       `user '${owner.userId}' in app '${owner.appName}' already has ${memories.length} memories and ${inputs.length} stored inputs here; import only restores onto an owner with none (import under another userId, or into a fresh database)`,
     );
   }
-  const taken = (await store.db.memories.bulkGet([...ids])).find((row) => row !== undefined);
-  if (taken) throw new ConflictError(`memory id '${taken.id}' of the export is already taken in this database (by another owner's memory); nothing was imported`);
+}
+
+/** The commit's refusal of an id that exists (another owner's, since this one has none), worded for an import. */
+function takenId(error: unknown): never {
+  if (!(error instanceof IdCollisionError)) throw error;
+  throw new ConflictError(`a memory id of the export is already taken in this database, by another owner's memory; nothing was imported (${error.message})`, { cause: error });
 }
 
 /**
@@ -74,16 +78,17 @@ export async function importOwner(deps: ImportDeps, data: unknown): Promise<Impo
   checkExport(parsed);
   const owner = { userId: parsed.userId, appName: parsed.appName };
   const ids = parsed.memories.map((memory) => memory.id);
-  await refuseOccupied(deps.store, owner, ids);
+  await refuseOccupied(deps.store, owner);
   const records = await withVectors(parsed.memories, deps.embedder);
   const key = userPartition(owner);
   return withWriteLock(deps.store.db.name, key, async () => {
     // Again under the lock: a write may have landed while the vectors were computed. The
-    // commit's version check and its `creates` check are the backstop for writers without it.
-    await refuseOccupied(deps.store, owner, ids);
+    // commit's version check is the backstop for writers without it, and its `creates` check
+    // refuses an id any other owner holds.
+    await refuseOccupied(deps.store, owner);
     const expected = await deps.index.ensure([key]);
     const inputs = parsed.inputs.map((input) => toInputRow(input, owner));
-    const result = await deps.store.commit({ records, creates: ids, inputs, expected });
+    const result = await deps.store.commit({ records, creates: ids, inputs, expected }).catch(takenId);
     await deps.index.afterCommit(result, records);
     return { ...owner, memories: records.length, inputs: inputs.length };
   });
