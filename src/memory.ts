@@ -39,6 +39,7 @@ import { importOwner } from './transfer/import';
 import { checkedForEviction, defaultNoteStore, guardEviction, type NoteStore } from './durability/eviction';
 import { estimateStorage, persistStorage } from './durability/persist';
 import { createSubscriptions } from './durability/subscribe';
+import { finishLineageMigration } from './store/lineage-migration';
 import { retrieveMemories } from './retrieve/retrieve';
 import {
   DEFAULT_EXCLUSIVE_TOPICS,
@@ -130,11 +131,13 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
     compute.close();
     throw toStorageError(error, `opening the IndexedDB database '${db.name}'`);
   });
-  const evictionGuard = await guardEviction(db, 'notes' in internals ? internals.notes : defaultNoteStore(), options.onEviction ?? 'reject', now()).catch((error: unknown) => {
+  const failOpen = (action: string) => (error: unknown): never => {
     compute.close();
     db.close();
-    throw toStorageError(error, `checking the IndexedDB database '${db.name}'`);
-  });
+    throw toStorageError(error, `${action} the IndexedDB database '${db.name}'`);
+  };
+  await finishLineageMigration(db).catch(failOpen('finishing the upgrade of'));
+  const evictionGuard = await guardEviction(db, 'notes' in internals ? internals.notes : defaultNoteStore(), options.onEviction ?? 'reject', now()).catch(failOpen('checking'));
   const subscriptions = createSubscriptions(db);
 
   async function candidatesOf(input: WriteInput): Promise<Candidate[]> {
