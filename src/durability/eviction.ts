@@ -68,7 +68,8 @@ export async function guardEviction(db: EngramDatabase, notes: NoteStore | undef
   const fresh = Math.floor(Math.random() * 2 ** 52) + 1;
   const storeId = await db.transaction('rw', db.partitions, async () => {
     const marker = await db.partitions.get(STORE_MARKER_KEY);
-    if (marker && (!note || note.storeId === marker.version)) return marker.version;
+    // Starting over adopts a store another tab has just started (two tabs after one Reset).
+    if (marker && (!note || note.storeId === marker.version || policy === 'start-over')) return marker.version;
     if (note && policy === 'reject') throw evicted(db, note.since, 'before this open');
     await db.partitions.put({ key: STORE_MARKER_KEY, version: fresh });
     return fresh;

@@ -5,7 +5,7 @@
  * sweep's index sees it. A row whose lists are not arrays is left as it was: it is corrupt,
  * and reads quarantine it exactly as before.
  */
-import { Dexie, type Transaction } from 'dexie';
+import type { Transaction } from 'dexie';
 import type { EngramDatabase, EventRow, LineageRow, MemoryRow } from './database';
 import { sourceKey, summarize } from './lineage';
 
@@ -52,8 +52,7 @@ export async function migrateToLineage(transaction: Transaction): Promise<void> 
  * skips rows already moved, so running it again is safe. Resolves to how many rows were left.
  */
 export async function finishLineageMigration(db: EngramDatabase): Promise<number> {
-  const chained = db.memories.where('[chain+depth]').between([Dexie.minKey, Dexie.minKey], [Dexie.maxKey, Dexie.maxKey], true, true);
-  const [all, migrated] = await Promise.all([db.memories.count(), chained.count()]);
+  const [all, migrated] = await Promise.all([db.memories.count(), db.memories.orderBy('[chain+depth]').count()]);
   if (all === migrated) return 0;
   await db.transaction('rw', [db.memories, db.inputs, db.lineage, db.events], (transaction) => migrateToLineage(transaction));
   return all - migrated;
