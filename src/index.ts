@@ -7,6 +7,24 @@ export { OwnerExport, type ImportReport } from './transfer/format';
 export type { PersistResult, StorageEstimateResult } from './durability/persist';
 export type { ChangeEvent, ChangeListener } from './durability/subscribe';
 export type { WorkerMode } from './worker/client';
+export {
+  partitionsFor,
+  type StorageBackend,
+  type StorageContext,
+  type Storage,
+  type RecordStore,
+  type VectorLayer,
+  type VectorSearch,
+  type VectorHit,
+  type Commit,
+  type CommitResult,
+  type RecordLocation,
+  type Owner,
+  type InputRow,
+  type WriteInput,
+  type PruneInput,
+  type WorkingHints,
+} from './storage/contract';
 export type { IngestOptions, RememberOptions, RetrieveOptions, OwnerOptions, ListOptions, PruneOptions, SummarizeOptions, ReembedOptions } from './options';
 export type { ReembedProgress, ReembedReport } from './reembed/reembed';
 export type { Retrieved } from './retrieve/retrieve';
@@ -58,5 +76,9 @@ export {
   ModelUnavailableError,
   AbortedError,
   EmbedderMismatchError,
+  IdCollisionError,
   isEngramError,
 } from './errors';
+// For storage backends (`createMemory({ storage })`, engram/chroma): the partition keys and the
+// isolation predicate every backend must agree with engram on.
+export { userPartition, appPartition, partitionOf, isVisibleTo } from './store/owner';

@@ -1,23 +1,18 @@
 /**
- * The live consolidation path: embed the candidates in one batch, sweep the index and the
- * topic index for what they might affect, plan in memory (decider included), then commit the
- * plan in one transaction that first checks nothing changed since the sweep. If another
+ * The live consolidation path: embed the candidates in one batch, sweep the storage for what
+ * they might affect (the vector layer's neighbours united with the same-topic memories), plan
+ * in memory (decider included), then commit the plan in one atomic commit that first checks
+ * nothing changed since the sweep. If another
  * instance wrote the same partition in between, the whole decision is made again.
  */
 import type { Embedder } from '../embed/embedder';
 import type { Candidate, MemoryRecord, Operation, Source } from '../schema';
-import type { WriteInput } from '../store/database';
-import { partitionOf, type Owner } from '../store/owner';
-import type { Store } from '../store/store';
-import type { VectorIndex } from '../store/vector-index';
-import type { ComputeClient } from '../worker/client';
+import { partitionOf, type Owner, type Storage, type WriteInput } from '../storage/contract';
 import { MAX_ATTEMPTS, writeUnderLock } from '../store/write-lock';
 import { MAX_NEIGHBOURS, planConsolidation, type PlanContext, type PlanTarget } from './plan';
 
 export interface ConsolidateDeps {
-  store: Store;
-  index: VectorIndex;
-  compute: ComputeClient;
+  storage: Storage;
   embedder: Embedder;
   context: Omit<PlanContext, 'now'>;
   clock: () => number;
@@ -41,7 +36,6 @@ export interface ConsolidateRequest {
 }
 
 export async function consolidate(deps: ConsolidateDeps, request: ConsolidateRequest): Promise<Operation[]> {
-  const { store } = deps;
   const { target, candidates } = request;
   const owner: Owner = { userId: target.userId, appName: target.appName };
   const embeddings = request.embeddings ?? (candidates.length ? await deps.embedder.embed(candidates.map((c) => c.content)) : []);
@@ -54,8 +48,8 @@ export async function consolidate(deps: ConsolidateDeps, request: ConsolidateReq
   // The version this write began from: a revocation of its source after it is a race with
   // forgetSource, and the commit refuses it (retries must not launder it to a newer version).
   let baseVersion = request.baseVersion;
-  return writeUnderLock(store.db.name, key, MAX_ATTEMPTS, async () => {
-    const versions = await deps.index.ensure([key]);
+  return writeUnderLock(deps.storage.lockName, key, MAX_ATTEMPTS, async () => {
+    const versions = await deps.storage.vectors.ensure([key]);
     baseVersion ??= versions.get(key);
     return decideAndCommit(deps, request, items, owner, key, versions, baseVersion);
   });
@@ -70,13 +64,17 @@ async function decideAndCommit(
   versions: Map<string, number>,
   baseVersion: number | undefined,
 ): Promise<Operation[]> {
-  const { store, index, compute } = deps;
+  const { records: store, vectors } = deps.storage;
   const { target, candidates } = request;
   const working = new Map<string, MemoryRecord>();
   if (items.length) {
-    const neighbourIds = await compute.neighbours(key, items.map((item) => item.embedding), deps.context.candidateThreshold, target.scope, MAX_NEIGHBOURS);
-    const topics = [...new Set(candidates.map((c) => c.topic))];
-    const records = await store.workingSet(owner, { ids: [...new Set(neighbourIds.flat())], topics, scope: target.scope, sourceId: request.source.id });
+    const neighbourIds = await vectors.neighbours(
+      key,
+      items.map((item) => item.embedding),
+      { threshold: deps.context.candidateThreshold, scope: target.scope, limit: MAX_NEIGHBOURS },
+    );
+    const { topics, facts } = sweepKeys(candidates, deps.context.exclusiveTopics);
+    const records = await store.workingSet(owner, { ids: [...new Set(neighbourIds.flat())], topics, facts, scope: target.scope, sourceId: request.source.id });
     for (const record of records) working.set(record.id, record);
   }
   const loaded = new Map(working);
@@ -88,11 +86,25 @@ async function decideAndCommit(
   const result = await store.commit({
     records: plan.changed,
     creates: plan.created,
-    inputs: request.input ? [request.input] : [],
+    // The candidates go with the input: a replay decides over the same ones without extracting again.
+    inputs: request.input ? [{ ...request.input, candidates: [...candidates] }] : [],
     expected: versions,
     hints: { loaded, inherits },
     ...(baseVersion !== undefined ? { inputsBaseVersion: baseVersion } : {}),
   });
-  await index.afterCommit(result, plan.changed);
+  await vectors.afterCommit(result, plan.changed);
   return plan.operations;
+}
+
+/**
+ * What the sweep reads besides the similarity neighbours (plan.ts `sweep`): every active memory
+ * of an exclusive topic, where a contradiction must be found by topic alone; on any other topic
+ * only the same fact (by the store's identical-fact index), since there the decider can only
+ * corroborate an identical memory or create. So a write on a big non-exclusive topic reads
+ * O(1) memories, not the topic.
+ */
+export function sweepKeys(candidates: readonly Candidate[], exclusiveTopics: ReadonlySet<string>): { topics: string[]; facts: { topic: string; content: string }[] } {
+  const topics = [...new Set(candidates.filter((c) => exclusiveTopics.has(c.topic)).map((c) => c.topic))];
+  const facts = candidates.filter((c) => !exclusiveTopics.has(c.topic)).map(({ topic, content }) => ({ topic, content }));
+  return { topics, facts };
 }

@@ -63,7 +63,7 @@ export interface EvictionGuard {
  * the guard for later calls.
  * @throws StorageEvictedError when the note names a store whose marker is gone, unless `policy` is `'start-over'`.
  */
-export async function guardEviction(db: EngramDatabase, notes: NoteStore | undefined, policy: EvictionPolicy, now: number): Promise<EvictionGuard> {
+export async function guardEviction(db: EngramDatabase, notes: NoteStore | undefined, policy: EvictionPolicy): Promise<EvictionGuard> {
   const note = readNote(notes, db);
   const fresh = Math.floor(Math.random() * 2 ** 52) + 1;
   const storeId = await db.transaction('rw', db.partitions, async () => {
@@ -74,7 +74,7 @@ export async function guardEviction(db: EngramDatabase, notes: NoteStore | undef
     await db.partitions.put({ key: STORE_MARKER_KEY, version: fresh });
     return fresh;
   });
-  const since = note?.storeId === storeId ? note.since : now;
+  const since = note?.storeId === storeId ? note.since : Date.now();
   if (note?.storeId !== storeId) notes?.setItem(noteKey(db), JSON.stringify({ storeId, since } satisfies Note));
   let suspect = false;
   let gone: StorageEvictedError | undefined;
@@ -101,14 +101,16 @@ export async function guardEviction(db: EngramDatabase, notes: NoteStore | undef
 /** Methods that return no promise (or must work regardless): they are not checked. */
 const UNCHECKED: ReadonlySet<string> = new Set(['inject', 'subscribe', 'close', 'persist', 'storageEstimate'] satisfies (keyof Memory)[]);
 
-/** A view of `memory` whose promise-returning calls run `guard.check()` first. */
-export function checkedForEviction(memory: Memory, guard: EvictionGuard): Memory {
+/** A view of `memory` whose promise-returning calls run the storage's `check()` first (`memory` itself when it has none). */
+export function checkedForEviction(memory: Memory, guard: Partial<EvictionGuard>): Memory {
+  const check = guard.check?.bind(guard);
+  if (!check) return memory;
   const checked: Record<string, unknown> = { ...memory };
   for (const [method, value] of Object.entries(memory)) {
     if (typeof value !== 'function' || UNCHECKED.has(method)) continue;
     const call = value as (...args: unknown[]) => Promise<unknown>;
     checked[method] = async (...args: unknown[]) => {
-      await guard.check();
+      await check();
       return call.apply(memory, args);
     };
   }

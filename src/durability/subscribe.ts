@@ -1,16 +1,14 @@
 /**
  * `memory.subscribe`: a listener called after any commit that changes what an owner sees (their
  * memories, or their app's app-scope ones), made by this instance or another one on the same
- * database: another tab, a worker, a second instance in one process. Every commit bumps the
- * versions of the partitions it touched (store.ts). Dexie announces each committed transaction's
- * changed tables in its `storagemutated` event (to other tabs and workers over a
- * BroadcastChannel); a change to the `partitions` table makes each subscription read its
- * owner's two version rows again and call its listener when they moved.
- * (Not liveQuery: it only runs where a global `indexedDB` exists, so not under Node.)
+ * store: another tab, a worker, a second instance in one process. Every commit bumps the
+ * versions of the partitions it touched, so a subscription is the storage's `watch` over the
+ * owner's two partitions (store/watch.ts for IndexedDB).
  */
-import { Dexie, type ObservabilitySet } from 'dexie';
-import type { EngramDatabase } from '../store/database';
-import { appPartition, userPartition, type Owner } from '../store/owner';
+import { StorageError, ValidationError } from '../errors';
+import { describeValue } from '../issues';
+import { parseOwner } from '../options';
+import { appPartition, userPartition, type Owner, type Storage } from '../storage/contract';
 
 /** What a subscriber is told: whose memories changed (read them again with `list` or `retrieve`). */
 export interface ChangeEvent {
@@ -21,6 +19,7 @@ export interface ChangeEvent {
 export type ChangeListener = (event: ChangeEvent) => void;
 
 export interface Subscriptions {
+  /** @throws StorageError when the storage backend cannot watch for changes. */
   add(owner: Owner, listener: ChangeListener): () => void;
   /** Ends every subscription (close). */
   clear(): void;
@@ -33,43 +32,35 @@ function report(error: unknown): void {
   });
 }
 
-export function createSubscriptions(db: EngramDatabase): Subscriptions {
+export function createSubscriptions(storage: Pick<Storage, 'watch'>): Subscriptions {
   const active = new Set<() => void>();
-  const table = `idb://${db.name}/partitions/`;
-
   return {
     add(owner, listener) {
-      const keys = [userPartition(owner), appPartition(owner.appName)];
-      const read = async () => JSON.stringify((await db.partitions.bulkGet(keys)).map((row) => row?.version ?? 0));
-      // Reads run one after another, so versions are compared in the order they were read.
-      let seen = read();
-      const onMutated = (parts: ObservabilitySet) => {
-        if (!Object.keys(parts).some((part) => part.startsWith(table))) return;
-        const previous = seen;
-        seen = previous.then(async (before) => {
-          const now = await read();
-          if (now !== before && active.has(stop)) {
-            try {
-              listener({ userId: owner.userId, appName: owner.appName });
-            } catch (error) {
-              report(error);
-            }
-          }
-          return now;
-        });
-        // A failed read (the database closing) leaves the last good versions in place.
-        seen = seen.catch(() => previous);
+      if (!storage.watch) throw new StorageError('this storage backend cannot watch for changes, so memory.subscribe is not available with it; poll memory.list instead');
+      const notify = () => {
+        try {
+          listener({ userId: owner.userId, appName: owner.appName });
+        } catch (error) {
+          report(error);
+        }
       };
+      const unwatch = storage.watch([userPartition(owner), appPartition(owner.appName)], notify);
       const stop = () => {
-        Dexie.on.storagemutated.unsubscribe(onMutated);
+        unwatch();
         active.delete(stop);
       };
       active.add(stop);
-      Dexie.on.storagemutated.subscribe(onMutated);
       return stop;
     },
     clear() {
       for (const stop of [...active]) stop();
     },
   };
+}
+
+/** `memory.subscribe`: parses the owner and the listener at the edge, then subscribes. */
+export function subscribe(subscriptions: Subscriptions, options: unknown, listener: unknown): () => void {
+  const owner = parseOwner(options, 'owner');
+  if (typeof listener !== 'function') throw new ValidationError('listener', `must be a function called with { userId, appName } (got ${describeValue(listener)})`);
+  return subscriptions.add(owner, listener as ChangeListener);
 }

@@ -3,9 +3,10 @@
  * fields; everything a query filters on is an index, everything else rides along.
  */
 import { Dexie, type EntityTable } from 'dexie';
-import type { ChatMessage, Fact, HistoryEntry, MemoryRecord, Scope, Source, SourceInput } from '../schema';
-import type { IndexRows } from '../worker/api';
+import type { HistoryEntry, MemoryRecord, Scope, Source } from '../schema';
+import type { InputRow } from './input-row';
 import { migrateToLineage } from './lineage-migration';
+import { factHash } from '../text';
 
 /**
  * A stored memory (v4): the record's scalar fields, a bounded summary of its sources (the first
@@ -32,6 +33,11 @@ export type MemoryRow = MemoryRecord & {
    * changed at or after its first input, so an erasure reads those and the active ones.
    */
   changed?: number;
+  /**
+   * {@link factHash} of the topic and content (v5): the identical-fact index, so a write on a
+   * non-exclusive topic finds the same fact without reading the topic's other memories.
+   */
+  fact?: number;
 };
 
 /** One source a memory gained (and with it every later memory of its chain). */
@@ -68,40 +74,7 @@ export interface EventRow {
   entry: HistoryEntry;
 }
 
-/**
- * One write input, kept so `forgetSource` can replay the remaining ones: the user messages
- * of an `ingest` (assistant text is never stored), the fact of a `remember`, or the messages a
- * session summary was made from.
- */
-export interface WriteInput {
-  /** Auto-incremented: the global order of inputs, across tabs. */
-  seq?: number;
-  userId: string;
-  appName: string;
-  scope: Scope;
-  sessionId: string;
-  source: SourceInput;
-  at: number;
-  kind: 'ingest' | 'remember' | 'summary';
-  messages: ChatMessage[];
-  fact?: Fact;
-}
-
-/**
- * A `prune` call, kept in the same ordered log: replaying the history without a revoked source
- * must prune at the same times, or regeneration would bring pruned memories back.
- */
-export interface PruneInput {
-  seq?: number;
-  userId: string;
-  appName: string;
-  at: number;
-  kind: 'prune';
-  floor: number;
-}
-
-/** Everything replayed by regeneration, in `seq` order. */
-export type InputRow = WriteInput | PruneInput;
+export type { InputRow, PruneInput, WriteInput } from './input-row';
 
 /**
  * A source an owner revoked with forgetSource, and the owner's partition version that revocation
@@ -122,8 +95,31 @@ export interface PartitionRow {
   version: number;
 }
 
+/**
+ * Scope codes as stored in packed columns (`PackedColumns.scopes`). Fixed here, apart from the
+ * compute's own codes, so a change to the worker's wire format is not a database migration.
+ */
+export const STORED_SCOPE_CODE: Readonly<Record<Scope, number>> = Object.freeze({ user: 1, session: 2, app: 4 });
+
+/**
+ * Rows of one partition in columnar form, as stored: row `i` is `vectors[i*dim .. (i+1)*dim)`,
+ * `scopes[i]` a {@link STORED_SCOPE_CODE}, `sessionIds[i]` `''` outside session scope, and its
+ * term ids `terms[termOffsets[i] .. termOffsets[i+1])` (absent in packs written before them).
+ */
+export interface PackedColumns {
+  ids: string[];
+  vectors: Float32Array;
+  updatedAt: Float64Array;
+  halfLifeDays: Float32Array;
+  importance: Float32Array;
+  scopes: Uint8Array;
+  sessionIds: string[];
+  terms?: Uint32Array;
+  termOffsets?: Uint32Array;
+}
+
 /** One chunk of a partition's packed snapshot (see vector-pack.ts): columnar rows at `version`. */
-export interface VectorPackRow extends IndexRows {
+export interface VectorPackRow extends PackedColumns {
   partition: string;
   part: number;
   /** How many chunks the snapshot has; a load checks it saw them all. */
@@ -218,5 +214,21 @@ export class EngramDatabase extends Dexie {
         checkpoints: '[userId+appName+seq]',
       })
       .upgrade((transaction) => migrateToLineage(transaction));
+    // v5: the identical-fact index (MemoryRow.fact). On a non-exclusive topic a write's sweep
+    // needs only the same fact, not every memory of the topic; the upgrade fills `fact` in
+    // every row (a row whose topic or content is not a string is corrupt and left as it was).
+    this.version(5)
+      .stores({
+        memories:
+          'id, [userId+appName+scope], [appName+scope], [userId+appName+topic+active], [userId+appName+active], [userId+appName+changed], [chain+depth], [userId+appName+fact+active]',
+      })
+      .upgrade((transaction) =>
+        transaction
+          .table<MemoryRow, string>('memories')
+          .toCollection()
+          .modify((row) => {
+            if (typeof row.topic === 'string' && typeof row.content === 'string') row.fact = factHash(row.topic, row.content);
+          }),
+      );
   }
 }

@@ -2,9 +2,7 @@
  * `memory.export`: one owner's data in the 'engram-export/1' format (format.ts). The inverse of
  * {@link toInputRow} in import.ts: an input exported and imported is stored as it was.
  */
-import type { InputRow } from '../store/database';
-import type { Owner } from '../store/owner';
-import type { Store } from '../store/store';
+import type { InputRow, Owner, RecordStore } from '../storage/contract';
 import { EXPORT_FORMAT, type ExportedInput, type OwnerExport } from './format';
 
 /** One stored input in export form: what replay needs of it, without the owner (the export names it once). */
@@ -21,7 +19,7 @@ export function toExportedInput(input: InputRow): ExportedInput {
  * Everything stored for `owner`: user- and session-scope memories with tombstones (app-scope
  * memories are the app's, not the user's), vectors left out, and the inputs in write order.
  */
-export async function exportOwner(store: Store, owner: Owner, now: number): Promise<OwnerExport> {
+export async function exportOwner(store: Pick<RecordStore, 'list' | 'inputs'>, owner: Owner, now: number): Promise<OwnerExport> {
   const [records, inputs] = await Promise.all([store.list(owner, { scopes: ['user', 'session'], includeInvalid: true }), store.inputs(owner)]);
   return {
     format: EXPORT_FORMAT,

@@ -8,17 +8,13 @@ import { ConflictError, IdCollisionError } from '../errors';
 import type { Embedder } from '../embed/embedder';
 import type { MemoryRecord } from '../schema';
 import { parseInput } from '../options';
-import type { InputRow } from '../store/database';
-import { userPartition, type Owner } from '../store/owner';
-import type { Store } from '../store/store';
-import type { VectorIndex } from '../store/vector-index';
+import { userPartition, type InputRow, type Owner, type RecordStore, type Storage } from '../storage/contract';
 import { withWriteLock } from '../store/write-lock';
 import { checkExport } from './check';
 import { OwnerExport, type ExportedInput, type ExportedMemory, type ImportReport } from './format';
 
 export interface ImportDeps {
-  store: Store;
-  index: VectorIndex;
+  storage: Storage;
   /** The checked embedder (checked-embedder.ts): one finite vector of `dim` per text. */
   embedder: Embedder;
 }
@@ -53,7 +49,7 @@ async function withVectors(memories: readonly ExportedMemory[], embedder: Import
 }
 
 /** @throws ConflictError when the owner already has data here. */
-async function refuseOccupied(store: Store, owner: Owner): Promise<void> {
+async function refuseOccupied(store: RecordStore, owner: Owner): Promise<void> {
   const [memories, inputs] = await Promise.all([store.list(owner, { scopes: ['user', 'session'], includeInvalid: true }), store.inputs(owner)]);
   if (memories.length || inputs.length) {
     throw new ConflictError(
@@ -78,18 +74,19 @@ export async function importOwner(deps: ImportDeps, data: unknown): Promise<Impo
   checkExport(parsed);
   const owner = { userId: parsed.userId, appName: parsed.appName };
   const ids = parsed.memories.map((memory) => memory.id);
-  await refuseOccupied(deps.store, owner);
+  const { records: store, vectors, lockName } = deps.storage;
+  await refuseOccupied(store, owner);
   const records = await withVectors(parsed.memories, deps.embedder);
   const key = userPartition(owner);
-  return withWriteLock(deps.store.db.name, key, async () => {
+  return withWriteLock(lockName, key, async () => {
     // Again under the lock: a write may have landed while the vectors were computed. The
     // commit's version check is the backstop for writers without it, and its `creates` check
     // refuses an id any other owner holds.
-    await refuseOccupied(deps.store, owner);
-    const expected = await deps.index.ensure([key]);
+    await refuseOccupied(store, owner);
+    const expected = await vectors.ensure([key]);
     const inputs = parsed.inputs.map((input) => toInputRow(input, owner));
-    const result = await deps.store.commit({ records, creates: ids, inputs, expected }).catch(takenId);
-    await deps.index.afterCommit(result, records);
+    const result = await store.commit({ records, creates: ids, inputs, expected }).catch(takenId);
+    await vectors.afterCommit(result, records);
     return { ...owner, memories: records.length, inputs: inputs.length };
   });
 }

@@ -10,9 +10,16 @@ import { WorkerError } from '../errors';
 import type { ComputeApi, IndexRows } from './api';
 import { createCompute } from './compute';
 
-type Promisified<T> = { [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never };
+/**
+ * Every compute method as the library calls it: Comlink's view of the compute API (each call a
+ * promise of the result), derived once. The in-process client answers in the same shape, so
+ * stages never know where compute runs.
+ */
+export type ComputeCalls = { [K in keyof ComputeApi]: RemoteMethod<ComputeApi[K]> };
+/** One method of `Remote<ComputeApi>` without Comlink's proxy handles (`releaseProxy`, …), which the client never exposes. */
+type RemoteMethod<F> = Remote<F> extends (...args: infer A) => infer R ? (...args: A) => R : never;
 
-export type ComputeClient = Promisified<ComputeApi> & {
+export type ComputeClient = ComputeCalls & {
   /** Where compute runs: `'worker'` or `'in-process'`. */
   readonly location: 'worker' | 'in-process';
   close(): void;
@@ -28,20 +35,27 @@ export interface ComputeClientOptions {
   createWorker?: () => Worker;
 }
 
-const METHODS = [
-  'embed',
-  'loadPartition',
-  'applyChanges',
-  'partitionVersion',
-  'dropPartition',
-  'exportPartition',
-  'scan',
-  'neighbours',
-  'stats',
-  'loadModel',
-  'embedModel',
-  'clearCaches',
-] as const satisfies readonly (keyof ComputeApi)[];
+/**
+ * The methods the client forwards, as an object so the compiler checks it against ComputeApi
+ * both ways: a compute method missing here fails the build instead of being `undefined` at run
+ * time (and test/worker/client.test.ts checks the running compute module has no others).
+ */
+const FORWARDED: { readonly [K in keyof ComputeApi]: true } = {
+  embed: true,
+  loadPartition: true,
+  applyChanges: true,
+  partitionVersion: true,
+  dropPartition: true,
+  exportPartition: true,
+  scan: true,
+  neighbours: true,
+  stats: true,
+  loadModel: true,
+  embedModel: true,
+  clearCaches: true,
+};
+/** Every compute method, from {@link FORWARDED}. */
+export const COMPUTE_METHODS = Object.keys(FORWARDED) as readonly (keyof ComputeApi)[];
 
 /** How long `loadModel` may take in the worker. */
 const MODEL_LOAD_TIMEOUT_MS = 600_000;
@@ -51,13 +65,20 @@ export function createComputeClient(options: ComputeClientOptions = {}): Compute
   return useWorker ? createWorkerClient(options) : createInProcessClient();
 }
 
+/** `calls` with every method of COMPUTE_METHODS, checked: a method the forwarding left out is an error here, not `undefined` later. */
+function completeClient(calls: Record<string, unknown>, location: ComputeClient['location'], close: () => void): ComputeClient {
+  const missing = COMPUTE_METHODS.filter((method) => typeof calls[method] !== 'function');
+  if (missing.length) throw new WorkerError(`the ${location} compute client forwards no ${missing.join(', ')}; every ComputeApi method must be forwarded`);
+  return Object.assign(calls, { location, close }) as unknown as ComputeClient;
+}
+
 function createInProcessClient(): ComputeClient {
   const compute = createCompute();
-  const client: Record<string, unknown> = { location: 'in-process', close() {} };
-  for (const method of METHODS) {
-    client[method] = async (...args: unknown[]) => (compute[method] as (...a: unknown[]) => unknown)(...args);
+  const calls: Record<string, unknown> = {};
+  for (const method of COMPUTE_METHODS) {
+    calls[method] = async (...args: unknown[]) => (compute[method] as (...a: unknown[]) => unknown)(...args);
   }
-  return client as ComputeClient;
+  return completeClient(calls, 'in-process', () => {});
 }
 
 function defaultWorker(): Worker {
@@ -69,13 +90,52 @@ function transferablesOf(rows: IndexRows): Transferable[] {
   return [...new Set(buffers)].filter((buffer): buffer is ArrayBuffer => buffer instanceof ArrayBuffer);
 }
 
-function createWorkerClient(options: ComputeClientOptions): ComputeClient {
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  const spawn = options.createWorker ?? defaultWorker;
-  let current: { worker: Worker; remote: Remote<ComputeApi>; failed: Promise<never>; fail: (error: Error) => void } | null = null;
-  let closed = false;
+/** Rejects with WorkerError after `limit` ms, calling `expired` with that error first (the worker is restarted); `cancel` once answered. */
+function deadline(method: string, limit: number, expired: (error: WorkerError) => void): { timeout: Promise<never>; cancel(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new WorkerError(`compute call '${method}' did not answer within ${limit} ms; the worker was restarted, retry the call`);
+      expired(error);
+      reject(error);
+    }, limit);
+  });
+  return { timeout, cancel: () => clearTimeout(timer) };
+}
 
-  function start() {
+/** Every compute method sent through `call`; row buffers move to the worker instead of being copied. */
+function workerCalls(call: (method: keyof ComputeApi, args: unknown[]) => Promise<unknown>): Record<string, unknown> {
+  const calls: Record<string, unknown> = {};
+  for (const method of COMPUTE_METHODS) calls[method] = (...args: unknown[]) => call(method, args);
+  calls['loadPartition'] = (key: string, version: number, dim: number, rows: IndexRows, capacity?: number) =>
+    call('loadPartition', [key, version, dim, transfer(rows, transferablesOf(rows)), capacity]);
+  calls['applyChanges'] = (key: string, from: number, to: number, upserts: IndexRows, removals: string[]) =>
+    call('applyChanges', [key, from, to, transfer(upserts, transferablesOf(upserts)), removals]);
+  return calls;
+}
+
+/** One running worker: its Comlink remote, and a promise that rejects the moment it fails. */
+interface WorkerInstance {
+  worker: Worker;
+  remote: ComputeCalls;
+  failed: Promise<never>;
+  fail: (error: Error) => void;
+}
+
+/**
+ * The worker a client talks to, started on demand: a crash or a `restart` rejects every call
+ * pending on it and terminates it, and the next `current()` starts a fresh one.
+ */
+function createWorkerSlot(spawn: () => Worker): { current(): WorkerInstance; restart(error: Error): void } {
+  let running: WorkerInstance | null = null;
+  function restart(error: Error) {
+    const instance = running;
+    running = null;
+    if (!instance) return;
+    instance.fail(error);
+    instance.worker.terminate();
+  }
+  function start(): WorkerInstance {
     const worker = spawn();
     let fail!: (error: Error) => void;
     const failed = new Promise<never>((_, reject) => (fail = reject));
@@ -85,31 +145,22 @@ function createWorkerClient(options: ComputeClientOptions): ComputeClient {
       event.preventDefault?.();
       restart(new WorkerError(`the compute worker crashed (${event.message || 'no message'}); the call was not completed, retry it`));
     });
-    current = instance;
+    running = instance;
     return instance;
   }
+  return { current: () => running ?? start(), restart };
+}
 
-  function restart(error: Error) {
-    const instance = current;
-    current = null;
-    if (!instance) return;
-    instance.fail(error);
-    instance.worker.terminate();
-  }
+function createWorkerClient(options: ComputeClientOptions): ComputeClient {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const slot = createWorkerSlot(options.createWorker ?? defaultWorker);
+  let closed = false;
 
-  async function call(method: (typeof METHODS)[number], args: unknown[]): Promise<unknown> {
+  async function call(method: keyof ComputeApi, args: unknown[]): Promise<unknown> {
     if (closed) throw new WorkerError('the compute worker was closed (memory.close() was called); create a new memory instance');
-    const instance = current ?? start();
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    const instance = slot.current();
     // Loading a model may download and compile it: minutes, not a compute call's seconds.
-    const limit = method === 'loadModel' ? Math.max(timeoutMs, MODEL_LOAD_TIMEOUT_MS) : timeoutMs;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const error = new WorkerError(`compute call '${method}' did not answer within ${limit} ms; the worker was restarted, retry the call`);
-        restart(error);
-        reject(error);
-      }, limit);
-    });
+    const { timeout, cancel } = deadline(method, method === 'loadModel' ? Math.max(timeoutMs, MODEL_LOAD_TIMEOUT_MS) : timeoutMs, slot.restart);
     try {
       const fn = instance.remote[method] as unknown as (...a: unknown[]) => Promise<unknown>;
       return await Promise.race([fn(...args), instance.failed, timeout]);
@@ -117,21 +168,12 @@ function createWorkerClient(options: ComputeClientOptions): ComputeClient {
       if (error instanceof WorkerError) throw error;
       throw new WorkerError(`compute call '${method}' failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     } finally {
-      clearTimeout(timer);
+      cancel();
     }
   }
 
-  const client: Record<string, unknown> = {
-    location: 'worker',
-    close() {
-      closed = true;
-      restart(new WorkerError('the compute worker was closed'));
-    },
-  };
-  for (const method of METHODS) client[method] = (...args: unknown[]) => call(method, args);
-  client['loadPartition'] = (key: string, version: number, dim: number, rows: IndexRows, capacity?: number) =>
-    call('loadPartition', [key, version, dim, transfer(rows, transferablesOf(rows)), capacity]);
-  client['applyChanges'] = (key: string, from: number, to: number, upserts: IndexRows, removals: string[]) =>
-    call('applyChanges', [key, from, to, transfer(upserts, transferablesOf(upserts)), removals]);
-  return client as ComputeClient;
+  return completeClient(workerCalls(call), 'worker', () => {
+    closed = true;
+    slot.restart(new WorkerError('the compute worker was closed'));
+  });
 }
