@@ -3,7 +3,9 @@
  * name exported here is a promise (README "Stable API"), so helpers stay in their modules.
  */
 export { createMemory, type Memory, type MemoryOptions } from './memory';
-export type { OwnerExport } from './memory-api';
+export { OwnerExport, type ImportReport } from './transfer/format';
+export type { PersistResult, StorageEstimateResult } from './durability/persist';
+export type { ChangeEvent, ChangeListener } from './durability/subscribe';
 export type { WorkerMode } from './worker/client';
 export {
   partitionsFor,
@@ -68,6 +70,7 @@ export {
   StorageError,
   ClosedError,
   QuotaError,
+  StorageEvictedError,
   WorkerError,
   PluginError,
   ModelUnavailableError,

@@ -230,6 +230,17 @@ export interface Storage {
   readonly lockName: string;
   readonly records: RecordStore;
   readonly vectors: VectorLayer;
+  /**
+   * Optional: calls `onChange` after any commit, by this instance or another one on the same
+   * store (another tab), that bumped one of `partitions`; returns the function that stops it.
+   * `memory.subscribe` needs it (a backend without it refuses subscriptions).
+   */
+  watch?(partitions: readonly string[], onChange: () => void): () => void;
+  /**
+   * Optional: rejects (StorageEvictedError) once the store this instance opened is found gone
+   * (a browser evicted or cleared it); run before every call. Cheap while nothing is suspect.
+   */
+  check?(): Promise<void>;
   /** Releases the store (database connection, client). Calls after it reject. Compute is not closed here. */
   close(): Promise<void>;
 }
