@@ -55,5 +55,6 @@ export {
   ModelUnavailableError,
   AbortedError,
   EmbedderMismatchError,
+  EncryptionKeyError,
   isEngramError,
 } from './errors';

@@ -47,6 +47,7 @@ import {
 } from './schema';
 import { EngramDatabase, type InputRow, type WriteInput } from './store/database';
 import { userPartition, type Owner } from './store/owner';
+import { checkSealing, installSealing } from './store/sealing';
 import { createStore } from './store/store';
 import { createVectorIndex } from './store/vector-index';
 import { createComputeClient } from './worker/client';
@@ -94,6 +95,7 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
   };
   const newId = options.idGenerator ? checkedIdGenerator(options.idGenerator) : defaultIdGenerator;
   const db = new EngramDatabase(options.name ?? 'engram', options);
+  if (options.encryptionKey) installSealing(db, options.encryptionKey);
   internals.onDatabase?.(db);
   const compute = createComputeClient({
     ...(options.worker !== undefined ? { worker: options.worker } : {}),
@@ -128,6 +130,11 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
   await db.open().catch((error: unknown) => {
     compute.close();
     throw toStorageError(error, `opening the IndexedDB database '${db.name}'`);
+  });
+  await checkSealing(db).catch((error: unknown) => {
+    compute.close();
+    db.close();
+    throw toStorageError(error, `checking the encryption key of '${db.name}'`);
   });
 
   async function candidatesOf(input: WriteInput): Promise<Candidate[]> {

@@ -13,6 +13,7 @@ import { checkpointBefore, CHECKPOINT_EVERY, dropCheckpoints, restoreCheckpoint,
 import { memoriesWithSource, metaOf, redactSource, writeRecords, type ParsedRow, type WorkingHints } from './lineage';
 import { hydrate, toWorking } from './lineage-read';
 import { appPartition, isVisibleTo, partitionOf, userPartition, type Owner } from './owner';
+import { commitRows, prepareSeals, snapshotRows } from './sealing';
 import { readPacks, writePackLog, writeSnapshot, type PackedPartition } from './vector-pack';
 
 /** Everything one consolidation (or erasure) writes, applied in one transaction. */
@@ -199,7 +200,9 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
       read('listing memories', () =>
         db.transaction('r', db.memories, db.lineage, db.events, async () => {
           const own = scopes.filter((scope) => scope !== 'app').map((scope) => [owner.userId, owner.appName, scope]);
-          const rows = own.length ? await db.memories.where('[userId+appName+scope]').anyOf(own).toArray() : [];
+          // One equality query per scope, not anyOf: anyOf reads by cursor, and a cursor's rows
+          // cannot be decrypted on the way (sealing.ts).
+          const rows = (await Promise.all(own.map((key) => db.memories.where('[userId+appName+scope]').equals(key).toArray()))).flat();
           if (scopes.includes('app')) rows.push(...(await db.memories.where('[appName+scope]').equals([owner.appName, 'app']).toArray()));
           const wanted = includeInvalid ? rows : rows.filter((row) => row.invalidatedAt === undefined);
           const records = await visible(wanted, owner);
@@ -266,9 +269,14 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
       ),
 
     writeSnapshot: (key, embedderId, dim, version, chunks) =>
-      read('writing packed vectors', () =>
-        db.transaction('rw', db.partitions, db.vectorPacks, db.vectorLog, () => writeSnapshot(db, key, embedderId, dim, version, chunks)),
-      ),
+      read('writing packed vectors', async () => {
+        const release = await prepareSeals(db, snapshotRows(key, version, chunks));
+        try {
+          return await db.transaction('rw', db.partitions, db.vectorPacks, db.vectorLog, () => writeSnapshot(db, key, embedderId, dim, version, chunks));
+        } finally {
+          release();
+        }
+      }),
 
     foreignActive: (embedderId, afterId, limit) =>
       read('reading memories to re-embed', async () => {
@@ -281,7 +289,10 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
 
     async commit({ records, creates = [], inputs = [], deleteInputs = [], expected, revoke, inputsBaseVersion, hints }) {
       const touched = new Set([...expected.keys(), ...records.map(partitionOf), ...(revoke ? [userPartition(revoke)] : [])]);
+      // Encrypted at rest: everything this commit can write is sealed first (sealing.ts).
+      let release = () => {};
       try {
+        release = await prepareSeals(db, commitRows(records, inputs));
         // Nothing but IndexedDB is awaited in here: any other await would end the transaction
         // and leave the writes before it committed (RELIABILITY.md, "Traps").
         const tables = [db.memories, db.lineage, db.events, db.checkpoints, db.inputs, db.partitions, db.vectorLog, db.vectorPacks, db.revocations];
@@ -312,6 +323,8 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
         });
       } catch (error) {
         throw toStorageError(error, 'writing memories');
+      } finally {
+        release();
       }
     },
   };
