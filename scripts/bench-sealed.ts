@@ -9,8 +9,7 @@ import { createMemory, type Memory } from '../src/index';
 import type { MemoryRecord } from '../src/schema';
 import { userPartition } from '../src/store/owner';
 import { checkSealing, installSealing } from '../src/store/sealing';
-import { createStore } from '../src/store/store';
-import { createVectorIndex } from '../src/store/vector-index';
+import { createIndexedDbStorage } from '../src/store/indexeddb';
 import type { BenchEnvironment } from './bench-core';
 import { BENCH_APP, BENCH_USER, conversation, createBenchData, createRandom, EMBEDDER_ID, queryText, T0 } from './bench-data';
 
@@ -46,10 +45,9 @@ async function build(env: BenchEnvironment, name: string, records: readonly Memo
   if (key) installSealing(db, key);
   await db.open();
   await checkSealing(db);
-  const store = createStore(db);
-  for (let start = 0; start < records.length; start += 2000) await store.commit({ records: records.slice(start, start + 2000), expected: new Map() });
   const compute = env.computeClient();
-  const index = createVectorIndex(store, compute, { id: EMBEDDER_ID, dim: HASH_DIM });
+  const { records: store, vectors: index } = createIndexedDbStorage(db, { compute, embedder: { id: EMBEDDER_ID, dim: HASH_DIM } });
+  for (let start = 0; start < records.length; start += 2000) await store.commit({ records: records.slice(start, start + 2000), expected: new Map() });
   await index.ensure([userPartition(OWNER)]);
   await index.compact(userPartition(OWNER));
   await index.settled();

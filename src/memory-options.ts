@@ -8,10 +8,11 @@ import { z } from 'zod';
 import type { Decider } from './consolidate/decider';
 import type { Embedder } from './embed/embedder';
 import { isModelEmbedder } from './embed/model-embedder';
-import { StorageError } from './errors';
+import { StorageError, ValidationError } from './errors';
 import type { Extractor } from './extract/extractor';
 import { parseInput } from './options';
 import { DEFAULT_TRUST, Id, SourceType } from './schema';
+import type { StorageBackend } from './storage/contract';
 import type { IDBKeyRangeClass } from './store/database';
 import type { WorkerMode } from './worker/client';
 
@@ -101,6 +102,11 @@ const memoryOptionsShape = {
    */
   reembed: z.enum(['auto', 'manual']).optional(),
   /**
+   * Where memories are stored: a backend `{ open(context) }` (e.g. `createChromaStorage()` from
+   * `engram/chroma`). Default: IndexedDB (Dexie, with the worker's vector index), named `name`.
+   */
+  storage: z.custom<StorageBackend>((value) => hasMethods(value, 'open'), { error: 'must be a storage backend { open(context) }' }).optional(),
+  /**
    * Encrypts at rest: every text that came from a user (contents, excerpts, history reasons,
    * stored messages and facts) and every vector and term list is stored AES-GCM-encrypted with
    * this key; indexes keep only ids, owner, app, scope, session, topic, state and versions. The
@@ -130,6 +136,10 @@ function checkIndexedDB(options: ParsedMemoryOptions): void {
 /** Parses `createMemory`'s options: ValidationError for a bad or unknown option, StorageError when IndexedDB is missing. */
 export function parseMemoryOptions(options: unknown): ParsedMemoryOptions {
   const parsed = parseInput(MemoryOptions, options === undefined ? {} : options, 'options');
-  checkIndexedDB(parsed);
+  if (parsed.encryptionKey && parsed.storage) {
+    throw new ValidationError('options.encryptionKey', 'encrypts the default IndexedDB storage and cannot be combined with options.storage (that backend stores what it is given); drop one of the two');
+  }
+  // Another backend needs no IndexedDB here.
+  if (parsed.storage === undefined) checkIndexedDB(parsed);
   return parsed;
 }

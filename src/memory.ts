@@ -5,17 +5,17 @@
  */
 import { consolidate, type ConsolidateDeps } from './consolidate/consolidate';
 import { createPolicyDecider } from './consolidate/decider';
-import { planConsolidation, type PlanTarget } from './consolidate/plan';
 import { HASH_DIM } from './embed/hash-embedder';
 import { checkedIdGenerator, defaultIdGenerator } from './ids';
 import { checkEmbedder } from './embed/checked-embedder';
 import { resolveEmbedder } from './embed/model-embedder';
 import { guardClosed } from './closed';
-import { NotFoundError, PermissionError, toStorageError, ValidationError, WorkerError } from './errors';
+import { NotFoundError, PermissionError, ValidationError } from './errors';
 import { candidateOfFact, extractCandidates, userMessagesOf } from './extract/candidates';
 import { createRuleExtractor } from './extract/rules';
 import { describeValue } from './issues';
 import { forgetSource } from './forget/forget';
+import { replay, targetOf, type ReplayDeps } from './forget/replay';
 import { renderContext } from './inject/inject';
 import { parseMemoryOptions } from './memory-options';
 import {
@@ -41,17 +41,13 @@ import {
   DEFAULT_WEIGHTS,
   Id,
   type Candidate,
-  type MemoryRecord,
   type Operation,
   type Scope,
 } from './schema';
-import { EngramDatabase, type InputRow, type WriteInput } from './store/database';
-import { userPartition, type Owner } from './store/owner';
-import { checkSealing, installSealing } from './store/sealing';
-import { createStore } from './store/store';
-import { createVectorIndex } from './store/vector-index';
+import { userPartition, type InputRow, type Owner, type WriteInput } from './storage/contract';
+import { indexedDbStorage } from './store/indexeddb';
 import { createComputeClient } from './worker/client';
-import { pruneMemories, pruneRecords } from './forget/prune';
+import { pruneMemories } from './forget/prune';
 import { SESSION_SUMMARY_TOPIC, summaryCandidates } from './session/summarize';
 import type { Dexie } from 'dexie';
 import type { Memory, MemoryOptions } from './memory-api';
@@ -65,11 +61,6 @@ export type { Memory, MemoryOptions } from './memory-api';
 export interface MemoryInternals {
   /** Receives the Dexie database before it opens, so a test can install DBCore middleware (`db.use(...)`) to inject write faults. */
   onDatabase?: (db: Dexie) => void;
-}
-
-/** Where an input's memories live: its owner and scope, and its session for session scope. */
-function targetOf(input: WriteInput): PlanTarget {
-  return { userId: input.userId, appName: input.appName, scope: input.scope, ...(input.scope === 'session' ? { sessionId: input.sessionId } : {}) };
 }
 
 /**
@@ -94,9 +85,6 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
     return value;
   };
   const newId = options.idGenerator ? checkedIdGenerator(options.idGenerator) : defaultIdGenerator;
-  const db = new EngramDatabase(options.name ?? 'engram', options);
-  if (options.encryptionKey) installSealing(db, options.encryptionKey);
-  internals.onDatabase?.(db);
   const compute = createComputeClient({
     ...(options.worker !== undefined ? { worker: options.worker } : {}),
     ...(options.workerTimeoutMs !== undefined ? { timeoutMs: options.workerTimeoutMs } : {}),
@@ -108,34 +96,17 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
       throw error;
     }),
   );
-  const store = createStore(db, embedder);
   const extractor = options.extractor ?? createRuleExtractor();
   const exclusiveTopics = new Set([...(options.exclusiveTopics ?? DEFAULT_EXCLUSIVE_TOPICS), SESSION_SUMMARY_TOPIC]);
   const decider = options.decider ?? createPolicyDecider({ trust, exclusiveTopics });
-  const index = createVectorIndex(store, compute, embedder);
+  const storage = await (options.storage ?? indexedDbStorage(internals)).open({ name: options.name ?? 'engram', embedder, compute, indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange, encryptionKey: options.encryptionKey }).catch((error: unknown) => {
+    compute.close();
+    throw error;
+  });
+  const store = storage.records;
   const planContext = { decider, trust, exclusiveTopics, candidateThreshold: threshold, embedderId: embedder.id, newId };
-  const consolidateDeps: ConsolidateDeps = { store, index, compute, embedder, context: planContext, clock: now };
+  const consolidateDeps: ConsolidateDeps = { storage, embedder, context: planContext, clock: now };
   let closed = false;
-  db.on('close', () => {
-    // Another tab deleted or upgraded the database: Dexie closed this connection and reopens
-    // on the next call, possibly onto a new, empty database whose versions restart. Matrices
-    // loaded from the old one must not survive that (a restarted version could match theirs).
-    // A WorkerError here needs nothing more: a restarted worker holds no matrices at all.
-    if (!closed) {
-      void index.reset().catch((error: unknown) => {
-        if (!(error instanceof WorkerError)) throw error;
-      });
-    }
-  });
-  await db.open().catch((error: unknown) => {
-    compute.close();
-    throw toStorageError(error, `opening the IndexedDB database '${db.name}'`);
-  });
-  await checkSealing(db).catch((error: unknown) => {
-    compute.close();
-    db.close();
-    throw toStorageError(error, `checking the encryption key of '${db.name}'`);
-  });
 
   async function candidatesOf(input: WriteInput): Promise<Candidate[]> {
     if (input.kind === 'remember') return input.fact ? [candidateOfFact(input.fact)] : [];
@@ -143,38 +114,7 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
     // A summary keeps the sentences the extractor took facts from, plus other durable ones.
     return input.kind === 'summary' ? summaryCandidates(input.messages, extracted.map((candidate) => candidate.excerpt)) : extracted;
   }
-
-  async function replay(inputs: readonly InputRow[], start: readonly MemoryRecord[] = []): Promise<Map<string, MemoryRecord>> {
-    const working = new Map<string, MemoryRecord>(start.map((record) => [record.id, record]));
-    // Tombstones leave the working set as they appear: the sweep and prune only look at
-    // active memories, and a long history must not make every later step walk past them.
-    const retired = new Map<string, MemoryRecord>();
-    const settle = (records: readonly MemoryRecord[]) => {
-      for (const record of records) {
-        if (record.invalidatedAt === undefined) continue;
-        working.delete(record.id);
-        retired.set(record.id, record);
-      }
-    };
-    let counter = 0;
-    for (const input of inputs) {
-      if (input.kind === 'prune') {
-        settle(pruneRecords([...working.values()], input.at, input.floor).map(({ record }) => record));
-        continue;
-      }
-      const candidates = await candidatesOf(input);
-      if (candidates.length === 0) continue;
-      const embeddings = await embedder.embed(candidates.map((candidate) => candidate.content));
-      const items = candidates.map((candidate, i) => ({
-        candidate,
-        embedding: embeddings[i]!,
-        source: { ...input.source, excerpt: candidate.excerpt, at: input.at },
-      }));
-      const plan = await planConsolidation(working, items, targetOf(input), { ...planContext, now: input.at, newId: () => `replay_${counter++}` });
-      settle(plan.changed);
-    }
-    return new Map([...retired, ...working]);
-  }
+  const replayDeps: ReplayDeps = { candidatesOf, embedder, context: planContext };
 
   function owner(options: OwnerOptions, name = 'options'): Owner {
     return parseInput(OwnerOptions, options, name);
@@ -243,7 +183,7 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
       const text = parseInput(Query, query, 'query');
       const parsed = parseInput(RetrieveOptions, options, 'options');
       const scopes: Scope[] = parsed.scopes ?? (parsed.sessionId !== undefined ? ['user', 'session', 'app'] : ['user', 'app']);
-      return retrieveMemories({ store, index, compute, embedder, clock: now }, text, {
+      return retrieveMemories({ storage, embedder, clock: now }, text, {
         owner: { userId: parsed.userId, appName: parsed.appName },
         scopes: [...new Set(scopes)],
         k: parsed.k,
@@ -261,7 +201,7 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
     async forgetSource(sourceId, options) {
       const id = parseInput(Id, sourceId, 'sourceId');
       return forgetSource(
-        { store, index, clock: now, newId, replay, clearCaches: async () => void (await compute.clearCaches()) },
+        { storage, clock: now, newId, replay: (inputs, start) => replay(replayDeps, inputs, start), clearCaches: async () => void (await compute.clearCaches()) },
         id,
         owner(options),
       );
@@ -287,7 +227,7 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
 
     async prune(options) {
       const parsed = parseInput(PruneOptions, options, 'options');
-      return pruneMemories({ store, index, clock: now }, { userId: parsed.userId, appName: parsed.appName }, parsed.floor);
+      return pruneMemories({ storage, clock: now }, { userId: parsed.userId, appName: parsed.appName }, parsed.floor);
     },
 
     async summarizeSession(messages, options) {
@@ -329,14 +269,14 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
 
     async reembed(options) {
       const parsed = parseInput(ReembedOptions, options, 'options');
-      return reembed({ store, index, embedder }, parsed);
+      return reembed({ storage, embedder }, parsed);
     },
 
     async close() {
       if (closed) return;
       closed = true;
       compute.close();
-      db.close();
+      await storage.close();
     },
   };
   const guarded = guardClosed(memory, () => closed);

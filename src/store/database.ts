@@ -3,8 +3,8 @@
  * fields; everything a query filters on is an index, everything else rides along.
  */
 import { Dexie, type EntityTable } from 'dexie';
-import type { ChatMessage, Fact, HistoryEntry, MemoryRecord, Scope, Source, SourceInput } from '../schema';
-import type { IndexRows } from '../worker/api';
+import type { HistoryEntry, MemoryRecord, Scope, Source } from '../schema';
+import type { InputRow } from './input-row';
 import { migrateToLineage } from './lineage-migration';
 
 /**
@@ -68,40 +68,7 @@ export interface EventRow {
   entry: HistoryEntry;
 }
 
-/**
- * One write input, kept so `forgetSource` can replay the remaining ones: the user messages
- * of an `ingest` (assistant text is never stored), the fact of a `remember`, or the messages a
- * session summary was made from.
- */
-export interface WriteInput {
-  /** Auto-incremented: the global order of inputs, across tabs. */
-  seq?: number;
-  userId: string;
-  appName: string;
-  scope: Scope;
-  sessionId: string;
-  source: SourceInput;
-  at: number;
-  kind: 'ingest' | 'remember' | 'summary';
-  messages: ChatMessage[];
-  fact?: Fact;
-}
-
-/**
- * A `prune` call, kept in the same ordered log: replaying the history without a revoked source
- * must prune at the same times, or regeneration would bring pruned memories back.
- */
-export interface PruneInput {
-  seq?: number;
-  userId: string;
-  appName: string;
-  at: number;
-  kind: 'prune';
-  floor: number;
-}
-
-/** Everything replayed by regeneration, in `seq` order. */
-export type InputRow = WriteInput | PruneInput;
+export type { InputRow, PruneInput, WriteInput } from './input-row';
 
 /**
  * A source an owner revoked with forgetSource, and the owner's partition version that revocation
@@ -122,8 +89,31 @@ export interface PartitionRow {
   version: number;
 }
 
+/**
+ * Scope codes as stored in packed columns (`PackedColumns.scopes`). Fixed here, apart from the
+ * compute's own codes, so a change to the worker's wire format is not a database migration.
+ */
+export const STORED_SCOPE_CODE: Readonly<Record<Scope, number>> = Object.freeze({ user: 1, session: 2, app: 4 });
+
+/**
+ * Rows of one partition in columnar form, as stored: row `i` is `vectors[i*dim .. (i+1)*dim)`,
+ * `scopes[i]` a {@link STORED_SCOPE_CODE}, `sessionIds[i]` `''` outside session scope, and its
+ * term ids `terms[termOffsets[i] .. termOffsets[i+1])` (absent in packs written before them).
+ */
+export interface PackedColumns {
+  ids: string[];
+  vectors: Float32Array;
+  updatedAt: Float64Array;
+  halfLifeDays: Float32Array;
+  importance: Float32Array;
+  scopes: Uint8Array;
+  sessionIds: string[];
+  terms?: Uint32Array;
+  termOffsets?: Uint32Array;
+}
+
 /** One chunk of a partition's packed snapshot (see vector-pack.ts): columnar rows at `version`. */
-export interface VectorPackRow extends IndexRows {
+export interface VectorPackRow extends PackedColumns {
   partition: string;
   part: number;
   /** How many chunks the snapshot has; a load checks it saw them all. */

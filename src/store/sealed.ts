@@ -44,7 +44,7 @@ export const SEALED_TABLES: Readonly<Record<string, TableSeal>> = {
   memories: { bind: (row) => owned(row.id)(row), fields: [['content'], ['embedding'], ['sources', '*', 'excerpt'], ['history', '*', 'reason']] },
   lineage: { bind: (row) => owned(row.memoryId)(row), fields: [['source', 'excerpt']] },
   events: { bind: (row) => owned(row.memoryId)(row), fields: [['entry', 'reason']] },
-  inputs: { bind: (row) => owned((row.source as { id?: unknown } | undefined)?.id ?? row.kind)(row), fields: [['messages', '*', 'content'], ['fact', 'content']] },
+  inputs: { bind: (row) => owned((row.source as { id?: unknown } | undefined)?.id ?? row.kind)(row), fields: [['messages', '*', 'content'], ['fact', 'content'], ['candidates', '*', 'content'], ['candidates', '*', 'excerpt']] },
   vectorPacks: { bind: (row) => [row.partition, row.part, row.version], fields: [['vectors'], ['terms'], ['termOffsets']] },
   vectorLog: { bind: (row) => [row.partition], fields: [['upserts', '*', 'embedding'], ['upserts', '*', 'terms']] },
 };

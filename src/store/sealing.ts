@@ -22,7 +22,7 @@ import type { IndexRows } from '../worker/api';
 import type { EngramDatabase, InputRow } from './database';
 import { partitionOf } from './owner';
 import { createCodec, isPlain, isSealed, mapSealed, plainSlots, SEALED_TABLES, sealKeyCheck, verifyKeyCheck, type Codec, type Plain, type Slot } from './sealed';
-import { toVectorInput } from './vector-pack';
+import { toVectorInput } from './vector-log';
 
 interface Sealer {
   codec: Codec;
@@ -126,7 +126,10 @@ function openRows(sealer: Sealer, trans: unknown, table: string, rows: unknown[]
   const slots: Slot[] = [];
   for (const row of rows) mapSealed(table, row, (slot) => (isSealed(slot.value) && slots.push(slot), slot.value));
   if (slots.length === 0) return rows;
-  const work = Promise.all(slots.map(({ value, context }) => sealer.codec.open(value as Uint8Array, context).catch((error: unknown) => failedOpen(table, context, value, error))));
+  // A value that does not open although the key check passed was altered or moved on disk: it
+  // stays as stored, and the row's validation rejects it (a memory is quarantined, a pack
+  // rebuilt from the records, a stored input fails the replay with a typed error).
+  const work = Promise.all(slots.map(({ value, context }) => sealer.codec.open(value as Uint8Array, context).catch(() => value)));
   return keepingAlive(
     idb,
     table,
@@ -135,17 +138,6 @@ function openRows(sealer: Sealer, trans: unknown, table: string, rows: unknown[]
       return rows.map((row) => mapSealed(table, row, (slot) => (byValue.has(slot.value) ? byValue.get(slot.value) : slot.value)));
     }),
   );
-}
-
-/**
- * A value that does not authenticate although the key check passed was altered or moved on
- * disk. Memories, lineage, events and packs keep the bytes, which their validation then
- * rejects (quarantine, rebuild from records); stored conversations have no such check, so
- * their read fails.
- */
-function failedOpen(table: string, context: string, value: unknown, error: unknown): unknown {
-  if (table !== 'inputs') return value;
-  throw new StorageError(`a stored conversation (${context.split('\u0000')[0]}) failed to decrypt: it was altered or moved on disk. Nothing was changed; forget its source or restore the database.`, { cause: error });
 }
 
 function sealingMiddleware(sealer: Sealer, sealedTables: ReadonlySet<string>): Middleware<DBCore> {
