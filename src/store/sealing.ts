@@ -217,6 +217,21 @@ export async function checkSealing(db: EngramDatabase): Promise<void> {
 }
 
 /**
+ * Inside a commit's transaction: refuses the write when the database's encryption is not what
+ * this instance opened it with: a tab without a key that opened an empty database which another
+ * tab then sealed, or a sealed database deleted and recreated under a keyed instance.
+ */
+export async function refuseMixedSealing(db: EngramDatabase): Promise<void> {
+  const sealed = (await db.partitions.get(SEALING_ROW_KEY)) !== undefined;
+  if (sealed === sealers.has(db)) return;
+  throw new EncryptionKeyError(
+    sealed
+      ? `database '${db.name}' was encrypted by another instance after this one opened it without a key; nothing was written. Reopen it with the encryptionKey.`
+      : `database '${db.name}' is no longer encrypted (it was deleted or replaced after this instance opened it with a key); nothing was written. Reopen it with createMemory().`,
+  );
+}
+
+/**
  * What a commit of `records` and `inputs` can write, in the shape of the rows writeRecords and
  * writePackLog build (lineage.ts, vector-pack.ts): each record's row, a lineage row per source,
  * an event row per history entry, its vector log input, and the inputs.

@@ -13,7 +13,7 @@ import { memoriesWithSource, metaOf, redactSource, writeRecords, type ParsedRow 
 import { parseInputRows } from './input-row';
 import { hydrate, toWorking } from './lineage-read';
 import { appPartition, isVisibleTo, partitionOf, userPartition, type Owner } from './owner';
-import { commitRows, prepareSeals } from './sealing';
+import { commitRows, prepareSeals, refuseMixedSealing } from './sealing';
 import { writePackLog } from './vector-log';
 
 export type { Commit, CommitResult } from '../storage/contract';
@@ -185,6 +185,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
         // and leave the writes before it committed (RELIABILITY.md, "Traps").
         const tables = [db.memories, db.lineage, db.events, db.checkpoints, db.inputs, db.partitions, db.vectorLog, db.vectorPacks, db.revocations];
         return await db.transaction('rw', tables, async () => {
+          await refuseMixedSealing(db);
           await refuseRevokedInputs(db, inputs, inputsBaseVersion);
           await refuseExistingIds(db, creates);
           const keys = [...touched];

@@ -176,6 +176,24 @@ describe('createMemory({ encryptionKey })', () => {
     expect(await again.memory.list(owner)).toEqual(adas);
   });
 
+  it('refuses the write of an instance opened without a key after another tab encrypted the empty database, writing nothing', async () => {
+    const plain = await open();
+    const sealed = await open({ name: plain.name, indexedDB: plain.factory, encryptionKey: await newKey() });
+    const before = await dumpDatabases(plain.factory);
+    const write = plain.memory.remember({ content: 'The user collects qvx-canary-fact stamps.', topic: 'hobby' }, { ...owner, source: explicit('s1') });
+    await expect(write).rejects.toThrow(EncryptionKeyError);
+    await expect(plain.memory.remember({ content: 'The user sings.', topic: 'voice' }, { ...owner, source: explicit('s2') })).rejects.toThrow('was encrypted by another instance after this one opened it without a key');
+    expect(await dumpDatabases(plain.factory)).toEqual(before);
+    await sealed.memory.remember({ content: 'The user plays the oboe.', topic: 'music' }, { ...owner, source: explicit('s3') });
+    expect((await sealed.memory.list(owner)).map((record) => record.content)).toEqual(['The user plays the oboe.']);
+  });
+
+  it('rejects encryptionKey together with another storage backend with ValidationError', async () => {
+    const storage = { open: () => Promise.reject(new Error('never opened')) };
+    await expect(open({ encryptionKey: await newKey(), storage } as never)).rejects.toThrow(ValidationError);
+    await expect(open({ encryptionKey: await newKey(), storage } as never)).rejects.toThrow('options.encryptionKey: encrypts the default IndexedDB storage and cannot be combined with options.storage');
+  });
+
   it('rejects an encryptionKey that is not an AES-GCM key for encrypt and decrypt with ValidationError', async () => {
     const hmac = await crypto.subtle.generateKey({ name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
     const encryptOnly = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt']);
