@@ -11,11 +11,13 @@
  *   keeps the transaction alive meanwhile with no-op requests and hands the rows back from
  *   inside a request callback, so the transaction's next read still finds it active. In a
  *   read-write (or upgrade) transaction rows stay sealed: a commit decides on clear fields only.
+ *   A cursor's rows (filter, anyOf, each) cannot be opened on the way: their clear fields read
+ *   as stored, and reading a sealed one throws. Text is read by key: get, bulkGet, toArray.
  * - Open: the key check row (a sealed known plaintext in `partitions`, under a key no partition
  *   can have) tells a wrong key, a missing key, and a key for an unencrypted database apart
  *   before anything is written ({@link checkSealing}).
  */
-import type { DBCore, DBCoreTable, Dexie, Middleware } from 'dexie';
+import type { DBCore, DBCoreCursor, DBCoreTable, Dexie, Middleware } from 'dexie';
 import { EncryptionKeyError, StorageError } from '../errors';
 import type { MemoryRecord } from '../schema';
 import type { IndexRows } from '../worker/api';
@@ -140,6 +142,34 @@ function openRows(sealer: Sealer, trans: unknown, table: string, rows: unknown[]
   );
 }
 
+/**
+ * A row read by cursor (filter, anyOf, each, modify) in a read-only transaction: its clear
+ * fields read as stored, but reading a field that holds sealed values throws, because a
+ * cursor's rows cannot be opened on the way. Loud, not a row silently quarantined as corrupt.
+ */
+function guardedRow(table: string, row: unknown): unknown {
+  const sealedFields = new Set<string>();
+  mapSealed(table, row, (slot) => (isSealed(slot.value) && sealedFields.add(slot.context.split(':')[0]!.split('.')[1]!), slot.value));
+  if (sealedFields.size === 0) return row;
+  return new Proxy(row as object, {
+    get(target, property, receiver) {
+      if (typeof property === 'string' && sealedFields.has(property)) {
+        throw new StorageError(`${table}.${property} was read by cursor (filter, anyOf, each), which cannot decrypt; read it with get, bulkGet or where(…).equals/between(…).toArray() instead`);
+      }
+      return Reflect.get(target, property, receiver) as unknown;
+    },
+  });
+}
+
+function guardedCursor(table: string, cursor: DBCoreCursor | null): DBCoreCursor | null {
+  if (!cursor) return cursor;
+  return Object.create(cursor, {
+    key: { get: () => cursor.key },
+    primaryKey: { get: () => cursor.primaryKey },
+    value: { get: () => guardedRow(table, cursor.value) },
+  }) as DBCoreCursor;
+}
+
 function sealingMiddleware(sealer: Sealer, sealedTables: ReadonlySet<string>): Middleware<DBCore> {
   return {
     stack: 'dbcore',
@@ -159,6 +189,7 @@ function sealingMiddleware(sealer: Sealer, sealedTables: ReadonlySet<string>): M
           // Dexie follows a transaction's zone across native awaits only as far as it expects.
           get: (request) => (isReadOnly(request.trans) ? table.get(request).then(async (row) => (await openRows(sealer, request.trans, name, [row]))[0]) : table.get(request)),
           getMany: (request) => (isReadOnly(request.trans) ? table.getMany(request).then((rows) => openRows(sealer, request.trans, name, rows)) : table.getMany(request)),
+          openCursor: (request) => (isReadOnly(request.trans) && request.values ? table.openCursor(request).then((cursor) => guardedCursor(name, cursor)) : table.openCursor(request)),
           query: (request) =>
             isReadOnly(request.trans) && request.values
               ? table.query(request).then(async (response) => ({ ...response, result: await openRows(sealer, request.trans, name, response.result) }))

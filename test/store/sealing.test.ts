@@ -5,7 +5,7 @@
  */
 import { Dexie } from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
-import { StorageError } from '../../src/index';
+import { createHashEmbedder, StorageError } from '../../src/index';
 import type { EngramDatabase } from '../../src/store/database';
 import { createTestMemory, type TestMemory } from '../helpers/memory';
 import { dumpDatabases } from '../helpers/scan';
@@ -61,5 +61,28 @@ describe('installSealing', () => {
     await expect(db.memories.put({ ...row!, id: 'mem_planted', content: 'The user is planted in clear.' })).rejects.toThrow(StorageError);
     await expect(db.memories.put({ ...row!, id: 'mem_planted', content: 'The user is planted in clear.' })).rejects.toThrow('memories.content was about to be written unencrypted');
     expect(await dumpDatabases(test!.factory)).toEqual(before);
+  });
+
+  it('reads the clear fields of cursor rows and throws StorageError on a sealed one when a read goes by cursor', async () => {
+    const db = await sealedStore(3);
+    const filtered = await db.memories.filter((row) => row.topic === 'boat-1').toArray();
+    const anyOf = await db.memories.where('[userId+appName+scope]').anyOf([[owner.userId, owner.appName, 'user'], [owner.userId, owner.appName, 'session']]).toArray();
+    expect(filtered.map((row) => row.topic)).toEqual(['boat-1']);
+    expect(anyOf.map((row) => row.topic).sort()).toEqual(['boat-0', 'boat-1', 'boat-2']);
+    expect(() => filtered[0]!.content).toThrow(StorageError);
+    expect(() => anyOf[0]!.embedding).toThrow('memories.embedding was read by cursor (filter, anyOf, each), which cannot decrypt');
+  });
+
+  it('re-embeds an encrypted store when reopened with another embedder (its walk reads clear fields by cursor)', async () => {
+    const encryptionKey = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+    const first = await createTestMemory({ encryptionKey });
+    for (let i = 0; i < 5; i++) await first.memory.remember({ content: `The user owns boat number ${i}.`, topic: `boat-${i}` }, { ...owner, source: { type: 'user_explicit', id: `s${i}` } });
+    await first.memory.close();
+    test = await createTestMemory({ name: first.name, indexedDB: first.factory, encryptionKey, embedder: createHashEmbedder(128) });
+    const report = await test.memory.reembed();
+    expect(report.reembedded).toBe(5);
+    const hits = await test.memory.retrieve('boat number 3', { ...owner, k: 1 });
+    expect(hits[0]!.memory.content).toBe('The user owns boat number 3.');
+    expect(hits[0]!.memory.embedding).toHaveLength(128);
   });
 });
