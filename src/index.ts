@@ -5,6 +5,28 @@
 export { createMemory, type Memory, type MemoryOptions } from './memory';
 export type { OwnerExport } from './memory-api';
 export type { WorkerMode } from './worker/client';
+export {
+  isVisibleTo,
+  userPartition,
+  appPartition,
+  partitionOf,
+  partitionsFor,
+  type StorageBackend,
+  type StorageContext,
+  type Storage,
+  type RecordStore,
+  type VectorLayer,
+  type VectorSearch,
+  type VectorHit,
+  type Commit,
+  type CommitResult,
+  type RecordLocation,
+  type Owner,
+  type InputRow,
+  type WriteInput,
+  type PruneInput,
+  type WorkingHints,
+} from './storage/contract';
 export type { IngestOptions, RememberOptions, RetrieveOptions, OwnerOptions, ListOptions, PruneOptions, SummarizeOptions, ReembedOptions } from './options';
 export type { ReembedProgress, ReembedReport } from './reembed/reembed';
 export type { Retrieved } from './retrieve/retrieve';
