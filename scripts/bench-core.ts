@@ -23,6 +23,7 @@ import { lexicalTermStrings, packTerms } from '../src/embed/terms';
 import { fusedRelevance } from '../src/worker/fusion';
 import { BM25_B, BM25_K1 } from '../src/worker/lexical';
 import { measureCodes } from './bench-codes';
+import { printTopicIngest } from './bench-topic';
 import { createBm25 } from './eval-metrics';
 import { BENCH_APP, BENCH_USER, conversation, createBenchData, createRandom, DAY, queryText, T0, type OwnerRows } from './bench-data';
 
@@ -153,7 +154,7 @@ interface KernelFigures {
   oramaBuild: number;
 }
 
-async function buildStore(env: BenchEnvironment, name: string, records: readonly import('../src/schema').MemoryRecord[]): Promise<void> {
+export async function buildStore(env: BenchEnvironment, name: string, records: readonly import('../src/schema').MemoryRecord[]): Promise<void> {
   const db = env.openDatabase(name);
   await db.open();
   const compute = env.computeClient();
@@ -445,6 +446,7 @@ export async function runBench(env: BenchEnvironment): Promise<string[]> {
   env.print('engram: WASM scan+blend+top-k; naive: number[] map/reduce, sort all (seed style); orama: vector mode,');
   env.print('similarity 0, cosine only; floor: one sequential SIMD read of the same matrix.');
   printCodes(env, failures);
+  await printTopicIngest(env);
   env.print('');
   env.print(failures.length ? `FAIL: ${failures.length} top-k results disagree with the brute-force check` : 'every top-k matched the brute-force check');
   for (const failure of failures.slice(0, 20)) env.print(`  ${failure}`);
