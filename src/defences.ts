@@ -11,7 +11,7 @@
  * Every pattern here is linear (bounded repetitions, no nested unbounded quantifiers), so
  * hostile input cannot make the extractor backtrack catastrophically.
  */
-import { isLineBreak } from './text';
+import { isLineBreak, LINE_BREAK_CHARS } from './text';
 
 /** Where a standing instruction to the assistant starts: a clause start, "please", "you must", "from now on". */
 const IMPERATIVE_AT =
@@ -69,8 +69,11 @@ const LOOKALIKES = new Map<string, string>(
   ]),
 );
 const LOOKALIKE = new RegExp(`[${[...LOOKALIKES.keys()].join('')}]`, 'gu');
-/** Line breaks that `^` in a multiline pattern does not see (NEL, VT, FF). */
-const HIDDEN_BREAK = /[\u0085\u000B\u000C]/g;
+/**
+ * The line breaks of text.ts that `^` in a multiline pattern does not see (today NEL, VT, FF):
+ * derived by asking the regex engine, so a break added there is folded here too.
+ */
+const HIDDEN_BREAK = new RegExp(`[${[...LINE_BREAK_CHARS].filter((char) => !/^x/m.test(`${char}x`)).join('')}]`, 'g');
 
 /**
  * The text as the patterns must see it: compatibility forms folded (fullwidth "＜system＞",
@@ -156,28 +159,24 @@ function someoneElseSpoke(speaker: string | undefined, verb = ''): boolean {
   return !(/^you$/i.test(speaker.trim()) && /^ask/i.test(verb));
 }
 
-// Per-position quotation state of the last text looked at. Recounting the quotes before each
-// match made extraction quadratic on long messages with many matches (29 s for 100 kB).
-let quotedText: string | undefined;
-let quotedAt: Uint8Array = new Uint8Array(0);
-
-/** Whether position `start` of `text` sits inside an open quotation (straight quotes toggle; curly ones nest). */
-function insideQuotes(text: string, start: number): boolean {
-  if (quotedText !== text) {
-    quotedAt = new Uint8Array(text.length + 1);
-    let straight = 0;
-    let depth = 0;
-    for (let i = 0; i < text.length; i++) {
-      quotedAt[i] = straight % 2 === 1 || depth > 0 ? 1 : 0;
-      const char = text[i];
-      if (char === '"') straight++;
-      else if (char === '“' || char === '„' || char === '«') depth++;
-      else if ((char === '”' || char === '»') && depth > 0) depth--;
-    }
-    quotedAt[text.length] = straight % 2 === 1 || depth > 0 ? 1 : 0;
-    quotedText = text;
+/**
+ * Per position of `text`, 1 where a quotation is open (straight quotes toggle; curly ones nest),
+ * in one pass. Built once per message and handed to every check of its matches: recounting the
+ * quotes before each match made extraction quadratic on long messages (29 s for 100 kB).
+ */
+export function quotationMap(text: string): Uint8Array {
+  const quoted = new Uint8Array(text.length + 1);
+  let straight = 0;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    quoted[i] = straight % 2 === 1 || depth > 0 ? 1 : 0;
+    const char = text[i];
+    if (char === '"') straight++;
+    else if (char === '“' || char === '„' || char === '«') depth++;
+    else if ((char === '”' || char === '»') && depth > 0) depth--;
   }
-  return quotedAt[start] === 1;
+  quoted[text.length] = straight % 2 === 1 || depth > 0 ? 1 : 0;
+  return quoted;
 }
 
 /** How far the line and sentence walks look: a "sentence" longer than this is not one. */
@@ -233,10 +232,12 @@ function wordStartAtOrAfter(text: string, at: number, limit: number): number {
 
 /**
  * Why the match at [start, end) of `text` is not the user's own statement (quoted, reported,
- * labelled or about someone else), or undefined when it is.
+ * labelled or about someone else), or undefined when it is. `quoted` is `text`'s
+ * {@link quotationMap}; a caller checking several matches of one text builds it once
+ * ({@link ownStatementCheck}).
  */
-export function notTheUsersOwn(text: string, start: number, end: number): string | undefined {
-  if (insideQuotes(text, start)) return 'quoted speech';
+export function notTheUsersOwn(text: string, start: number, end: number, quoted: Uint8Array = quotationMap(text)): string | undefined {
+  if (quoted[start] === 1) return 'quoted speech';
   const line = lineVerdict(text, start);
   if (line !== undefined) return line;
 
@@ -256,6 +257,15 @@ export function notTheUsersOwn(text: string, start: number, end: number): string
     if (someoneElseSpoke(subject, verb)) return 'reported speech';
   }
   return undefined;
+}
+
+/**
+ * {@link notTheUsersOwn} for the matches of one message: the quotation map is built on the
+ * first match and lives as long as the returned check, so no state outlives the message.
+ */
+export function ownStatementCheck(text: string): (start: number, end: number) => string | undefined {
+  let quoted: Uint8Array | undefined;
+  return (start, end) => notTheUsersOwn(text, start, end, (quoted ??= quotationMap(text)));
 }
 
 const SPEECH_ANYWHERE = new RegExp(`(?:^|${NOT_WORD})(${WORD}{1,40})?(?:[ \\t]+${ADVERBS}){0,3}[ \\t,;:—–-]*(${SPEECH_VERB})(?!${WORD})(?:[ \\t]+(${WORD}{1,40}))?`, 'giu');

@@ -5,7 +5,6 @@
  */
 import { consolidate, type ConsolidateDeps } from './consolidate/consolidate';
 import { createPolicyDecider } from './consolidate/decider';
-import { planConsolidation, type PlanTarget } from './consolidate/plan';
 import { HASH_DIM } from './embed/hash-embedder';
 import { checkedIdGenerator, defaultIdGenerator } from './ids';
 import { checkEmbedder } from './embed/checked-embedder';
@@ -16,6 +15,7 @@ import { candidateOfFact, extractCandidates, userMessagesOf } from './extract/ca
 import { createRuleExtractor } from './extract/rules';
 import { describeValue } from './issues';
 import { forgetSource } from './forget/forget';
+import { replay, targetOf, type ReplayDeps } from './forget/replay';
 import { renderContext } from './inject/inject';
 import { parseMemoryOptions } from './memory-options';
 import {
@@ -41,7 +41,6 @@ import {
   DEFAULT_WEIGHTS,
   Id,
   type Candidate,
-  type MemoryRecord,
   type Operation,
   type Scope,
 } from './schema';
@@ -50,7 +49,7 @@ import { userPartition, type Owner } from './store/owner';
 import { createStore } from './store/store';
 import { createVectorIndex } from './store/vector-index';
 import { createComputeClient } from './worker/client';
-import { pruneMemories, pruneRecords } from './forget/prune';
+import { pruneMemories } from './forget/prune';
 import { SESSION_SUMMARY_TOPIC, summaryCandidates } from './session/summarize';
 import type { Dexie } from 'dexie';
 import type { Memory, MemoryOptions } from './memory-api';
@@ -64,11 +63,6 @@ export type { Memory, MemoryOptions } from './memory-api';
 export interface MemoryInternals {
   /** Receives the Dexie database before it opens, so a test can install DBCore middleware (`db.use(...)`) to inject write faults. */
   onDatabase?: (db: Dexie) => void;
-}
-
-/** Where an input's memories live: its owner and scope, and its session for session scope. */
-function targetOf(input: WriteInput): PlanTarget {
-  return { userId: input.userId, appName: input.appName, scope: input.scope, ...(input.scope === 'session' ? { sessionId: input.sessionId } : {}) };
 }
 
 /**
@@ -136,38 +130,7 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
     // A summary keeps the sentences the extractor took facts from, plus other durable ones.
     return input.kind === 'summary' ? summaryCandidates(input.messages, extracted.map((candidate) => candidate.excerpt)) : extracted;
   }
-
-  async function replay(inputs: readonly InputRow[], start: readonly MemoryRecord[] = []): Promise<Map<string, MemoryRecord>> {
-    const working = new Map<string, MemoryRecord>(start.map((record) => [record.id, record]));
-    // Tombstones leave the working set as they appear: the sweep and prune only look at
-    // active memories, and a long history must not make every later step walk past them.
-    const retired = new Map<string, MemoryRecord>();
-    const settle = (records: readonly MemoryRecord[]) => {
-      for (const record of records) {
-        if (record.invalidatedAt === undefined) continue;
-        working.delete(record.id);
-        retired.set(record.id, record);
-      }
-    };
-    let counter = 0;
-    for (const input of inputs) {
-      if (input.kind === 'prune') {
-        settle(pruneRecords([...working.values()], input.at, input.floor).map(({ record }) => record));
-        continue;
-      }
-      const candidates = await candidatesOf(input);
-      if (candidates.length === 0) continue;
-      const embeddings = await embedder.embed(candidates.map((candidate) => candidate.content));
-      const items = candidates.map((candidate, i) => ({
-        candidate,
-        embedding: embeddings[i]!,
-        source: { ...input.source, excerpt: candidate.excerpt, at: input.at },
-      }));
-      const plan = await planConsolidation(working, items, targetOf(input), { ...planContext, now: input.at, newId: () => `replay_${counter++}` });
-      settle(plan.changed);
-    }
-    return new Map([...retired, ...working]);
-  }
+  const replayDeps: ReplayDeps = { candidatesOf, embedder, context: planContext };
 
   function owner(options: OwnerOptions, name = 'options'): Owner {
     return parseInput(OwnerOptions, options, name);
@@ -254,7 +217,7 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
     async forgetSource(sourceId, options) {
       const id = parseInput(Id, sourceId, 'sourceId');
       return forgetSource(
-        { store, index, clock: now, newId, replay, clearCaches: async () => void (await compute.clearCaches()) },
+        { store, index, clock: now, newId, replay: (inputs, start) => replay(replayDeps, inputs, start), clearCaches: async () => void (await compute.clearCaches()) },
         id,
         owner(options),
       );

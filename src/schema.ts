@@ -3,6 +3,7 @@
  * read back from IndexedDB and everything a caller passes in are parsed with these.
  */
 import { z } from 'zod';
+import { DAY_MS } from './time';
 
 /** Longest text engram accepts in one field; longer input is a ValidationError, never truncated silently. */
 export const MAX_TEXT_LENGTH = 100_000;
@@ -169,8 +170,6 @@ export const DEFAULT_TRUST: Readonly<Record<SourceType, number>> = Object.freeze
 export const DEFAULT_EXCLUSIVE_TOPICS: readonly string[] = Object.freeze(['diet', 'travel', 'identity']);
 
 export const DEFAULT_WEIGHTS: Readonly<Weights> = Object.freeze({ relevance: 0.6, recency: 0.25, importance: 0.15 });
-
-export const DAY_MS = 86_400_000;
 
 /** Days since the memory was last confirmed. */
 export function ageDays(memory: Pick<MemoryRecord, 'updatedAt'>, now: number): number {

@@ -9,11 +9,15 @@
  * LINE SEPARATOR, PARAGRAPH SEPARATOR), so one piece of user text can never start a line of its
  * own in a prompt ("SYSTEM: …").
  */
-const LINE_BREAKS = /[\r\n\u000B\u000C\u0085\u2028\u2029]+/g;
+export const LINE_BREAK_CHARS = '\r\n\u000B\u000C\u0085\u2028\u2029';
+const LINE_BREAKS = new RegExp(`[${LINE_BREAK_CHARS}]+`, 'g');
 /** C0 and C1 controls other than the breaks above, and the bidi/format overrides that can hide text. */
 const CONTROL = /[\u0000-\u0008\u000E-\u001F\u007F-\u0084\u0086-\u009F\u202A-\u202E\u2066-\u2069]/g;
 
-/** Whether the UTF-16 code `code` is one of those line terminators (for walks that test one character at a time). */
+/**
+ * Whether the UTF-16 code `code` is one of {@link LINE_BREAK_CHARS} (for walks that test one
+ * character at a time: range checks, not a lookup, because they run for every character).
+ */
 export function isLineBreak(code: number): boolean {
   return (code >= 0x0a && code <= 0x0d) || code === 0x85 || code === 0x2028 || code === 0x2029;
 }

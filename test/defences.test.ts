@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { instructionSignal, notTheUsersOwn, reportsSomeoneElse } from '../src/defences';
+import { instructionSignal, notTheUsersOwn, ownStatementCheck, reportsSomeoneElse } from '../src/defences';
 
 /** notTheUsersOwn for the first occurrence of `span` in `text`. */
 const verdict = (text: string, span: string) => notTheUsersOwn(text, text.indexOf(span), text.indexOf(span) + span.length);
@@ -144,5 +144,19 @@ describe('reportsSomeoneElse', () => {
     expect(reportsSomeoneElse('I always say I am vegan.')).toBe(false);
     expect(reportsSomeoneElse('As mentioned, I am vegan.')).toBe(false);
     expect(reportsSomeoneElse('Since you asked, I am vegan.')).toBe(false);
+  });
+});
+
+describe('ownStatementCheck', () => {
+  it('gives notTheUsersOwn’s verdict for every match when the checks of two messages interleave', () => {
+    const quoted = 'She wrote "I\'m vegan" and I\'m vegan.';
+    const plain = 'I\'m vegan, "honestly".';
+    const [first, second] = [ownStatementCheck(quoted), ownStatementCheck(plain)];
+    const spans = (text: string) => [...text.matchAll(/I'm vegan/g)].map((match) => [match.index, match.index + match[0].length] as const);
+    for (const [text, check] of [[quoted, first], [plain, second], [quoted, first]] as const) {
+      for (const [start, end] of spans(text)) expect(check(start, end)).toBe(notTheUsersOwn(text, start, end));
+    }
+    expect(spans(quoted).map(([start, end]) => first(start, end))).toEqual(['quoted speech', undefined]);
+    expect(spans(plain).map(([start, end]) => second(start, end))).toEqual([undefined]);
   });
 });

@@ -11,7 +11,7 @@ import { partitionOf, type Owner } from '../store/owner';
 import type { Store } from '../store/store';
 import type { VectorIndex } from '../store/vector-index';
 import type { ComputeClient } from '../worker/client';
-import { writeUnderLock } from '../store/write-lock';
+import { MAX_ATTEMPTS, writeUnderLock } from '../store/write-lock';
 import { MAX_NEIGHBOURS, planConsolidation, type PlanContext, type PlanTarget } from './plan';
 
 export interface ConsolidateDeps {
@@ -39,9 +39,6 @@ export interface ConsolidateRequest {
   /** Embeddings for `candidates`, when the caller already has them. */
   embeddings?: readonly Float32Array[];
 }
-
-/** Commit attempts before a ConflictError from writers outside the lock is passed on. */
-const MAX_ATTEMPTS = 8;
 
 export async function consolidate(deps: ConsolidateDeps, request: ConsolidateRequest): Promise<Operation[]> {
   const { store } = deps;

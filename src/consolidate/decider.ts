@@ -42,6 +42,16 @@ export function strongestTrust(memory: MemoryRecord, trust: Readonly<Record<Sour
 }
 
 /**
+ * The trust gate, the one rule both the policy decider and plan.ts's enforcement of every
+ * decider's answer apply: undefined when `source` may replace `memory`, else why it may not.
+ */
+export function trustRefusal(memory: MemoryRecord, source: Pick<Source, 'type'>, trust: Readonly<Record<SourceType, number>>): string | undefined {
+  const needed = strongestTrust(memory, trust);
+  const given = trust[source.type];
+  return given >= needed ? undefined : `lower-trust source than the existing memory (${source.type} ${given} < ${needed})`;
+}
+
+/**
  * The seed's `offline_decide`: identical text is corroboration; on an exclusive topic, a
  * source at least as trusted as the strongest one behind the old memory replaces it, a weaker
  * one is refused; anything else is new.
@@ -55,19 +65,15 @@ export function createPolicyDecider({ trust, exclusiveTopics }: PolicyOptions): 
           return { action: 'NOOP', targetId: memory.id, reason: 'identical to an existing memory', corroborate: true };
         }
         if (memory.topic === candidate.topic && exclusiveTopics.has(memory.topic)) {
-          if (trust[source.type] >= strongestTrust(memory, trust)) {
+          const refusal = trustRefusal(memory, source, trust);
+          if (refusal === undefined) {
             return {
               action: 'UPDATE',
               targetId: memory.id,
               reason: `contradicts ${memory.id} on exclusive topic '${memory.topic}'; newer information from a ${source.type} source wins`,
             };
           }
-          return {
-            action: 'NOOP',
-            targetId: memory.id,
-            reason: `lower-trust source than the existing memory (${source.type} ${trust[source.type]} < ${strongestTrust(memory, trust)}); contradiction refused`,
-            corroborate: false,
-          };
+          return { action: 'NOOP', targetId: memory.id, reason: `${refusal}; contradiction refused`, corroborate: false };
         }
       }
       return { action: 'CREATE', reason: 'novel topic for this user' };

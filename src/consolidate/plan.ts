@@ -7,7 +7,7 @@ import { callPlugin, PluginError } from '../errors';
 import { freshId } from '../ids';
 import { dot } from '../embed/vector';
 import type { Candidate, MemoryRecord, Operation, Scope, Source, SourceType } from '../schema';
-import { strongestTrust, type Decider, type Decision } from './decider';
+import { trustRefusal, type Decider, type Decision } from './decider';
 
 export interface PlanTarget {
   userId: string;
@@ -107,14 +107,9 @@ export function enforcePolicy(decision: Decision, item: EmbeddedCandidate, simil
 }
 
 function gate(decision: Extract<Decision, { action: 'UPDATE' }>, target: MemoryRecord, source: Source, context: Pick<PlanContext, 'trust'>): Decision {
-  const needed = strongestTrust(target, context.trust);
-  if (context.trust[source.type] >= needed) return decision;
-  return {
-    action: 'NOOP',
-    targetId: target.id,
-    reason: `update refused: lower-trust source than the existing memory (${source.type} ${context.trust[source.type]} < ${needed}); the decider said: ${decision.reason}`,
-    corroborate: false,
-  };
+  const refusal = trustRefusal(target, source, context.trust);
+  if (refusal === undefined) return decision;
+  return { action: 'NOOP', targetId: target.id, reason: `update refused: ${refusal}; the decider said: ${decision.reason}`, corroborate: false };
 }
 
 /** JSON for the error message; a BigInt or a cycle in a plugin's answer must not turn a PluginError into a TypeError. */

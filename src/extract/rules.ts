@@ -5,7 +5,7 @@
  * so adversarial input cannot make it backtrack catastrophically.
  */
 import type { CandidateInput } from '../schema';
-import { instructionSignal, normalizeApostrophes, notTheUsersOwn, sentenceBounds } from '../defences';
+import { instructionSignal, normalizeApostrophes, ownStatementCheck, sentenceBounds } from '../defences';
 import { CALL_ME, isReservedName } from '../names';
 import { isLineBreak } from '../text';
 import type { Extractor } from './extractor';
@@ -76,8 +76,8 @@ export function sentenceAround(text: string, start: number, end: number): string
   return sentence.length > MAX_EXCERPT ? sentence.slice(0, MAX_EXCERPT - 1) + '…' : sentence;
 }
 
-/** The rule's hits in one user message that are the user's own statements, as candidates. */
-function hitsOf(rule: Rule, content: string, text: string): CandidateInput[] {
+/** The rule's hits in one user message that are the user's own statements (`notOwn`: ownStatementCheck of `text`), as candidates. */
+function hitsOf(rule: Rule, content: string, text: string, notOwn: (start: number, end: number) => string | undefined): CandidateInput[] {
   // `d` gives each capture's own indexes: the value is read from the message as typed
   // ("O’Brien", "Zoe\u0308"), not from the apostrophe-normalised copy the rules match on.
   const flags = [...new Set([...rule.pattern.flags, 'g', 'd'])].join('');
@@ -86,7 +86,7 @@ function hitsOf(rule: Rule, content: string, text: string): CandidateInput[] {
     const [start, end] = [match.index, match.index + match[0].length];
     const span = match.indices?.[1];
     const capture = span ? content.slice(span[0], span[1]) : '';
-    if (notTheUsersOwn(text, start, end) !== undefined) continue;
+    if (notOwn(start, end) !== undefined) continue;
     if (rule.topic === 'identity' && isReservedName(capture)) continue;
     const value = rule.lowerCaseCapture ? capture.toLowerCase() : capture;
     candidates.push({
@@ -112,7 +112,8 @@ export function createRuleExtractor(rules: readonly Rule[] = SEED_RULES): Extrac
         // A message carrying instructions, role markers or a request to write for everyone is
         // an attack on the store or the prompt, not a statement about the user: nothing from it.
         if (instructionSignal(text) !== undefined) continue;
-        for (const rule of rules) candidates.push(...hitsOf(rule, message.content, text));
+        const notOwn = ownStatementCheck(text);
+        for (const rule of rules) candidates.push(...hitsOf(rule, message.content, text, notOwn));
       }
       return candidates;
     },

@@ -13,12 +13,9 @@ import { userPartition, type Owner } from '../store/owner';
 import type { Store } from '../store/store';
 import type { VectorIndex } from '../store/vector-index';
 import { planErasure, type ForgetReport } from './erasure-plan';
-import { writeUnderLock } from '../store/write-lock';
+import { MAX_ATTEMPTS, writeUnderLock } from '../store/write-lock';
 
 export { REDACTED, type ForgetReport } from './erasure-plan';
-
-/** Commit attempts before a ConflictError from writers outside the lock is passed on. */
-const MAX_ATTEMPTS = 5;
 
 export interface ForgetDeps {
   store: Store;

@@ -9,10 +9,7 @@ import type { Owner } from '../store/owner';
 import { userPartition } from '../store/owner';
 import type { Store } from '../store/store';
 import type { VectorIndex } from '../store/vector-index';
-import { writeUnderLock } from '../store/write-lock';
-
-/** Commit attempts before a ConflictError from writers outside the lock is passed on. */
-const MAX_ATTEMPTS = 5;
+import { MAX_ATTEMPTS, writeUnderLock } from '../store/write-lock';
 
 export interface PruneReport {
   /** Each pruned memory with the decayed confidence it had. */

@@ -11,7 +11,7 @@ import type { MemoryRecord } from '../schema';
 import { partitionOf, type Owner } from '../store/owner';
 import type { Store } from '../store/store';
 import type { VectorIndex } from '../store/vector-index';
-import { writeUnderLock } from '../store/write-lock';
+import { MAX_ATTEMPTS, writeUnderLock } from '../store/write-lock';
 
 /** Reported after every batch. `total` is what remained when the run began (it grows if another embedder keeps writing). */
 export interface ReembedProgress {
@@ -38,9 +38,6 @@ export interface ReembedRequest {
   onProgress?: ((progress: ReembedProgress) => void) | undefined;
   signal?: AbortSignal | undefined;
 }
-
-/** Commit attempts per partition batch before a ConflictError from writers outside the lock is passed on. */
-const MAX_ATTEMPTS = 8;
 
 function groupByPartition(records: readonly Pick<MemoryRecord, 'id' | 'userId' | 'appName' | 'scope'>[]): Map<string, { owner: Owner; ids: string[] }> {
   const groups = new Map<string, { owner: Owner; ids: string[] }>();

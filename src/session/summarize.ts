@@ -9,7 +9,7 @@
  * preference. The extractor's poisoning defences apply here too: no quoted or reported speech,
  * nothing from a message that carries instructions.
  */
-import { instructionSignal, normalizeApostrophes, notTheUsersOwn, reportsSomeoneElse } from '../defences';
+import { instructionSignal, normalizeApostrophes, ownStatementCheck, reportsSomeoneElse } from '../defences';
 import { claimsReservedName } from '../names';
 import type { Candidate, ChatMessage } from '../schema';
 
@@ -41,6 +41,7 @@ export function durableStatements(userMessages: readonly ChatMessage[], flagged:
   for (const message of userMessages) {
     const text = normalizeApostrophes(message.content);
     if (instructionSignal(text) !== undefined) continue;
+    const notOwn = ownStatementCheck(text);
     for (const match of text.matchAll(SENTENCE)) {
       const sentence = match[0].trim();
       const id = key(sentence);
@@ -50,7 +51,7 @@ export function durableStatements(userMessages: readonly ChatMessage[], flagged:
       const durable = DURABLE.exec(sentence);
       if (!isFlagged && (!durable || TRANSIENT.test(sentence))) continue;
       const at = start + (durable?.index ?? 0);
-      if (notTheUsersOwn(text, at, at + (durable?.[0].length ?? sentence.length)) !== undefined || reportsSomeoneElse(sentence)) continue;
+      if (notOwn(at, at + (durable?.[0].length ?? sentence.length)) !== undefined || reportsSomeoneElse(sentence)) continue;
       if (claimsReservedName(sentence)) continue;
       seen.add(id);
       // The stored text is the user's, not the apostrophe-normalised copy.

@@ -5,6 +5,14 @@
  */
 import { ConflictError, IdCollisionError } from '../errors';
 
+/**
+ * Commit attempts of one write before a ConflictError from writers outside the lock is passed
+ * on. Every writer (consolidate, forget, prune, reembed) uses this one bound: the lock makes a
+ * conflict rare, so only the backstop for writers that do not hold it (another tab without Web
+ * Locks, a test writing directly) ever spends them.
+ */
+export const MAX_ATTEMPTS = 8;
+
 /** Re-decisions after the commit found a generated id taken, beyond `maxAttempts`: new ids cost no backoff. */
 const MAX_ID_COLLISIONS = 16;
 

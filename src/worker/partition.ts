@@ -4,6 +4,7 @@
  * swap-remove and grown by doubling.
  */
 import { flattenTerms } from '../embed/terms';
+import { DAY_MS } from '../time';
 import { SCOPE_CODE, type IndexRows } from './api';
 import { LexicalIndex } from './lexical';
 import { RowMatrix, type VectorCodes } from './matrix';
@@ -26,8 +27,6 @@ export interface Partition {
   /** Scratch for one query's BM25 scores, one per row. */
   lexicalScores: Float32Array;
 }
-
-const DAY_MS = 86_400_000;
 
 export function createPartition(dim: number, capacity: number, version: number, module: WebAssembly.Module | null, codes: VectorCodes = 'f32'): Partition {
   return {

@@ -1,0 +1,247 @@
+/**
+ * The storage contract: everything the stages (consolidate/, retrieve/, forget/, reembed/,
+ * session/) need from where memories live, in engram's terms. Two layers sit under it:
+ *
+ * - **records** ({@link RecordStore}): owner-scoped reads, stored inputs, revocations and one
+ *   atomic, versioned commit. IndexedDB (Dexie) by default; any store that can make a commit
+ *   all-or-nothing and refuse a stale one fits.
+ * - **vectors** ({@link VectorLayer}): the similarity searches (consolidation's neighbours,
+ *   retrieval's ranked candidates). The worker's matrix by default; a backend with its own
+ *   vector search (Chroma) implements it over that.
+ *
+ * Rules every backend keeps (each one is a test in test/contract/):
+ * - Isolation lives here. Every read takes the owner and returns only records
+ *   {@link isVisibleTo} that owner, even when an index query should already have filtered:
+ *   a bug in a query must not become a leak. No read means "everyone".
+ * - Records come back parsed (`MemoryRecord`); a stored row that fails to parse is skipped and
+ *   its id added to {@link RecordStore.quarantined}, never returned, never a crash.
+ * - Every owner's memories live in partitions ({@link userPartition}, {@link appPartition});
+ *   each partition has a version that every commit touching it bumps by one. Versions are
+ *   what makes a decision safe: a commit made against versions that moved is refused.
+ * - A commit is all or nothing. A failure at any step leaves the store as it was before (or,
+ *   for a store without transactions that finishes an interrupted commit when it is opened
+ *   next, as it is after); never between.
+ */
+import type { MemoryRecord, Scope, Weights } from '../schema';
+import type { IDBKeyRangeClass, InputRow, PruneInput, WriteInput } from '../store/database';
+import type { WorkingHints } from '../store/lineage';
+import { appPartition, isVisibleTo, partitionOf, userPartition, type Owner } from '../store/owner';
+import type { ComputeClient } from '../worker/client';
+
+export { appPartition, isVisibleTo, partitionOf, userPartition };
+export type { InputRow, Owner, PruneInput, WorkingHints, WriteInput };
+
+/** Everything one write (a consolidation, an erasure, a prune, a re-embedding) stores, at once. */
+export interface Commit {
+  /** Records to put (new or changed), complete or in the working form they were read in (see `hints`). */
+  records: MemoryRecord[];
+  /**
+   * Ids among `records` that this write creates. If any already exists (another owner's record
+   * included) or one is listed twice, nothing is written and the commit rejects with
+   * IdCollisionError, so the write is decided again with new ids: a CREATE never overwrites a
+   * record it did not read.
+   */
+  creates?: readonly string[];
+  /** Inputs to append to the ordered log (the conversation being ingested, a remembered fact, a prune). */
+  inputs?: InputRow[];
+  /** Inputs to delete by `seq` (erasure removes a revoked source's conversations). */
+  deleteInputs?: number[];
+  /**
+   * Records that this owner revoked this source (forgetSource): from then on {@link RecordStore.isRevoked}
+   * says so, and the excerpt of every source with this id in the owner's records is blanked.
+   */
+  revoke?: { userId: string; appName: string; sourceId: string; at: number };
+  /**
+   * The owner's user-partition version when the write of `inputs` began. An input whose source
+   * was revoked at a version after it (or at any version, when this is absent) is refused with
+   * PermissionError and nothing is written: it raced the erasure.
+   */
+  inputsBaseVersion?: number;
+  /**
+   * Partition versions the decision was made against. If any partition's current version
+   * differs, nothing is written and the commit rejects with ConflictError (decide again).
+   * Every partition named here, every partition of `records` and the revoking owner's
+   * partition are bumped by one.
+   */
+  expected: ReadonlyMap<string, number>;
+  /**
+   * Which records were planned over {@link RecordStore.workingSet} reads, and which new memory
+   * inherits the sources of which superseded one. A backend whose working set is the complete
+   * records may ignore it; the IndexedDB backend uses it to append only what changed.
+   */
+  hints?: WorkingHints;
+}
+
+/** What a commit did, for the vector layer to follow ({@link VectorLayer.afterCommit}). */
+export interface CommitResult {
+  /** Partition key → [version before, version after] for every partition the commit bumped. */
+  versions: Map<string, [number, number]>;
+  /** Partitions whose stored vector copies the commit dropped (it wiped a vector); a backend may leave it out. */
+  packsDropped?: string[];
+}
+
+/** Where one record is, for the re-embedding walk. */
+export type RecordLocation = Pick<MemoryRecord, 'id' | 'userId' | 'appName' | 'scope'>;
+
+/**
+ * The records layer: owner-scoped reads and the one way to write. Every method that takes an
+ * `owner` returns only what {@link isVisibleTo} allows that owner (app-scope records of its app
+ * included). Reads and commits reject with StorageError (QuotaError when out of space) when
+ * the store fails, with the action that failed in the message.
+ */
+export interface RecordStore {
+  /** Ids of stored rows that failed validation when read (skipped, never returned). */
+  readonly quarantined: ReadonlySet<string>;
+  /** The current version of each partition key (0 for a partition never written). */
+  versions(keys: readonly string[]): Promise<Map<string, number>>;
+  /** Records by id that are visible to `owner`, in the order asked; missing and foreign ones are dropped alike. */
+  getMany(ids: readonly string[], owner: Owner): Promise<MemoryRecord[]>;
+  /**
+   * The owner's records of the given scopes (`'app'`: its app's app-scope records), oldest
+   * first (`createdAt`, then id); tombstones only with `includeInvalid`.
+   */
+  list(owner: Owner, options: { scopes: readonly Scope[]; includeInvalid: boolean }): Promise<MemoryRecord[]>;
+  /**
+   * What one consolidation decides over: the records `ids` (the similarity neighbours, any
+   * state) united with the active records of `scope` on each of `topics` (the topic sweep),
+   * visible to `owner`. Records may come in *working form*: `sources` holds at least the first
+   * source of each type and every source with id `sourceId`, `history` may be empty. Complete
+   * records are a valid working form.
+   */
+  workingSet(owner: Owner, request: { ids: readonly string[]; topics: readonly string[]; scope: Scope; sourceId: string }): Promise<MemoryRecord[]>;
+  /** All of the owner's records (any state) that list `sourceId` among their sources. */
+  bySource(owner: Owner, sourceId: string): Promise<MemoryRecord[]>;
+  /**
+   * What an erasure of `sourceId` reads, oldest first, user and session scope only: at least
+   * the owner's active records, those that list the source, and those changed by a write at or
+   * after input `fromSeq` (the source's first input). It may return more of the owner's records.
+   */
+  erasureSet(owner: Owner, request: { sourceId: string; fromSeq: number | undefined }): Promise<MemoryRecord[]>;
+  /** The owner's stored inputs (user and session writes and prunes), in the order written (`seq`), never by clock. */
+  inputs(owner: Owner): Promise<InputRow[]>;
+  /** The owner's stored inputs with `seq` greater than `seq`, in order. */
+  inputsAfter(owner: Owner, seq: number): Promise<InputRow[]>;
+  /** The owner's stored inputs of one source, in order. */
+  inputsOf(owner: Owner, sourceId: string): Promise<InputRow[]>;
+  /**
+   * The owner's user- and session-scope records as they were right after some input before
+   * `seq`, and that input's seq, so regeneration can replay from there; null when the store
+   * keeps no such checkpoint (then replay starts from the beginning). Always allowed to be null.
+   */
+  checkpointBefore(owner: Owner, seq: number): Promise<{ seq: number; records: MemoryRecord[] } | null>;
+  /** Whether the owner has revoked `sourceId` with forgetSource before. */
+  isRevoked(owner: Owner, sourceId: string): Promise<boolean>;
+  /**
+   * Applies `commit` all or nothing (see {@link Commit} for each refusal). Versions are checked
+   * and bumped in the same atomic step as the writes, so two writers can never both succeed
+   * against one version.
+   * @throws ConflictError, IdCollisionError, PermissionError, StorageError; nothing written on any.
+   */
+  commit(commit: Commit): Promise<CommitResult>;
+  /**
+   * Active records of every owner whose vectors another embedder than `embedderId` wrote, in
+   * id order after `afterId`, at most `limit`; `lastId` is the last one returned, to continue
+   * after (undefined: none left). Re-embedding reads each batch again with {@link getMany}.
+   */
+  foreignActive(embedderId: string, afterId: string | undefined, limit: number): Promise<{ rows: RecordLocation[]; lastId: string | undefined }>;
+  /** How many active records of every owner another embedder than `embedderId` wrote. */
+  countForeign(embedderId: string): Promise<number>;
+}
+
+/** The candidate search retrieval runs: the caller's visible memories ranked by the blended score. */
+export interface VectorSearch {
+  owner: Owner;
+  /** Scopes to search; rows of any other scope are never candidates. */
+  scopes: readonly Scope[];
+  /** Session-scope rows are candidates only when their session is this one. */
+  sessionId?: string;
+  /** The query's embedding (the embedder's `dim`, L2-normalised). */
+  vector: Float32Array;
+  /** The query's text, for a lexical channel where the layer has one; without one, relevance is the cosine. */
+  text?: string;
+  k: number;
+  /** Ms since epoch, for recency. */
+  now: number;
+  weights: Weights;
+}
+
+/** One candidate of a {@link VectorSearch}: `score = weights·(relevance, recency, importance)`. */
+export interface VectorHit {
+  id: string;
+  score: number;
+  /** The fused relevance (the cosine when the query shares no term with any candidate, or the layer has no lexical channel). */
+  relevance: number;
+  cosine: number;
+  /** The lexical channel relative to the query's best lexical match, 0–1 (0 without a lexical channel). */
+  lexical: number;
+  /** `0.5 ** (ageDays / halfLifeDays)`. */
+  recency: number;
+  importance: number;
+}
+
+/**
+ * The vector layer: similarity over the active records of each partition, kept in step with
+ * the records layer. Hits are ids: the stages read the records with {@link RecordStore.getMany}
+ * (so isolation is checked again there) and skip ids that no longer come back.
+ */
+export interface VectorLayer {
+  /**
+   * Brings the partitions up to their current versions (writes made by other instances and
+   * tabs included) and resolves to those versions, which a decision then commits against.
+   */
+  ensure(keys: readonly string[]): Promise<Map<string, number>>;
+  /**
+   * For each vector, the ids of the active records of `scope` in partition `key` whose cosine
+   * is ≥ `threshold`: the `limit` most similar, most similar first (the consolidation sweep).
+   */
+  neighbours(key: string, vectors: readonly Float32Array[], options: { threshold: number; scope: Scope; limit: number }): Promise<string[][]>;
+  /** The top `k` candidates for a query among what `search.owner` may see (see {@link VectorSearch}), best first. */
+  search(search: VectorSearch): Promise<VectorHit[]>;
+  /**
+   * How many active records of a partition (as of the last ensure) were embedded by another
+   * embedder: they cannot be searched with this one, so a search would silently miss them.
+   */
+  foreignRows(key: string): number;
+  /** Follows a commit this instance made (`records`: what it wrote); the next ensure catches up on anything else. */
+  afterCommit(result: CommitResult, records: readonly MemoryRecord[]): Promise<void>;
+  /** Resolves when background work (snapshot writes) has finished: tests, benchmarks, close. */
+  settled(): Promise<void>;
+  /** Forgets everything loaded: the store under it went away (another tab deleted it) and versions restart. */
+  reset(): Promise<void>;
+}
+
+/** An opened storage: the two layers and what the stages name their locks with. */
+export interface Storage {
+  /**
+   * The namespace of this store's write locks. Writers of one partition on the same store (in
+   * any tab or instance) take turns under `engram:<lockName>:<partition>`; two stores with
+   * different names never wait for each other.
+   */
+  readonly lockName: string;
+  readonly records: RecordStore;
+  readonly vectors: VectorLayer;
+  /** Releases the store (database connection, client). Calls after it reject. Compute is not closed here. */
+  close(): Promise<void>;
+}
+
+/** What a backend is opened with: engram's choices that the store has to agree with. */
+export interface StorageContext {
+  /** The memory's name (`createMemory({ name })`, default `'engram'`): the database, collection prefix or lock namespace. */
+  name: string;
+  /** The embedder in use: every vector a search gets or a record carries from it has `dim` values. */
+  embedder: { id: string; dim: number };
+  /** engram's compute (embedding, the worker's matrix scan), for backends whose vector layer uses it. */
+  compute: ComputeClient;
+  /** `createMemory`'s IndexedDB options, for backends built on IndexedDB. */
+  indexedDB?: IDBFactory | undefined;
+  IDBKeyRange?: IDBKeyRangeClass | undefined;
+}
+
+/**
+ * How a storage is given to `createMemory({ storage })`; IndexedDB (Dexie and the worker's
+ * matrix) when none is. `open` is called once per `createMemory`.
+ * @throws StorageError from `open` when the store cannot be reached or opened (say how to fix it).
+ */
+export interface StorageBackend {
+  open(context: StorageContext): Promise<Storage>;
+}
