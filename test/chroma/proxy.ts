@@ -36,7 +36,7 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
       const answer = await fetch(`${target}${request.url}`, {
         method: request.method!,
         headers: { 'content-type': request.headers['content-type'] ?? 'application/json' },
-        ...(body.length ? { body } : {}),
+        ...(body.length ? { body: new Uint8Array(body) } : {}),
       });
       const bytes = Buffer.from(await answer.arrayBuffer());
       response.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
