@@ -55,5 +55,9 @@ export {
   ModelUnavailableError,
   AbortedError,
   EmbedderMismatchError,
+  IdCollisionError,
   isEngramError,
 } from './errors';
+// For storage backends (`createMemory({ storage })`, engram/chroma): the partition keys and the
+// isolation predicate every backend must agree with engram on.
+export { userPartition, appPartition, partitionOf, isVisibleTo } from './store/owner';

@@ -8,7 +8,7 @@
  * one-number placeholder vector, since Chroma stores a vector with every record.
  */
 import { ChromaClient, type Collection, type Metadata, type Where } from 'chromadb';
-import { StorageError } from '../../errors';
+import { StorageError } from 'engram';
 import { NOTHING, type Filter } from './where';
 
 /** One Chroma record as engram writes it. */

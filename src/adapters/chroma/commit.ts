@@ -9,9 +9,8 @@
  * this commit × 1024 + its position, increasing in write order within the owner (replay reads
  * one owner's inputs; invariant 11 needs their order, never a global one).
  */
-import { ConflictError, PermissionError, type MemoryRecord } from 'engram';
+import { IdCollisionError, partitionOf, PermissionError, userPartition, type MemoryRecord } from 'engram';
 import type { Commit, CommitResult, WriteInput } from '../../storage/contract';
-import { partitionOf, userPartition } from '../../store/owner';
 import type { ChromaRow, Collections } from './collections';
 import { commitPlan, type IntentOptions, type Write } from './intents';
 import { dropsFlags, inputId, inputPartition, inputRow, memoryRow, recordOf, sourceFlag } from './rows';
@@ -64,7 +63,7 @@ async function storedRecords(collections: Collections, commit: Commit): Promise<
 function refuseExistingIds(creates: readonly string[], stored: ReadonlyMap<string, MemoryRecord>): void {
   const taken = creates.filter((id) => stored.has(id));
   if (taken.length || new Set(creates).size !== creates.length) {
-    throw new ConflictError(`memory id ${taken[0] ?? 'generated twice'} already exists; a new memory never replaces another record, so the write is decided again with new ids`);
+    throw new IdCollisionError(`memory id ${taken[0] ?? 'generated twice'} already exists; a new memory never replaces another record, so the write is decided again with new ids`);
   }
 }
 

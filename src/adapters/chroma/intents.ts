@@ -22,7 +22,7 @@
  * equal versions and no decided intent, or read again.
  */
 import type { Metadata } from 'chromadb';
-import { ConflictError, StorageError } from '../../errors';
+import { ConflictError, StorageError } from 'engram';
 import type { ChromaRow, Collections, ReadRow, Table } from './collections';
 import { eq, or, type Filter } from './where';
 

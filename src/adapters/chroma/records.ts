@@ -4,9 +4,8 @@
  * what came back; rows that fail to parse are quarantined. Reads go through the seqlock of
  * intents.ts, so no commit is ever seen half-applied.
  */
-import type { MemoryRecord, Scope } from 'engram';
+import { appPartition, isVisibleTo, userPartition, type MemoryRecord, type Scope } from 'engram';
 import type { InputRow, Owner, RecordLocation, RecordStore } from '../../storage/contract';
-import { appPartition, isVisibleTo, userPartition } from '../../store/owner';
 import type { Collections, ReadRow } from './collections';
 import { consistentRead, readControl, type IntentOptions } from './intents';
 import { inputOf, inputPartition, recordOf, sourceFlag } from './rows';

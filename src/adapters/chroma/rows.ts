@@ -14,9 +14,8 @@
  * with its JSON) is reported as `null`, for the caller to quarantine.
  */
 import type { Metadata } from 'chromadb';
-import { MemoryRecord } from 'engram';
-import type { InputRow } from '../../storage/contract';
-import { partitionOf, userPartition, type Owner } from '../../store/owner';
+import { MemoryRecord, partitionOf, userPartition } from 'engram';
+import type { InputRow, Owner } from '../../storage/contract';
 import type { ChromaRow, ReadRow } from './collections';
 
 /** The metadata key that flags a record as listing source `sourceId`. */

@@ -12,9 +12,8 @@
  * There is no lexical channel on Chroma: `text` is ignored and relevance is the cosine
  * (`lexical` is 0), as on the IndexedDB path for a query that shares no term with any memory.
  */
-import { decayedConfidence, type Scope } from 'engram';
+import { appPartition, decayedConfidence, userPartition, type Scope } from 'engram';
 import type { VectorHit, VectorLayer, VectorSearch } from '../../storage/contract';
-import { appPartition, userPartition } from '../../store/owner';
 import type { Collections, ReadRow } from './collections';
 import { readControl } from './intents';
 import { and, eq, NOTHING, oneOf, or, type Filter } from './where';
