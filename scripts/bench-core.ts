@@ -11,8 +11,7 @@ import { createMemory, type Memory, type MemoryOptions } from '../src/index';
 import { DEFAULT_WEIGHTS } from '../src/schema';
 import type { EngramDatabase } from '../src/store/database';
 import { userPartition } from '../src/store/owner';
-import { createStore } from '../src/store/store';
-import { createVectorIndex } from '../src/store/vector-index';
+import { createIndexedDbStorage } from '../src/store/indexeddb';
 import { retrieveMemories, type RetrieveDeps } from '../src/retrieve/retrieve';
 import { SCOPE_CODE, type ScanRequest } from '../src/worker/api';
 import type { ComputeClient } from '../src/worker/client';
@@ -157,13 +156,12 @@ interface KernelFigures {
 async function buildStore(env: BenchEnvironment, name: string, records: readonly import('../src/schema').MemoryRecord[]): Promise<void> {
   const db = env.openDatabase(name);
   await db.open();
-  const store = createStore(db);
+  const compute = env.computeClient();
+  const { records: store, vectors: index } = createIndexedDbStorage(db, { compute, embedder: { id: `hash-fnv1a-${HASH_DIM}`, dim: HASH_DIM } });
   for (let start = 0; start < records.length; start += 2000) {
     await store.commit({ records: records.slice(start, start + 2000), expected: new Map() });
   }
   // Bring the owner's packs to a snapshot (what a running app's compaction leaves behind).
-  const compute = env.computeClient();
-  const index = createVectorIndex(store, compute, { id: `hash-fnv1a-${HASH_DIM}`, dim: HASH_DIM });
   await index.ensure([userPartition(OWNER)]);
   await index.compact(userPartition(OWNER));
   await index.settled();
@@ -214,12 +212,11 @@ async function measureEndToEnd(env: BenchEnvironment, n: number, failures: strin
 
   const compute = env.computeClient();
   const db = env.openDatabase(name);
-  const store = createStore(db);
-  const index = createVectorIndex(store, compute, { id: `hash-fnv1a-${HASH_DIM}`, dim: HASH_DIM });
-  await index.ensure([userPartition(OWNER)]);
+  const storage = createIndexedDbStorage(db, { compute, embedder: { id: `hash-fnv1a-${HASH_DIM}`, dim: HASH_DIM } });
+  await storage.vectors.ensure([userPartition(OWNER)]);
   const computeBytes = (await compute.stats()).bytes;
-  const paths = await compareRetrievePaths({ store, index, compute, embedder, clock: () => now }, queries);
-  await index.settled();
+  const paths = await compareRetrievePaths({ storage, embedder, clock: () => now }, queries);
+  await storage.vectors.settled();
   compute.close();
   db.close();
   await env.openDatabase(name).delete();
@@ -244,9 +241,10 @@ async function measureEndToEnd(env: BenchEnvironment, n: number, failures: strin
  * vector-only path (the same retrieve with the text withheld from the scan), interleaved in one run.
  */
 async function compareRetrievePaths(deps: RetrieveDeps, queries: readonly string[]): Promise<{ hybrid: number; vector: number }> {
+  const { vectors } = deps.storage;
   const vectorOnly: RetrieveDeps = {
     ...deps,
-    compute: { ...deps.compute, scan: ({ queryText: _, ...request }) => deps.compute.scan(request) },
+    storage: { ...deps.storage, vectors: { ...vectors, search: ({ text: _, ...search }) => vectors.search(search) } },
   };
   const plan = { owner: { userId: BENCH_USER, appName: BENCH_APP }, scopes: ['user' as const], k: K, weights: DEFAULT_WEIGHTS };
   const hybrid: number[] = [];

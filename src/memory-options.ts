@@ -12,6 +12,7 @@ import { StorageError } from './errors';
 import type { Extractor } from './extract/extractor';
 import { parseInput } from './options';
 import { DEFAULT_TRUST, Id, SourceType } from './schema';
+import type { StorageBackend } from './storage/contract';
 import type { IDBKeyRangeClass } from './store/database';
 import type { WorkerMode } from './worker/client';
 
@@ -84,6 +85,11 @@ const memoryOptionsShape = {
    * re-embeds them before it resolves.
    */
   reembed: z.enum(['auto', 'manual']).optional(),
+  /**
+   * Where memories are stored: a backend `{ open(context) }` (e.g. `createChromaStorage()` from
+   * `engram/chroma`). Default: IndexedDB (Dexie, with the worker's vector index), named `name`.
+   */
+  storage: z.custom<StorageBackend>((value) => hasMethods(value, 'open'), { error: 'must be a storage backend { open(context) }' }).optional(),
 };
 export const MemoryOptions: z.ZodObject<typeof memoryOptionsShape, z.core.$strict> = z.strictObject(memoryOptionsShape);
 export type MemoryOptions = z.input<typeof MemoryOptions>;
@@ -105,6 +111,7 @@ function checkIndexedDB(options: ParsedMemoryOptions): void {
 /** Parses `createMemory`'s options: ValidationError for a bad or unknown option, StorageError when IndexedDB is missing. */
 export function parseMemoryOptions(options: unknown): ParsedMemoryOptions {
   const parsed = parseInput(MemoryOptions, options === undefined ? {} : options, 'options');
-  checkIndexedDB(parsed);
+  // Another backend needs no IndexedDB here.
+  if (parsed.storage === undefined) checkIndexedDB(parsed);
   return parsed;
 }

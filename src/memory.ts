@@ -10,7 +10,7 @@ import { checkedIdGenerator, defaultIdGenerator } from './ids';
 import { checkEmbedder } from './embed/checked-embedder';
 import { resolveEmbedder } from './embed/model-embedder';
 import { guardClosed } from './closed';
-import { NotFoundError, PermissionError, toStorageError, ValidationError, WorkerError } from './errors';
+import { NotFoundError, PermissionError, ValidationError } from './errors';
 import { candidateOfFact, extractCandidates, userMessagesOf } from './extract/candidates';
 import { createRuleExtractor } from './extract/rules';
 import { describeValue } from './issues';
@@ -44,10 +44,8 @@ import {
   type Operation,
   type Scope,
 } from './schema';
-import { EngramDatabase, type InputRow, type WriteInput } from './store/database';
-import { userPartition, type Owner } from './store/owner';
-import { createStore } from './store/store';
-import { createVectorIndex } from './store/vector-index';
+import { userPartition, type InputRow, type Owner, type WriteInput } from './storage/contract';
+import { indexedDbStorage } from './store/indexeddb';
 import { createComputeClient } from './worker/client';
 import { pruneMemories } from './forget/prune';
 import { SESSION_SUMMARY_TOPIC, summaryCandidates } from './session/summarize';
@@ -87,8 +85,6 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
     return value;
   };
   const newId = options.idGenerator ? checkedIdGenerator(options.idGenerator) : defaultIdGenerator;
-  const db = new EngramDatabase(options.name ?? 'engram', options);
-  internals.onDatabase?.(db);
   const compute = createComputeClient({
     ...(options.worker !== undefined ? { worker: options.worker } : {}),
     ...(options.workerTimeoutMs !== undefined ? { timeoutMs: options.workerTimeoutMs } : {}),
@@ -100,29 +96,17 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
       throw error;
     }),
   );
-  const store = createStore(db, embedder);
   const extractor = options.extractor ?? createRuleExtractor();
   const exclusiveTopics = new Set([...(options.exclusiveTopics ?? DEFAULT_EXCLUSIVE_TOPICS), SESSION_SUMMARY_TOPIC]);
   const decider = options.decider ?? createPolicyDecider({ trust, exclusiveTopics });
-  const index = createVectorIndex(store, compute, embedder);
-  const planContext = { decider, trust, exclusiveTopics, candidateThreshold: threshold, embedderId: embedder.id, newId };
-  const consolidateDeps: ConsolidateDeps = { store, index, compute, embedder, context: planContext, clock: now };
-  let closed = false;
-  db.on('close', () => {
-    // Another tab deleted or upgraded the database: Dexie closed this connection and reopens
-    // on the next call, possibly onto a new, empty database whose versions restart. Matrices
-    // loaded from the old one must not survive that (a restarted version could match theirs).
-    // A WorkerError here needs nothing more: a restarted worker holds no matrices at all.
-    if (!closed) {
-      void index.reset().catch((error: unknown) => {
-        if (!(error instanceof WorkerError)) throw error;
-      });
-    }
-  });
-  await db.open().catch((error: unknown) => {
+  const storage = await (options.storage ?? indexedDbStorage(internals)).open({ name: options.name ?? 'engram', embedder, compute, indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange }).catch((error: unknown) => {
     compute.close();
-    throw toStorageError(error, `opening the IndexedDB database '${db.name}'`);
+    throw error;
   });
+  const store = storage.records;
+  const planContext = { decider, trust, exclusiveTopics, candidateThreshold: threshold, embedderId: embedder.id, newId };
+  const consolidateDeps: ConsolidateDeps = { storage, embedder, context: planContext, clock: now };
+  let closed = false;
 
   async function candidatesOf(input: WriteInput): Promise<Candidate[]> {
     if (input.kind === 'remember') return input.fact ? [candidateOfFact(input.fact)] : [];
@@ -199,7 +183,7 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
       const text = parseInput(Query, query, 'query');
       const parsed = parseInput(RetrieveOptions, options, 'options');
       const scopes: Scope[] = parsed.scopes ?? (parsed.sessionId !== undefined ? ['user', 'session', 'app'] : ['user', 'app']);
-      return retrieveMemories({ store, index, compute, embedder, clock: now }, text, {
+      return retrieveMemories({ storage, embedder, clock: now }, text, {
         owner: { userId: parsed.userId, appName: parsed.appName },
         scopes: [...new Set(scopes)],
         k: parsed.k,
@@ -217,7 +201,7 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
     async forgetSource(sourceId, options) {
       const id = parseInput(Id, sourceId, 'sourceId');
       return forgetSource(
-        { store, index, clock: now, newId, replay: (inputs, start) => replay(replayDeps, inputs, start), clearCaches: async () => void (await compute.clearCaches()) },
+        { storage, clock: now, newId, replay: (inputs, start) => replay(replayDeps, inputs, start), clearCaches: async () => void (await compute.clearCaches()) },
         id,
         owner(options),
       );
@@ -243,7 +227,7 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
 
     async prune(options) {
       const parsed = parseInput(PruneOptions, options, 'options');
-      return pruneMemories({ store, index, clock: now }, { userId: parsed.userId, appName: parsed.appName }, parsed.floor);
+      return pruneMemories({ storage, clock: now }, { userId: parsed.userId, appName: parsed.appName }, parsed.floor);
     },
 
     async summarizeSession(messages, options) {
@@ -285,14 +269,14 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
 
     async reembed(options) {
       const parsed = parseInput(ReembedOptions, options, 'options');
-      return reembed({ store, index, embedder }, parsed);
+      return reembed({ storage, embedder }, parsed);
     },
 
     async close() {
       if (closed) return;
       closed = true;
       compute.close();
-      db.close();
+      await storage.close();
     },
   };
   const guarded = guardClosed(memory, () => closed);

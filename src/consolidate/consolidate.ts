@@ -6,18 +6,12 @@
  */
 import type { Embedder } from '../embed/embedder';
 import type { Candidate, MemoryRecord, Operation, Source } from '../schema';
-import type { WriteInput } from '../store/database';
-import { partitionOf, type Owner } from '../store/owner';
-import type { Store } from '../store/store';
-import type { VectorIndex } from '../store/vector-index';
-import type { ComputeClient } from '../worker/client';
+import { partitionOf, type Owner, type Storage, type WriteInput } from '../storage/contract';
 import { MAX_ATTEMPTS, writeUnderLock } from '../store/write-lock';
 import { MAX_NEIGHBOURS, planConsolidation, type PlanContext, type PlanTarget } from './plan';
 
 export interface ConsolidateDeps {
-  store: Store;
-  index: VectorIndex;
-  compute: ComputeClient;
+  storage: Storage;
   embedder: Embedder;
   context: Omit<PlanContext, 'now'>;
   clock: () => number;
@@ -41,7 +35,6 @@ export interface ConsolidateRequest {
 }
 
 export async function consolidate(deps: ConsolidateDeps, request: ConsolidateRequest): Promise<Operation[]> {
-  const { store } = deps;
   const { target, candidates } = request;
   const owner: Owner = { userId: target.userId, appName: target.appName };
   const embeddings = request.embeddings ?? (candidates.length ? await deps.embedder.embed(candidates.map((c) => c.content)) : []);
@@ -54,8 +47,8 @@ export async function consolidate(deps: ConsolidateDeps, request: ConsolidateReq
   // The version this write began from: a revocation of its source after it is a race with
   // forgetSource, and the commit refuses it (retries must not launder it to a newer version).
   let baseVersion = request.baseVersion;
-  return writeUnderLock(store.db.name, key, MAX_ATTEMPTS, async () => {
-    const versions = await deps.index.ensure([key]);
+  return writeUnderLock(deps.storage.lockName, key, MAX_ATTEMPTS, async () => {
+    const versions = await deps.storage.vectors.ensure([key]);
     baseVersion ??= versions.get(key);
     return decideAndCommit(deps, request, items, owner, key, versions, baseVersion);
   });
@@ -70,11 +63,15 @@ async function decideAndCommit(
   versions: Map<string, number>,
   baseVersion: number | undefined,
 ): Promise<Operation[]> {
-  const { store, index, compute } = deps;
+  const { records: store, vectors } = deps.storage;
   const { target, candidates } = request;
   const working = new Map<string, MemoryRecord>();
   if (items.length) {
-    const neighbourIds = await compute.neighbours(key, items.map((item) => item.embedding), deps.context.candidateThreshold, target.scope, MAX_NEIGHBOURS);
+    const neighbourIds = await vectors.neighbours(
+      key,
+      items.map((item) => item.embedding),
+      { threshold: deps.context.candidateThreshold, scope: target.scope, limit: MAX_NEIGHBOURS },
+    );
     const topics = [...new Set(candidates.map((c) => c.topic))];
     const records = await store.workingSet(owner, { ids: [...new Set(neighbourIds.flat())], topics, scope: target.scope, sourceId: request.source.id });
     for (const record of records) working.set(record.id, record);
@@ -93,6 +90,6 @@ async function decideAndCommit(
     hints: { loaded, inherits },
     ...(baseVersion !== undefined ? { inputsBaseVersion: baseVersion } : {}),
   });
-  await index.afterCommit(result, plan.changed);
+  await vectors.afterCommit(result, plan.changed);
   return plan.operations;
 }

@@ -8,18 +8,14 @@
  * transaction that fails if any other write reached the owner's partition in the meantime.
  */
 import type { MemoryRecord } from '../schema';
-import type { InputRow } from '../store/database';
-import { userPartition, type Owner } from '../store/owner';
-import type { Store } from '../store/store';
-import type { VectorIndex } from '../store/vector-index';
+import { userPartition, type InputRow, type Owner, type Storage } from '../storage/contract';
 import { planErasure, type ForgetReport } from './erasure-plan';
 import { MAX_ATTEMPTS, writeUnderLock } from '../store/write-lock';
 
 export { REDACTED, type ForgetReport } from './erasure-plan';
 
 export interface ForgetDeps {
-  store: Store;
-  index: VectorIndex;
+  storage: Storage;
   clock: () => number;
   newId: () => string;
   /** Replays inputs in order into a working set (fresh, or the active memories `start`); returns every record it holds at the end. */
@@ -30,18 +26,19 @@ export interface ForgetDeps {
 
 export function forgetSource(deps: ForgetDeps, sourceId: string, owner: Owner): Promise<ForgetReport> {
   const key = userPartition(owner);
-  return writeUnderLock(deps.store.db.name, key, MAX_ATTEMPTS, () => eraseAndRegenerate(deps, sourceId, owner, key));
+  return writeUnderLock(deps.storage.lockName, key, MAX_ATTEMPTS, () => eraseAndRegenerate(deps, sourceId, owner, key));
 }
 
 async function eraseAndRegenerate(deps: ForgetDeps, sourceId: string, owner: Owner, key: string): Promise<ForgetReport> {
   // Versions first, reads after: a write landing in between makes the commit below fail
   // with ConflictError, and the whole decision is made again on the new state.
-  const versions = await deps.index.ensure([key]);
-  const revoked = (await deps.store.inputsOf(owner, sourceId)).filter((input) => input.kind !== 'prune' && input.scope !== 'app');
+  const { records: store, vectors } = deps.storage;
+  const versions = await vectors.ensure([key]);
+  const revoked = (await store.inputsOf(owner, sourceId)).filter((input) => input.kind !== 'prune' && input.scope !== 'app');
   const first = revoked.length ? revoked[0]!.seq! : undefined;
   // What the source can have reached: the active memories and the rows changed since its
   // first input (a long history before it is not read), plus any that list it.
-  const all = await deps.store.erasureSet(owner, { sourceId, fromSeq: first });
+  const all = await store.erasureSet(owner, { sourceId, fromSeq: first });
   // Every record the source touched is among them (app scope is never a user's to revoke).
   const touched = all.filter((record) => record.sources.some((source) => source.id === sourceId));
   const replayedAll = await regenerate(deps, owner, { first, revoked, touched, all }, sourceId);
@@ -50,17 +47,17 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceId: string, owner: Own
   const records = [...writes.values()];
   // Idempotent (invariant 12): a source forgotten before, with nothing of it stored since,
   // reports nothing and writes nothing.
-  if (records.length === 0 && revoked.length === 0 && (await deps.store.isRevoked(owner, sourceId))) return report;
+  if (records.length === 0 && revoked.length === 0 && (await store.isRevoked(owner, sourceId))) return report;
   // The revocation is recorded even when nothing of the source is stored yet: an ingest of
   // it that is still in flight must not land after the user asked to forget it.
-  const result = await deps.store.commit({
+  const result = await store.commit({
     records,
     creates: created,
     deleteInputs: revoked.map((input) => input.seq!),
     expected: versions,
     revoke: { ...owner, sourceId, at: deps.clock() },
   });
-  await deps.index.afterCommit(result, records);
+  await vectors.afterCommit(result, records);
   await deps.clearCaches();
   return report;
 }
@@ -78,8 +75,8 @@ async function regenerate(
 ): Promise<MemoryRecord[]> {
   const { first, revoked, touched, all } = state;
   if (revoked.length === 0 && touched.length === 0) return [...all];
-  const checkpoint = first === undefined ? null : await deps.store.checkpointBefore(owner, first);
-  const inputs = await deps.store.inputsAfter(owner, checkpoint?.seq ?? 0);
+  const checkpoint = first === undefined ? null : await deps.storage.records.checkpointBefore(owner, first);
+  const inputs = await deps.storage.records.inputsAfter(owner, checkpoint?.seq ?? 0);
   // Prunes stay in the replay, at their times: a pruned memory must not come back.
   const kept = inputs.filter((input) => input.kind === 'prune' || (input.source.id !== sourceId && input.scope !== 'app'));
   return [...(await deps.replay(kept, checkpoint?.records ?? [])).values()];

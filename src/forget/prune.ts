@@ -4,11 +4,7 @@
  * forgetting by age, not erasure; use forgetSource to erase.
  */
 import { decayedConfidence, type MemoryRecord } from '../schema';
-import type { PruneInput } from '../store/database';
-import type { Owner } from '../store/owner';
-import { userPartition } from '../store/owner';
-import type { Store } from '../store/store';
-import type { VectorIndex } from '../store/vector-index';
+import { userPartition, type Owner, type PruneInput, type Storage } from '../storage/contract';
 import { MAX_ATTEMPTS, writeUnderLock } from '../store/write-lock';
 
 export interface PruneReport {
@@ -19,8 +15,7 @@ export interface PruneReport {
 }
 
 export interface PruneDeps {
-  store: Store;
-  index: VectorIndex;
+  storage: Storage;
   clock: () => number;
 }
 
@@ -46,20 +41,21 @@ export function pruneRecords(active: readonly MemoryRecord[], now: number, floor
 
 export function pruneMemories(deps: PruneDeps, owner: Owner, floor: number): Promise<PruneReport> {
   const key = userPartition(owner);
-  return writeUnderLock(deps.store.db.name, key, MAX_ATTEMPTS, () => pruneOnce(deps, owner, floor, key));
+  return writeUnderLock(deps.storage.lockName, key, MAX_ATTEMPTS, () => pruneOnce(deps, owner, floor, key));
 }
 
 async function pruneOnce(deps: PruneDeps, owner: Owner, floor: number, key: string): Promise<PruneReport> {
-  const versions = await deps.index.ensure([key]);
+  const { records: store, vectors } = deps.storage;
+  const versions = await vectors.ensure([key]);
   const now = deps.clock();
-  const active = await deps.store.list(owner, { scopes: ['user', 'session'], includeInvalid: false });
+  const active = await store.list(owner, { scopes: ['user', 'session'], includeInvalid: false });
   const doomed = pruneRecords(active, now, floor);
   const records = doomed.map((entry) => entry.record);
   // Recorded even when nothing goes now: replayed without a revoked source, the same call
   // may prune what that source had kept fresh.
   const input: PruneInput = { userId: owner.userId, appName: owner.appName, at: now, kind: 'prune', floor };
-  const result = await deps.store.commit({ records, inputs: [input], expected: versions });
-  await deps.index.afterCommit(result, records);
+  const result = await store.commit({ records, inputs: [input], expected: versions });
+  await vectors.afterCommit(result, records);
   return {
     pruned: doomed.map(({ record, decayed }) => ({ id: record.id, content: record.content, decayedConfidence: decayed })),
     remaining: active.length - doomed.length,

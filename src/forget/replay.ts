@@ -6,7 +6,7 @@
 import type { Embedder } from '../embed/embedder';
 import { planConsolidation, type PlanContext, type PlanTarget } from '../consolidate/plan';
 import type { Candidate, MemoryRecord } from '../schema';
-import type { InputRow, WriteInput } from '../store/database';
+import type { InputRow, WriteInput } from '../storage/contract';
 import { pruneRecords } from './prune';
 
 export interface ReplayDeps {

@@ -8,9 +8,7 @@
 import type { Embedder } from '../embed/embedder';
 import { AbortedError } from '../errors';
 import type { MemoryRecord } from '../schema';
-import { partitionOf, type Owner } from '../store/owner';
-import type { Store } from '../store/store';
-import type { VectorIndex } from '../store/vector-index';
+import { partitionOf, type Owner, type Storage } from '../storage/contract';
 import { MAX_ATTEMPTS, writeUnderLock } from '../store/write-lock';
 
 /** Reported after every batch. `total` is what remained when the run began (it grows if another embedder keeps writing). */
@@ -28,8 +26,7 @@ export interface ReembedReport {
 }
 
 export interface ReembedDeps {
-  store: Store;
-  index: VectorIndex;
+  storage: Storage;
   embedder: Embedder;
 }
 
@@ -52,8 +49,9 @@ function groupByPartition(records: readonly Pick<MemoryRecord, 'id' | 'userId' |
 
 /** Re-reads the batch under the lock (another writer may have superseded some), embeds and commits it. */
 function reembedPartition(deps: ReembedDeps, key: string, owner: Owner, ids: readonly string[]): Promise<number> {
-  const { store, index, embedder } = deps;
-  return writeUnderLock(store.db.name, key, MAX_ATTEMPTS, async () => {
+  const { embedder } = deps;
+  const store = deps.storage.records;
+  return writeUnderLock(deps.storage.lockName, key, MAX_ATTEMPTS, async () => {
     const versions = await store.versions([key]);
     const stale = (await store.getMany(ids, owner)).filter((record) => record.invalidatedAt === undefined && record.embedderId !== embedder.id);
     if (stale.length === 0) return 0;
@@ -61,14 +59,15 @@ function reembedPartition(deps: ReembedDeps, key: string, owner: Owner, ids: rea
     // Only the vector and its embedder change: updatedAt drives recency and must not move.
     const records = stale.map((record, i) => ({ ...record, embedding: vectors[i]!, embedderId: embedder.id }));
     const result = await store.commit({ records, expected: versions });
-    await index.afterCommit(result, records);
+    await deps.storage.vectors.afterCommit(result, records);
     return records.length;
   });
 }
 
 /** Re-embeds every active memory another embedder wrote; see the file comment. */
 export async function reembed(deps: ReembedDeps, request: ReembedRequest): Promise<ReembedReport> {
-  const { store, embedder } = deps;
+  const { embedder } = deps;
+  const store = deps.storage.records;
   const total = await store.countForeign(embedder.id);
   let done = 0;
   let after: string | undefined;

@@ -6,10 +6,7 @@
 import type { Embedder } from '../embed/embedder';
 import { EmbedderMismatchError } from '../errors';
 import type { MemoryRecord, Scope, Weights } from '../schema';
-import { appPartition, userPartition, type Owner } from '../store/owner';
-import type { Store } from '../store/store';
-import type { VectorIndex } from '../store/vector-index';
-import type { ComputeClient } from '../worker/client';
+import { partitionsFor, type Owner, type Storage } from '../storage/contract';
 
 /** One retrieved memory and the parts of its score. */
 export interface Retrieved {
@@ -34,9 +31,7 @@ export interface Retrieved {
 }
 
 export interface RetrieveDeps {
-  store: Store;
-  index: VectorIndex;
-  compute: ComputeClient;
+  storage: Storage;
   embedder: Embedder;
   clock: () => number;
 }
@@ -54,7 +49,7 @@ export interface RetrievePlan {
  * answering without them would be a silently partial answer, so retrieval refuses instead.
  */
 function refuseForeignVectors(deps: RetrieveDeps, keys: readonly string[]): void {
-  const foreign = keys.reduce((sum, key) => sum + deps.index.foreignRows(key), 0);
+  const foreign = keys.reduce((sum, key) => sum + deps.storage.vectors.foreignRows(key), 0);
   if (foreign > 0) {
     throw new EmbedderMismatchError(
       `${foreign} active memor${foreign === 1 ? 'y was' : 'ies were'} embedded by another embedder than '${deps.embedder.id}', so retrieve cannot rank ${foreign === 1 ? 'it' : 'them'} and would return a partial answer. Run memory.reembed() to re-embed them with '${deps.embedder.id}' (or open with createMemory({ reembed: 'auto' })), or reopen with the embedder they were written with.`,
@@ -68,10 +63,8 @@ const MAX_SCANS = 4;
 export async function retrieveMemories(deps: RetrieveDeps, query: string, plan: RetrievePlan): Promise<Retrieved[]> {
   const { owner, scopes } = plan;
   if (plan.k === 0 || scopes.length === 0) return [];
-  const keys = [
-    ...(scopes.includes('user') || scopes.includes('session') ? [userPartition(owner)] : []),
-    ...(scopes.includes('app') ? [appPartition(owner.appName)] : []),
-  ];
+  const { records, vectors } = deps.storage;
+  const keys = partitionsFor(owner, scopes);
   const [vector] = await deps.embedder.embed([query]);
   // A hit can fail to come back as a record: tombstoned or deleted since the scan (another tab
   // wrote; the next ensure() reloads), or quarantined by the store as corrupt (it stays in the
@@ -79,22 +72,22 @@ export async function retrieveMemories(deps: RetrieveDeps, query: string, plan: 
   let want = plan.k;
   let out: Retrieved[] = [];
   for (let attempt = 0; attempt < MAX_SCANS; attempt++) {
-    await deps.index.ensure(keys);
+    await vectors.ensure(keys);
     refuseForeignVectors(deps, keys);
-    const hits = await deps.compute.scan({
-      partitions: keys,
-      query: vector!,
-      queryText: query,
+    const hits = await vectors.search({
+      owner,
+      scopes,
+      vector: vector!,
+      text: query,
       now: deps.clock(),
       weights: plan.weights,
       k: want,
-      scopes,
       ...(plan.sessionId !== undefined ? { sessionId: plan.sessionId } : {}),
     });
-    const records = new Map((await deps.store.getMany(hits.map((hit) => hit.id), owner)).map((record) => [record.id, record]));
+    const found = new Map((await records.getMany(hits.map((hit) => hit.id), owner)).map((record) => [record.id, record]));
     out = [];
     for (const hit of hits) {
-      const memory = records.get(hit.id);
+      const memory = found.get(hit.id);
       if (!memory || memory.invalidatedAt !== undefined) continue;
       const { score, relevance, cosine, lexical, recency, importance } = hit;
       out.push({ memory, score, relevance, cosine, lexical, recency, importance });

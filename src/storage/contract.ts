@@ -25,10 +25,10 @@
 import type { MemoryRecord, Scope, Weights } from '../schema';
 import type { IDBKeyRangeClass, InputRow, PruneInput, WriteInput } from '../store/database';
 import type { WorkingHints } from '../store/lineage';
-import { appPartition, isVisibleTo, partitionOf, userPartition, type Owner } from '../store/owner';
+import { appPartition, isVisibleTo, partitionOf, partitionsFor, userPartition, type Owner } from '../store/owner';
 import type { ComputeClient } from '../worker/client';
 
-export { appPartition, isVisibleTo, partitionOf, userPartition };
+export { appPartition, isVisibleTo, partitionOf, partitionsFor, userPartition };
 export type { InputRow, Owner, PruneInput, WorkingHints, WriteInput };
 
 /** Everything one write (a consolidation, an erasure, a prune, a re-embedding) stores, at once. */

@@ -4,7 +4,6 @@
  */
 import { Dexie, type EntityTable } from 'dexie';
 import type { ChatMessage, Fact, HistoryEntry, MemoryRecord, Scope, Source, SourceInput } from '../schema';
-import type { IndexRows } from '../worker/api';
 import { migrateToLineage } from './lineage-migration';
 
 /**
@@ -122,8 +121,31 @@ export interface PartitionRow {
   version: number;
 }
 
+/**
+ * Scope codes as stored in packed columns (`PackedColumns.scopes`). Fixed here, apart from the
+ * compute's own codes, so a change to the worker's wire format is not a database migration.
+ */
+export const STORED_SCOPE_CODE: Readonly<Record<Scope, number>> = Object.freeze({ user: 1, session: 2, app: 4 });
+
+/**
+ * Rows of one partition in columnar form, as stored: row `i` is `vectors[i*dim .. (i+1)*dim)`,
+ * `scopes[i]` a {@link STORED_SCOPE_CODE}, `sessionIds[i]` `''` outside session scope, and its
+ * term ids `terms[termOffsets[i] .. termOffsets[i+1])` (absent in packs written before them).
+ */
+export interface PackedColumns {
+  ids: string[];
+  vectors: Float32Array;
+  updatedAt: Float64Array;
+  halfLifeDays: Float32Array;
+  importance: Float32Array;
+  scopes: Uint8Array;
+  sessionIds: string[];
+  terms?: Uint32Array;
+  termOffsets?: Uint32Array;
+}
+
 /** One chunk of a partition's packed snapshot (see vector-pack.ts): columnar rows at `version`. */
-export interface VectorPackRow extends IndexRows {
+export interface VectorPackRow extends PackedColumns {
   partition: string;
   part: number;
   /** How many chunks the snapshot has; a load checks it saw them all. */

@@ -2,7 +2,7 @@
  * Owners and partitions: the isolation model in one place. A caller sees its own memories
  * (user and session scope) plus its app's app-scope memories, and nothing else.
  */
-import type { MemoryRecord } from '../schema';
+import type { MemoryRecord, Scope } from '../schema';
 
 export interface Owner {
   userId: string;
@@ -30,4 +30,12 @@ export function appPartition(appName: string): string {
 
 export function partitionOf(record: Pick<MemoryRecord, 'userId' | 'appName' | 'scope'>): string {
   return record.scope === 'app' ? appPartition(record.appName) : userPartition(record);
+}
+
+/** The partitions a read of `scopes` covers: the owner's own (user, session) and its app's (app). */
+export function partitionsFor(owner: Owner, scopes: readonly Scope[]): string[] {
+  return [
+    ...(scopes.includes('user') || scopes.includes('session') ? [userPartition(owner)] : []),
+    ...(scopes.includes('app') ? [appPartition(owner.appName)] : []),
+  ];
 }

@@ -6,108 +6,20 @@
 import { Dexie } from 'dexie';
 import { ConflictError, IdCollisionError, PermissionError, toStorageError } from '../errors';
 import { MemoryRecord, type Scope } from '../schema';
-import { packTerms } from '../embed/terms';
-import { SCOPE_CODE, type IndexRows } from '../worker/api';
+import type { RecordStore } from '../storage/contract';
 import type { EngramDatabase, InputRow, MemoryRow, WriteInput } from './database';
 import { checkpointBefore, CHECKPOINT_EVERY, dropCheckpoints, restoreCheckpoint, writeCheckpoint } from './checkpoints';
-import { memoriesWithSource, metaOf, redactSource, writeRecords, type ParsedRow, type WorkingHints } from './lineage';
+import { memoriesWithSource, metaOf, redactSource, writeRecords, type ParsedRow } from './lineage';
 import { hydrate, toWorking } from './lineage-read';
 import { appPartition, isVisibleTo, partitionOf, userPartition, type Owner } from './owner';
-import { readPacks, writePackLog, writeSnapshot, type PackedPartition } from './vector-pack';
+import { writePackLog } from './vector-log';
 
-/** Everything one consolidation (or erasure) writes, applied in one transaction. */
-export interface Commit {
-  /** Records to put (new or changed), complete. */
-  records: MemoryRecord[];
-  /**
-   * Ids among `records` that this write creates. If any already exists in the database (another
-   * owner's record included), nothing is written and the commit fails with ConflictError, so the
-   * write is decided again with new ids: a CREATE never overwrites a record it did not read.
-   */
-  creates?: readonly string[];
-  /** Inputs to append (the conversation being ingested). */
-  inputs?: InputRow[];
-  /** Inputs to delete by `seq` (erasure removes a revoked source's conversations). */
-  deleteInputs?: number[];
-  /** Records that this owner revoked this source (forgetSource), at the version this commit produces. */
-  revoke?: { userId: string; appName: string; sourceId: string; at: number };
-  /**
-   * The owner's partition version when the write of `inputs` began. An input whose source was
-   * revoked after that version is refused with PermissionError: it raced the erasure.
-   */
-  inputsBaseVersion?: number;
-  /** Partition versions the decision was made against; a mismatch aborts with ConflictError. */
-  expected: ReadonlyMap<string, number>;
-  /** Which records were planned over working-form reads (see lineage.ts); the rest are written as complete. */
-  hints?: WorkingHints;
-}
+export type { Commit, CommitResult } from '../storage/contract';
 
-export interface CommitResult {
-  /** Partition key → [version before, version after]. */
-  versions: Map<string, [number, number]>;
-  /** Partitions whose packed vectors the commit dropped (it wiped a vector); a fresh snapshot is due. */
-  packsDropped?: string[];
-}
-
-export interface Store {
-  readonly db: EngramDatabase;
-  /** Ids of rows that failed validation when read. */
-  readonly quarantined: ReadonlySet<string>;
-  versions(keys: readonly string[]): Promise<Map<string, number>>;
-  /**
-   * Active rows of one partition in the compute's columnar form, plus the version they reflect
-   * and the ids of active rows another embedder wrote (they cannot be scanned with this one).
-   */
-  readIndexRows(key: string, embedderId: string, dim: number): Promise<{ version: number; rows: IndexRows; foreign: string[] }>;
-  /** Records by id, only those visible to `owner`, in the order asked (missing ones dropped). */
-  getMany(ids: readonly string[], owner: Owner): Promise<MemoryRecord[]>;
-  /** The owner's records of the given scopes (app scope: the app's), oldest first. */
-  list(owner: Owner, options: { scopes: readonly Scope[]; includeInvalid: boolean }): Promise<MemoryRecord[]>;
-  /**
-   * What one write decides over, in working form (lineage.ts): the records `ids` (similarity
-   * neighbours) and the active ones of `scope` on each of `topics`, visible to `owner`. Reads
-   * by index only what the decision needs: never tombstones, never a record's full lineage.
-   */
-  workingSet(owner: Owner, request: { ids: readonly string[]; topics: readonly string[]; scope: Scope; sourceId: string }): Promise<MemoryRecord[]>;
-  /** All of the owner's records (any state) that list `sourceId` among their sources. */
-  bySource(owner: Owner, sourceId: string): Promise<MemoryRecord[]>;
-  /** The owner's stored inputs, in the order they were written (`seq`). */
-  inputs(owner: Owner): Promise<InputRow[]>;
-  /** The owner's stored inputs after input `seq`, in order. */
-  inputsAfter(owner: Owner, seq: number): Promise<InputRow[]>;
-  /** The owner's stored inputs of one source, in order. */
-  inputsOf(owner: Owner, sourceId: string): Promise<InputRow[]>;
-  /**
-   * What an erasure of `sourceId` reads (user and session scope): the active memories, those
-   * that list the source, and those changed at or after input `fromSeq` (the source's first),
-   * oldest first. Text of the source cannot be in a row last changed before its first input.
-   */
-  erasureSet(owner: Owner, request: { sourceId: string; fromSeq: number | undefined }): Promise<MemoryRecord[]>;
-  /**
-   * The owner's memories as they were after the last checkpoint before input `seq`, and that
-   * checkpoint's input seq; null when there is none usable (then replay from the beginning).
-   */
-  checkpointBefore(owner: Owner, seq: number): Promise<{ seq: number; records: MemoryRecord[] } | null>;
-  /** Whether the owner has revoked `sourceId` with forgetSource before. */
-  isRevoked(owner: Owner, sourceId: string): Promise<boolean>;
-  commit(commit: Commit): Promise<CommitResult>;
-  /**
-   * A partition from its packed vectors (snapshot chunks plus the log after them), or only the
-   * log after `from` when compute already holds version `from`. Null when the packs cannot
-   * produce the current version: load with {@link Store.readIndexRows} instead.
-   */
-  readPacked(key: string, embedderId: string, dim: number, from: number | null): Promise<PackedPartition | null>;
-  /** Stores `chunks` as the partition's snapshot at `version`; false (nothing written) if the partition moved on. */
-  writeSnapshot(key: string, embedderId: string, dim: number, version: number, chunks: readonly IndexRows[]): Promise<boolean>;
-  /**
-   * Where the active records of every owner whose vectors another embedder than `embedderId`
-   * wrote are: id and partition, in id order after `afterId`, at most `limit` (re-embedding walks
-   * them batch by batch and reads each batch again, validated, under the partition's lock).
-   * `lastId`: the last id read, to continue after.
-   */
-  foreignActive(embedderId: string, afterId: string | undefined, limit: number): Promise<{ rows: Pick<MemoryRecord, 'id' | 'userId' | 'appName' | 'scope'>[]; lastId: string | undefined }>;
-  /** How many active records of every owner another embedder than `embedderId` wrote. */
-  countForeign(embedderId: string): Promise<number>;
+/** The IndexedDB records layer: the contract's reads and commit, plus the quarantine its vector layer reports to. */
+export interface Store extends RecordStore {
+  /** Adds the id of a row the vector layer found malformed to {@link RecordStore.quarantined}. */
+  quarantine(id: string): void;
 }
 
 const isForeignActive = (embedderId: string) => (row: MemoryRow) => row.invalidatedAt === undefined && row.embedderId !== embedderId;
@@ -165,27 +77,14 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
     );
 
   return {
-    db,
     quarantined,
+    quarantine: (id) => void quarantined.add(id),
 
     versions: (keys) =>
       read('reading partition versions', async () => {
         const rows = await db.partitions.bulkGet([...keys]);
         return new Map(keys.map((key, i) => [key, rows[i]?.version ?? 0]));
       }),
-
-    readIndexRows: (key, embedderId, dim) =>
-      read('loading the vector index', () =>
-        db.transaction('r', db.memories, db.partitions, async () => {
-          const version = (await db.partitions.get(key))?.version ?? 0;
-          const [kind, appName, userId] = JSON.parse(key) as [string, string, string?];
-          // Active rows only, by index: a long history's tombstones are never read to load it.
-          // (App-scope rows are the app's, under userId ''.)
-          const rows = await db.memories.where('[userId+appName+active]').equals([kind === 'app' ? '' : userId!, appName, 1]).toArray();
-          const foreign = rows.filter((row) => row.invalidatedAt === undefined && row.embedderId !== embedderId).map((row) => row.id);
-          return { version, rows: toIndexRows(rows, key, embedderId, dim, quarantined), foreign };
-        }),
-      ),
 
     getMany: (ids, owner) =>
       read('reading memories', () =>
@@ -259,16 +158,6 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
 
     isRevoked: (owner, sourceId) =>
       read('reading revocations', async () => (await db.revocations.get([owner.userId, owner.appName, sourceId])) !== undefined),
-
-    readPacked: (key, embedderId, dim, from) =>
-      read('loading packed vectors', () =>
-        db.transaction('r', db.partitions, db.vectorPacks, db.vectorLog, () => readPacks(db, key, embedderId, dim, from)),
-      ),
-
-    writeSnapshot: (key, embedderId, dim, version, chunks) =>
-      read('writing packed vectors', () =>
-        db.transaction('rw', db.partitions, db.vectorPacks, db.vectorLog, () => writeSnapshot(db, key, embedderId, dim, version, chunks)),
-      ),
 
     foreignActive: (embedderId, afterId, limit) =>
       read('reading memories to re-embed', async () => {
@@ -357,45 +246,6 @@ async function refuseRevokedInputs(db: EngramDatabase, inputs: readonly InputRow
       );
     }
   });
-}
-
-/** Columnar index rows from stored rows; rows that are inactive, foreign to the partition or malformed are left out. */
-export function toIndexRows(rows: readonly MemoryRecord[], key: string, embedderId: string, dim: number, quarantined?: Set<string>): IndexRows {
-  const usable = rows.filter((row) => {
-    if (row.invalidatedAt !== undefined || row.embedderId !== embedderId) return false;
-    const ok =
-      typeof row.id === 'string' &&
-      row.embedding instanceof Float32Array &&
-      row.embedding.length === dim &&
-      (row.scope === 'user' || row.scope === 'session' || row.scope === 'app') &&
-      Number.isFinite(row.updatedAt) &&
-      Number.isFinite(row.importance) &&
-      row.halfLifeDays > 0 &&
-      partitionOf(row) === key;
-    if (!ok) quarantined?.add(String(row.id));
-    return ok;
-  });
-  const n = usable.length;
-  const out: IndexRows = {
-    ids: new Array<string>(n),
-    vectors: new Float32Array(n * dim),
-    updatedAt: new Float64Array(n),
-    halfLifeDays: new Float32Array(n),
-    importance: new Float32Array(n),
-    scopes: new Uint8Array(n),
-    sessionIds: new Array<string>(n),
-    ...packTerms(usable.map((row) => row.content)),
-  };
-  usable.forEach((row, i) => {
-    out.ids[i] = row.id;
-    out.vectors.set(row.embedding, i * dim);
-    out.updatedAt[i] = row.updatedAt;
-    out.halfLifeDays[i] = row.halfLifeDays;
-    out.importance[i] = row.importance;
-    out.scopes[i] = SCOPE_CODE[row.scope];
-    out.sessionIds[i] = row.sessionId ?? '';
-  });
-  return out;
 }
 
 export { appPartition, userPartition };

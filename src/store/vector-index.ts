@@ -1,43 +1,37 @@
 /**
- * Keeps the compute's per-partition matrices coherent with the store. Each write transaction
- * bumps its partitions' versions and logs its vector changes (vector-pack.ts); this instance
- * applies its own commits incrementally, and a version it did not produce (another tab,
- * another instance) is caught up from the log before the next scan, or reloaded in bulk from
- * the packed snapshot. Only a partition without usable packs is read record by record, and is
- * then snapshotted so the next cold start is a bulk load.
+ * The IndexedDB backend's vector layer: the compute's per-partition matrices, kept coherent
+ * with the store. Each write transaction bumps its partitions' versions and logs its vector
+ * changes (vector-log.ts); this instance applies its own commits incrementally, and a version
+ * it did not produce (another tab, another instance) is caught up from the log before the next
+ * scan, or reloaded in bulk from the packed snapshot (vector-pack.ts). Only a partition without
+ * usable packs is read record by record, and is then snapshotted so the next cold start is a
+ * bulk load. The only store-side file that talks to compute.
  */
-import type { MemoryRecord } from '../schema';
+import type { VectorLayer } from '../storage/contract';
 import type { ComputeClient } from '../worker/client';
-import type { CommitResult, Store } from './store';
-import { partitionOf } from './owner';
-import { toIndexRows } from './store';
-import { PACK_CHUNK_ROWS, emptyRows, type PackedPartition } from './vector-pack';
+import type { EngramDatabase } from './database';
+import { partitionOf, partitionsFor } from './owner';
+import type { Store } from './store';
+import { PACK_CHUNK_ROWS, emptyRows, readPacked, readRecordRows, recordRows, writeSnapshot, type PackedPartition } from './vector-pack';
 
 /** Log entries a load may replay before the snapshot is rewritten. */
 const LOG_LIMIT = 64;
 
-export interface VectorIndex {
-  /** Brings the given partitions up to the store's current versions; returns those versions. */
-  ensure(keys: readonly string[]): Promise<Map<string, number>>;
-  /**
-   * How many active rows of a loaded partition another embedder wrote: they are not in the
-   * matrix (their vectors mean nothing to this embedder), so a scan would silently miss them.
-   */
-  foreignRows(key: string): number;
-  /** Applies a committed write to the loaded matrices (or marks them stale). */
-  afterCommit(result: CommitResult, records: readonly MemoryRecord[]): Promise<void>;
+/** The vector layer of the IndexedDB backend, plus what its benchmarks drive by hand. */
+export interface VectorIndex extends VectorLayer {
   /** Rewrites the partition's packed snapshot from the loaded matrix; resolves to whether it was written. */
   compact(key: string): Promise<boolean>;
-  /** Resolves when background snapshot writes have finished (tests, benchmarks, close). */
-  settled(): Promise<void>;
-  /**
-   * Forgets every matrix this index loaded. For when the database under it went away (another
-   * tab deleted it): versions restart in a new database and could match a stale matrix's.
-   */
-  reset(): Promise<void>;
 }
 
-export function createVectorIndex(store: Store, compute: ComputeClient, embedder: { id: string; dim: number }): VectorIndex {
+/** What the vector layer works over: the database (packs), its records layer (quarantine), compute and the embedder. */
+export interface VectorIndexDeps {
+  db: EngramDatabase;
+  store: Store;
+  compute: ComputeClient;
+  embedder: { id: string; dim: number };
+}
+
+export function createVectorIndex({ db, store, compute, embedder }: VectorIndexDeps): VectorIndex {
   // One load at a time per partition: two concurrent retrieves must not both read 100k rows.
   const loading = new Map<string, Promise<void>>();
   /** Per partition: the snapshot version it was loaded from, to know when the log grew long. */
@@ -58,7 +52,7 @@ export function createVectorIndex(store: Store, compute: ComputeClient, embedder
   async function compact(key: string): Promise<boolean> {
     const exported = await compute.exportPartition(key, PACK_CHUNK_ROWS);
     if (!exported) return false;
-    const written = await store.writeSnapshot(key, embedder.id, embedder.dim, exported.version, exported.chunks);
+    const written = await writeSnapshot(db, key, embedder, exported.version, exported.chunks);
     if (written) snapshotOf.set(key, exported.version);
     return written;
   }
@@ -78,7 +72,7 @@ export function createVectorIndex(store: Store, compute: ComputeClient, embedder
    * only older, without term ids: a read must not rewrite a database it could load).
    */
   async function loadFromRecords(key: string, snapshot: 'now' | 'next-write' = 'now'): Promise<void> {
-    const { version, rows, foreign: others } = await store.readIndexRows(key, embedder.id, embedder.dim);
+    const { version, rows, foreign: others } = await readRecordRows(db, key, embedder, store.quarantine);
     await compute.loadPartition(key, version, embedder.dim, rows);
     trackForeign(key, others, [], true);
     // -Infinity: any next commit is "past the log limit", so it snapshots.
@@ -106,7 +100,7 @@ export function createVectorIndex(store: Store, compute: ComputeClient, embedder
 
   async function load(key: string): Promise<void> {
     const held = await compute.partitionVersion(key);
-    const packed = await store.readPacked(key, embedder.id, embedder.dim, held >= 0 ? held : null);
+    const packed = await readPacked(db, key, embedder.id, embedder.dim, held >= 0 ? held : null);
     if (!packed) return loadFromRecords(key);
     if (!packed.lexical) return loadFromRecords(key, 'next-write');
     const full = !(held >= 0 && packed.base === held && packed.chunks.length === 0);
@@ -139,13 +133,29 @@ export function createVectorIndex(store: Store, compute: ComputeClient, embedder
         const mine = records.filter((record) => partitionOf(record) === key);
         const active = mine.filter((record) => record.invalidatedAt === undefined);
         const removed = mine.filter((record) => record.invalidatedAt !== undefined).map((record) => record.id);
-        const applied = await compute.applyChanges(key, from, to, toIndexRows(active, key, embedder.id, embedder.dim), removed);
+        const applied = await compute.applyChanges(key, from, to, recordRows(active, key, embedder.id, embedder.dim), removed);
         const others = active.filter((row) => row.embedderId !== embedder.id).map((row) => row.id);
         trackForeign(key, others, [...removed, ...active.filter((row) => row.embedderId === embedder.id).map((row) => row.id)], false);
         const base = snapshotOf.get(key);
         const dropped = result.packsDropped?.includes(key) ?? false;
         if (applied && (dropped || (base !== undefined && to - base > LOG_LIMIT))) compactLater(key);
       }
+    },
+
+    neighbours: (key, vectors, { threshold, scope, limit }) => compute.neighbours(key, [...vectors], threshold, scope, limit),
+
+    async search({ owner, scopes, sessionId, vector, text, k, now, weights }) {
+      const hits = await compute.scan({
+        partitions: partitionsFor(owner, scopes),
+        query: vector,
+        ...(text !== undefined ? { queryText: text } : {}),
+        now,
+        weights,
+        k,
+        scopes: [...scopes],
+        ...(sessionId !== undefined ? { sessionId } : {}),
+      });
+      return hits.map(({ id, score, relevance, cosine, lexical, recency, importance }) => ({ id, score, relevance, cosine, lexical, recency, importance }));
     },
 
     compact,

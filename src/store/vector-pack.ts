@@ -1,28 +1,30 @@
 /**
- * Packed vector storage, so a partition loads in bulk instead of record by record:
+ * The read side of packed vector storage, and the one place where stored rows become the
+ * compute's columnar `IndexRows` (and back). A partition loads in bulk instead of record by
+ * record from:
  *
  * - `vectorPacks`: a snapshot of a partition's active rows at one version, in chunks of up to
- *   {@link PACK_CHUNK_ROWS} rows, each chunk one row holding columnar typed arrays.
+ *   {@link PACK_CHUNK_ROWS} rows, each chunk one row of `PackedColumns` (database.ts).
  * - `vectorLog`: one row per committed write after the snapshot (`[partition+version]`), with
- *   the upserted rows' vector inputs and the removed ids. `commit` writes it in its own
- *   transaction, so snapshot + log always equals the records.
+ *   the upserted rows' vector inputs and the removed ids (written by vector-log.ts in the
+ *   commit's own transaction, so snapshot + log always equals the records).
  *
  * Rules: a load is valid only if the log covers every version from the snapshot's (0 when
  * there is none) to the partition's current one; any gap (a database written before packs
- * existed, an erasure that dropped the packs) means "rebuild from the records". A commit that
- * wipes a vector (erasure blanks the embedding) deletes the partition's packs and log, so no
- * copy of the old vector survives in them.
+ * existed, an erasure that dropped the packs) means "rebuild from the records".
  *
- * Rows also carry the lexical channel's term ids (chunks: `terms`/`termOffsets`; log rows:
- * `terms`). Packs written before the lexical channel have none: `lexical` is then false and the
- * index rebuilds the partition from its records, snapshotting it with terms at its next write
- * (a read never writes for this: opening an older database and only reading leaves it as it was).
+ * Rows also carry the lexical channel's term ids. Packs written before the lexical channel have
+ * none: `lexical` is then false and the index rebuilds the partition from its records,
+ * snapshotting it with terms at its next write (a read never writes for this: opening an older
+ * database and only reading leaves it as it was).
  */
-import { flattenTerms, lexicalTerms } from '../embed/terms';
-import type { MemoryRecord } from '../schema';
+import { flattenTerms } from '../embed/terms';
+import { toStorageError } from '../errors';
+import type { MemoryRecord, Scope } from '../schema';
 import { SCOPE_CODE, type IndexRows } from '../worker/api';
-import type { EngramDatabase, VectorLogRow, VectorPackRow, VectorRowInput } from './database';
+import { STORED_SCOPE_CODE, type EngramDatabase, type PackedColumns, type VectorLogRow, type VectorPackRow } from './database';
 import { partitionOf } from './owner';
+import { partitionRange, toVectorInput, type LoggedRowInput } from './vector-log';
 
 /** Rows per snapshot chunk: ~8 MB at 256 dimensions, so no single clone is large. */
 export const PACK_CHUNK_ROWS = 8192;
@@ -40,79 +42,78 @@ export interface PackedPartition {
   log: { version: number; upserts: IndexRows; removals: string[]; foreign: string[] }[];
 }
 
+/** Columnar rows of `dim`-long vectors, term ids included (empty for a row without them). */
+export function columnarRows(rows: readonly LoggedRowInput[], dim: number): IndexRows {
+  const n = rows.length;
+  const out: IndexRows = {
+    ids: rows.map((row) => row.id),
+    vectors: new Float32Array(n * dim),
+    updatedAt: new Float64Array(n),
+    halfLifeDays: new Float32Array(n),
+    importance: new Float32Array(n),
+    scopes: new Uint8Array(n),
+    sessionIds: rows.map((row) => row.sessionId),
+    ...flattenTerms(rows.map((row) => row.terms ?? [])),
+  };
+  rows.forEach((row, i) => {
+    out.vectors.set(row.embedding, i * dim);
+    out.updatedAt[i] = row.updatedAt;
+    out.halfLifeDays[i] = row.halfLifeDays;
+    out.importance[i] = row.importance;
+    out.scopes[i] = SCOPE_CODE[row.scope];
+  });
+  return out;
+}
+
 export function emptyRows(): IndexRows {
-  return {
-    ids: [],
-    vectors: new Float32Array(0),
-    updatedAt: new Float64Array(0),
-    halfLifeDays: new Float32Array(0),
-    importance: new Float32Array(0),
-    scopes: new Uint8Array(0),
-    sessionIds: [],
-    terms: new Uint32Array(0),
-    termOffsets: new Uint32Array(1),
-  };
+  return columnarRows([], 0);
 }
 
-/** A log row's inputs; `terms` is absent in rows written before the lexical channel. */
-export type LoggedRowInput = VectorRowInput & { terms?: Uint32Array };
-
-/** The vector inputs of one record, as the log stores them. */
-export function toVectorInput(record: MemoryRecord): LoggedRowInput {
-  return {
-    terms: lexicalTerms(record.content),
-    id: record.id,
-    embedderId: record.embedderId,
-    embedding: record.embedding,
-    updatedAt: record.updatedAt,
-    halfLifeDays: record.halfLifeDays,
-    importance: record.importance,
-    scope: record.scope,
-    sessionId: record.sessionId ?? '',
-  };
+/** Whether a stored row can go into the partition's matrix; rows that claim to but are malformed are reported. */
+function isIndexable(row: MemoryRecord, key: string, embedderId: string, dim: number, quarantine: (id: string) => void): boolean {
+  if (row.invalidatedAt !== undefined || row.embedderId !== embedderId) return false;
+  const ok =
+    typeof row.id === 'string' &&
+    row.embedding instanceof Float32Array &&
+    row.embedding.length === dim &&
+    (row.scope === 'user' || row.scope === 'session' || row.scope === 'app') &&
+    Number.isFinite(row.updatedAt) &&
+    Number.isFinite(row.importance) &&
+    row.halfLifeDays > 0 &&
+    partitionOf(row) === key;
+  if (!ok) quarantine(String(row.id));
+  return ok;
 }
 
-/**
- * True when an inactive record's vector was wiped (erasure stores a zero vector): packs must
- * not keep the old one. Active zero vectors (text of stopwords only) are ordinary rows.
- */
-export function isWiped(record: MemoryRecord): boolean {
-  return record.invalidatedAt !== undefined && record.embedding.every((value) => value === 0);
+/** Columnar index rows from records; rows that are inactive, foreign to the partition or malformed are left out. */
+export function recordRows(records: readonly MemoryRecord[], key: string, embedderId: string, dim: number, quarantine: (id: string) => void = () => {}): IndexRows {
+  return columnarRows(records.filter((row) => isIndexable(row, key, embedderId, dim, quarantine)).map(toVectorInput), dim);
 }
 
-/** One log entry per touched partition (empty when only its version moved), or packs dropped when a vector was wiped. */
-export async function writePackLog(db: EngramDatabase, versions: ReadonlyMap<string, [number, number]>, records: readonly MemoryRecord[]): Promise<string[]> {
-  const dropped: string[] = [];
-  const entries: VectorLogRow[] = [];
-  for (const [key, [, to]] of versions) {
-    const mine = records.filter((record) => partitionOf(record) === key);
-    if (mine.some(isWiped)) {
-      dropped.push(key);
-      continue;
-    }
-    entries.push({
-      partition: key,
-      version: to,
-      upserts: mine.filter((record) => record.invalidatedAt === undefined).map(toVectorInput),
-      removals: mine.filter((record) => record.invalidatedAt !== undefined).map((record) => record.id),
-    });
-  }
-  for (const key of dropped) await dropPacks(db, key);
-  if (entries.length) await db.vectorLog.bulkPut(entries);
-  return dropped;
+// Stored scope codes are fixed on disk; the compute's may change. Identical today, so chunks
+// pass through untouched; otherwise each chunk's codes are translated on the way.
+const SCOPES = Object.keys(STORED_SCOPE_CODE) as Scope[];
+const SAME_CODES = SCOPES.every((scope) => STORED_SCOPE_CODE[scope] === SCOPE_CODE[scope]);
+
+function translateScopes(codes: Uint8Array, from: Readonly<Record<Scope, number>>, to: Readonly<Record<Scope, number>>): Uint8Array {
+  if (SAME_CODES) return codes;
+  const table = new Uint8Array(256);
+  for (const scope of SCOPES) table[from[scope]] = to[scope];
+  return codes.map((code) => table[code]!);
 }
 
-function range(key: string): [[string, number], [string, number]] {
-  return [
-    [key, -Infinity],
-    [key, Infinity],
-  ];
+/** A stored chunk as compute rows. */
+function chunkRows(row: PackedColumns): IndexRows {
+  const { ids, vectors, updatedAt, halfLifeDays, importance, scopes, sessionIds, terms, termOffsets } = row;
+  const codes = translateScopes(scopes, STORED_SCOPE_CODE, SCOPE_CODE);
+  return { ids, vectors, updatedAt, halfLifeDays, importance, scopes: codes, sessionIds, ...(terms && termOffsets ? { terms, termOffsets } : {}) };
 }
 
-export async function dropPacks(db: EngramDatabase, key: string): Promise<void> {
-  const [lower, upper] = range(key);
-  await db.vectorPacks.where('[partition+part]').between(lower, upper, true, true).delete();
-  await db.vectorLog.where('[partition+version]').between(lower, upper, true, true).delete();
+/** Compute rows as a stored chunk. */
+function storedColumns(rows: IndexRows): PackedColumns {
+  const { ids, vectors, updatedAt, halfLifeDays, importance, scopes, sessionIds, terms, termOffsets } = rows;
+  const codes = translateScopes(scopes, SCOPE_CODE, STORED_SCOPE_CODE);
+  return { ids, vectors, updatedAt, halfLifeDays, importance, scopes: codes, sessionIds, ...(terms && termOffsets ? { terms, termOffsets } : {}) };
 }
 
 /** Log inputs as index rows for `embedderId`; rows of another embedder or dimension become removals. */
@@ -120,32 +121,7 @@ export function logRows(entry: VectorLogRow, embedderId: string, dim: number): {
   const usable = (entry.upserts as LoggedRowInput[]).filter((row) => row.embedderId === embedderId && row.embedding.length === dim);
   const removals = [...entry.removals, ...entry.upserts.filter((row) => !usable.includes(row)).map((row) => row.id)];
   const foreign = entry.upserts.filter((row) => row.embedderId !== embedderId).map((row) => row.id);
-  const n = usable.length;
-  const { terms, termOffsets } = flattenTerms(usable.map((row) => row.terms ?? []));
-  const upserts: IndexRows = {
-    ids: usable.map((row) => row.id),
-    vectors: new Float32Array(n * dim),
-    updatedAt: new Float64Array(n),
-    halfLifeDays: new Float32Array(n),
-    importance: new Float32Array(n),
-    scopes: new Uint8Array(n),
-    sessionIds: usable.map((row) => row.sessionId),
-    terms,
-    termOffsets,
-  };
-  usable.forEach((row, i) => {
-    upserts.vectors.set(row.embedding, i * dim);
-    upserts.updatedAt[i] = row.updatedAt;
-    upserts.halfLifeDays[i] = row.halfLifeDays;
-    upserts.importance[i] = row.importance;
-    upserts.scopes[i] = SCOPE_CODE[row.scope];
-  });
-  return { upserts, removals, foreign };
-}
-
-function chunkRows(row: VectorPackRow): IndexRows {
-  const { ids, vectors, updatedAt, halfLifeDays, importance, scopes, sessionIds, terms, termOffsets } = row;
-  return { ids, vectors, updatedAt, halfLifeDays, importance, scopes, sessionIds, ...(terms && termOffsets ? { terms, termOffsets } : {}) };
+  return { upserts: columnarRows(usable, dim), removals, foreign };
 }
 
 function isConsistent(chunks: readonly VectorPackRow[], embedderId: string, dim: number): boolean {
@@ -173,33 +149,6 @@ function carriesTerms(chunks: readonly VectorPackRow[], log: readonly VectorLogR
   return chunks.every((chunk) => chunk.terms !== undefined) && log.every((entry) => (entry.upserts as LoggedRowInput[]).every((row) => row.terms instanceof Uint32Array));
 }
 
-/**
- * Reads a partition from packs (call inside a read transaction over partitions, vectorPacks,
- * vectorLog). With `from` (the version compute already holds) it returns only the log after
- * it when that log is complete. Null: the packs cannot produce this version; rebuild from records.
- */
-export async function readPacks(db: EngramDatabase, key: string, embedderId: string, dim: number, from: number | null): Promise<PackedPartition | null> {
-  const version = (await db.partitions.get(key))?.version ?? 0;
-  const [lower, upper] = range(key);
-  if (from !== null && from >= 0 && from <= version) {
-    const log = await readLog(db, key, from, version);
-    if (log) return { version, base: from, chunks: [], lexical: carriesTerms([], log), log: log.map((entry) => ({ version: entry.version, ...logRows(entry, embedderId, dim) })) };
-  }
-  const stored = await db.vectorPacks.where('[partition+part]').between(lower, upper, true, true).toArray();
-  if (stored.length && !isConsistent(stored, embedderId, dim)) return null;
-  const base = stored[0]?.version ?? 0;
-  if (base > version) return null;
-  const log = await readLog(db, key, base, version);
-  if (!log) return null;
-  return {
-    version,
-    base,
-    lexical: carriesTerms(stored, log),
-    chunks: stored.map(chunkRows),
-    log: log.map((entry) => ({ version: entry.version, ...logRows(entry, embedderId, dim) })),
-  };
-}
-
 async function readLog(db: EngramDatabase, key: string, after: number, upTo: number): Promise<VectorLogRow[] | null> {
   if (upTo === after) return [];
   const entries = await db.vectorLog.where('[partition+version]').between([key, after], [key, upTo], false, true).toArray();
@@ -207,21 +156,82 @@ async function readLog(db: EngramDatabase, key: string, after: number, upTo: num
   return entries.every((entry, i) => entry.version === after + 1 + i) ? entries : null;
 }
 
-/**
- * Replaces the partition's snapshot with `chunks` at `version` and drops the log up to it
- * (call inside a read-write transaction). Skipped (false) when the partition has moved past
- * `version` or a newer snapshot exists: the caller's copy is then not the latest.
- */
-export async function writeSnapshot(db: EngramDatabase, key: string, embedderId: string, dim: number, version: number, chunks: readonly IndexRows[]): Promise<boolean> {
-  const current = (await db.partitions.get(key))?.version ?? 0;
-  if (current !== version) return false;
-  const [lower, upper] = range(key);
-  await db.vectorPacks.where('[partition+part]').between(lower, upper, true, true).delete();
-  // One put per chunk, awaited: each clone is serialised on the calling thread, so this keeps
-  // every synchronous slice short (a 100k × 256 snapshot is ~100 MB).
-  for (let part = 0; part < chunks.length; part++) {
-    await db.vectorPacks.put({ partition: key, part, parts: chunks.length, version, embedderId, dim, ...chunks[part]! });
+/** Inside a read transaction over partitions, vectorPacks, vectorLog: see {@link readPacked}. */
+async function readPacks(db: EngramDatabase, key: string, embedderId: string, dim: number, from: number | null): Promise<PackedPartition | null> {
+  const version = (await db.partitions.get(key))?.version ?? 0;
+  const [lower, upper] = partitionRange(key);
+  const entriesOf = (log: readonly VectorLogRow[]) => log.map((entry) => ({ version: entry.version, ...logRows(entry, embedderId, dim) }));
+  if (from !== null && from >= 0 && from <= version) {
+    const log = await readLog(db, key, from, version);
+    if (log) return { version, base: from, chunks: [], lexical: carriesTerms([], log), log: entriesOf(log) };
   }
-  await db.vectorLog.where('[partition+version]').between([key, -Infinity], [key, version], true, true).delete();
-  return true;
+  const stored = await db.vectorPacks.where('[partition+part]').between(lower, upper, true, true).toArray();
+  if (stored.length && !isConsistent(stored, embedderId, dim)) return null;
+  const base = stored[0]?.version ?? 0;
+  if (base > version) return null;
+  const log = await readLog(db, key, base, version);
+  if (!log) return null;
+  return { version, base, lexical: carriesTerms(stored, log), chunks: stored.map(chunkRows), log: entriesOf(log) };
+}
+
+/**
+ * A partition from its packed vectors (snapshot chunks plus the log after them), or only the
+ * log after `from` when compute already holds version `from` and that log is complete. Null
+ * when the packs cannot produce the current version: load it from the records instead.
+ */
+export async function readPacked(db: EngramDatabase, key: string, embedderId: string, dim: number, from: number | null): Promise<PackedPartition | null> {
+  try {
+    return await db.transaction('r', db.partitions, db.vectorPacks, db.vectorLog, () => readPacks(db, key, embedderId, dim, from));
+  } catch (error) {
+    throw toStorageError(error, 'loading packed vectors');
+  }
+}
+
+/**
+ * The partition's active rows (by index: a long history's tombstones are never read) as compute
+ * rows, the version they reflect, and the ids of active rows another embedder wrote (they
+ * cannot be scanned with this one). Malformed rows are left out and passed to `quarantine`.
+ */
+export async function readRecordRows(
+  db: EngramDatabase,
+  key: string,
+  embedder: { id: string; dim: number },
+  quarantine: (id: string) => void,
+): Promise<{ version: number; rows: IndexRows; foreign: string[] }> {
+  try {
+    return await db.transaction('r', db.memories, db.partitions, async () => {
+      const version = (await db.partitions.get(key))?.version ?? 0;
+      const [kind, appName, userId] = JSON.parse(key) as [string, string, string?];
+      // App-scope rows are the app's, under userId ''.
+      const rows = await db.memories.where('[userId+appName+active]').equals([kind === 'app' ? '' : userId!, appName, 1]).toArray();
+      const foreign = rows.filter((row) => row.invalidatedAt === undefined && row.embedderId !== embedder.id).map((row) => row.id);
+      return { version, rows: recordRows(rows, key, embedder.id, embedder.dim, quarantine), foreign };
+    });
+  } catch (error) {
+    throw toStorageError(error, 'loading the vector index');
+  }
+}
+
+/**
+ * Replaces the partition's snapshot with `chunks` at `version` and drops the log up to it.
+ * Skipped (false) when the partition has moved past `version`: the caller's copy is then not the latest.
+ */
+export async function writeSnapshot(db: EngramDatabase, key: string, embedder: { id: string; dim: number }, version: number, chunks: readonly IndexRows[]): Promise<boolean> {
+  try {
+    return await db.transaction('rw', db.partitions, db.vectorPacks, db.vectorLog, async () => {
+      const current = (await db.partitions.get(key))?.version ?? 0;
+      if (current !== version) return false;
+      const [lower, upper] = partitionRange(key);
+      await db.vectorPacks.where('[partition+part]').between(lower, upper, true, true).delete();
+      // One put per chunk, awaited: each clone is serialised on the calling thread, so this keeps
+      // every synchronous slice short (a 100k × 256 snapshot is ~100 MB).
+      for (let part = 0; part < chunks.length; part++) {
+        await db.vectorPacks.put({ partition: key, part, parts: chunks.length, version, embedderId: embedder.id, dim: embedder.dim, ...storedColumns(chunks[part]!) });
+      }
+      await db.vectorLog.where('[partition+version]').between([key, -Infinity], [key, version], true, true).delete();
+      return true;
+    });
+  } catch (error) {
+    throw toStorageError(error, 'writing packed vectors');
+  }
 }

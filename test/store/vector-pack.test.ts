@@ -3,9 +3,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { MemoryRecord } from '../../src/schema';
 import { EngramDatabase } from '../../src/store/database';
 import { userPartition } from '../../src/store/owner';
-import { createStore, type Store } from '../../src/store/store';
+import { createStore } from '../../src/store/store';
 import { createVectorIndex } from '../../src/store/vector-index';
-import type { PackedPartition } from '../../src/store/vector-pack';
+import { readPacked, type PackedPartition } from '../../src/store/vector-pack';
+import type { ComputeClient } from '../../src/worker/client';
 import type { IndexRows } from '../../src/worker/api';
 import { createComputeClient } from '../../src/worker/client';
 import { createTestMemory, type TestMemory } from '../helpers/memory';
@@ -29,10 +30,15 @@ afterEach(async () => {
   for (const db of opened.splice(0)) db.close();
 });
 
-function openStore(t: TestMemory): Store {
+/** A second connection to the test's database: its packs, and a vector index over it. */
+function openStore(t: TestMemory) {
   const db = new EngramDatabase(t.name, { indexedDB: t.factory, IDBKeyRange });
   opened.push(db);
-  return createStore(db);
+  return {
+    db,
+    readPacked: (key: string, embedderId: string, dim: number, from: number | null) => readPacked(db, key, embedderId, dim, from),
+    vectorIndex: (compute: ComputeClient) => createVectorIndex({ db, store: createStore(db), compute, embedder: EMBEDDER }),
+  };
 }
 
 function addRows(into: Map<string, IndexedRow>, rows: IndexRows, dim: number): void {
@@ -85,7 +91,7 @@ async function expectPacksMatchRecords(t: TestMemory): Promise<PackedPartition> 
 async function coldLoad(t: TestMemory): Promise<{ rows: Map<string, IndexedRow>; version: number }> {
   const store = openStore(t);
   const compute = createComputeClient({ worker: 'off' });
-  const index = createVectorIndex(store, compute, EMBEDDER);
+  const index = store.vectorIndex(compute);
   const versions = await index.ensure([KEY]);
   const exported = (await compute.exportPartition(KEY, 2))!;
   await index.settled();
@@ -145,7 +151,7 @@ describe('packed vectors', () => {
     await ingestSeed(test.memory, test.clock, 1);
     const store = openStore(test);
     const compute = createComputeClient({ worker: 'off' });
-    const index = createVectorIndex(store, compute, EMBEDDER);
+    const index = store.vectorIndex(compute);
     await index.ensure([KEY]);
     expect(await index.compact(KEY)).toBe(true);
     await ingestSeed(test.memory, test.clock, 3);

@@ -1,0 +1,69 @@
+/**
+ * The default storage backend: records in IndexedDB through Dexie (database.ts, store.ts) and
+ * vectors in the compute's matrices, loaded from packed snapshots in the same database
+ * (vector-index.ts). The only place the three are put together.
+ */
+import type { Dexie } from 'dexie';
+import { toStorageError, WorkerError } from '../errors';
+import type { Storage, StorageBackend, StorageContext } from '../storage/contract';
+import type { ComputeClient } from '../worker/client';
+import { EngramDatabase } from './database';
+import { createStore, type Store } from './store';
+import { createVectorIndex, type VectorIndex } from './vector-index';
+
+/** The IndexedDB storage with its concrete layers (tests and benchmarks reach into them). */
+export interface IndexedDbStorage extends Storage {
+  readonly records: Store;
+  readonly vectors: VectorIndex;
+}
+
+/** Test seams of the IndexedDB backend; internal (the published `createMemory` never takes them). */
+export interface IndexedDbInternals {
+  /** Receives the Dexie database before it opens, so a test can install DBCore middleware (`db.use(...)`) to inject write faults. */
+  onDatabase?: ((db: Dexie) => void) | undefined;
+}
+
+/**
+ * The storage over an already constructed database, not yet opened (Dexie opens on first use).
+ * `embedder` also makes the records layer quarantine rows that claim it with a vector of another length.
+ */
+export function createIndexedDbStorage(db: EngramDatabase, context: { embedder: { id: string; dim: number }; compute: ComputeClient }): IndexedDbStorage {
+  const records = createStore(db, context.embedder);
+  const vectors = createVectorIndex({ db, store: records, compute: context.compute, embedder: context.embedder });
+  let closed = false;
+  db.on('close', () => {
+    // Another tab deleted or upgraded the database: Dexie closed this connection and reopens
+    // on the next call, possibly onto a new, empty database whose versions restart. Matrices
+    // loaded from the old one must not survive that (a restarted version could match theirs).
+    // A WorkerError here needs nothing more: a restarted worker holds no matrices at all.
+    if (!closed) {
+      void vectors.reset().catch((error: unknown) => {
+        if (!(error instanceof WorkerError)) throw error;
+      });
+    }
+  });
+  return {
+    lockName: db.name,
+    records,
+    vectors,
+    async close() {
+      closed = true;
+      db.close();
+    },
+  };
+}
+
+/** IndexedDB storage (`createMemory`'s default): the database `context.name`, opened before it resolves. */
+export function indexedDbStorage(internals: IndexedDbInternals = {}): StorageBackend {
+  return {
+    async open(context: StorageContext): Promise<IndexedDbStorage> {
+      const db = new EngramDatabase(context.name, context);
+      internals.onDatabase?.(db);
+      const storage = createIndexedDbStorage(db, context);
+      await db.open().catch((error: unknown) => {
+        throw toStorageError(error, `opening the IndexedDB database '${db.name}'`);
+      });
+      return storage;
+    },
+  };
+}

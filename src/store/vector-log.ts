@@ -1,0 +1,77 @@
+/**
+ * The write side of packed vector storage (vector-pack.ts reads it): every commit logs what it
+ * changed in each partition's vectors, in its own transaction, so snapshot + log always equals
+ * the records. Stored shapes only (database.ts); nothing here knows the compute's wire format.
+ *
+ * Rule: a commit that wipes a vector (erasure blanks the embedding) deletes the partition's
+ * packs and log instead, so no copy of the old vector survives in them.
+ */
+import { lexicalTerms } from '../embed/terms';
+import type { MemoryRecord } from '../schema';
+import type { EngramDatabase, VectorLogRow, VectorRowInput } from './database';
+import { partitionOf } from './owner';
+
+/** A log row's inputs; `terms` is absent in rows written before the lexical channel. */
+export type LoggedRowInput = VectorRowInput & { terms?: Uint32Array };
+
+/** The vector inputs of one record, as the log stores them. */
+export function toVectorInput(record: MemoryRecord): LoggedRowInput {
+  return {
+    terms: lexicalTerms(record.content),
+    id: record.id,
+    embedderId: record.embedderId,
+    embedding: record.embedding,
+    updatedAt: record.updatedAt,
+    halfLifeDays: record.halfLifeDays,
+    importance: record.importance,
+    scope: record.scope,
+    sessionId: record.sessionId ?? '',
+  };
+}
+
+/**
+ * True when an inactive record's vector was wiped (erasure stores a zero vector): packs must
+ * not keep the old one. Active zero vectors (text of stopwords only) are ordinary rows.
+ */
+export function isWiped(record: MemoryRecord): boolean {
+  return record.invalidatedAt !== undefined && record.embedding.every((value) => value === 0);
+}
+
+/** The key range of one partition in `[partition+part]` and `[partition+version]`. */
+export function partitionRange(key: string): [[string, number], [string, number]] {
+  return [
+    [key, -Infinity],
+    [key, Infinity],
+  ];
+}
+
+export async function dropPacks(db: EngramDatabase, key: string): Promise<void> {
+  const [lower, upper] = partitionRange(key);
+  await db.vectorPacks.where('[partition+part]').between(lower, upper, true, true).delete();
+  await db.vectorLog.where('[partition+version]').between(lower, upper, true, true).delete();
+}
+
+/**
+ * Inside the commit transaction: one log entry per touched partition (empty when only its
+ * version moved), or the partition's packs dropped when a vector was wiped. Returns those keys.
+ */
+export async function writePackLog(db: EngramDatabase, versions: ReadonlyMap<string, [number, number]>, records: readonly MemoryRecord[]): Promise<string[]> {
+  const dropped: string[] = [];
+  const entries: VectorLogRow[] = [];
+  for (const [key, [, to]] of versions) {
+    const mine = records.filter((record) => partitionOf(record) === key);
+    if (mine.some(isWiped)) {
+      dropped.push(key);
+      continue;
+    }
+    entries.push({
+      partition: key,
+      version: to,
+      upserts: mine.filter((record) => record.invalidatedAt === undefined).map(toVectorInput),
+      removals: mine.filter((record) => record.invalidatedAt !== undefined).map((record) => record.id),
+    });
+  }
+  for (const key of dropped) await dropPacks(db, key);
+  if (entries.length) await db.vectorLog.bulkPut(entries);
+  return dropped;
+}
