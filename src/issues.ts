@@ -128,6 +128,19 @@ export function issueMessage(issue: z.core.$ZodRawIssue): string | undefined {
   }
 }
 
+/**
+ * The value an issue is about, from zod's own report (parse with `reportInput: true`): its
+ * `input`, except for a discriminated union's unknown discriminator, whose `input` is the whole
+ * object while its path names the discriminator.
+ */
+export function issueValue(issue: z.core.$ZodIssue): unknown {
+  const { input } = issue;
+  if (issue.code === 'invalid_union' && 'discriminator' in issue && typeof issue.discriminator === 'string' && typeof input === 'object' && input !== null) {
+    return Object.prototype.hasOwnProperty.call(input, issue.discriminator) ? (input as Record<string, unknown>)[issue.discriminator] : undefined;
+  }
+  return input;
+}
+
 /** A short, safe rendering of what the caller passed, for the `(got …)` part of a message. */
 export function describeValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 60 ? value.slice(0, 57) + '...' : value);

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { ValidationError } from './errors';
 import type { ReembedProgress } from './reembed/reembed';
-import { describeValue, expectedOf, issueMessage } from './issues';
+import { describeValue, expectedOf, issueMessage, issueValue } from './issues';
 import { ChatMessage, DEFAULT_WEIGHTS, Fact, Id, MemoryRecord, positiveZero, Scope, SourceInput, Weights } from './schema';
 
 /** Owner ids must be real strings: a missing or empty userId is an error, never "everyone". */
@@ -91,15 +91,6 @@ export const Query = z
 
 export { Fact, IngestMessages as Messages };
 
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let value = input;
-  for (const key of path) {
-    if (value === null || typeof value !== 'object') return undefined;
-    value = Object.prototype.hasOwnProperty.call(value, key) ? (value as Record<PropertyKey, unknown>)[key] : undefined;
-  }
-  return value;
-}
-
 function isThenable(value: unknown): boolean {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
@@ -111,13 +102,13 @@ function isThenable(value: unknown): boolean {
  */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, name: string): z.output<S> {
   if (isThenable(input)) throw new ValidationError(name, `must be ${expectedOf(schema)}, not a Promise: await it first (got a Promise)`);
-  const result = schema.safeParse(input, { error: issueMessage });
+  const result = schema.safeParse(input, { error: issueMessage, reportInput: true });
   if (result.success) return result.data;
   const issues = result.error.issues;
   const issue = issues.find((candidate) => candidate.code === 'unrecognized_keys') ?? issues[0]!;
   const path = [name, ...issue.path.map(String)].join('.');
   // An unknown-key message names the keys already; the object itself says nothing more.
-  const got = issue.code === 'unrecognized_keys' ? '' : ` (got ${describeValue(valueAt(input, issue.path))})`;
+  const got = issue.code === 'unrecognized_keys' ? '' : ` (got ${describeValue(issueValue(issue))})`;
   throw new ValidationError(path, issue.message + got, { cause: result.error });
 }
 

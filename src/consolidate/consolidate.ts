@@ -85,7 +85,8 @@ async function decideAndCommit(
   const result = await store.commit({
     records: plan.changed,
     creates: plan.created,
-    inputs: request.input ? [request.input] : [],
+    // The candidates go with the input: a replay decides over the same ones without extracting again.
+    inputs: request.input ? [{ ...request.input, candidates: [...candidates] }] : [],
     expected: versions,
     hints: { loaded, inherits },
     ...(baseVersion !== undefined ? { inputsBaseVersion: baseVersion } : {}),

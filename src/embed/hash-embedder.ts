@@ -1,8 +1,22 @@
+import type { ComputeClient } from '../worker/client';
 import type { Embedder } from './embedder';
 import { STOPWORDS } from './stopwords';
 
 /** The seed's dimension: 256 buckets. */
 export const HASH_DIM = 256;
+
+/** The hash embedder's id at `dim`: what its vectors are recorded with, wherever they are computed. */
+export function hashEmbedderId(dim: number): string {
+  return `hash-fnv1a-${dim}`;
+}
+
+/**
+ * The default embedder of a memory: the hash embedder computed by `compute` (in the worker
+ * where there is one), under the same id as {@link createHashEmbedder} gives in this thread.
+ */
+export function computeHashEmbedder(compute: Pick<ComputeClient, 'embed'>, dim: number = HASH_DIM): Embedder {
+  return { id: hashEmbedderId(dim), dim, embed: (texts) => compute.embed([...texts], dim) };
+}
 const WORD_WEIGHT = 1;
 const TRIGRAM_WEIGHT = 0.35;
 const FNV_OFFSET = 0x811c9dc5;
@@ -63,7 +77,7 @@ export function createHashEmbedder(dim: number = HASH_DIM): Embedder & { embedOn
   }
 
   return {
-    id: `hash-fnv1a-${dim}`,
+    id: hashEmbedderId(dim),
     dim,
     embed: (texts) => texts.map(embedOne),
     embedOne,

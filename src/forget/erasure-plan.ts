@@ -20,12 +20,42 @@ function identity(record: MemoryRecord): string {
   return JSON.stringify([record.scope, record.sessionId ?? '', record.topic, record.content, sourceIds, record.confidence]);
 }
 
-function sourceIdsOf(record: MemoryRecord): Set<string> {
-  return new Set(record.sources.map((source) => source.id));
+const sourceIds = new WeakMap<MemoryRecord, ReadonlySet<string>>();
+
+/** A record's source ids, computed once per record: a long line of memories has thousands. */
+function sourceIdsOf(record: MemoryRecord): ReadonlySet<string> {
+  let ids = sourceIds.get(record);
+  if (!ids) sourceIds.set(record, (ids = new Set(record.sources.map((source) => source.id))));
+  return ids;
 }
 
-function sameContent(a: string, b: string): boolean {
-  return sameFactKey(a) === sameFactKey(b);
+/** What a fact says and about what: topic and content, as {@link isSupported} compares them. */
+function claimOf(record: MemoryRecord): string {
+  return JSON.stringify([record.topic, sameFactKey(record.content)]);
+}
+
+/** Every source id behind each claim among `records`: a record is supported when one of its remaining sources is there. */
+function supportByClaim(records: readonly MemoryRecord[]): Map<string, Set<string>> {
+  const support = new Map<string, Set<string>>();
+  for (const record of records) {
+    const claim = claimOf(record);
+    const ids = support.get(claim) ?? new Set<string>();
+    for (const source of record.sources) ids.add(source.id);
+    support.set(claim, ids);
+  }
+  return support;
+}
+
+/** Records grouped by a key, in their order. */
+function groupBy(records: readonly MemoryRecord[], keyOf: (record: MemoryRecord) => string): Map<string, MemoryRecord[]> {
+  const groups = new Map<string, MemoryRecord[]>();
+  for (const record of records) {
+    const key = keyOf(record);
+    const group = groups.get(key);
+    if (group) group.push(record);
+    else groups.set(key, [record]);
+  }
+  return groups;
 }
 
 function redactSources(sources: readonly Source[], sourceId: string): Source[] {
@@ -54,18 +84,15 @@ function replacementFor(old: MemoryRecord, rebuilt: readonly MemoryRecord[], sou
 
 /**
  * Whether a record's text can stay: some remaining source of it yields the same text when the
- * remaining inputs are replayed. Otherwise the text came only from the revoked source (an
- * UPDATE from `s` inherits the older sources but not their text) and must go. When unsure
- * (a refused candidate, a rewriting decider) this says no: redacting a tombstone loses nothing live.
+ * remaining inputs are replayed (`support`: {@link supportByClaim} of the replay). Otherwise the
+ * text came only from the revoked source (an UPDATE from `s` inherits the older sources but not
+ * their text) and must go. When unsure (a refused candidate, a rewriting decider) this says no:
+ * redacting a tombstone loses nothing live.
  */
-function isSupported(record: MemoryRecord, replayed: readonly MemoryRecord[], sourceId: string): boolean {
-  const remaining = [...sourceIdsOf(record)].filter((id) => id !== sourceId);
-  return replayed.some(
-    (other) =>
-      other.topic === record.topic &&
-      sameContent(other.content, record.content) &&
-      remaining.some((id) => sourceIdsOf(other).has(id)),
-  );
+function isSupported(record: MemoryRecord, support: ReadonlyMap<string, ReadonlySet<string>>, sourceId: string): boolean {
+  const ids = support.get(claimOf(record));
+  // In order: the oldest source of a line of memories is usually behind the replayed ones too.
+  return ids !== undefined && record.sources.some((source) => source.id !== sourceId && ids.has(source.id));
 }
 
 /**
@@ -122,6 +149,8 @@ interface Planning extends ErasureInput {
   /** Ids of the rebuilt records: new, so the commit refuses them if they exist. */
   created: string[];
   erasedReason: string;
+  /** {@link supportByClaim} of the replay. */
+  support: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 /** The records to write so the active set equals the replay's and no text of `s` is left. */
@@ -135,6 +164,7 @@ export function planErasure(input: ErasureInput): { writes: Map<string, MemoryRe
     idOf: new Map(),
     created: [],
     erasedReason: `erased: sole source ${input.sourceId} revoked`,
+    support: supportByClaim(input.replayed),
   };
   const { stale, rebuilt } = matchReplay(planning);
   retireStale(planning, stale, rebuilt);
@@ -171,22 +201,19 @@ function matchReplay(planning: Planning): { stale: MemoryRecord[]; rebuilt: Memo
     idOf.set(record.id, id);
     return { ...record, id };
   });
-  // Replay tombstones are not stored: point links to them at the stored record they stand for.
+  // Replay tombstones are not stored: point links to them at the stored record they stand for
+  // (the first on the same topic, scope and content that shares a remaining source with it).
   // A replay that started from a checkpoint holds stored records too: each stands for itself.
+  const standIns = groupBy(all, (record) => JSON.stringify([record.scope, claimOf(record)]));
   for (const record of replayed) {
     if (idOf.has(record.id)) continue;
     if (stored.has(record.id)) {
       idOf.set(record.id, record.id);
       continue;
     }
-    const ids = sourceIdsOf(record);
-    const stand = all.find(
-      (other) =>
-        other.topic === record.topic &&
-        other.scope === record.scope &&
-        sameContent(other.content, record.content) &&
-        [...sourceIdsOf(other)].some((id) => id !== sourceId && ids.has(id)),
-    );
+    const stand = standIns
+      .get(JSON.stringify([record.scope, claimOf(record)]))
+      ?.find((other) => record.sources.some((source) => source.id !== sourceId && sourceIdsOf(other).has(source.id)));
     if (stand) idOf.set(record.id, stand.id);
   }
   return { stale, rebuilt };
@@ -194,7 +221,7 @@ function matchReplay(planning: Planning): { stale: MemoryRecord[]; rebuilt: Memo
 
 /** Stale active memories: erased when `s` was their only source, else superseded by their rebuilt version. */
 function retireStale(planning: Planning, stale: readonly MemoryRecord[], rebuilt: readonly MemoryRecord[]): void {
-  const { sourceId, now, replayed, report, writes, redacted, erasedReason } = planning;
+  const { sourceId, now, support, report, writes, redacted, erasedReason } = planning;
   for (const record of stale) {
     const ids = sourceIdsOf(record);
     if (ids.size === 1 && ids.has(sourceId)) {
@@ -204,7 +231,7 @@ function retireStale(planning: Planning, stale: readonly MemoryRecord[], rebuilt
       continue;
     }
     const replacement = replacementFor(record, rebuilt, sourceId);
-    const keepText = !ids.has(sourceId) || isSupported(record, replayed, sourceId);
+    const keepText = !ids.has(sourceId) || isSupported(record, support, sourceId);
     if (!keepText) redacted.add(record.id);
     report.regenerated.push({ from: record.id, to: replacement?.id ?? null });
     writes.set(record.id, {
@@ -257,7 +284,7 @@ function writeRebuilt(planning: Planning, rebuilt: readonly MemoryRecord[]): voi
  * text only it produced, and report where their lineage now ends.
  */
 function redactTombstones(planning: Planning): void {
-  const { sourceId, now, replayed, touched, current, report, writes, redacted, erasedReason } = planning;
+  const { sourceId, now, support, touched, current, report, writes, redacted, erasedReason } = planning;
   for (const record of touched) {
     if (writes.has(record.id) || record.invalidatedAt === undefined) continue;
     const ids = sourceIdsOf(record);
@@ -269,18 +296,19 @@ function redactTombstones(planning: Planning): void {
       report.erased.push(record.id);
       continue;
     }
-    const keepText = isSupported(record, replayed, sourceId);
+    const keepText = isSupported(record, support, sourceId);
     if (!keepText) redacted.add(record.id);
     const next: MemoryRecord = {
       ...record,
       ...(keepText ? {} : { content: REDACTED, embedding: blank(record.embedding), history: record.history.map(generalize) }),
       sources: redactSources(record.sources, sourceId),
     };
-    // Text kept: the write changes the excerpt or nothing, which the sources alone tell
-    // (comparing whole records costs O(sources) per tombstone on a long history).
+    // Text kept: only the excerpt changes, which the sources alone tell (comparing whole
+    // records costs O(sources) per tombstone on a long history), and the commit's revocation
+    // blanks every excerpt of the source: nothing to write.
     const excerptChanges = record.sources.some((source) => source.id === sourceId && source.excerpt !== '');
     if (keepText ? !excerptChanges : sameRecord(next, record)) continue;
-    writes.set(record.id, next);
+    if (!keepText) writes.set(record.id, next);
     report.regenerated.push({ from: record.id, to: headOf(record.supersededBy, writes, current) });
   }
 }
@@ -294,12 +322,13 @@ function redactTombstones(planning: Planning): void {
  */
 function scrubQuotes(planning: Planning): void {
   const { all, writes, redacted, sourceId, touched } = planning;
-  const excerpts = touched.flatMap((record) => record.sources.filter((source) => source.id === sourceId && source.excerpt.length >= 8).map((source) => source.excerpt));
+  // Once each: every memory of a line inherits the same entries of the source.
+  const excerpts = [...new Set(touched.flatMap((record) => record.sources.filter((source) => source.id === sourceId && source.excerpt.length >= 8).map((source) => source.excerpt)))];
   const quotes = (entry: HistoryEntry) =>
     entry.event !== 'regenerated' &&
     entry.event !== 'erased' &&
-    entry.reason !== generalize(entry).reason &&
-    (entry.sourceId === sourceId || (entry.related !== undefined && redacted.has(entry.related)) || excerpts.some((excerpt) => entry.reason.includes(excerpt)));
+    (entry.sourceId === sourceId || (entry.related !== undefined && redacted.has(entry.related)) || excerpts.some((excerpt) => entry.reason.includes(excerpt))) &&
+    entry.reason !== generalize(entry).reason;
   for (const record of all) {
     const base = writes.get(record.id) ?? record;
     if (!base.history.some(quotes)) continue;

@@ -1,12 +1,24 @@
 /**
  * Regeneration's engine: stored inputs replayed in write order (invariant 11) through the same
- * extraction and the same pure consolidation plan as the live path, into an in-memory working
- * set. forgetSource compares what this yields with what the store holds.
+ * pure consolidation plan as the live path, into an in-memory working set. forgetSource
+ * compares what this yields with what the store holds.
+ *
+ * Rules this code keeps, so a replay costs O(inputs), not O(inputs × lineage):
+ * - The plan sees records in *working form*, as the live path's sweep hands them out
+ *   (store/lineage.ts): the first source of each type plus every source with the id being
+ *   written, and no history. The full lists are kept beside it in {@link Ledger}s and joined
+ *   once, at the end. An UPDATE's memory shares its predecessor's ledger one level deeper
+ *   (a tombstone never changes again, so a ledger is a line and a record's sources are its
+ *   prefix up to the record's depth).
+ * - An input's candidates are what its write decided over: the ones stored with it (the same
+ *   extraction, without running it again), else extracted now. Vectors are computed once per
+ *   distinct content, in one batch for the whole replay.
  */
 import type { Embedder } from '../embed/embedder';
 import { planConsolidation, type PlanContext, type PlanTarget } from '../consolidate/plan';
-import type { Candidate, MemoryRecord } from '../schema';
+import { Candidate, type HistoryEntry, type MemoryRecord, type Source } from '../schema';
 import type { InputRow, WriteInput } from '../storage/contract';
+import { sourceKey, summarize } from '../store/lineage';
 import { pruneRecords } from './prune';
 
 export interface ReplayDeps {
@@ -22,38 +34,168 @@ export function targetOf(input: WriteInput): PlanTarget {
   return { userId: input.userId, appName: input.appName, scope: input.scope, ...(input.scope === 'session' ? { sessionId: input.sessionId } : {}) };
 }
 
+/** The full sources of one line of memories (a memory and the UPDATEs descending from it), in the order they were gained. */
+interface Ledger {
+  sources: Source[];
+  /** The depth each of `sources` was gained at (non-decreasing). */
+  depths: number[];
+  keys: Set<string>;
+  /** Source id → indexes into `sources`: what working form adds for the source being written. */
+  byId: Map<string, number[]>;
+}
+
+/** Where one replayed record's lists are: its ledger and depth, and its own history. */
+interface Place {
+  ledger: Ledger;
+  depth: number;
+  history: HistoryEntry[];
+}
+
+function newLedger(): Ledger {
+  return { sources: [], depths: [], keys: new Set(), byId: new Map() };
+}
+
+/** Appends the sources the ledger does not hold yet, at `depth`. */
+function gain(ledger: Ledger, sources: readonly Source[], depth: number): void {
+  for (const source of sources) {
+    const key = sourceKey(source);
+    if (ledger.keys.has(key)) continue;
+    ledger.keys.add(key);
+    ledger.byId.set(source.id, [...(ledger.byId.get(source.id) ?? []), ledger.sources.length]);
+    ledger.sources.push(source);
+    ledger.depths.push(depth);
+  }
+}
+
+/** The sources of the record at `depth`: the ledger's prefix gained at that depth or above. */
+function sourcesAt(ledger: Ledger, depth: number): Source[] {
+  let end = ledger.depths.length;
+  while (end > 0 && ledger.depths[end - 1]! > depth) end--;
+  return ledger.sources.slice(0, end);
+}
+
+/** The replay's state: working-form records by id (the plan's map), and where each record's full lists are. */
+class ReplayState {
+  readonly working = new Map<string, MemoryRecord>();
+  readonly places = new Map<string, Place>();
+  /** Tombstones in the order they appeared: they leave `working`, since the sweep and prune only look at active memories. */
+  readonly retired = new Map<string, MemoryRecord>();
+
+  constructor(start: readonly MemoryRecord[]) {
+    for (const record of start) {
+      const ledger = newLedger();
+      gain(ledger, record.sources, 0);
+      this.places.set(record.id, { ledger, depth: 0, history: [...record.history] });
+      this.working.set(record.id, { ...record, sources: summarize(record.sources), history: [] });
+    }
+  }
+
+  /**
+   * Working form for a write of `sourceId`: records that hold that source show every entry of
+   * it. Returns the plain working form of the records it dressed, to put back after the plan.
+   */
+  present(sourceId: string): Map<string, MemoryRecord> {
+    const dressed = new Map<string, MemoryRecord>();
+    for (const [id, record] of this.working) {
+      const { ledger, depth } = this.places.get(id)!;
+      const indexes = ledger.byId.get(sourceId)?.filter((i) => ledger.depths[i]! <= depth);
+      const extra = (indexes ?? []).map((i) => ledger.sources[i]!).filter((source) => !record.sources.includes(source));
+      if (extra.length === 0) continue;
+      dressed.set(id, record);
+      this.working.set(id, { ...record, sources: [...record.sources, ...extra] });
+    }
+    return dressed;
+  }
+
+  /**
+   * Takes in what a plan or a prune changed (`parents`: new id → the id it superseded): the
+   * new sources and history entries go to the ledgers, the records back to working form.
+   * Existing records first, so an UPDATE's memory inherits what its predecessor gained.
+   */
+  settle(changed: readonly MemoryRecord[], parents: ReadonlyMap<string, string> = new Map()): void {
+    const known = changed.filter((record) => this.places.has(record.id));
+    for (const record of [...known, ...changed.filter((record) => !this.places.has(record.id))]) {
+      let place = this.places.get(record.id);
+      if (place) place.history.push(...record.history);
+      else {
+        const parent = parents.get(record.id);
+        const from = parent === undefined ? undefined : this.places.get(parent);
+        place = { ledger: from?.ledger ?? newLedger(), depth: from ? from.depth + 1 : 0, history: [...record.history] };
+        this.places.set(record.id, place);
+      }
+      gain(place.ledger, record.sources, place.depth);
+      const slim: MemoryRecord = { ...record, sources: summarize(record.sources), history: [] };
+      if (record.invalidatedAt === undefined) this.working.set(record.id, slim);
+      else {
+        this.working.delete(record.id);
+        this.retired.set(record.id, slim);
+      }
+    }
+  }
+
+  /** Every record, complete: tombstones in the order they appeared, then the active ones. */
+  complete(): Map<string, MemoryRecord> {
+    const out = new Map<string, MemoryRecord>();
+    for (const record of [...this.retired.values(), ...this.working.values()]) {
+      const { ledger, depth, history } = this.places.get(record.id)!;
+      out.set(record.id, { ...record, sources: sourcesAt(ledger, depth), history });
+    }
+    return out;
+  }
+}
+
+/** Each write input's candidates: stored with it when they parse, else extracted again. */
+async function candidatesOfAll(deps: ReplayDeps, inputs: readonly InputRow[]): Promise<Map<InputRow, Candidate[]>> {
+  const out = new Map<InputRow, Candidate[]>();
+  for (const input of inputs) {
+    if (input.kind === 'prune') continue;
+    const stored = input.candidates?.map((candidate) => Candidate.safeParse(candidate));
+    out.set(input, stored?.every((result) => result.success) ? stored.map((result) => result.data!) : await deps.candidatesOf(input));
+  }
+  return out;
+}
+
+/** One vector per distinct content, embedded in batches. */
+async function embedAll(embedder: Embedder, contents: Iterable<string>): Promise<Map<string, Float32Array>> {
+  const texts = [...new Set(contents)];
+  const vectors = new Map<string, Float32Array>();
+  for (let start = 0; start < texts.length; start += EMBED_BATCH) {
+    const batch = texts.slice(start, start + EMBED_BATCH);
+    const embedded = await embedder.embed(batch);
+    batch.forEach((text, i) => vectors.set(text, embedded[i]!));
+  }
+  return vectors;
+}
+
+/** Texts per embed call: one call for a typical replay, bounded for a model embedder. */
+const EMBED_BATCH = 512;
+
 /**
  * Replays `inputs` in order into a working set (fresh, or the active memories `start`);
- * resolves to every record it holds at the end, tombstones included.
+ * resolves to every record it holds at the end, complete, tombstones included.
  */
 export async function replay(deps: ReplayDeps, inputs: readonly InputRow[], start: readonly MemoryRecord[] = []): Promise<Map<string, MemoryRecord>> {
-  const working = new Map<string, MemoryRecord>(start.map((record) => [record.id, record]));
-  // Tombstones leave the working set as they appear: the sweep and prune only look at
-  // active memories, and a long history must not make every later step walk past them.
-  const retired = new Map<string, MemoryRecord>();
-  const settle = (records: readonly MemoryRecord[]) => {
-    for (const record of records) {
-      if (record.invalidatedAt === undefined) continue;
-      working.delete(record.id);
-      retired.set(record.id, record);
-    }
-  };
+  const candidates = await candidatesOfAll(deps, inputs);
+  const vectors = await embedAll(deps.embedder, [...candidates.values()].flat().map((candidate) => candidate.content));
+  const state = new ReplayState(start);
   let counter = 0;
   for (const input of inputs) {
     if (input.kind === 'prune') {
-      settle(pruneRecords([...working.values()], input.at, input.floor).map(({ record }) => record));
+      state.settle(pruneRecords([...state.working.values()], input.at, input.floor).map(({ record }) => record));
       continue;
     }
-    const candidates = await deps.candidatesOf(input);
-    if (candidates.length === 0) continue;
-    const embeddings = await deps.embedder.embed(candidates.map((candidate) => candidate.content));
-    const items = candidates.map((candidate, i) => ({
+    const items = candidates.get(input)!.map((candidate) => ({
       candidate,
-      embedding: embeddings[i]!,
+      embedding: vectors.get(candidate.content)!,
       source: { ...input.source, excerpt: candidate.excerpt, at: input.at },
     }));
-    const plan = await planConsolidation(working, items, targetOf(input), { ...deps.context, now: input.at, newId: () => `replay_${counter++}` });
-    settle(plan.changed);
+    if (items.length === 0) continue;
+    const dressed = state.present(input.source.id);
+    const plan = await planConsolidation(state.working, items, targetOf(input), { ...deps.context, now: input.at, newId: () => `replay_${counter++}` });
+    const parents = new Map(plan.operations.flatMap((op) => (op.action === 'UPDATE' && op.targetId !== undefined ? [[op.memoryId, op.targetId] as const] : [])));
+    state.settle(plan.changed, parents);
+    const changed = new Set(plan.changed.map((record) => record.id));
+    for (const [id, plain] of dressed) if (!changed.has(id)) state.working.set(id, plain);
   }
-  return new Map([...retired, ...working]);
+  return state.complete();
 }

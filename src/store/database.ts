@@ -3,7 +3,8 @@
  * fields; everything a query filters on is an index, everything else rides along.
  */
 import { Dexie, type EntityTable } from 'dexie';
-import type { ChatMessage, Fact, HistoryEntry, MemoryRecord, Scope, Source, SourceInput } from '../schema';
+import type { HistoryEntry, MemoryRecord, Scope, Source } from '../schema';
+import type { InputRow } from './input-row';
 import { migrateToLineage } from './lineage-migration';
 
 /**
@@ -67,40 +68,7 @@ export interface EventRow {
   entry: HistoryEntry;
 }
 
-/**
- * One write input, kept so `forgetSource` can replay the remaining ones: the user messages
- * of an `ingest` (assistant text is never stored), the fact of a `remember`, or the messages a
- * session summary was made from.
- */
-export interface WriteInput {
-  /** Auto-incremented: the global order of inputs, across tabs. */
-  seq?: number;
-  userId: string;
-  appName: string;
-  scope: Scope;
-  sessionId: string;
-  source: SourceInput;
-  at: number;
-  kind: 'ingest' | 'remember' | 'summary';
-  messages: ChatMessage[];
-  fact?: Fact;
-}
-
-/**
- * A `prune` call, kept in the same ordered log: replaying the history without a revoked source
- * must prune at the same times, or regeneration would bring pruned memories back.
- */
-export interface PruneInput {
-  seq?: number;
-  userId: string;
-  appName: string;
-  at: number;
-  kind: 'prune';
-  floor: number;
-}
-
-/** Everything replayed by regeneration, in `seq` order. */
-export type InputRow = WriteInput | PruneInput;
+export type { InputRow, PruneInput, WriteInput } from './input-row';
 
 /**
  * A source an owner revoked with forgetSource, and the owner's partition version that revocation

@@ -10,6 +10,7 @@ import type { RecordStore } from '../storage/contract';
 import type { EngramDatabase, InputRow, MemoryRow, WriteInput } from './database';
 import { checkpointBefore, CHECKPOINT_EVERY, dropCheckpoints, restoreCheckpoint, writeCheckpoint } from './checkpoints';
 import { memoriesWithSource, metaOf, redactSource, writeRecords, type ParsedRow } from './lineage';
+import { parseInputRows } from './input-row';
 import { hydrate, toWorking } from './lineage-read';
 import { appPartition, isVisibleTo, partitionOf, userPartition, type Owner } from './owner';
 import { writePackLog } from './vector-log';
@@ -70,10 +71,13 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
     }
   }
 
-  /** The owner's inputs after `seq`, in `seq` order (the index's order). */
+  /** The owner's inputs after `seq`, in `seq` order (the index's order), parsed. */
   const inputsAfter = (owner: Owner, seq: number) =>
-    read('reading stored conversations', () =>
-      db.inputs.where('[userId+appName+seq]').between([owner.userId, owner.appName, seq], [owner.userId, owner.appName, Dexie.maxKey], false, true).toArray(),
+    read('reading stored conversations', async () =>
+      parseInputRows(
+        await db.inputs.where('[userId+appName+seq]').between([owner.userId, owner.appName, seq], [owner.userId, owner.appName, Dexie.maxKey], false, true).toArray(),
+        'reading stored conversations',
+      ),
     );
 
   return {
@@ -121,7 +125,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
 
     inputsOf: (owner, sourceId) =>
       read('reading stored conversations', async () =>
-        (await db.inputs.where('[userId+appName+source.id]').equals([owner.userId, owner.appName, sourceId]).toArray()).sort((a, b) => a.seq! - b.seq!),
+        parseInputRows(await db.inputs.where('[userId+appName+source.id]').equals([owner.userId, owner.appName, sourceId]).toArray(), 'reading stored conversations').sort((a, b) => a.seq! - b.seq!),
       ),
 
     erasureSet: (owner, { sourceId, fromSeq }) =>

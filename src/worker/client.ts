@@ -10,9 +10,16 @@ import { WorkerError } from '../errors';
 import type { ComputeApi, IndexRows } from './api';
 import { createCompute } from './compute';
 
-type Promisified<T> = { [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never };
+/**
+ * Every compute method as the library calls it: Comlink's view of the compute API (each call a
+ * promise of the result), derived once. The in-process client answers in the same shape, so
+ * stages never know where compute runs.
+ */
+export type ComputeCalls = { [K in keyof ComputeApi]: RemoteMethod<ComputeApi[K]> };
+/** One method of `Remote<ComputeApi>` without Comlink's proxy handles (`releaseProxy`, …), which the client never exposes. */
+type RemoteMethod<F> = Remote<F> extends (...args: infer A) => infer R ? (...args: A) => R : never;
 
-export type ComputeClient = Promisified<ComputeApi> & {
+export type ComputeClient = ComputeCalls & {
   /** Where compute runs: `'worker'` or `'in-process'`. */
   readonly location: 'worker' | 'in-process';
   close(): void;
@@ -28,20 +35,27 @@ export interface ComputeClientOptions {
   createWorker?: () => Worker;
 }
 
-const METHODS = [
-  'embed',
-  'loadPartition',
-  'applyChanges',
-  'partitionVersion',
-  'dropPartition',
-  'exportPartition',
-  'scan',
-  'neighbours',
-  'stats',
-  'loadModel',
-  'embedModel',
-  'clearCaches',
-] as const satisfies readonly (keyof ComputeApi)[];
+/**
+ * The methods the client forwards, as an object so the compiler checks it against ComputeApi
+ * both ways: a compute method missing here fails the build instead of being `undefined` at run
+ * time (and test/worker/client.test.ts checks the running compute module has no others).
+ */
+const FORWARDED: { readonly [K in keyof ComputeApi]: true } = {
+  embed: true,
+  loadPartition: true,
+  applyChanges: true,
+  partitionVersion: true,
+  dropPartition: true,
+  exportPartition: true,
+  scan: true,
+  neighbours: true,
+  stats: true,
+  loadModel: true,
+  embedModel: true,
+  clearCaches: true,
+};
+/** Every compute method, from {@link FORWARDED}. */
+export const COMPUTE_METHODS = Object.keys(FORWARDED) as readonly (keyof ComputeApi)[];
 
 /** How long `loadModel` may take in the worker. */
 const MODEL_LOAD_TIMEOUT_MS = 600_000;
@@ -51,13 +65,20 @@ export function createComputeClient(options: ComputeClientOptions = {}): Compute
   return useWorker ? createWorkerClient(options) : createInProcessClient();
 }
 
+/** `calls` with every method of COMPUTE_METHODS, checked: a method the forwarding left out is an error here, not `undefined` later. */
+function completeClient(calls: Record<string, unknown>, location: ComputeClient['location'], close: () => void): ComputeClient {
+  const missing = COMPUTE_METHODS.filter((method) => typeof calls[method] !== 'function');
+  if (missing.length) throw new WorkerError(`the ${location} compute client forwards no ${missing.join(', ')}; every ComputeApi method must be forwarded`);
+  return Object.assign(calls, { location, close }) as unknown as ComputeClient;
+}
+
 function createInProcessClient(): ComputeClient {
   const compute = createCompute();
-  const client: Record<string, unknown> = { location: 'in-process', close() {} };
-  for (const method of METHODS) {
-    client[method] = async (...args: unknown[]) => (compute[method] as (...a: unknown[]) => unknown)(...args);
+  const calls: Record<string, unknown> = {};
+  for (const method of COMPUTE_METHODS) {
+    calls[method] = async (...args: unknown[]) => (compute[method] as (...a: unknown[]) => unknown)(...args);
   }
-  return client as ComputeClient;
+  return completeClient(calls, 'in-process', () => {});
 }
 
 function defaultWorker(): Worker {
@@ -72,7 +93,7 @@ function transferablesOf(rows: IndexRows): Transferable[] {
 function createWorkerClient(options: ComputeClientOptions): ComputeClient {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const spawn = options.createWorker ?? defaultWorker;
-  let current: { worker: Worker; remote: Remote<ComputeApi>; failed: Promise<never>; fail: (error: Error) => void } | null = null;
+  let current: { worker: Worker; remote: ComputeCalls; failed: Promise<never>; fail: (error: Error) => void } | null = null;
   let closed = false;
 
   function start() {
@@ -97,7 +118,7 @@ function createWorkerClient(options: ComputeClientOptions): ComputeClient {
     instance.worker.terminate();
   }
 
-  async function call(method: (typeof METHODS)[number], args: unknown[]): Promise<unknown> {
+  async function call(method: keyof ComputeApi, args: unknown[]): Promise<unknown> {
     if (closed) throw new WorkerError('the compute worker was closed (memory.close() was called); create a new memory instance');
     const instance = current ?? start();
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -121,17 +142,15 @@ function createWorkerClient(options: ComputeClientOptions): ComputeClient {
     }
   }
 
-  const client: Record<string, unknown> = {
-    location: 'worker',
-    close() {
-      closed = true;
-      restart(new WorkerError('the compute worker was closed'));
-    },
-  };
-  for (const method of METHODS) client[method] = (...args: unknown[]) => call(method, args);
-  client['loadPartition'] = (key: string, version: number, dim: number, rows: IndexRows, capacity?: number) =>
+  const calls: Record<string, unknown> = {};
+  for (const method of COMPUTE_METHODS) calls[method] = (...args: unknown[]) => call(method, args);
+  // Row buffers move to the worker instead of being copied.
+  calls['loadPartition'] = (key: string, version: number, dim: number, rows: IndexRows, capacity?: number) =>
     call('loadPartition', [key, version, dim, transfer(rows, transferablesOf(rows)), capacity]);
-  client['applyChanges'] = (key: string, from: number, to: number, upserts: IndexRows, removals: string[]) =>
+  calls['applyChanges'] = (key: string, from: number, to: number, upserts: IndexRows, removals: string[]) =>
     call('applyChanges', [key, from, to, transfer(upserts, transferablesOf(upserts)), removals]);
-  return client as ComputeClient;
+  return completeClient(calls, 'worker', () => {
+    closed = true;
+    restart(new WorkerError('the compute worker was closed'));
+  });
 }

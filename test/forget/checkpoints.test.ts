@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRuleExtractor, type ChatMessage, type Extractor } from '../../src/index';
+import { IDBKeyRange } from 'fake-indexeddb';
+import { createPolicyDecider, createRuleExtractor, DEFAULT_EXCLUSIVE_TOPICS, DEFAULT_TRUST, type ChatMessage, type Decider, type Extractor } from '../../src/index';
 import { CHECKPOINT_EVERY } from '../../src/store/checkpoints';
+import { EngramDatabase } from '../../src/store/database';
 import { longUserConversations } from '../../scripts/bench-long';
 import { activeFacts } from '../helpers/facts';
 import { createTestMemory, T0, type TestMemory } from '../helpers/memory';
@@ -15,6 +17,16 @@ function countingExtractor(): Extractor & { calls: number } {
   const counting = {
     calls: 0,
     extract: (...args: Parameters<Extractor['extract']>) => (counting.calls++, rules.extract(...args)),
+  };
+  return counting;
+}
+
+/** The default policy, counting its calls: one per replayed (or ingested) candidate. */
+function countingDecider(): Decider & { calls: number } {
+  const policy = createPolicyDecider({ trust: DEFAULT_TRUST, exclusiveTopics: new Set(DEFAULT_EXCLUSIVE_TOPICS) });
+  const counting = {
+    calls: 0,
+    decide: (...args: Parameters<Decider['decide']>) => (counting.calls++, policy.decide(...args)),
   };
   return counting;
 }
@@ -39,19 +51,41 @@ const range = (from: number, to: number) => Array.from({ length: to - from }, (_
 
 describe('Memory.forgetSource (checkpointed regeneration)', () => {
   it('replays only from the last checkpoint before a recent source, and still equals a store that never saw it', async () => {
-    const extractor = countingExtractor();
-    const test = await createTestMemory({ extractor });
+    const [extractor, decider] = [countingExtractor(), countingDecider()];
+    const test = await createTestMemory({ extractor, decider });
     tests.push(test);
     await play(test, range(0, 200));
-    extractor.calls = 0;
+    const perConversation = decider.calls / 200;
+    [extractor.calls, decider.calls] = [0, 0];
     await test.memory.forgetSource('c195', owner);
-    // At most a checkpoint interval of conversations is replayed, not the 199 that remain.
-    expect(extractor.calls).toBeLessThanOrEqual(CHECKPOINT_EVERY + 5);
-    expect(extractor.calls).toBeGreaterThan(0);
+    // At most a checkpoint interval of conversations is replayed, not the 199 that remain,
+    // and from the candidates stored with each input: nothing is extracted again.
+    expect(decider.calls).toBeLessThanOrEqual((CHECKPOINT_EVERY + 5) * perConversation * 1.5);
+    expect(decider.calls).toBeGreaterThan(0);
+    expect(extractor.calls).toBe(0);
 
     const fresh = await createTestMemory();
     tests.push(fresh);
     await play(fresh, range(0, 200).filter((i) => i !== 195));
+    expect(activeFacts(await test.memory.list(owner))).toEqual(activeFacts(await fresh.memory.list(owner)));
+  }, 120_000);
+
+  it('extracts again and still equals a store that never saw it when the stored inputs carry no candidates', async () => {
+    const extractor = countingExtractor();
+    const test = await createTestMemory({ extractor });
+    tests.push(test);
+    await play(test, range(0, 80));
+    // Inputs as a version that did not keep candidates wrote them.
+    const raw = new EngramDatabase(test.name, { indexedDB: test.factory, IDBKeyRange });
+    await raw.inputs.toCollection().modify((input) => void delete (input as { candidates?: unknown }).candidates);
+    raw.close();
+    extractor.calls = 0;
+    await test.memory.forgetSource('c70', owner);
+    expect(extractor.calls).toBeGreaterThan(0);
+
+    const fresh = await createTestMemory();
+    tests.push(fresh);
+    await play(fresh, range(0, 80).filter((i) => i !== 70));
     expect(activeFacts(await test.memory.list(owner))).toEqual(activeFacts(await fresh.memory.list(owner)));
   }, 120_000);
 

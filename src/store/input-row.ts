@@ -1,0 +1,83 @@
+/**
+ * The stored inputs, as zod schemas: the type of each is inferred from its schema, and every
+ * input read back is parsed with it. Replay rebuilds memories from these rows, so a damaged one
+ * (a planted row, a half-migrated database) must stop a replay with a typed error before it
+ * starts, not crash it halfway or, skipped, silently rebuild a history without it.
+ */
+import { z } from 'zod';
+import { StorageError } from '../errors';
+import { describeValue, issueMessage, issueValue } from '../issues';
+import { Candidate, ChatMessage, Fact, Id, MAX_ID_LENGTH, Scope, SourceInput } from '../schema';
+
+const Seq = z.number().int().positive();
+const At = z.number().nonnegative();
+
+/**
+ * One write input, kept so `forgetSource` can replay the remaining ones: the user messages of
+ * an `ingest` (assistant text is never stored), the fact of a `remember`, or the messages a
+ * session summary was made from.
+ */
+export const WriteInput = z
+  .object({
+    /** Auto-incremented: the global order of inputs, across tabs. Absent until stored. */
+    seq: Seq.optional(),
+    /** `''` only for an app-scope `remember`, which belongs to the whole app. */
+    userId: z.string().max(MAX_ID_LENGTH),
+    appName: Id,
+    scope: Scope,
+    /** `''` when the write names no session (a `remember`). */
+    sessionId: z.string().max(MAX_ID_LENGTH),
+    source: SourceInput,
+    at: At,
+    kind: z.enum(['ingest', 'remember', 'summary']),
+    messages: z.array(ChatMessage),
+    fact: Fact.optional(),
+    /**
+     * What the write decided over (extracted, or the fact): replay takes them instead of running
+     * the extractor again. Text of this input only, so erasing the input erases them.
+     */
+    candidates: z.array(Candidate).optional(),
+  })
+  .refine((input) => input.kind !== 'remember' || input.fact !== undefined, { error: 'a remember input must hold its fact', path: ['fact'] })
+  .refine((input) => (input.scope === 'app') === (input.userId === ''), { error: "must be '' exactly for app scope", path: ['userId'] });
+export type WriteInput = z.infer<typeof WriteInput>;
+
+/**
+ * A `prune` call, kept in the same ordered log: replaying the history without a revoked source
+ * must prune at the same times, or regeneration would bring pruned memories back.
+ */
+export const PruneInput = z.object({
+  seq: Seq.optional(),
+  userId: Id,
+  appName: Id,
+  at: At,
+  kind: z.literal('prune'),
+  floor: z.number().min(0).max(1),
+});
+export type PruneInput = z.infer<typeof PruneInput>;
+
+/** Everything replayed by regeneration, in `seq` order. */
+export const InputRow = z.discriminatedUnion('kind', [WriteInput, PruneInput]);
+export type InputRow = z.infer<typeof InputRow>;
+
+/** A stored input as read back: `seq` is always there. */
+const StoredInputRow = z.discriminatedUnion('kind', [WriteInput.safeExtend({ seq: Seq }), PruneInput.extend({ seq: Seq })]);
+
+/**
+ * Parses stored inputs read back for `action`. A damaged row rejects the whole read with a
+ * StorageError naming its seq, the field and the value: nothing has been written yet, and a
+ * replay without it would rebuild a history that never happened.
+ */
+export function parseInputRows(rows: readonly unknown[], action: string): InputRow[] {
+  return rows.map((row) => {
+    const result = StoredInputRow.safeParse(row, { error: issueMessage, reportInput: true });
+    if (result.success) return result.data;
+    const issue = result.error.issues[0]!;
+    const seq = describeValue(typeof row === 'object' && row !== null ? (row as { seq?: unknown }).seq : row);
+    const field = issue.path.length ? issue.path.map(String).join('.') : 'the row';
+    throw new StorageError(
+      `${action}: stored input ${seq} is damaged (${field}: ${issue.message}; got ${describeValue(issueValue(issue))}), so nothing was changed. The other memories stay readable; the damaged row has to be repaired or deleted before this owner's history can be replayed.`,
+      { cause: result.error },
+    );
+  });
+}
