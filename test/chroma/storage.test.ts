@@ -4,7 +4,7 @@
  * engram's blend over Chroma's neighbours, and metadata holds only scalars.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConflictError, PermissionError } from '../../src/index';
+import { ConflictError, PermissionError, StorageError } from '../../src/index';
 import { userPartition, appPartition, type Storage } from '../../src/storage/contract';
 import { chromaClient, freshPrefix, openTestStorage, testRecord, unitVector } from './helpers';
 
@@ -59,6 +59,20 @@ describe('createChromaStorage (records)', () => {
     expect(await storage.records.inputs(bob)).toEqual([]);
     await storage.records.commit({ records: [], deleteInputs: [all[0]!.seq!, all[2]!.seq!], revoke: { ...ada, sourceId: 's1', at: 40 }, expected: new Map([[key, 3]]) });
     expect((await storage.records.inputs(ada)).map((row) => (row.kind === 'prune' ? null : row.source))).toEqual([{ type: 'user_implicit', id: 's2' }]);
+  });
+
+  it('quarantines a damaged memory row and rejects a damaged input row with StorageError when they are read', async () => {
+    const prefix = freshPrefix('damaged');
+    storage = await openTestStorage(prefix);
+    await storage.records.commit({ records: [testRecord({ id: 'mem_a' }), testRecord({ id: 'mem_b' })], creates: ['mem_a', 'mem_b'], expected: new Map() });
+    const client = chromaClient();
+    const memories = await client.getCollection({ name: `${prefix}memories` } as never);
+    await memories.update({ ids: ['mem_b'], metadatas: [{ record: '{"id":"mem_b","userId":"u1"' }] });
+    expect((await storage.records.list(ada, { scopes: ['user'], includeInvalid: true })).map((record) => record.id)).toEqual(['mem_a']);
+    expect([...storage.records.quarantined]).toEqual(['mem_b']);
+    const inputs = await client.getCollection({ name: `${prefix}inputs` } as never);
+    await inputs.upsert({ ids: [`${userPartition(ada)}#2048`], embeddings: [[1]], documents: ['not json'], metadatas: [{ ok: userPartition(ada), seq: 2048, src: 's1' }] });
+    await expect(storage.records.inputs(ada)).rejects.toThrow(StorageError);
   });
 
   it('blanks the revoked source excerpts and drops its flag from metadata when a revocation commits', async () => {

@@ -5,7 +5,7 @@
  * intents.ts, so no commit is ever seen half-applied.
  */
 import { appPartition, isVisibleTo, userPartition, type MemoryRecord, type Scope } from 'engram';
-import type { InputRow, Owner, RecordLocation, RecordStore } from '../../storage/contract';
+import type { Owner, RecordLocation, RecordStore } from '../../storage/contract';
 import type { Collections, ReadRow } from './collections';
 import { consistentRead, readControl, type IntentOptions } from './intents';
 import { inputOf, inputPartition, recordOf, sourceFlag } from './rows';
@@ -48,7 +48,7 @@ export function createRecordReads(collections: Collections, intents: IntentOptio
       [key],
       async () => {
         const rows = await collections.get('inputs', { where: and(eq('ok', key), where) });
-        const inputs = rows.map(inputOf).filter((input): input is InputRow => input !== null);
+        const inputs = rows.map(inputOf);
         return inputs.sort((a, b) => a.seq! - b.seq!);
       },
       intents,

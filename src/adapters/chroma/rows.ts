@@ -14,7 +14,7 @@
  * with its JSON) is reported as `null`, for the caller to quarantine.
  */
 import type { Metadata } from 'chromadb';
-import { MemoryRecord, partitionOf, userPartition } from 'engram';
+import { MemoryRecord, partitionOf, StorageError, userPartition } from 'engram';
 import type { InputRow, Owner } from '../../storage/contract';
 import type { ChromaRow, ReadRow } from './collections';
 
@@ -100,12 +100,25 @@ export function inputRow(input: InputRow, seq: number): ChromaRow {
   };
 }
 
-/** An input row back (null when it is not an input of the partition it claims). */
-export function inputOf(row: ReadRow): InputRow | null {
+/**
+ * An input row back. A damaged one (not JSON, or not the input of the row it is stored as)
+ * rejects the read with StorageError, as on IndexedDB: replay must not rebuild a history
+ * without it.
+ */
+export function inputOf(row: ReadRow): InputRow {
+  let input: InputRow | undefined;
   try {
-    const input = JSON.parse(row.document ?? '') as InputRow;
-    return typeof input.seq === 'number' && row.id === inputId(inputPartition(input), input.seq) ? input : null;
-  } catch {
-    return null; // not JSON: skipped like any unreadable row
+    input = JSON.parse(row.document ?? '') as InputRow;
+  } catch (error) {
+    throw damagedInput(row, error);
   }
+  if (typeof input?.seq !== 'number' || typeof input.kind !== 'string' || row.id !== inputId(inputPartition(input), input.seq)) throw damagedInput(row);
+  return input;
+}
+
+function damagedInput(row: ReadRow, cause?: unknown): StorageError {
+  return new StorageError(
+    `reading stored conversations: the Chroma input row '${row.id}' is damaged (its document is not the input stored under that id), so nothing was changed. Repair or delete that row before this owner's history can be replayed.`,
+    cause === undefined ? undefined : { cause },
+  );
 }
