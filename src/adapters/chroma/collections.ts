@@ -36,6 +36,12 @@ export type Table = (typeof TABLES)[number];
 
 const PLACEHOLDER = [1];
 
+/** Test seam: the `failAt`-th write request (upsert or delete batch) fails with StorageError; `count` counts them. */
+export interface WriteFaults {
+  failAt: number;
+  count: number;
+}
+
 export interface ChromaConnection {
   host?: string;
   port?: number;
@@ -51,6 +57,8 @@ export interface Collections {
   collection(table: Table): Collection;
   upsert(table: Table, rows: readonly ChromaRow[]): Promise<void>;
   remove(table: Table, ids: readonly string[]): Promise<void>;
+  /** Sets metadata keys of one existing row, leaving its document and vector as they are. */
+  mark(table: Table, id: string, metadata: Metadata): Promise<void>;
   get(table: Table, request: { ids?: readonly string[]; where?: Filter; embeddings?: boolean }): Promise<ReadRow[]>;
   /** The `n` nearest rows to each vector, nearest first (one request for all vectors). */
   query(table: Table, request: { vectors: readonly Float32Array[]; n: number; where?: Filter }): Promise<ReadRow[][]>;
@@ -59,7 +67,7 @@ export interface Collections {
 }
 
 /** Connects and opens (creating where missing) every collection of the storage. */
-export async function openCollections(connection: ChromaConnection): Promise<Collections> {
+export async function openCollections(connection: ChromaConnection, faults?: WriteFaults): Promise<Collections> {
   const { host = 'localhost', port = 8000, ssl = false, collectionPrefix = 'engram_' } = connection;
   const url = `${ssl ? 'https' : 'http'}://${host}:${port}`;
   const fail = (action: string, error: unknown) =>
@@ -86,12 +94,12 @@ export async function openCollections(connection: ChromaConnection): Promise<Col
     throw fail('opening its collections', error);
   }
   const collection = (table: Table) => opened.get(table)!;
-  return { url, maxBatch, collection, fail, ...operations(collection, maxBatch, fail) };
+  return { url, maxBatch, collection, fail, ...operations(collection, maxBatch, fail, faults) };
 }
 
-type Operations = Pick<Collections, 'upsert' | 'remove' | 'get' | 'query'>;
+type Operations = Pick<Collections, 'upsert' | 'remove' | 'mark' | 'get' | 'query'>;
 
-function operations(collection: (table: Table) => Collection, maxBatch: number, fail: Collections['fail']): Operations {
+function operations(collection: (table: Table) => Collection, maxBatch: number, fail: Collections['fail'], faults?: WriteFaults): Operations {
   async function run<T>(action: string, body: () => Promise<T>): Promise<T> {
     try {
       return await body();
@@ -99,10 +107,14 @@ function operations(collection: (table: Table) => Collection, maxBatch: number, 
       throw fail(action, error);
     }
   }
+  function beforeWrite(table: Table): void {
+    if (faults && ++faults.count === faults.failAt) throw new StorageError(`write ${faults.count} (to ${table}) failed: injected by the test`);
+  }
   return {
     upsert: (table, rows) =>
       run(`writing ${table}`, async () => {
         for (const batch of chunks(rows, maxBatch)) {
+          beforeWrite(table);
           await collection(table).upsert({
             ids: batch.map((row) => row.id),
             embeddings: batch.map((row) => row.embedding ?? PLACEHOLDER),
@@ -113,7 +125,15 @@ function operations(collection: (table: Table) => Collection, maxBatch: number, 
       }),
     remove: (table, ids) =>
       run(`deleting from ${table}`, async () => {
-        for (const batch of chunks(ids, maxBatch)) await collection(table).delete({ ids: [...batch] });
+        for (const batch of chunks(ids, maxBatch)) {
+          beforeWrite(table);
+          await collection(table).delete({ ids: [...batch] });
+        }
+      }),
+    mark: (table, id, metadata) =>
+      run(`writing ${table}`, async () => {
+        beforeWrite(table);
+        await collection(table).update({ ids: [id], metadatas: [metadata] });
       }),
     get: (table, { ids, where, embeddings = false }) =>
       run(`reading ${table}`, async () => {

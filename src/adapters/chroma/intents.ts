@@ -11,10 +11,10 @@
  *    lease: its writer died) is finished or withdrawn first. Two claims that see each other
  *    both withdraw: at most one writer per partition passes this step;
  * 3. compare the versions with what the decision was made against, run the caller's checks;
- * 4. mark the intent `apply`, with every write in its document: from here on the commit is
- *    decided, and whoever finds the intent finishes it;
+ * 4. mark the intent `apply`, with every write in its document, and write the new versions, in
+ *    one request: from here on the commit is decided, and whoever finds the intent finishes it;
  * 5. apply the writes (upserts and deletes by id: idempotent, so applying twice is applying once);
- * 6. write the new versions; 7. delete the intent.
+ * 6. delete the intent.
  * A crash before 4 leaves a claim (withdrawn: the pre-state); at or after 4, the intent is
  * finished by the next reader, writer or opener (the post-state).
  *
@@ -92,22 +92,27 @@ export async function commitPlan(collections: Collections, plan: Plan, options: 
     }
     await plan.check?.(control.versions);
     const writes = plan.writes(versions);
-    const document = JSON.stringify({ writes, versions: [...versions].map(([key, [, after]]) => [key, after]) });
-    await collections.upsert('control', [{ id, document, metadata: { state: 'apply' } }]);
+    const after = [...versions].map(([key, [, version]]) => [key, version] as [string, number]);
+    // The decision and the new versions in one request: readers and writers see both or neither.
+    await collections.upsert('control', [{ id, document: JSON.stringify({ writes, versions: after }), metadata: { state: 'apply' } }, ...versionRows(after)]);
     decided = true;
-    await finish(collections, { id, state: 'apply', at: 0, document });
+    await apply(collections, writes);
+    await collections.remove('control', [id]);
     return versions;
   } catch (error) {
     // Before the `apply` mark nothing is written: withdrawing the claim is the whole rollback.
-    // After it, the intent stays for the next reader or opener to finish.
-    if (!decided) await collections.remove('control', [id]).catch((cleanup: unknown) => warnLeftBehind(id, cleanup));
+    // After it, the intent stays for the next reader, writer or opener to finish; this writer
+    // gives it up (its lease ends now), so they need not wait for the lease to run out.
+    const cleanup = decided ? collections.mark('control', id, { at: 0 }) : collections.remove('control', [id]);
+    await cleanup.catch((failure: unknown) => warnLeftBehind(id, decided, failure));
     throw error;
   }
 }
 
-/** A claim that cannot be withdrawn (the server went away) is harmless: a claim writes nothing and goes stale. */
-function warnLeftBehind(id: string, error: unknown): void {
-  console.warn(`engram/chroma: claim ${id} could not be withdrawn (${error instanceof Error ? error.message : String(error)}); it expires with its lease.`);
+/** An intent whose cleanup failed (the server went away) is still safe: a claim writes nothing, and a decided intent is finished once its lease ends. */
+function warnLeftBehind(id: string, decided: boolean, error: unknown): void {
+  const what = decided ? 'decided intent could not be given up; it is finished once its lease ends' : 'claim could not be withdrawn; it expires with its lease';
+  console.warn(`engram/chroma: ${id}: the ${what} (${error instanceof Error ? error.message : String(error)}).`);
 }
 
 /** Step 2: the control rows, once no other live intent covers these partitions. */
@@ -124,18 +129,26 @@ async function claim(collections: Collections, keys: readonly string[], own: str
 
 const isStale = (intent: Intent, options: IntentOptions) => options.clock() - intent.at >= options.leaseMs;
 
-/** Finishes an intent: an `apply` is applied (again: idempotent) and cleared; a `claim` is withdrawn. */
+const versionRows = (versions: readonly [string, number][]): ChromaRow[] => versions.map(([key, version]) => ({ id: `v:${key}`, metadata: { kind: 'version', version, [flag(key)]: true } }));
+
+/** Applies a decided commit's writes in order (upserts and deletes by id: applying twice is applying once). */
+async function apply(collections: Collections, writes: readonly Write[]): Promise<void> {
+  for (const write of writes) {
+    if ('upsert' in write) await collections.upsert(write.table, write.upsert);
+    else await collections.remove(write.table, write.remove);
+  }
+}
+
+/**
+ * Finishes an intent another writer left: an `apply` is applied (again) with its versions
+ * (written with the decision already; again, in case that request was not all-or-nothing)
+ * and cleared; a `claim` is withdrawn.
+ */
 async function finish(collections: Collections, intent: Intent): Promise<void> {
   if (intent.state === 'apply') {
     const { writes, versions } = parseIntent(intent);
-    for (const write of writes) {
-      if ('upsert' in write) await collections.upsert(write.table, write.upsert);
-      else await collections.remove(write.table, write.remove);
-    }
-    await collections.upsert(
-      'control',
-      versions.map(([key, version]) => ({ id: `v:${key}`, metadata: { kind: 'version', version, [flag(key)]: true } })),
-    );
+    await apply(collections, writes);
+    await collections.upsert('control', versionRows(versions));
   }
   await collections.remove('control', [intent.id]);
 }

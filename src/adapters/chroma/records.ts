@@ -73,11 +73,20 @@ export function createRecordReads(collections: Collections, intents: IntentOptio
 
     async workingSet(owner, { ids, topics, scope }) {
       const key = scope === 'app' ? appPartition(owner.appName) : userPartition(owner);
-      const [neighbours, onTopic] = await Promise.all([
-        ids.length ? memories(owner, [key], { ids }) : [],
-        memories(owner, [key], { where: and(eq('pk', key), eq('scope', scope), eq('active', true), oneOf('topic', topics)) }),
-      ]);
-      return [...new Map([...neighbours, ...onTopic].map((record) => [record.id, record])).values()];
+      // Neighbours (any state) and the topic sweep (active, by `where`) in one consistent read.
+      const rows = await consistentRead(
+        collections,
+        [key],
+        async () => {
+          const [neighbours, onTopic] = await Promise.all([
+            collections.get('memories', { ids, embeddings: true }),
+            collections.get('memories', { where: and(eq('pk', key), eq('scope', scope), eq('active', true), oneOf('topic', topics)), embeddings: true }),
+          ]);
+          return [...neighbours, ...onTopic];
+        },
+        intents,
+      );
+      return [...new Map(visible(rows, owner).map((record) => [record.id, record])).values()];
     },
 
     bySource: (owner, sourceId) => memories(owner, [userPartition(owner)], { where: and(eq('pk', userPartition(owner)), eq(sourceFlag(sourceId), true)) }),

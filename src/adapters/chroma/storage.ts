@@ -7,7 +7,7 @@
  */
 import { ClosedError } from 'engram';
 import type { RecordStore, Storage, StorageContext, VectorLayer } from '../../storage/contract';
-import { openCollections, type ChromaConnection } from './collections';
+import { openCollections, type ChromaConnection, type WriteFaults } from './collections';
 import { createCommit } from './commit';
 import { recoverIntents, type IntentOptions } from './intents';
 import { createRecordReads } from './records';
@@ -20,13 +20,15 @@ export interface ChromaInternals {
   clock?: () => number;
   /** Overrides the lock namespace: two "processes" in one test. */
   lockName?: string;
+  /** Makes a chosen write request fail (the contract suite's fault sweep). */
+  faults?: WriteFaults;
 }
 
 export const DEFAULT_LEASE_MS = 30_000;
 
 /** `connection` is already validated; `collectionPrefix` is set. */
 export async function openChromaStorage(connection: ChromaConnection & { collectionPrefix: string }, context: StorageContext, internals: ChromaInternals = {}): Promise<Storage> {
-  const collections = await openCollections(connection);
+  const collections = await openCollections(connection, internals.faults);
   const intents: IntentOptions = { leaseMs: internals.leaseMs ?? DEFAULT_LEASE_MS, clock: internals.clock ?? Date.now };
   try {
     await recoverIntents(collections, intents);
