@@ -60,4 +60,4 @@ export {
 } from './errors';
 // For storage backends (`createMemory({ storage })`, engram/chroma): the partition keys and the
 // isolation predicate every backend must agree with engram on.
-export { userPartition, appPartition, partitionOf, isVisibleTo } from './store/owner';
+export { userPartition, appPartition, partitionOf, partitionsFor, isVisibleTo } from './store/owner';

@@ -13,7 +13,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import type { MemoryRecord, Scope } from '../../src/index';
 import { indexedDbStorage } from '../../src/store/indexeddb';
-import { partitionsFor, type Storage, type VectorSearch } from '../../src/storage/contract';
+import { partitionOf, partitionsFor, type Storage, type VectorSearch } from '../../src/storage/contract';
 import { createRandom } from '../../scripts/bench-data';
 import { freshPrefix, openTestStorage, storageContext, testRecord } from './helpers';
 
@@ -95,11 +95,25 @@ describe('createChromaStorage search (differential against IndexedDB)', () => {
           });
           compared++;
         }
+        // A write through each storage, followed by its vector layer (tombstones leave, changed
+        // scores move), then the same comparison again.
+        const changed = records.filter(() => random() < 0.2).map((record, i) => (i % 2 ? { ...record, invalidatedAt: NOW } : { ...record, importance: 1, updatedAt: NOW }));
+        for (const storage of [chroma, indexed]) {
+          const keys = [...new Set(changed.map(partitionOf))];
+          const result = await storage.records.commit({ records: changed, expected: await storage.vectors.ensure(keys) });
+          await storage.vectors.afterCommit(result, changed);
+        }
+        for (let q = 0; q < 10; q++) {
+          const search = randomSearch(random);
+          const [fromChroma, fromIndexed] = await searchBoth(chroma, indexed, search);
+          expect(fromChroma.map((hit) => [hit.id, hit.score.toFixed(5)]), `n=${n} after the write, query ${q}`).toEqual(fromIndexed.map((hit) => [hit.id, hit.score.toFixed(5)]));
+          compared++;
+        }
       } finally {
         await chroma.close();
         await indexed.close();
       }
     }
-    console.log(`chroma differential: ${compared} searches over 3 random stores (25, 120, 400 memories), top-k equal to IndexedDB's in every one`);
+    console.log(`chroma differential: ${compared} searches over 3 random stores (25, 120, 400 memories, before and after a write), top-k equal to IndexedDB's in every one`);
   }, 180_000);
 });

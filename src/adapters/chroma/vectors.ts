@@ -12,11 +12,11 @@
  * There is no lexical channel on Chroma: `text` is ignored and relevance is the cosine
  * (`lexical` is 0), as on the IndexedDB path for a query that shares no term with any memory.
  */
-import { appPartition, decayedConfidence, userPartition, type Scope } from 'engram';
+import { appPartition, decayedConfidence, partitionOf, partitionsFor, userPartition, type Scope } from 'engram';
 import type { VectorHit, VectorLayer, VectorSearch } from '../../storage/contract';
-import type { Collections, ReadRow } from './collections';
+import type { Collections } from './collections';
 import { readControl } from './intents';
-import { and, eq, NOTHING, oneOf, or, type Filter } from './where';
+import { and, eq, NOTHING, or, type Filter } from './where';
 
 /** The first search asks for this many times k (at least MIN_FETCH). */
 const FIRST_FETCH_FACTOR = 4;
@@ -32,56 +32,117 @@ export function searchFilter(search: Pick<VectorSearch, 'owner' | 'scopes' | 'se
   return and(eq('active', true), or(and(eq('pk', userPartition(owner)), own), scopes.includes('app') ? eq('pk', appPartition(owner.appName)) : NOTHING));
 }
 
-/** A fetched row's hit (score blended from its metadata and the converted distance). */
-function hitOf(row: ReadRow, search: VectorSearch): VectorHit {
-  const cosine = 1 - row.distance!;
-  const { updatedAt, halfLifeDays, importance } = row.metadata as { updatedAt: number; halfLifeDays: number; importance: number };
+/** What the blend needs of a row besides its cosine, kept per partition (see createVectorLayer). */
+interface Scoring {
+  updatedAt: number;
+  halfLifeDays: number;
+  importance: number;
+}
+
+interface Columns {
+  version: number;
+  rows: Map<string, Scoring>;
+  /** Active rows another embedder wrote. */
+  foreign: number;
+}
+
+function hitOf(id: string, distance: number, scoring: Scoring, search: VectorSearch): VectorHit {
+  const cosine = 1 - distance;
   // Recency is the decay of a confidence of 1 (engram's one decay rule, exact: x · 1 = x).
-  const recency = decayedConfidence({ updatedAt, halfLifeDays, confidence: 1 }, search.now);
+  const recency = decayedConfidence({ ...scoring, confidence: 1 }, search.now);
   const { weights } = search;
-  return { id: row.id, score: weights.relevance * cosine + weights.recency * recency + weights.importance * importance, relevance: cosine, cosine, lexical: 0, recency, importance };
+  const { importance } = scoring;
+  return { id, score: weights.relevance * cosine + weights.recency * recency + weights.importance * importance, relevance: cosine, cosine, lexical: 0, recency, importance };
 }
 
 const byScore = (a: VectorHit, b: VectorHit) => b.score - a.score || (a.id < b.id ? -1 : 1);
 
+/**
+ * Chroma answers the searches with ids and distances only; the scoring fields of each
+ * partition's active rows are kept here as of its version (loaded by `ensure` when the version
+ * moved, kept in step by `afterCommit` for this instance's own writes), so a search that has to
+ * look deep does not carry every row's metadata back.
+ */
 export function createVectorLayer(collections: Collections, embedderId: string): VectorLayer {
-  const foreign = new Map<string, number>();
+  const columns = new Map<string, Columns>();
+
+  async function load(key: string, version: number): Promise<void> {
+    const rows = await collections.get('memories', { where: and(eq('pk', key), eq('active', true)) });
+    const scoring = new Map<string, Scoring>();
+    let foreign = 0;
+    for (const { id, metadata } of rows) {
+      if (metadata.embedderId !== embedderId) foreign++;
+      const { updatedAt, halfLifeDays, importance } = metadata;
+      if (typeof updatedAt === 'number' && typeof halfLifeDays === 'number' && typeof importance === 'number') scoring.set(id, { updatedAt, halfLifeDays, importance });
+    }
+    columns.set(key, { version, rows: scoring, foreign });
+  }
 
   async function search(request: VectorSearch): Promise<VectorHit[]> {
     const where = searchFilter(request);
     if (request.k === 0 || where === NOTHING) return [];
+    const keys = partitionsFor(request.owner, request.scopes);
+    if (keys.some((key) => !columns.has(key))) await ensure(keys);
+    const scoringOf = (id: string) => {
+      for (const key of keys) {
+        const found = columns.get(key)?.rows.get(id);
+        if (found) return found;
+      }
+      return undefined; // written by another instance after the last ensure: not in this answer
+    };
     const { weights } = request;
     for (let n = Math.max(MIN_FETCH, request.k * FIRST_FETCH_FACTOR); ; n *= 4) {
-      const rows = await collections.query('memories', { vectors: [request.vector], n, where });
-      const hits = rows[0]!.map((row) => hitOf(row, request)).sort(byScore);
-      const exhausted = rows[0]!.length < n;
-      const last = rows[0]!.at(-1);
+      const [rows] = await collections.query('memories', { vectors: [request.vector], n, where, metadata: false });
+      const hits = rows!.flatMap((row) => {
+        const scoring = scoringOf(row.id);
+        return scoring ? [hitOf(row.id, row.distance!, scoring, request)] : [];
+      });
+      hits.sort(byScore);
+      const last = rows!.at(-1);
       const bound = last ? weights.relevance * (1 - last.distance!) + weights.recency + weights.importance : -Infinity;
-      if (exhausted || (hits.length >= request.k && hits[request.k - 1]!.score > bound)) return hits.slice(0, request.k);
+      if (rows!.length < n || (hits.length >= request.k && hits[request.k - 1]!.score > bound)) return hits.slice(0, request.k);
     }
   }
 
+  async function ensure(keys: readonly string[]): Promise<Map<string, number>> {
+    const { versions } = await readControl(collections, keys);
+    await Promise.all(keys.map((key) => (columns.get(key)?.version === versions.get(key) ? undefined : load(key, versions.get(key)!))));
+    return versions;
+  }
+
   return {
-    async ensure(keys) {
-      const [{ versions }, rows] = await Promise.all([
-        readControl(collections, keys),
-        collections.get('memories', { where: and(oneOf('pk', keys), eq('active', true), { embedderId: { $ne: embedderId } }) }),
-      ]);
-      for (const key of keys) foreign.set(key, rows.filter((row) => row.metadata.pk === key).length);
-      return versions;
-    },
+    ensure,
 
     async neighbours(key, vectors, { threshold, scope, limit }) {
       if (vectors.length === 0) return [];
-      const results = await collections.query('memories', { vectors, n: limit, where: and(eq('pk', key), eq('scope', scope as Scope), eq('active', true)) });
+      const results = await collections.query('memories', { vectors, n: limit, where: and(eq('pk', key), eq('scope', scope as Scope), eq('active', true)), metadata: false });
       return results.map((rows) => rows.filter((row) => 1 - row.distance! >= threshold).map((row) => row.id));
     },
 
     search,
-    foreignRows: (key) => foreign.get(key) ?? 0,
-    // Chroma holds the vectors the commit wrote: nothing to follow, nothing in the background.
-    afterCommit: async () => undefined,
+    foreignRows: (key) => columns.get(key)?.foreign ?? 0,
+
+    // Chroma holds the vectors the commit wrote; only the scoring columns follow it here.
+    async afterCommit(result, records) {
+      for (const [key, [before, after]] of result.versions) {
+        const held = columns.get(key);
+        if (!held || held.version !== before) {
+          columns.delete(key);
+          continue;
+        }
+        for (const record of records) {
+          if (partitionOf(record) !== key) continue;
+          if (record.invalidatedAt !== undefined) {
+            if (held.rows.delete(record.id) && record.embedderId !== embedderId) held.foreign--;
+            continue;
+          }
+          if (!held.rows.has(record.id) && record.embedderId !== embedderId) held.foreign++;
+          held.rows.set(record.id, { updatedAt: record.updatedAt, halfLifeDays: record.halfLifeDays, importance: record.importance });
+        }
+        held.version = after;
+      }
+    },
     settled: async () => undefined,
-    reset: async () => foreign.clear(),
+    reset: async () => columns.clear(),
   };
 }
