@@ -5,6 +5,28 @@
 export { createMemory, type Memory, type MemoryOptions } from './memory';
 export type { OwnerExport } from './memory-api';
 export type { WorkerMode } from './worker/client';
+export {
+  isVisibleTo,
+  userPartition,
+  appPartition,
+  partitionOf,
+  partitionsFor,
+  type StorageBackend,
+  type StorageContext,
+  type Storage,
+  type RecordStore,
+  type VectorLayer,
+  type VectorSearch,
+  type VectorHit,
+  type Commit,
+  type CommitResult,
+  type RecordLocation,
+  type Owner,
+  type InputRow,
+  type WriteInput,
+  type PruneInput,
+  type WorkingHints,
+} from './storage/contract';
 export type { IngestOptions, RememberOptions, RetrieveOptions, OwnerOptions, ListOptions, PruneOptions, SummarizeOptions, ReembedOptions } from './options';
 export type { ReembedProgress, ReembedReport } from './reembed/reembed';
 export type { Retrieved } from './retrieve/retrieve';
@@ -58,6 +80,3 @@ export {
   IdCollisionError,
   isEngramError,
 } from './errors';
-// For storage backends (`createMemory({ storage })`, engram/chroma): the partition keys and the
-// isolation predicate every backend must agree with engram on.
-export { userPartition, appPartition, partitionOf, partitionsFor, isVisibleTo } from './store/owner';

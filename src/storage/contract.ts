@@ -26,7 +26,6 @@ import type { MemoryRecord, Scope, Weights } from '../schema';
 import type { IDBKeyRangeClass, InputRow, PruneInput, WriteInput } from '../store/database';
 import type { WorkingHints } from '../store/lineage';
 import { appPartition, isVisibleTo, partitionOf, partitionsFor, userPartition, type Owner } from '../store/owner';
-import type { ComputeClient } from '../worker/client';
 
 export { appPartition, isVisibleTo, partitionOf, partitionsFor, userPartition };
 export type { InputRow, Owner, PruneInput, WorkingHints, WriteInput };
@@ -230,8 +229,6 @@ export interface StorageContext {
   name: string;
   /** The embedder in use: every vector a search gets or a record carries from it has `dim` values. */
   embedder: { id: string; dim: number };
-  /** engram's compute (embedding, the worker's matrix scan), for backends whose vector layer uses it. */
-  compute: ComputeClient;
   /** `createMemory`'s IndexedDB options, for backends built on IndexedDB. */
   indexedDB?: IDBFactory | undefined;
   IDBKeyRange?: IDBKeyRangeClass | undefined;

@@ -6,10 +6,9 @@
 import type { Dexie } from 'dexie';
 import { toStorageError, WorkerError } from '../errors';
 import type { Storage, StorageBackend, StorageContext } from '../storage/contract';
-import type { ComputeClient } from '../worker/client';
 import { EngramDatabase } from './database';
 import { createStore, type Store } from './store';
-import { createVectorIndex, type VectorIndex } from './vector-index';
+import { createVectorIndex, type VectorIndex, type VectorIndexDeps } from './vector-index';
 
 /** The IndexedDB storage with its concrete layers (tests and benchmarks reach into them). */
 export interface IndexedDbStorage extends Storage {
@@ -23,11 +22,16 @@ export interface IndexedDbInternals {
   onDatabase?: ((db: Dexie) => void) | undefined;
 }
 
+/** What the built-in backend is made with: engram's own compute, which holds its vector layer's matrices. */
+export interface IndexedDbOptions extends IndexedDbInternals {
+  compute: VectorIndexDeps['compute'];
+}
+
 /**
  * The storage over an already constructed database, not yet opened (Dexie opens on first use).
  * `embedder` also makes the records layer quarantine rows that claim it with a vector of another length.
  */
-export function createIndexedDbStorage(db: EngramDatabase, context: { embedder: { id: string; dim: number }; compute: ComputeClient }): IndexedDbStorage {
+export function createIndexedDbStorage(db: EngramDatabase, context: Pick<VectorIndexDeps, 'embedder' | 'compute'>): IndexedDbStorage {
   const records = createStore(db, context.embedder);
   const vectors = createVectorIndex({ db, store: records, compute: context.compute, embedder: context.embedder });
   let closed = false;
@@ -53,13 +57,17 @@ export function createIndexedDbStorage(db: EngramDatabase, context: { embedder: 
   };
 }
 
-/** IndexedDB storage (`createMemory`'s default): the database `context.name`, opened before it resolves. */
-export function indexedDbStorage(internals: IndexedDbInternals = {}): StorageBackend {
+/**
+ * IndexedDB storage (`createMemory`'s default): the database `context.name`, opened before it
+ * resolves. Its compute is given here, not in the context: only engram's own backend scans in
+ * engram's worker, and the compute's wire types stay out of the public contract.
+ */
+export function indexedDbStorage({ compute, onDatabase }: IndexedDbOptions): StorageBackend {
   return {
     async open(context: StorageContext): Promise<IndexedDbStorage> {
       const db = new EngramDatabase(context.name, context);
-      internals.onDatabase?.(db);
-      const storage = createIndexedDbStorage(db, context);
+      onDatabase?.(db);
+      const storage = createIndexedDbStorage(db, { embedder: context.embedder, compute });
       await db.open().catch((error: unknown) => {
         throw toStorageError(error, `opening the IndexedDB database '${db.name}'`);
       });

@@ -13,6 +13,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
 import type { MemoryRecord, Scope } from '../../src/index';
 import { indexedDbStorage } from '../../src/store/indexeddb';
+import { createComputeClient } from '../../src/worker/client';
 import { partitionOf, partitionsFor, type Storage, type VectorSearch } from '../../src/storage/contract';
 import { createRandom } from '../../scripts/bench-data';
 import { freshPrefix, openTestStorage, storageContext, testRecord } from './helpers';
@@ -81,7 +82,7 @@ describe('createChromaStorage search (differential against IndexedDB)', () => {
     for (const n of [25, 120, 400]) {
       const records = randomStore(random, n);
       const chroma = await openTestStorage(freshPrefix(`diff${n}`), { dim: DIM });
-      const indexed = await indexedDbStorage().open({ ...storageContext(DIM, `diff-${n}`), indexedDB: new IDBFactory(), IDBKeyRange });
+      const indexed = await indexedDbStorage({ compute: createComputeClient({ worker: 'off' }) }).open({ ...storageContext(DIM, `diff-${n}`), indexedDB: new IDBFactory(), IDBKeyRange });
       try {
         for (const storage of [chroma, indexed]) await storage.records.commit({ records, creates: records.map((record) => record.id), expected: new Map() });
         for (let q = 0; q < 25; q++) {

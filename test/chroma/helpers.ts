@@ -5,7 +5,6 @@
  */
 import { inject } from 'vitest';
 import { ChromaClient } from 'chromadb';
-import { createComputeClient } from '../../src/worker/client';
 import type { Storage, StorageContext } from '../../src/storage/contract';
 import { openChromaStorage, type ChromaInternals } from '../../src/adapters/chroma/storage';
 import type { MemoryRecord } from '../../src/index';
@@ -26,7 +25,7 @@ export function chromaClient(address = server()): ChromaClient {
 }
 
 export function storageContext(dim = 8, name = 'engram'): StorageContext {
-  return { name, embedder: { id: `test-${dim}`, dim }, compute: createComputeClient({ worker: 'off' }) };
+  return { name, embedder: { id: `test-${dim}`, dim } };
 }
 
 /** Opens a Chroma storage on the run's server (or `address`) under `prefix`. */

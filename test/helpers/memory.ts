@@ -5,6 +5,7 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import type { Memory, MemoryOptions } from '../../src/index';
 import { openMemory, type MemoryInternals } from '../../src/memory';
+import type { OpenMemory } from '../contract/harness';
 
 export const DAY = 86_400_000;
 export const T0 = Date.UTC(2026, 0, 1);
@@ -77,3 +78,9 @@ export async function createTestMemory({ onDatabase, ...options }: TestMemoryOpt
   );
   return { memory, clock, factory, name };
 }
+
+/** {@link createTestMemory} in the contract suite's shape (test/contract/harness.ts), for the IndexedDB runs of its bodies. */
+export const openTestMemory: OpenMemory = async (options) => {
+  const test = await createTestMemory(options);
+  return { ...test, close: () => test.memory.close() };
+};

@@ -3,79 +3,14 @@
  * middleware on the instance's own database), a decider that takes its time, and two
  * instances ingesting for one user at once. The store is always the state before or after.
  */
-import type { DBCore, DBCoreMutateRequest, Dexie } from 'dexie';
 import fc from 'fast-check';
 import { IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createPolicyDecider, createMemory, DEFAULT_EXCLUSIVE_TOPICS, DEFAULT_TRUST, StorageError, type Decider, type Memory } from '../../src/index';
 import type { EngramDatabase } from '../../src/store/database';
+import { installFaults, normalise, snapshot, type Faults } from '../helpers/idb-store';
 import { createTestMemory, type TestMemory } from '../helpers/memory';
 import { ingestSeed, ingestSeedSession, SEED_OWNER } from '../helpers/seed';
-
-interface Faults {
-  /** Mutations seen since armed. */
-  count: number;
-  /** Reject the mutation with this number (1-based); 0: never. */
-  failAt: number;
-}
-
-function installFaults(faults: Faults) {
-  return (db: Dexie) => {
-    db.use({
-      stack: 'dbcore',
-      name: 'fault-injection',
-      create: (down: DBCore): DBCore => ({
-        ...down,
-        table: (name: string) => {
-          const table = down.table(name);
-          return {
-            ...table,
-            mutate: (request: DBCoreMutateRequest) => (++faults.count === faults.failAt ? Promise.reject(new Error('injected')) : table.mutate(request)),
-          };
-        },
-      }),
-    });
-  };
-}
-
-/** Every row of every table, vectors as plain arrays so deep equality compares values. */
-async function snapshot(db: EngramDatabase) {
-  const memories = (await db.memories.toArray()).map((row) => ({ ...row, embedding: [...row.embedding] }));
-  return {
-    memories: memories.sort((a, b) => (a.id < b.id ? -1 : 1)),
-    inputs: await db.inputs.toArray(),
-    partitions: await db.partitions.toArray(),
-    // Sources and history live beside the rows since schema v4: all or nothing with them.
-    lineage: await db.lineage.toArray(),
-    events: await db.events.toArray(),
-  };
-}
-type Snapshot = Awaited<ReturnType<typeof snapshot>>;
-
-const byJson = (a: unknown, b: unknown) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1);
-
-/** The snapshot with ids replaced by content (unique in the seed) and auto-increment keys dropped. */
-function normalise(state: Snapshot) {
-  const names = new Map(state.memories.map((row) => [row.id, `<${row.content}>`]));
-  const rename = (text: string) => text.replace(/mem_\d{4}/g, (id) => names.get(id) ?? id);
-  return {
-    memories: state.memories
-      .map((row) => ({
-        ...row,
-        id: rename(row.id),
-        ...(row.chain !== undefined ? { chain: rename(row.chain) } : {}),
-        ...(row.supersededBy !== undefined ? { supersededBy: rename(row.supersededBy) } : {}),
-        history: row.history.map((entry) => ({ ...entry, reason: rename(entry.reason), ...(entry.related ? { related: rename(entry.related) } : {}) })),
-      }))
-      .sort((a, b) => (a.id < b.id ? -1 : 1)),
-    inputs: state.inputs.map(({ seq: _seq, ...row }) => row),
-    partitions: state.partitions,
-    lineage: state.lineage.map((row) => ({ ...row, memoryId: rename(row.memoryId), chain: rename(row.chain) })).sort(byJson),
-    events: state.events
-      .map((row) => ({ ...row, memoryId: rename(row.memoryId), entry: { ...row.entry, reason: rename(row.entry.reason), ...(row.entry.related ? { related: rename(row.entry.related) } : {}) } }))
-      .sort(byJson),
-  };
-}
 
 const open: Memory[] = [];
 afterEach(async () => {

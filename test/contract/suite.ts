@@ -1,0 +1,83 @@
+/**
+ * The storage contract suite (src/storage/contract.ts): what every backend must do for the
+ * pipeline above it to keep its invariants. A backend's test file calls
+ * `describeStorageContract('<name>', makeStore)`; the same bodies run on IndexedDB in
+ * test/scenarios/seed.test.ts, test/reliability/isolation-property.test.ts and
+ * test/forget/equivalence.test.ts at full size.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { NotFoundError } from '../../src/index';
+import { SEED_OWNER, ingestSeed } from '../helpers/seed';
+import { checkEquivalence, forgetVersusFresh, SEED_CONVERSATIONS } from './equivalence';
+import { sweepSessionThree } from './fault-sweep';
+import { createStores, type MakeStore } from './harness';
+import { checkIsolation } from './isolation';
+import { seedScenario } from './seed-scenario';
+
+export type { ContractStore, MakeStore } from './harness';
+
+export interface ContractOptions {
+  /** Random callers of the isolation property (5 reads each). Default 400. */
+  isolationRuns?: number;
+  /** Random histories of the equivalence property. Default 12. */
+  equivalenceRuns?: number;
+  /** Per-test timeout in ms, for a store behind a server. Default 60 000. */
+  timeout?: number;
+}
+
+/**
+ * Registers the contract suite for one backend. `makeStore` is called for every store a test
+ * needs (a fresh, empty one each time, under a unique name); each is torn down after its test.
+ */
+export function describeStorageContract(name: string, makeStore: MakeStore, options: ContractOptions = {}): void {
+  const { isolationRuns = 400, equivalenceRuns = 12, timeout = 60_000 } = options;
+  describe(`storage contract: ${name}`, () => {
+    const stores = createStores(makeStore);
+    afterEach(() => stores.teardown());
+
+    describe('Memory (seed scenario)', () => seedScenario(stores.open));
+
+    describe('every read path (isolation property)', () => {
+      it('returns only the caller’s records and its app’s app-scope records, for random callers', async () => {
+        const { memory } = await stores.open();
+        const { reads, foreign } = await checkIsolation(memory, isolationRuns);
+        expect(reads).toBe(isolationRuns * 5);
+        expect(foreign).toBe(0);
+      }, timeout);
+
+      it('refuses a foreign id on get and history as if it did not exist when another user owns it', async () => {
+        const { memory, clock } = await stores.open();
+        await ingestSeed(memory, clock, 1);
+        const [record] = await memory.list(SEED_OWNER);
+        await expect(memory.get(record!.id, { ...SEED_OWNER, userId: 'someone-else' })).rejects.toThrow(NotFoundError);
+        await expect(memory.history(record!.id, { ...SEED_OWNER, appName: 'another-app' })).rejects.toThrow(NotFoundError);
+      }, timeout);
+    });
+
+    describe('Memory.ingest (fault sweep over the commit)', () => {
+      it('leaves the store before or after the write, never between, when each write of an UPDATE fails in turn', async () => {
+        const writes = await sweepSessionThree(stores);
+        console.log(`fault sweep (${name}): session 3's commit makes ${writes} writes; each failed in turn; half-applied states: 0`);
+        expect(writes).toBeGreaterThanOrEqual(1);
+      }, timeout * 2);
+    });
+
+    describe('Memory.forgetSource (equivalence, invariant 6)', () => {
+      for (const revoked of ['s1', 's2', 's3']) {
+        it(`equals a store that never saw ${revoked} when ${revoked} of the seed is revoked`, async () => {
+          const conversations = SEED_CONVERSATIONS.map((c) => ({ ...c, userId: 'u_ada' }));
+          const { after, expected } = await forgetVersusFresh(stores.open, conversations, 'u_ada', revoked, ['u_ada']);
+          expect(after).toEqual(expected);
+        }, timeout);
+      }
+
+      it('equals a store that never saw s when s is revoked, for random histories', async () => {
+        const { runs, changed } = await checkEquivalence(stores.open, equivalenceRuns);
+        console.log(`equivalence property (${name}): ${runs} random histories, ${changed} where the erasure changed the active set, 0 mismatches`);
+        expect(runs).toBe(equivalenceRuns);
+        // Not vacuous: a good share of the revocations change something.
+        expect(changed).toBeGreaterThanOrEqual(Math.ceil(equivalenceRuns / 4));
+      }, timeout * 2);
+    });
+  });
+}
