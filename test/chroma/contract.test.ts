@@ -4,7 +4,7 @@
  * Chroma returns them, and the fault sweep's "k-th write fails" is the k-th write request
  * (upsert or delete batch) the storage sends.
  */
-import { createChromaStorageWith } from '../../src/adapters/chroma/index';
+import { createChromaStorageWith } from '../../src/adapters/chroma/storage';
 import type { WriteFaults } from '../../src/adapters/chroma/collections';
 import { describeStorageContract } from '../contract/suite';
 import { chromaClient, freshPrefix, server } from './helpers';

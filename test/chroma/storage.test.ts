@@ -4,7 +4,9 @@
  * engram's blend over Chroma's neighbours, and metadata holds only scalars.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConflictError, PermissionError, StorageError } from '../../src/index';
+import { ConflictError, createMemory, PermissionError, StorageError, ValidationError } from '../../src/index';
+import { createChromaStorage } from '../../src/adapters/chroma/index';
+import { freePort } from '../../scripts/chroma-server';
 import { userPartition, appPartition, type Storage } from '../../src/storage/contract';
 import { chromaClient, freshPrefix, openTestStorage, testRecord, unitVector } from './helpers';
 
@@ -89,6 +91,20 @@ describe('createChromaStorage (records)', () => {
     expect(JSON.stringify(raw)).not.toContain('CANARY');
     expect(Object.keys(raw.metadatas[0]!)).not.toContain('src:s1');
     for (const value of Object.values(raw.metadatas[0]!)) expect(['string', 'number', 'boolean']).toContain(typeof value);
+  });
+});
+
+describe('createChromaStorage (options)', () => {
+  it('throws ValidationError naming the field when an option is one Chroma cannot take', () => {
+    expect(() => createChromaStorage({ port: 0 })).toThrow(ValidationError);
+    expect(() => createChromaStorage({ collectionPrefix: '_bad prefix' })).toThrow(/options\.collectionPrefix/);
+    expect(() => createChromaStorage({ hots: 'x' } as never)).toThrow(ValidationError);
+  });
+
+  it('rejects with StorageError naming the server when nothing answers at the address', async () => {
+    const port = await freePort();
+    await expect(createMemory({ storage: createChromaStorage({ host: '127.0.0.1', port }), worker: 'off' })).rejects.toThrow(StorageError);
+    await expect(createChromaStorage({ host: '127.0.0.1', port }).open({ name: 'x', embedder: { id: 'e', dim: 8 } })).rejects.toThrow(`127.0.0.1:${port}`);
   });
 });
 

@@ -6,11 +6,12 @@
  * other processes meet at the intents (intents.ts).
  */
 import { ClosedError } from 'engram';
-import type { RecordStore, Storage, StorageContext, VectorLayer } from '../../storage/contract';
+import type { RecordStore, Storage, StorageBackend, StorageContext, VectorLayer } from '../../storage/contract';
 import { openCollections, type ChromaConnection, type WriteFaults } from './collections';
 import { createCommit } from './commit';
 import { recoverIntents, type IntentOptions } from './intents';
 import { createRecordReads } from './records';
+import { parseChromaOptions } from './options';
 import { createVectorLayer } from './vectors';
 
 /** Test seams (never in the published options). */
@@ -25,6 +26,17 @@ export interface ChromaInternals {
 }
 
 export const DEFAULT_LEASE_MS = 30_000;
+
+/** `createChromaStorage` with test seams (lease, clock, lock namespace, write faults); internal. */
+export function createChromaStorageWith(options: unknown, internals: ChromaInternals): StorageBackend {
+  const connection = parseChromaOptions(options);
+  return {
+    open(context) {
+      const collectionPrefix = connection.collectionPrefix ?? `${context.name.replace(/[^a-zA-Z0-9._-]/g, '_')}_`;
+      return openChromaStorage({ ...connection, collectionPrefix }, context, internals);
+    },
+  };
+}
 
 /** `connection` is already validated; `collectionPrefix` is set. */
 export async function openChromaStorage(connection: ChromaConnection & { collectionPrefix: string }, context: StorageContext, internals: ChromaInternals = {}): Promise<Storage> {
