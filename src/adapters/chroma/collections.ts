@@ -61,7 +61,7 @@ export interface Collections {
   mark(table: Table, id: string, metadata: Metadata): Promise<void>;
   get(table: Table, request: { ids?: readonly string[]; where?: Filter; embeddings?: boolean }): Promise<ReadRow[]>;
   /** The `n` nearest rows to each vector, nearest first (one request for all vectors). */
-  query(table: Table, request: { vectors: readonly Float32Array[]; n: number; where?: Filter; metadata?: boolean }): Promise<ReadRow[][]>;
+  query(table: Table, request: { vectors: readonly Float32Array[]; n: number; where?: Filter; ids?: readonly string[]; metadata?: boolean }): Promise<ReadRow[][]>;
   /** Turns a Chroma failure into a StorageError that says what failed and where. */
   fail(action: string, error: unknown): StorageError;
 }
@@ -151,13 +151,14 @@ function operations(collection: (table: Table) => Collection, maxBatch: number, 
           if (page.length < maxBatch) return out;
         }
       }),
-    query: (table, { vectors, n, where, metadata = true }) =>
+    query: (table, { vectors, n, where, ids, metadata = true }) =>
       run(`searching ${table}`, async () => {
         if (where === NOTHING || n <= 0) return vectors.map(() => []);
         const result = await collection(table).query({
           queryEmbeddings: vectors.map((vector) => Array.from(vector)),
           nResults: n,
           ...(where ? { where: where as Where } : {}),
+          ...(ids ? { ids: [...ids] } : {}),
           include: metadata ? ['metadatas', 'distances'] : ['distances'],
         });
         return result.ids.map((ids, q) =>

@@ -2,25 +2,30 @@
  * The vector layer on Chroma's own nearest-neighbour search (cosine space: a distance is
  * `1 − cos`, converted back before anything is compared or blended).
  *
- * Retrieval ranks by engram's blend, `w.relevance·cos + w.recency·recency + w.importance·importance`,
- * and Chroma only ranks by distance, so the search asks for the nearest `n`, blends them, and
- * stops only when no row it did not fetch could still enter the top k: such a row has
- * `cos ≤` the n-th fetched cosine and recency, importance ≤ 1, so its score is at most
- * `w.relevance·cos_n + w.recency + w.importance`. Otherwise it asks for more (×4), up to every
- * visible row. The top k is then the one an exhaustive scan gives, as on the IndexedDB path.
+ * Retrieval ranks by engram's blend, `w.relevance·cos + rest` (rest = `w.recency·recency +
+ * w.importance·importance`), and Chroma only ranks by distance, so the search asks for the
+ * nearest `n` and blends them. A row it did not fetch has `cos ≤ cos_n` (the n-th fetched), so
+ * it can enter the top k only if its own `rest > S_k − w.relevance·cos_n` (S_k: the k-th best
+ * fetched score). The rests of every row are known here (the scoring columns), so those rows
+ * are named, and Chroma is asked for exactly their distances (a query restricted to their ids);
+ * when there are none, the answer stands. Only when too many would qualify does it ask for
+ * more neighbours (×4), up to every visible row. The top k is the one an exhaustive scan gives,
+ * as on the IndexedDB path.
  *
  * There is no lexical channel on Chroma: `text` is ignored and relevance is the cosine
  * (`lexical` is 0), as on the IndexedDB path for a query that shares no term with any memory.
  */
 import { appPartition, decayedConfidence, partitionOf, partitionsFor, userPartition, type Scope } from 'engram';
 import type { VectorHit, VectorLayer, VectorSearch } from '../../storage/contract';
-import type { Collections } from './collections';
+import type { Collections, ReadRow } from './collections';
 import { readControl } from './intents';
 import { and, eq, NOTHING, or, type Filter } from './where';
 
 /** The first search asks for this many times k (at least MIN_FETCH). */
 const FIRST_FETCH_FACTOR = 4;
 const MIN_FETCH = 32;
+/** Most rows a search names by id in its second query; beyond it, it asks for more neighbours. */
+const MAX_NAMED = 2_000;
 
 /** The visible, active rows of a search: the owner's user and session rows of the scopes asked, the app's rows. */
 export function searchFilter(search: Pick<VectorSearch, 'owner' | 'scopes' | 'sessionId'>): Filter {
@@ -57,6 +62,19 @@ function hitOf(id: string, distance: number, scoring: Scoring, search: VectorSea
 
 const byScore = (a: VectorHit, b: VectorHit) => b.score - a.score || (a.id < b.id ? -1 : 1);
 
+/** Ids not fetched whose recency and importance alone exceed `need`: the only rows that could still enter the top k. */
+function contenders(search: VectorSearch, held: readonly Map<string, Scoring>[], fetched: ReadonlySet<string>, need: number): string[] {
+  const out: string[] = [];
+  for (const rows of held) {
+    for (const [id, scoring] of rows) {
+      if (fetched.has(id)) continue;
+      const hit = hitOf(id, 1, scoring, search); // distance 1: cos 0, so the score is the rest alone
+      if (hit.score >= need) out.push(id);
+    }
+  }
+  return out;
+}
+
 /**
  * Chroma answers the searches with ids and distances only; the scoring fields of each
  * partition's active rows are kept here as of its version (loaded by `ensure` when the version
@@ -83,24 +101,24 @@ export function createVectorLayer(collections: Collections, embedderId: string):
     if (request.k === 0 || where === NOTHING) return [];
     const keys = partitionsFor(request.owner, request.scopes);
     if (keys.some((key) => !columns.has(key))) await ensure(keys);
-    const scoringOf = (id: string) => {
-      for (const key of keys) {
-        const found = columns.get(key)?.rows.get(id);
-        if (found) return found;
-      }
-      return undefined; // written by another instance after the last ensure: not in this answer
-    };
-    const { weights } = request;
-    for (let n = Math.max(MIN_FETCH, request.k * FIRST_FETCH_FACTOR); ; n *= 4) {
-      const [rows] = await collections.query('memories', { vectors: [request.vector], n, where, metadata: false });
-      const hits = rows!.flatMap((row) => {
+    const held = keys.map((key) => columns.get(key)!.rows);
+    // Not found: written by another instance after the last ensure, so not in this answer.
+    const scoringOf = (id: string) => held.find((rows) => rows.has(id))?.get(id);
+    const blend = (rows: readonly ReadRow[]) =>
+      rows.flatMap((row) => {
         const scoring = scoringOf(row.id);
         return scoring ? [hitOf(row.id, row.distance!, scoring, request)] : [];
       });
-      hits.sort(byScore);
-      const last = rows!.at(-1);
-      const bound = last ? weights.relevance * (1 - last.distance!) + weights.recency + weights.importance : -Infinity;
-      if (rows!.length < n || (hits.length >= request.k && hits[request.k - 1]!.score > bound)) return hits.slice(0, request.k);
+    for (let n = Math.max(MIN_FETCH, request.k * FIRST_FETCH_FACTOR); ; n *= 4) {
+      const [rows] = await collections.query('memories', { vectors: [request.vector], n, where, metadata: false });
+      const hits = blend(rows!).sort(byScore);
+      if (rows!.length < n) return hits.slice(0, request.k);
+      if (hits.length < request.k) continue;
+      const named = contenders(request, held, new Set(rows!.map((row) => row.id)), hits[request.k - 1]!.score - request.weights.relevance * (1 - rows!.at(-1)!.distance!));
+      if (named.length === 0) return hits.slice(0, request.k);
+      if (named.length > MAX_NAMED) continue;
+      const [more] = await collections.query('memories', { vectors: [request.vector], n: named.length, where, ids: named, metadata: false });
+      return [...hits, ...blend(more!)].sort(byScore).slice(0, request.k);
     }
   }
 
