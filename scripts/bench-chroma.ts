@@ -36,10 +36,10 @@ async function timed(count: number, body: (i: number) => Promise<unknown>): Prom
 }
 
 /** Builds the store through the contract's commit, then measures the library on it. */
-async function measure(backend: StorageBackend, name: string, n: number, extra: { indexedDB?: IDBFactory; IDBKeyRange?: typeof IDBKeyRange }) {
+async function measure(backend: StorageBackend, name: string, n: number) {
   const data = createBenchData(n, Math.round(n / 10));
   const started = performance.now();
-  const storage = await backend.open({ name, embedder: { id: EMBEDDER_ID, dim: HASH_DIM }, ...extra });
+  const storage = await backend.open({ name, embedder: { id: EMBEDDER_ID, dim: HASH_DIM } });
   for (let start = 0; start < data.records.length; start += BUILD_CHUNK) {
     await storage.records.commit({ records: data.records.slice(start, start + BUILD_CHUNK), expected: new Map() });
   }
@@ -47,7 +47,7 @@ async function measure(backend: StorageBackend, name: string, n: number, extra: 
   await storage.close();
   const build = performance.now() - started;
 
-  const memory = await createMemory({ name, storage: backend, clock: () => T0, worker: 'off', ...extra });
+  const memory = await createMemory({ name, storage: backend, clock: () => T0, worker: 'off' });
   const random = createRandom(7 + n);
   const queries = Array.from({ length: RETRIEVES }, () => queryText(random));
   for (const query of queries.slice(0, 5)) await memory.retrieve(query, { ...OWNER, k: K });
@@ -61,7 +61,7 @@ async function measure(backend: StorageBackend, name: string, n: number, extra: 
 async function measureIndexedDb(n: number, stamp: string) {
   const compute = createComputeClient({ worker: 'off' });
   try {
-    return await measure(indexedDbStorage({ compute }), `bench-idb-${n}-${stamp}`, n, { indexedDB: new IDBFactory(), IDBKeyRange });
+    return await measure(indexedDbStorage({ compute, indexedDB: new IDBFactory(), IDBKeyRange }), `bench-idb-${n}-${stamp}`, n);
   } finally {
     compute.close();
   }
@@ -76,7 +76,7 @@ try {
     const stamp = Date.now().toString(36);
     const rows = [
       ['IndexedDB', await measureIndexedDb(n, stamp)],
-      ['Chroma', await measure(createChromaStorage({ host: server.host, port: server.port, collectionPrefix: `bench_${n}_${stamp}_` }), `bench-chroma-${n}`, n, {})],
+      ['Chroma', await measure(createChromaStorage({ host: server.host, port: server.port, collectionPrefix: `bench_${n}_${stamp}_` }), `bench-chroma-${n}`, n)],
     ] as const;
     for (const [label, figures] of rows) {
       console.log(`| ${label} | ${n} | ${(figures.build / 1000).toFixed(1)} | ${figures.retrieve.toFixed(1)} | ${figures.ingest.toFixed(1)} |`);

@@ -82,7 +82,7 @@ describe('createChromaStorage search (differential against IndexedDB)', () => {
     for (const n of [25, 120, 400]) {
       const records = randomStore(random, n);
       const chroma = await openTestStorage(freshPrefix(`diff${n}`), { dim: DIM });
-      const indexed = await indexedDbStorage({ compute: createComputeClient({ worker: 'off' }) }).open({ ...storageContext(DIM, `diff-${n}`), indexedDB: new IDBFactory(), IDBKeyRange });
+      const indexed = await indexedDbStorage({ compute: createComputeClient({ worker: 'off' }), indexedDB: new IDBFactory(), IDBKeyRange }).open(storageContext(DIM, `diff-${n}`));
       try {
         for (const storage of [chroma, indexed]) await storage.records.commit({ records, creates: records.map((record) => record.id), expected: new Map() });
         for (let q = 0; q < 25; q++) {
