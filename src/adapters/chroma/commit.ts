@@ -6,10 +6,10 @@
  * with new ids), an input whose source was revoked after the write began (PermissionError).
  *
  * Inputs have no auto-increment here: an input's `seq` is its owner partition's version after
- * this commit × 1024 + its position, increasing in write order within the owner (replay reads
+ * this commit × 2^20 + its position, increasing in write order within the owner (replay reads
  * one owner's inputs; invariant 11 needs their order, never a global one).
  */
-import { IdCollisionError, partitionOf, PermissionError, userPartition, type MemoryRecord } from 'engram';
+import { IdCollisionError, partitionOf, PermissionError, StorageError, userPartition, type MemoryRecord } from 'engram';
 import type { Commit, CommitResult, WriteInput } from '../../storage/contract';
 import type { ChromaRow, Collections } from './collections';
 import { commitPlan, type IntentOptions, type Write } from './intents';
@@ -17,13 +17,13 @@ import { dropsFlags, inputId, inputPartition, inputRow, memoryRow, recordOf, sou
 import { revocationId } from './records';
 import { and, eq } from './where';
 
-/** Inputs one commit may append (their seqs are `version × SEQ_SPAN + i`). */
-const SEQ_SPAN = 1024;
+/** Inputs one commit may append (their seqs are `version × SEQ_SPAN + i`; 2^33 commits per owner stay exact). */
+const SEQ_SPAN = 2 ** 20;
 
 export function createCommit(collections: Collections, intents: IntentOptions): (commit: Commit) => Promise<CommitResult> {
   return async (commit) => {
     const { records, inputs = [], revoke } = commit;
-    if (inputs.length >= SEQ_SPAN) throw new RangeError(`one commit appends at most ${SEQ_SPAN - 1} inputs (got ${inputs.length})`);
+    if (inputs.length >= SEQ_SPAN) throw new StorageError(`one commit on Chroma appends at most ${SEQ_SPAN - 1} stored inputs (got ${inputs.length}); nothing was written. Import the owner's history in parts.`);
     const partitions = [...new Set([...commit.expected.keys(), ...records.map(partitionOf), ...(revoke ? [userPartition(revoke)] : []), ...inputs.map(inputPartition)])];
     let stored = new Map<string, MemoryRecord>();
     const versions = await commitPlan(
