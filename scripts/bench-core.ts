@@ -6,7 +6,7 @@
  * matrix. Every engram top-k is checked against a brute-force exact answer.
  */
 import { create, insertMultiple, search } from '@orama/orama';
-import { HASH_DIM } from '../src/embed/hash-embedder';
+import { HASH_DIM, hashEmbedderId } from '../src/embed/hash-embedder';
 import { createMemory, type Memory, type MemoryOptions } from '../src/index';
 import { DEFAULT_WEIGHTS } from '../src/schema';
 import type { EngramDatabase } from '../src/store/database';
@@ -23,6 +23,7 @@ import { lexicalTermStrings, packTerms } from '../src/embed/terms';
 import { fusedRelevance } from '../src/worker/fusion';
 import { BM25_B, BM25_K1 } from '../src/worker/lexical';
 import { measureCodes } from './bench-codes';
+import { printTopicIngest } from './bench-topic';
 import { createBm25 } from './eval-metrics';
 import { BENCH_APP, BENCH_USER, conversation, createBenchData, createRandom, DAY, queryText, T0, type OwnerRows } from './bench-data';
 
@@ -153,11 +154,11 @@ interface KernelFigures {
   oramaBuild: number;
 }
 
-async function buildStore(env: BenchEnvironment, name: string, records: readonly import('../src/schema').MemoryRecord[]): Promise<void> {
+export async function buildStore(env: BenchEnvironment, name: string, records: readonly import('../src/schema').MemoryRecord[]): Promise<void> {
   const db = env.openDatabase(name);
   await db.open();
   const compute = env.computeClient();
-  const { records: store, vectors: index } = createIndexedDbStorage(db, { compute, embedder: { id: `hash-fnv1a-${HASH_DIM}`, dim: HASH_DIM } });
+  const { records: store, vectors: index } = createIndexedDbStorage(db, { compute, embedder: { id: hashEmbedderId(HASH_DIM), dim: HASH_DIM } });
   for (let start = 0; start < records.length; start += 2000) {
     await store.commit({ records: records.slice(start, start + 2000), expected: new Map() });
   }
@@ -212,7 +213,7 @@ async function measureEndToEnd(env: BenchEnvironment, n: number, failures: strin
 
   const compute = env.computeClient();
   const db = env.openDatabase(name);
-  const storage = createIndexedDbStorage(db, { compute, embedder: { id: `hash-fnv1a-${HASH_DIM}`, dim: HASH_DIM } });
+  const storage = createIndexedDbStorage(db, { compute, embedder: { id: hashEmbedderId(HASH_DIM), dim: HASH_DIM } });
   await storage.vectors.ensure([userPartition(OWNER)]);
   const computeBytes = (await compute.stats()).bytes;
   const paths = await compareRetrievePaths({ storage, embedder, clock: () => now }, queries);
@@ -445,6 +446,7 @@ export async function runBench(env: BenchEnvironment): Promise<string[]> {
   env.print('engram: WASM scan+blend+top-k; naive: number[] map/reduce, sort all (seed style); orama: vector mode,');
   env.print('similarity 0, cosine only; floor: one sequential SIMD read of the same matrix.');
   printCodes(env, failures);
+  await printTopicIngest(env);
   env.print('');
   env.print(failures.length ? `FAIL: ${failures.length} top-k results disagree with the brute-force check` : 'every top-k matched the brute-force check');
   for (const failure of failures.slice(0, 20)) env.print(`  ${failure}`);

@@ -3,8 +3,9 @@
  * IndexedDB in JS: its figures are NOT browser figures) and compute runs in-process.
  * `npm run bench:browser` runs the same benchmark in headless Chromium.
  * Sizes: `npm run bench -- 1000 10000` (default 1k, 10k, 100k); the long-user section's
- * history sizes with `--long=100,1000,2000,10000`, and `--long-only` skips the rest; the
- * encryption-at-rest section's sizes with `--sealed=1000,10000`, and `--sealed-only` runs only it.
+ * history sizes with `--long=100,1000,2000,10000`, and `--long-only` skips the rest; `--topic-only`
+ * runs only the big-topic write section; the encryption-at-rest section's sizes with
+ * `--sealed=1000,10000`, and `--sealed-only` runs only it.
  * Exits 1 if any top-k is wrong.
  */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
@@ -13,6 +14,7 @@ import { createComputeClient } from '../src/worker/client';
 import { runBench, type BenchEnvironment } from './bench-core';
 import { LONG_USER_SIZES, runLongUserBench } from './bench-long';
 import { runSealedBench, SEALED_SIZES } from './bench-sealed';
+import { printTopicIngest } from './bench-topic';
 
 const args = process.argv.slice(2);
 const sizes = args.map(Number).filter((n) => Number.isInteger(n) && n > 0);
@@ -29,6 +31,10 @@ const env: BenchEnvironment = {
   computeClient: () => createComputeClient({ worker: 'off' }),
   print: (line) => console.log(line),
 };
+if (args.includes('--topic-only')) {
+  await printTopicIngest(env);
+  process.exit(0);
+}
 const failures = args.includes('--long-only') || sealedOnly ? [] : await runBench(env);
 if (!sealedOnly) await runLongUserBench(env, longSizes);
 if (!args.includes('--long-only')) await runSealedBench(env, sealedSizes);

@@ -22,7 +22,7 @@ import { parseOwner } from './options';
 import type { Storage } from './storage/contract';
 import { indexedDbStorage } from './store/indexeddb';
 import { createComputeClient, type ComputeClient } from './worker/client';
-import { createDeps, type MemoryDeps } from './verbs/deps';
+import { createDeps } from './verbs/deps';
 import { forgetSource } from './verbs/forget';
 import { ingest } from './verbs/ingest';
 import { get, history, list } from './verbs/inspect';
@@ -31,8 +31,13 @@ import { reembed } from './verbs/reembed';
 import { remember } from './verbs/remember';
 import { inject, retrieve } from './verbs/retrieve';
 import { summarizeSession } from './verbs/summarize';
+import { checkedForEviction, type NoteStore } from './durability/eviction';
+import { estimateStorage, persistStorage } from './durability/persist';
+import { createSubscriptions, subscribe } from './durability/subscribe';
+import { exportOwner } from './transfer/export';
+import { importOwner } from './transfer/import';
 import type { Dexie } from 'dexie';
-import type { Memory, MemoryOptions, OwnerExport } from './memory-api';
+import type { Memory, MemoryOptions } from './memory-api';
 
 export type { Memory, MemoryOptions } from './memory-api';
 
@@ -43,6 +48,8 @@ export type { Memory, MemoryOptions } from './memory-api';
 export interface MemoryInternals {
   /** Receives the Dexie database before it opens, so a test can install DBCore middleware (`db.use(...)`) to inject write faults. */
   onDatabase?: (db: Dexie) => void;
+  /** Where the IndexedDB backend keeps its eviction note (durability/eviction.ts); default localStorage where there is one. */
+  notes?: NoteStore;
 }
 
 /**
@@ -77,9 +84,9 @@ function computeOptions(options: ParsedMemoryOptions): Parameters<typeof createC
  * index) by default: the only place that chooses one. The verbs see the storage contract.
  */
 async function openStorage(options: ParsedMemoryOptions, internals: MemoryInternals, context: { compute: ComputeClient; embedder: Embedder }): Promise<Storage> {
-  const backend = options.storage ?? indexedDbStorage({ compute: context.compute, encryptionKey: options.encryptionKey, ...internals });
+  const backend = options.storage ?? indexedDbStorage({ compute: context.compute, indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange, onEviction: options.onEviction, encryptionKey: options.encryptionKey, ...internals });
   try {
-    return await backend.open({ name: options.name ?? 'engram', embedder: context.embedder, indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange });
+    return await backend.open({ name: options.name ?? 'engram', embedder: context.embedder });
   } catch (error) {
     context.compute.close();
     throw error;
@@ -94,6 +101,7 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
   let closed = false;
   const storage = await openStorage(options, internals, { compute, embedder });
   const deps = createDeps(options, { storage, compute, embedder });
+  const subscriptions = createSubscriptions(storage);
   const memory: Memory = {
     computeLocation: compute.location,
     ingest: (messages, options) => ingest(deps, messages, options),
@@ -107,15 +115,20 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
     get: (id, owner) => get(deps, id, owner),
     history: (id, owner) => history(deps, id, owner),
     reembed: (options) => reembed(deps, options),
-    export: (options) => exportOwner(deps, options),
+    export: async (options) => exportOwner(storage.records, parseOwner(options), deps.clock()),
+    import: (data) => importOwner(deps, data),
+    subscribe: (options, listener) => subscribe(subscriptions, options, listener),
+    persist: persistStorage,
+    storageEstimate: estimateStorage,
     async close() {
       if (closed) return;
       closed = true;
+      subscriptions.clear();
       compute.close();
       await storage.close();
     },
   };
-  const guarded = guardClosed(memory, () => closed);
+  const guarded = guardClosed(checkedForEviction(memory, storage), () => closed);
   if (options.reembed === 'auto') {
     await guarded.reembed().catch(async (error: unknown) => {
       await guarded.close();
@@ -123,26 +136,4 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
     });
   }
   return guarded;
-}
-
-/** `memory.export`: everything stored for one owner, as JSON-ready data. */
-async function exportOwner(deps: MemoryDeps, options: Parameters<Memory['export']>[0]): Promise<OwnerExport> {
-  const { storage, clock } = deps;
-  const store = storage.records;
-  const who = parseOwner(options);
-  const [records, inputs] = await Promise.all([store.list(who, { scopes: ['user', 'session'], includeInvalid: true }), store.inputs(who)]);
-  return {
-    format: 'engram-export/1',
-    exportedAt: clock(),
-    userId: who.userId,
-    appName: who.appName,
-    memories: records.map(({ embedding: _vector, ...record }) => record),
-    inputs: inputs.map((input) =>
-      input.kind === 'prune'
-        ? { kind: 'prune', at: input.at, floor: input.floor }
-        : input.kind === 'remember'
-          ? { kind: 'remember', at: input.at, source: input.source, fact: input.fact! }
-          : { kind: input.kind, at: input.at, sessionId: input.sessionId, source: input.source, messages: input.messages },
-    ),
-  };
 }

@@ -1,7 +1,7 @@
 /**
  * Text rules that several stages must agree on: what ends a line (for the prompt renderers
  * in inject/ and extract/llm.ts) and what makes two facts "the same" (the decider, the
- * extractor's per-conversation dedupe and the erasure plan).
+ * extractor's per-conversation dedupe, the erasure plan and the store's identical-fact index).
  */
 
 /**
@@ -30,4 +30,31 @@ export function oneLine(text: string): string {
 /** The key under which two fact texts are the same fact: trimmed, case-folded. */
 export function sameFactKey(content: string): string {
   return content.trim().toLowerCase();
+}
+
+/**
+ * The key under which two facts make the same claim: the same topic and the same fact
+ * ({@link sameFactKey}). The extractor's per-conversation dedupe and the erasure plan's
+ * support lookup both use it, so what counts as "said again" is one rule.
+ */
+export function sameClaimKey(fact: { topic: string; content: string }): string {
+  return JSON.stringify([fact.topic, sameFactKey(fact.content)]);
+}
+
+/** FNV-1a over UTF-16 code units, then murmur3's finaliser (FNV-1a's low bits avalanche poorly): a 32-bit id of `text`. */
+export function hash32(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
+  return (hash ^ (hash >>> 16)) >>> 0;
+}
+
+/**
+ * The 32-bit index key of a fact on a topic: equal for two facts that are the same fact
+ * ({@link sameFactKey}) on the same topic. A collision only adds a memory to a sweep, whose
+ * decider compares the keys themselves.
+ */
+export function factHash(topic: string, content: string): number {
+  return hash32(`${topic}\u0000${sameFactKey(content)}`);
 }

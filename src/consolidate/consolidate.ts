@@ -1,7 +1,8 @@
 /**
- * The live consolidation path: embed the candidates in one batch, sweep the index and the
- * topic index for what they might affect, plan in memory (decider included), then commit the
- * plan in one transaction that first checks nothing changed since the sweep. If another
+ * The live consolidation path: embed the candidates in one batch, sweep the storage for what
+ * they might affect (the vector layer's neighbours united with the same-topic memories), plan
+ * in memory (decider included), then commit the plan in one atomic commit that first checks
+ * nothing changed since the sweep. If another
  * instance wrote the same partition in between, the whole decision is made again.
  */
 import type { Embedder } from '../embed/embedder';
@@ -72,8 +73,8 @@ async function decideAndCommit(
       items.map((item) => item.embedding),
       { threshold: deps.context.candidateThreshold, scope: target.scope, limit: MAX_NEIGHBOURS },
     );
-    const topics = [...new Set(candidates.map((c) => c.topic))];
-    const records = await store.workingSet(owner, { ids: [...new Set(neighbourIds.flat())], topics, scope: target.scope, sourceId: request.source.id });
+    const { topics, facts } = sweepKeys(candidates, deps.context.exclusiveTopics);
+    const records = await store.workingSet(owner, { ids: [...new Set(neighbourIds.flat())], topics, facts, scope: target.scope, sourceId: request.source.id });
     for (const record of records) working.set(record.id, record);
   }
   const loaded = new Map(working);
@@ -93,4 +94,17 @@ async function decideAndCommit(
   });
   await vectors.afterCommit(result, plan.changed);
   return plan.operations;
+}
+
+/**
+ * What the sweep reads besides the similarity neighbours (plan.ts `sweep`): every active memory
+ * of an exclusive topic, where a contradiction must be found by topic alone; on any other topic
+ * only the same fact (by the store's identical-fact index), since there the decider can only
+ * corroborate an identical memory or create. So a write on a big non-exclusive topic reads
+ * O(1) memories, not the topic.
+ */
+export function sweepKeys(candidates: readonly Candidate[], exclusiveTopics: ReadonlySet<string>): { topics: string[]; facts: { topic: string; content: string }[] } {
+  const topics = [...new Set(candidates.filter((c) => exclusiveTopics.has(c.topic)).map((c) => c.topic))];
+  const facts = candidates.filter((c) => !exclusiveTopics.has(c.topic)).map(({ topic, content }) => ({ topic, content }));
+  return { topics, facts };
 }

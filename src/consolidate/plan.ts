@@ -8,6 +8,7 @@ import { freshId } from '../ids';
 import { dot } from '../embed/vector';
 import type { Candidate, MemoryRecord, Operation, Scope, Source, SourceType } from '../schema';
 import { trustRefusal, type Decider, type Decision } from './decider';
+import { sameFactKey } from '../text';
 
 export interface PlanTarget {
   userId: string;
@@ -50,24 +51,30 @@ function roundConfidence(value: number): number {
 export const MAX_NEIGHBOURS = 32;
 
 /**
- * The sweep: the closest neighbours by cosine ≥ threshold (most similar first), UNION every
- * memory on the same topic. Similarity alone cannot find contradictions: "follows a vegetarian diet" and
- * "eats fish again" share no words, and only the topic pairs them.
+ * The sweep: the closest neighbours by cosine ≥ threshold (most similar first), UNION the
+ * memories on the same topic that can matter. Similarity alone cannot find contradictions:
+ * "follows a vegetarian diet" and "eats fish again" share no words, and only the topic pairs
+ * them. Contradictions only matter on an exclusive topic, so there every same-topic memory
+ * joins; on any other topic only the same fact ({@link sameFactKey}) does, which the store
+ * finds by its identical-fact index instead of reading the topic (consolidate.ts `sweepKeys`).
+ * The live path and regeneration both sweep here, so a decider sees the same either way.
  */
-export function sweep(working: Iterable<MemoryRecord>, item: EmbeddedCandidate, target: PlanTarget, threshold: number): MemoryRecord[] {
+export function sweep(working: Iterable<MemoryRecord>, item: EmbeddedCandidate, target: PlanTarget, threshold: number, exclusiveTopics: ReadonlySet<string>): MemoryRecord[] {
   const neighbours: { memory: MemoryRecord; similarity: number }[] = [];
   const sameTopic: MemoryRecord[] = [];
+  const { topic } = item.candidate;
+  const fact = exclusiveTopics.has(topic) ? null : sameFactKey(item.candidate.content);
   for (const memory of working) {
     if (memory.invalidatedAt !== undefined || memory.scope !== target.scope) continue;
     if (target.scope === 'session' && memory.sessionId !== target.sessionId) continue;
     const similarity = dot(memory.embedding, item.embedding);
     if (similarity >= threshold) neighbours.push({ memory, similarity });
-    else if (memory.topic === item.candidate.topic) sameTopic.push(memory);
+    else if (memory.topic === topic && (fact === null || sameFactKey(memory.content) === fact)) sameTopic.push(memory);
   }
   neighbours.sort((a, b) => b.similarity - a.similarity);
   // Past the most similar MAX_NEIGHBOURS only same-topic ones stay: a store of many near-alike
   // memories must not hand every one of them to the decider (an LLM prompt) on every write.
-  const overflow = neighbours.slice(MAX_NEIGHBOURS).filter((entry) => entry.memory.topic === item.candidate.topic);
+  const overflow = neighbours.slice(MAX_NEIGHBOURS).filter((entry) => entry.memory.topic === topic && (fact === null || sameFactKey(entry.memory.content) === fact));
   return [...neighbours.slice(0, MAX_NEIGHBOURS), ...overflow].map((entry) => entry.memory).concat(sameTopic);
 }
 
@@ -143,7 +150,7 @@ export async function planConsolidation(
 
   for (const item of items) {
     const { candidate, source } = item;
-    const similar = sweep(working.values(), item, target, context.candidateThreshold);
+    const similar = sweep(working.values(), item, target, context.candidateThreshold, context.exclusiveTopics);
     const proposed = checkDecision(await callPlugin('the decider', () => context.decider.decide({ candidate, similar, source })), similar);
     const decision = enforcePolicy(proposed, item, similar, context);
 

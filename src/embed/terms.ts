@@ -9,6 +9,7 @@
  * the worker never needs the words themselves.
  */
 import { STOPWORDS } from './stopwords';
+import { hash32 } from '../text';
 
 const TOKEN = /[\p{L}\p{N}]+/gu;
 /** Words longer than this also count by their first PREFIX_LENGTH letters (tuned on the LoCoMo dev split: 5-6 best). */
@@ -38,18 +39,10 @@ export function lexicalTermStrings(text: string): string[] {
   return out;
 }
 
-/** FNV-1a then murmur3's finaliser: 32-bit term ids (a collision merges two terms' counts, nothing worse). */
-function termId(term: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < term.length; i++) hash = Math.imul(hash ^ term.charCodeAt(i), 0x01000193) >>> 0;
-  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
-  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
-  return (hash ^ (hash >>> 16)) >>> 0;
-}
-
 /** Term ids of `text` with repetition (their count is the term frequency). */
 export function lexicalTerms(text: string): Uint32Array {
-  return Uint32Array.from(lexicalTermStrings(text), termId);
+  // 32-bit term ids: a collision merges two terms' counts, nothing worse.
+  return Uint32Array.from(lexicalTermStrings(text), (term) => hash32(term));
 }
 
 /** Term ids of several texts in one flat array: text `i` is `terms[offsets[i] .. offsets[i+1])`. */

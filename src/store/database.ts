@@ -6,6 +6,7 @@ import { Dexie, type EntityTable } from 'dexie';
 import type { HistoryEntry, MemoryRecord, Scope, Source } from '../schema';
 import type { InputRow } from './input-row';
 import { migrateToLineage } from './lineage-migration';
+import { factHash } from '../text';
 
 /**
  * A stored memory (v4): the record's scalar fields, a bounded summary of its sources (the first
@@ -32,6 +33,11 @@ export type MemoryRow = MemoryRecord & {
    * changed at or after its first input, so an erasure reads those and the active ones.
    */
   changed?: number;
+  /**
+   * {@link factHash} of the topic and content (v5): the identical-fact index, so a write on a
+   * non-exclusive topic finds the same fact without reading the topic's other memories.
+   */
+  fact?: number;
 };
 
 /** One source a memory gained (and with it every later memory of its chain). */
@@ -208,5 +214,21 @@ export class EngramDatabase extends Dexie {
         checkpoints: '[userId+appName+seq]',
       })
       .upgrade((transaction) => migrateToLineage(transaction));
+    // v5: the identical-fact index (MemoryRow.fact). On a non-exclusive topic a write's sweep
+    // needs only the same fact, not every memory of the topic; the upgrade fills `fact` in
+    // every row (a row whose topic or content is not a string is corrupt and left as it was).
+    this.version(5)
+      .stores({
+        memories:
+          'id, [userId+appName+scope], [appName+scope], [userId+appName+topic+active], [userId+appName+active], [userId+appName+changed], [chain+depth], [userId+appName+fact+active]',
+      })
+      .upgrade((transaction) =>
+        transaction
+          .table<MemoryRow, string>('memories')
+          .toCollection()
+          .modify((row) => {
+            if (typeof row.topic === 'string' && typeof row.content === 'string') row.fact = factHash(row.topic, row.content);
+          }),
+      );
   }
 }

@@ -20,7 +20,9 @@
  */
 import { Dexie } from 'dexie';
 import type { MemoryRecord, Source } from '../schema';
+import { sourceKey, summarize } from '../storage/working-form';
 import type { EngramDatabase, EventRow, LineageRow, MemoryRow } from './database';
+import { factHash } from '../text';
 
 /** Lineage fields of a stored row; absent on a row that holds its lists inline. */
 export interface RowMeta {
@@ -59,16 +61,8 @@ export function rememberBase(working: MemoryRecord, base: Base): void {
   bases.set(working, base);
 }
 
-/** One source's identity in a lineage: the same id from another source type is another source. */
-export function sourceKey(source: Pick<Source, 'type' | 'id'>): string {
-  return `${source.type}\u0000${source.id}`;
-}
-
-/** The bounded summary a row carries: the first source of each type, in order. */
-export function summarize(sources: readonly Source[]): Source[] {
-  const seen = new Set<string>();
-  return sources.filter((source) => !seen.has(source.type) && seen.add(source.type));
-}
+// The working form's rules live with the contract; the store keeps its rows by them.
+export { sourceKey, summarize };
 
 const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;
 
@@ -167,6 +161,7 @@ export async function writeRecords(db: EngramDatabase, records: readonly MemoryR
       sources: place.summary ? summarize([...place.summary, ...fresh]) : summarize(record.sources),
       history: [],
       active: record.invalidatedAt === undefined ? 1 : 0,
+      fact: factHash(record.topic, record.content),
       chain: place.chain,
       depth: place.depth,
       sourceCount: place.sourceCount + fresh.length,

@@ -234,7 +234,8 @@ export async function checkSealing(db: EngramDatabase): Promise<void> {
   const fresh: SealingRow = { key: SEALING_ROW_KEY, version: 0, scheme: 'aes-gcm/1', check: await sealKeyCheck(sealer.codec) };
   const written = await db.transaction('rw', db.partitions, db.memories, db.inputs, async () => {
     if (await db.partitions.get(SEALING_ROW_KEY)) return false;
-    const counts = await Promise.all([db.partitions.count(), db.memories.count(), db.inputs.count()]);
+    // Partition keys are JSON arrays; other rows of the table are markers (this one, the eviction guard's).
+    const counts = await Promise.all([db.partitions.where(':id').startsWith('[').count(), db.memories.count(), db.inputs.count()]);
     if (counts.some((count) => count > 0)) {
       throw new EncryptionKeyError(
         `database '${db.name}' was written without an encryptionKey, so it cannot be opened with one (its data would be half encrypted). Nothing was read or written; open it without a key, or export its owners and import them into a new database opened with the key.`,

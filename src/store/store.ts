@@ -7,6 +7,7 @@ import { Dexie } from 'dexie';
 import { ConflictError, IdCollisionError, PermissionError, toStorageError } from '../errors';
 import { MemoryRecord, type Scope } from '../schema';
 import type { RecordStore } from '../storage/contract';
+import { factHash, sameFactKey } from '../text';
 import type { EngramDatabase, InputRow, MemoryRow, WriteInput } from './database';
 import { checkpointBefore, CHECKPOINT_EVERY, dropCheckpoints, restoreCheckpoint, writeCheckpoint } from './checkpoints';
 import { memoriesWithSource, metaOf, redactSource, writeRecords, type ParsedRow } from './lineage';
@@ -64,6 +65,13 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
     return visibleRows(rows, owner).filter(({ record }) => record.scope === scope && record.invalidatedAt === undefined);
   }
 
+  /** Active rows of `scope` holding the same fact on the same topic, by the `fact` index (a hash collision is filtered out here). */
+  async function activeWithFact(owner: Owner, fact: { topic: string; content: string }, scope: Scope): Promise<ParsedRow[]> {
+    const rows = await db.memories.where('[userId+appName+fact+active]').equals([scope === 'app' ? '' : owner.userId, owner.appName, factHash(fact.topic, fact.content), 1]).toArray();
+    const key = sameFactKey(fact.content);
+    return visibleRows(rows, owner).filter(({ record }) => record.scope === scope && record.invalidatedAt === undefined && record.topic === fact.topic && sameFactKey(record.content) === key);
+  }
+
   async function read<T>(action: string, body: () => Promise<T>): Promise<T> {
     try {
       return await body();
@@ -113,13 +121,14 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
         }),
       ),
 
-    workingSet: (owner, { ids, topics, scope, sourceId }) =>
+    workingSet: (owner, { ids, topics, facts = [], scope, sourceId }) =>
       read('reading the candidate sweep', () =>
         db.transaction('r', db.memories, db.lineage, async () => {
           const byId = new Map<string, ParsedRow>();
           const neighbours = ids.length ? await db.memories.bulkGet([...ids]) : [];
           for (const row of visibleRows(neighbours.filter((row) => row !== undefined), owner)) byId.set(row.record.id, row);
           for (const topic of topics) for (const row of await activeOnTopic(owner, topic, scope)) byId.set(row.record.id, row);
+          for (const fact of facts) for (const row of await activeWithFact(owner, fact, scope)) byId.set(row.record.id, row);
           return toWorking(db, [...byId.values()], sourceId);
         }),
       ),

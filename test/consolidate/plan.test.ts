@@ -6,21 +6,33 @@ import { context, item, record, source, TARGET, T, workingOf } from './fixtures'
 
 const VEG = 'The user follows a vegetarian diet.';
 const FISH = 'The user eats fish again.';
+const DIET = new Set(['diet']);
 
 describe('sweep', () => {
-  it('returns similarity neighbours first, then same-topic memories, when both exist', () => {
+  it('returns similarity neighbours first, then same-topic memories, when both exist on an exclusive topic', () => {
     const identical = record('m1', VEG, 'diet');
     const sameTopic = record('m2', 'The user is lactose intolerant.', 'diet');
     const unrelated = record('m3', 'The user prefers aisle seating on flights.', 'travel');
-    const found = sweep([sameTopic, unrelated, identical], item(VEG, 'diet', source('s2')), TARGET, 0.6);
+    const found = sweep([sameTopic, unrelated, identical], item(VEG, 'diet', source('s2')), TARGET, 0.6, DIET);
     expect(found.map((r) => r.id)).toEqual(['m1', 'm2']);
+  });
+
+  it('adds only the same fact of the topic when the topic is not exclusive', () => {
+    const sameTopic = record('m2', 'The user is lactose intolerant.', 'diet');
+    // Below the similarity threshold (0.99 here): only the identical-fact rule can pair them.
+    const sameFact = record('m4', '  the user is LACTOSE intolerant.', 'diet');
+    const otherTopic = record('m5', 'The user is lactose intolerant.', 'health');
+    const found = sweep([sameTopic, sameFact, otherTopic], item('The user is lactose intolerant.', 'diet', source('s2')), TARGET, 1.01, new Set());
+    expect(found.map((r) => r.id)).toEqual(['m2', 'm4']);
+    const contradiction = sweep([record('m1', VEG, 'diet')], item(FISH, 'diet', source('s3')), TARGET, 0.6, new Set());
+    expect(contradiction).toEqual([]);
   });
 
   it('keeps the MAX_NEIGHBOURS most similar, plus every same-topic memory, when many memories are alike', () => {
     // 40 near-copies of the candidate on another topic, and 5 on the candidate's own topic.
     const alike = Array.from({ length: 40 }, (_, i) => record(`a${i}`, `The user collects vintage stamps number ${i}.`, 'hobby'));
     const ownTopic = Array.from({ length: 5 }, (_, i) => record(`t${i}`, `The user collects vintage stamps number ${40 + i}.`, 'collecting'));
-    const found = sweep([...alike, ...ownTopic], item('The user collects vintage stamps number 7.', 'collecting', source('s2')), TARGET, 0.6);
+    const found = sweep([...alike, ...ownTopic], item('The user collects vintage stamps number 7.', 'collecting', source('s2')), TARGET, 0.6, new Set(['collecting']));
     const ids = found.map((r) => r.id);
     expect(ids.filter((id) => id.startsWith('t')).sort()).toEqual(['t0', 't1', 't2', 't3', 't4']);
     expect(ids.filter((id) => id.startsWith('a'))).toHaveLength(MAX_NEIGHBOURS - ids.slice(0, MAX_NEIGHBOURS).filter((id) => id.startsWith('t')).length);
@@ -28,9 +40,9 @@ describe('sweep', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it('finds a contradiction by topic when the texts share no words', () => {
+  it('finds a contradiction by topic when the texts share no words on an exclusive topic', () => {
     const veg = record('m1', VEG, 'diet');
-    const found = sweep([veg], item(FISH, 'diet', source('s3')), TARGET, 0.6);
+    const found = sweep([veg], item(FISH, 'diet', source('s3')), TARGET, 0.6, DIET);
     expect(found.map((r) => r.id)).toEqual(['m1']);
   });
 
@@ -39,8 +51,8 @@ describe('sweep', () => {
     const app = record('m2', VEG, 'diet', { scope: 'app', userId: '' });
     const otherSession = record('m3', VEG, 'diet', { scope: 'session', sessionId: 'other' });
     const sameSession = record('m4', VEG, 'diet', { scope: 'session', sessionId: 'mine' });
-    expect(sweep([dead, app, otherSession, sameSession], item(VEG, 'diet', source('s2')), TARGET, 0.6)).toEqual([]);
-    const inSession = sweep([dead, app, otherSession, sameSession], item(VEG, 'diet', source('s2')), { ...TARGET, scope: 'session', sessionId: 'mine' }, 0.6);
+    expect(sweep([dead, app, otherSession, sameSession], item(VEG, 'diet', source('s2')), TARGET, 0.6, DIET)).toEqual([]);
+    const inSession = sweep([dead, app, otherSession, sameSession], item(VEG, 'diet', source('s2')), { ...TARGET, scope: 'session', sessionId: 'mine' }, 0.6, DIET);
     expect(inSession.map((r) => r.id)).toEqual(['m4']);
   });
 });

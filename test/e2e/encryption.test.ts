@@ -4,34 +4,20 @@
  * written without a key; a wrong key is an EncryptionKeyError that leaves the files as they were.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectConsoleErrors, launchChromium, REPO_ROOT, serveBuilt, type Served } from './browser';
+import { collectConsoleErrors, launchChromium } from './browser';
+import { serveHarness, type ServedHarness } from './harness-session';
 import { scanIndexedDbFiles } from './profile-files';
 
-let outDir: string;
-let served: Served;
+let served: ServedHarness;
 
 beforeAll(async () => {
-  outDir = await mkdtemp(join(tmpdir(), 'engram-sealed-harness-'));
-  await build({
-    configFile: false,
-    root: join(REPO_ROOT, 'test/e2e/harness'),
-    base: './',
-    logLevel: 'warn',
-    worker: { format: 'es' },
-    build: { outDir, emptyOutDir: true, target: 'es2022' },
-  });
-  served = await serveBuilt(outDir);
+  served = await serveHarness();
 });
 
 afterAll(async () => {
   await served?.close();
-  if (outDir) await rm(outDir, { recursive: true, force: true });
 });
 
 /** `createMemory({ name, encryptionKey })` in the page with the raw AES key `key` (none when null), as `window.memory`; resolves to the error name on failure. */

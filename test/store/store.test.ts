@@ -7,6 +7,7 @@ import { createStore, type Store } from '../../src/store/store';
 import { ConflictError } from '../../src/errors';
 import type { MemoryRecord } from '../../src/schema';
 import { record } from '../consolidate/fixtures';
+import { factHash } from '../../src/text';
 import { createTestMemory, type TestMemory } from '../helpers/memory';
 import { createMemory, type Memory } from '../../src/index';
 
@@ -62,10 +63,30 @@ describe('createStore', () => {
     expect((await store.getMany(all, { userId: 'nobody', appName: 'trips' })).map((r) => r.id)).toEqual(['p1']);
   });
 
+  it('reads only the same fact of a topic when the sweep asks by fact instead of by topic', async () => {
+    const store = await openStore();
+    await seedRecords(store);
+    const more = [
+      record('a4', '  ADA user fact', 'diet', { userId: 'ada', appName: 'trips' }),
+      record('a5', 'ada user fact', 'travel', { userId: 'ada', appName: 'trips' }),
+      record('a6', 'ada user fact', 'diet', { userId: 'ada', appName: 'trips', invalidatedAt: 5, supersededBy: 'a1' }),
+      record('b2', 'ada user fact', 'diet', { userId: 'bob', appName: 'trips' }),
+      record('a7', 'ada likes tofu', 'diet', { userId: 'ada', appName: 'trips' }),
+    ];
+    await store.commit({ records: more, expected: new Map() });
+    const bySweep = (owner: typeof ADA, scope: 'user' | 'app', content: string) =>
+      store.workingSet(owner, { ids: [], topics: [], facts: [{ topic: 'diet', content }], scope, sourceId: 'none' });
+    // Same key (trimmed, case-folded), same topic, active, own scope and owner: a1 and a4, never a2 (session), a5, a6, a7 or b2.
+    expect((await bySweep(ADA, 'user', 'Ada user fact ')).map((r) => r.id).sort()).toEqual(['a1', 'a4']);
+    expect(await bySweep(ADA, 'user', 'ada session fact')).toEqual([]);
+    expect((await bySweep(BOB, 'app', 'app fact')).map((r) => r.id)).toEqual(['p1']);
+    expect((await db!.memories.get('a4'))!.fact).toBe(factHash('diet', 'ada user fact'));
+  });
+
   it('defines the compound indexes the owner-scoped reads use', async () => {
     await openStore();
     const indexes = db!.memories.schema.indexes.map((index) => index.name).sort();
-    expect(indexes).toEqual(expect.arrayContaining(['[userId+appName+scope]', '[appName+scope]', '[userId+appName+topic+active]', '[chain+depth]']));
+    expect(indexes).toEqual(expect.arrayContaining(['[userId+appName+scope]', '[appName+scope]', '[userId+appName+topic+active]', '[chain+depth]', '[userId+appName+fact+active]']));
     expect(await db!.memories.where('[userId+appName+scope]').equals(['ada', 'trips', 'user']).count()).toBe(0);
   });
 

@@ -7,6 +7,7 @@ import { userPartition } from '../../src/store/owner';
 import { record, source, T } from '../consolidate/fixtures';
 import { createTestMemory, DAY } from '../helpers/memory';
 import { findInDatabases } from '../helpers/scan';
+import { factHash } from '../../src/text';
 
 const owner = { userId: 'u', appName: 'default' };
 const opened: Memory[] = [];
@@ -79,7 +80,7 @@ async function writeV3(name: string, factory: IDBFactory): Promise<MemoryRecord[
 }
 
 describe('EngramDatabase (upgrade from schema v3)', () => {
-  it('keeps every record, source and history entry of a v3 database when the v4 code opens it', async () => {
+  it('keeps every record, source and history entry of a v3 database when the current code opens it', async () => {
     const factory = new IDBFactory();
     const records = await writeV3('v3-db', factory);
     const test = await createTestMemory({ name: 'v3-db', indexedDB: factory });
@@ -98,6 +99,8 @@ describe('EngramDatabase (upgrade from schema v3)', () => {
       ['m3', 1, 'm3', false],
       ['m4', 1, 'm4', false],
     ]);
+    // v5: the identical-fact index holds every migrated row.
+    expect(rows.map((row) => row.fact)).toEqual(rows.map((row) => factHash(row.topic, row.content)));
   });
 
   it('decides over the migrated memories and erases a source from them when the v4 code writes to a v3 database', async () => {
