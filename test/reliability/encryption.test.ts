@@ -176,6 +176,15 @@ describe('createMemory({ encryptionKey })', () => {
     expect(await again.memory.list(owner)).toEqual(adas);
   });
 
+  it('encrypts a database that was only opened without a key, never written to', async () => {
+    const plain = await open();
+    await close(plain);
+    const key = await newKey();
+    const sealed = await open({ name: plain.name, indexedDB: plain.factory, encryptionKey: key });
+    await writeEverything(sealed);
+    expect(await canaryHits(sealed)).toEqual(Object.fromEntries(CANARIES.map((canary) => [canary, 0])));
+  });
+
   it('refuses the write of an instance opened without a key after another tab encrypted the empty database, writing nothing', async () => {
     const plain = await open();
     const sealed = await open({ name: plain.name, indexedDB: plain.factory, encryptionKey: await newKey() });
