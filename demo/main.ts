@@ -54,9 +54,30 @@ function showError(error: unknown) {
 const runner = createRunner(showError);
 const playground = createPlayground({ memory: () => memory, run: runner.run, phase: runner.phase, showOwner, users: () => users, appName: SEED_OWNER.appName });
 
-function openMemory(): Promise<Memory> {
+/** Ends the store panel's subscription to the shown owner (see watchOwner). */
+let unwatch: (() => void) | undefined;
+
+/** Redraws the store panel whenever the shown owner's memories change, in this tab or another one. */
+function watchOwner() {
+  unwatch?.();
+  unwatch = memory.subscribe(owner, () => void refreshStore());
+}
+
+/**
+ * `startOver` after this page deleted the database on purpose (Reset): without it, engram takes
+ * the empty database for one the browser evicted and refuses it (StorageEvictedError).
+ */
+async function openMemory(startOver = false): Promise<Memory> {
   const models = modelOptions();
-  return createMemory({ name: DB_NAME, clock: clock.now, ...models, extractor: reportingExtractor(models.extractor ?? createRuleExtractor(), runner.phase) });
+  const opened = await createMemory({
+    name: DB_NAME,
+    clock: clock.now,
+    ...models,
+    extractor: reportingExtractor(models.extractor ?? createRuleExtractor(), runner.phase),
+    ...(startOver ? { onEviction: 'start-over' as const } : {}),
+  });
+  unwatch = undefined;
+  return opened;
 }
 
 function renderClock() {
@@ -79,6 +100,7 @@ async function showOwner(next: Owner) {
   owner = next;
   playground.setUser(owner.userId);
   if (!(await refreshStore())) return;
+  watchOwner();
   saveOwner(owner);
   rememberUser(owner.userId);
   renderOwnerOptions();
@@ -152,7 +174,7 @@ async function reset() {
     walkView.walk = loadWalk();
     walkView.viewing = 0;
     users = loadUsers(DEFAULT_USERS);
-    memory = await openMemory();
+    memory = await openMemory(true);
     playground.restore();
     drawWalk();
     await showOwner(SEED_OWNER);
@@ -170,6 +192,23 @@ async function confirmReset() {
 }
 
 /** Takes over what another tab saved: walkthrough progress, clock. The viewed step follows only if it was the newest. */
+/**
+ * Another tab moved the page's state. When it was a Reset (the walkthrough went back to the
+ * start), that tab deleted the database under this tab's memory, which now refuses every call
+ * (StorageEvictedError): open the new store first (starting it over, if this tab is first).
+ */
+async function followOtherTab() {
+  const wasReset = walkView.walk.results.length > 0 && loadWalk().results.length === 0;
+  if (wasReset) {
+    await memory.close();
+    memory = await openMemory(true);
+    watchOwner();
+  }
+  users = loadUsers(DEFAULT_USERS);
+  syncFromStorage();
+  await refreshStore();
+}
+
 function syncFromStorage() {
   clock.refresh();
   const followed = walkView.viewing >= walkView.walk.results.length - 1;
@@ -199,9 +238,7 @@ function wireControls() {
   window.addEventListener('resize', () => drawLineageWires(ui.storeBody));
   window.addEventListener('storage', (event) => {
     if (!isPageStateEvent(event)) return;
-    users = loadUsers(DEFAULT_USERS);
-    syncFromStorage();
-    void refreshStore();
+    void followOtherTab();
   });
 }
 
@@ -217,11 +254,13 @@ async function start() {
     runner.run('Switching models', async () => {
       await memory.close();
       memory = await openMemory();
+      watchOwner();
     }),
   );
   renderClock();
   drawWalk();
   await refreshStore();
+  watchOwner();
   document.body.dataset['ready'] = 'true';
 }
 

@@ -6,7 +6,7 @@
  * matrix. Every engram top-k is checked against a brute-force exact answer.
  */
 import { create, insertMultiple, search } from '@orama/orama';
-import { HASH_DIM } from '../src/embed/hash-embedder';
+import { HASH_DIM, hashEmbedderId } from '../src/embed/hash-embedder';
 import { createMemory, type Memory, type MemoryOptions } from '../src/index';
 import { DEFAULT_WEIGHTS } from '../src/schema';
 import type { EngramDatabase } from '../src/store/database';
@@ -159,7 +159,7 @@ export async function buildStore(env: BenchEnvironment, name: string, records: r
   const db = env.openDatabase(name);
   await db.open();
   const compute = env.computeClient();
-  const { records: store, vectors: index } = createIndexedDbStorage(db, { compute, embedder: { id: `hash-fnv1a-${HASH_DIM}`, dim: HASH_DIM } });
+  const { records: store, vectors: index } = createIndexedDbStorage(db, { compute, embedder: { id: hashEmbedderId(HASH_DIM), dim: HASH_DIM } });
   for (let start = 0; start < records.length; start += 2000) {
     await store.commit({ records: records.slice(start, start + 2000), expected: new Map() });
   }
@@ -214,7 +214,7 @@ async function measureEndToEnd(env: BenchEnvironment, n: number, failures: strin
 
   const compute = env.computeClient();
   const db = env.openDatabase(name);
-  const storage = createIndexedDbStorage(db, { compute, embedder: { id: `hash-fnv1a-${HASH_DIM}`, dim: HASH_DIM } });
+  const storage = createIndexedDbStorage(db, { compute, embedder: { id: hashEmbedderId(HASH_DIM), dim: HASH_DIM } });
   await storage.vectors.ensure([userPartition(OWNER)]);
   const computeBytes = (await compute.stats()).bytes;
   const paths = await compareRetrievePaths({ storage, embedder, clock: () => now }, queries);

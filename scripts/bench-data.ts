@@ -2,13 +2,14 @@
  * Seeded benchmark data: memory texts from a fixed vocabulary, records ready for the store,
  * queries and 10-message conversations. Same seed, same data, on Node and in the browser.
  */
-import { createHashEmbedder, HASH_DIM } from '../src/embed/hash-embedder';
+import { createHashEmbedder, HASH_DIM, hashEmbedderId } from '../src/embed/hash-embedder';
+import { DAY_MS } from '../src/time';
 import type { ChatMessage, MemoryRecord } from '../src/schema';
 
 export const BENCH_APP = 'bench-app';
 export const BENCH_USER = 'u_owner';
-export const EMBEDDER_ID = `hash-fnv1a-${HASH_DIM}`;
-export const DAY = 86_400_000;
+export const EMBEDDER_ID = hashEmbedderId(HASH_DIM);
+export const DAY = DAY_MS;
 export const T0 = Date.UTC(2026, 5, 1);
 
 export function createRandom(seed: number): () => number {

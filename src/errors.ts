@@ -66,6 +66,21 @@ export class QuotaError extends StorageError {
   override name = 'QuotaError';
 }
 
+/**
+ * The browser cleared or evicted this origin's IndexedDB database after engram had stored it
+ * here: what is there now is empty, not the user's memories, so engram refuses to serve it.
+ * Restore a backup with `memory.import` after reopening with `createMemory({ onEviction: 'start-over' })`.
+ */
+export class StorageEvictedError extends StorageError {
+  override name = 'StorageEvictedError';
+  /** When engram first stored the database that is gone (ms since epoch). */
+  readonly since: number;
+  constructor(message: string, since: number, options?: { cause?: unknown }) {
+    super(message, options);
+    this.since = since;
+  }
+}
+
 /** The compute worker failed, died or did not answer in time. The next call restarts it. */
 export class WorkerError extends EngramError {
   override name = 'WorkerError';
@@ -118,6 +133,7 @@ const ENGRAM_ERROR_NAMES = new Set([
   'StorageError',
   'ClosedError',
   'QuotaError',
+  'StorageEvictedError',
   'WorkerError',
   'PluginError',
   'ModelUnavailableError',

@@ -3,13 +3,11 @@
  * name exported here is a promise (README "Stable API"), so helpers stay in their modules.
  */
 export { createMemory, type Memory, type MemoryOptions } from './memory';
-export type { OwnerExport } from './memory-api';
+export { OwnerExport, type ImportReport } from './transfer/format';
+export type { PersistResult, StorageEstimateResult } from './durability/persist';
+export type { ChangeEvent, ChangeListener } from './durability/subscribe';
 export type { WorkerMode } from './worker/client';
 export {
-  isVisibleTo,
-  userPartition,
-  appPartition,
-  partitionOf,
   partitionsFor,
   type StorageBackend,
   type StorageContext,
@@ -72,10 +70,15 @@ export {
   StorageError,
   ClosedError,
   QuotaError,
+  StorageEvictedError,
   WorkerError,
   PluginError,
   ModelUnavailableError,
   AbortedError,
   EmbedderMismatchError,
+  IdCollisionError,
   isEngramError,
 } from './errors';
+// For storage backends (`createMemory({ storage })`, engram/chroma): the partition keys and the
+// isolation predicate every backend must agree with engram on.
+export { userPartition, appPartition, partitionOf, isVisibleTo } from './store/owner';

@@ -7,7 +7,14 @@ import type { PruneReport } from './forget/prune';
 import type { IngestOptions, ListOptions, OwnerOptions, PruneOptions, ReembedOptions, RememberOptions, RetrieveOptions, SummarizeOptions } from './options';
 import type { ReembedReport } from './reembed/reembed';
 import type { Retrieved } from './retrieve/retrieve';
-import type { ChatMessage, Fact, HistoryEntry, MemoryRecord, Operation, SourceInput } from './schema';
+import type { ChatMessage, Fact, HistoryEntry, MemoryRecord, Operation } from './schema';
+import type { ImportReport, OwnerExport } from './transfer/format';
+import type { PersistResult, StorageEstimateResult } from './durability/persist';
+import type { ChangeListener } from './durability/subscribe';
+
+export type { ImportReport, OwnerExport } from './transfer/format';
+export type { PersistResult, StorageEstimateResult } from './durability/persist';
+export type { ChangeEvent, ChangeListener } from './durability/subscribe';
 
 /** What `createMemory` accepts; inferred from the strict schema in memory-options.ts, which also checks it. */
 export type { MemoryOptions } from './memory-options';
@@ -69,6 +76,39 @@ export interface Memory {
    */
   export(owner: OwnerOptions): Promise<OwnerExport>;
   /**
+   * Restores what `export` produced, on another device or after this one lost its data: the
+   * memories with their sources and history, and the stored inputs in their order, so
+   * `forgetSource` works as before the move. Vectors are not exported: active memories are
+   * embedded again with this memory's embedder. Nothing is merged: the owner named in `data`
+   * must have no memories and no stored inputs here, or the import is refused. All or nothing:
+   * every refusal writes nothing. `export → import → export` gives the same data apart from
+   * `exportedAt` (and `embedderId`, when this device embeds with another embedder).
+   * @throws ValidationError for data that is not a valid 'engram-export/1' export (wrong format
+   * version, oversized or malformed fields, `supersededBy` pointing outside it or in a cycle, a
+   * source without its stored input), PermissionError for a memory of another owner or of app
+   * scope, ConflictError when the owner already has data here or an id is taken by another
+   * owner's memory.
+   */
+  import(data: unknown): Promise<ImportReport>;
+  /**
+   * Calls `listener` after every commit that changes what `owner` sees (their memories, or
+   * their app's app-scope ones), whichever tab, worker or instance on this database made it.
+   * Not called for the state at subscription time; read it with `list`. Calls are batched
+   * by the browser: several quick commits may be one call. A listener that throws is reported
+   * as an uncaught error and stays subscribed.
+   * @returns a function that ends the subscription (`close()` ends them all).
+   * @throws ValidationError for a bad owner or a listener that is not a function.
+   */
+  subscribe(owner: OwnerOptions, listener: ChangeListener): () => void;
+  /**
+   * Asks the browser to keep this origin's storage (`navigator.storage.persist()`), so it is not
+   * evicted under storage pressure; resolves to the browser's answer. `supported: false` where
+   * there is no Storage API (Node).
+   */
+  persist(): Promise<PersistResult>;
+  /** The origin's storage usage and quota (`navigator.storage.estimate()`) and whether it is persistent. */
+  storageEstimate(): Promise<StorageEstimateResult>;
+  /**
    * Re-embeds, in batches, every active memory (of every owner) that another embedder wrote,
    * with this memory's embedder. Until it has finished, `retrieve` over those memories rejects
    * with EmbedderMismatchError. Safe to interrupt: each batch is committed on its own, and
@@ -82,15 +122,3 @@ export interface Memory {
    */
   close(): Promise<void>;
 }
-
-/** What `memory.export` returns. */
-export interface OwnerExport {
-  format: 'engram-export/1';
-  exportedAt: number;
-  userId: string;
-  appName: string;
-  memories: Omit<MemoryRecord, 'embedding'>[];
-  /** Stored inputs in order: the user messages of each ingest or summary, each remembered fact, each prune. */
-  inputs: ({ kind: 'ingest' | 'summary'; at: number; sessionId: string; source: SourceInput; messages: ChatMessage[] } | { kind: 'remember'; at: number; source: SourceInput; fact: Fact } | { kind: 'prune'; at: number; floor: number })[];
-}
-

@@ -15,6 +15,7 @@ import { DEFAULT_TRUST, Id, SourceType } from './schema';
 import type { StorageBackend } from './storage/contract';
 import type { IDBKeyRangeClass } from './store/database';
 import type { WorkerMode } from './worker/client';
+import type { EvictionPolicy } from './durability/eviction';
 
 function isFunction(value: unknown): value is (...args: never[]) => unknown {
   return typeof value === 'function';
@@ -85,6 +86,13 @@ const memoryOptionsShape = {
    * re-embeds them before it resolves.
    */
   reembed: z.enum(['auto', 'manual']).optional(),
+  /**
+   * What opening does when the browser cleared or evicted the database engram stored here
+   * (see StorageEvictedError). `'reject'` (default): `createMemory` rejects with
+   * StorageEvictedError, never serving the empty database as the user's. `'start-over'`: the
+   * empty database is accepted as a new store (then restore backups with `memory.import`).
+   */
+  onEviction: z.enum(['reject', 'start-over'] satisfies EvictionPolicy[]).optional(),
   /**
    * Where memories are stored: a backend `{ open(context) }` (e.g. `createChromaStorage()` from
    * `engram/chroma`). Default: IndexedDB (Dexie, with the worker's vector index), named `name`.

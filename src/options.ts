@@ -64,6 +64,11 @@ export type RetrieveOptions = z.input<typeof RetrieveOptions>;
 export const OwnerOptions = z.strictObject({ userId: UserId, appName: AppName });
 export type OwnerOptions = z.input<typeof OwnerOptions>;
 
+/** The owner a call names, parsed (`name`: how the argument is called in the message, `options` or `owner`). */
+export function parseOwner(options: unknown, name = 'options'): z.output<typeof OwnerOptions> {
+  return parseInput(OwnerOptions, options, name);
+}
+
 export const ListOptions = OwnerOptions.extend({ includeInvalid: z.boolean().default(false) });
 export type ListOptions = z.input<typeof ListOptions>;
 

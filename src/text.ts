@@ -32,6 +32,15 @@ export function sameFactKey(content: string): string {
   return content.trim().toLowerCase();
 }
 
+/**
+ * The key under which two facts make the same claim: the same topic and the same fact
+ * ({@link sameFactKey}). The extractor's per-conversation dedupe and the erasure plan's
+ * support lookup both use it, so what counts as "said again" is one rule.
+ */
+export function sameClaimKey(fact: { topic: string; content: string }): string {
+  return JSON.stringify([fact.topic, sameFactKey(fact.content)]);
+}
+
 /** FNV-1a over UTF-16 code units, then murmur3's finaliser (FNV-1a's low bits avalanche poorly): a 32-bit id of `text`. */
 export function hash32(text: string): number {
   let hash = 0x811c9dc5;

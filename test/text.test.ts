@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { foldForMatching } from '../src/defences';
-import { isLineBreak, LINE_BREAK_CHARS, oneLine, sameFactKey } from '../src/text';
+import { isLineBreak, LINE_BREAK_CHARS, oneLine, sameClaimKey, sameFactKey } from '../src/text';
 
 const BREAK_CODES = [...LINE_BREAK_CHARS].map((char) => char.charCodeAt(0));
 
@@ -30,5 +30,18 @@ describe('sameFactKey', () => {
   it('gives one key when two texts differ only in case and surrounding whitespace', () => {
     expect(sameFactKey('  The user follows a Vegan diet. ')).toBe(sameFactKey('the user follows a vegan diet.'));
     expect(sameFactKey('The user follows a vegan diet.')).not.toBe(sameFactKey('The user follows a vegetarian diet.'));
+  });
+});
+
+describe('sameClaimKey', () => {
+  it('gives one key when the topic is the same and the facts differ only in case and whitespace', () => {
+    expect(sameClaimKey({ topic: 'diet', content: 'The user is Vegan. ' })).toBe(sameClaimKey({ topic: 'diet', content: 'the user is vegan.' }));
+  });
+
+  it('gives different keys when the same words are about another topic', () => {
+    expect(sameClaimKey({ topic: 'diet', content: 'vegan' })).not.toBe(sameClaimKey({ topic: 'identity', content: 'vegan' }));
+    // No separator trick: a topic and a content cannot be re-split into another pair.
+    expect(sameClaimKey({ topic: 'a|b', content: 'c' })).not.toBe(sameClaimKey({ topic: 'a', content: 'b|c' }));
+    expect(sameClaimKey({ topic: 'a b', content: 'c' })).not.toBe(sameClaimKey({ topic: 'a', content: 'b c' }));
   });
 });

@@ -1,7 +1,8 @@
 /**
- * The live consolidation path: embed the candidates in one batch, sweep the index and the
- * topic index for what they might affect, plan in memory (decider included), then commit the
- * plan in one transaction that first checks nothing changed since the sweep. If another
+ * The live consolidation path: embed the candidates in one batch, sweep the storage for what
+ * they might affect (the vector layer's neighbours united with the same-topic memories), plan
+ * in memory (decider included), then commit the plan in one atomic commit that first checks
+ * nothing changed since the sweep. If another
  * instance wrote the same partition in between, the whole decision is made again.
  */
 import type { Embedder } from '../embed/embedder';

@@ -5,7 +5,7 @@
 import { callPlugin, PluginError } from '../errors';
 import { Candidate, type ChatMessage, type Fact } from '../schema';
 import type { Extractor, ExtractContext } from './extractor';
-import { sameFactKey } from '../text';
+import { sameClaimKey } from '../text';
 
 /** Only `role: 'user'` messages: the assistant's guesses must never become facts about the user. */
 export function userMessagesOf(messages: readonly ChatMessage[]): ChatMessage[] {
@@ -26,7 +26,7 @@ export async function extractCandidates(extractor: Extractor, userMessages: read
     }
     // The same fact said twice in one conversation is one candidate: repeating it does not
     // corroborate it (one source), and a pasted wall of repeats must not cost a decision each.
-    const key = JSON.stringify([result.data.topic, sameFactKey(result.data.content)]);
+    const key = sameClaimKey(result.data);
     if (seen.has(key)) return;
     seen.add(key);
     candidates.push(result.data);

@@ -4,8 +4,9 @@
  * only the revoked source produced is left anywhere (contents, excerpts, reasons, vectors).
  */
 import type { HistoryEntry, MemoryRecord, Source } from '../schema';
-import { sameFactKey } from '../text';
+import { sameClaimKey } from '../text';
 import { freshId } from '../ids';
+import { REPLAY_ID } from './replay';
 
 /** What forgetSource did: erased ids, and each other affected memory with its replacement. */
 export interface ForgetReport {
@@ -31,7 +32,7 @@ function sourceIdsOf(record: MemoryRecord): ReadonlySet<string> {
 
 /** What a fact says and about what: topic and content, as {@link isSupported} compares them. */
 function claimOf(record: MemoryRecord): string {
-  return JSON.stringify([record.topic, sameFactKey(record.content)]);
+  return sameClaimKey(record);
 }
 
 /** Every source id behind each claim among `records`: a record is supported when one of its remaining sources is there. */
@@ -343,12 +344,19 @@ function sameRecord(a: MemoryRecord, b: MemoryRecord): boolean {
   return left.length === right.length && left.every((value, i) => value === right[i]) && JSON.stringify(restA) === JSON.stringify(restB);
 }
 
-/** Rewrites the replay's temporary ids inside reason text to the stored ids they became. */
+/**
+ * Rewrites the replay's temporary ids inside reason text to the stored ids they became. The
+ * ids the replay generated share one shape ({@link REPLAY_ID}), matched as one token instead
+ * of one alternative each (a long replay makes thousands); only the few stored ids that map to
+ * another id are spelled out.
+ */
 function createIdMapper(replayIds: readonly string[], idOf: ReadonlyMap<string, string>): (text: string) => string {
   if (replayIds.length === 0) return (text) => text;
-  const escaped = [...replayIds].sort((a, b) => b.length - a.length).map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  const pattern = new RegExp(`(?<![\\w])(?:${escaped.join('|')})(?![\\w])`, 'g');
-  return (text) => text.replace(pattern, (id) => idOf.get(id) ?? 'an earlier version');
+  const known = new Set(replayIds);
+  const spelled = replayIds.filter((id) => !REPLAY_ID.test(id) && idOf.get(id) !== id);
+  const escaped = spelled.sort((a, b) => b.length - a.length).map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const pattern = new RegExp(`(?<![\\w])(?:${[REPLAY_ID.source.slice(1, -1), ...escaped].join('|')})(?![\\w])`, 'g');
+  return (text) => text.replace(pattern, (id) => (known.has(id) ? (idOf.get(id) ?? 'an earlier version') : id));
 }
 
 /** The active end of a supersededBy chain after this call's writes, or null if it ends in a tombstone. */

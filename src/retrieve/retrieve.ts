@@ -1,7 +1,8 @@
 /**
- * Retrieval: embed the query, scan the caller's partitions in compute (scope filter first,
- * then the fused relevance, recency and importance blended, bounded top-k), then read only
- * the k winners. The query text goes along for the lexical channel (src/worker/fusion.ts).
+ * Retrieval: embed the query, ask the storage's vector layer for the caller's top candidates
+ * (scope filter first, then the fused relevance, recency and importance blended, bounded
+ * top-k; on IndexedDB a scan in compute), then read only the k winners from the records layer.
+ * The query text goes along for the lexical channel where the layer has one (src/worker/fusion.ts).
  */
 import type { Embedder } from '../embed/embedder';
 import { EmbedderMismatchError } from '../errors';

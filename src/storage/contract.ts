@@ -23,7 +23,7 @@
  *   next, as it is after); never between.
  */
 import type { MemoryRecord, Scope, Weights } from '../schema';
-import type { IDBKeyRangeClass, InputRow, PruneInput, WriteInput } from '../store/database';
+import type { InputRow, PruneInput, WriteInput } from '../store/input-row';
 import type { WorkingHints } from '../store/lineage';
 import { appPartition, isVisibleTo, partitionOf, partitionsFor, userPartition, type Owner } from '../store/owner';
 
@@ -108,7 +108,7 @@ export interface RecordStore {
    * the same text by `sameFactKey`: all a non-exclusive topic needs, so a store should find
    * them by an index, not by reading the topic), visible to `owner`. Returning more is allowed.
    * Records may come in *working form*: `sources` holds at least the first source of each
-   * type and every source with id `sourceId`, `history` may be empty. Complete records are a
+   * type (working-form.ts `summarize`) and every source with id `sourceId`, `history` may be empty. Complete records are a
    * valid working form.
    */
   workingSet(
@@ -123,7 +123,11 @@ export interface RecordStore {
    * after input `fromSeq` (the source's first input). It may return more of the owner's records.
    */
   erasureSet(owner: Owner, request: { sourceId: string; fromSeq: number | undefined }): Promise<MemoryRecord[]>;
-  /** The owner's stored inputs (user and session writes and prunes), in the order written (`seq`), never by clock. */
+  /**
+   * The owner's stored inputs (user and session writes and prunes), in the order written (`seq`),
+   * never by clock. Inputs come back parsed (store/input-row.ts): replay rebuilds memories from
+   * them, so a damaged one rejects the read with StorageError instead of being skipped.
+   */
   inputs(owner: Owner): Promise<InputRow[]>;
   /** The owner's stored inputs with `seq` greater than `seq`, in order. */
   inputsAfter(owner: Owner, seq: number): Promise<InputRow[]>;
@@ -228,6 +232,17 @@ export interface Storage {
   readonly lockName: string;
   readonly records: RecordStore;
   readonly vectors: VectorLayer;
+  /**
+   * Optional: calls `onChange` after any commit, by this instance or another one on the same
+   * store (another tab), that bumped one of `partitions`; returns the function that stops it.
+   * `memory.subscribe` needs it (a backend without it refuses subscriptions).
+   */
+  watch?(partitions: readonly string[], onChange: () => void): () => void;
+  /**
+   * Optional: rejects (StorageEvictedError) once the store this instance opened is found gone
+   * (a browser evicted or cleared it); run before every call. Cheap while nothing is suspect.
+   */
+  check?(): Promise<void>;
   /** Releases the store (database connection, client). Calls after it reject. Compute is not closed here. */
   close(): Promise<void>;
 }
@@ -238,9 +253,6 @@ export interface StorageContext {
   name: string;
   /** The embedder in use: every vector a search gets or a record carries from it has `dim` values. */
   embedder: { id: string; dim: number };
-  /** `createMemory`'s IndexedDB options, for backends built on IndexedDB. */
-  indexedDB?: IDBFactory | undefined;
-  IDBKeyRange?: IDBKeyRangeClass | undefined;
 }
 
 /**

@@ -6,7 +6,10 @@
 import type { Dexie } from 'dexie';
 import { toStorageError, WorkerError } from '../errors';
 import type { Storage, StorageBackend, StorageContext } from '../storage/contract';
-import { EngramDatabase } from './database';
+import { defaultNoteStore, guardEviction, type EvictionPolicy, type NoteStore } from '../durability/eviction';
+import { EngramDatabase, type DatabaseOptions } from './database';
+import { finishLineageMigration } from './lineage-migration';
+import { watchPartitions } from './watch';
 import { createStore, type Store } from './store';
 import { createVectorIndex, type VectorIndex, type VectorIndexDeps } from './vector-index';
 
@@ -20,11 +23,15 @@ export interface IndexedDbStorage extends Storage {
 export interface IndexedDbInternals {
   /** Receives the Dexie database before it opens, so a test can install DBCore middleware (`db.use(...)`) to inject write faults. */
   onDatabase?: ((db: Dexie) => void) | undefined;
+  /** Where the eviction note is kept (durability/eviction.ts); default localStorage where there is one. */
+  notes?: NoteStore | undefined;
 }
 
-/** What the built-in backend is made with: engram's own compute, which holds its vector layer's matrices. */
-export interface IndexedDbOptions extends IndexedDbInternals {
+/** What the built-in backend is made with: engram's own compute (its vector layer's matrices) and `createMemory`'s IndexedDB options. */
+export interface IndexedDbOptions extends IndexedDbInternals, DatabaseOptions {
   compute: VectorIndexDeps['compute'];
+  /** `createMemory({ onEviction })`: what opening does with a database the browser evicted. Default `'reject'`. */
+  onEviction?: EvictionPolicy | undefined;
 }
 
 /**
@@ -50,6 +57,7 @@ export function createIndexedDbStorage(db: EngramDatabase, context: Pick<VectorI
     lockName: db.name,
     records,
     vectors,
+    watch: (partitions, onChange) => watchPartitions(db, partitions, onChange),
     async close() {
       closed = true;
       db.close();
@@ -59,19 +67,25 @@ export function createIndexedDbStorage(db: EngramDatabase, context: Pick<VectorI
 
 /**
  * IndexedDB storage (`createMemory`'s default): the database `context.name`, opened before it
- * resolves. Its compute is given here, not in the context: only engram's own backend scans in
- * engram's worker, and the compute's wire types stay out of the public contract.
+ * resolves. Compute and the IndexedDB factory are given here, not in the context: only
+ * engram's own backend scans in engram's worker, and the context stays backend-neutral.
  */
-export function indexedDbStorage({ compute, onDatabase }: IndexedDbOptions): StorageBackend {
+export function indexedDbStorage({ compute, onDatabase, notes, onEviction, ...database }: IndexedDbOptions): StorageBackend {
   return {
     async open(context: StorageContext): Promise<IndexedDbStorage> {
-      const db = new EngramDatabase(context.name, context);
+      const db = new EngramDatabase(context.name, database);
       onDatabase?.(db);
       const storage = createIndexedDbStorage(db, { embedder: context.embedder, compute });
       await db.open().catch((error: unknown) => {
         throw toStorageError(error, `opening the IndexedDB database '${db.name}'`);
       });
-      return storage;
+      const failed = (action: string) => (error: unknown): never => {
+        db.close();
+        throw toStorageError(error, `${action} the IndexedDB database '${db.name}'`);
+      };
+      await finishLineageMigration(db).catch(failed('finishing the upgrade of'));
+      const guard = await guardEviction(db, notes === undefined ? defaultNoteStore() : notes, onEviction ?? 'reject').catch(failed('checking'));
+      return { ...storage, check: guard.check };
     },
   };
 }

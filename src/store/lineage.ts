@@ -20,6 +20,7 @@
  */
 import { Dexie } from 'dexie';
 import type { MemoryRecord, Source } from '../schema';
+import { sourceKey, summarize } from '../storage/working-form';
 import type { EngramDatabase, EventRow, LineageRow, MemoryRow } from './database';
 import { factHash } from '../text';
 
@@ -60,16 +61,8 @@ export function rememberBase(working: MemoryRecord, base: Base): void {
   bases.set(working, base);
 }
 
-/** One source's identity in a lineage: the same id from another source type is another source. */
-export function sourceKey(source: Pick<Source, 'type' | 'id'>): string {
-  return `${source.type}\u0000${source.id}`;
-}
-
-/** The bounded summary a row carries: the first source of each type, in order. */
-export function summarize(sources: readonly Source[]): Source[] {
-  const seen = new Set<string>();
-  return sources.filter((source) => !seen.has(source.type) && seen.add(source.type));
-}
+// The working form's rules live with the contract; the store keeps its rows by them.
+export { sourceKey, summarize };
 
 const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 0;
 

@@ -92,13 +92,52 @@ function transferablesOf(rows: IndexRows): Transferable[] {
   return [...new Set(buffers)].filter((buffer): buffer is ArrayBuffer => buffer instanceof ArrayBuffer);
 }
 
-function createWorkerClient(options: ComputeClientOptions): ComputeClient {
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  const spawn = options.createWorker ?? defaultWorker;
-  let current: { worker: Worker; remote: ComputeCalls; failed: Promise<never>; fail: (error: Error) => void } | null = null;
-  let closed = false;
+/** Rejects with WorkerError after `limit` ms, calling `expired` with that error first (the worker is restarted); `cancel` once answered. */
+function deadline(method: string, limit: number, expired: (error: WorkerError) => void): { timeout: Promise<never>; cancel(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new WorkerError(`compute call '${method}' did not answer within ${limit} ms; the worker was restarted, retry the call`);
+      expired(error);
+      reject(error);
+    }, limit);
+  });
+  return { timeout, cancel: () => clearTimeout(timer) };
+}
 
-  function start() {
+/** Every compute method sent through `call`; row buffers move to the worker instead of being copied. */
+function workerCalls(call: (method: keyof ComputeApi, args: unknown[]) => Promise<unknown>): Record<string, unknown> {
+  const calls: Record<string, unknown> = {};
+  for (const method of COMPUTE_METHODS) calls[method] = (...args: unknown[]) => call(method, args);
+  calls['loadPartition'] = (key: string, version: number, dim: number, rows: IndexRows, capacity?: number) =>
+    call('loadPartition', [key, version, dim, transfer(rows, transferablesOf(rows)), capacity]);
+  calls['applyChanges'] = (key: string, from: number, to: number, upserts: IndexRows, removals: string[]) =>
+    call('applyChanges', [key, from, to, transfer(upserts, transferablesOf(upserts)), removals]);
+  return calls;
+}
+
+/** One running worker: its Comlink remote, and a promise that rejects the moment it fails. */
+interface WorkerInstance {
+  worker: Worker;
+  remote: ComputeCalls;
+  failed: Promise<never>;
+  fail: (error: Error) => void;
+}
+
+/**
+ * The worker a client talks to, started on demand: a crash or a `restart` rejects every call
+ * pending on it and terminates it, and the next `current()` starts a fresh one.
+ */
+function createWorkerSlot(spawn: () => Worker): { current(): WorkerInstance; restart(error: Error): void } {
+  let running: WorkerInstance | null = null;
+  function restart(error: Error) {
+    const instance = running;
+    running = null;
+    if (!instance) return;
+    instance.fail(error);
+    instance.worker.terminate();
+  }
+  function start(): WorkerInstance {
     const worker = spawn();
     let fail!: (error: Error) => void;
     const failed = new Promise<never>((_, reject) => (fail = reject));
@@ -108,31 +147,22 @@ function createWorkerClient(options: ComputeClientOptions): ComputeClient {
       event.preventDefault?.();
       restart(new WorkerError(`the compute worker crashed (${event.message || 'no message'}); the call was not completed, retry it`));
     });
-    current = instance;
+    running = instance;
     return instance;
   }
+  return { current: () => running ?? start(), restart };
+}
 
-  function restart(error: Error) {
-    const instance = current;
-    current = null;
-    if (!instance) return;
-    instance.fail(error);
-    instance.worker.terminate();
-  }
+function createWorkerClient(options: ComputeClientOptions): ComputeClient {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const slot = createWorkerSlot(options.createWorker ?? defaultWorker);
+  let closed = false;
 
   async function call(method: keyof ComputeApi, args: unknown[]): Promise<unknown> {
     if (closed) throw new WorkerError('the compute worker was closed (memory.close() was called); create a new memory instance');
-    const instance = current ?? start();
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    const instance = slot.current();
     // Loading a model may download and compile it: minutes, not a compute call's seconds.
-    const limit = method === 'loadModel' ? Math.max(timeoutMs, MODEL_LOAD_TIMEOUT_MS) : timeoutMs;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const error = new WorkerError(`compute call '${method}' did not answer within ${limit} ms; the worker was restarted, retry the call`);
-        restart(error);
-        reject(error);
-      }, limit);
-    });
+    const { timeout, cancel } = deadline(method, method === 'loadModel' ? Math.max(timeoutMs, MODEL_LOAD_TIMEOUT_MS) : timeoutMs, slot.restart);
     try {
       const fn = instance.remote[method] as unknown as (...a: unknown[]) => Promise<unknown>;
       return await Promise.race([fn(...args), instance.failed, timeout]);
@@ -140,19 +170,12 @@ function createWorkerClient(options: ComputeClientOptions): ComputeClient {
       if (error instanceof WorkerError) throw error;
       throw new WorkerError(`compute call '${method}' failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     } finally {
-      clearTimeout(timer);
+      cancel();
     }
   }
 
-  const calls: Record<string, unknown> = {};
-  for (const method of COMPUTE_METHODS) calls[method] = (...args: unknown[]) => call(method, args);
-  // Row buffers move to the worker instead of being copied.
-  calls['loadPartition'] = (key: string, version: number, dim: number, rows: IndexRows, capacity?: number) =>
-    call('loadPartition', [key, version, dim, transfer(rows, transferablesOf(rows)), capacity]);
-  calls['applyChanges'] = (key: string, from: number, to: number, upserts: IndexRows, removals: string[]) =>
-    call('applyChanges', [key, from, to, transfer(upserts, transferablesOf(upserts)), removals]);
-  return completeClient(calls, 'worker', () => {
+  return completeClient(workerCalls(call), 'worker', () => {
     closed = true;
-    restart(new WorkerError('the compute worker was closed'));
+    slot.restart(new WorkerError('the compute worker was closed'));
   });
 }

@@ -402,6 +402,24 @@ describe('demo page', () => {
     expect(errors.errors).toEqual([]);
   });
 
+  it('redraws the store panel of another tab when this tab writes for the user both show (memory.subscribe)', async () => {
+    const { tab: other, errors } = await openTab();
+    await storeShows(other, 'u_ada');
+    // The ingest also saves the playground's fields, and that `storage` event alone would
+    // redraw the other tab: this tab keeps nothing in localStorage while it ingests.
+    await page.evaluate(() => {
+      const keep = Storage.prototype.setItem;
+      (window as unknown as { restoreSetItem: () => void }).restoreSetItem = () => void (Storage.prototype.setItem = keep);
+      Storage.prototype.setItem = () => undefined;
+    });
+    await page.bringToFront();
+    await ingestAs('u_ada', 'sub1', 'I prefer the window seat.');
+    await page.evaluate(() => (window as unknown as { restoreSetItem: () => void }).restoreSetItem());
+    await other.waitForFunction(() => [...document.querySelectorAll('[data-testid="memory-content"]')].some((element) => element.textContent === 'The user prefers window seating on flights.'), undefined, { timeout: 10_000 });
+    await other.close();
+    expect(errors.errors).toEqual([]);
+  });
+
   it('logged no console errors', () => {
     expect(demo.problems.errors).toEqual([]);
   });

@@ -5,68 +5,25 @@
  * its figure; "0" figures fail the test on anything else.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { build } from 'vite';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_ARGS, chromiumPath, collectConsoleErrors, REPO_ROOT, serveBuilt, type ConsoleProblems, type Served } from './browser';
+import { alive, chromiumPidsFor, launchProfile, openHarnessAt, serveHarness, until, type HarnessPage, type ServedHarness } from './harness-session';
 
-const HARNESS = join(REPO_ROOT, 'test/e2e/harness');
-
-let outDir: string;
-let served: Served;
-const tempDirs: string[] = [];
+let served: ServedHarness;
 
 beforeAll(async () => {
-  outDir = await mkdtemp(join(tmpdir(), 'engram-harness-'));
-  await build({
-    configFile: false,
-    root: HARNESS,
-    base: './',
-    logLevel: 'warn',
-    worker: { format: 'es' },
-    build: { outDir, emptyOutDir: true, target: 'es2022' },
-  });
-  served = await serveBuilt(outDir);
+  served = await serveHarness();
 });
 
 afterAll(async () => {
   await served?.close();
-  if (outDir) await rm(outDir, { recursive: true, force: true });
-  await Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-async function tempDir(prefix: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), prefix));
-  tempDirs.push(dir);
-  return dir;
-}
-
-/** A persistent Chromium context on `profile` (kept after close, so it can be reopened). */
-async function launchProfile(profile: string): Promise<BrowserContext> {
-  return chromium.launchPersistentContext(profile, {
-    executablePath: chromiumPath(),
-    headless: true,
-    args: [...CHROMIUM_ARGS],
-    viewport: { width: 800, height: 600 },
-  });
-}
-
-interface HarnessPage {
-  page: Page;
-  problems: ConsoleProblems;
-}
+const tempDir = (prefix: string) => served.tempDir(prefix);
 
 /** Opens the harness in a new tab of `context` and waits until `window.engram` is there. */
-async function openHarness(context: BrowserContext): Promise<HarnessPage> {
-  const page = await context.newPage();
-  const problems = collectConsoleErrors(page);
-  await page.goto(served.url);
-  await page.waitForFunction(() => window.harnessReady === true);
-  return { page, problems };
-}
+const openHarness = (context: BrowserContext): Promise<HarnessPage> => openHarnessAt(context, served.url);
 
 /** `createMemory({ name })` in the page, kept as `window.memory`. */
 async function openMemory(page: Page, name: string): Promise<void> {
@@ -125,40 +82,6 @@ function scanIndexedDbFiles(profile: string, text: string): { hits: number; file
     }
   }
   return { hits, files: roots.length, bytes, where };
-}
-
-/** Pids of the Chromium processes this test process launched on `profile` (their group leaders). */
-function chromiumPidsFor(profile: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === process.pid && cmdline.includes(`--user-data-dir=${profile}`)) pids.push(Number(entry));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return pids;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 describe('browser reliability (Chromium, real IndexedDB, module Worker)', () => {

@@ -23,6 +23,7 @@ import {
   type StorageBackend,
   type StorageContext,
 } from '../../src/storage/contract';
+import { parseInputRows } from '../../src/store/input-row';
 import { createMemoryVectors } from './memory-vectors';
 
 /** Everything the backend holds; plain data, so a snapshot is a structured clone. */
@@ -78,18 +79,19 @@ export function createMemoryStorage(): MemoryBackend {
   };
 }
 
-function createMemoryRecords(state: MemoryState, faults: MemoryFaults, isClosed: () => boolean): RecordStore {
+type Read = <T>(body: () => T) => Promise<T>;
+type OwnerReads = Omit<RecordStore, 'quarantined' | 'commit' | 'foreignActive' | 'countForeign'>;
+
+/** The owner-scoped reads; every record and input handed out is a copy. */
+function ownerReads(state: MemoryState, read: Read): OwnerReads {
   const copy = (record: MemoryRecord) => structuredClone(record);
   const visible = (owner: Owner, records: Iterable<MemoryRecord>) => [...records].filter((record) => isVisibleTo(record, owner)).map(copy);
-  const ownInputs = (owner: Owner) => state.inputs.filter((input) => ownerOf(input, owner));
+  /** The owner's inputs matching `keep`, parsed like every stored input read back. */
+  const ownInputs = (owner: Owner, keep: (input: InputRow) => boolean = () => true) =>
+    parseInputRows(structuredClone(state.inputs.filter((input) => ownerOf(input, owner) && keep(input))), 'reading stored conversations');
   const withSource = (owner: Owner, sourceId: string) =>
     [...state.records.values()].filter((record) => ownerOf(record, owner) && record.sources.some((source) => source.id === sourceId));
-  async function read<T>(body: () => T): Promise<T> {
-    if (isClosed()) throw new StorageError('the in-memory storage was closed');
-    return body();
-  }
   return {
-    quarantined: new Set<string>(),
     versions: (keys) => read(() => new Map(keys.map((key) => [key, state.versions.get(key) ?? 0]))),
     getMany: (ids, owner) => read(() => visible(owner, ids.flatMap((id) => state.records.get(id) ?? []))),
     list: (owner, { scopes, includeInvalid }) =>
@@ -115,11 +117,22 @@ function createMemoryRecords(state: MemoryState, faults: MemoryFaults, isClosed:
         );
         return visible(owner, reached.filter((record) => record.scope !== 'app')).sort(byCreated);
       }),
-    inputs: (owner) => read(() => structuredClone(ownInputs(owner))),
-    inputsAfter: (owner, seq) => read(() => structuredClone(ownInputs(owner).filter((input) => input.seq! > seq))),
-    inputsOf: (owner, sourceId) => read(() => structuredClone(ownInputs(owner).filter((input) => input.kind !== 'prune' && input.source.id === sourceId))),
+    inputs: (owner) => read(() => ownInputs(owner)),
+    inputsAfter: (owner, seq) => read(() => ownInputs(owner, (input) => input.seq! > seq)),
+    inputsOf: (owner, sourceId) => read(() => ownInputs(owner, (input) => input.kind !== 'prune' && input.source.id === sourceId)),
     checkpointBefore: () => read(() => null),
     isRevoked: (owner, sourceId) => read(() => state.revocations.has(revocationKey(owner.userId, owner.appName, sourceId))),
+  };
+}
+
+function createMemoryRecords(state: MemoryState, faults: MemoryFaults, isClosed: () => boolean): RecordStore {
+  async function read<T>(body: () => T): Promise<T> {
+    if (isClosed()) throw new StorageError('the in-memory storage was closed');
+    return body();
+  }
+  return {
+    quarantined: new Set<string>(),
+    ...ownerReads(state, read),
     async commit(commit) {
       if (isClosed()) throw new StorageError('the in-memory storage was closed');
       try {

@@ -60,7 +60,7 @@ let counter = 0;
 export type TestMemoryOptions = MemoryOptions & MemoryInternals;
 
 /** A memory on its own fresh database (in-process compute unless `worker` is given). */
-export async function createTestMemory({ onDatabase, ...options }: TestMemoryOptions = {}): Promise<TestMemory> {
+export async function createTestMemory({ onDatabase, notes, ...options }: TestMemoryOptions = {}): Promise<TestMemory> {
   const clock = createTestClock();
   const factory = (options.indexedDB as IDBFactory | undefined) ?? new IDBFactory();
   const name = options.name ?? `engram-test-${++counter}`;
@@ -74,7 +74,7 @@ export async function createTestMemory({ onDatabase, ...options }: TestMemoryOpt
       indexedDB: factory,
       IDBKeyRange,
     },
-    onDatabase ? { onDatabase } : {},
+    { ...(onDatabase ? { onDatabase } : {}), ...(notes ? { notes } : {}) },
   );
   return { memory, clock, factory, name };
 }

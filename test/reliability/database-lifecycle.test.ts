@@ -6,7 +6,7 @@
  */
 import type { Dexie } from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isEngramError, StorageError, type Memory } from '../../src/index';
+import { isEngramError, StorageError, StorageEvictedError, type Memory } from '../../src/index';
 import { createSequentialIds, createTestMemory, type TestMemory } from '../helpers/memory';
 import { activeFacts } from '../helpers/facts';
 
@@ -56,7 +56,7 @@ describe('createMemory (database lifecycle)', () => {
     expect((await again.memory.retrieve('vegetarian diet', owner)).map((hit) => hit.memory.content)).toContain('The user follows a vegetarian diet.');
   });
 
-  it('continues on a new, empty database when another tab deletes it, never returning the deleted memories', async () => {
+  it('rejects every call with StorageEvictedError when another tab deletes the database, never serving the new empty one as the user’s', async () => {
     const test = await open();
     await test.memory.ingest([{ role: 'user', content: "I'm vegan. I prefer the window seat." }], { ...owner, sessionId: 's1', source: source('s1') });
     expect(await test.memory.retrieve('window seat', owner)).toHaveLength(2);
@@ -67,17 +67,15 @@ describe('createMemory (database lifecycle)', () => {
       request.onsuccess = () => resolve();
       request.onerror = () => reject(request.error);
     });
-    // Another instance writes into the new database until its version matches the one the
-    // first instance's matrix was loaded at: that matrix must not be taken for current.
-    // Its own ids, so a stale matrix's ids cannot happen to name the new records.
+    // Another instance (with no note of the old store: Node has no localStorage) starts a new
+    // store there and writes into it; the first instance must not take it for its own.
     const other = await open({ indexedDB: test.factory, name: test.name, idGenerator: createSequentialIds('other_') });
     await other.memory.ingest([{ role: 'user', content: 'Call me Zed.' }], { ...owner, sessionId: 's2', source: source('s2') });
 
-    expect((await settled(test.memory.list({ ...owner, includeInvalid: true }))).map((record) => record.content)).toEqual(['The user goes by Zed.']);
-    const hits = await settled(test.memory.retrieve('window seat vegan Zed', owner));
-    expect(hits.map((hit) => hit.memory.content)).toEqual(['The user goes by Zed.']);
-    const operations = await settled(test.memory.ingest([{ role: 'user', content: "I'm vegan." }], { ...owner, sessionId: 's3', source: source('s3') }));
-    expect(operations.map((operation) => operation.action)).toEqual(['CREATE']);
+    await expect(settled(test.memory.list({ ...owner, includeInvalid: true }))).rejects.toThrow(StorageEvictedError);
+    await expect(settled(test.memory.retrieve('window seat vegan Zed', owner))).rejects.toThrow(StorageEvictedError);
+    await expect(settled(test.memory.ingest([{ role: 'user', content: "I'm vegan." }], { ...owner, sessionId: 's3', source: source('s3') }))).rejects.toThrow(StorageEvictedError);
+    expect((await other.memory.list(owner)).map((record) => record.content)).toEqual(['The user goes by Zed.']);
   });
 
   it('writes nothing of an ingest whose database closed while its decision was being made', async () => {

@@ -26,6 +26,8 @@ export class Memory {
   readonly #given: EngramMemory | undefined;
   readonly #owner: { userId: string; appName: string } | undefined;
   #opening: Promise<EngramMemory> | undefined;
+  /** Set by reset(): the next open starts a new store on the empty database instead of reporting it evicted. */
+  #startOver = false;
 
   /** Opens nothing yet: the engram store is opened by the first call (mem0's constructor is synchronous too). */
   constructor(config: MemoryConfig = {}) {
@@ -44,10 +46,16 @@ export class Memory {
   /** The engram store, opened on first use; a failed open is retried by the next call. */
   #engram(): Promise<EngramMemory> {
     if (this.#given) return Promise.resolve(this.#given);
-    this.#opening ??= createMemory(this.#options).catch((error: unknown) => {
-      this.#opening = undefined;
-      throw error;
-    });
+    this.#opening ??= createMemory(this.#startOver ? { ...this.#options, onEviction: 'start-over' } : this.#options).then(
+      (memory) => {
+        this.#startOver = false;
+        return memory;
+      },
+      (error: unknown) => {
+        this.#opening = undefined;
+        throw error;
+      },
+    );
     return this.#opening;
   }
 
@@ -195,6 +203,7 @@ export class Memory {
       request.onsuccess = () => resolve();
       request.onerror = () => reject(new StorageError(`deleting the IndexedDB database '${name}' failed; close other tabs using it and retry`, { cause: request.error }));
     });
+    this.#startOver = true;
   }
 
   /** Releases the engram store this Memory opened (not one it was given); the next call reopens it. */

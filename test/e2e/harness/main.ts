@@ -5,6 +5,7 @@
 // watcher, a one-candidate-per-message extractor (a public plug-in, for fast bulk writes), and
 // a filler writer for a *separate* database that forces LevelDB to compact.
 import * as engram from '../../../src/index';
+import { durability } from './durability';
 
 /** Every row of every object store of one IndexedDB database, as structured-clone values. */
 async function dumpDatabase(name: string): Promise<Record<string, unknown[]>> {
@@ -184,6 +185,8 @@ declare global {
   interface Window {
     engram: typeof engram;
     harness: typeof harness;
+    /** Fixture restore and state comparison for test/e2e/durability.test.ts. */
+    durability: typeof durability;
     /** The memory a test opened with `createMemory` (the test sets it). */
     memory?: engram.Memory;
     /** Set once `engram` and `harness` are on window. */
@@ -193,4 +196,5 @@ declare global {
 
 window.engram = engram;
 window.harness = harness;
+window.durability = durability;
 window.harnessReady = true;

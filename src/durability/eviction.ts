@@ -1,0 +1,118 @@
+/**
+ * Telling an evicted database from a new one. A browser may clear an origin's IndexedDB (storage
+ * pressure, the user clearing site data) and the next open then creates an empty database that
+ * looks exactly like a first run. engram keeps two records of a store it created: a marker row
+ * inside the database (a random store id) and a note outside it, in localStorage, which Chromium
+ * does not evict with IndexedDB. A note without its marker (or with another store's) means the
+ * database engram stored is gone: opening rejects with StorageEvictedError instead of serving an
+ * empty store as the user's. While open, a connection the browser closed under engram is
+ * checked again before the next call: a marker gone since open is the same eviction.
+ */
+import { StorageEvictedError, toStorageError } from '../errors';
+import type { Memory } from '../memory-api';
+import type { EngramDatabase } from '../store/database';
+
+/** The marker's key in the `partitions` table; partition keys are JSON arrays, so it cannot clash. */
+export const STORE_MARKER_KEY = '#engram-store';
+
+/** Where the note outside the database is kept: localStorage in a page, nothing where there is none. */
+export type NoteStore = Pick<Storage, 'getItem' | 'setItem'>;
+
+interface Note {
+  storeId: number;
+  since: number;
+}
+
+/** What `createMemory({ onEviction })` does when the store is found evicted at open. */
+export type EvictionPolicy = 'reject' | 'start-over';
+
+/** localStorage where a page has it; reading it throws in sandboxed frames and opaque origins. */
+export function defaultNoteStore(): NoteStore | undefined {
+  try {
+    return (globalThis as { localStorage?: NoteStore }).localStorage;
+  } catch {
+    // A SecurityError: this context has no storage to keep a note in; the marker still guards a session.
+    return undefined;
+  }
+}
+
+const noteKey = (db: EngramDatabase) => `engram:store:${db.name}`;
+
+function readNote(notes: NoteStore | undefined, db: EngramDatabase): Note | undefined {
+  const text = notes?.getItem(noteKey(db));
+  if (!text) return undefined;
+  const parsed = JSON.parse(text) as Partial<Note>;
+  return typeof parsed.storeId === 'number' && typeof parsed.since === 'number' ? { storeId: parsed.storeId, since: parsed.since } : undefined;
+}
+
+function evicted(db: EngramDatabase, since: number, when: string): StorageEvictedError {
+  return new StorageEvictedError(
+    `the IndexedDB database '${db.name}' that engram first stored at ${new Date(since).toISOString()} was cleared ${when} (evicted by the browser or cleared with the site's data); what is there now is empty, not the user's memories. Restore a backup: reopen with createMemory({ onEviction: 'start-over' }) and memory.import(...) each owner's export.`,
+    since,
+  );
+}
+
+export interface EvictionGuard {
+  /** Rejects with StorageEvictedError once the store opened here is found gone; cheap while nothing closed the connection. */
+  check(): Promise<void>;
+}
+
+/**
+ * Run right after the database opened: finds or writes the marker (in one transaction, so two
+ * tabs opening a new database agree on one store id), compares it with the note, and returns
+ * the guard for later calls.
+ * @throws StorageEvictedError when the note names a store whose marker is gone, unless `policy` is `'start-over'`.
+ */
+export async function guardEviction(db: EngramDatabase, notes: NoteStore | undefined, policy: EvictionPolicy): Promise<EvictionGuard> {
+  const note = readNote(notes, db);
+  const fresh = Math.floor(Math.random() * 2 ** 52) + 1;
+  const storeId = await db.transaction('rw', db.partitions, async () => {
+    const marker = await db.partitions.get(STORE_MARKER_KEY);
+    // Starting over adopts a store another tab has just started (two tabs after one Reset).
+    if (marker && (!note || note.storeId === marker.version || policy === 'start-over')) return marker.version;
+    if (note && policy === 'reject') throw evicted(db, note.since, 'before this open');
+    await db.partitions.put({ key: STORE_MARKER_KEY, version: fresh });
+    return fresh;
+  });
+  const since = note?.storeId === storeId ? note.since : Date.now();
+  if (note?.storeId !== storeId) notes?.setItem(noteKey(db), JSON.stringify({ storeId, since } satisfies Note));
+  let suspect = false;
+  let gone: StorageEvictedError | undefined;
+  // Dexie fires 'close' when the browser closed the connection (or another tab deleted or
+  // upgraded the database); it reopens on the next call, possibly onto a new, empty database.
+  db.on('close', () => void (suspect = true));
+  return {
+    async check() {
+      if (gone) throw gone;
+      if (!suspect) return;
+      const marker = await db.partitions.get(STORE_MARKER_KEY).catch((error: unknown) => {
+        throw toStorageError(error, `reading the IndexedDB database '${db.name}'`);
+      });
+      if (marker?.version === storeId) {
+        suspect = false;
+        return;
+      }
+      gone = evicted(db, since, 'while it was open');
+      throw gone;
+    },
+  };
+}
+
+/** Methods that return no promise (or must work regardless): they are not checked. */
+const UNCHECKED: ReadonlySet<string> = new Set(['inject', 'subscribe', 'close', 'persist', 'storageEstimate'] satisfies (keyof Memory)[]);
+
+/** A view of `memory` whose promise-returning calls run the storage's `check()` first (`memory` itself when it has none). */
+export function checkedForEviction(memory: Memory, guard: Partial<EvictionGuard>): Memory {
+  const check = guard.check?.bind(guard);
+  if (!check) return memory;
+  const checked: Record<string, unknown> = { ...memory };
+  for (const [method, value] of Object.entries(memory)) {
+    if (typeof value !== 'function' || UNCHECKED.has(method)) continue;
+    const call = value as (...args: unknown[]) => Promise<unknown>;
+    checked[method] = async (...args: unknown[]) => {
+      await check();
+      return call.apply(memory, args);
+    };
+  }
+  return checked as unknown as Memory;
+}

@@ -1,0 +1,63 @@
+/**
+ * What an export must hold together before a byte of it is written: every memory is the named
+ * owner's and not app scope, ids are unique, every `supersededBy` points at a tombstoned
+ * memory's successor inside the export without a cycle, and every source a memory still quotes
+ * has the stored input it came from (or `forgetSource` of it could not find it after the move).
+ */
+import { PermissionError, ValidationError } from '../errors';
+import { sourceKey } from '../store/lineage';
+import type { OwnerExport } from './format';
+
+/** @throws PermissionError for another owner's or an app-scope memory, ValidationError for an inconsistent export. */
+export function checkExport(data: OwnerExport): void {
+  const ids = new Map<string, number>();
+  data.memories.forEach((memory, i) => {
+    const path = `data.memories.${i}`;
+    if (memory.scope === 'app') throw new PermissionError(`${path} ('${memory.id}') is an app-scope memory: those belong to every user of '${memory.appName}' and are never imported as one user's; remove it from the export`);
+    if (memory.userId !== data.userId || memory.appName !== data.appName) {
+      throw new PermissionError(`${path} ('${memory.id}') belongs to user '${memory.userId}' in app '${memory.appName}', not to the export's owner '${data.userId}' in '${data.appName}'; an export holds one owner's memories only`);
+    }
+    if (memory.scope === 'session' && memory.sessionId === undefined) throw new ValidationError(`${path}.sessionId`, `is missing on a session-scope memory ('${memory.id}')`);
+    if (ids.has(memory.id)) throw new ValidationError(`${path}.id`, `'${memory.id}' appears twice (also at data.memories.${ids.get(memory.id)}); the export is damaged`);
+    ids.set(memory.id, i);
+  });
+  checkSupersession(data);
+  checkSourcesHaveInputs(data);
+  data.inputs.forEach((input, i) => {
+    if (input.kind === 'remember' && (input.scope === 'session') !== (input.sessionId !== undefined)) {
+      throw new ValidationError(`data.inputs.${i}`, "a remembered fact has a sessionId exactly when its scope is 'session'");
+    }
+  });
+}
+
+/** `supersededBy` links stay inside the export, leave from tombstones only, and never loop. */
+function checkSupersession(data: OwnerExport): void {
+  const next = new Map(data.memories.map((memory) => [memory.id, memory.supersededBy]));
+  data.memories.forEach((memory, i) => {
+    if (memory.supersededBy === undefined) return;
+    const path = `data.memories.${i}.supersededBy`;
+    if (!next.has(memory.supersededBy)) throw new ValidationError(path, `points at '${memory.supersededBy}', which is not in the export; the export is damaged or incomplete`);
+    if (memory.invalidatedAt === undefined) throw new ValidationError(path, `is set on '${memory.id}', which is active; only a tombstone has a successor`);
+  });
+  const settled = new Set<string>();
+  for (const memory of data.memories) {
+    const seen = new Set<string>();
+    for (let id: string | undefined = memory.id; id !== undefined && !settled.has(id); id = next.get(id)) {
+      if (seen.has(id)) throw new ValidationError('data.memories', `supersededBy links form a cycle through '${id}'; a lineage only moves forward`);
+      seen.add(id);
+    }
+    for (const id of seen) settled.add(id);
+  }
+}
+
+/** A source whose excerpt is still there was not revoked, so its input must be in the export too. */
+function checkSourcesHaveInputs(data: OwnerExport): void {
+  const stored = new Set(data.inputs.flatMap((input) => (input.kind === 'prune' ? [] : [sourceKey(input.source)])));
+  data.memories.forEach((memory, i) => {
+    memory.sources.forEach((source, j) => {
+      if (source.excerpt !== '' && !stored.has(sourceKey(source))) {
+        throw new ValidationError(`data.memories.${i}.sources.${j}`, `source '${source.id}' (${source.type}) has no stored input in the export, so forgetSource could not replay without it; the export is damaged or incomplete`);
+      }
+    });
+  });
+}

@@ -1,0 +1,32 @@
+/**
+ * `memory.export`: one owner's data in the 'engram-export/1' format (format.ts). The inverse of
+ * {@link toInputRow} in import.ts: an input exported and imported is stored as it was.
+ */
+import type { InputRow, Owner, RecordStore } from '../storage/contract';
+import { EXPORT_FORMAT, type ExportedInput, type OwnerExport } from './format';
+
+/** One stored input in export form: what replay needs of it, without the owner (the export names it once). */
+export function toExportedInput(input: InputRow): ExportedInput {
+  if (input.kind === 'prune') return { kind: 'prune', at: input.at, floor: input.floor };
+  if (input.kind === 'remember') {
+    const session = input.scope === 'session' ? { scope: 'session' as const, sessionId: input.sessionId } : {};
+    return { kind: 'remember', at: input.at, ...session, source: input.source, fact: input.fact! };
+  }
+  return { kind: input.kind, at: input.at, sessionId: input.sessionId, source: input.source, messages: input.messages };
+}
+
+/**
+ * Everything stored for `owner`: user- and session-scope memories with tombstones (app-scope
+ * memories are the app's, not the user's), vectors left out, and the inputs in write order.
+ */
+export async function exportOwner(store: Pick<RecordStore, 'list' | 'inputs'>, owner: Owner, now: number): Promise<OwnerExport> {
+  const [records, inputs] = await Promise.all([store.list(owner, { scopes: ['user', 'session'], includeInvalid: true }), store.inputs(owner)]);
+  return {
+    format: EXPORT_FORMAT,
+    exportedAt: now,
+    userId: owner.userId,
+    appName: owner.appName,
+    memories: records.map(({ embedding: _vector, ...record }) => record),
+    inputs: inputs.map(toExportedInput),
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * The export format, 'engram-export/1': one owner's memories (tombstones included, vectors left
+ * out) and the stored inputs they were derived from, as plain JSON. `memory.export` writes it and
+ * `memory.import` parses it with these schemas: the schema is the type, and data from another
+ * device is parsed at the edge like any other caller input.
+ */
+import { z } from 'zod';
+import { ChatMessage, Fact, Id, MemoryRecord, SourceInput } from '../schema';
+
+/** The only format version this release reads and writes. */
+export const EXPORT_FORMAT = 'engram-export/1';
+
+/** Bounds on one export, so a damaged or hostile file is refused before anything is built from it. */
+export const EXPORT_LIMITS = Object.freeze({ memories: 200_000, inputs: 200_000, sources: 10_000, history: 10_000, messages: 10_000 });
+
+const Timestamp = z.number().nonnegative({ error: 'must be ms since epoch (≥ 0)' });
+
+/** A stored memory without its vector (vectors belong to one embedder; import embeds again). */
+export const ExportedMemory = MemoryRecord.omit({ embedding: true })
+  .extend({
+    sources: MemoryRecord.shape.sources.max(EXPORT_LIMITS.sources, { error: `must hold at most ${EXPORT_LIMITS.sources} sources` }),
+    history: MemoryRecord.shape.history.max(EXPORT_LIMITS.history, { error: `must hold at most ${EXPORT_LIMITS.history} entries` }),
+  })
+  .strict();
+export type ExportedMemory = z.infer<typeof ExportedMemory>;
+
+const Messages = z.array(ChatMessage.strict()).max(EXPORT_LIMITS.messages, { error: `must hold at most ${EXPORT_LIMITS.messages} messages` });
+
+/** The user messages of one `ingest` (user scope) or `summarizeSession` (that session's scope). */
+const ConversationInput = z.strictObject({ kind: z.enum(['ingest', 'summary']), at: Timestamp, sessionId: Id, source: SourceInput, messages: Messages });
+
+/** One `remember`d fact; `scope` and `sessionId` only for a session-scope fact (user scope otherwise). */
+const RememberInput = z.strictObject({ kind: z.literal('remember'), at: Timestamp, scope: z.literal('session').optional(), sessionId: Id.optional(), source: SourceInput, fact: Fact });
+
+/** One `prune` call: replay prunes at the same time with the same floor. */
+const PruneInput = z.strictObject({ kind: z.literal('prune'), at: Timestamp, floor: z.number().min(0).max(1) });
+
+export const ExportedInput = z.discriminatedUnion('kind', [ConversationInput, RememberInput, PruneInput]);
+export type ExportedInput = z.infer<typeof ExportedInput>;
+
+/** What `memory.export` returns and `memory.import` takes. */
+export const OwnerExport = z.strictObject({
+  format: z.literal(EXPORT_FORMAT, { error: `must be '${EXPORT_FORMAT}', the only export format this version of engram reads` }),
+  exportedAt: Timestamp,
+  userId: Id,
+  appName: Id,
+  memories: z.array(ExportedMemory).max(EXPORT_LIMITS.memories, { error: `must hold at most ${EXPORT_LIMITS.memories} memories` }),
+  /** Stored inputs in the order they were written: the user messages of each ingest or summary, each remembered fact, each prune. */
+  inputs: z.array(ExportedInput).max(EXPORT_LIMITS.inputs, { error: `must hold at most ${EXPORT_LIMITS.inputs} inputs` }),
+});
+export type OwnerExport = z.infer<typeof OwnerExport>;
+
+/** What `memory.import` wrote. */
+export interface ImportReport {
+  userId: string;
+  appName: string;
+  /** Memories written (tombstones included). */
+  memories: number;
+  /** Stored inputs written, in their original order. */
+  inputs: number;
+}

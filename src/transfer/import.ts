@@ -1,0 +1,92 @@
+/**
+ * `memory.import`: restores what `memory.export` produced (on another device, or this one after
+ * its data was lost), so the owner's memories, their lineage and the inputs behind them are as
+ * they were, and `forgetSource` replays them as before. All or nothing: the data is parsed and
+ * checked first (check.ts), and written in one commit; a refusal writes nothing.
+ */
+import { ConflictError, IdCollisionError } from '../errors';
+import type { Embedder } from '../embed/embedder';
+import type { MemoryRecord } from '../schema';
+import { parseInput } from '../options';
+import { userPartition, type InputRow, type Owner, type RecordStore, type Storage } from '../storage/contract';
+import { withWriteLock } from '../store/write-lock';
+import { checkExport } from './check';
+import { OwnerExport, type ExportedInput, type ExportedMemory, type ImportReport } from './format';
+
+export interface ImportDeps {
+  storage: Storage;
+  /** The checked embedder (checked-embedder.ts): one finite vector of `dim` per text. */
+  embedder: Embedder;
+}
+
+/** Texts embedded per call: a large export must not become one giant request to a model. */
+const EMBED_BATCH = 256;
+
+/** The stored form of an exported input (the inverse of toExportedInput in export.ts). */
+export function toInputRow(input: ExportedInput, owner: Owner): InputRow {
+  const { userId, appName } = owner;
+  if (input.kind === 'prune') return { userId, appName, at: input.at, kind: 'prune', floor: input.floor };
+  if (input.kind === 'remember') {
+    return { userId, appName, scope: input.scope ?? 'user', sessionId: input.sessionId ?? '', source: input.source, at: input.at, kind: 'remember', messages: [], fact: input.fact };
+  }
+  const scope = input.kind === 'summary' ? 'session' : 'user';
+  return { userId, appName, scope, sessionId: input.sessionId, source: input.source, at: input.at, kind: input.kind, messages: input.messages };
+}
+
+/**
+ * Vectors for the records: active ones embedded with this memory's embedder (the exporting
+ * device's may differ, and vectors are not exported), tombstones a blank one (never scanned).
+ */
+async function withVectors(memories: readonly ExportedMemory[], embedder: ImportDeps['embedder']): Promise<MemoryRecord[]> {
+  const active = memories.filter((memory) => memory.invalidatedAt === undefined);
+  const vectors = new Map<string, Float32Array>();
+  for (let from = 0; from < active.length; from += EMBED_BATCH) {
+    const batch = active.slice(from, from + EMBED_BATCH);
+    const embedded = await embedder.embed(batch.map((memory) => memory.content));
+    batch.forEach((memory, i) => vectors.set(memory.id, embedded[i]!));
+  }
+  return memories.map((memory) => ({ ...memory, embedding: vectors.get(memory.id) ?? new Float32Array(embedder.dim), embedderId: embedder.id }));
+}
+
+/** @throws ConflictError when the owner already has data here. */
+async function refuseOccupied(store: RecordStore, owner: Owner): Promise<void> {
+  const [memories, inputs] = await Promise.all([store.list(owner, { scopes: ['user', 'session'], includeInvalid: true }), store.inputs(owner)]);
+  if (memories.length || inputs.length) {
+    throw new ConflictError(
+      `user '${owner.userId}' in app '${owner.appName}' already has ${memories.length} memories and ${inputs.length} stored inputs here; import only restores onto an owner with none (import under another userId, or into a fresh database)`,
+    );
+  }
+}
+
+/** The commit's refusal of an id that exists (another owner's, since this one has none), worded for an import. */
+function takenId(error: unknown): never {
+  if (!(error instanceof IdCollisionError)) throw error;
+  throw new ConflictError(`a memory id of the export is already taken in this database, by another owner's memory; nothing was imported (${error.message})`, { cause: error });
+}
+
+/**
+ * Parses, checks, embeds and writes one owner's export in one transaction.
+ * @throws ValidationError / PermissionError for damaged or hostile data, ConflictError when the
+ * owner already has data, StorageError when IndexedDB fails; in every case nothing is written.
+ */
+export async function importOwner(deps: ImportDeps, data: unknown): Promise<ImportReport> {
+  const parsed = parseInput(OwnerExport, data, 'data');
+  checkExport(parsed);
+  const owner = { userId: parsed.userId, appName: parsed.appName };
+  const ids = parsed.memories.map((memory) => memory.id);
+  const { records: store, vectors, lockName } = deps.storage;
+  await refuseOccupied(store, owner);
+  const records = await withVectors(parsed.memories, deps.embedder);
+  const key = userPartition(owner);
+  return withWriteLock(lockName, key, async () => {
+    // Again under the lock: a write may have landed while the vectors were computed. The
+    // commit's version check is the backstop for writers without it, and its `creates` check
+    // refuses an id any other owner holds.
+    await refuseOccupied(store, owner);
+    const expected = await vectors.ensure([key]);
+    const inputs = parsed.inputs.map((input) => toInputRow(input, owner));
+    const result = await store.commit({ records, creates: ids, inputs, expected }).catch(takenId);
+    await vectors.afterCommit(result, records);
+    return { ...owner, memories: records.length, inputs: inputs.length };
+  });
+}

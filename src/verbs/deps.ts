@@ -1,0 +1,68 @@
+/**
+ * What every verb of a Memory runs with: one record, built once by createMemory (memory.ts)
+ * from the parsed options and the opened storage and compute. A verb module takes it as its
+ * first argument and picks what it needs; no verb builds a collaborator of its own.
+ */
+import { createPolicyDecider } from '../consolidate/decider';
+import type { PlanContext } from '../consolidate/plan';
+import type { Embedder } from '../embed/embedder';
+import { ValidationError } from '../errors';
+import type { Extractor } from '../extract/extractor';
+import { createRuleExtractor } from '../extract/rules';
+import { checkedIdGenerator, defaultIdGenerator } from '../ids';
+import type { ParsedMemoryOptions } from '../memory-options';
+import { DEFAULT_EXCLUSIVE_TOPICS, DEFAULT_TRUST } from '../schema';
+import { SESSION_SUMMARY_TOPIC } from '../session/summarize';
+import type { Storage } from '../storage/contract';
+import type { ComputeClient } from '../worker/client';
+
+/** Cosine at or above which an existing memory is a consolidation neighbour, when the options name none. */
+const DEFAULT_CANDIDATE_THRESHOLD = 0.6;
+
+export interface MemoryDeps {
+  /** Where memories live: the records layer, the vector layer over it, the lock namespace. */
+  storage: Storage;
+  compute: ComputeClient;
+  /** The checked embedder every vector of this memory comes from. */
+  embedder: Embedder;
+  extractor: Extractor;
+  /** The consolidation policy (decider, trust, exclusive topics, threshold, ids): the live path and replay plan with this one. */
+  context: Omit<PlanContext, 'now'>;
+  /** Ms since epoch, checked on every read: a clock returning NaN or a negative time is a ValidationError, never a stored time. */
+  clock: () => number;
+  newId: () => string;
+}
+
+/** The opened parts the deps are made of (storage and compute come from memory.ts's wiring). */
+export type OpenedParts = Pick<MemoryDeps, 'storage' | 'compute' | 'embedder'>;
+
+/** `clock`, refusing what is not a time: every stored `at`, `createdAt` and decay reads it. */
+function checkedClock(clock: () => number): () => number {
+  return () => {
+    const value = clock();
+    if (!Number.isFinite(value) || value < 0) throw new ValidationError('options.clock', `returned ${value}; expected ms since epoch`);
+    return value;
+  };
+}
+
+/** The deps record: the options' plugins or engram's defaults, around the opened parts. */
+export function createDeps(options: ParsedMemoryOptions, parts: OpenedParts): MemoryDeps {
+  const trust = options.trust ?? DEFAULT_TRUST;
+  // The session summary holds one value per session, so its topic is always exclusive.
+  const exclusiveTopics = new Set([...(options.exclusiveTopics ?? DEFAULT_EXCLUSIVE_TOPICS), SESSION_SUMMARY_TOPIC]);
+  const newId = options.idGenerator ? checkedIdGenerator(options.idGenerator) : defaultIdGenerator;
+  return {
+    ...parts,
+    extractor: options.extractor ?? createRuleExtractor(),
+    context: {
+      decider: options.decider ?? createPolicyDecider({ trust, exclusiveTopics }),
+      trust,
+      exclusiveTopics,
+      candidateThreshold: options.candidateThreshold ?? DEFAULT_CANDIDATE_THRESHOLD,
+      embedderId: parts.embedder.id,
+      newId,
+    },
+    clock: checkedClock(options.clock ?? Date.now),
+    newId,
+  };
+}

@@ -1,0 +1,24 @@
+/** `memory.list`, `memory.get` and `memory.history`: reading what is stored, always for one owner. */
+import { NotFoundError } from '../errors';
+import { ListOptions, parseInput, parseOwner, type OwnerOptions } from '../options';
+import type { HistoryEntry, MemoryRecord } from '../schema';
+import { Id } from '../schema';
+import type { MemoryDeps } from './deps';
+
+export async function list(deps: Pick<MemoryDeps, 'storage'>, options: ListOptions): Promise<MemoryRecord[]> {
+  const parsed = parseInput(ListOptions, options, 'options');
+  return deps.storage.records.list(parsed, { scopes: ['user', 'session', 'app'], includeInvalid: parsed.includeInvalid });
+}
+
+export async function get(deps: Pick<MemoryDeps, 'storage'>, id: string, options: OwnerOptions): Promise<MemoryRecord> {
+  const memoryId = parseInput(Id, id, 'id');
+  const owner = parseOwner(options, 'owner');
+  const [record] = await deps.storage.records.getMany([memoryId], owner);
+  // A foreign id and a missing id look the same: existence is not leaked across owners.
+  if (!record) throw new NotFoundError(`no memory '${memoryId}' for user '${owner.userId}' in app '${owner.appName}'`);
+  return record;
+}
+
+export async function history(deps: Pick<MemoryDeps, 'storage'>, id: string, options: OwnerOptions): Promise<HistoryEntry[]> {
+  return (await get(deps, id, options)).history;
+}

@@ -1,0 +1,25 @@
+/** `memory.remember`: one fact without extraction, the only way to write app scope. */
+import type { z } from 'zod';
+import { PermissionError, ValidationError } from '../errors';
+import { Fact, parseInput, RememberOptions } from '../options';
+import type { Operation } from '../schema';
+import type { MemoryDeps } from './deps';
+import { candidatesOf, writeInput, writeThrough } from './write-input';
+
+/** App scope is visible to every user of the app, so only a system of record may write it; other scopes need their owner. */
+function checkScope(options: z.output<typeof RememberOptions>): void {
+  if (options.scope === 'app' && options.source.type !== 'bootstrapped') {
+    throw new PermissionError(`app-scope memories are visible to every user of '${options.appName}', so they need a 'bootstrapped' source (got '${options.source.type}')`);
+  }
+  if (options.scope !== 'app' && options.userId === undefined) throw new ValidationError('options.userId', `is required for scope '${options.scope}'`);
+  if (options.scope === 'session' && options.sessionId === undefined) throw new ValidationError('options.sessionId', "is required for scope 'session'");
+}
+
+export async function remember(deps: MemoryDeps, fact: Fact, options: RememberOptions): Promise<Operation> {
+  const parsedFact = parseInput(Fact, fact, 'fact');
+  const parsed = parseInput(RememberOptions, options, 'options');
+  checkScope(parsed);
+  const input = writeInput('remember', { ...parsed, userId: parsed.userId ?? '' }, deps.clock(), { fact: parsedFact });
+  const [operation] = await writeThrough(deps, input, await candidatesOf(deps, input));
+  return operation!;
+}

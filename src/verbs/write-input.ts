@@ -1,0 +1,71 @@
+/**
+ * The write path ingest, remember and summarizeSession share: one constructor for the input
+ * each stores (what replay rebuilds memories from), its candidates, and its consolidation.
+ */
+import { consolidate } from '../consolidate/consolidate';
+import { candidateOfFact, extractCandidates } from '../extract/candidates';
+import { targetOf } from '../forget/replay';
+import type { Candidate, ChatMessage, Fact, Operation, Scope, SourceInput } from '../schema';
+import { summaryCandidates } from '../session/summarize';
+import type { WriteInput } from '../storage/contract';
+import { userPartition, type Owner } from '../storage/contract';
+import type { MemoryDeps } from './deps';
+
+/** Where a write goes and what it came from, as parsed at the edge. */
+export interface WriteTarget {
+  /** Ignored for app scope, which belongs to the whole app (stored as `''`). */
+  userId: string;
+  appName: string;
+  scope: Scope;
+  sessionId?: string | undefined;
+  source: SourceInput;
+}
+
+/** The one way a write input is built: the owner rule for app scope and the stored shape live here. */
+export function writeInput(kind: WriteInput['kind'], target: WriteTarget, at: number, content: { messages: ChatMessage[] } | { fact: Fact }): WriteInput {
+  return {
+    userId: target.scope === 'app' ? '' : target.userId,
+    appName: target.appName,
+    scope: target.scope,
+    sessionId: target.sessionId ?? '',
+    source: target.source,
+    at,
+    kind,
+    messages: 'messages' in content ? content.messages : [],
+    ...('fact' in content ? { fact: content.fact } : {}),
+  };
+}
+
+/** The candidates a write input yields, the same for the live write and its replay. */
+export async function candidatesOf(deps: Pick<MemoryDeps, 'extractor'>, input: WriteInput): Promise<Candidate[]> {
+  if (input.kind === 'remember') return input.fact ? [candidateOfFact(input.fact)] : [];
+  const extracted = await extractCandidates(deps.extractor, input.messages, { userId: input.userId, appName: input.appName, sessionId: input.sessionId });
+  // A summary keeps the sentences the extractor took facts from, plus other durable ones.
+  return input.kind === 'summary' ? summaryCandidates(input.messages, extracted.map((candidate) => candidate.excerpt)) : extracted;
+}
+
+/** The owner's partition version now: taken before extraction, so a revocation racing the write is seen. */
+export async function versionOf(deps: Pick<MemoryDeps, 'storage'>, owner: Owner): Promise<number> {
+  const key = userPartition(owner);
+  return (await deps.storage.records.versions([key])).get(key)!;
+}
+
+/** Consolidates `candidates` into the input's target and stores the input with them, in one commit. */
+export function writeThrough(deps: MemoryDeps, input: WriteInput, candidates: Candidate[], baseVersion?: number): Promise<Operation[]> {
+  return consolidate(deps, {
+    target: targetOf(input),
+    candidates,
+    source: { ...input.source, at: input.at },
+    input,
+    ...(baseVersion !== undefined ? { baseVersion } : {}),
+  });
+}
+
+/**
+ * A conversation write (ingest, summarizeSession): the version is read before extraction,
+ * which may take a model's time, so a revocation in between is caught by the commit.
+ */
+export async function writeConversation(deps: MemoryDeps, input: WriteInput): Promise<Operation[]> {
+  const baseVersion = await versionOf(deps, input);
+  return writeThrough(deps, input, await candidatesOf(deps, input), baseVersion);
+}
