@@ -33,7 +33,7 @@ const env: BenchEnvironment = {
 
 (async () => {
   const failures = params.has('longOnly') ? [] : await runBench(env);
-  await runLongUserBench(env, longSizes);
+  if (!params.has('noLong')) await runLongUserBench(env, longSizes);
   return failures;
 })().then(
   (failures) => (window.__engramBench = { failures }),
