@@ -131,12 +131,26 @@ interface LongRow {
   cursors: number;
   forget: { old: number; middle: number; recent: number };
   forgetCpu: { old: number; middle: number; recent: number };
+  /** MB of JS heap the page or process holds after a collection, right after the timed ingests (NaN where the runtime cannot tell). */
+  heap: number;
 }
 
 /** CPU ms used by this process so far, where the runtime can tell (Node), else NaN. */
 function cpuMs(): number {
   const usage = (globalThis as { process?: { cpuUsage?: () => { user: number; system: number } } }).process?.cpuUsage?.();
   return usage ? (usage.user + usage.system) / 1000 : Number.NaN;
+}
+
+/**
+ * MB of JS heap held after a full collection (both bench runners pass --expose-gc): whether
+ * the main thread keeps more as the history grows. Node: heapUsed; Chromium: performance.memory.
+ */
+function heapMb(): number {
+  (globalThis as { gc?: () => void }).gc?.();
+  const node = (globalThis as { process?: { memoryUsage?: () => { heapUsed: number } } }).process?.memoryUsage?.().heapUsed;
+  const page = (performance as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize;
+  const bytes = node ?? page;
+  return bytes === undefined ? Number.NaN : bytes / 1e6;
 }
 
 /** Grows the long user's history to the largest size, measuring at each; prints the table. */
@@ -166,6 +180,7 @@ export async function runLongUserBench(env: BenchEnvironment, sizes: readonly nu
     }
     const cpu = (cpuMs() - cpuBefore) / SAMPLES;
     const reads = { rows: counter.rows / SAMPLES, bytes: counter.bytes / SAMPLES, cursors: counter.cursors / SAMPLES };
+    const heap = heapMb();
     const forget = async (index: number) => {
       const [t, c] = [performance.now(), cpuMs()];
       await memory.forgetSource(`long-c${index}`, OWNER);
@@ -185,6 +200,7 @@ export async function runLongUserBench(env: BenchEnvironment, sizes: readonly nu
       ...reads,
       forget: { old: old.wall, middle: middle.wall, recent: recent.wall },
       forgetCpu: { old: old.cpu, middle: middle.cpu, recent: recent.cpu },
+      heap,
     };
     out.push(row);
     env.print(`  long user: ${size} conversations stored, ingest p50 ${ms(row.p50)} ms, forget ${ms(row.forget.old)}/${ms(row.forget.middle)}/${ms(row.forget.recent)} ms`);
@@ -200,7 +216,7 @@ function printLongUser(env: BenchEnvironment, rows: readonly LongRow[], time: { 
   const cpu = (value: number) => (Number.isNaN(value) ? '-' : ms(value));
   env.print('');
   env.print('Long user: one user, one conversation an hour, restating and now and then changing diet, seat, name, an export issue');
-  env.print(pad(['stored', 'ingest p50', 'ingest p95', 'ingest cpu', 'rows/ingest', 'kB/ingest', 'forget old', 'forget mid', 'forget new', 'cpu old', 'cpu mid', 'cpu new']));
+  env.print(pad(['stored', 'ingest p50', 'ingest p95', 'ingest cpu', 'rows/ingest', 'kB/ingest', 'forget old', 'forget mid', 'forget new', 'cpu old', 'cpu mid', 'cpu new', 'heap MB']));
   for (const row of rows) {
     env.print(
       pad([
@@ -216,13 +232,15 @@ function printLongUser(env: BenchEnvironment, rows: readonly LongRow[], time: { 
         cpu(row.forgetCpu.old),
         cpu(row.forgetCpu.middle),
         cpu(row.forgetCpu.recent),
+        cpu(row.heap),
       ]),
     );
   }
   const base = rows[0]!;
   const ratios = rows.slice(1).map((row) => `${row.n}: ${(row.p50 / base.p50).toFixed(2)}×`).join(', ');
   env.print(`ingest p50 relative to ${base.n}: ${ratios} (target ≤ 1.5×). ms; ${SAMPLES} timed ingests per size, which join the history;`);
-  env.print('ingest cpu: mean CPU ms of this process per ingest (Node only; wall time on a loaded machine is mostly waiting).');
+  env.print('ingest cpu: mean CPU ms of this process per ingest (Node only; wall time on a loaded machine is mostly waiting). heap: MB of');
+  env.print('JS heap held after a collection, after the timed ingests (the page\'s in Chromium, not the worker\'s).');
   env.print('rows/kB read: every row IndexedDB handed out (get, getMany, query) during one ingest, all tables (cursors opened:');
   env.print(`${rows.map((row) => row.cursors.toFixed(1)).join('/')}); forget: wall ms, then cpu ms, one source each, newest first (an erasure drops the`);
   env.print(`checkpoints after its source, so right after an old one a recent one replays further back); building the ${Math.max(...rows.map((row) => row.n))}-conversation history took ${(time.building / 1000).toFixed(1)} s, the section ${(time.total / 1000).toFixed(1)} s.`);

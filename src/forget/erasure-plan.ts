@@ -6,6 +6,7 @@
 import type { HistoryEntry, MemoryRecord, Source } from '../schema';
 import { sameClaimKey } from '../text';
 import { freshId } from '../ids';
+import { REPLAY_ID } from './replay';
 
 /** What forgetSource did: erased ids, and each other affected memory with its replacement. */
 export interface ForgetReport {
@@ -343,12 +344,19 @@ function sameRecord(a: MemoryRecord, b: MemoryRecord): boolean {
   return left.length === right.length && left.every((value, i) => value === right[i]) && JSON.stringify(restA) === JSON.stringify(restB);
 }
 
-/** Rewrites the replay's temporary ids inside reason text to the stored ids they became. */
+/**
+ * Rewrites the replay's temporary ids inside reason text to the stored ids they became. The
+ * ids the replay generated share one shape ({@link REPLAY_ID}), matched as one token instead
+ * of one alternative each (a long replay makes thousands); only the few stored ids that map to
+ * another id are spelled out.
+ */
 function createIdMapper(replayIds: readonly string[], idOf: ReadonlyMap<string, string>): (text: string) => string {
   if (replayIds.length === 0) return (text) => text;
-  const escaped = [...replayIds].sort((a, b) => b.length - a.length).map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  const pattern = new RegExp(`(?<![\\w])(?:${escaped.join('|')})(?![\\w])`, 'g');
-  return (text) => text.replace(pattern, (id) => idOf.get(id) ?? 'an earlier version');
+  const known = new Set(replayIds);
+  const spelled = replayIds.filter((id) => !REPLAY_ID.test(id) && idOf.get(id) !== id);
+  const escaped = spelled.sort((a, b) => b.length - a.length).map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const pattern = new RegExp(`(?<![\\w])(?:${[REPLAY_ID.source.slice(1, -1), ...escaped].join('|')})(?![\\w])`, 'g');
+  return (text) => text.replace(pattern, (id) => (known.has(id) ? (idOf.get(id) ?? 'an earlier version') : id));
 }
 
 /** The active end of a supersededBy chain after this call's writes, or null if it ends in a tombstone. */

@@ -37,11 +37,12 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceId: string, owner: Own
   const revoked = (await store.inputsOf(owner, sourceId)).filter((input) => input.kind !== 'prune' && input.scope !== 'app');
   const first = revoked.length ? revoked[0]!.seq! : undefined;
   // What the source can have reached: the active memories and the rows changed since its
-  // first input (a long history before it is not read), plus any that list it.
-  const all = await store.erasureSet(owner, { sourceId, fromSeq: first });
+  // first input (a long history before it is not read), plus any that list it. Read beside
+  // where the replay starts, which only the source's first input decides.
+  const [all, start] = await Promise.all([store.erasureSet(owner, { sourceId, fromSeq: first }), first === undefined ? undefined : replayStart(deps, owner, first)]);
   // Every record the source touched is among them (app scope is never a user's to revoke).
   const touched = all.filter((record) => record.sources.some((source) => source.id === sourceId));
-  const replayedAll = await regenerate(deps, owner, { first, revoked, touched, all }, sourceId);
+  const replayedAll = await regenerate(deps, owner, { revoked, touched, all, start }, sourceId);
   const { writes, created, report } = planErasure({ sourceId, now: deps.clock(), newId: deps.newId, replayed: replayedAll, all, touched });
 
   const records = [...writes.values()];
@@ -62,6 +63,17 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceId: string, owner: Own
   return report;
 }
 
+/** Where a replay starts: the last checkpoint before input `first` (or none), and the stored inputs after it. */
+interface ReplayStart {
+  records: readonly MemoryRecord[];
+  inputs: readonly InputRow[];
+}
+
+async function replayStart(deps: ForgetDeps, owner: Owner, first: number | undefined): Promise<ReplayStart> {
+  const checkpoint = first === undefined ? null : await deps.storage.records.checkpointBefore(owner, first);
+  return { records: checkpoint?.records ?? [], inputs: await deps.storage.records.inputsAfter(owner, checkpoint?.seq ?? 0) };
+}
+
 /**
  * What a store that never saw `sourceId` would hold: the remaining inputs replayed in order,
  * from the last checkpoint before the source's first input (store/checkpoints.ts) or from the
@@ -70,14 +82,14 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceId: string, owner: Own
 async function regenerate(
   deps: ForgetDeps,
   owner: Owner,
-  state: { first: number | undefined; revoked: readonly InputRow[]; touched: readonly MemoryRecord[]; all: readonly MemoryRecord[] },
+  state: { revoked: readonly InputRow[]; touched: readonly MemoryRecord[]; all: readonly MemoryRecord[]; start: ReplayStart | undefined },
   sourceId: string,
 ): Promise<MemoryRecord[]> {
-  const { first, revoked, touched, all } = state;
+  const { revoked, touched, all } = state;
   if (revoked.length === 0 && touched.length === 0) return [...all];
-  const checkpoint = first === undefined ? null : await deps.storage.records.checkpointBefore(owner, first);
-  const inputs = await deps.storage.records.inputsAfter(owner, checkpoint?.seq ?? 0);
+  // No stored input of the source, yet records list it: from the beginning.
+  const start = state.start ?? (await replayStart(deps, owner, undefined));
   // Prunes stay in the replay, at their times: a pruned memory must not come back.
-  const kept = inputs.filter((input) => input.kind === 'prune' || (input.source.id !== sourceId && input.scope !== 'app'));
-  return [...(await deps.replay(kept, checkpoint?.records ?? [])).values()];
+  const kept = start.inputs.filter((input) => input.kind === 'prune' || (input.source.id !== sourceId && input.scope !== 'app'));
+  return [...(await deps.replay(kept, start.records)).values()];
 }

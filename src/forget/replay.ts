@@ -16,7 +16,7 @@
  */
 import type { Embedder } from '../embed/embedder';
 import { planConsolidation, type PlanContext, type PlanTarget } from '../consolidate/plan';
-import { Candidate, type HistoryEntry, type MemoryRecord, type Source } from '../schema';
+import type { Candidate, HistoryEntry, MemoryRecord, Source } from '../schema';
 import type { InputRow, WriteInput } from '../storage/contract';
 import { sourceKey, summarize } from '../storage/working-form';
 import { pruneRecords } from './prune';
@@ -28,6 +28,9 @@ export interface ReplayDeps {
   /** The live path's plan context; time and ids are the replay's own. */
   context: Omit<PlanContext, 'now' | 'newId'>;
 }
+
+/** The ids a replay gives the memories it creates (never stored: the erasure maps each to a stored id). */
+export const REPLAY_ID = /^replay_\d+$/;
 
 /** Where an input's memories live: its owner and scope, and its session for session scope. */
 export function targetOf(input: WriteInput): PlanTarget {
@@ -69,9 +72,14 @@ function gain(ledger: Ledger, sources: readonly Source[], depth: number): void {
 
 /** The sources of the record at `depth`: the ledger's prefix gained at that depth or above. */
 function sourcesAt(ledger: Ledger, depth: number): Source[] {
-  let end = ledger.depths.length;
-  while (end > 0 && ledger.depths[end - 1]! > depth) end--;
-  return ledger.sources.slice(0, end);
+  // Binary search for the end of the prefix: depths never decrease along a ledger.
+  let [low, high] = [0, ledger.depths.length];
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (ledger.depths[middle]! <= depth) low = middle + 1;
+    else high = middle;
+  }
+  return ledger.sources.slice(0, low);
 }
 
 /** The replay's state: working-form records by id (the plan's map), and where each record's full lists are. */
@@ -144,14 +152,10 @@ class ReplayState {
   }
 }
 
-/** Each write input's candidates: stored with it when they parse, else extracted again. */
-async function candidatesOfAll(deps: ReplayDeps, inputs: readonly InputRow[]): Promise<Map<InputRow, Candidate[]>> {
-  const out = new Map<InputRow, Candidate[]>();
-  for (const input of inputs) {
-    if (input.kind === 'prune') continue;
-    const stored = input.candidates?.map((candidate) => Candidate.safeParse(candidate));
-    out.set(input, stored?.every((result) => result.success) ? stored.map((result) => result.data!) : await deps.candidatesOf(input));
-  }
+/** Each write input's candidates: stored with it (parsed when the store read the row), else extracted again. */
+async function candidatesOfAll(deps: ReplayDeps, inputs: readonly InputRow[]): Promise<Map<InputRow, readonly Candidate[]>> {
+  const out = new Map<InputRow, readonly Candidate[]>();
+  for (const input of inputs) if (input.kind !== 'prune') out.set(input, input.candidates ?? (await deps.candidatesOf(input)));
   return out;
 }
 
