@@ -8,7 +8,7 @@ import { toStorageError, WorkerError } from '../errors';
 import type { Storage, StorageBackend, StorageContext } from '../storage/contract';
 import { defaultNoteStore, guardEviction, type EvictionPolicy, type NoteStore } from '../durability/eviction';
 import { EngramDatabase, type DatabaseOptions } from './database';
-import { finishLineageMigration } from './lineage-migration';
+import { finishUpgrades } from './unfinished-upgrades';
 import { watchPartitions } from './watch';
 import { createStore, type Store } from './store';
 import { createVectorIndex, type VectorIndex, type VectorIndexDeps } from './vector-index';
@@ -83,7 +83,7 @@ export function indexedDbStorage({ compute, onDatabase, notes, onEviction, ...da
         db.close();
         throw toStorageError(error, `${action} the IndexedDB database '${db.name}'`);
       };
-      await finishLineageMigration(db).catch(failed('finishing the upgrade of'));
+      await finishUpgrades(db).catch(failed('finishing the upgrade of'));
       const guard = await guardEviction(db, notes === undefined ? defaultNoteStore() : notes, onEviction ?? 'reject').catch(failed('checking'));
       return { ...storage, check: guard.check };
     },
