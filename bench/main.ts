@@ -36,7 +36,7 @@ const env: BenchEnvironment = {
 
 (async () => {
   const failures = params.has('longOnly') || sealedOnly ? [] : await runBench(env);
-  if (!sealedOnly) await runLongUserBench(env, longSizes);
+  if (!params.has('noLong') && !sealedOnly) await runLongUserBench(env, longSizes);
   if (!params.has('longOnly')) await runSealedBench(env, sealedSizes);
   return failures;
 })().then(

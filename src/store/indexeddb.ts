@@ -8,7 +8,7 @@ import { toStorageError, WorkerError } from '../errors';
 import type { Storage, StorageBackend, StorageContext } from '../storage/contract';
 import { defaultNoteStore, guardEviction, type EvictionPolicy, type NoteStore } from '../durability/eviction';
 import { EngramDatabase, type DatabaseOptions } from './database';
-import { finishLineageMigration } from './lineage-migration';
+import { finishUpgrades } from './unfinished-upgrades';
 import { watchPartitions } from './watch';
 import { checkSealing, installSealing } from './sealing';
 import { createStore, type Store } from './store';
@@ -89,7 +89,7 @@ export function indexedDbStorage({ compute, onDatabase, notes, onEviction, encry
       };
       // A wrong, missing or extra key is refused first, before anything is written.
       await checkSealing(db).catch(failed('checking the encryption key of'));
-      await finishLineageMigration(db).catch(failed('finishing the upgrade of'));
+      await finishUpgrades(db).catch(failed('finishing the upgrade of'));
       const guard = await guardEviction(db, notes === undefined ? defaultNoteStore() : notes, onEviction ?? 'reject').catch(failed('checking'));
       return { ...storage, check: guard.check };
     },

@@ -66,6 +66,43 @@ export function columnarRows(rows: readonly LoggedRowInput[], dim: number): Inde
   return out;
 }
 
+/** Rows `[start, end)` of `rows` with their own buffers (a snapshot chunk). */
+export function sliceRows(rows: IndexRows, start: number, end: number, dim: number): IndexRows {
+  const { terms, termOffsets } = rows;
+  const lexical =
+    terms && termOffsets
+      ? { terms: terms.slice(termOffsets[start]!, termOffsets[end]!), termOffsets: termOffsets.slice(start, end + 1).map((offset) => offset - termOffsets[start]!) }
+      : {};
+  return {
+    ids: rows.ids.slice(start, end),
+    vectors: rows.vectors.slice(start * dim, end * dim),
+    updatedAt: rows.updatedAt.slice(start, end),
+    halfLifeDays: rows.halfLifeDays.slice(start, end),
+    importance: rows.importance.slice(start, end),
+    scopes: rows.scopes.slice(start, end),
+    sessionIds: rows.sessionIds.slice(start, end),
+    ...lexical,
+  };
+}
+
+/**
+ * The f32 vectors of the records `ids` that are active in partition `key` and were written by
+ * `embedder`, by id: what the exact re-rank of an 8-bit scan reads for just its candidates
+ * (compute keeps no f32 copy). A record gone, tombstoned or malformed since the scan is left out.
+ */
+export async function readVectors(db: EngramDatabase, candidates: readonly { id: string; partition: string }[], embedder: { id: string; dim: number }): Promise<Map<string, Float32Array>> {
+  try {
+    const rows = await db.memories.bulkGet(candidates.map(({ id }) => id));
+    const out = new Map<string, Float32Array>();
+    rows.forEach((row, i) => {
+      if (row && isIndexable(row, candidates[i]!.partition, embedder.id, embedder.dim, () => {})) out.set(row.id, row.embedding);
+    });
+    return out;
+  } catch (error) {
+    throw toStorageError(error, 'reading the candidates’ vectors');
+  }
+}
+
 export function emptyRows(): IndexRows {
   return columnarRows([], 0);
 }

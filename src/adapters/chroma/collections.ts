@@ -59,7 +59,7 @@ export interface Collections {
   remove(table: Table, ids: readonly string[]): Promise<void>;
   /** Sets metadata keys of one existing row, leaving its document and vector as they are. */
   mark(table: Table, id: string, metadata: Metadata): Promise<void>;
-  get(table: Table, request: { ids?: readonly string[]; where?: Filter; embeddings?: boolean }): Promise<ReadRow[]>;
+  get(table: Table, request: { ids?: readonly string[]; where?: Filter; embeddings?: boolean; documents?: boolean }): Promise<ReadRow[]>;
   /** The `n` nearest rows to each vector, nearest first (one request for all vectors). */
   query(table: Table, request: { vectors: readonly Float32Array[]; n: number; where?: Filter; ids?: readonly string[]; metadata?: boolean }): Promise<ReadRow[][]>;
   /** Turns a Chroma failure into a StorageError that says what failed and where. */
@@ -135,10 +135,10 @@ function operations(collection: (table: Table) => Collection, maxBatch: number, 
         beforeWrite(table);
         await collection(table).update({ ids: [id], metadatas: [metadata] });
       }),
-    get: (table, { ids, where, embeddings = false }) =>
+    get: (table, { ids, where, embeddings = false, documents = true }) =>
       run(`reading ${table}`, async () => {
         if (where === NOTHING || ids?.length === 0) return [];
-        const include = (embeddings ? ['documents', 'metadatas', 'embeddings'] : ['documents', 'metadatas']) as ('documents' | 'metadatas' | 'embeddings')[];
+        const include = [...(documents ? ['documents', 'metadatas'] : []), ...(embeddings ? ['embeddings'] : [])] as ('documents' | 'metadatas' | 'embeddings')[];
         const out: ReadRow[] = [];
         if (ids) {
           for (const batch of chunks(ids, maxBatch)) out.push(...toRows(await collection(table).get({ ids: [...batch], ...(where ? { where } : {}), include })));
@@ -168,12 +168,13 @@ function operations(collection: (table: Table) => Collection, maxBatch: number, 
   };
 }
 
-function toRows(result: { ids: string[]; documents: (string | null)[]; metadatas: (Metadata | null)[]; embeddings: number[][] }): ReadRow[] {
+/** Rows of a `get`; fields it did not include come back empty (the client may leave their arrays out). */
+function toRows(result: { ids: string[]; documents?: (string | null)[] | null; metadatas?: (Metadata | null)[] | null; embeddings?: number[][] | null }): ReadRow[] {
   return result.ids.map((id, i) => ({
     id,
-    document: result.documents[i] ?? null,
-    metadata: result.metadatas[i] ?? {},
-    ...(result.embeddings[i] ? { embedding: result.embeddings[i] } : {}),
+    document: result.documents?.[i] ?? null,
+    metadata: result.metadatas?.[i] ?? {},
+    ...(result.embeddings?.[i] ? { embedding: result.embeddings[i] } : {}),
   }));
 }
 

@@ -7,8 +7,8 @@
  * nearest `n` and blends them. A row it did not fetch has `cos ≤ cos_n` (the n-th fetched), so
  * it can enter the top k only if its own `rest > S_k − w.relevance·cos_n` (S_k: the k-th best
  * fetched score). The rests of every row are known here (the scoring columns), so those rows
- * are named, and Chroma is asked for exactly their distances (a query restricted to their ids);
- * when there are none, the answer stands. Only when too many would qualify does it ask for
+ * are named, read by id with their vectors, and their cosine computed here (Chroma's query
+ * restricted to ids scans); when there are none, the answer stands. Only when too many would qualify does it ask for
  * more neighbours (×4), up to every visible row. The top k is the one an exhaustive scan gives,
  * as on the IndexedDB path.
  *
@@ -61,6 +61,18 @@ function hitOf(id: string, distance: number, scoring: Scoring, search: VectorSea
 }
 
 const byScore = (a: VectorHit, b: VectorHit) => b.score - a.score || (a.id < b.id ? -1 : 1);
+
+function cosine(query: Float32Array, vector: readonly number[]): number {
+  let dot = 0;
+  let norm = 0;
+  let queryNorm = 0;
+  for (let i = 0; i < query.length; i++) {
+    dot += query[i]! * vector[i]!;
+    norm += vector[i]! * vector[i]!;
+    queryNorm += query[i]! * query[i]!;
+  }
+  return norm === 0 || queryNorm === 0 ? 0 : dot / Math.sqrt(norm * queryNorm);
+}
 
 /** Ids not fetched whose recency and importance alone exceed `need`: the only rows that could still enter the top k. */
 function contenders(search: VectorSearch, held: readonly Map<string, Scoring>[], fetched: ReadonlySet<string>, need: number): string[] {
@@ -117,8 +129,10 @@ export function createVectorLayer(collections: Collections, embedderId: string):
       const named = contenders(request, held, new Set(rows!.map((row) => row.id)), hits[request.k - 1]!.score - request.weights.relevance * (1 - rows!.at(-1)!.distance!));
       if (named.length === 0) return hits.slice(0, request.k);
       if (named.length > MAX_NAMED) continue;
-      const [more] = await collections.query('memories', { vectors: [request.vector], n: named.length, where, ids: named, metadata: false });
-      return [...hits, ...blend(more!)].sort(byScore).slice(0, request.k);
+      // Their vectors, and the cosine here: Chroma's query restricted to ids is slow (a scan).
+      const more = await collections.get('memories', { ids: named, where, embeddings: true, documents: false });
+      const distances = more.map((row) => ({ ...row, distance: 1 - cosine(request.vector, row.embedding!) }));
+      return [...hits, ...blend(distances)].sort(byScore).slice(0, request.k);
     }
   }
 
