@@ -203,6 +203,8 @@ export interface VectorLayer {
   /**
    * For each vector, the ids of the active records of `scope` in partition `key` whose cosine
    * is ≥ `threshold`: the `limit` most similar, most similar first (the consolidation sweep).
+   * A layer that compares approximately (8-bit codes) may return a superset that holds them;
+   * the sweep compares the records it reads exactly, so the decision is the same.
    */
   neighbours(key: string, vectors: readonly Float32Array[], options: { threshold: number; scope: Scope; limit: number }): Promise<string[][]>;
   /** The top `k` candidates for a query among what `search.owner` may see (see {@link VectorSearch}), best first. */

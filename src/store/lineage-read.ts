@@ -20,10 +20,13 @@ export async function toWorking(db: EngramDatabase, parsed: readonly ParsedRow[]
   const chains = [...new Set(parsed.flatMap((row) => (row.meta ? [row.meta.chain] : [])))];
   const rowsOf = new Map<string, LineageRow[]>();
   if (sourceId !== undefined && chains.length) {
-    // One equality query per chain, not anyOf: anyOf walks a cursor across every row between
-    // the first and the last key (fake-indexeddb steps through them one by one).
-    const found = await Promise.all(chains.map((chain) => db.lineage.where('[chain+sourceId]').equals([chain, sourceId]).toArray()));
-    chains.forEach((chain, i) => rowsOf.set(chain, found[i]!));
+    // One equality query per owner on the source (its rows are the ones wanted, however many
+    // chains the sweep read): a write's source is new or small, while a sweep reads up to
+    // MAX_NEIGHBOURS chains, and one query per chain cost a round trip each.
+    const owners = [...new Map(parsed.map(({ record }) => [JSON.stringify([record.userId, record.appName]), [record.userId, record.appName, sourceId] as const])).values()];
+    const found = await Promise.all(owners.map((key) => db.lineage.where('[userId+appName+sourceId]').equals([...key]).toArray()));
+    const wanted = new Set(chains);
+    for (const row of found.flat()) if (wanted.has(row.chain)) rowsOf.set(row.chain, [...(rowsOf.get(row.chain) ?? []), row]);
   }
   return parsed.map(({ record, meta }) => {
     if (!meta) return record;

@@ -8,18 +8,20 @@
  * bulk load. The only store-side file that talks to compute.
  */
 import type { VectorLayer } from '../storage/contract';
+import type { IndexRows, ScanHit, ScanRequest } from '../worker/api';
 import type { ComputeClient } from '../worker/client';
+import { finishScan } from '../worker/exact';
 import type { EngramDatabase } from './database';
 import { partitionOf, partitionsFor } from './owner';
 import type { Store } from './store';
-import { PACK_CHUNK_ROWS, emptyRows, readPacked, readRecordRows, recordRows, writeSnapshot, type PackedPartition } from './vector-pack';
+import { PACK_CHUNK_ROWS, emptyRows, readPacked, readRecordRows, readVectors, recordRows, sliceRows, writeSnapshot, type PackedPartition } from './vector-pack';
 
 /** Log entries a load may replay before the snapshot is rewritten. */
 const LOG_LIMIT = 64;
 
 /** The vector layer of the IndexedDB backend, plus what its benchmarks drive by hand. */
 export interface VectorIndex extends VectorLayer {
-  /** Rewrites the partition's packed snapshot from the loaded matrix; resolves to whether it was written. */
+  /** Rewrites the partition's packed snapshot (from the loaded matrix, or with 8-bit codes from the records); resolves to whether it was written. */
   compact(key: string): Promise<boolean>;
 }
 
@@ -50,11 +52,36 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
   }
 
   async function compact(key: string): Promise<boolean> {
-    const exported = await compute.exportPartition(key, PACK_CHUNK_ROWS);
+    const exported = (await compute.exportPartition(key, PACK_CHUNK_ROWS)) ?? (await snapshotFromRecords(key));
     if (!exported) return false;
     const written = await writeSnapshot(db, key, embedder, exported.version, exported.chunks);
     if (written) snapshotOf.set(key, exported.version);
     return written;
+  }
+
+  /**
+   * 8-bit codes keep no f32 rows in compute to export, so the snapshot is read from the
+   * records (at the version they reflect: writeSnapshot refuses it if a write came in between).
+   */
+  async function snapshotFromRecords(key: string): Promise<{ version: number; chunks: IndexRows[] } | null> {
+    if ((await compute.partitionVersion(key)) < 0) return null;
+    const { version, rows } = await readRecordRows(db, key, embedder, store.quarantine);
+    const chunks: IndexRows[] = [];
+    for (let start = 0; start < rows.ids.length; start += PACK_CHUNK_ROWS) chunks.push(sliceRows(rows, start, Math.min(rows.ids.length, start + PACK_CHUNK_ROWS), embedder.dim));
+    return { version, chunks };
+  }
+
+  /** Compute's answer to a scan: its top k, or (8-bit codes) its candidates re-ranked exactly from their stored f32 vectors. */
+  async function scanExact(request: ScanRequest): Promise<ScanHit[]> {
+    for (let more: number | undefined; ; ) {
+      const result = await compute.scan(more === undefined ? request : { ...request, candidates: more });
+      if ('hits' in result) return result.hits;
+      const { candidates } = result;
+      const hits = finishScan(request, candidates, await readVectors(db, candidates.candidates, embedder));
+      if (hits) return hits;
+      // Each pass keeps 4× the candidates; once they hold every row, every ceiling is −∞ and the re-rank is final.
+      more = candidates.perPartition * 4;
+    }
   }
 
   function compactLater(key: string): void {
@@ -145,7 +172,7 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
     neighbours: (key, vectors, { threshold, scope, limit }) => compute.neighbours(key, [...vectors], threshold, scope, limit),
 
     async search({ owner, scopes, sessionId, vector, text, k, now, weights }) {
-      const hits = await compute.scan({
+      const hits = await scanExact({
         partitions: partitionsFor(owner, scopes),
         query: vector,
         ...(text !== undefined ? { queryText: text } : {}),

@@ -24,6 +24,7 @@ import type { MemoryRecord, Scope } from '../schema';
 import { SCOPE_CODE, type IndexRows } from '../worker/api';
 import { STORED_SCOPE_CODE, type EngramDatabase, type PackedColumns, type VectorLogRow, type VectorPackRow } from './database';
 import { partitionOf } from './owner';
+import { prepareSeals, snapshotRows } from './sealing';
 import { partitionRange, toVectorInput, type LoggedRowInput } from './vector-log';
 
 /** Rows per snapshot chunk: ~8 MB at 256 dimensions, so no single clone is large. */
@@ -63,6 +64,43 @@ export function columnarRows(rows: readonly LoggedRowInput[], dim: number): Inde
     out.scopes[i] = SCOPE_CODE[row.scope];
   });
   return out;
+}
+
+/** Rows `[start, end)` of `rows` with their own buffers (a snapshot chunk). */
+export function sliceRows(rows: IndexRows, start: number, end: number, dim: number): IndexRows {
+  const { terms, termOffsets } = rows;
+  const lexical =
+    terms && termOffsets
+      ? { terms: terms.slice(termOffsets[start]!, termOffsets[end]!), termOffsets: termOffsets.slice(start, end + 1).map((offset) => offset - termOffsets[start]!) }
+      : {};
+  return {
+    ids: rows.ids.slice(start, end),
+    vectors: rows.vectors.slice(start * dim, end * dim),
+    updatedAt: rows.updatedAt.slice(start, end),
+    halfLifeDays: rows.halfLifeDays.slice(start, end),
+    importance: rows.importance.slice(start, end),
+    scopes: rows.scopes.slice(start, end),
+    sessionIds: rows.sessionIds.slice(start, end),
+    ...lexical,
+  };
+}
+
+/**
+ * The f32 vectors of the records `ids` that are active in partition `key` and were written by
+ * `embedder`, by id: what the exact re-rank of an 8-bit scan reads for just its candidates
+ * (compute keeps no f32 copy). A record gone, tombstoned or malformed since the scan is left out.
+ */
+export async function readVectors(db: EngramDatabase, candidates: readonly { id: string; partition: string }[], embedder: { id: string; dim: number }): Promise<Map<string, Float32Array>> {
+  try {
+    const rows = await db.memories.bulkGet(candidates.map(({ id }) => id));
+    const out = new Map<string, Float32Array>();
+    rows.forEach((row, i) => {
+      if (row && isIndexable(row, candidates[i]!.partition, embedder.id, embedder.dim, () => {})) out.set(row.id, row.embedding);
+    });
+    return out;
+  } catch (error) {
+    throw toStorageError(error, 'reading the candidates’ vectors');
+  }
 }
 
 export function emptyRows(): IndexRows {
@@ -217,7 +255,10 @@ export async function readRecordRows(
  * Skipped (false) when the partition has moved past `version`: the caller's copy is then not the latest.
  */
 export async function writeSnapshot(db: EngramDatabase, key: string, embedder: { id: string; dim: number }, version: number, chunks: readonly IndexRows[]): Promise<boolean> {
+  // Encrypted at rest: the chunks' vectors and terms are sealed before the transaction (sealing.ts).
+  let release = () => {};
   try {
+    release = await prepareSeals(db, snapshotRows(key, version, chunks));
     return await db.transaction('rw', db.partitions, db.vectorPacks, db.vectorLog, async () => {
       const current = (await db.partitions.get(key))?.version ?? 0;
       if (current !== version) return false;
@@ -233,5 +274,7 @@ export async function writeSnapshot(db: EngramDatabase, key: string, embedder: {
     });
   } catch (error) {
     throw toStorageError(error, 'writing packed vectors');
+  } finally {
+    release();
   }
 }

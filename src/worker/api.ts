@@ -41,7 +41,49 @@ export interface ScanRequest {
   scopes: Scope[];
   /** Session rows are visible only when their session id equals this. */
   sessionId?: string;
+  /**
+   * 8-bit codes: how many candidates each partition keeps for the exact re-rank (default
+   * max(32, 2k)). A rescan asks for more when the first set could not prove the top k.
+   */
+  candidates?: number;
 }
+
+/**
+ * One candidate of an 8-bit scan: every part of its exact score but the cosine, which needs
+ * its f32 vector (read from the store for just the candidates: compute keeps none).
+ */
+export interface ScanCandidate {
+  id: string;
+  partition: string;
+  /** The exact (f64) score without the dense term: lexical term + recency and importance weighted. */
+  rest: number;
+  /** The row's BM25 score for the query (0 when it shares no term). */
+  bm25: number;
+  recency: number;
+  importance: number;
+}
+
+/**
+ * What an 8-bit scan hands back instead of hits (src/worker/exact.ts finishes it): the best
+ * rows of each partition by the code score, and per partition a ceiling: no row left out of
+ * `candidates` scores exactly above it (the code score bound plus the code error bound).
+ * So once the exact k-th best of the candidates reaches every ceiling, their top k is the
+ * exact top k; otherwise the scan runs again with more candidates.
+ */
+export interface ScanCandidates {
+  candidates: ScanCandidate[];
+  /** Per entry of `ScanRequest.partitions`: −∞ when every row of it is a candidate. */
+  ceilings: number[];
+  /** Candidates kept per partition on this pass. */
+  perPartition: number;
+  /** The weight of the cosine in the score (the fused relevance's dense share). */
+  dense: number;
+  /** The query's best BM25 score over the scanned rows (0: no lexical match). */
+  best: number;
+}
+
+/** A scan's answer: the top k, or (8-bit codes) the candidates whose exact re-rank gives it. */
+export type ScanResult = { hits: ScanHit[] } | { candidates: ScanCandidates };
 
 export interface ScanHit {
   id: string;
@@ -61,8 +103,6 @@ export interface ComputeStats {
   rows: number;
   /** Bytes the scan keeps resident: the kernel's memory (vectors or codes, columns), the lexical index (capacity, not just rows in use). */
   bytes: number;
-  /** Bytes of the f32 rows kept outside the kernel's memory for the exact re-rank (8-bit codes only; 0 for f32). */
-  exactBytes: number;
   /** Which scan kernel runs: WebAssembly SIMD, or the JS fallback where SIMD is missing. */
   kernel: 'wasm-simd' | 'js';
   /** How the kernel's memory holds the vectors. */
@@ -107,11 +147,22 @@ export interface ComputeApi {
   /** The store version the partition reflects, or -1 when it is not loaded or stale. */
   partitionVersion(key: string): number;
   dropPartition(key: string): void;
-  /** The partition's active rows in chunks of `chunkRows`, or null when it is not loaded or stale. */
+  /**
+   * The partition's active rows in chunks of `chunkRows`, or null when it is not loaded or
+   * stale, or holds 8-bit codes (no f32 rows to export: snapshot from the store's records).
+   */
   exportPartition(key: string, chunkRows: number): PartitionExport | null;
-  /** Scan, blend and select the top k in one pass. */
-  scan(request: ScanRequest): ScanHit[];
-  /** For each query, the ids of rows in `key` (of the given scope) with cosine ≥ threshold: the `limit` most similar, most similar first. */
+  /**
+   * Scan, blend and select the top k in one pass. With 8-bit codes: the candidates of the
+   * exact re-rank instead (finish with `finishScan`, src/worker/exact.ts).
+   */
+  scan(request: ScanRequest): ScanResult;
+  /**
+   * For each query, ids of rows in `key` (of the given scope) with cosine ≥ threshold: the
+   * `limit` most similar, most similar first. With 8-bit codes a superset of those, by the
+   * code scores: every row within the code error bound of the threshold or of the limit-th
+   * best, so the caller's exact comparison (plan.ts `sweep`) finds the same ones.
+   */
   neighbours(key: string, queries: Float32Array[], threshold: number, scope: Scope, limit?: number): string[][];
   stats(): ComputeStats;
   /** Loads a model (once per spec) and resolves to its embedder id and vector length. @throws PluginError when it cannot be loaded. */

@@ -8,7 +8,7 @@
 import { transfer, wrap, type Remote } from 'comlink';
 import { WorkerError } from '../errors';
 import type { ComputeApi, IndexRows } from './api';
-import { createCompute } from './compute';
+import { createCompute, type ComputeOptions } from './compute';
 
 /**
  * Every compute method as the library calls it: Comlink's view of the compute API (each call a
@@ -33,6 +33,8 @@ export interface ComputeClientOptions {
   timeoutMs?: number;
   /** Injectable for tests; defaults to the bundled worker module. */
   createWorker?: () => Worker;
+  /** In-process compute only: its options (tests and benchmarks that inspect f32 rows). */
+  compute?: ComputeOptions;
 }
 
 /**
@@ -62,7 +64,7 @@ const MODEL_LOAD_TIMEOUT_MS = 600_000;
 
 export function createComputeClient(options: ComputeClientOptions = {}): ComputeClient {
   const useWorker = (options.worker ?? 'auto') === 'auto' && typeof Worker !== 'undefined';
-  return useWorker ? createWorkerClient(options) : createInProcessClient();
+  return useWorker ? createWorkerClient(options) : createInProcessClient(options.compute);
 }
 
 /** `calls` with every method of COMPUTE_METHODS, checked: a method the forwarding left out is an error here, not `undefined` later. */
@@ -72,8 +74,8 @@ function completeClient(calls: Record<string, unknown>, location: ComputeClient[
   return Object.assign(calls, { location, close }) as unknown as ComputeClient;
 }
 
-function createInProcessClient(): ComputeClient {
-  const compute = createCompute();
+function createInProcessClient(computeOptions?: ComputeOptions): ComputeClient {
+  const compute = createCompute(computeOptions);
   const calls: Record<string, unknown> = {};
   for (const method of COMPUTE_METHODS) {
     calls[method] = async (...args: unknown[]) => (compute[method] as (...a: unknown[]) => unknown)(...args);

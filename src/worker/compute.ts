@@ -4,10 +4,12 @@
  */
 import { createHashEmbedder } from '../embed/hash-embedder';
 import type { Scope } from '../schema';
-import { SCOPE_CODE, type ComputeApi, type ComputeStats, type ModelEmbedderSpec, type ScanHit, type ScanRequest } from './api';
-import { fusedRelevance, relevanceTerm, scoreLexical } from './fusion';
+import { SCOPE_CODE, type ComputeApi, type ComputeStats, type ModelEmbedderSpec, type ScanCandidate, type ScanCandidates, type ScanHit, type ScanRequest, type ScanResult } from './api';
+import { relevanceTerm, scoreLexical } from './fusion';
+import { hitOf } from './exact';
 import type { ModelRuntime } from '../adapters/transformers/runtime';
-import { filterFor, neighbourRows, rowDot, scanPartition } from './kernel';
+import { filterFor, neighbourRows, rowDot, scanPartition, type RelevanceTerm, type RowFilter } from './kernel';
+import { FIRST_CANDIDATES, quantisedCandidates, quantisedNeighbours } from './quantised';
 import { bytesOf, createPartition, exportRows, removeRow, upsertRows, type Partition } from './partition';
 import type { VectorCodes } from './matrix';
 import { TopK } from './top-k';
@@ -17,11 +19,10 @@ export interface ComputeOptions {
   /** `'auto'` (default): WASM SIMD where available, else JS. `'js'` forces the fallback (tests, bench). */
   kernel?: 'auto' | 'js';
   /**
-   * How the scan holds the vectors: `'f32'` (default) the rows themselves; `'i8'` 8-bit codes in
-   * the kernel's memory with the f32 rows beside it for an exact re-rank (same answers, a
-   * quarter of the bytes scanned). Not the default yet: while the re-rank's f32 rows stay in the
-   * worker, 8-bit mode holds more memory in all (codes + f32) than f32 alone. The JS kernel
-   * always reads f32.
+   * How the scan holds the vectors: `'i8'` (default) 8-bit codes with one scale per row, a
+   * quarter of the bytes to hold and to scan and no f32 copy: the scan hands back candidates
+   * that are re-ranked exactly from f32 vectors read for just them (exact.ts); `'f32'` the rows
+   * themselves, ranked in one pass. The JS kernel always holds f32.
    */
   codes?: VectorCodes;
 }
@@ -35,7 +36,7 @@ function scopeMask(scopes: readonly Scope[]): number {
 /** Creates a compute engine; the worker exposes exactly this object. */
 export function createCompute(options: ComputeOptions = {}): ComputeApi {
   const module = options.kernel === 'js' ? null : loadKernelModule();
-  const codes = options.codes ?? 'f32';
+  const codes = options.codes ?? 'i8';
   const partitions = new Map<string, Partition>();
   const embedders = new Map<number, ReturnType<typeof createHashEmbedder>>();
 
@@ -64,14 +65,25 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
     const hits = top.drain().map(({ tag, row }) => {
       const { partition, data } = found[tag]!;
       // Reported parts are recomputed in f64 for the k winners (the kernel ranks in f32).
-      const { relevance, cosine, lexical } = fusedRelevance(rowDot(data, row, query), data.lexicalScores[row]!, best);
       const recency = Math.exp(-Math.max(0, now - data.matrix.updatedAt[row]!) * data.matrix.decay[row]!);
-      const importance = data.matrix.importance[row]!;
-      const score = weights.relevance * relevance + weights.recency * recency + weights.importance * importance;
-      return { id: data.ids[row]!, partition, score, relevance, cosine, lexical, recency, importance };
+      const parts = { cosine: rowDot(data, row, query), bm25: data.lexicalScores[row]!, best, recency, importance: data.matrix.importance[row]! };
+      return hitOf(data.ids[row]!, partition, parts, weights);
     });
     // Stable: near-ties keep the kernel's order unless f64 separates them.
     return hits.sort((a, b) => b.score - a.score);
+  }
+
+  /** 8-bit partitions: every partition's candidates and ceiling, for the exact re-rank (exact.ts). */
+  function toCandidates(request: ScanRequest, found: { partition: string; data: Partition }[], filters: RowFilter[], term: RelevanceTerm, best: number): ScanCandidates {
+    const perPartition = Math.max(1, Math.floor(request.candidates ?? Math.max(FIRST_CANDIDATES, 2 * request.k)));
+    const candidates: ScanCandidate[] = [];
+    const ceilings = request.partitions.map(() => Number.NEGATIVE_INFINITY);
+    found.forEach(({ partition, data }, i) => {
+      const result = quantisedCandidates(data, partition, request, filters[i]!, term, perPartition);
+      candidates.push(...result.candidates);
+      ceilings[request.partitions.indexOf(partition)] = result.ceiling;
+    });
+    return { candidates, ceilings, perPartition, dense: term.dense, best };
   }
 
   return {
@@ -108,14 +120,14 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
 
     exportPartition(key, chunkRows) {
       const partition = partitions.get(key);
-      if (!partition || partition.version < 0) return null;
+      if (!partition || partition.version < 0 || partition.matrix.codes === 'i8') return null;
       const step = Math.max(1, Math.floor(chunkRows));
       const chunks = [];
       for (let start = 0; start < partition.size; start += step) chunks.push(exportRows(partition, start, Math.min(partition.size, start + step)));
       return { version: partition.version, dim: partition.dim, chunks };
     },
 
-    scan(request: ScanRequest): ScanHit[] {
+    scan(request: ScanRequest): ScanResult {
       const top = new TopK(request.k);
       const mask = scopeMask(request.scopes);
       const sessionId = request.sessionId ?? null;
@@ -131,13 +143,18 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
       // Lexical first: the fused relevance is relative to the best match over every partition.
       const best = scoreLexical(found.map((entry) => entry.data), request, mask);
       const term = relevanceTerm(request.weights.relevance, best);
-      found.forEach(({ data }, tag) => scanPartition(data, request, filterFor(data, mask, sessionId), top, tag, term));
-      return toHits(request, found, top, best);
+      const filters = found.map(({ data }) => filterFor(data, mask, sessionId));
+      if (found.some(({ data }) => data.matrix.codes === 'i8')) return { candidates: toCandidates(request, found, filters, term, best) };
+      found.forEach(({ data }, tag) => scanPartition(data, request, filters[tag]!, top, tag, term));
+      return { hits: toHits(request, found, top, best) };
     },
 
     neighbours(key, queries, threshold, scope, limit = Number.POSITIVE_INFINITY) {
       const partition = partitions.get(key);
-      if (!partition) return queries.map(() => []);
+      if (!partition || partition.size === 0) return queries.map(() => []);
+      if (partition.matrix.codes === 'i8') {
+        return quantisedNeighbours(partition, queries, threshold, SCOPE_CODE[scope]).map((found) => superset(found, limit).map((row) => partition.ids[row]!));
+      }
       return neighbourRows(partition, queries, threshold, SCOPE_CODE[scope]).map((rows, q) => {
         const ranked = rows.map((row) => ({ row, similarity: rowDot(partition, row, queries[q]!) })).sort((a, b) => b.similarity - a.similarity);
         return ranked.slice(0, limit).map(({ row }) => partition.ids[row]!);
@@ -160,13 +177,24 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
     stats(): ComputeStats {
       let rows = 0;
       let bytes = 0;
-      let exactBytes = 0;
       for (const partition of partitions.values()) {
         rows += partition.size;
         bytes += bytesOf(partition);
-        exactBytes += partition.matrix.exactByteLength;
       }
-      return { partitions: partitions.size, rows, bytes, exactBytes, kernel: module ? 'wasm-simd' : 'js', codes: module ? codes : 'f32' };
+      return { partitions: partitions.size, rows, bytes, kernel: module ? 'wasm-simd' : 'js', codes: module ? codes : 'f32' };
     },
   };
+}
+
+/**
+ * The 8-bit neighbours kept for the exact sweep: every row within the error bound of the
+ * threshold (quantisedNeighbours), most similar first by code, cut at the `limit`-th code
+ * similarity less twice the error. A row among the exact `limit` best cannot be cut: the
+ * `limit` rows above the cut would otherwise all beat it exactly.
+ */
+function superset(found: { rows: { row: number; similarity: number }[]; error: number }, limit: number): number[] {
+  const ranked = found.rows.sort((a, b) => b.similarity - a.similarity);
+  if (ranked.length <= limit) return ranked.map(({ row }) => row);
+  const cut = ranked[limit - 1]!.similarity - 2 * found.error;
+  return ranked.filter(({ similarity }) => similarity >= cut).map(({ row }) => row);
 }

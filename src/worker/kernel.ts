@@ -9,7 +9,6 @@
  */
 import { SCOPE_CODE, type ScanRequest } from './api';
 import type { Partition } from './partition';
-import { quantisedNeighbours, scanQuantised } from './quantised';
 import type { TopK } from './top-k';
 
 /**
@@ -42,7 +41,8 @@ export function scanPartition(partition: Partition, request: ScanRequest, filter
   const k = Math.min(request.k, partition.size);
   if (k <= 0) return;
   if (!partition.matrix.kernel) return scanPartitionJs(partition, request, filter, top, tag, term);
-  if (partition.matrix.codes === 'i8') return scanQuantised(partition, request, filter, top, tag, term);
+  // 8-bit codes are scanned by quantised.ts, whose candidates are re-ranked where the f32 vectors are.
+  if (partition.matrix.codes === 'i8') throw new RangeError('an 8-bit partition is scanned for candidates (quantisedCandidates), not into a top k');
   const found = runScan(partition, request, filter, term, k, null);
   for (const entry of found.entries) top.push(entry.score, Number.NaN, tag, entry.row);
 }
@@ -123,7 +123,7 @@ function scanPartitionJs(partition: Partition, request: ScanRequest, filter: Row
   }
 }
 
-/** Dot product of one stored row with `query` (f64 accumulation: the reported relevance). */
+/** Dot product of one stored f32 row with `query` (f64 accumulation: the reported relevance). */
 export function rowDot(partition: Partition, row: number, query: Float32Array): number {
   const vector = partition.matrix.exactRow(row);
   let sum = 0;
@@ -137,7 +137,7 @@ export function neighbourRows(partition: Partition, queries: readonly Float32Arr
   const out = queries.map((): number[] => []);
   if (size === 0 || queries.length === 0) return out;
   const kernel = matrix.kernel;
-  if (kernel && matrix.codes === 'i8') return quantisedNeighbours(partition, queries, threshold, code);
+  if (kernel && matrix.codes === 'i8') throw new RangeError('an 8-bit partition is searched by quantisedNeighbours');
   const stride = matrix.stride;
   const BATCH = 16;
   for (let first = 0; first < queries.length; first += BATCH) {

@@ -5,9 +5,9 @@
  * area for the current call (query, heap).
  *
  * With `codes: 'i8'` the linear memory holds 8-bit codes instead (`stride` bytes a row, one
- * scale per row: value ≈ code · scale), a quarter of the bytes the scan reads; the f32 rows
- * stay outside it, in `exact`, for the exact re-rank of the candidates, for export and for
- * the reported relevance. `quantisationError` bounds how far a code's dot product may be off.
+ * scale per row: value ≈ code · scale), a quarter of the bytes to hold and to scan, and no
+ * f32 copy anywhere in compute: the exact re-rank reads the candidates' f32 vectors from the
+ * store (exact.ts). `quantisationError` bounds how far a code's dot product may be off.
  *
  * With the WASM kernel the memory is a `WebAssembly.Memory` owned by this matrix, so rows are
  * written into it once, on load or on each write, and never copied per query. Without it the
@@ -46,8 +46,6 @@ export class RowMatrix {
   readonly rowBytes: number;
   readonly codes: VectorCodes;
   readonly kernel: KernelExports | null;
-  /** 8-bit mode: the f32 rows, `dim` floats each, outside the linear memory. */
-  private exactRows = new Float32Array(0);
   /** 8-bit mode: the largest ‖row − code · scale‖₂ and ‖row‖₂ written so far (never lowered: a bound). */
   private maxError = 0;
   private maxNorm = 0;
@@ -74,7 +72,6 @@ export class RowMatrix {
     // The codes need the SIMD kernel; the JS fallback always reads f32.
     this.codes = module ? codes : 'f32';
     this.rowBytes = this.codes === 'i8' ? this.stride : this.stride * 4;
-    if (this.codes === 'i8') this.exactRows = new Float32Array(capacity * dim);
     const bytes = this.layoutBytes(capacity);
     if (module) {
       this.memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(bytes / PAGE)) });
@@ -124,9 +121,9 @@ export class RowMatrix {
     return this.scaleView;
   }
 
-  /** Row `row` in f32, `dim` floats (a view: copy it before the matrix changes). */
+  /** Row `row` in f32, `dim` floats (a view: copy it before the matrix changes). f32 mode only: 8-bit mode keeps no f32 rows. */
   exactRow(row: number): Float32Array {
-    if (this.codes === 'i8') return this.exactRows.subarray(row * this.dim, (row + 1) * this.dim);
+    if (this.codes === 'i8') throw new RangeError('an 8-bit matrix holds no f32 rows; read the vectors from the store');
     const offset = row * this.stride;
     return this.vectors.subarray(offset, offset + this.dim);
   }
@@ -136,7 +133,7 @@ export class RowMatrix {
     return this.maxError * queryNorm + queryError * (this.maxNorm + this.maxError);
   }
 
-  /** Writes row `row` from `dim` floats (codes, scale and exact copy in 8-bit mode). */
+  /** Writes row `row` from `dim` floats (codes and scale in 8-bit mode). */
   writeVector(row: number, source: Float32Array): void {
     if (this.codes === 'f32') {
       const vectors = this.vectors;
@@ -145,7 +142,6 @@ export class RowMatrix {
       vectors.fill(0, offset + this.dim, offset + this.stride);
       return;
     }
-    this.exactRows.set(source, row * this.dim);
     let largest = 0;
     for (let j = 0; j < this.dim; j++) largest = Math.max(largest, Math.abs(source[j]!));
     const scale = Math.fround(largest / 127);
@@ -172,7 +168,6 @@ export class RowMatrix {
       this.vectors.copyWithin(to * this.stride, from * this.stride, (from + 1) * this.stride);
       return;
     }
-    this.exactRows.copyWithin(to * this.dim, from * this.dim, (from + 1) * this.dim);
     this.codeBytes.copyWithin(to * this.stride, from * this.stride, (from + 1) * this.stride);
     this.scales[to] = this.scales[from]!;
   }
@@ -206,11 +201,6 @@ export class RowMatrix {
     const needed = this.layoutBytes(capacity);
     if (this.memory) {
       this.growMemory(needed);
-      if (this.codes === 'i8') {
-        const exact = new Float32Array(capacity * this.dim);
-        exact.set(this.exactRows);
-        this.exactRows = exact;
-      }
       const bytes = new Uint8Array(this.memory.buffer);
       // Columns move up behind the longer vector block. Last column first: each one's new
       // place lies above every old column below it, so nothing is overwritten before it moved.
@@ -251,11 +241,6 @@ export class RowMatrix {
   /** Bytes held (the whole linear memory, scratch included). */
   get byteLength(): number {
     return this.buffer.byteLength;
-  }
-
-  /** Bytes of the f32 copies kept outside the linear memory (8-bit mode). */
-  get exactByteLength(): number {
-    return this.exactRows.byteLength;
   }
 
   private columnOffset(column: Column, capacity: number): number {

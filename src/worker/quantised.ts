@@ -1,21 +1,21 @@
 /**
- * The scan over 8-bit codes (matrix.ts, `codes: 'i8'`) with an exact f32 re-rank, so the
- * answer is the one an f32 scan gives:
+ * The scan over 8-bit codes (matrix.ts, `codes: 'i8'`). Compute keeps no f32 copy of the
+ * rows, so the exact re-rank happens where the f32 vectors are read (exact.ts, from the
+ * store, for just the candidates):
  *
  * 1. The query is quantised to i16 and the kernel keeps the best C rows by the code score.
- * 2. Those C are re-scored exactly (the f32 rows outside the linear memory, f64 sums).
+ * 2. Each candidate gets every exact (f64) part of its score but the cosine.
  * 3. A row left out scored at most `floor` (the C-th code score), so its exact score is at
- *    most `floor + dense weight · ε`, ε the matrix's bound on a code dot product's error. When
- *    the k-th exact score clears that, the top k is exact; otherwise C grows and the scan runs
- *    again (at worst C reaches every row).
+ *    most `floor + dense weight · ε`, ε the matrix's bound on a code dot product's error:
+ *    that is the partition's ceiling. The caller re-ranks the candidates exactly; when the
+ *    k-th clears every ceiling the top k is exact, otherwise it scans again with more.
  */
-import type { ScanRequest } from './api';
-import { rowDot, runScan, type KernelQuery, type RelevanceTerm, type RowFilter } from './kernel';
+import type { ScanCandidate, ScanRequest } from './api';
+import { runScan, type KernelQuery, type RelevanceTerm, type RowFilter } from './kernel';
 import type { Partition } from './partition';
-import type { TopK } from './top-k';
 
-/** Candidates kept on the first pass, at least (and 2k): more makes the kernel compute recency for more rows. */
-const FIRST_CANDIDATES = 32;
+/** Candidates kept per partition on the first pass, at least (and 2k): more makes the kernel compute recency for more rows. */
+export const FIRST_CANDIDATES = 32;
 /** Covers the f32 rounding of the kernel's blend on top of the code error. */
 const SLACK = 1e-5;
 
@@ -40,45 +40,50 @@ export function quantiseQuery(query: Float32Array, stride: number): KernelQuery 
   return { codes, scale, error: Math.sqrt(error) * (1 + 1e-6), norm: Math.sqrt(norm) };
 }
 
-/** The exact (f64) blended score of one row, as an f32 scan would rank it. */
-function exactScore(partition: Partition, row: number, request: ScanRequest, term: RelevanceTerm): number {
+/**
+ * One partition's candidates (the best `perPartition` rows by the code score) with the exact
+ * parts of their score other than the cosine, and the partition's ceiling (see above).
+ */
+export function quantisedCandidates(
+  partition: Partition,
+  key: string,
+  request: ScanRequest,
+  filter: RowFilter,
+  term: RelevanceTerm,
+  perPartition: number,
+): { candidates: ScanCandidate[]; ceiling: number } {
   const { matrix } = partition;
-  const age = Math.max(0, request.now - matrix.updatedAt[row]!);
-  const lexical = term.lexical !== 0 ? term.lexical * partition.lexicalScores[row]! : 0;
-  return (
-    term.dense * rowDot(partition, row, request.query) +
-    lexical +
-    request.weights.recency * Math.exp(-age * matrix.decay[row]!) +
-    request.weights.importance * matrix.importance[row]!
-  );
+  const query = quantiseQuery(request.query, matrix.stride);
+  const bound = Math.abs(term.dense) * matrix.quantisationError(query.norm, query.error) + SLACK;
+  const wanted = Math.min(partition.size, perPartition);
+  if (wanted <= 0) return { candidates: [], ceiling: Number.NEGATIVE_INFINITY };
+  const { entries, floor } = runScan(partition, request, filter, term, wanted, query);
+  const { weights, now } = request;
+  const candidates = entries.map(({ row }): ScanCandidate => {
+    const bm25 = term.lexical !== 0 ? partition.lexicalScores[row]! : 0;
+    const recency = Math.exp(-Math.max(0, now - matrix.updatedAt[row]!) * matrix.decay[row]!);
+    const importance = matrix.importance[row]!;
+    const rest = term.lexical * bm25 + weights.recency * recency + weights.importance * importance;
+    return { id: partition.ids[row]!, partition: key, rest, bm25, recency, importance };
+  });
+  // Fewer rows passed the filter than were asked for: none was left out.
+  const ceiling = floor === Number.NEGATIVE_INFINITY || wanted >= partition.size ? Number.NEGATIVE_INFINITY : floor + bound;
+  return { candidates, ceiling };
 }
 
-export function scanQuantised(partition: Partition, request: ScanRequest, filter: RowFilter, top: TopK, tag: number, term: RelevanceTerm): void {
-  const k = Math.min(request.k, partition.size);
-  const query = quantiseQuery(request.query, partition.matrix.stride);
-  const bound = Math.abs(term.dense) * partition.matrix.quantisationError(query.norm, query.error) + SLACK;
-  let candidates = Math.min(partition.size, Math.max(FIRST_CANDIDATES, 2 * k));
-  for (;;) {
-    const { entries, floor } = runScan(partition, request, filter, term, candidates, query);
-    const exact = entries.map(({ row }) => ({ row, score: exactScore(partition, row, request, term) }));
-    const kth = exact.map((entry) => entry.score).sort((a, b) => b - a)[k - 1] ?? Number.NEGATIVE_INFINITY;
-    if (floor === Number.NEGATIVE_INFINITY || kth >= floor + bound || candidates >= partition.size) {
-      for (const entry of exact) top.push(entry.score, Number.NaN, tag, entry.row);
-      return;
-    }
-    candidates = Math.min(partition.size, candidates * 4);
-  }
-}
-
-/** 8-bit neighbour search: code dots of every row, then the exact dot for rows the error bound cannot rule out. */
-export function quantisedNeighbours(partition: Partition, queries: readonly Float32Array[], threshold: number, code: number): number[][] {
+/**
+ * 8-bit neighbour search: for each query the rows (of scope `code`) whose code dot may reach
+ * `threshold` given the error bound, with their code dots, and that bound (the exact choice
+ * is made where the f32 vectors are: see compute.ts `neighbours`).
+ */
+export function quantisedNeighbours(partition: Partition, queries: readonly Float32Array[], threshold: number, code: number): { rows: { row: number; similarity: number }[]; error: number }[] {
   const { matrix, size } = partition;
   const kernel = matrix.kernel!;
   const stride = matrix.stride;
-  const out = queries.map((): number[] => []);
+  const out: { rows: { row: number; similarity: number }[]; error: number }[] = [];
   const BATCH = 16;
   for (let first = 0; first < queries.length; first += BATCH) {
-    const batch = queries.slice(first, first + BATCH).map((query) => ({ query, ...quantiseQuery(query, stride) }));
+    const batch = queries.slice(first, first + BATCH).map((query) => quantiseQuery(query, stride));
     const queriesAt = matrix.scratch(batch.length * stride * 2 + size * batch.length * 4);
     const outAt = queriesAt + batch.length * stride * 2;
     const packed = new Int16Array(matrix.buffer, queriesAt, batch.length * stride);
@@ -87,14 +92,18 @@ export function quantisedNeighbours(partition: Partition, queries: readonly Floa
     const dots = new Float32Array(matrix.buffer, outAt, size * batch.length);
     const scopes = partition.scopes;
     const nq = batch.length;
+    const errors = batch.map((entry) => matrix.quantisationError(entry.norm, entry.error) + SLACK);
+    const found = batch.map((entry, q) => ({ rows: [] as { row: number; similarity: number }[], error: errors[q]!, scale: entry.scale }));
     // A code dot below this cannot reach the threshold exactly (the error bound, per query).
-    const floors = batch.map((entry) => (entry.scale > 0 ? (threshold - matrix.quantisationError(entry.norm, entry.error) - SLACK) / entry.scale : Number.NEGATIVE_INFINITY));
+    const floors = batch.map((entry, q) => (entry.scale > 0 ? (threshold - errors[q]!) / entry.scale : Number.NEGATIVE_INFINITY));
     for (let row = 0; row < size; row++) {
       if (scopes[row] !== code) continue;
       for (let q = 0; q < nq; q++) {
-        if (dots[row * nq + q]! >= floors[q]! && rowDot(partition, row, batch[q]!.query) >= threshold) out[first + q]!.push(row);
+        const dot = dots[row * nq + q]!;
+        if (dot >= floors[q]!) found[q]!.rows.push({ row, similarity: dot * found[q]!.scale });
       }
     }
+    for (const { rows, error } of found) out.push({ rows, error });
   }
   return out;
 }

@@ -90,7 +90,7 @@ async function expectPacksMatchRecords(t: TestMemory): Promise<PackedPartition> 
 /** A fresh store + compute cold-loads the partition and exports what it holds. */
 async function coldLoad(t: TestMemory): Promise<{ rows: Map<string, IndexedRow>; version: number }> {
   const store = openStore(t);
-  const compute = createComputeClient({ worker: 'off' });
+  const compute = createComputeClient({ worker: 'off', compute: { codes: 'f32' } });
   const index = store.vectorIndex(compute);
   const versions = await index.ensure([KEY]);
   const exported = (await compute.exportPartition(KEY, 2))!;
@@ -150,7 +150,7 @@ describe('packed vectors', () => {
     test = await createTestMemory();
     await ingestSeed(test.memory, test.clock, 1);
     const store = openStore(test);
-    const compute = createComputeClient({ worker: 'off' });
+    const compute = createComputeClient({ worker: 'off', compute: { codes: 'f32' } });
     const index = store.vectorIndex(compute);
     await index.ensure([KEY]);
     expect(await index.compact(KEY)).toBe(true);
@@ -167,6 +167,22 @@ describe('packed vectors', () => {
     const rows = new Map<string, IndexedRow>();
     addRows(rows, exported.chunks[0]!, EMBEDDER.dim);
     expect(rows).toEqual(fromRecords(await test.memory.list({ ...SEED_OWNER, includeInvalid: true })));
+  });
+
+  it('snapshot from the records when compute holds 8-bit codes (no f32 rows to export)', async () => {
+    test = await createTestMemory();
+    await ingestSeed(test.memory, test.clock, 3);
+    const store = openStore(test);
+    const compute = createComputeClient({ worker: 'off', compute: { codes: 'i8' } });
+    const index = store.vectorIndex(compute);
+    await index.ensure([KEY]);
+    await index.settled();
+    expect((await compute.stats()).codes).toBe('i8');
+    expect(await compute.exportPartition(KEY, 100)).toBeNull();
+    expect(await index.compact(KEY)).toBe(true);
+    const packed = (await store.readPacked(KEY, EMBEDDER.id, EMBEDDER.dim, null))!;
+    expect(packed.log).toEqual([]);
+    expect(materialize(packed)).toEqual(fromRecords(await test.memory.list({ ...SEED_OWNER, includeInvalid: true })));
   });
 
   it('fall back to the records when the log has a gap (a database written before packs)', async () => {

@@ -3,8 +3,9 @@ import { createRandom } from '../helpers/random';
 import { createBm25 } from '../../scripts/eval-metrics';
 import { createHashEmbedder } from '../../src/embed/hash-embedder';
 import { lexicalTermStrings, packTerms } from '../../src/embed/terms';
-import { SCOPE_CODE, type IndexRows, type ScanRequest } from '../../src/worker/api';
+import { SCOPE_CODE, type IndexRows, type ScanHit, type ScanRequest } from '../../src/worker/api';
 import { createCompute } from '../../src/worker/compute';
+import { scanWithVectors } from '../../src/worker/exact';
 import { BM25_B, BM25_K1 } from '../../src/worker/lexical';
 
 const DAY = 86_400_000;
@@ -39,6 +40,11 @@ function rowsOf(docs: readonly Doc[]): IndexRows {
   };
 }
 
+/** The scan with its exact re-rank (8-bit codes) from the docs' vectors, as the store would give them. */
+function scanOf(compute: ReturnType<typeof createCompute>, scan: ScanRequest, docs: readonly Doc[]): ScanHit[] {
+  return scanWithVectors(compute, scan, new Map(docs.map((doc) => [doc.id, embedder.embedOne(doc.text)])));
+}
+
 function request(queryText: string, partitions: string[], k = 10): ScanRequest {
   return { partitions, query: embedder.embedOne(queryText), queryText, now: NOW, weights: { relevance: 0.6, recency: 0.25, importance: 0.15 }, k, scopes: ['user'] };
 }
@@ -58,7 +64,7 @@ describe('createCompute (lexical channel)', () => {
     compute.loadPartition('p', 1, DIM, rowsOf(docs));
     for (const query of ['Does Caroline play the violin?', 'paintings of gardens in Paris', 'tea']) {
       const expected = referenceLexical(docs, query);
-      const hits = compute.scan(request(query, ['p'], 50));
+      const hits = scanOf(compute, request(query, ['p'], 50), docs);
       expect(hits.length).toBe(50);
       for (const hit of hits) expect(hit.lexical).toBeCloseTo(expected.get(hit.id)!, 5);
       expect(Math.max(...hits.map((hit) => hit.lexical))).toBeCloseTo(1, 6);
@@ -88,12 +94,12 @@ describe('createCompute (lexical channel)', () => {
       rebuilt.loadPartition('p', version, DIM, rowsOf([...live.values()]));
       const reference = referenceLexical([...live.values()], 'guitar and violin with my sister');
       for (const query of ['guitar and violin with my sister', 'Caroline hiking', 'marathons on the beach']) {
-        const a = incremental.scan(request(query, ['p'], 15));
-        const b = rebuilt.scan(request(query, ['p'], 15));
+        const a = scanOf(incremental, request(query, ['p'], 15), [...live.values()]);
+        const b = scanOf(rebuilt, request(query, ['p'], 15), [...live.values()]);
         expect(a.map((hit) => hit.id).sort()).toEqual(b.map((hit) => hit.id).sort());
         a.forEach((hit) => expect(hit.score).toBeCloseTo(b.find((other) => other.id === hit.id)!.score, 6));
       }
-      for (const hit of incremental.scan(request('guitar and violin with my sister', ['p'], 15))) expect(hit.lexical).toBeCloseTo(reference.get(hit.id)!, 5);
+      for (const hit of scanOf(incremental, request('guitar and violin with my sister', ['p'], 15), [...live.values()])) expect(hit.lexical).toBeCloseTo(reference.get(hit.id)!, 5);
     }
   });
 
@@ -103,13 +109,13 @@ describe('createCompute (lexical channel)', () => {
     const compute = createCompute({ kernel: 'js' });
     compute.loadPartition('a', 1, DIM, rowsOf(mine));
     compute.loadPartition('b', 1, DIM, rowsOf([]));
-    const before = compute.scan(request('violin garden', ['a'], 20));
+    const before = scanOf(compute, request('violin garden', ['a'], 20), mine);
     // Another owner writes "violin" everywhere: in one shared index it would sink the term's IDF.
     const theirs = Array.from({ length: 500 }, (_, i) => ({ id: `b${i}`, text: 'violin violin lessons', updatedAt: NOW }));
     compute.applyChanges('b', 1, 2, rowsOf(theirs), []);
-    expect(compute.scan(request('violin garden', ['a'], 20))).toEqual(before);
+    expect(scanOf(compute, request('violin garden', ['a'], 20), mine)).toEqual(before);
     // A term only the other partition holds gives this one no lexical match at all.
-    expect(compute.scan(request('lessons', ['a'], 5)).every((hit) => hit.lexical === 0 && hit.relevance === hit.cosine)).toBe(true);
+    expect(scanOf(compute, request('lessons', ['a'], 5), mine).every((hit) => hit.lexical === 0 && hit.relevance === hit.cosine)).toBe(true);
   });
 
   it('lets a strong lexical match outrank fresher memories when recency favours them', () => {
@@ -119,7 +125,7 @@ describe('createCompute (lexical channel)', () => {
     ];
     const compute = createCompute();
     compute.loadPartition('p', 1, DIM, rowsOf(docs));
-    const [first] = compute.scan(request('What is the name of Caroline’s greyhound?', ['p'], 5));
+    const [first] = scanOf(compute, request('What is the name of Caroline’s greyhound?', ['p'], 5), docs);
     expect(first).toMatchObject({ id: 'old', lexical: 1 });
     expect(first!.score).toBeCloseTo(0.6 * first!.relevance + 0.25 * first!.recency + 0.15 * first!.importance, 6);
   });
@@ -127,7 +133,7 @@ describe('createCompute (lexical channel)', () => {
   it('carries the terms through an export and a reload when a snapshot is taken', () => {
     const random = createRandom(8);
     const docs = Array.from({ length: 40 }, (_, i) => ({ id: `m${i}`, text: sentence(random), updatedAt: NOW - i * DAY }));
-    const compute = createCompute();
+    const compute = createCompute({ codes: 'f32' });
     compute.loadPartition('p', 1, DIM, rowsOf(docs));
     compute.applyChanges('p', 1, 2, rowsOf([]), ['m3', 'm17']);
     const exported = compute.exportPartition('p', 16)!;
@@ -135,6 +141,6 @@ describe('createCompute (lexical channel)', () => {
     copy.loadPartition('p', exported.version, DIM, exported.chunks[0]!, 40);
     for (const chunk of exported.chunks.slice(1)) copy.applyChanges('p', exported.version, exported.version, chunk, []);
     const query = request('tokyo novel with my brother', ['p'], 10);
-    expect(copy.scan(query)).toEqual(compute.scan(query));
+    expect(scanOf(copy, query, docs)).toEqual(scanOf(compute, query, docs));
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRandom } from '../helpers/random';
 import { SCOPE_CODE, type IndexRows, type ScanRequest } from '../../src/worker/api';
 import { createCompute } from '../../src/worker/compute';
+import { finishScan, scanWithVectors, vectorsOfRows } from '../../src/worker/exact';
 import { quantiseQuery } from '../../src/worker/quantised';
 import { loadKernelModule } from '../../src/worker/wasm-kernel';
 
@@ -51,8 +52,8 @@ describe.runIf(loadKernelModule() !== null)('createCompute (8-bit codes)', () =>
         for (let q = 0; q < 12; q++) {
           const query = normalised(Float32Array.from({ length: dim }, (_, j) => (clustered ? rows.vectors[j]! : 0) + random() - 0.5));
           const k = [1, 10, 50][q % 3]!;
-          const got = codes.scan(request(query, k));
-          const want = exact.scan(request(query, k));
+          const got = scanWithVectors(codes, request(query, k), vectorsOfRows(rows, dim));
+          const want = scanWithVectors(exact, request(query, k), new Map());
           expect(got.map((hit) => hit.id)).toEqual(want.map((hit) => hit.id));
           got.forEach((hit, i) => expect(hit.score).toBeCloseTo(want[i]!.score, 9));
         }
@@ -60,7 +61,7 @@ describe.runIf(loadKernelModule() !== null)('createCompute (8-bit codes)', () =>
     }
   }
 
-  it('finds the same neighbours as the f32 rows when the codes are near the threshold', () => {
+  it('returns a superset whose exact sweep equals the f32 neighbours when the codes are near the threshold or the limit', () => {
     const random = createRandom(7);
     const rows = randomRows(random, 2000, 256, true);
     const codes = createCompute({ codes: 'i8' });
@@ -68,8 +69,18 @@ describe.runIf(loadKernelModule() !== null)('createCompute (8-bit codes)', () =>
     codes.loadPartition('p', 1, 256, rows);
     exact.loadPartition('p', 1, 256, rows);
     const queries = [0, 5, 9].map((row) => rows.vectors.slice(row * 256, (row + 1) * 256));
+    const vectors = vectorsOfRows(rows, 256);
+    // What the sweep keeps: exact similarity ≥ threshold, most similar first, the first `limit`.
+    const exactly = (ids: string[], query: Float32Array, threshold: number, limit: number) => {
+      const similarity = (id: string) => vectors.get(id)!.reduce((sum, value, j) => sum + value * query[j]!, 0);
+      return ids.filter((id) => similarity(id) >= threshold).sort((a, b) => similarity(b) - similarity(a)).slice(0, limit);
+    };
     for (const threshold of [0.99, 0.995, 0.999]) {
-      expect(codes.neighbours('p', queries, threshold, 'user')).toEqual(exact.neighbours('p', queries, threshold, 'user'));
+      for (const limit of [3, 32, Number.POSITIVE_INFINITY]) {
+        const got = codes.neighbours('p', queries, threshold, 'user', limit);
+        const want = exact.neighbours('p', queries, threshold, 'user', limit);
+        queries.forEach((query, q) => expect(exactly(got[q]!, query, threshold, limit)).toEqual(want[q]));
+      }
     }
   });
 
@@ -79,9 +90,29 @@ describe.runIf(loadKernelModule() !== null)('createCompute (8-bit codes)', () =>
     const exact = createCompute({ codes: 'f32' });
     codes.loadPartition('p', 1, 256, rows);
     exact.loadPartition('p', 1, 256, rows);
+    // No f32 copy anywhere in compute: the codes, the columns and the lexical index are all it holds.
     expect(codes.stats().bytes / exact.stats().bytes).toBeLessThanOrEqual(0.35);
-    expect(codes.stats().exactBytes).toBe(20_000 * 256 * 4);
-    expect(exact.stats().exactBytes).toBe(0);
+    expect(codes.stats().bytes).toBeLessThan(20_000 * 256 * 4 * 0.35);
+  });
+
+  it('drops candidates the store no longer holds and asks for more when the rest cannot prove the top k', () => {
+    const random = createRandom(12);
+    const rows = randomRows(random, 500, 256, true);
+    const codes = createCompute({ codes: 'i8' });
+    codes.loadPartition('p', 1, 256, rows);
+    const query = normalised(Float32Array.from({ length: 256 }, (_, j) => rows.vectors[j]! + random() - 0.5));
+    const result = codes.scan(request(query, 5));
+    if (!('candidates' in result)) throw new Error('an 8-bit scan returns candidates');
+    const all = vectorsOfRows(rows, 256);
+    const hits = finishScan(request(query, 5), result.candidates, all);
+    const best = hits![0]!.id;
+    // Without the best row's vector (tombstoned since the scan) it is not returned.
+    const without = new Map([...all].filter(([id]) => id !== best));
+    const rest = finishScan(request(query, 5), result.candidates, without) ?? scanWithVectors(codes, request(query, 5), without);
+    expect(rest.map((hit) => hit.id)).not.toContain(best);
+    // With no vectors at all nothing is proven while rows are left out: the caller must scan again with more.
+    expect(finishScan(request(query, 5), result.candidates, new Map())).toBeNull();
+    expect(result.candidates.ceilings[0]).toBeGreaterThan(Number.NEGATIVE_INFINITY);
   });
 });
 

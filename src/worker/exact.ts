@@ -1,0 +1,77 @@
+/**
+ * The exact end of a scan, the same for both vector forms: a hit's reported parts and score
+ * in f64, and (8-bit codes) the re-rank of the candidates from their f32 vectors, read from
+ * the store for just those rows. Pure: runs wherever the vectors are.
+ */
+import type { Weights } from '../schema';
+import type { ScanCandidates, ScanHit, ScanRequest, ScanResult } from './api';
+import { fusedRelevance } from './fusion';
+
+/** One hit's reported parts and blended score, in f64 (what both vector forms report). */
+export function hitOf(
+  id: string,
+  partition: string,
+  parts: { cosine: number; bm25: number; best: number; recency: number; importance: number },
+  weights: Weights,
+): ScanHit {
+  const { relevance, cosine, lexical } = fusedRelevance(parts.cosine, parts.bm25, parts.best);
+  const { recency, importance } = parts;
+  const score = weights.relevance * relevance + weights.recency * recency + weights.importance * importance;
+  return { id, partition, score, relevance, cosine, lexical, recency, importance };
+}
+
+/** Dot product in f64 (the reported cosine: vectors are unit length). */
+export function exactDot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let j = 0; j < a.length; j++) sum += a[j]! * b[j]!;
+  return sum;
+}
+
+/**
+ * The exact top k of an 8-bit scan, or null when the candidates cannot prove it (scan again
+ * with more, `ScanRequest.candidates`). `vectors` holds the f32 vector of each candidate id
+ * the store still has active; a candidate without one (tombstoned or deleted since the scan)
+ * is dropped, as a hit whose record is gone would be.
+ *
+ * Proof: a row left out of partition p's candidates scores exactly at most `ceilings[p]`; so
+ * when the k-th best exact score among the candidates is at least every ceiling, no row left
+ * out can displace one of the k.
+ */
+export function finishScan(request: ScanRequest, pending: ScanCandidates, vectors: ReadonlyMap<string, Float32Array>): ScanHit[] | null {
+  const scored: { index: number; cosine: number; score: number }[] = [];
+  pending.candidates.forEach((candidate, index) => {
+    const vector = vectors.get(candidate.id);
+    if (!vector || vector.length !== request.query.length) return;
+    const cosine = exactDot(vector, request.query);
+    scored.push({ index, cosine, score: pending.dense * cosine + candidate.rest });
+  });
+  scored.sort((a, b) => b.score - a.score || a.index - b.index);
+  const kth = scored[request.k - 1]?.score ?? Number.NEGATIVE_INFINITY;
+  if (pending.ceilings.some((ceiling) => ceiling > kth)) return null;
+  const hits = scored.slice(0, request.k).map(({ index, cosine }) => {
+    const { id, partition, bm25, recency, importance } = pending.candidates[index]!;
+    return hitOf(id, partition, { cosine, bm25, best: pending.best, recency, importance }, request.weights);
+  });
+  // Stable: near-ties keep the re-rank's order unless the reported f64 score separates them.
+  return hits.sort((a, b) => b.score - a.score);
+}
+
+/**
+ * A whole scan where the f32 vectors are at hand (in-process compute, tests, the bench):
+ * compute's hits, or its 8-bit candidates re-ranked from `vectors`, with more candidates until
+ * the top k is proven. The library's own loop reads the vectors from the store (vector-index.ts).
+ */
+export function scanWithVectors(compute: { scan(request: ScanRequest): ScanResult }, request: ScanRequest, vectors: ReadonlyMap<string, Float32Array>): ScanHit[] {
+  for (let more: number | undefined; ; ) {
+    const result = compute.scan(more === undefined ? request : { ...request, candidates: more });
+    if ('hits' in result) return result.hits;
+    const hits = finishScan(request, result.candidates, vectors);
+    if (hits) return hits;
+    more = result.candidates.perPartition * 4;
+  }
+}
+
+/** Vectors by id from columnar rows (`dim` floats each), for {@link scanWithVectors}. */
+export function vectorsOfRows(rows: { ids: readonly string[]; vectors: Float32Array }, dim: number): Map<string, Float32Array> {
+  return new Map(rows.ids.map((id, i) => [id, rows.vectors.subarray(i * dim, (i + 1) * dim)]));
+}
