@@ -12,6 +12,7 @@ const SELF = [
   { find: /^engram\/openai$/, replacement: fileURLToPath(new URL('./src/adapters/openai/index.ts', import.meta.url)) },
   { find: /^engram\/chrome-ai$/, replacement: fileURLToPath(new URL('./src/adapters/chrome-ai/index.ts', import.meta.url)) },
   { find: /^engram\/transformers$/, replacement: fileURLToPath(new URL('./src/adapters/transformers/index.ts', import.meta.url)) },
+  { find: /^engram\/chroma$/, replacement: fileURLToPath(new URL('./src/adapters/chroma/index.ts', import.meta.url)) },
 ];
 
 // One config, switched on `mode`: the default builds the library (ESM + the worker as its
@@ -46,11 +47,12 @@ export default defineConfig(({ mode }) => {
           openai: 'src/adapters/openai/index.ts',
           'chrome-ai': 'src/adapters/chrome-ai/index.ts',
           transformers: 'src/adapters/transformers/index.ts',
+          chroma: 'src/adapters/chroma/index.ts',
         },
         formats: ['es'],
         fileName: (_format, name) => `${name}.js`,
       },
-      rollupOptions: { external: ['dexie', 'comlink', 'zod', 'engram', 'ai', '@ai-sdk/provider'] },
+      rollupOptions: { external: ['dexie', 'comlink', 'zod', 'engram', 'ai', '@ai-sdk/provider', 'chromadb'] },
     },
     test: {
       // The JSON report is what .ci/run reads to print its closing 'N passed, N failed' line.
@@ -62,8 +64,21 @@ export default defineConfig(({ mode }) => {
             name: 'unit',
             environment: 'node',
             include: ['test/**/*.test.ts'],
-            exclude: ['test/e2e/**'],
+            exclude: ['test/e2e/**', 'test/chroma/**'],
             testTimeout: 30_000,
+          },
+        },
+        {
+          // Against a real Chroma server that the global setup starts and stops (one per run).
+          resolve: { alias: SELF },
+          test: {
+            name: 'chroma',
+            environment: 'node',
+            include: ['test/chroma/**/*.test.ts'],
+            globalSetup: ['test/chroma/global-setup.ts'],
+            testTimeout: 60_000,
+            hookTimeout: 60_000,
+            fileParallelism: false,
           },
         },
         {

@@ -5,6 +5,7 @@ import { EngramDatabase } from '../src/store/database';
 import { createComputeClient } from '../src/worker/client';
 import { runBench, type BenchEnvironment } from '../scripts/bench-core';
 import { LONG_USER_SIZES, runLongUserBench } from '../scripts/bench-long';
+import { runSealedBench, SEALED_SIZES } from '../scripts/bench-sealed';
 
 declare global {
   interface Window {
@@ -16,6 +17,8 @@ const out = document.getElementById('out')!;
 const params = new URLSearchParams(location.search);
 const sizes = (params.get('sizes') ?? '1000,10000,100000').split(',').map(Number);
 const longSizes = params.get('long')?.split(',').map(Number) ?? LONG_USER_SIZES;
+const sealedSizes = params.get('sealed')?.split(',').map(Number) ?? SEALED_SIZES;
+const sealedOnly = params.has('sealedOnly');
 const chromium = /Chrom(?:e|ium)\/([\d.]+)/.exec(navigator.userAgent)?.[1] ?? 'unknown';
 out.textContent = '';
 
@@ -32,8 +35,9 @@ const env: BenchEnvironment = {
 };
 
 (async () => {
-  const failures = params.has('longOnly') ? [] : await runBench(env);
-  if (!params.has('noLong')) await runLongUserBench(env, longSizes);
+  const failures = params.has('longOnly') || sealedOnly ? [] : await runBench(env);
+  if (!params.has('noLong') && !sealedOnly) await runLongUserBench(env, longSizes);
+  if (!params.has('longOnly')) await runSealedBench(env, sealedSizes);
   return failures;
 })().then(
   (failures) => (window.__engramBench = { failures }),

@@ -1,7 +1,8 @@
 /**
  * `npm run bench:browser`: builds bench/ (the same benchmark as `npm run bench`) with Vite,
  * serves it, and runs it in headless Chromium: real IndexedDB, compute in a module Worker.
- * Sizes: `npm run bench:browser -- 1000 10000`; `--long=…`, `--long-only` and `--no-long` as for `npm run bench`.
+ * Sizes: `npm run bench:browser -- 1000 10000`; `--long=…`, `--long-only`, `--no-long`,
+ * `--sealed=…` and `--sealed-only` as for `npm run bench`.
  * Exits 1 if any top-k is wrong.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -15,7 +16,8 @@ type BenchResult = { failures: string[]; error?: string };
 const args = process.argv.slice(2);
 const sizes = args.map(Number).filter((n) => Number.isInteger(n) && n > 0);
 const long = args.find((arg) => arg.startsWith('--long='))?.slice('--long='.length);
-const extra = `${long ? `&long=${long}` : ''}${args.includes('--long-only') ? '&longOnly' : ''}${args.includes('--no-long') ? '&noLong' : ''}`;
+const sealed = args.find((arg) => arg.startsWith('--sealed='))?.slice('--sealed='.length);
+const extra = `${long ? `&long=${long}` : ''}${args.includes('--long-only') ? '&longOnly' : ''}${args.includes('--no-long') ? '&noLong' : ''}${sealed ? `&sealed=${sealed}` : ''}${args.includes('--sealed-only') ? '&sealedOnly' : ''}`;
 const outDir = await mkdtemp(join(tmpdir(), 'engram-bench-'));
 
 await build({

@@ -4,7 +4,8 @@
  * `npm run bench:browser` runs the same benchmark in headless Chromium.
  * Sizes: `npm run bench -- 1000 10000` (default 1k, 10k, 100k); the long-user section's
  * history sizes with `--long=100,1000,2000,10000`, and `--long-only` skips the rest; `--topic-only`
- * runs only the big-topic write section; `--no-long` skips the long-user section.
+ * runs only the big-topic write section; `--no-long` skips the long-user section; the
+ * encryption-at-rest section's sizes with `--sealed=1000,10000`, and `--sealed-only` runs only it.
  * Exits 1 if any top-k is wrong.
  */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
@@ -12,11 +13,14 @@ import { EngramDatabase } from '../src/store/database';
 import { createComputeClient } from '../src/worker/client';
 import { runBench, type BenchEnvironment } from './bench-core';
 import { LONG_USER_SIZES, runLongUserBench } from './bench-long';
+import { runSealedBench, SEALED_SIZES } from './bench-sealed';
 import { printTopicIngest } from './bench-topic';
 
 const args = process.argv.slice(2);
 const sizes = args.map(Number).filter((n) => Number.isInteger(n) && n > 0);
 const longSizes = args.find((arg) => arg.startsWith('--long='))?.slice('--long='.length).split(',').map(Number) ?? LONG_USER_SIZES;
+const sealedSizes = args.find((arg) => arg.startsWith('--sealed='))?.slice('--sealed='.length).split(',').map(Number) ?? SEALED_SIZES;
+const sealedOnly = args.includes('--sealed-only');
 const factory = new IDBFactory();
 
 const env: BenchEnvironment = {
@@ -31,6 +35,7 @@ if (args.includes('--topic-only')) {
   await printTopicIngest(env);
   process.exit(0);
 }
-const failures = args.includes('--long-only') ? [] : await runBench(env);
-if (!args.includes('--no-long')) await runLongUserBench(env, longSizes);
+const failures = args.includes('--long-only') || sealedOnly ? [] : await runBench(env);
+if (!args.includes('--no-long') && !sealedOnly) await runLongUserBench(env, longSizes);
+if (!args.includes('--long-only')) await runSealedBench(env, sealedSizes);
 process.exit(failures.length ? 1 : 0);

@@ -124,6 +124,15 @@ export class EmbedderMismatchError extends EngramError {
   override name = 'EmbedderMismatchError';
 }
 
+/**
+ * The database is encrypted at rest and the `encryptionKey` given does not open it (another key,
+ * or none), or a key was given for a database written without one. Nothing was read or written:
+ * the database is exactly as it was. Open it with the key it was created with.
+ */
+export class EncryptionKeyError extends EngramError {
+  override name = 'EncryptionKeyError';
+}
+
 const ENGRAM_ERROR_NAMES = new Set([
   'EngramError',
   'ValidationError',
@@ -139,6 +148,7 @@ const ENGRAM_ERROR_NAMES = new Set([
   'ModelUnavailableError',
   'AbortedError',
   'EmbedderMismatchError',
+  'EncryptionKeyError',
 ]);
 
 /** True for any engram error, including one whose class was lost crossing the worker boundary. */

@@ -76,6 +76,7 @@ export {
   ModelUnavailableError,
   AbortedError,
   EmbedderMismatchError,
+  EncryptionKeyError,
   IdCollisionError,
   isEngramError,
 } from './errors';

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { Decider } from './consolidate/decider';
 import type { Embedder } from './embed/embedder';
 import { isModelEmbedder } from './embed/model-embedder';
-import { StorageError } from './errors';
+import { StorageError, ValidationError } from './errors';
 import type { Extractor } from './extract/extractor';
 import { parseInput } from './options';
 import { DEFAULT_TRUST, Id, SourceType } from './schema';
@@ -31,6 +31,22 @@ function isEmbedder(value: unknown): value is Embedder {
   // A hosted model (engram/transformers) learns its dimension when compute loads it.
   return typeof id === 'string' && id.length > 0 && Number.isInteger(dim) && ((dim as number) > 0 || isModelEmbedder(value));
 }
+
+/**
+ * A WebCrypto AES-GCM secret key that can encrypt and decrypt. `instanceof CryptoKey` where the
+ * class exists; the shape alone elsewhere.
+ */
+function isEncryptionKey(value: unknown): value is CryptoKey {
+  const Key = (globalThis as { CryptoKey?: abstract new () => CryptoKey }).CryptoKey;
+  if (Key ? !(value instanceof Key) : typeof value !== 'object' || value === null) return false;
+  const { algorithm, usages, type } = value as Partial<CryptoKey>;
+  return type === 'secret' && algorithm?.name === 'AES-GCM' && Array.isArray(usages) && usages.includes('encrypt') && usages.includes('decrypt');
+}
+
+const ENCRYPTION_KEY_RULE = {
+  error:
+    "must be a WebCrypto AES-GCM CryptoKey with usages ['encrypt', 'decrypt'], e.g. await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt'])",
+};
 
 const THRESHOLD_RULE = { error: 'must be a cosine from -1 to 1' };
 const TIMEOUT_RULE = { error: 'must be a number of ms in (0, 3600000]' };
@@ -98,6 +114,15 @@ const memoryOptionsShape = {
    * `engram/chroma`). Default: IndexedDB (Dexie, with the worker's vector index), named `name`.
    */
   storage: z.custom<StorageBackend>((value) => hasMethods(value, 'open'), { error: 'must be a storage backend { open(context) }' }).optional(),
+  /**
+   * Encrypts at rest: every text that came from a user (contents, excerpts, history reasons,
+   * stored messages and facts) and every vector and term list is stored AES-GCM-encrypted with
+   * this key; indexes keep only ids, owner, app, scope, session, topic, state and versions. The
+   * app holds the key (engram never stores it). A database is created with or without a key and
+   * always opened the same way: a wrong, missing or extra key is an EncryptionKeyError at
+   * `createMemory`, and nothing is written.
+   */
+  encryptionKey: z.custom<CryptoKey>(isEncryptionKey, ENCRYPTION_KEY_RULE).optional(),
 };
 export const MemoryOptions: z.ZodObject<typeof memoryOptionsShape, z.core.$strict> = z.strictObject(memoryOptionsShape);
 export type MemoryOptions = z.input<typeof MemoryOptions>;
@@ -119,6 +144,9 @@ function checkIndexedDB(options: ParsedMemoryOptions): void {
 /** Parses `createMemory`'s options: ValidationError for a bad or unknown option, StorageError when IndexedDB is missing. */
 export function parseMemoryOptions(options: unknown): ParsedMemoryOptions {
   const parsed = parseInput(MemoryOptions, options === undefined ? {} : options, 'options');
+  if (parsed.encryptionKey && parsed.storage) {
+    throw new ValidationError('options.encryptionKey', 'encrypts the default IndexedDB storage and cannot be combined with options.storage (that backend stores what it is given); drop one of the two');
+  }
   // Another backend needs no IndexedDB here.
   if (parsed.storage === undefined) checkIndexedDB(parsed);
   return parsed;

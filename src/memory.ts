@@ -84,7 +84,7 @@ function computeOptions(options: ParsedMemoryOptions): Parameters<typeof createC
  * index) by default: the only place that chooses one. The verbs see the storage contract.
  */
 async function openStorage(options: ParsedMemoryOptions, internals: MemoryInternals, context: { compute: ComputeClient; embedder: Embedder }): Promise<Storage> {
-  const backend = options.storage ?? indexedDbStorage({ compute: context.compute, indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange, onEviction: options.onEviction, ...internals });
+  const backend = options.storage ?? indexedDbStorage({ compute: context.compute, indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange, onEviction: options.onEviction, encryptionKey: options.encryptionKey, ...internals });
   try {
     return await backend.open({ name: options.name ?? 'engram', embedder: context.embedder });
   } catch (error) {

@@ -75,6 +75,14 @@ describe('vite build (library)', () => {
     expect(code.some((text) => /import\(\s*["'`]@huggingface\/transformers/.test(text))).toBe(false);
     expect(code.reduce((sum, text) => sum + text.length, 0)).toBeLessThan(400_000);
   });
+  it('builds engram/chroma as its own entry on engram, zod and the chromadb peer, and keeps Chroma out of the main entry', () => {
+    const imports = (code: string) => [...code.matchAll(/^import\b[^;]*?\bfrom\s*["']([^"']+)["']/gm)].map((match) => match[1]).sort();
+    const chroma = readFileSync(join(outDir, 'chroma.js'), 'utf8');
+    expect(imports(chroma)).toEqual(['chromadb', 'engram', 'zod']);
+    expect(chroma).toMatch(/\bfunction createChromaStorage\(/);
+    expect(chroma).not.toMatch(/class \w*Dexie|class EngramError/);
+    expect(entry).not.toMatch(/chromadb|createChromaStorage/);
+  });
 });
 
 describe('rewriteDeclarations', () => {

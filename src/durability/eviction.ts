@@ -41,8 +41,25 @@ const noteKey = (db: EngramDatabase) => `engram:store:${db.name}`;
 function readNote(notes: NoteStore | undefined, db: EngramDatabase): Note | undefined {
   const text = notes?.getItem(noteKey(db));
   if (!text) return undefined;
-  const parsed = JSON.parse(text) as Partial<Note>;
-  return typeof parsed.storeId === 'number' && typeof parsed.since === 'number' ? { storeId: parsed.storeId, since: parsed.since } : undefined;
+  let parsed: Partial<Note> | null;
+  try {
+    parsed = JSON.parse(text) as Partial<Note> | null;
+  } catch {
+    // Not JSON (another script wrote the key): no usable note, as if there were none.
+    return undefined;
+  }
+  return typeof parsed?.storeId === 'number' && typeof parsed.since === 'number' ? { storeId: parsed.storeId, since: parsed.since } : undefined;
+}
+
+/** Keeps the note; false when the storage refused it (full, or blocked), which only weakens detection at the next open. */
+function writeNote(notes: NoteStore | undefined, db: EngramDatabase, note: Note): boolean {
+  try {
+    notes?.setItem(noteKey(db), JSON.stringify(note));
+    return true;
+  } catch {
+    // QuotaExceededError or SecurityError: opening goes on; the marker still guards this session.
+    return false;
+  }
 }
 
 function evicted(db: EngramDatabase, since: number, when: string): StorageEvictedError {
@@ -75,7 +92,7 @@ export async function guardEviction(db: EngramDatabase, notes: NoteStore | undef
     return fresh;
   });
   const since = note?.storeId === storeId ? note.since : Date.now();
-  if (note?.storeId !== storeId) notes?.setItem(noteKey(db), JSON.stringify({ storeId, since } satisfies Note));
+  if (note?.storeId !== storeId) writeNote(notes, db, { storeId, since });
   let suspect = false;
   let gone: StorageEvictedError | undefined;
   // Dexie fires 'close' when the browser closed the connection (or another tab deleted or

@@ -168,6 +168,11 @@ export interface DatabaseOptions {
   IDBKeyRange?: IDBKeyRangeClass | undefined;
 }
 
+/** v5's step for one row: its identical-fact key (also run again for an upgrade cut short, unfinished-upgrades.ts). */
+export function addFactKey(row: MemoryRow): void {
+  if (typeof row.topic === 'string' && typeof row.content === 'string') row.fact = factHash(row.topic, row.content);
+}
+
 export class EngramDatabase extends Dexie {
   memories!: EntityTable<MemoryRow, 'id'>;
   inputs!: EntityTable<InputRow, 'seq'>;
@@ -222,13 +227,6 @@ export class EngramDatabase extends Dexie {
         memories:
           'id, [userId+appName+scope], [appName+scope], [userId+appName+topic+active], [userId+appName+active], [userId+appName+changed], [chain+depth], [userId+appName+fact+active]',
       })
-      .upgrade((transaction) =>
-        transaction
-          .table<MemoryRow, string>('memories')
-          .toCollection()
-          .modify((row) => {
-            if (typeof row.topic === 'string' && typeof row.content === 'string') row.fact = factHash(row.topic, row.content);
-          }),
-      );
+      .upgrade((transaction) => transaction.table<MemoryRow, string>('memories').toCollection().modify(addFactKey));
   }
 }

@@ -8,8 +8,9 @@ import { toStorageError, WorkerError } from '../errors';
 import type { Storage, StorageBackend, StorageContext } from '../storage/contract';
 import { defaultNoteStore, guardEviction, type EvictionPolicy, type NoteStore } from '../durability/eviction';
 import { EngramDatabase, type DatabaseOptions } from './database';
-import { finishLineageMigration } from './lineage-migration';
+import { finishUpgrades } from './unfinished-upgrades';
 import { watchPartitions } from './watch';
+import { checkSealing, installSealing } from './sealing';
 import { createStore, type Store } from './store';
 import { createVectorIndex, type VectorIndex, type VectorIndexDeps } from './vector-index';
 
@@ -32,6 +33,8 @@ export interface IndexedDbOptions extends IndexedDbInternals, DatabaseOptions {
   compute: VectorIndexDeps['compute'];
   /** `createMemory({ onEviction })`: what opening does with a database the browser evicted. Default `'reject'`. */
   onEviction?: EvictionPolicy | undefined;
+  /** `createMemory({ encryptionKey })`: encrypt at rest with it (sealing.ts). */
+  encryptionKey?: CryptoKey | undefined;
 }
 
 /**
@@ -70,10 +73,11 @@ export function createIndexedDbStorage(db: EngramDatabase, context: Pick<VectorI
  * resolves. Compute and the IndexedDB factory are given here, not in the context: only
  * engram's own backend scans in engram's worker, and the context stays backend-neutral.
  */
-export function indexedDbStorage({ compute, onDatabase, notes, onEviction, ...database }: IndexedDbOptions): StorageBackend {
+export function indexedDbStorage({ compute, onDatabase, notes, onEviction, encryptionKey, ...database }: IndexedDbOptions): StorageBackend {
   return {
     async open(context: StorageContext): Promise<IndexedDbStorage> {
       const db = new EngramDatabase(context.name, database);
+      if (encryptionKey) installSealing(db, encryptionKey);
       onDatabase?.(db);
       const storage = createIndexedDbStorage(db, { embedder: context.embedder, compute });
       await db.open().catch((error: unknown) => {
@@ -83,7 +87,9 @@ export function indexedDbStorage({ compute, onDatabase, notes, onEviction, ...da
         db.close();
         throw toStorageError(error, `${action} the IndexedDB database '${db.name}'`);
       };
-      await finishLineageMigration(db).catch(failed('finishing the upgrade of'));
+      // A wrong, missing or extra key is refused first, before anything is written.
+      await checkSealing(db).catch(failed('checking the encryption key of'));
+      await finishUpgrades(db).catch(failed('finishing the upgrade of'));
       const guard = await guardEviction(db, notes === undefined ? defaultNoteStore() : notes, onEviction ?? 'reject').catch(failed('checking'));
       return { ...storage, check: guard.check };
     },

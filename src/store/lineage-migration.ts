@@ -6,7 +6,7 @@
  * and reads quarantine it exactly as before.
  */
 import type { Transaction } from 'dexie';
-import type { EngramDatabase, EventRow, LineageRow, MemoryRow } from './database';
+import type { EventRow, LineageRow, MemoryRow } from './database';
 import { sourceKey, summarize } from './lineage';
 
 export async function migrateToLineage(transaction: Transaction): Promise<void> {
@@ -43,17 +43,3 @@ export async function migrateToLineage(transaction: Transaction): Promise<void> 
   await transaction.table<EventRow, [string, number]>('events').bulkPut(events);
 }
 
-/**
- * Finishes a v3 → v4 upgrade that was cut short; run after every open. Closing the tab while the
- * upgrade's migration awaited its reads ends the page's script, and the upgrade transaction, with
- * no request left, commits: the database is at v4 with the new indexes but rows still in v3 form,
- * invisible to the `active` index (retrieval and the topic sweep would miss them). A row with
- * lineage fields is in the `[chain+depth]` index, so comparing two counts tells; the migration
- * skips rows already moved, so running it again is safe. Resolves to how many rows were left.
- */
-export async function finishLineageMigration(db: EngramDatabase): Promise<number> {
-  const [all, migrated] = await Promise.all([db.memories.count(), db.memories.orderBy('[chain+depth]').count()]);
-  if (all === migrated) return 0;
-  await db.transaction('rw', [db.memories, db.inputs, db.lineage, db.events], (transaction) => migrateToLineage(transaction));
-  return all - migrated;
-}

@@ -14,6 +14,7 @@ import { memoriesWithSource, metaOf, redactSource, writeRecords, type ParsedRow 
 import { parseInputRows } from './input-row';
 import { hydrate, toWorking } from './lineage-read';
 import { appPartition, isVisibleTo, partitionOf, userPartition, type Owner } from './owner';
+import { commitRows, prepareSeals, refuseMixedSealing } from './sealing';
 import { writePackLog } from './vector-log';
 
 export type { Commit, CommitResult } from '../storage/contract';
@@ -110,7 +111,9 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
       read('listing memories', () =>
         db.transaction('r', db.memories, db.lineage, db.events, async () => {
           const own = scopes.filter((scope) => scope !== 'app').map((scope) => [owner.userId, owner.appName, scope]);
-          const rows = own.length ? await db.memories.where('[userId+appName+scope]').anyOf(own).toArray() : [];
+          // One equality query per scope, not anyOf: anyOf reads by cursor, and a cursor's rows
+          // cannot be decrypted on the way (sealing.ts).
+          const rows = (await Promise.all(own.map((key) => db.memories.where('[userId+appName+scope]').equals(key).toArray()))).flat();
           if (scopes.includes('app')) rows.push(...(await db.memories.where('[appName+scope]').equals([owner.appName, 'app']).toArray()));
           const wanted = includeInvalid ? rows : rows.filter((row) => row.invalidatedAt === undefined);
           const records = await visible(wanted, owner);
@@ -183,11 +186,15 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
 
     async commit({ records, creates = [], inputs = [], deleteInputs = [], expected, revoke, inputsBaseVersion, hints }) {
       const touched = new Set([...expected.keys(), ...records.map(partitionOf), ...(revoke ? [userPartition(revoke)] : [])]);
+      // Encrypted at rest: everything this commit can write is sealed first (sealing.ts).
+      let release = () => {};
       try {
+        release = await prepareSeals(db, commitRows(records, inputs));
         // Nothing but IndexedDB is awaited in here: any other await would end the transaction
         // and leave the writes before it committed (RELIABILITY.md, "Traps").
         const tables = [db.memories, db.lineage, db.events, db.checkpoints, db.inputs, db.partitions, db.vectorLog, db.vectorPacks, db.revocations];
         return await db.transaction('rw', tables, async () => {
+          await refuseMixedSealing(db);
           await refuseRevokedInputs(db, inputs, inputsBaseVersion);
           await refuseExistingIds(db, creates);
           const keys = [...touched];
@@ -214,6 +221,8 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
         });
       } catch (error) {
         throw toStorageError(error, 'writing memories');
+      } finally {
+        release();
       }
     },
   };

@@ -24,6 +24,7 @@ import type { MemoryRecord, Scope } from '../schema';
 import { SCOPE_CODE, type IndexRows } from '../worker/api';
 import { STORED_SCOPE_CODE, type EngramDatabase, type PackedColumns, type VectorLogRow, type VectorPackRow } from './database';
 import { partitionOf } from './owner';
+import { prepareSeals, snapshotRows } from './sealing';
 import { partitionRange, toVectorInput, type LoggedRowInput } from './vector-log';
 
 /** Rows per snapshot chunk: ~8 MB at 256 dimensions, so no single clone is large. */
@@ -254,7 +255,10 @@ export async function readRecordRows(
  * Skipped (false) when the partition has moved past `version`: the caller's copy is then not the latest.
  */
 export async function writeSnapshot(db: EngramDatabase, key: string, embedder: { id: string; dim: number }, version: number, chunks: readonly IndexRows[]): Promise<boolean> {
+  // Encrypted at rest: the chunks' vectors and terms are sealed before the transaction (sealing.ts).
+  let release = () => {};
   try {
+    release = await prepareSeals(db, snapshotRows(key, version, chunks));
     return await db.transaction('rw', db.partitions, db.vectorPacks, db.vectorLog, async () => {
       const current = (await db.partitions.get(key))?.version ?? 0;
       if (current !== version) return false;
@@ -270,5 +274,7 @@ export async function writeSnapshot(db: EngramDatabase, key: string, embedder: {
     });
   } catch (error) {
     throw toStorageError(error, 'writing packed vectors');
+  } finally {
+    release();
   }
 }

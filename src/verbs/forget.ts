@@ -1,6 +1,6 @@
 /** `memory.forgetSource`: erase what only the source supported, regenerate the rest by replaying the owner's other inputs. */
 import { forgetSource as eraseSource, type ForgetReport } from '../forget/forget';
-import { replay } from '../forget/replay';
+import { replay, type ReplayDeps } from '../forget/replay';
 import { parseInput, parseOwner, type OwnerOptions } from '../options';
 import { Id } from '../schema';
 import type { MemoryDeps } from './deps';
@@ -9,7 +9,7 @@ import { candidatesOf } from './write-input';
 export async function forgetSource(deps: MemoryDeps, sourceId: string, options: OwnerOptions): Promise<ForgetReport> {
   const id = parseInput(Id, sourceId, 'sourceId');
   // Replay extracts and plans exactly as the live writes did: the same candidates, embedder and policy.
-  const replayDeps = { candidatesOf: (input: Parameters<typeof candidatesOf>[1]) => candidatesOf(deps, input), embedder: deps.embedder, context: deps.context };
+  const replayDeps: ReplayDeps = { candidatesOf: (input) => candidatesOf(deps, input), embedder: deps.embedder, context: deps.context };
   return eraseSource(
     {
       ...deps,

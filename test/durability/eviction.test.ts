@@ -81,6 +81,17 @@ describe('createMemory (eviction)', () => {
     await expect(test.memory.export(ada)).rejects.toThrow(StorageEvictedError);
   });
 
+  it('opens as usual when the note outside the database is not one engram wrote, and writes its own', async () => {
+    const notes = createNotes();
+    const first = await open({ notes });
+    await remember(first.memory);
+    await first.memory.close();
+    notes.setItem(`engram:store:${first.name}`, '{not json');
+    const again = await open({ notes, indexedDB: first.factory, name: first.name });
+    expect(await again.memory.list(ada)).toHaveLength(1);
+    expect(JSON.parse(notes.getItem(`engram:store:${first.name}`)!)).toMatchObject({ storeId: expect.any(Number) });
+  });
+
   it('rejects an unknown onEviction value with ValidationError', async () => {
     await expect(open({ onEviction: 'ignore' as never })).rejects.toThrow(ValidationError);
   });

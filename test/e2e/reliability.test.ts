@@ -4,11 +4,10 @@
  * and driven through `window.engram` (public API only) with page.evaluate. Each test prints
  * its figure; "0" figures fail the test on anything else.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alive, chromiumPidsFor, launchProfile, openHarnessAt, serveHarness, until, type HarnessPage, type ServedHarness } from './harness-session';
+import { scanIndexedDbFiles } from './profile-files';
 
 let served: ServedHarness;
 
@@ -30,58 +29,6 @@ async function openMemory(page: Page, name: string): Promise<void> {
   await page.evaluate(async (name) => {
     window.memory = await window.engram.createMemory({ name });
   }, name);
-}
-
-/** Every file under `dir`, recursively. */
-function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  let entries: string[];
-  try {
-    entries = readdirSync(dir);
-  } catch {
-    return out;
-  }
-  for (const entry of entries) {
-    const path = join(dir, entry);
-    const stat = statSync(path, { throwIfNoEntry: false });
-    if (!stat) continue;
-    if (stat.isDirectory()) out.push(...filesUnder(path));
-    else if (stat.isFile()) out.push(path);
-  }
-  return out;
-}
-
-function countOccurrences(haystack: Buffer, needle: Buffer): number {
-  let count = 0;
-  for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + 1)) count += 1;
-  return count;
-}
-
-/** Occurrences of `text` (UTF-8, UTF-16LE and UTF-16BE) in every file of the profile's IndexedDB folders. */
-function scanIndexedDbFiles(profile: string, text: string): { hits: number; files: number; bytes: number; where: string[] } {
-  const le = Buffer.from(text, 'utf16le');
-  const be = Buffer.from(le);
-  be.swap16();
-  const needles = [Buffer.from(text, 'utf8'), le, be];
-  const roots = filesUnder(profile).filter((path) => /[/\\]IndexedDB[/\\]/.test(path));
-  let hits = 0;
-  let bytes = 0;
-  const where: string[] = [];
-  for (const path of roots) {
-    let content: Buffer;
-    try {
-      content = readFileSync(path);
-    } catch {
-      continue; // a file LevelDB removed between the listing and the read
-    }
-    bytes += content.length;
-    const found = needles.reduce((sum, needle) => sum + countOccurrences(content, needle), 0);
-    if (found) {
-      hits += found;
-      where.push(`${path.slice(profile.length + 1)}×${found}`);
-    }
-  }
-  return { hits, files: roots.length, bytes, where };
 }
 
 describe('browser reliability (Chromium, real IndexedDB, module Worker)', () => {

@@ -22,9 +22,17 @@ function stringify(value: unknown): string {
   return JSON.stringify(value, (_key, inner: unknown) => (ArrayBuffer.isView(inner) ? Array.from(inner as Float32Array) : inner));
 }
 
-/** Every row (value and key) of every store of every database, as JSON text. */
-export async function dumpDatabases(factory: IDBFactory): Promise<RawRow[]> {
-  const rows: RawRow[] = [];
+/** One stored row as IndexedDB holds it (structured-cloned: typed arrays stay typed arrays). */
+export interface StoredRow {
+  database: string;
+  store: string;
+  key: IDBValidKey;
+  value: unknown;
+}
+
+/** Every row (key and value) of every store of every database, read through the raw IndexedDB API. */
+export async function storedRows(factory: IDBFactory): Promise<StoredRow[]> {
+  const rows: StoredRow[] = [];
   for (const { name } of await factory.databases()) {
     const db = await new Promise<IDBDatabase>((resolve, reject) => {
       const open = factory.open(name!);
@@ -35,13 +43,18 @@ export async function dumpDatabases(factory: IDBFactory): Promise<RawRow[]> {
       for (const store of Array.from(db.objectStoreNames)) {
         const objectStore = db.transaction(store, 'readonly').objectStore(store);
         const [values, keys] = await Promise.all([request(objectStore.getAll()), request(objectStore.getAllKeys())]);
-        values.forEach((value, i) => rows.push({ database: name!, store, text: stringify([keys[i], value]) }));
+        values.forEach((value, i) => rows.push({ database: name!, store, key: keys[i]!, value }));
       }
     } finally {
       db.close();
     }
   }
   return rows;
+}
+
+/** Every row (value and key) of every store of every database, as JSON text. */
+export async function dumpDatabases(factory: IDBFactory): Promise<RawRow[]> {
+  return (await storedRows(factory)).map(({ database, store, key, value }) => ({ database, store, text: stringify([key, value]) }));
 }
 
 /** Where `needle` (case-sensitive) occurs in the raw databases: one entry per row that holds it. */

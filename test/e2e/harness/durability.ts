@@ -91,20 +91,20 @@ function watchUpgrades(name: string): void {
   };
 }
 
-/** How many memory rows of database `name` carry the v4 lineage fields (`chain`), of all rows; read raw. */
-async function migratedRows(name: string): Promise<{ chained: number; rows: number }> {
+/** How many memory rows of database `name` carry the v4 lineage fields (`chain`) and v5's fact key, of all rows; read raw. */
+async function migratedRows(name: string): Promise<{ chained: number; keyed: number; rows: number }> {
   const db = await new Promise<IDBDatabase>((resolve, reject) => {
     const request = indexedDB.open(name);
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
   });
   try {
-    const rows = await new Promise<{ chain?: string }[]>((resolve, reject) => {
+    const rows = await new Promise<{ chain?: string; fact?: number }[]>((resolve, reject) => {
       const request = db.transaction('memories', 'readonly').objectStore('memories').getAll();
-      request.onsuccess = () => resolve(request.result as { chain?: string }[]);
+      request.onsuccess = () => resolve(request.result as { chain?: string; fact?: number }[]);
       request.onerror = () => reject(request.error);
     });
-    return { chained: rows.filter((row) => row.chain !== undefined).length, rows: rows.length };
+    return { chained: rows.filter((row) => row.chain !== undefined).length, keyed: rows.filter((row) => typeof row.fact === 'number').length, rows: rows.length };
   } finally {
     db.close();
   }

@@ -1,0 +1,113 @@
+/**
+ * The contract's one write, on Chroma: engram's Commit turned into a plan for intents.ts
+ * (claim, checks, the writes as one intent document, idempotent apply, clear). The refusals
+ * are the IndexedDB backend's, checked after the claim is won and before anything is written:
+ * a stale version (ConflictError), a CREATE whose id exists (ConflictError, decided again
+ * with new ids), an input whose source was revoked after the write began (PermissionError).
+ *
+ * Inputs have no auto-increment here: an input's `seq` is its owner partition's version after
+ * this commit × 2^20 + its position, increasing in write order within the owner (replay reads
+ * one owner's inputs; invariant 11 needs their order, never a global one).
+ */
+import { IdCollisionError, partitionOf, PermissionError, StorageError, userPartition, type MemoryRecord } from 'engram';
+import type { Commit, CommitResult, WriteInput } from '../../storage/contract';
+import type { ChromaRow, Collections } from './collections';
+import { commitPlan, type IntentOptions, type Write } from './intents';
+import { dropsFlags, inputId, inputPartition, inputRow, memoryRow, recordOf, sourceFlag } from './rows';
+import { revocationId } from './records';
+import { and, eq } from './where';
+
+/** Inputs one commit may append (their seqs are `version × SEQ_SPAN + i`; 2^33 commits per owner stay exact). */
+const SEQ_SPAN = 2 ** 20;
+
+export function createCommit(collections: Collections, intents: IntentOptions): (commit: Commit) => Promise<CommitResult> {
+  return async (commit) => {
+    const { records, inputs = [], revoke } = commit;
+    if (inputs.length >= SEQ_SPAN) throw new StorageError(`one commit on Chroma appends at most ${SEQ_SPAN - 1} stored inputs (got ${inputs.length}); nothing was written. Import the owner's history in parts.`);
+    const partitions = [...new Set([...commit.expected.keys(), ...records.map(partitionOf), ...(revoke ? [userPartition(revoke)] : []), ...inputs.map(inputPartition)])];
+    let stored = new Map<string, MemoryRecord>();
+    const versions = await commitPlan(
+      collections,
+      {
+        partitions,
+        expected: commit.expected,
+        check: async () => {
+          await refuseRevokedInputs(collections, inputs, commit.inputsBaseVersion);
+          stored = await storedRecords(collections, commit);
+          refuseExistingIds(commit.creates ?? [], stored);
+        },
+        writes: (versions) => writesOf(commit, stored, versions),
+      },
+      intents,
+    );
+    return { versions };
+  };
+}
+
+/** The records the commit replaces, and (on a revocation) every record of the owner listing the source: their source flags and excerpts change. */
+async function storedRecords(collections: Collections, commit: Commit): Promise<Map<string, MemoryRecord>> {
+  const ids = [...new Set([...commit.records.map((record) => record.id), ...(commit.creates ?? [])])];
+  const rows = await collections.get('memories', { ids, embeddings: true });
+  const { revoke } = commit;
+  if (revoke) rows.push(...(await collections.get('memories', { where: and(eq('pk', userPartition(revoke)), eq(sourceFlag(revoke.sourceId), true)), embeddings: true })));
+  const out = new Map<string, MemoryRecord>();
+  for (const row of rows) {
+    const record = recordOf(row);
+    if (record) out.set(record.id, record);
+    // An unreadable stored row is still an id that exists: a CREATE must not take it.
+    else out.set(row.id, { id: row.id } as MemoryRecord);
+  }
+  return out;
+}
+
+function refuseExistingIds(creates: readonly string[], stored: ReadonlyMap<string, MemoryRecord>): void {
+  const taken = creates.filter((id) => stored.has(id));
+  if (taken.length || new Set(creates).size !== creates.length) {
+    throw new IdCollisionError(`memory id ${taken[0] ?? 'generated twice'} already exists; a new memory never replaces another record, so the write is decided again with new ids`);
+  }
+}
+
+async function refuseRevokedInputs(collections: Collections, inputs: Commit['inputs'] & object, baseVersion: number | undefined): Promise<void> {
+  const owned = inputs.filter((input): input is WriteInput => input.kind !== 'prune' && input.scope !== 'app');
+  if (owned.length === 0) return;
+  const rows = await collections.get('revocations', { ids: owned.map((input) => revocationId(input, input.source.id)) });
+  for (const row of rows) {
+    const version = row.metadata.version;
+    if (typeof version === 'number' && (baseVersion === undefined || version > baseVersion)) {
+      const sourceId = String(row.metadata.sourceId);
+      throw new PermissionError(`source '${sourceId}' was revoked with forgetSource while this write was in flight; nothing from it was stored. Ingest it again if the user shares it anew.`);
+    }
+  }
+}
+
+/** Every write of the commit, in apply order: memories, inputs appended, inputs deleted, the revocation. */
+function writesOf(commit: Commit, stored: ReadonlyMap<string, MemoryRecord>, versions: ReadonlyMap<string, [number, number]>): Write[] {
+  const { inputs = [], deleteInputs = [], revoke } = commit;
+  const final = new Map<string, MemoryRecord>();
+  if (revoke) for (const record of stored.values()) if (record.sources) final.set(record.id, record);
+  for (const record of commit.records) final.set(record.id, record);
+  // The revoked source's excerpts are blanked in every record of the owner that lists it.
+  const blank = (record: MemoryRecord): MemoryRecord =>
+    revoke && record.userId === revoke.userId && record.sources.some((source) => source.id === revoke.sourceId && source.excerpt !== '')
+      ? { ...record, sources: record.sources.map((source) => (source.id === revoke.sourceId ? { ...source, excerpt: '' } : source)) }
+      : record;
+  const memories: ChromaRow[] = [...final.values()].map((record) => memoryRow(blank(record)));
+  const rewritten = [...final.values()].filter((record) => {
+    const previous = stored.get(record.id);
+    return previous?.sources !== undefined && dropsFlags(record, previous);
+  });
+  const writes: Write[] = [];
+  if (rewritten.length) writes.push({ table: 'memories', remove: rewritten.map((record) => record.id) });
+  if (memories.length) writes.push({ table: 'memories', upsert: memories });
+  if (inputs.length) writes.push({ table: 'inputs', upsert: inputs.map((input, i) => inputRow(input, versions.get(inputPartition(input))![1] * SEQ_SPAN + i)) });
+  if (deleteInputs.length) {
+    // Seqs count per owner here: the erasing owner's (or, without a revocation, every owner the commit covers).
+    const owners = revoke ? [userPartition(revoke)] : [...versions.keys()];
+    writes.push({ table: 'inputs', remove: owners.flatMap((key) => deleteInputs.map((seq) => inputId(key, seq))) });
+  }
+  if (revoke) {
+    const version = versions.get(userPartition(revoke))![1];
+    writes.push({ table: 'revocations', upsert: [{ id: revocationId(revoke, revoke.sourceId), metadata: { userId: revoke.userId, appName: revoke.appName, sourceId: revoke.sourceId, version, at: revoke.at } }] });
+  }
+  return writes;
+}

@@ -1,0 +1,208 @@
+/**
+ * Atomic commits on a server without transactions. The `control` collection holds, per
+ * partition, a version document (`v:<key>`), and one intent document per commit in flight;
+ * both carry the flag `p:<key>` of every partition they cover, so one `get` reads a set of
+ * partitions' versions and intents together.
+ *
+ * A commit, in this order (the rules the recovery and the readers rely on):
+ * 1. claim: write the intent in state `claim` (nothing else written yet);
+ * 2. read the control rows of its partitions: another live intent there → withdraw the claim
+ *    and fail with ConflictError (the caller decides again); a stale one (older than the
+ *    lease: its writer died) is finished or withdrawn first. Two claims that see each other
+ *    both withdraw: at most one writer per partition passes this step;
+ * 3. compare the versions with what the decision was made against, run the caller's checks;
+ * 4. mark the intent `apply`, with every write in its document, and write the new versions, in
+ *    one request: from here on the commit is decided, and whoever finds the intent finishes it;
+ * 5. apply the writes (upserts and deletes by id: idempotent, so applying twice is applying once);
+ * 6. delete the intent.
+ * A crash before 4 leaves a claim (withdrawn: the pre-state); at or after 4, the intent is
+ * finished by the next reader, writer or opener (the post-state).
+ *
+ * Readers use the seqlock of {@link consistentRead}: control rows before and after the read,
+ * equal versions and no decided intent, or read again.
+ */
+import type { Metadata } from 'chromadb';
+import { ConflictError, StorageError } from 'engram';
+import type { ChromaRow, Collections, ReadRow, Table } from './collections';
+import { eq, or, type Filter } from './where';
+
+/** One write of a commit. */
+export type Write = { table: Table; upsert: ChromaRow[] } | { table: Table; remove: string[] };
+
+export interface Plan {
+  /** Partition keys the commit writes (their versions go up by one). */
+  partitions: readonly string[];
+  /** Versions the decision was made against; a mismatch fails with ConflictError. */
+  expected: ReadonlyMap<string, number>;
+  /** Runs after the claim is won and the versions are checked; throws to abandon the commit. */
+  check?: (versions: ReadonlyMap<string, number>) => Promise<void>;
+  /** Built once the versions are known (the writes may carry them). */
+  writes: (versions: ReadonlyMap<string, [number, number]>) => Write[];
+}
+
+export interface IntentOptions {
+  /** How long an intent may stay before it counts as left behind by a dead writer (ms). */
+  leaseMs: number;
+  clock: () => number;
+}
+
+interface Intent {
+  id: string;
+  state: 'claim' | 'apply';
+  at: number;
+  document: string | null;
+}
+
+interface Control {
+  versions: Map<string, number>;
+  intents: Intent[];
+}
+
+const flag = (key: string) => `p:${key}`;
+const coverFilter = (keys: readonly string[]): Filter => or(...keys.map((key) => eq(flag(key), true)));
+const flags = (keys: readonly string[]): Metadata => Object.fromEntries(keys.map((key) => [flag(key), true]));
+
+/** The versions and the intents in flight of `keys` (one request). */
+export async function readControl(collections: Collections, keys: readonly string[]): Promise<Control> {
+  const rows = await collections.get('control', { where: coverFilter(keys) });
+  const versions = new Map(keys.map((key) => [key, 0]));
+  const intents: Intent[] = [];
+  for (const row of rows) {
+    const { kind, state, at, version } = row.metadata;
+    if (kind === 'version' && row.id.startsWith('v:') && typeof version === 'number') versions.set(row.id.slice(2), version);
+    if (kind === 'intent' && (state === 'claim' || state === 'apply') && typeof at === 'number') intents.push({ id: row.id, state, at, document: row.document });
+  }
+  return { versions, intents };
+}
+
+/** Commits `plan` as described above; resolves to each partition's [version before, after]. */
+export async function commitPlan(collections: Collections, plan: Plan, options: IntentOptions): Promise<Map<string, [number, number]>> {
+  const keys = [...new Set([...plan.partitions, ...plan.expected.keys()])];
+  const id = `i:${randomHex()}`;
+  await collections.upsert('control', [{ id, metadata: { kind: 'intent', state: 'claim', at: options.clock(), ...flags(keys) } }]);
+  let decided = false;
+  try {
+    const control = await claim(collections, keys, id, options);
+    const versions = new Map<string, [number, number]>();
+    for (const key of keys) {
+      const version = control.versions.get(key) ?? 0;
+      const seen = plan.expected.get(key);
+      if (seen !== undefined && seen !== version) throw new ConflictError(`partition ${key} changed (version ${seen} → ${version}) while this write was being decided`);
+      versions.set(key, [version, version + 1]);
+    }
+    await plan.check?.(control.versions);
+    const writes = plan.writes(versions);
+    const after = [...versions].map(([key, [, version]]) => [key, version] as [string, number]);
+    // The decision and the new versions in one request: readers and writers see both or neither.
+    await collections.upsert('control', [{ id, document: JSON.stringify({ writes, versions: after }), metadata: { state: 'apply' } }, ...versionRows(after)]);
+    decided = true;
+    await apply(collections, writes);
+    await collections.remove('control', [id]);
+    return versions;
+  } catch (error) {
+    // Before the `apply` mark nothing is written: withdrawing the claim is the whole rollback.
+    // After it, the intent stays for the next reader, writer or opener to finish; this writer
+    // gives it up (its lease ends now), so they need not wait for the lease to run out.
+    const cleanup = decided ? collections.mark('control', id, { at: 0 }) : collections.remove('control', [id]);
+    await cleanup.catch((failure: unknown) => warnLeftBehind(id, decided, failure));
+    throw error;
+  }
+}
+
+/** An intent whose cleanup failed (the server went away) is still safe: a claim writes nothing, and a decided intent is finished once its lease ends. */
+function warnLeftBehind(id: string, decided: boolean, error: unknown): void {
+  const what = decided ? 'decided intent could not be given up; it is finished once its lease ends' : 'claim could not be withdrawn; it expires with its lease';
+  console.warn(`engram/chroma: ${id}: the ${what} (${error instanceof Error ? error.message : String(error)}).`);
+}
+
+/** Step 2: the control rows, once no other live intent covers these partitions. */
+async function claim(collections: Collections, keys: readonly string[], own: string, options: IntentOptions): Promise<Control> {
+  for (;;) {
+    const control = await readControl(collections, keys);
+    const others = control.intents.filter((intent) => intent.id !== own);
+    if (others.length === 0) return control;
+    const live = others.find((intent) => !isStale(intent, options));
+    if (live) throw new ConflictError(`another write on ${keys.join(', ')} is in flight (intent ${live.id}); decide again`);
+    for (const intent of others) await finish(collections, intent);
+  }
+}
+
+const isStale = (intent: Intent, options: IntentOptions) => options.clock() - intent.at >= options.leaseMs;
+
+const versionRows = (versions: readonly [string, number][]): ChromaRow[] => versions.map(([key, version]) => ({ id: `v:${key}`, metadata: { kind: 'version', version, [flag(key)]: true } }));
+
+/** Applies a decided commit's writes in order (upserts and deletes by id: applying twice is applying once). */
+async function apply(collections: Collections, writes: readonly Write[]): Promise<void> {
+  for (const write of writes) {
+    if ('upsert' in write) await collections.upsert(write.table, write.upsert);
+    else await collections.remove(write.table, write.remove);
+  }
+}
+
+/**
+ * Finishes an intent another writer left: an `apply` is applied (again) with its versions
+ * (written with the decision already; again, in case that request was not all-or-nothing)
+ * and cleared; a `claim` is withdrawn.
+ */
+async function finish(collections: Collections, intent: Intent): Promise<void> {
+  if (intent.state === 'apply') {
+    const { writes, versions } = parseIntent(intent);
+    await apply(collections, writes);
+    await collections.upsert('control', versionRows(versions));
+  }
+  await collections.remove('control', [intent.id]);
+}
+
+function parseIntent(intent: Intent): { writes: Write[]; versions: [string, number][] } {
+  try {
+    const parsed = JSON.parse(intent.document ?? '') as { writes: Write[]; versions: [string, number][] };
+    if (Array.isArray(parsed.writes) && Array.isArray(parsed.versions)) return parsed;
+  } catch (error) {
+    throw new StorageError(`the intent ${intent.id} in the control collection is not readable JSON; delete it by id if it was written by hand`, { cause: error });
+  }
+  throw new StorageError(`the intent ${intent.id} in the control collection has no writes or versions; delete it by id if it was written by hand`);
+}
+
+/** On open: finishes every intent left behind longer than the lease (all of them with `leaseMs: 0`). */
+export async function recoverIntents(collections: Collections, options: IntentOptions): Promise<number> {
+  const rows: ReadRow[] = await collections.get('control', { where: eq('kind', 'intent') });
+  let finished = 0;
+  for (const row of rows) {
+    const { state, at } = row.metadata;
+    if ((state !== 'claim' && state !== 'apply') || typeof at !== 'number') continue;
+    const intent: Intent = { id: row.id, state, at, document: row.document };
+    if (!isStale(intent, options)) continue;
+    await finish(collections, intent);
+    finished++;
+  }
+  return finished;
+}
+
+/** Reads attempted before a read that keeps meeting writes in flight gives up. */
+const MAX_READS = 50;
+
+/**
+ * Runs `body` so that it sees no commit half-applied on `keys`: the control rows are read
+ * before and after it; when a write was in flight or a version moved in between, it waits
+ * (finishing intents past their lease) and reads again.
+ */
+export async function consistentRead<T>(collections: Collections, keys: readonly string[], body: () => Promise<T>, options: IntentOptions): Promise<T> {
+  for (let attempt = 0; attempt < MAX_READS; attempt++) {
+    // A claim has written nothing: only decided intents (`apply`) can be half-applied.
+    const before = await readControl(collections, keys);
+    const applying = before.intents.filter((intent) => intent.state === 'apply');
+    if (applying.length === 0) {
+      const result = await body();
+      const after = await readControl(collections, keys);
+      if (!after.intents.some((intent) => intent.state === 'apply') && keys.every((key) => after.versions.get(key) === before.versions.get(key))) return result;
+    } else {
+      for (const intent of applying) if (isStale(intent, options)) await finish(collections, intent);
+    }
+    await new Promise((done) => setTimeout(done, Math.min(200, 5 * 2 ** Math.min(attempt, 6))));
+  }
+  throw new ConflictError(`reading ${keys.join(', ')} met a write in flight ${MAX_READS} times in a row; try again`);
+}
+
+function randomHex(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(12)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}

@@ -1,0 +1,124 @@
+/**
+ * The records layer's reads on Chroma. Every read is a `where` filter engram builds (the
+ * partition, scope, `active`, topic or source flag), then the one isolation predicate again on
+ * what came back; rows that fail to parse are quarantined. Reads go through the seqlock of
+ * intents.ts, so no commit is ever seen half-applied.
+ */
+import { appPartition, isVisibleTo, userPartition, type MemoryRecord, type Scope } from 'engram';
+import type { Owner, RecordLocation, RecordStore } from '../../storage/contract';
+import type { Collections, ReadRow } from './collections';
+import { consistentRead, readControl, type IntentOptions } from './intents';
+import { inputOf, inputPartition, recordOf, sourceFlag } from './rows';
+import { and, eq, NOTHING, oneOf, or, type Filter } from './where';
+
+export type RecordReads = Omit<RecordStore, 'commit' | 'quarantined'>;
+
+const byCreation = (a: MemoryRecord, b: MemoryRecord) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1);
+
+/** The filter for an owner's records of `scopes` (app scope: its app's), any state. */
+export function scopeFilter(owner: Owner, scopes: readonly Scope[]): Filter {
+  const own = scopes.filter((scope) => scope !== 'app');
+  return or(
+    own.length ? and(eq('pk', userPartition(owner)), oneOf('scope', own)) : NOTHING,
+    scopes.includes('app') ? eq('pk', appPartition(owner.appName)) : NOTHING,
+  );
+}
+
+export function createRecordReads(collections: Collections, intents: IntentOptions, quarantined: Set<string>): RecordReads {
+  const ownKeys = (owner: Owner) => [userPartition(owner), appPartition(owner.appName)];
+
+  /** Parsed, visible records of `rows` (unparseable ones quarantined). */
+  function visible(rows: readonly ReadRow[], owner: Owner | null): MemoryRecord[] {
+    const out: MemoryRecord[] = [];
+    for (const row of rows) {
+      const record = recordOf(row);
+      if (!record) quarantined.add(row.id);
+      else if (owner === null || isVisibleTo(record, owner)) out.push(record);
+    }
+    return out;
+  }
+
+  const memories = (owner: Owner, keys: readonly string[], request: { ids?: readonly string[]; where?: Filter }) =>
+    consistentRead(collections, keys, async () => visible(await collections.get('memories', { ...request, embeddings: true }), owner), intents);
+
+  const inputsWhere = (owner: Owner, where: Filter) => {
+    const key = inputPartition(owner);
+    return consistentRead(
+      collections,
+      [key],
+      async () => {
+        const rows = await collections.get('inputs', { where: and(eq('ok', key), where) });
+        const inputs = rows.map(inputOf);
+        return inputs.sort((a, b) => a.seq! - b.seq!);
+      },
+      intents,
+    );
+  };
+
+  /** Active rows another embedder wrote, any owner (re-embedding walks them; no caller's read). */
+  const foreign = (embedderId: string) => collections.get('memories', { where: and(eq('active', true), { embedderId: { $ne: embedderId } }) });
+
+  return {
+    versions: async (keys) => (await readControl(collections, keys)).versions,
+
+    async getMany(ids, owner) {
+      const found = new Map((await memories(owner, ownKeys(owner), { ids })).map((record) => [record.id, record]));
+      return ids.flatMap((id) => found.get(id) ?? []);
+    },
+
+    async list(owner, { scopes, includeInvalid }) {
+      const where = and(scopeFilter(owner, scopes), includeInvalid ? undefined : eq('active', true));
+      return (await memories(owner, ownKeys(owner), { where })).sort(byCreation);
+    },
+
+    async workingSet(owner, { ids, topics, scope }) {
+      const key = scope === 'app' ? appPartition(owner.appName) : userPartition(owner);
+      // Neighbours (any state) and the topic sweep (active, by `where`) in one consistent read.
+      const rows = await consistentRead(
+        collections,
+        [key],
+        async () => {
+          const [neighbours, onTopic] = await Promise.all([
+            collections.get('memories', { ids, embeddings: true }),
+            collections.get('memories', { where: and(eq('pk', key), eq('scope', scope), eq('active', true), oneOf('topic', topics)), embeddings: true }),
+          ]);
+          return [...neighbours, ...onTopic];
+        },
+        intents,
+      );
+      return [...new Map(visible(rows, owner).map((record) => [record.id, record])).values()];
+    },
+
+    bySource: (owner, sourceId) => memories(owner, [userPartition(owner)], { where: and(eq('pk', userPartition(owner)), eq(sourceFlag(sourceId), true)) }),
+
+    // All of the owner's user- and session-scope records: the contract allows more than it needs.
+    erasureSet: async (owner) => (await memories(owner, [userPartition(owner)], { where: eq('pk', userPartition(owner)) })).sort(byCreation),
+
+    inputs: (owner) => inputsWhere(owner, undefined),
+    inputsAfter: (owner, seq) => inputsWhere(owner, { seq: { $gt: seq } }),
+    inputsOf: (owner, sourceId) => inputsWhere(owner, eq('src', sourceId)),
+
+    // This backend keeps no checkpoints: regeneration replays from the first input.
+    checkpointBefore: async () => null,
+
+    async isRevoked(owner, sourceId) {
+      const rows = await collections.get('revocations', { ids: [revocationId(owner, sourceId)] });
+      return rows.length > 0;
+    },
+
+    async foreignActive(embedderId, afterId, limit) {
+      const rows = (await foreign(embedderId)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      const after = afterId === undefined ? rows : rows.filter((row) => row.id > afterId);
+      const page = after.slice(0, limit).map((row): RecordLocation => {
+        const { userId, appName, scope } = row.metadata as { userId: string; appName: string; scope: Scope };
+        return { id: row.id, userId, appName, scope };
+      });
+      return { rows: page, lastId: page.at(-1)?.id };
+    },
+
+    countForeign: async (embedderId) => (await foreign(embedderId)).length,
+  };
+}
+
+/** Row id of an owner's revocation of `sourceId` (JSON: no two owners or sources share one). */
+export const revocationId = (owner: Owner, sourceId: string) => JSON.stringify([owner.userId, owner.appName, sourceId]);

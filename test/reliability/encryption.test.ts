@@ -1,0 +1,214 @@
+/**
+ * Encryption at rest through the public API, checked against the raw IndexedDB rows: with a
+ * key, no user text and no vector is readable in any object store; a wrong, missing or extra
+ * key is an EncryptionKeyError that leaves the database exactly as it was.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { EncryptionKeyError, ValidationError, type MemoryOptions } from '../../src/index';
+import { createTestMemory, DAY, type TestMemory } from '../helpers/memory';
+import { dumpDatabases, findInDatabases, storedRows } from '../helpers/scan';
+
+const owner = { userId: 'u_ada', appName: 'default' };
+const explicit = (id: string) => ({ type: 'user_explicit' as const, id });
+const CANARIES = ['Qvexname', 'qvx-canary-excerpt', 'qvx-canary-summary', 'qvx-canary-fact', 'qvx-canary-app', 'qvx-canary-erased', 'zucchini'];
+
+const newKey = () => crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+
+let opened: TestMemory[] = [];
+afterEach(async () => {
+  await Promise.all(opened.map((test) => test.memory.close()));
+  opened = [];
+});
+
+async function open(options: Parameters<typeof createTestMemory>[0] = {}): Promise<TestMemory> {
+  const test = await createTestMemory(options);
+  opened.push(test);
+  return test;
+}
+
+async function close(test: TestMemory): Promise<void> {
+  await test.memory.close();
+  opened = opened.filter((other) => other !== test);
+}
+
+/** Every write path: ingest (CREATE and an UPDATE), summary, remember (user and app scope), forgetSource, prune, retrieve. */
+async function writeEverything(test: TestMemory): Promise<void> {
+  const { memory, clock } = test;
+  await memory.ingest([{ role: 'user', content: "Please call me Qvexname. I'm vegetarian, qvx-canary-excerpt." }], { ...owner, sessionId: 'c1', source: explicit('s1') });
+  clock.advance(DAY);
+  const chat = [{ role: 'user' as const, content: "I've started eating fish again, with zucchini. I'm allergic to qvx-canary-summary." }];
+  await memory.ingest(chat, { ...owner, sessionId: 'c2', source: explicit('s2') });
+  await memory.summarizeSession(chat, { ...owner, sessionId: 'c2', source: explicit('s2') });
+  await memory.remember({ content: 'The user collects qvx-canary-fact stamps.', topic: 'hobby' }, { ...owner, source: explicit('s3') });
+  await memory.remember({ content: 'Support hours are qvx-canary-app.', topic: 'support' }, { appName: 'default', scope: 'app', source: { type: 'bootstrapped', id: 'b1' } });
+  await memory.ingest([{ role: 'user', content: 'I prefer the aisle seat, qvx-canary-erased.' }], { ...owner, sessionId: 'c3', source: explicit('s4') });
+  clock.advance(DAY);
+  await memory.forgetSource('s4', owner);
+  await memory.prune({ ...owner, floor: 0.01 });
+  await memory.retrieve('what does the user eat', owner);
+}
+
+async function canaryHits(test: TestMemory): Promise<Record<string, number>> {
+  const hits: Record<string, number> = {};
+  for (const canary of CANARIES) hits[canary] = (await findInDatabases(test.factory, canary)).length;
+  return hits;
+}
+
+/** The packs' columns of scoring numbers: in clear, as they are in every memory row. */
+const SCORING_COLUMNS = new Set(['halfLifeDays', 'importance', 'updatedAt']);
+
+/** Paths of every Float32Array / Uint32Array in the raw rows (a vector or term list in clear), scoring columns aside. */
+async function clearArrays(test: TestMemory): Promise<string[]> {
+  const found: string[] = [];
+  const walk = (value: unknown, path: string) => {
+    if (value instanceof Float32Array || value instanceof Uint32Array) {
+      if (!SCORING_COLUMNS.has(path.split('.').at(-1)!)) found.push(path);
+    }
+    else if (Array.isArray(value)) value.forEach((item, i) => walk(item, `${path}[${i}]`));
+    else if (typeof value === 'object' && value !== null && !ArrayBuffer.isView(value)) for (const [key, inner] of Object.entries(value)) walk(inner, `${path}.${key}`);
+  };
+  for (const row of await storedRows(test.factory)) walk(row.value, `${row.store}[${JSON.stringify(row.key)}]`);
+  return found;
+}
+
+/** Copies the sealed `content` of memory `from` into memory `to`, through the raw IndexedDB API. */
+async function moveContent(test: TestMemory, from: string, to: string): Promise<void> {
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const request = test.factory.open(test.name);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  const transaction = db.transaction('memories', 'readwrite');
+  const store = transaction.objectStore('memories');
+  const read = store.getAll();
+  read.onsuccess = () => {
+    const rows = read.result as { id: string; content: unknown }[];
+    store.put({ ...rows.find((row) => row.id === to)!, content: rows.find((row) => row.id === from)!.content });
+  };
+  await new Promise((resolve) => (transaction.oncomplete = resolve));
+  db.close();
+}
+
+const storesWithRows = async (test: TestMemory) => new Set((await storedRows(test.factory)).map((row) => row.store));
+
+describe('createMemory({ encryptionKey })', () => {
+  it('leaves 0 plaintext canaries and 0 clear vectors in every object store when every write path ran', async () => {
+    const test = await open({ encryptionKey: await newKey() });
+    await writeEverything(test);
+    // The snapshot of packed vectors is written in the background after the erasure dropped the packs.
+    await vi.waitFor(async () => expect(await storesWithRows(test)).toContain('vectorPacks'), { timeout: 5000 });
+    expect([...(await storesWithRows(test))].sort()).toEqual(['events', 'inputs', 'lineage', 'memories', 'partitions', 'revocations', 'vectorLog', 'vectorPacks']);
+
+    expect(await canaryHits(test)).toEqual(Object.fromEntries(CANARIES.map((canary) => [canary, 0])));
+    expect(await clearArrays(test)).toEqual([]);
+  });
+
+  it('stores the same canaries in clear when no key is given (the scan above can see them)', async () => {
+    const test = await open();
+    await writeEverything(test);
+    const hits = await canaryHits(test);
+    expect(CANARIES.filter((canary) => canary !== 'qvx-canary-erased').every((canary) => hits[canary]! > 0)).toBe(true);
+    expect(hits['qvx-canary-erased']).toBe(0);
+    expect((await clearArrays(test)).length).toBeGreaterThan(0);
+  });
+
+  it('reads back exactly what it wrote, in this instance and after a reopen with the same key', async () => {
+    const key = await newKey();
+    const test = await open({ encryptionKey: key });
+    await writeEverything(test);
+    const listed = await test.memory.list({ ...owner, includeInvalid: true });
+    const found = await test.memory.retrieve('Qvexname', owner);
+    const history = await test.memory.history(listed[0]!.id, owner);
+    const exported = await test.memory.export(owner);
+    expect(listed.map((record) => record.content)).toContain('The user goes by Qvexname.');
+    expect(found[0]!.memory.content).toBe('The user goes by Qvexname.');
+    await close(test);
+
+    const again = await open({ name: test.name, indexedDB: test.factory, encryptionKey: key });
+    expect(await again.memory.list({ ...owner, includeInvalid: true })).toEqual(listed);
+    expect((await again.memory.retrieve('Qvexname', owner)).map((hit) => hit.memory.id)).toEqual(found.map((hit) => hit.memory.id));
+    expect(await again.memory.history(listed[0]!.id, owner)).toEqual(history);
+    expect({ ...(await again.memory.export(owner)), exportedAt: 0 }).toEqual({ ...exported, exportedAt: 0 });
+  });
+
+  it('rejects a wrong key with EncryptionKeyError at open and leaves the database byte-identical', async () => {
+    const test = await open({ encryptionKey: await newKey() });
+    await writeEverything(test);
+    await close(test);
+    const before = await dumpDatabases(test.factory);
+
+    const wrong: MemoryOptions = { name: test.name, indexedDB: test.factory, encryptionKey: await newKey() };
+    await expect(open(wrong)).rejects.toThrow(EncryptionKeyError);
+    await expect(open(wrong)).rejects.toThrow(`the encryptionKey does not open database '${test.name}': it was encrypted with another key`);
+    expect(await dumpDatabases(test.factory)).toEqual(before);
+  });
+
+  it('rejects opening an encrypted database without a key, and a key for a database written without one, changing nothing', async () => {
+    const sealed = await open({ encryptionKey: await newKey() });
+    await writeEverything(sealed);
+    await close(sealed);
+    const plain = await open({ indexedDB: sealed.factory });
+    await writeEverything(plain);
+    await close(plain);
+    const before = await dumpDatabases(sealed.factory);
+
+    await expect(open({ name: sealed.name, indexedDB: sealed.factory })).rejects.toThrow(EncryptionKeyError);
+    await expect(open({ name: sealed.name, indexedDB: sealed.factory })).rejects.toThrow('is encrypted at rest and no encryptionKey was given');
+    await expect(open({ name: plain.name, indexedDB: plain.factory, encryptionKey: await newKey() })).rejects.toThrow(EncryptionKeyError);
+    await expect(open({ name: plain.name, indexedDB: plain.factory, encryptionKey: await newKey() })).rejects.toThrow('was written without an encryptionKey');
+    expect(await dumpDatabases(sealed.factory)).toEqual(before);
+  });
+
+  it("quarantines a memory whose sealed content was moved into another owner's row, and serves the rest", async () => {
+    const key = await newKey();
+    const test = await open({ encryptionKey: key });
+    const bob = { userId: 'u_bob', appName: 'default' };
+    await test.memory.remember({ content: 'The user collects qvx-canary-fact stamps.', topic: 'hobby' }, { ...owner, source: explicit('a1') });
+    await test.memory.remember({ content: 'The user plays the oboe.', topic: 'music' }, { ...bob, source: explicit('b1') });
+    await test.memory.remember({ content: 'The user sings.', topic: 'voice' }, { ...bob, source: explicit('b2') });
+    const adas = await test.memory.list(owner);
+    const bobs = await test.memory.list(bob);
+    await close(test);
+    await moveContent(test, adas[0]!.id, bobs[0]!.id);
+
+    const again = await open({ name: test.name, indexedDB: test.factory, encryptionKey: key });
+    expect(await again.memory.list(bob)).toEqual(bobs.slice(1));
+    expect(await again.memory.list(owner)).toEqual(adas);
+  });
+
+  it('encrypts a database that was only opened without a key, never written to', async () => {
+    const plain = await open();
+    await close(plain);
+    const key = await newKey();
+    const sealed = await open({ name: plain.name, indexedDB: plain.factory, encryptionKey: key });
+    await writeEverything(sealed);
+    expect(await canaryHits(sealed)).toEqual(Object.fromEntries(CANARIES.map((canary) => [canary, 0])));
+  });
+
+  it('refuses the write of an instance opened without a key after another tab encrypted the empty database, writing nothing', async () => {
+    const plain = await open();
+    const sealed = await open({ name: plain.name, indexedDB: plain.factory, encryptionKey: await newKey() });
+    const before = await dumpDatabases(plain.factory);
+    const write = plain.memory.remember({ content: 'The user collects qvx-canary-fact stamps.', topic: 'hobby' }, { ...owner, source: explicit('s1') });
+    await expect(write).rejects.toThrow(EncryptionKeyError);
+    await expect(plain.memory.remember({ content: 'The user sings.', topic: 'voice' }, { ...owner, source: explicit('s2') })).rejects.toThrow('was encrypted by another instance after this one opened it without a key');
+    expect(await dumpDatabases(plain.factory)).toEqual(before);
+    await sealed.memory.remember({ content: 'The user plays the oboe.', topic: 'music' }, { ...owner, source: explicit('s3') });
+    expect((await sealed.memory.list(owner)).map((record) => record.content)).toEqual(['The user plays the oboe.']);
+  });
+
+  it('rejects encryptionKey together with another storage backend with ValidationError', async () => {
+    const storage = { open: () => Promise.reject(new Error('never opened')) };
+    await expect(open({ encryptionKey: await newKey(), storage } as never)).rejects.toThrow(ValidationError);
+    await expect(open({ encryptionKey: await newKey(), storage } as never)).rejects.toThrow('options.encryptionKey: encrypts the default IndexedDB storage and cannot be combined with options.storage');
+  });
+
+  it('rejects an encryptionKey that is not an AES-GCM key for encrypt and decrypt with ValidationError', async () => {
+    const hmac = await crypto.subtle.generateKey({ name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    const encryptOnly = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt']);
+    for (const encryptionKey of [hmac, encryptOnly, { algorithm: { name: 'AES-GCM' }, usages: ['encrypt', 'decrypt'], type: 'secret' }, 'hunter2']) {
+      await expect(open({ encryptionKey } as never)).rejects.toThrow(ValidationError);
+    }
+    await expect(open({ encryptionKey: hmac })).rejects.toThrow("options.encryptionKey: must be a WebCrypto AES-GCM CryptoKey with usages ['encrypt', 'decrypt']");
+  });
+});
