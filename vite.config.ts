@@ -70,9 +70,12 @@ export default defineConfig(({ mode }) => {
         },
         {
           // Against a real Chroma server that the global setup starts and stops (one per run).
+          // After the other projects (groupOrder 1): the server and its tests would otherwise
+          // take CPU from their timing-sensitive tests on a 2-core machine.
           resolve: { alias: SELF },
           test: {
             name: 'chroma',
+            sequence: { groupOrder: 1 },
             environment: 'node',
             include: ['test/chroma/**/*.test.ts'],
             globalSetup: ['test/chroma/global-setup.ts'],

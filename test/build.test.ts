@@ -68,7 +68,8 @@ describe('vite build (library)', () => {
     expect(imports(readFileSync(join(outDir, 'openai.js'), 'utf8')).sort()).toEqual(['engram', 'zod']);
     expect(imports(readFileSync(join(outDir, 'chrome-ai.js'), 'utf8'))).toEqual(['engram']);
     expect(imports(readFileSync(join(outDir, 'transformers.js'), 'utf8')).filter((name) => !name!.startsWith('./'))).toEqual(['engram']);
-    const files = [...readdirSync(outDir), ...readdirSync(join(outDir, 'assets')).map((name) => join('assets', name))].filter((name) => name.endsWith('.js'));
+    // engram/chroma is its own budget (the Chroma test below): this one is about transformers.js staying out.
+    const files = [...readdirSync(outDir), ...readdirSync(join(outDir, 'assets')).map((name) => join('assets', name))].filter((name) => name.endsWith('.js') && name !== 'chroma.js');
     const code = files.map((name) => readFileSync(join(outDir, name), 'utf8'));
     // Named, never resolved: an application without the optional peer must still build.
     expect(code.some((text) => text.includes('"@huggingface/transformers"'))).toBe(true);
@@ -81,7 +82,9 @@ describe('vite build (library)', () => {
     expect(imports(chroma)).toEqual(['chromadb', 'engram', 'zod']);
     expect(chroma).toMatch(/\bfunction createChromaStorage\(/);
     expect(chroma).not.toMatch(/class \w*Dexie|class EngramError/);
-    expect(entry).not.toMatch(/chromadb|createChromaStorage/);
+    expect(chroma.length).toBeLessThan(60_000);
+    // No import of chromadb and no Chroma code (a doc comment may name the entry).
+    expect(entry).not.toMatch(/from ["']chromadb["']|function createChromaStorage|ChromaClient/);
   });
 });
 
