@@ -35,6 +35,13 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceId: string, owner: Own
   const { records: store, vectors } = deps.storage;
   const versions = await vectors.ensure([key]);
   const revoked = (await store.inputsOf(owner, sourceId)).filter((input) => input.kind !== 'prune' && input.scope !== 'app');
+  // Idempotent (invariant 12): a source forgotten before leaves only tombstones that list it,
+  // and nothing of it can be stored since (the commit refuses a revoked source's inputs). Then
+  // the store already is one that never saw it: report nothing, write nothing.
+  if (revoked.length === 0 && (await store.isRevoked(owner, sourceId))) {
+    const listing = await store.bySource(owner, sourceId);
+    if (listing.every((record) => record.invalidatedAt !== undefined)) return { erased: [], regenerated: [] };
+  }
   const first = revoked.length ? revoked[0]!.seq! : undefined;
   // What the source can have reached: the active memories and the rows changed since its
   // first input (a long history before it is not read), plus any that list it. Read beside
@@ -46,8 +53,7 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceId: string, owner: Own
   const { writes, created, report } = planErasure({ sourceId, now: deps.clock(), newId: deps.newId, replayed: replayedAll, all, touched });
 
   const records = [...writes.values()];
-  // Idempotent (invariant 12): a source forgotten before, with nothing of it stored since,
-  // reports nothing and writes nothing.
+  // Nothing to change and the revocation already recorded: no commit either.
   if (records.length === 0 && revoked.length === 0 && (await store.isRevoked(owner, sourceId))) return report;
   // The revocation is recorded even when nothing of the source is stored yet: an ingest of
   // it that is still in flight must not land after the user asked to forget it.

@@ -157,6 +157,24 @@ describe('Memory.forgetSource (item 7: idempotent, invariant 12)', () => {
     expect(await dumpDatabases(test.factory)).toEqual(before);
   });
 
+  it('reports nothing and writes nothing when the source was forgotten already and rebuilt memories it had superseded', async () => {
+    // The source superseded two memories and added one of its own; the first erasure rebuilt
+    // the two from the remaining sources. The tombstones that list it must not be rebuilt again.
+    const test = await open();
+    await test.memory.ingest(say("Call me Ada. I'm vegetarian."), { ...ada, sessionId: 'c2', source: implicit('s2') });
+    test.clock.advance(DAY);
+    await test.memory.ingest(say("Please call me Qzx. I've started eating dairy again."), { ...ada, sessionId: 'c1', source: { type: 'user_explicit', id: 's1' } });
+    await test.memory.remember({ content: 'The user collects stamps.', topic: 'hobby' }, { ...ada, source: { type: 'user_explicit', id: 's1' } });
+    test.clock.advance(DAY);
+    await test.memory.ingest(say('For flights, I prefer the aisle seat.'), { ...ada, sessionId: 'c4', source: implicit('s4') });
+    const first = await test.memory.forgetSource('s1', ada);
+    expect(first.regenerated.length).toBeGreaterThan(0);
+    const before = await dumpDatabases(test.factory);
+
+    expect(await test.memory.forgetSource('s1', ada)).toEqual({ erased: [], regenerated: [] });
+    expect(await dumpDatabases(test.factory)).toEqual(before);
+  });
+
   it('changes no memory when the source was never seen', async () => {
     const test = await open();
     await test.memory.ingest(say("I'm vegetarian."), { ...ada, sessionId: 'c1', source: implicit('s1') });
