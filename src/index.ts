@@ -83,3 +83,5 @@ export {
 // For storage backends (`createMemory({ storage })`, engram/chroma): the partition keys and the
 // isolation predicate every backend must agree with engram on.
 export { userPartition, appPartition, partitionOf, isVisibleTo } from './store/owner';
+// The identical-fact key a backend indexes to serve `workingSet({ facts })` without reading the topic.
+export { factHash } from './text';

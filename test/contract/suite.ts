@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { NotFoundError } from '../../src/index';
+import { createRandom } from '../helpers/random';
 import { SEED_OWNER, ingestSeed } from '../helpers/seed';
 import { checkEquivalence, forgetVersusFresh, SEED_CONVERSATIONS } from './equivalence';
 import { sweepSessionThree } from './fault-sweep';
@@ -15,6 +16,17 @@ import { checkIsolation } from './isolation';
 import { seedScenario } from './seed-scenario';
 
 export type { ContractStore, MakeStore } from './harness';
+
+/** An embedder whose vectors say nothing: fresh random unit vectors on every call, so no two texts are neighbours. */
+function noiseEmbedder(dim = 32) {
+  const random = createRandom(17);
+  const unit = () => {
+    const vector = Float32Array.from({ length: dim }, () => random() - 0.5);
+    const norm = Math.hypot(...vector);
+    return vector.map((value) => value / norm);
+  };
+  return { id: 'noise-32', dim, embed: async (texts: readonly string[]) => texts.map(unit) };
+}
 
 export interface ContractOptions {
   /** Random callers of the isolation property (5 reads each). Default 400. */
@@ -60,6 +72,20 @@ export function describeStorageContract(name: string, makeStore: MakeStore, opti
         console.log(`fault sweep (${name}): session 3's commit makes ${writes} writes; each failed in turn; half-applied states: 0`);
         expect(writes).toBeGreaterThanOrEqual(1);
       }, timeout * 2);
+    });
+
+    describe('Memory.remember (identical facts on a non-exclusive topic, workingSet facts)', () => {
+      it('corroborates the same fact when only the identical-fact lookup can find it', async () => {
+        // Vectors that link nothing (fresh noise on every call): the sweep finds the earlier
+        // statement only through workingSet's `facts`, since 'general' is not exclusive.
+        const { memory } = await stores.open({ embedder: noiseEmbedder(), exclusiveTopics: ['diet'], candidateThreshold: 0.99 });
+        const owner = { userId: 'u', appName: 'default' };
+        for (let i = 0; i < 12; i++) await memory.remember({ content: `The user owns board game number ${i}.`, topic: 'general' }, { ...owner, source: { type: 'user_explicit', id: `s${i}` } });
+        const operation = await memory.remember({ content: '  the user owns BOARD GAME number 7.', topic: 'general' }, { ...owner, source: { type: 'user_explicit', id: 'again' } });
+        expect(operation).toMatchObject({ action: 'NOOP', reason: 'identical to an existing memory' });
+        expect((await memory.get(operation.memoryId, owner)).sources.map((source) => source.id)).toEqual(['s7', 'again']);
+        expect(await memory.list(owner)).toHaveLength(12);
+      }, timeout);
     });
 
     describe('Memory.forgetSource (equivalence, invariant 6)', () => {

@@ -4,7 +4,7 @@
  * what came back; rows that fail to parse are quarantined. Reads go through the seqlock of
  * intents.ts, so no commit is ever seen half-applied.
  */
-import { appPartition, isVisibleTo, userPartition, type MemoryRecord, type Scope } from 'engram';
+import { appPartition, factHash, isVisibleTo, userPartition, type MemoryRecord, type Scope } from 'engram';
 import type { Owner, RecordLocation, RecordStore } from '../../storage/contract';
 import type { Collections, ReadRow } from './collections';
 import { consistentRead, readControl, type IntentOptions } from './intents';
@@ -71,18 +71,21 @@ export function createRecordReads(collections: Collections, intents: IntentOptio
       return (await memories(owner, ownKeys(owner), { where })).sort(byCreation);
     },
 
-    async workingSet(owner, { ids, topics, scope }) {
+    async workingSet(owner, { ids, topics, facts = [], scope }) {
       const key = scope === 'app' ? appPartition(owner.appName) : userPartition(owner);
-      // Neighbours (any state) and the topic sweep (active, by `where`) in one consistent read.
+      const active = (clause: Filter) => collections.get('memories', { where: and(eq('pk', key), eq('scope', scope), eq('active', true), clause), embeddings: true });
+      const hashes = [...new Set(facts.map((fact) => factHash(fact.topic, fact.content)))];
+      // Neighbours (any state), the topic sweep and the identical facts (active, by `where`) in one consistent read.
       const rows = await consistentRead(
         collections,
         [key],
         async () => {
-          const [neighbours, onTopic] = await Promise.all([
+          const [neighbours, onTopic, same] = await Promise.all([
             collections.get('memories', { ids, embeddings: true }),
-            collections.get('memories', { where: and(eq('pk', key), eq('scope', scope), eq('active', true), oneOf('topic', topics)), embeddings: true }),
+            active(oneOf('topic', topics)),
+            active(oneOf('fact', hashes)),
           ]);
-          return [...neighbours, ...onTopic];
+          return [...neighbours, ...onTopic, ...same];
         },
         intents,
       );

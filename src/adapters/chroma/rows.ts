@@ -14,7 +14,7 @@
  * with its JSON) is reported as `null`, for the caller to quarantine.
  */
 import type { Metadata } from 'chromadb';
-import { MemoryRecord, partitionOf, StorageError, userPartition } from 'engram';
+import { factHash, MemoryRecord, partitionOf, StorageError, userPartition } from 'engram';
 import type { InputRow, Owner } from '../../storage/contract';
 import type { ChromaRow, ReadRow } from './collections';
 
@@ -45,6 +45,8 @@ export function memoryRow(record: MemoryRecord): ChromaRow {
       scope: record.scope,
       sessionId: record.sessionId ?? '',
       topic: record.topic,
+      // The identical-fact key: a write on a non-exclusive topic finds the same fact by it.
+      fact: factHash(record.topic, record.content),
       active: record.invalidatedAt === undefined,
       createdAt: record.createdAt,
       updatedAt: record.updatedAt,
