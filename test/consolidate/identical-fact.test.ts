@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Memory } from '../../src/index';
-import { createRandom } from '../helpers/random';
+import { noiseEmbedder } from '../helpers/noise-embedder';
 import { createTestMemory } from '../helpers/memory';
 
 const owner = { userId: 'u', appName: 'default' };
@@ -9,20 +9,6 @@ afterEach(async () => {
   for (const memory of opened.splice(0)) await memory.close();
 });
 
-/**
- * An embedder whose vectors say nothing: every call returns fresh random unit vectors, so no
- * two texts (not even equal ones) are similarity neighbours. Whatever the sweep finds, it
- * found by topic or by the identical-fact index.
- */
-function noiseEmbedder(dim = 32) {
-  const random = createRandom(17);
-  const unit = () => {
-    const vector = Float32Array.from({ length: dim }, () => random() - 0.5);
-    const norm = Math.hypot(...vector);
-    return vector.map((value) => value / norm);
-  };
-  return { id: 'noise-32', dim, embed: async (texts: readonly string[]) => texts.map(unit) };
-}
 
 async function open(): Promise<Memory> {
   const { memory } = await createTestMemory({ embedder: noiseEmbedder(), exclusiveTopics: ['diet'], candidateThreshold: 0.99 });

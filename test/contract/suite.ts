@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { NotFoundError } from '../../src/index';
-import { createRandom } from '../helpers/random';
+import { noiseEmbedder } from '../helpers/noise-embedder';
 import { SEED_OWNER, ingestSeed } from '../helpers/seed';
 import { checkEquivalence, forgetVersusFresh, SEED_CONVERSATIONS } from './equivalence';
 import { sweepSessionThree } from './fault-sweep';
@@ -17,16 +17,6 @@ import { seedScenario } from './seed-scenario';
 
 export type { ContractStore, MakeStore } from './harness';
 
-/** An embedder whose vectors say nothing: fresh random unit vectors on every call, so no two texts are neighbours. */
-function noiseEmbedder(dim = 32) {
-  const random = createRandom(17);
-  const unit = () => {
-    const vector = Float32Array.from({ length: dim }, () => random() - 0.5);
-    const norm = Math.hypot(...vector);
-    return vector.map((value) => value / norm);
-  };
-  return { id: 'noise-32', dim, embed: async (texts: readonly string[]) => texts.map(unit) };
-}
 
 export interface ContractOptions {
   /** Random callers of the isolation property (5 reads each). Default 400. */
