@@ -170,6 +170,20 @@ function guardedCursor(table: string, cursor: DBCoreCursor | null): DBCoreCursor
   }) as DBCoreCursor;
 }
 
+/**
+ * The identical-fact key (`memories.fact`) is an unkeyed 32-bit hash of the topic and content:
+ * in clear, anyone holding the disk could confirm a guessed fact ("vegetarian" on `diet`). An
+ * encrypted database stores 0 instead, and the sweep reads the topic for it ({@link encryptsAtRest}).
+ */
+function withoutFactKey(table: string, row: unknown): unknown {
+  return table === 'memories' && typeof row === 'object' && row !== null && 'fact' in row ? { ...row, fact: 0 } : row;
+}
+
+/** Whether `db` encrypts at rest (an identical-fact lookup then reads the topic instead of the `fact` index). */
+export function encryptsAtRest(db: Dexie): boolean {
+  return sealers.has(db);
+}
+
 function sealingMiddleware(sealer: Sealer, sealedTables: ReadonlySet<string>): Middleware<DBCore> {
   return {
     stack: 'dbcore',
@@ -183,7 +197,7 @@ function sealingMiddleware(sealer: Sealer, sealedTables: ReadonlySet<string>): M
           ...table,
           mutate: (request) =>
             request.type === 'add' || request.type === 'put'
-              ? table.mutate({ ...request, values: request.values.map((row) => mapSealed(name, row, (slot) => sealedFor(sealer, slot))) } as typeof request)
+              ? table.mutate({ ...request, values: request.values.map((row) => withoutFactKey(name, mapSealed(name, row, (slot) => sealedFor(sealer, slot)))) } as typeof request)
               : table.mutate(request),
           // Outside read-only transactions the calls go straight down, adding no promise hop:
           // Dexie follows a transaction's zone across native awaits only as far as it expects.

@@ -14,7 +14,7 @@ import { memoriesWithSource, metaOf, redactSource, writeRecords, type ParsedRow 
 import { parseInputRows } from './input-row';
 import { hydrate, toWorking } from './lineage-read';
 import { appPartition, isVisibleTo, partitionOf, userPartition, type Owner } from './owner';
-import { commitRows, prepareSeals, refuseMixedSealing } from './sealing';
+import { commitRows, encryptsAtRest, prepareSeals, refuseMixedSealing } from './sealing';
 import { writePackLog } from './vector-log';
 
 export type { Commit, CommitResult } from '../storage/contract';
@@ -65,9 +65,15 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
     return visibleRows(rows, owner).filter(({ record }) => record.scope === scope && record.invalidatedAt === undefined);
   }
 
-  /** Active rows of `scope` holding the same fact on the same topic, by the `fact` index (a hash collision is filtered out here). */
+  /**
+   * Active rows of `scope` holding the same fact on the same topic, by the `fact` index (a hash
+   * collision is filtered out here); an encrypted database keeps no fact key, so there it reads the topic.
+   */
   async function activeWithFact(owner: Owner, fact: { topic: string; content: string }, scope: Scope): Promise<ParsedRow[]> {
-    const rows = await db.memories.where('[userId+appName+fact+active]').equals([scope === 'app' ? '' : owner.userId, owner.appName, factHash(fact.topic, fact.content), 1]).toArray();
+    const userId = scope === 'app' ? '' : owner.userId;
+    const rows = encryptsAtRest(db)
+      ? await db.memories.where('[userId+appName+topic+active]').equals([userId, owner.appName, fact.topic, 1]).toArray()
+      : await db.memories.where('[userId+appName+fact+active]').equals([userId, owner.appName, factHash(fact.topic, fact.content), 1]).toArray();
     const key = sameFactKey(fact.content);
     return visibleRows(rows, owner).filter(({ record }) => record.scope === scope && record.invalidatedAt === undefined && record.topic === fact.topic && sameFactKey(record.content) === key);
   }

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EncryptionKeyError, ValidationError, type MemoryOptions } from '../../src/index';
 import { createTestMemory, DAY, type TestMemory } from '../helpers/memory';
+import { noiseEmbedder } from '../helpers/noise-embedder';
 import { dumpDatabases, findInDatabases, storedRows } from '../helpers/scan';
 
 const owner = { userId: 'u_ada', appName: 'default' };
@@ -101,6 +102,21 @@ describe('createMemory({ encryptionKey })', () => {
 
     expect(await canaryHits(test)).toEqual(Object.fromEntries(CANARIES.map((canary) => [canary, 0])));
     expect(await clearArrays(test)).toEqual([]);
+  });
+
+  it('keeps no content-derived fact key and still corroborates an identical fact on a non-exclusive topic', async () => {
+    // The identical-fact index holds an unkeyed hash of the content: with a key it must not be
+    // stored (a guessed fact could be confirmed against it), and the sweep reads the topic instead.
+    const memories = async (test: TestMemory) => (await storedRows(test.factory)).filter((row) => row.store === 'memories').map((row) => row.value as { fact?: unknown });
+    for (const encryptionKey of [await newKey(), undefined]) {
+      const test = await open({ ...(encryptionKey ? { encryptionKey } : {}), embedder: noiseEmbedder(), exclusiveTopics: ['diet'], candidateThreshold: 0.99 });
+      for (let i = 0; i < 6; i++) await test.memory.remember({ content: `The user owns board game number ${i}.`, topic: 'general' }, { ...owner, source: explicit(`s${i}`) });
+      const operation = await test.memory.remember({ content: 'the user owns BOARD GAME number 3.', topic: 'general' }, { ...owner, source: explicit('again') });
+      expect(operation).toMatchObject({ action: 'NOOP', reason: 'identical to an existing memory' });
+      const keys = new Set((await memories(test)).map((row) => row.fact));
+      if (encryptionKey) expect([...keys]).toEqual([0]);
+      else expect(keys.size).toBe(6); // in clear, each fact has its own key
+    }
   });
 
   it('stores the same canaries in clear when no key is given (the scan above can see them)', async () => {
