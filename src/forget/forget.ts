@@ -38,10 +38,8 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceId: string, owner: Own
   // Idempotent (invariant 12): a source forgotten before leaves only tombstones that list it,
   // and nothing of it can be stored since (the commit refuses a revoked source's inputs). Then
   // the store already is one that never saw it: report nothing, write nothing.
-  if (revoked.length === 0 && (await store.isRevoked(owner, sourceId))) {
-    const listing = await store.bySource(owner, sourceId);
-    if (listing.every((record) => record.invalidatedAt !== undefined)) return { erased: [], regenerated: [] };
-  }
+  const alreadyRevoked = revoked.length === 0 && (await store.isRevoked(owner, sourceId));
+  if (alreadyRevoked && (await store.bySource(owner, sourceId)).every((record) => record.invalidatedAt !== undefined)) return { erased: [], regenerated: [] };
   const first = revoked.length ? revoked[0]!.seq! : undefined;
   // What the source can have reached: the active memories and the rows changed since its
   // first input (a long history before it is not read), plus any that list it. Read beside
@@ -54,7 +52,7 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceId: string, owner: Own
 
   const records = [...writes.values()];
   // Nothing to change and the revocation already recorded: no commit either.
-  if (records.length === 0 && revoked.length === 0 && (await store.isRevoked(owner, sourceId))) return report;
+  if (records.length === 0 && alreadyRevoked) return report;
   // The revocation is recorded even when nothing of the source is stored yet: an ingest of
   // it that is still in flight must not land after the user asked to forget it.
   const result = await store.commit({

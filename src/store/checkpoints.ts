@@ -18,7 +18,7 @@ import { Dexie } from 'dexie';
 import type { MemoryRecord } from '../schema';
 import type { CheckpointRow, EngramDatabase } from './database';
 import { type ParsedRow } from './lineage';
-import { hydrate, type Cutoff } from './lineage-read';
+import { hydrate } from './lineage-read';
 import type { Owner } from './owner';
 
 /** Owner writes between checkpoints: a regeneration replays at most this many inputs more than it must. */
@@ -65,14 +65,13 @@ export async function restoreCheckpoint(
     if (!one?.meta || one.record.embedding.every((value) => value === 0)) return null;
     parsed.push(one);
   }
-  const cutoffs = new Map<string, Cutoff>(checkpoint.records.map((entry) => [entry.id, entry]));
+  const cutoffs = new Map(checkpoint.records.map((entry) => [entry.id, entry]));
   let broken = false;
   const records = await hydrate(db, parsed, () => (broken = true), cutoffs);
   if (broken) return null;
-  const then = new Map(checkpoint.records.map((entry) => [entry.id, entry]));
   return records.map(({ invalidatedAt: _invalidated, supersededBy: _superseded, ...record }) => ({
     ...record,
-    confidence: then.get(record.id)!.confidence,
-    updatedAt: then.get(record.id)!.updatedAt,
+    confidence: cutoffs.get(record.id)!.confidence,
+    updatedAt: cutoffs.get(record.id)!.updatedAt,
   }));
 }

@@ -186,14 +186,18 @@ export async function redactSource(db: EngramDatabase, owner: { userId: string; 
   const rows = await db.lineage.where('[userId+appName+sourceId]').equals([owner.userId, owner.appName, sourceId]).toArray();
   const blanked = rows.filter((row) => row.source.excerpt !== '').map((row) => ({ ...row, source: { ...row.source, excerpt: '' } }));
   if (blanked.length) await db.lineage.bulkPut(blanked);
-  const quoting = (await memoriesWithSource(db, owner, sourceId)).filter((row) => row.sources.some((source) => source.id === sourceId && source.excerpt !== ''));
+  const quoting = (await memoriesOfLineage(db, rows)).filter((row) => row.sources.some((source) => source.id === sourceId && source.excerpt !== ''));
   const redacted = quoting.map((row) => ({ ...row, sources: row.sources.map((source) => (source.id === sourceId ? { ...source, excerpt: '' } : source)) }));
   if (redacted.length) await db.memories.bulkPut(redacted);
 }
 
 /** Ids of the owner's memories whose sources include `sourceId`: rows that added it and every later memory of their chains. */
 export async function memoriesWithSource(db: EngramDatabase, owner: { userId: string; appName: string }, sourceId: string): Promise<MemoryRow[]> {
-  const rows = await db.lineage.where('[userId+appName+sourceId]').equals([owner.userId, owner.appName, sourceId]).toArray();
+  return memoriesOfLineage(db, await db.lineage.where('[userId+appName+sourceId]').equals([owner.userId, owner.appName, sourceId]).toArray());
+}
+
+/** The memories lineage `rows` reach: the memory each row belongs to and every later memory of its chain. */
+async function memoriesOfLineage(db: EngramDatabase, rows: readonly LineageRow[]): Promise<MemoryRow[]> {
   const from = new Map<string, number>();
   for (const row of rows) from.set(row.chain, Math.min(from.get(row.chain) ?? Infinity, row.depth));
   const found = await Promise.all([...from].map(([chain, depth]) => db.memories.where('[chain+depth]').between([chain, depth], [chain, Dexie.maxKey], true, true).toArray()));

@@ -54,13 +54,14 @@ export interface PendingRow {
 }
 
 /**
- * Seals every plain value of `rows` ahead of the transaction that writes them. Call the
- * returned release once that transaction has settled. A no-op on a database without a key.
+ * Seals every plain value of the rows `rowsOf` builds, ahead of the transaction that writes
+ * them. Call the returned release once that transaction has settled. A no-op on a database
+ * without a key, which never builds the rows.
  */
-export async function prepareSeals(db: Dexie, rows: readonly PendingRow[]): Promise<() => void> {
+export async function prepareSeals(db: Dexie, rowsOf: () => readonly PendingRow[]): Promise<() => void> {
   const sealer = sealers.get(db);
   if (!sealer) return () => {};
-  const slots = rows.flatMap(({ table, row }) => plainSlots(table, row).map((slot) => ({ ...slot, value: slot.value as Plain })));
+  const slots = rowsOf().flatMap(({ table, row }) => plainSlots(table, row).map((slot) => ({ ...slot, value: slot.value as Plain })));
   const sealed = await Promise.all(slots.map((slot) => sealer.codec.seal(slot.value, slot.context)));
   const keys: string[] = [];
   slots.forEach((slot, i) => {

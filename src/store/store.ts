@@ -67,15 +67,16 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
 
   /**
    * Active rows of `scope` holding the same fact on the same topic, by the `fact` index (a hash
-   * collision is filtered out here); an encrypted database keeps no fact key, so there it reads the topic.
+   * collision is filtered out here). An encrypted database keeps no fact key, so there the
+   * topic's active rows are filtered instead: `onTopic` reads each topic once per sweep.
    */
-  async function activeWithFact(owner: Owner, fact: { topic: string; content: string }, scope: Scope): Promise<ParsedRow[]> {
-    const userId = scope === 'app' ? '' : owner.userId;
-    const rows = encryptsAtRest(db)
-      ? await db.memories.where('[userId+appName+topic+active]').equals([userId, owner.appName, fact.topic, 1]).toArray()
-      : await db.memories.where('[userId+appName+fact+active]').equals([userId, owner.appName, factHash(fact.topic, fact.content), 1]).toArray();
+  async function activeWithFact(owner: Owner, fact: { topic: string; content: string }, scope: Scope, onTopic: (topic: string) => Promise<ParsedRow[]>): Promise<ParsedRow[]> {
+    const byKey = async () => {
+      const rows = await db.memories.where('[userId+appName+fact+active]').equals([scope === 'app' ? '' : owner.userId, owner.appName, factHash(fact.topic, fact.content), 1]).toArray();
+      return visibleRows(rows, owner).filter(({ record }) => record.scope === scope && record.invalidatedAt === undefined);
+    };
     const key = sameFactKey(fact.content);
-    return visibleRows(rows, owner).filter(({ record }) => record.scope === scope && record.invalidatedAt === undefined && record.topic === fact.topic && sameFactKey(record.content) === key);
+    return (encryptsAtRest(db) ? await onTopic(fact.topic) : await byKey()).filter(({ record }) => record.topic === fact.topic && sameFactKey(record.content) === key);
   }
 
   async function read<T>(action: string, body: () => Promise<T>): Promise<T> {
@@ -130,11 +131,18 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
     workingSet: (owner, { ids, topics, facts = [], scope, sourceId }) =>
       read('reading the candidate sweep', () =>
         db.transaction('r', db.memories, db.lineage, async () => {
+          const topicReads = new Map<string, Promise<ParsedRow[]>>();
+          const onTopic = (topic: string) => topicReads.get(topic) ?? topicReads.set(topic, activeOnTopic(owner, topic, scope)).get(topic)!;
+          // All reads issued at once (one round trip, not one per topic and fact), merged in the
+          // order neighbours, topics, facts.
+          const [neighbours, onTopics, withFacts] = await Promise.all([
+            ids.length ? db.memories.bulkGet([...ids]) : [],
+            Promise.all(topics.map(onTopic)),
+            Promise.all(facts.map((fact) => activeWithFact(owner, fact, scope, onTopic))),
+          ]);
           const byId = new Map<string, ParsedRow>();
-          const neighbours = ids.length ? await db.memories.bulkGet([...ids]) : [];
           for (const row of visibleRows(neighbours.filter((row) => row !== undefined), owner)) byId.set(row.record.id, row);
-          for (const topic of topics) for (const row of await activeOnTopic(owner, topic, scope)) byId.set(row.record.id, row);
-          for (const fact of facts) for (const row of await activeWithFact(owner, fact, scope)) byId.set(row.record.id, row);
+          for (const row of [...onTopics, ...withFacts].flat()) byId.set(row.record.id, row);
           return toWorking(db, [...byId.values()], sourceId);
         }),
       ),
@@ -195,7 +203,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
       // Encrypted at rest: everything this commit can write is sealed first (sealing.ts).
       let release = () => {};
       try {
-        release = await prepareSeals(db, commitRows(records, inputs));
+        release = await prepareSeals(db, () => commitRows(records, inputs));
         // Nothing but IndexedDB is awaited in here: any other await would end the transaction
         // and leave the writes before it committed (RELIABILITY.md, "Traps").
         const tables = [db.memories, db.lineage, db.events, db.checkpoints, db.inputs, db.partitions, db.vectorLog, db.vectorPacks, db.revocations];

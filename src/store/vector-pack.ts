@@ -258,7 +258,7 @@ export async function writeSnapshot(db: EngramDatabase, key: string, embedder: {
   // Encrypted at rest: the chunks' vectors and terms are sealed before the transaction (sealing.ts).
   let release = () => {};
   try {
-    release = await prepareSeals(db, snapshotRows(key, version, chunks));
+    release = await prepareSeals(db, () => snapshotRows(key, version, chunks));
     return await db.transaction('rw', db.partitions, db.vectorPacks, db.vectorLog, async () => {
       const current = (await db.partitions.get(key))?.version ?? 0;
       if (current !== version) return false;
