@@ -82,14 +82,13 @@ async function decideAndCommit(
   const plan = await planConsolidation(working, items, target, { ...deps.context, now });
   // An UPDATE's new memory inherits the sources of the one it supersedes: by reference, so
   // the write stays O(1) however many sources that memory has gathered (lineage.ts).
-  const inherits = new Map(plan.operations.flatMap((op) => (op.action === 'UPDATE' && op.targetId !== undefined ? [[op.memoryId, op.targetId] as const] : [])));
   const result = await store.commit({
     records: plan.changed,
     creates: plan.created,
     // The candidates go with the input: a replay decides over the same ones without extracting again.
     inputs: request.input ? [{ ...request.input, candidates: [...candidates] }] : [],
     expected: versions,
-    hints: { loaded, inherits },
+    hints: { loaded, inherits: plan.supersedes },
     ...(baseVersion !== undefined ? { inputsBaseVersion: baseVersion } : {}),
   });
   await vectors.afterCommit(result, plan.changed);

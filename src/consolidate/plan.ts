@@ -7,6 +7,7 @@ import { callPlugin, PluginError } from '../errors';
 import { freshId } from '../ids';
 import { dot } from '../embed/vector';
 import type { Candidate, MemoryRecord, Operation, Scope, Source, SourceType } from '../schema';
+import type { WriteInput } from '../storage/contract';
 import { trustRefusal, type Decider, type Decision } from './decider';
 import { sameFactKey } from '../text';
 
@@ -15,6 +16,11 @@ export interface PlanTarget {
   appName: string;
   scope: Scope;
   sessionId?: string;
+}
+
+/** Where an input's memories live: its owner and scope, and its session for session scope. */
+export function targetOf(input: WriteInput): PlanTarget {
+  return { userId: input.userId, appName: input.appName, scope: input.scope, ...(input.scope === 'session' ? { sessionId: input.sessionId } : {}) };
 }
 
 export interface PlanContext {
@@ -40,6 +46,8 @@ export interface Plan {
   changed: MemoryRecord[];
   /** Ids of the records this plan created: the commit refuses them if they exist already. */
   created: string[];
+  /** Each UPDATE's new memory id → the id of the memory it superseded (whose sources it inherits). */
+  supersedes: Map<string, string>;
 }
 
 /** Rounds away float noise so 0.65 + 0.05 is stored as 0.7, not 0.7000000000000001. */
@@ -146,6 +154,7 @@ export async function planConsolidation(
   const operations: Operation[] = [];
   const changed = new Set<string>();
   const created: string[] = [];
+  const supersedes = new Map<string, string>();
   const { now } = context;
 
   for (const item of items) {
@@ -208,6 +217,7 @@ export async function planConsolidation(
         history: [...old.history, { at: now, event: 'superseded', reason: `superseded by ${id}: ${decision.reason}`, related: id, sourceId: source.id }],
       });
       changed.add(old.id);
+      supersedes.set(id, old.id);
     }
     working.set(id, record);
     changed.add(id);
@@ -215,5 +225,5 @@ export async function planConsolidation(
     operations.push({ action: decision.action, memoryId: id, ...(old ? { targetId: old.id } : {}), content: candidate.content, reason: decision.reason });
   }
 
-  return { operations, changed: [...changed].map((id) => working.get(id)!), created };
+  return { operations, changed: [...changed].map((id) => working.get(id)!), created, supersedes };
 }

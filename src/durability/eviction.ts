@@ -8,6 +8,7 @@
  * empty store as the user's. While open, a connection the browser closed under engram is
  * checked again before the next call: a marker gone since open is the same eviction.
  */
+import { SYNC_METHODS } from '../closed';
 import { StorageEvictedError, toStorageError } from '../errors';
 import type { Memory } from '../memory-api';
 import type { EngramDatabase } from '../store/database';
@@ -115,8 +116,8 @@ export async function guardEviction(db: EngramDatabase, notes: NoteStore | undef
   };
 }
 
-/** Methods that return no promise (or must work regardless): they are not checked. */
-const UNCHECKED: ReadonlySet<string> = new Set(['inject', 'subscribe', 'close', 'persist', 'storageEstimate'] satisfies (keyof Memory)[]);
+/** Methods that return no promise ({@link SYNC_METHODS}) or must work regardless: they are not checked. */
+const UNCHECKED: ReadonlySet<string> = new Set([...SYNC_METHODS, ...(['close', 'persist', 'storageEstimate'] satisfies (keyof Memory)[])]);
 
 /** A view of `memory` whose promise-returning calls run the storage's `check()` first (`memory` itself when it has none). */
 export function checkedForEviction(memory: Memory, guard: Partial<EvictionGuard>): Memory {

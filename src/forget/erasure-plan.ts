@@ -297,19 +297,17 @@ function redactTombstones(planning: Planning): void {
       report.erased.push(record.id);
       continue;
     }
-    const keepText = isSupported(record, support, sourceId);
-    if (!keepText) redacted.add(record.id);
-    const next: MemoryRecord = {
-      ...record,
-      ...(keepText ? {} : { content: REDACTED, embedding: blank(record.embedding), history: record.history.map(generalize) }),
-      sources: redactSources(record.sources, sourceId),
-    };
-    // Text kept: only the excerpt changes, which the sources alone tell (comparing whole
-    // records costs O(sources) per tombstone on a long history), and the commit's revocation
-    // blanks every excerpt of the source: nothing to write.
-    const excerptChanges = record.sources.some((source) => source.id === sourceId && source.excerpt !== '');
-    if (keepText ? !excerptChanges : sameRecord(next, record)) continue;
-    if (!keepText) writes.set(record.id, next);
+    if (isSupported(record, support, sourceId)) {
+      // Text kept: only the excerpt changes, which the sources alone tell (comparing whole
+      // records costs O(sources) per tombstone on a long history), and the commit's revocation
+      // blanks every excerpt of the source: nothing to write.
+      if (!record.sources.some((source) => source.id === sourceId && source.excerpt !== '')) continue;
+    } else {
+      redacted.add(record.id);
+      const next: MemoryRecord = { ...record, content: REDACTED, embedding: blank(record.embedding), history: record.history.map(generalize), sources: redactSources(record.sources, sourceId) };
+      if (sameRecord(next, record)) continue;
+      writes.set(record.id, next);
+    }
     report.regenerated.push({ from: record.id, to: headOf(record.supersededBy, writes, current) });
   }
 }

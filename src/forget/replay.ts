@@ -14,8 +14,8 @@
  *   extraction, without running it again), else extracted now. Vectors are computed once per
  *   distinct content, in one batch for the whole replay.
  */
-import type { Embedder } from '../embed/embedder';
-import { planConsolidation, type PlanContext, type PlanTarget } from '../consolidate/plan';
+import { embedDistinct, type Embedder } from '../embed/embedder';
+import { planConsolidation, targetOf, type PlanContext } from '../consolidate/plan';
 import type { Candidate, HistoryEntry, MemoryRecord, Source } from '../schema';
 import type { InputRow, WriteInput } from '../storage/contract';
 import { sourceKey, summarize } from '../storage/working-form';
@@ -31,11 +31,6 @@ export interface ReplayDeps {
 
 /** The ids a replay gives the memories it creates (never stored: the erasure maps each to a stored id). */
 export const REPLAY_ID = /^replay_\d+$/;
-
-/** Where an input's memories live: its owner and scope, and its session for session scope. */
-export function targetOf(input: WriteInput): PlanTarget {
-  return { userId: input.userId, appName: input.appName, scope: input.scope, ...(input.scope === 'session' ? { sessionId: input.sessionId } : {}) };
-}
 
 /** The full sources of one line of memories (a memory and the UPDATEs descending from it), in the order they were gained. */
 interface Ledger {
@@ -159,17 +154,6 @@ async function candidatesOfAll(deps: ReplayDeps, inputs: readonly InputRow[]): P
   return out;
 }
 
-/** One vector per distinct content, embedded in batches. */
-async function embedAll(embedder: Embedder, contents: Iterable<string>): Promise<Map<string, Float32Array>> {
-  const texts = [...new Set(contents)];
-  const vectors = new Map<string, Float32Array>();
-  for (let start = 0; start < texts.length; start += EMBED_BATCH) {
-    const batch = texts.slice(start, start + EMBED_BATCH);
-    const embedded = await embedder.embed(batch);
-    batch.forEach((text, i) => vectors.set(text, embedded[i]!));
-  }
-  return vectors;
-}
 
 /** Texts per embed call: one call for a typical replay, bounded for a model embedder. */
 const EMBED_BATCH = 512;
@@ -180,7 +164,7 @@ const EMBED_BATCH = 512;
  */
 export async function replay(deps: ReplayDeps, inputs: readonly InputRow[], start: readonly MemoryRecord[] = []): Promise<Map<string, MemoryRecord>> {
   const candidates = await candidatesOfAll(deps, inputs);
-  const vectors = await embedAll(deps.embedder, [...candidates.values()].flat().map((candidate) => candidate.content));
+  const vectors = await embedDistinct(deps.embedder, [...candidates.values()].flat().map((candidate) => candidate.content), EMBED_BATCH);
   const state = new ReplayState(start);
   let counter = 0;
   for (const input of inputs) {
@@ -196,8 +180,7 @@ export async function replay(deps: ReplayDeps, inputs: readonly InputRow[], star
     if (items.length === 0) continue;
     const dressed = state.present(input.source.id);
     const plan = await planConsolidation(state.working, items, targetOf(input), { ...deps.context, now: input.at, newId: () => `replay_${counter++}` });
-    const parents = new Map(plan.operations.flatMap((op) => (op.action === 'UPDATE' && op.targetId !== undefined ? [[op.memoryId, op.targetId] as const] : [])));
-    state.settle(plan.changed, parents);
+    state.settle(plan.changed, plan.supersedes);
     const changed = new Set(plan.changed.map((record) => record.id));
     for (const [id, plain] of dressed) if (!changed.has(id)) state.working.set(id, plain);
   }

@@ -5,11 +5,12 @@
  * checked first (check.ts), and written in one commit; a refusal writes nothing.
  */
 import { ConflictError, IdCollisionError } from '../errors';
-import type { Embedder } from '../embed/embedder';
+import { embedDistinct, type Embedder } from '../embed/embedder';
 import type { MemoryRecord } from '../schema';
 import { parseInput } from '../options';
 import { userPartition, type InputRow, type Owner, type RecordStore, type Storage } from '../storage/contract';
 import { withWriteLock } from '../store/write-lock';
+import { writeInput } from '../verbs/write-input';
 import { checkExport } from './check';
 import { OwnerExport, type ExportedInput, type ExportedMemory, type ImportReport } from './format';
 
@@ -26,11 +27,9 @@ const EMBED_BATCH = 256;
 export function toInputRow(input: ExportedInput, owner: Owner): InputRow {
   const { userId, appName } = owner;
   if (input.kind === 'prune') return { userId, appName, at: input.at, kind: 'prune', floor: input.floor };
-  if (input.kind === 'remember') {
-    return { userId, appName, scope: input.scope ?? 'user', sessionId: input.sessionId ?? '', source: input.source, at: input.at, kind: 'remember', messages: [], fact: input.fact };
-  }
+  if (input.kind === 'remember') return writeInput('remember', { userId, appName, scope: input.scope ?? 'user', sessionId: input.sessionId, source: input.source }, input.at, { fact: input.fact });
   const scope = input.kind === 'summary' ? 'session' : 'user';
-  return { userId, appName, scope, sessionId: input.sessionId, source: input.source, at: input.at, kind: input.kind, messages: input.messages };
+  return writeInput(input.kind, { userId, appName, scope, sessionId: input.sessionId, source: input.source }, input.at, { messages: input.messages });
 }
 
 /**
@@ -39,13 +38,9 @@ export function toInputRow(input: ExportedInput, owner: Owner): InputRow {
  */
 async function withVectors(memories: readonly ExportedMemory[], embedder: ImportDeps['embedder']): Promise<MemoryRecord[]> {
   const active = memories.filter((memory) => memory.invalidatedAt === undefined);
-  const vectors = new Map<string, Float32Array>();
-  for (let from = 0; from < active.length; from += EMBED_BATCH) {
-    const batch = active.slice(from, from + EMBED_BATCH);
-    const embedded = await embedder.embed(batch.map((memory) => memory.content));
-    batch.forEach((memory, i) => vectors.set(memory.id, embedded[i]!));
-  }
-  return memories.map((memory) => ({ ...memory, embedding: vectors.get(memory.id) ?? new Float32Array(embedder.dim), embedderId: embedder.id }));
+  const vectors = await embedDistinct(embedder, active.map((memory) => memory.content), EMBED_BATCH);
+  const vectorOf = (memory: ExportedMemory) => (memory.invalidatedAt === undefined ? vectors.get(memory.content)! : new Float32Array(embedder.dim));
+  return memories.map((memory) => ({ ...memory, embedding: vectorOf(memory), embedderId: embedder.id }));
 }
 
 /** @throws ConflictError when the owner already has data here. */

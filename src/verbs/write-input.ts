@@ -3,8 +3,8 @@
  * each stores (what replay rebuilds memories from), its candidates, and its consolidation.
  */
 import { consolidate } from '../consolidate/consolidate';
+import { targetOf } from '../consolidate/plan';
 import { candidateOfFact, extractCandidates } from '../extract/candidates';
-import { targetOf } from '../forget/replay';
 import type { Candidate, ChatMessage, Fact, Operation, Scope, SourceInput } from '../schema';
 import { summaryCandidates } from '../session/summarize';
 import type { WriteInput } from '../storage/contract';

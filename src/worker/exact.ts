@@ -3,6 +3,7 @@
  * in f64, and (8-bit codes) the re-rank of the candidates from their f32 vectors, read from
  * the store for just those rows. Pure: runs wherever the vectors are.
  */
+import { dot } from '../embed/vector';
 import type { Weights } from '../schema';
 import type { ScanCandidates, ScanHit, ScanRequest, ScanResult } from './api';
 import { fusedRelevance } from './fusion';
@@ -20,13 +21,6 @@ export function hitOf(
   return { id, partition, score, relevance, cosine, lexical, recency, importance };
 }
 
-/** Dot product in f64 (the reported cosine: vectors are unit length). */
-export function exactDot(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let j = 0; j < a.length; j++) sum += a[j]! * b[j]!;
-  return sum;
-}
-
 /**
  * The exact top k of an 8-bit scan, or null when the candidates cannot prove it (scan again
  * with more, `ScanRequest.candidates`). `vectors` holds the f32 vector of each candidate id
@@ -42,7 +36,7 @@ export function finishScan(request: ScanRequest, pending: ScanCandidates, vector
   pending.candidates.forEach((candidate, index) => {
     const vector = vectors.get(candidate.id);
     if (!vector || vector.length !== request.query.length) return;
-    const cosine = exactDot(vector, request.query);
+    const cosine = dot(vector, request.query);
     scored.push({ index, cosine, score: pending.dense * cosine + candidate.rest });
   });
   scored.sort((a, b) => b.score - a.score || a.index - b.index);

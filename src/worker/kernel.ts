@@ -7,6 +7,7 @@
  * Two kernels share the matrix layout: the WASM SIMD one (kernel.wat) and a JS fallback.
  * Both push winners into `top` in row order, so ties keep the earlier row in both.
  */
+import { dot } from '../embed/vector';
 import { SCOPE_CODE, type ScanRequest } from './api';
 import type { Partition } from './partition';
 import type { TopK } from './top-k';
@@ -125,10 +126,7 @@ function scanPartitionJs(partition: Partition, request: ScanRequest, filter: Row
 
 /** Dot product of one stored f32 row with `query` (f64 accumulation: the reported relevance). */
 export function rowDot(partition: Partition, row: number, query: Float32Array): number {
-  const vector = partition.matrix.exactRow(row);
-  let sum = 0;
-  for (let j = 0; j < partition.dim; j++) sum += vector[j]! * query[j]!;
-  return sum;
+  return dot(partition.matrix.exactRow(row), query);
 }
 
 /** For each query, the rows whose scope code equals `code` and whose dot product is ≥ threshold. */

@@ -23,11 +23,6 @@ export class LexicalIndex {
   private rowsWithTerms = 0;
   private readonly postings = new Map<number, Posting>();
 
-  /** Rows that carry terms (their text was sent). */
-  get documents(): number {
-    return this.rowsWithTerms;
-  }
-
   /** Replaces row `row`'s terms (ids with repetition; empty: the row has no text). */
   set(row: number, terms: ArrayLike<number>): void {
     this.clear(row);

@@ -31,11 +31,6 @@ export function oneOf(key: string, values: readonly Scalar[]): Filter {
   return { [key]: { $in: distinct } } as Where;
 }
 
-/** `key >= value`. */
-export function atLeast(key: string, value: number): Where {
-  return { [key]: { $gte: value } };
-}
-
 /** Every clause holds. `undefined` clauses (everything) drop out; any `NOTHING` makes the whole `NOTHING`. */
 export function and(...clauses: readonly Filter[]): Filter {
   if (clauses.includes(NOTHING)) return NOTHING;
