@@ -12,7 +12,7 @@ import { createChromaStorage } from '../src/adapters/chroma/index';
 import type { StorageBackend } from '../src/storage/contract';
 import { indexedDbStorage } from '../src/store/indexeddb';
 import { createComputeClient } from '../src/worker/client';
-import { BENCH_APP, BENCH_USER, conversation, createBenchData, createRandom, EMBEDDER_ID, queryText, T0 } from './bench-data';
+import { BENCH_APP, BENCH_USER, conversation, createBenchData, createRandom, EMBEDDER_ID, queryText, T0, median } from './bench-data';
 import { startChromaServer } from './chroma-server';
 
 const OWNER = { userId: BENCH_USER, appName: BENCH_APP };
@@ -23,7 +23,6 @@ const INGESTS = 20;
 const BUILD_CHUNK = 500;
 
 const sizes = process.argv.slice(2).map(Number).filter((n) => Number.isInteger(n) && n > 0);
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function timed(count: number, body: (i: number) => Promise<unknown>): Promise<number> {
   const times: number[] = [];

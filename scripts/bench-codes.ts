@@ -12,7 +12,7 @@ import { createCompute } from '../src/worker/compute';
 import { scanWithVectors, vectorsOfRows } from '../src/worker/exact';
 import { RowMatrix } from '../src/worker/matrix';
 import { loadKernelModule } from '../src/worker/wasm-kernel';
-import { createBenchData, createRandom, queryText, T0 } from './bench-data';
+import { createBenchData, createRandom, queryText, T0, median } from './bench-data';
 
 export interface CodesFigures {
   n: number;
@@ -60,10 +60,6 @@ function rowsFor(n: number, dim: number): { rows: IndexRows; queries: Float32Arr
     sessionIds: new Array<string>(n).fill(''),
   };
   return { rows, queries: Array.from({ length: 30 }, () => unitRows(1, dim, random)) };
-}
-
-function median(values: number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 }
 
 function timed(count: number, repeat: number, body: (i: number) => unknown): number {

@@ -26,7 +26,7 @@ import { measureCodes } from './bench-codes';
 import { scanWithVectors, vectorsOfRows } from '../src/worker/exact';
 import { printTopicIngest } from './bench-topic';
 import { createBm25 } from './eval-metrics';
-import { BENCH_APP, BENCH_USER, conversation, createBenchData, createRandom, DAY, queryText, T0, type OwnerRows } from './bench-data';
+import { BENCH_APP, BENCH_USER, conversation, createBenchData, createRandom, DAY, queryText, T0, type OwnerRows, percentile, ms } from './bench-data';
 
 export interface BenchEnvironment {
   /** Printed in the header: where this runs and what backs the store. */
@@ -41,15 +41,6 @@ export interface BenchEnvironment {
 
 const K = 10;
 const OWNER = { userId: BENCH_USER, appName: BENCH_APP };
-
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-function ms(value: number): string {
-  return value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : value.toFixed(0);
-}
 
 function pad(cells: readonly string[], widths: readonly number[]): string {
   return cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');

@@ -128,3 +128,25 @@ export function conversation(index: number): ChatMessage[] {
     { role: 'assistant', content: 'I will look for some.' },
   ];
 }
+
+/** The `p`th percentile of `values` (nearest rank, the lower one for an even count at 50). */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** The median: {@link percentile} 50. */
+export function median(values: readonly number[]): number {
+  return percentile(values, 50);
+}
+
+/** Milliseconds with the precision their size deserves. */
+export function ms(value: number): string {
+  return value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : value.toFixed(0);
+}
+
+/** CPU ms used by this process so far, where the runtime can tell (Node: compute runs in-process, so it counts), else NaN. */
+export function cpuMs(): number {
+  const usage = (globalThis as { process?: { cpuUsage?: () => { user: number; system: number } } }).process?.cpuUsage?.();
+  return usage ? (usage.user + usage.system) / 1000 : Number.NaN;
+}

@@ -10,7 +10,7 @@ import type { DBCore, DBCoreTable, Dexie } from 'dexie';
 import { openMemory } from '../src/memory';
 import type { ChatMessage } from '../src/schema';
 import type { BenchEnvironment } from './bench-core';
-import { createRandom, T0 } from './bench-data';
+import { createRandom, T0, percentile, ms, cpuMs } from './bench-data';
 
 const HOUR = 3_600_000;
 const OWNER = { userId: 'u_long', appName: 'bench-long' };
@@ -111,15 +111,6 @@ export function longUserConversations(count: number, seed = 16): ChatMessage[][]
   return out;
 }
 
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-function ms(value: number): string {
-  return value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : value.toFixed(0);
-}
-
 interface LongRow {
   n: number;
   p50: number;
@@ -133,12 +124,6 @@ interface LongRow {
   forgetCpu: { old: number; middle: number; recent: number };
   /** MB of JS heap the page or process holds after a collection, right after the timed ingests (NaN where the runtime cannot tell). */
   heap: number;
-}
-
-/** CPU ms used by this process so far, where the runtime can tell (Node), else NaN. */
-function cpuMs(): number {
-  const usage = (globalThis as { process?: { cpuUsage?: () => { user: number; system: number } } }).process?.cpuUsage?.();
-  return usage ? (usage.user + usage.system) / 1000 : Number.NaN;
 }
 
 /**

@@ -11,7 +11,7 @@ import { userPartition } from '../src/store/owner';
 import { checkSealing, installSealing } from '../src/store/sealing';
 import { createIndexedDbStorage } from '../src/store/indexeddb';
 import type { BenchEnvironment } from './bench-core';
-import { BENCH_APP, BENCH_USER, conversation, createBenchData, createRandom, EMBEDDER_ID, queryText, T0 } from './bench-data';
+import { BENCH_APP, BENCH_USER, conversation, createBenchData, createRandom, EMBEDDER_ID, queryText, T0, ms, median } from './bench-data';
 
 export const SEALED_SIZES: readonly number[] = [1_000, 10_000];
 
@@ -26,11 +26,6 @@ interface SealedRow {
   retrieveP50: number;
   listAll: number;
   ingestP50: number;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 async function timed<T>(body: () => Promise<T>): Promise<[number, T]> {
@@ -94,10 +89,6 @@ async function measure(env: BenchEnvironment, n: number, key: CryptoKey): Promis
   for (const memory of memories) await memory.close();
   for (const name of names) await env.openDatabase(name).delete();
   return modes.map(([mode], i) => ({ n, mode, build: builds[i]!, coldStart: cold[i]!, retrieveP50: median(retrieves[i]!), listAll: median(lists[i]!), ingestP50: median(ingests[i]!) }));
-}
-
-function ms(value: number): string {
-  return value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : value.toFixed(0);
 }
 
 /** Runs each size without and with a key and prints one table with the ratios. */

@@ -7,7 +7,7 @@ import { createHashEmbedder, HASH_DIM } from '../src/embed/hash-embedder';
 import { createMemory, type Memory } from '../src/index';
 import type { MemoryRecord } from '../src/schema';
 import { buildStore, type BenchEnvironment } from './bench-core';
-import { BENCH_APP, BENCH_USER, createRandom, DAY, EMBEDDER_ID, memoryText, T0 } from './bench-data';
+import { BENCH_APP, BENCH_USER, createRandom, DAY, EMBEDDER_ID, memoryText, T0, cpuMs, median } from './bench-data';
 
 export const TOPIC_SIZES = [100, 10_000];
 const TOPIC = 'general';
@@ -74,16 +74,6 @@ async function measureTopicIngest(env: BenchEnvironment, sizes: readonly number[
     await env.openDatabase(name).delete();
   }
   return { wall: times.map(median), cpu: Number.isNaN(cpuMs()) ? null : cpu.map(median) };
-}
-
-function median(values: number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-}
-
-/** Process CPU time in ms where the runtime tells it (Node: compute runs in-process, so it counts), else NaN. */
-function cpuMs(): number {
-  const usage = (globalThis as { process?: { cpuUsage?: () => { user: number; system: number } } }).process?.cpuUsage?.();
-  return usage ? (usage.user + usage.system) / 1000 : Number.NaN;
 }
 
 /** Prints the section, and whether the largest size's p50 is within 1.5× the smallest's. */
