@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectConsoleErrors, launchChromium } from './browser';
-import { serveHarness, type ServedHarness } from './harness-session';
+import { launchChromium } from './browser';
+import { openHarnessAt, serveHarness, type ServedHarness } from './harness-session';
 import { scanIndexedDbFiles } from './profile-files';
 
 let served: ServedHarness;
@@ -58,10 +58,7 @@ describe('createMemory({ encryptionKey }) in Chromium', () => {
     const key = [...randomBytes(32)];
     const browser = await launchChromium();
     try {
-      const page = await browser.context.newPage();
-      const problems = collectConsoleErrors(page);
-      await page.goto(served.url);
-      await page.waitForFunction(() => window.harnessReady === true);
+      const { page, problems } = await openHarnessAt(browser.context, served.url);
       expect(await openSealed(page, 'sealed', key)).toBeNull();
       await writeCanary(page, SEALED);
       expect(await openSealed(page, 'control', null)).toBeNull();

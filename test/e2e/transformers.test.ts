@@ -11,7 +11,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from 'vite';
 import { expectedVector, HIDDEN, idOf, writeTinyBert } from '../helpers/tiny-bert';
-import { collectConsoleErrors, launchChromium, REPO_ROOT, serveBuilt, type ConsoleProblems, type LaunchedBrowser, type Served } from './browser';
+import { launchChromium, REPO_ROOT, serveBuilt, type ConsoleProblems, type LaunchedBrowser, type Served } from './browser';
+import { openHarnessAt } from './harness-session';
 
 const VENDOR = join(REPO_ROOT, 'node_modules/@huggingface/transformers/dist');
 
@@ -38,10 +39,7 @@ beforeAll(async () => {
   writeTinyBert(join(outDir, 'models'), 'tiny-bert');
   served = await serveBuilt(outDir);
   browser = await launchChromium();
-  page = await browser.context.newPage();
-  problems = collectConsoleErrors(page);
-  await page.goto(served.url);
-  await page.waitForFunction(() => (window as { harnessReady?: boolean }).harnessReady === true);
+  ({ page, problems } = await openHarnessAt(browser.context, served.url));
 });
 
 afterAll(async () => {
