@@ -149,13 +149,18 @@ interface Planning extends ErasureInput {
   idOf: Map<string, string>;
   /** Ids of the rebuilt records: new, so the commit refuses them if they exist. */
   created: string[];
+  /** Rebuilt id → the stale memory it replaces (the first one that names it): its lineage can be joined. */
+  rebuilds: Map<string, string>;
   erasedReason: string;
   /** {@link supportByClaim} of the replay. */
   support: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
-/** The records to write so the active set equals the replay's and no text of `s` is left. */
-export function planErasure(input: ErasureInput): { writes: Map<string, MemoryRecord>; created: string[]; report: ForgetReport } {
+/**
+ * The records to write so the active set equals the replay's and no text of `s` is left, and
+ * for each rebuilt memory the stale one it replaces (a store may keep its lineage by reference).
+ */
+export function planErasure(input: ErasureInput): { writes: Map<string, MemoryRecord>; created: string[]; rebuilds: Map<string, string>; report: ForgetReport } {
   const planning: Planning = {
     ...input,
     current: input.all.filter((record) => record.invalidatedAt === undefined),
@@ -164,6 +169,7 @@ export function planErasure(input: ErasureInput): { writes: Map<string, MemoryRe
     redacted: new Set(),
     idOf: new Map(),
     created: [],
+    rebuilds: new Map(),
     erasedReason: `erased: sole source ${input.sourceId} revoked`,
     support: supportByClaim(input.replayed),
   };
@@ -172,7 +178,7 @@ export function planErasure(input: ErasureInput): { writes: Map<string, MemoryRe
   writeRebuilt(planning, rebuilt);
   redactTombstones(planning);
   scrubQuotes(planning);
-  return { writes: planning.writes, created: planning.created, report: planning.report };
+  return { writes: planning.writes, created: planning.created, rebuilds: planning.rebuilds, report: planning.report };
 }
 
 /**
@@ -232,6 +238,7 @@ function retireStale(planning: Planning, stale: readonly MemoryRecord[], rebuilt
       continue;
     }
     const replacement = replacementFor(record, rebuilt, sourceId);
+    if (replacement && !planning.rebuilds.has(replacement.id)) planning.rebuilds.set(replacement.id, record.id);
     const keepText = !ids.has(sourceId) || isSupported(record, support, sourceId);
     if (!keepText) redacted.add(record.id);
     report.regenerated.push({ from: record.id, to: replacement?.id ?? null });
@@ -258,10 +265,10 @@ function retireStale(planning: Planning, stale: readonly MemoryRecord[], rebuilt
 
 /** Rebuilt memories: their replay history with temporary ids mapped to stored ones, plus the regeneration. */
 function writeRebuilt(planning: Planning, rebuilt: readonly MemoryRecord[]): void {
-  const { sourceId, now, replayed, report, writes, idOf } = planning;
+  const { sourceId, now, replayed, writes, idOf } = planning;
   const mapIds = createIdMapper(replayed.map((record) => record.id), idOf);
   for (const record of rebuilt) {
-    const from = report.regenerated.find((entry) => entry.to === record.id)?.from;
+    const from = planning.rebuilds.get(record.id);
     writes.set(record.id, {
       ...record,
       history: [

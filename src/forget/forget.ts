@@ -48,7 +48,7 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceId: string, owner: Own
   // Every record the source touched is among them (app scope is never a user's to revoke).
   const touched = all.filter((record) => record.sources.some((source) => source.id === sourceId));
   const replayedAll = await regenerate(deps, owner, { revoked, touched, all, start }, sourceId);
-  const { writes, created, report } = planErasure({ sourceId, now: deps.clock(), newId: deps.newId, replayed: replayedAll, all, touched });
+  const { writes, created, rebuilds, report } = planErasure({ sourceId, now: deps.clock(), newId: deps.newId, replayed: replayedAll, all, touched });
 
   const records = [...writes.values()];
   // Nothing to change and the revocation already recorded: no commit either.
@@ -61,6 +61,8 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceId: string, owner: Own
     deleteInputs: revoked.map((input) => input.seq!),
     expected: versions,
     revoke: { ...owner, sourceId, at: deps.clock() },
+    // A rebuilt memory inherits the lineage of the one it replaces, less what it lacks (lineage.ts).
+    hints: { loaded: new Map(all.map((record) => [record.id, record])), inherits: rebuilds },
   });
   await vectors.afterCommit(result, records);
   await deps.clearCaches();

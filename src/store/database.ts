@@ -21,6 +21,8 @@ export type MemoryRow = MemoryRecord & {
   chain?: string;
   /** Position in the chain: its sources are the chain's lineage rows of depth ≤ this. */
   depth?: number;
+  /** Sources of its chain it does not have (lineage.ts, exclusions): `[sourceKey, up to depth]`. */
+  excluded?: readonly (readonly [string, number])[];
   /** Lineage rows this memory itself added (its `n` runs 0 … sourceCount-1). */
   sourceCount?: number;
   /** All of its sources, inherited ones included. */

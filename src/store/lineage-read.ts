@@ -5,7 +5,7 @@
 import { Dexie } from 'dexie';
 import { HistoryEntry, Source, type MemoryRecord } from '../schema';
 import type { EngramDatabase, EventRow, LineageRow } from './database';
-import { rememberBase, sourceKey, type ParsedRow } from './lineage';
+import { isExcluded, rememberBase, rememberPlace, sourceKey, type ParsedRow } from './lineage';
 
 function byDepthThenN(a: LineageRow, b: LineageRow): number {
   return a.depth - b.depth || a.n - b.n;
@@ -32,7 +32,8 @@ export async function toWorking(db: EngramDatabase, parsed: readonly ParsedRow[]
     if (!meta) return record;
     const sources = [...record.sources];
     const known = new Set(sources.map(sourceKey));
-    for (const row of (rowsOf.get(meta.chain) ?? []).filter((row) => row.depth <= meta.depth).sort(byDepthThenN)) {
+    const mine = (row: LineageRow) => row.depth <= meta.depth && !isExcluded(meta.excluded, sourceKey(row.source), row.depth);
+    for (const row of (rowsOf.get(meta.chain) ?? []).filter(mine).sort(byDepthThenN)) {
       const source = Source.safeParse(row.source);
       if (source.success && !known.has(sourceKey(source.data))) {
         known.add(sourceKey(source.data));
@@ -67,7 +68,9 @@ async function readLists(db: EngramDatabase, parsed: readonly ParsedRow[]): Prom
 
 /**
  * Each chained record's full sources: its chain's rows down to its depth, in (depth, n) order,
- * once each; null for a record behind a corrupt lineage row. Walks each chain once.
+ * once each, less its exclusions; null for a record behind a corrupt lineage row. Walks each
+ * chain once, again from its start where a member's exclusions differ from the member above
+ * (they change only where forgetSource rebuilt a memory).
  */
 function assembleSources(
   parsed: readonly ParsedRow[],
@@ -81,17 +84,22 @@ function assembleSources(
   );
   for (const [chain, members] of byChain) {
     const rows = (chainRows.get(chain) ?? []).sort(byDepthThenN);
-    const acc: Source[] = [];
-    const seen = new Set<string>();
+    let acc: Source[] = [];
+    let seen = new Set<string>();
     let next = 0;
     let broken = false;
+    let walking: string | undefined;
     for (const { record, meta } of [...members].sort((a, b) => a.meta!.depth - b.meta!.depth)) {
+      const { excluded, depth } = meta!;
+      const signature = JSON.stringify(excluded ?? []);
+      if (signature !== walking) [acc, seen, next, broken, walking] = [[], new Set(), 0, false, signature];
       const cutoff = cutoffs?.get(record.id);
-      for (; next < rows.length && rows[next]!.depth <= meta!.depth; next++) {
-        if (cutoff && rows[next]!.memoryId === record.id && rows[next]!.n >= cutoff.sourceCount) continue;
-        const source = Source.safeParse(rows[next]!.source);
-        if (!source.success || rows[next]!.sourceId !== source.data.id) broken = true;
-        else if (!seen.has(sourceKey(source.data))) (seen.add(sourceKey(source.data)), acc.push(source.data));
+      for (; next < rows.length && rows[next]!.depth <= depth; next++) {
+        const row = rows[next]!;
+        if (cutoff && row.memoryId === record.id && row.n >= cutoff.sourceCount) continue;
+        const source = Source.safeParse(row.source);
+        if (!source.success || row.sourceId !== source.data.id) broken = true;
+        else if (!seen.has(sourceKey(source.data)) && !isExcluded(excluded, sourceKey(source.data), row.depth)) (seen.add(sourceKey(source.data)), acc.push(source.data));
       }
       sourcesOf.set(record.id, broken ? null : acc.slice());
     }
@@ -150,7 +158,9 @@ export async function hydrate(
       onBad(record.id);
       continue;
     }
-    out.push({ ...record, sources, history: entries.map((entry) => entry.data!) });
+    const full: MemoryRecord = { ...record, sources, history: entries.map((entry) => entry.data!) };
+    rememberPlace(full, meta);
+    out.push(full);
   }
   return out;
 }

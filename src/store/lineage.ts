@@ -10,8 +10,15 @@
  *
  * Rules this code keeps: a tombstone is never updated again, so a chain is a line and the
  * sources of the chain's memory at depth d are exactly the chain's rows of depth ≤ d, in
- * (depth, n) order. A source (type and id) gets at most one row per chain. Revoking a source
- * blanks the excerpt of every row of it for that owner ({@link redactSource}).
+ * (depth, n) order, less its exclusions. A source (type and id) gets at most one row per chain
+ * at depths a memory does not exclude. Revoking a source blanks the excerpt of every row of it
+ * for that owner ({@link redactSource}).
+ * - Exclusions: a memory forgetSource rebuilds from the one it replaces usually has that one's
+ *   sources less the revoked one. It joins the old memory's chain one level deeper (like an
+ *   UPDATE) and lists the sources it does not have as `[key, depth]`: rows of that key at that
+ *   depth or above are not its. So a rebuild writes O(new sources) rows, not all of them again.
+ *   Deeper memories of the chain inherit the list; a source gained again gets a row of its own
+ *   below the excluded depth.
  *
  * The hot path reads records in *working form* ({@link toWorking}): the summary plus the rows
  * of the source being written (so "already backed by this source" is answered exactly), and
@@ -32,6 +39,24 @@ export interface RowMeta {
   historyCount: number;
   /** All of its sources, inherited ones included (absent on rows written before it was kept). */
   sourceTotal?: number;
+  /** Sources of its chain it does not have: rows of `key` at depth ≤ the depth given (see above). */
+  excluded?: Exclusions;
+}
+
+/** `[sourceKey, depth]` pairs, sorted by key. */
+export type Exclusions = readonly (readonly [string, number])[];
+
+/** Whether a chain row of `key` at `depth` is excluded from the memory with these exclusions. */
+export function isExcluded(excluded: Exclusions | undefined, key: string, depth: number): boolean {
+  return excluded !== undefined && excluded.some(([k, upTo]) => k === key && depth <= upTo);
+}
+
+/** `excluded` plus `keys` at `depth` (the deeper bound kept per key). */
+function excludeMore(excluded: Exclusions | undefined, keys: readonly string[], depth: number): Exclusions | undefined {
+  if (keys.length === 0) return excluded;
+  const out = new Map(excluded ?? []);
+  for (const key of keys) out.set(key, Math.max(out.get(key) ?? -1, depth));
+  return [...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** A row read back: the parsed record (summary sources, or full lists when inline) and its meta. */
@@ -55,6 +80,13 @@ export interface WorkingHints {
 }
 
 const bases = new WeakMap<MemoryRecord, Base>();
+/** Where each complete record the store handed out (lineage-read.ts hydrate) sits. */
+const places = new WeakMap<MemoryRecord, RowMeta>();
+
+/** Records where a complete record the store handed out sits, so a rebuild of it can join its chain. */
+export function rememberPlace(record: MemoryRecord, meta: RowMeta): void {
+  places.set(record, meta);
+}
 
 /** Records `working` (handed out in working form, lineage-read.ts) with where it sits and what of it is stored. */
 export function rememberBase(working: MemoryRecord, base: Base): void {
@@ -72,7 +104,13 @@ export function metaOf(row: unknown): RowMeta | undefined | null {
   if (raw.chain === undefined) return undefined;
   if (typeof raw.chain !== 'string' || !isCount(raw.depth) || !isCount(raw.sourceCount) || !isCount(raw.historyCount)) return null;
   const meta: RowMeta = { chain: raw.chain, depth: raw.depth, sourceCount: raw.sourceCount, historyCount: raw.historyCount };
-  return isCount(raw.sourceTotal) ? { ...meta, sourceTotal: raw.sourceTotal } : meta;
+  if (isCount(raw.sourceTotal)) meta.sourceTotal = raw.sourceTotal;
+  if (raw.excluded !== undefined) {
+    const valid = Array.isArray(raw.excluded) && raw.excluded.every((entry: unknown) => Array.isArray(entry) && entry.length === 2 && typeof entry[0] === 'string' && isCount(entry[1]));
+    if (!valid) return null;
+    meta.excluded = raw.excluded as Exclusions;
+  }
+  return meta;
 }
 
 /** Where a record goes in the side tables, and what of it is already there. */
@@ -98,7 +136,7 @@ function placementOf(
   record: MemoryRecord,
   existing: MemoryRow | undefined,
   hints: WorkingHints | undefined,
-  chainKeys: (chain: string, depth: number) => Set<string>,
+  chainKeys: (meta: RowMeta) => Set<string>,
 ): Placement {
   const loaded = hints?.loaded.get(record.id);
   const base = loaded && bases.get(loaded);
@@ -107,14 +145,44 @@ function placementOf(
   const parent = parentId === undefined ? undefined : hints?.loaded.get(parentId);
   const parentBase = parent && bases.get(parent);
   if (parentBase) {
-    const inherited = { chain: parentBase.chain, depth: parentBase.depth + 1, sourceCount: 0, historyCount: 0 };
+    const inherited = { chain: parentBase.chain, depth: parentBase.depth + 1, sourceCount: 0, historyCount: 0, ...(parentBase.excluded ? { excluded: parentBase.excluded } : {}) };
     return { ...inherited, ...(parentBase.sourceTotal !== undefined ? { sourceTotal: parentBase.sourceTotal } : {}), known: parentBase.known, summary: parentBase.summary, rewriteHistory: false };
   }
+  const parentPlace = parent && places.get(parent);
+  const joined = parentPlace && joinChain(record, parent, parentPlace);
+  if (joined) return joined;
   const meta = existing ? metaOf(existing) : undefined;
   // Sources are only ever appended: a complete record with as many as are stored has exactly
   // the stored ones, and the chain need not be read to find what is new.
-  if (meta) return { ...meta, known: sameSourcesAsStored(record, meta) ? 'all' : chainKeys(meta.chain, meta.depth), summary: null, rewriteHistory: true };
+  if (meta) return { ...meta, known: sameSourcesAsStored(record, meta) ? 'all' : chainKeys(meta), summary: null, rewriteHistory: true };
   return { chain: record.id, depth: 0, sourceCount: 0, historyCount: 0, sourceTotal: 0, known: new Set(), summary: null, rewriteHistory: true };
+}
+
+const sameSource = (a: Source, b: Source) => a.type === b.type && a.id === b.id && a.excerpt === b.excerpt && a.at === b.at;
+
+/**
+ * A complete record rebuilt from `parent` (a complete record the store handed out) joins its
+ * chain one level deeper when its sources are the parent's, in order, less some, then new ones:
+ * it excludes what it lacks and stores only the new ones. Null when they are not.
+ */
+function joinChain(record: MemoryRecord, parent: MemoryRecord, meta: RowMeta): Placement | null {
+  const own = new Set(record.sources.map(sourceKey));
+  const kept = parent.sources.filter((source) => own.has(sourceKey(source)));
+  if (!kept.every((source, i) => sameSource(source, record.sources[i]!))) return null;
+  const inherited = new Set(parent.sources.map(sourceKey));
+  if (record.sources.slice(kept.length).some((source) => inherited.has(sourceKey(source)))) return null;
+  const lacking = parent.sources.map(sourceKey).filter((key) => !own.has(key));
+  const excluded = excludeMore(meta.excluded, lacking, meta.depth);
+  return {
+    chain: meta.chain,
+    depth: meta.depth + 1,
+    sourceCount: 0,
+    historyCount: 0,
+    ...(excluded ? { excluded } : {}),
+    known: new Set(kept.map(sourceKey)),
+    summary: null,
+    rewriteHistory: true,
+  };
 }
 
 /**
@@ -135,7 +203,8 @@ export async function writeRecords(db: EngramDatabase, records: readonly MemoryR
   });
   const read = await Promise.all([...needed].map((chain) => db.lineage.where('[chain+depth]').between([chain, 0], [chain, Dexie.maxKey], true, true).toArray()));
   const chains = new Map([...needed].map((chain, i) => [chain, read[i]!]));
-  const chainKeys = (chain: string, depth: number) => new Set((chains.get(chain) ?? []).filter((row) => row.depth <= depth).map((row) => sourceKey(row.source)));
+  const chainKeys = ({ chain, depth, excluded }: RowMeta) =>
+    new Set((chains.get(chain) ?? []).filter((row) => row.depth <= depth && !isExcluded(excluded, sourceKey(row.source), row.depth)).map((row) => sourceKey(row.source)));
   const rows: MemoryRow[] = [];
   const lineage: LineageRow[] = [];
   const events: EventRow[] = [];
@@ -164,6 +233,7 @@ export async function writeRecords(db: EngramDatabase, records: readonly MemoryR
       fact: factHash(record.topic, record.content),
       chain: place.chain,
       depth: place.depth,
+      ...(place.excluded ? { excluded: place.excluded } : {}),
       sourceCount: place.sourceCount + fresh.length,
       // Complete form: `known` held every stored source. Working form: what was stored, plus the new ones.
       ...(place.summary === null ? { sourceTotal: total } : place.sourceTotal !== undefined ? { sourceTotal: place.sourceTotal + fresh.length } : {}),

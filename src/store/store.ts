@@ -173,7 +173,10 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
 
     bySource: (owner, sourceId) =>
       read('reading memories by source', () =>
-        db.transaction('r', db.memories, db.lineage, db.events, async () => visible(await memoriesWithSource(db, owner, sourceId), owner)),
+        // A chain's later memories all carry its sources unless they exclude one (lineage.ts).
+        db.transaction('r', db.memories, db.lineage, db.events, async () =>
+          (await visible(await memoriesWithSource(db, owner, sourceId), owner)).filter((record) => record.sources.some((source) => source.id === sourceId)),
+        ),
       ),
 
     // The order they were written in (invariant 11), never their clock times: after a clock went

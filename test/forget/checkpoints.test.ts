@@ -7,6 +7,7 @@ import { longUserConversations } from '../../scripts/bench-long';
 import { activeFacts } from '../helpers/facts';
 import { createTestMemory, T0, type TestMemory } from '../helpers/memory';
 import { findInDatabases } from '../helpers/scan';
+import type { MemoryRecord } from '../../src/schema';
 
 const owner = { userId: 'u_long', appName: 'default' };
 const HOUR = 3_600_000;
@@ -105,4 +106,26 @@ describe('Memory.forgetSource (checkpointed regeneration)', () => {
     await play(fresh, range(0, 260).filter((i) => i !== 190 && i !== 20 && i !== 250));
     expect(activeFacts(await test.memory.list(owner))).toEqual(activeFacts(await fresh.memory.list(owner)));
   }, 180_000);
+
+  it('rebuilds a memory of many sources without writing them again, in the order a store that never saw the source keeps them', async () => {
+    let db: EngramDatabase | undefined;
+    const test = await createTestMemory({ onDatabase: (handle) => void (db = handle as EngramDatabase) });
+    tests.push(test);
+    await play(test, range(0, 120));
+    const before = await db!.lineage.count();
+    const widest = Math.max(...(await test.memory.list(owner)).map((record) => record.sources.length));
+    await test.memory.forgetSource('c60', owner);
+    // The rebuilt memories join the chains of the ones they replace: a few new rows, not their 30+ sources again.
+    expect(widest).toBeGreaterThan(30);
+    expect((await db!.lineage.count()) - before).toBeLessThan(10);
+    const fresh = await createTestMemory();
+    tests.push(fresh);
+    await play(fresh, range(0, 120).filter((i) => i !== 60));
+    const ordered = (records: readonly MemoryRecord[]) =>
+      records
+        .filter((record) => record.invalidatedAt === undefined)
+        .map((record) => `${record.topic}: ${record.content} <- ${record.sources.map((source) => source.id).join(',')}`)
+        .sort();
+    expect(ordered(await test.memory.list(owner))).toEqual(ordered(await fresh.memory.list(owner)));
+  }, 120_000);
 });

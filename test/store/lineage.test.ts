@@ -1,6 +1,11 @@
 import type { Dexie } from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EngramDatabase } from '../../src/store/database';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { EngramDatabase } from '../../src/store/database';
+import { createStore } from '../../src/store/store';
+import type { WorkingHints } from '../../src/store/lineage';
+import type { MemoryRecord } from '../../src/schema';
+import { record } from '../consolidate/fixtures';
 import { createReadCounter, longUserConversations } from '../../scripts/bench-long';
 import { createTestMemory, DAY, type TestMemory } from '../helpers/memory';
 import { findInDatabases } from '../helpers/scan';
@@ -108,5 +113,63 @@ describe('createStore (lineage side tables, schema v4)', () => {
     await test.memory.forgetSource('d2', ada);
     expect((await findInDatabases(test.factory, 'zqv-canary')).length).toBe(0);
     expect((await test.memory.list(ada)).map((record) => record.content).sort()).toEqual(['The user follows a vegetarian diet.', 'The user likes zqv-jazz.']);
+  });
+});
+
+describe('createStore (a rebuilt memory joins the chain of the one it replaces)', () => {
+  const owner = { userId: 'u', appName: 'default' };
+  const from = (id: string) => ({ type: 'user_explicit' as const, id, excerpt: `said ${id}`, at: 1 });
+  let db: EngramDatabase | undefined;
+  afterEach(() => db?.close());
+
+  async function openStore() {
+    db = new EngramDatabase(`lineage-join-${Date.now()}`, { indexedDB: new IDBFactory(), IDBKeyRange });
+    await db.open();
+    const store = createStore(db);
+    const commit = (records: MemoryRecord[], creates: string[], hints?: WorkingHints) => store.commit({ records, creates, expected: new Map(), ...(hints ? { hints } : {}) });
+    return { store, commit, lineageRows: () => db!.lineage.count() };
+  }
+
+  it('stores only the rebuilt memory’s new sources, excludes the ones it lacks, and gives each memory its own list back', async () => {
+    const { store, commit, lineageRows } = await openStore();
+    await commit([record('o', 'fact', 'general', { sources: [from('a'), from('b'), from('c')] })], ['o']);
+    const [o] = await store.getMany(['o'], owner);
+    const rebuilt = record('r', 'fact', 'general', { sources: [from('a'), from('c'), from('d')] });
+    await commit([{ ...o!, invalidatedAt: 5, supersededBy: 'r' }, rebuilt], ['r'], { loaded: new Map([['o', o!]]), inherits: new Map([['r', 'o']]) });
+    expect(await lineageRows()).toBe(4);
+    expect((await db!.memories.get('r'))).toMatchObject({ chain: 'o', depth: 1, excluded: [['user_explicit\u0000b', 0]] });
+    const [oldOne, newOne] = await store.getMany(['o', 'r'], owner);
+    expect(oldOne!.sources.map((s) => s.id)).toEqual(['a', 'b', 'c']);
+    expect(newOne!.sources.map((s) => s.id)).toEqual(['a', 'c', 'd']);
+    expect((await store.bySource(owner, 'b')).map((r) => r.id)).toEqual(['o']);
+  });
+
+  it('gives a source it excluded a row of its own when the memory gains it again, at the end of its list', async () => {
+    const { store, commit, lineageRows } = await openStore();
+    await commit([record('o', 'fact', 'general', { sources: [from('a'), from('b'), from('c')] })], ['o']);
+    const [o] = await store.getMany(['o'], owner);
+    await commit([{ ...o!, invalidatedAt: 5, supersededBy: 'r' }, record('r', 'fact', 'general', { sources: [from('a'), from('c')] })], ['r'], {
+      loaded: new Map([['o', o!]]),
+      inherits: new Map([['r', 'o']]),
+    });
+    const [working] = await store.workingSet(owner, { ids: ['r'], topics: [], scope: 'user', sourceId: 'b' });
+    expect(working!.sources.map((s) => s.id)).toEqual(['a']);
+    await commit([{ ...working!, sources: [...working!.sources, from('b')] }], [], { loaded: new Map([['r', working!]]), inherits: new Map() });
+    expect(await lineageRows()).toBe(4);
+    expect((await store.getMany(['r'], owner))[0]!.sources.map((s) => s.id)).toEqual(['a', 'c', 'b']);
+    expect((await store.getMany(['o'], owner))[0]!.sources.map((s) => s.id)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('starts a chain of its own when its sources are not the replaced memory’s in order', async () => {
+    const { store, commit, lineageRows } = await openStore();
+    await commit([record('o', 'fact', 'general', { sources: [from('a'), from('b')] })], ['o']);
+    const [o] = await store.getMany(['o'], owner);
+    await commit([{ ...o!, invalidatedAt: 5, supersededBy: 'r' }, record('r', 'fact', 'general', { sources: [from('b'), from('a')] })], ['r'], {
+      loaded: new Map([['o', o!]]),
+      inherits: new Map([['r', 'o']]),
+    });
+    expect(await lineageRows()).toBe(4);
+    expect(await db!.memories.get('r')).toMatchObject({ chain: 'r', depth: 0 });
+    expect((await store.getMany(['r'], owner))[0]!.sources.map((s) => s.id)).toEqual(['b', 'a']);
   });
 });
