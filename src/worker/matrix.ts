@@ -8,6 +8,8 @@
  * scale per row: value ≈ code · scale), a quarter of the bytes to hold and to scan, and no
  * f32 copy anywhere in compute: the exact re-rank reads the candidates' f32 vectors from the
  * store (exact.ts). `quantisationError` bounds how far a code's dot product may be off.
+ * The codes are laid out for the kernel's block scan (kernel.wat): four rows interleaved 16
+ * codes at a time, even-indexed codes stored + 128; `codeAt` is that rule.
  *
  * With the WASM kernel the memory is a `WebAssembly.Memory` owned by this matrix, so rows are
  * written into it once, on load or on each write, and never copied per query. Without it the
@@ -26,6 +28,19 @@ export function strideOf(dim: number): number {
 
 function align16(bytes: number): number {
   return Math.ceil(bytes / 16) * 16;
+}
+
+/** Rows per block of the 8-bit layout (kernel.wat scans four rows at a time). */
+const BLOCK = 4;
+
+/** Byte offset of code `j` of row `row` in the 8-bit layout (see kernel.wat's header). */
+export function codeAt(row: number, j: number, stride: number): number {
+  return (row - (row % BLOCK)) * stride + (j >> 4) * 64 + (row % BLOCK) * 16 + (j & 15);
+}
+
+/** The stored byte of `code` at dimension `j`: even dimensions are stored + 128 (as an i8: wraps). */
+function storedCode(code: number, j: number): number {
+  return j & 1 ? code : code + 128;
 }
 
 /** Per-row columns after the vectors, in memory order, with their element sizes. */
@@ -109,7 +124,7 @@ export class RowMatrix {
     return this.vectorView;
   }
 
-  /** Row-major 8-bit codes, `capacity * stride` bytes (8-bit mode only). */
+  /** The 8-bit codes in the kernel's block layout (8-bit mode only; see {@link codeAt}). */
   get codeBytes(): Int8Array {
     this.refresh();
     return this.codeView;
@@ -146,16 +161,15 @@ export class RowMatrix {
     for (let j = 0; j < this.dim; j++) largest = Math.max(largest, Math.abs(source[j]!));
     const scale = Math.fround(largest / 127);
     const codes = this.codeBytes;
-    const offset = row * this.stride;
     let error = 0;
     let norm = 0;
-    for (let j = 0; j < this.dim; j++) {
-      const code = scale > 0 ? Math.max(-127, Math.min(127, Math.round(source[j]! / scale))) : 0;
-      codes[offset + j] = code;
-      error += (source[j]! - code * scale) ** 2;
-      norm += source[j]! ** 2;
+    for (let j = 0; j < this.stride; j++) {
+      const value = j < this.dim ? source[j]! : 0;
+      const code = scale > 0 ? Math.max(-127, Math.min(127, Math.round(value / scale))) : 0;
+      codes[codeAt(row, j, this.stride)] = storedCode(code, j);
+      error += (value - code * scale) ** 2;
+      norm += value ** 2;
     }
-    codes.fill(0, offset + this.dim, offset + this.stride);
     this.scales[row] = scale;
     // Rounded up a little: the bound must hold after the kernel's f32 arithmetic too.
     this.maxError = Math.max(this.maxError, Math.sqrt(error) * (1 + 1e-6));
@@ -168,7 +182,11 @@ export class RowMatrix {
       this.vectors.copyWithin(to * this.stride, from * this.stride, (from + 1) * this.stride);
       return;
     }
-    this.codeBytes.copyWithin(to * this.stride, from * this.stride, (from + 1) * this.stride);
+    const codes = this.codeBytes;
+    for (let j = 0; j < this.stride; j += 16) {
+      const start = codeAt(from, j, this.stride);
+      codes.copyWithin(codeAt(to, j, this.stride), start, start + 16);
+    }
     this.scales[to] = this.scales[from]!;
   }
 
@@ -243,8 +261,13 @@ export class RowMatrix {
     return this.buffer.byteLength;
   }
 
+  /** The vector area: whole blocks of four rows in 8-bit mode. */
+  private vectorBytes(capacity: number): number {
+    return (this.codes === 'i8' ? Math.ceil(capacity / BLOCK) * BLOCK : capacity) * this.rowBytes;
+  }
+
   private columnOffset(column: Column, capacity: number): number {
-    let offset = capacity * this.rowBytes;
+    let offset = this.vectorBytes(capacity);
     for (const [name, size] of COLUMNS) {
       if (name === column) return offset;
       offset += capacity * size;
@@ -272,7 +295,7 @@ export class RowMatrix {
     this.viewBuffer = buffer;
     this.viewCapacity = capacity;
     if (this.codes === 'f32') this.vectorView = new Float32Array(buffer, 0, capacity * this.stride);
-    else this.codeView = new Int8Array(buffer, 0, capacity * this.stride);
+    else this.codeView = new Int8Array(buffer, 0, this.vectorBytes(capacity));
     this.tagView = new Int32Array(buffer, this.columnOffset('tags', capacity), capacity);
     this.importanceView = new Float32Array(buffer, this.columnOffset('importance', capacity), capacity);
     this.updatedAtView = new Float64Array(buffer, this.columnOffset('updatedAt', capacity), capacity);

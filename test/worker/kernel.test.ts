@@ -128,7 +128,10 @@ describe('loadKernelModule', () => {
 describe.each(KERNELS)('scan ($name)', ({ options }) => {
   it.each([
     { n: 1, dim: 8 },
+    { n: 2, dim: 17 },
+    { n: 7, dim: 31 },
     { n: 37, dim: 20 },
+    { n: 1030, dim: 384 },
     { n: 500, dim: 256 },
     { n: 3000, dim: 100 },
   ])('returns the exact top-k for n=$n dim=$dim', ({ n, dim }) => {
