@@ -62,6 +62,19 @@ describe.runIf(loadKernelModule() !== null)('createCompute (8-bit codes)', () =>
     }
   }
 
+  it('proves the top k on the first pass when rows are random (the error bound stays tight)', () => {
+    for (const dim of [256, 384]) {
+      const random = createRandom(dim * 3);
+      const rows = randomRows(random, 4000, dim);
+      const codes = createCompute({ codes: 'i8' });
+      codes.loadPartition('p', 1, dim, rows);
+      let passes = 0;
+      const counted = { scan: (scan: ScanRequest) => (passes++, codes.scan(scan)) };
+      for (let q = 0; q < 20; q++) scanWithVectors(counted, request(normalised(Float32Array.from({ length: dim }, () => random() - 0.5)), 10), vectorsOfRows(rows, dim));
+      expect(passes).toBe(20);
+    }
+  });
+
   it('returns a superset whose exact sweep equals the f32 neighbours when the codes are near the threshold or the limit', () => {
     const random = createRandom(7);
     const rows = randomRows(random, 2000, 256, true);
