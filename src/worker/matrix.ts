@@ -9,7 +9,7 @@
  * f32 copy anywhere in compute: the exact re-rank reads the candidates' f32 vectors from the
  * store (exact.ts). `quantisationError` bounds how far a code's dot product may be off.
  * The codes are laid out for the kernel's block scan (kernel.wat): four rows interleaved 16
- * codes at a time, even-indexed codes stored + 128; `codeAt` is that rule.
+ * codes at a time, even-indexed codes stored + 128 (code-layout.ts).
  *
  * With the WASM kernel the memory is a `WebAssembly.Memory` owned by this matrix, so rows are
  * written into it once, on load or on each write, and never copied per query. Without it the
@@ -17,6 +17,7 @@
  *
  * Rule: views are invalid after any call that may grow (`reserve`, `scratch`); take them after.
  */
+import { BLOCK, moveCodes, writeCodes } from './code-layout';
 import { instantiateKernel, type KernelExports } from './wasm-kernel';
 
 const PAGE = 65_536;
@@ -28,19 +29,6 @@ export function strideOf(dim: number): number {
 
 function align16(bytes: number): number {
   return Math.ceil(bytes / 16) * 16;
-}
-
-/** Rows per block of the 8-bit layout (kernel.wat scans four rows at a time). */
-const BLOCK = 4;
-
-/** Byte offset of code `j` of row `row` in the 8-bit layout (see kernel.wat's header). */
-export function codeAt(row: number, j: number, stride: number): number {
-  return (row - (row % BLOCK)) * stride + (j >> 4) * 64 + (row % BLOCK) * 16 + (j & 15);
-}
-
-/** The stored byte of `code` at dimension `j`: even dimensions are stored + 128 (as an i8: wraps). */
-function storedCode(code: number, j: number): number {
-  return j & 1 ? code : code + 128;
 }
 
 /** Per-row columns after the vectors, in memory order, with their element sizes. */
@@ -124,7 +112,7 @@ export class RowMatrix {
     return this.vectorView;
   }
 
-  /** The 8-bit codes in the kernel's block layout (8-bit mode only; see {@link codeAt}). */
+  /** The 8-bit codes in the kernel's block layout (8-bit mode only; see code-layout.ts). */
   get codeBytes(): Int8Array {
     this.refresh();
     return this.codeView;
@@ -157,23 +145,11 @@ export class RowMatrix {
       vectors.fill(0, offset + this.dim, offset + this.stride);
       return;
     }
-    let largest = 0;
-    for (let j = 0; j < this.dim; j++) largest = Math.max(largest, Math.abs(source[j]!));
-    const scale = Math.fround(largest / 127);
-    const codes = this.codeBytes;
-    let error = 0;
-    let norm = 0;
-    for (let j = 0; j < this.stride; j++) {
-      const value = j < this.dim ? source[j]! : 0;
-      const code = scale > 0 ? Math.max(-127, Math.min(127, Math.round(value / scale))) : 0;
-      codes[codeAt(row, j, this.stride)] = storedCode(code, j);
-      error += (value - code * scale) ** 2;
-      norm += value ** 2;
-    }
+    const { scale, error, norm } = writeCodes(this.codeBytes, row, source, this.dim, this.stride);
     this.scales[row] = scale;
     // Rounded up a little: the bound must hold after the kernel's f32 arithmetic too.
-    this.maxError = Math.max(this.maxError, Math.sqrt(error) * (1 + 1e-6));
-    this.maxNorm = Math.max(this.maxNorm, Math.sqrt(norm) * (1 + 1e-6));
+    this.maxError = Math.max(this.maxError, error * (1 + 1e-6));
+    this.maxNorm = Math.max(this.maxNorm, norm * (1 + 1e-6));
   }
 
   /** Copies row `from`'s vector over row `to`'s (the partition's swap-remove). */
@@ -182,11 +158,7 @@ export class RowMatrix {
       this.vectors.copyWithin(to * this.stride, from * this.stride, (from + 1) * this.stride);
       return;
     }
-    const codes = this.codeBytes;
-    for (let j = 0; j < this.stride; j += 16) {
-      const start = codeAt(from, j, this.stride);
-      codes.copyWithin(codeAt(to, j, this.stride), start, start + 16);
-    }
+    moveCodes(this.codeBytes, from, to, this.stride);
     this.scales[to] = this.scales[from]!;
   }
 
