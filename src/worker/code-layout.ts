@@ -5,19 +5,15 @@
  * 256 · odd + (even + 128). One row's codes are `stride` bytes; a block is `4 · stride`.
  */
 
-/** Rows per block of the 8-bit layout (kernel.wat scans four rows at a time). */
+// Rows per block: kernel.wat scans four rows at a time.
 export const BLOCK = 4;
 
-/** Byte offset of code `j` of row `row` in the 8-bit layout. */
+/** Byte offset of code `j` of row `row`. */
 export function codeAt(row: number, j: number, stride: number): number {
   return (row - (row % BLOCK)) * stride + (j >> 4) * 64 + (row % BLOCK) * 16 + (j & 15);
 }
 
-/**
- * Writes `source` (`dim` floats, zero padded to `stride`) as row `row`'s codes with one scale
- * (value ≈ code · scale, |code| ≤ 127); returns the scale and the norms of the quantisation
- * error and of the row.
- */
+/** Writes row `row`'s codes (value ≈ code · scale, zero padded); returns the scale and the error's and row's norms. */
 export function writeCodes(codes: Int8Array, row: number, source: Float32Array, dim: number, stride: number): { scale: number; error: number; norm: number } {
   let largest = 0;
   for (let j = 0; j < dim; j++) largest = Math.max(largest, Math.abs(source[j]!));

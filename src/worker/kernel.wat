@@ -218,9 +218,9 @@
     (local.set $tag (v128.load (i32.add (local.get $tags) (i32.shl (local.get $row) (i32.const 2)))))
     (v128.and
       (v128.and
-        (i32x4.ne (v128.and (local.get $tag) (i32x4.splat (local.get $mask))) (v128.const i32x4 0 0 0 0))
+        (i32x4.ne (v128.and (local.get $tag) (i32x4.splat (local.get $mask))) (i32x4.splat (i32.const 0)))
         (v128.or
-          (i32x4.ne (v128.and (local.get $tag) (v128.const i32x4 7 7 7 7)) (v128.const i32x4 2 2 2 2))
+          (i32x4.ne (v128.and (local.get $tag) (i32x4.splat (i32.const 7))) (i32x4.splat (i32.const 2)))
           (i32x4.eq (i32x4.shr_u (local.get $tag) (i32.const 3)) (i32x4.splat (local.get $session)))))
       (i32x4.lt_s (v128.const i32x4 0 1 2 3) (i32x4.splat (i32.sub (local.get $n) (local.get $row))))))
 
@@ -302,34 +302,28 @@
         (local.set $row (i32.add (local.get $row) (i32.const 1)))
         (br $rows))))
 
-  ;; The same for 8-bit rows, a block at a time: `nq` queries laid out as for scan8 (`stride` i16
-  ;; each, corrections[q] an i32), out[row * nq + q] = code dot · the row's scale, for every row
-  ;; of every block touched (the caller makes room for n rounded up to 4).
+  ;; The same for 8-bit rows, a block at a time, query-major: `nq` queries laid out as for scan8
+  ;; (`stride` i16 each, corrections[q] an i32), out[q * rows + row] = code dot · the row's scale
+  ;; for every row of every block touched, `rows` being n rounded up to 4.
   (func (export "dots8")
     (param $vec i32) (param $n i32) (param $stride i32) (param $queries i32) (param $corrections i32) (param $nq i32) (param $out i32) (param $scales i32)
-    (local $row i32) (local $q i32) (local $p i32) (local $d v128) (local $at i32) (local $step i32)
+    (local $row i32) (local $q i32) (local $p i32) (local $at i32) (local $rows i32)
     (local.set $p (local.get $vec))
-    (local.set $step (i32.shl (local.get $nq) (i32.const 2)))
+    (local.set $rows (i32.shl (i32.and (i32.add (local.get $n) (i32.const 3)) (i32.const -4)) (i32.const 2)))
     (block $done
       (loop $blocks
         (br_if $done (i32.ge_u (local.get $row) (local.get $n)))
         (local.set $q (i32.const 0))
+        (local.set $at (i32.add (local.get $out) (i32.shl (local.get $row) (i32.const 2))))
         (block $next
           (loop $queries
             (br_if $next (i32.ge_u (local.get $q) (local.get $nq)))
-            (local.set $d (call $block8 (local.get $p)
+            (v128.store (local.get $at) (call $block8 (local.get $p)
               (i32.add (local.get $queries) (i32.mul (local.get $q) (i32.shl (local.get $stride) (i32.const 1))))
               (local.get $stride)
               (i32.load (i32.add (local.get $corrections) (i32.shl (local.get $q) (i32.const 2))))
               (i32.add (local.get $scales) (i32.shl (local.get $row) (i32.const 2)))))
-            (local.set $at (i32.add (local.get $out) (i32.shl (i32.add (i32.mul (local.get $row) (local.get $nq)) (local.get $q)) (i32.const 2))))
-            (f32.store (local.get $at) (f32x4.extract_lane 0 (local.get $d)))
-            (local.set $at (i32.add (local.get $at) (local.get $step)))
-            (f32.store (local.get $at) (f32x4.extract_lane 1 (local.get $d)))
-            (local.set $at (i32.add (local.get $at) (local.get $step)))
-            (f32.store (local.get $at) (f32x4.extract_lane 2 (local.get $d)))
-            (local.set $at (i32.add (local.get $at) (local.get $step)))
-            (f32.store (local.get $at) (f32x4.extract_lane 3 (local.get $d)))
+            (local.set $at (i32.add (local.get $at) (local.get $rows)))
             (local.set $q (i32.add (local.get $q) (i32.const 1)))
             (br $queries)))
         (local.set $p (i32.add (local.get $p) (i32.shl (local.get $stride) (i32.const 2))))

@@ -8,8 +8,7 @@
  * scale per row: value ≈ code · scale), a quarter of the bytes to hold and to scan, and no
  * f32 copy anywhere in compute: the exact re-rank reads the candidates' f32 vectors from the
  * store (exact.ts). `quantisationError` bounds how far a code's dot product may be off.
- * The codes are laid out for the kernel's block scan (kernel.wat): four rows interleaved 16
- * codes at a time, even-indexed codes stored + 128 (code-layout.ts).
+ * The codes are in blocks of four rows (code-layout.ts).
  *
  * With the WASM kernel the memory is a `WebAssembly.Memory` owned by this matrix, so rows are
  * written into it once, on load or on each write, and never copied per query. Without it the
@@ -112,7 +111,7 @@ export class RowMatrix {
     return this.vectorView;
   }
 
-  /** The 8-bit codes in the kernel's block layout (8-bit mode only; see code-layout.ts). */
+  /** The 8-bit codes (8-bit mode only), laid out as code-layout.ts says. */
   get codeBytes(): Int8Array {
     this.refresh();
     return this.codeView;
@@ -233,7 +232,7 @@ export class RowMatrix {
     return this.buffer.byteLength;
   }
 
-  /** The vector area: whole blocks of four rows in 8-bit mode. */
+  // The vector area: whole blocks of four rows in 8-bit mode.
   private vectorBytes(capacity: number): number {
     return (this.codes === 'i8' ? Math.ceil(capacity / BLOCK) * BLOCK : capacity) * this.rowBytes;
   }

@@ -19,13 +19,10 @@ export const FIRST_CANDIDATES = 32;
 /** Covers the f32 rounding of the kernel's blend on top of the code error. */
 const SLACK = 1e-5;
 
-/** Largest |query code|: the kernel's packed query (see {@link packQuery}) keeps 256 · code in i16. */
+// Largest |query code|: packQuery's B = odd − 256 · even must fit i16.
 const QUERY_TOP = 127;
 
-/**
- * Codes of `query` (|code| ≤ 127, value ≈ code · scale), their scale, the quantisation error's
- * norm, and the codes packed for the kernel (`stride` of them, see {@link packQuery}).
- */
+/** Codes of `query` (|code| ≤ 127, value ≈ code · scale), their scale, error norm and kernel packing. */
 export function quantiseQuery(query: Float32Array, stride: number): KernelQuery & { codes: Int16Array; error: number; norm: number } {
   let largest = 0;
   let norm = 0;
@@ -44,11 +41,7 @@ export function quantiseQuery(query: Float32Array, stride: number): KernelQuery 
   return { codes, scale, error: Math.sqrt(error) * (1 + 1e-6), norm: Math.sqrt(norm), ...packQuery(codes, stride) };
 }
 
-/**
- * The query as kernel.wat's $dot8x4 reads it: per 16 dimensions, the 8 even codes (A) then the
- * 8 odd codes minus 256 · the even ones (B); `correction` = 128 · Σ even codes, the offset the
- * stored rows' + 128 adds to every dot product.
- */
+/** The query as kernel.wat's $dot8x4 reads it (A, B and the correction: see there). */
 export function packQuery(codes: Int16Array, stride: number): { packed: Int16Array; correction: number } {
   const packed = new Int16Array(stride);
   let correction = 0;
@@ -107,30 +100,25 @@ export function quantisedNeighbours(partition: Partition, queries: readonly Floa
   const BATCH = 16;
   for (let first = 0; first < queries.length; first += BATCH) {
     const batch = queries.slice(first, first + BATCH).map((query) => quantiseQuery(query, stride));
-    const correctionsAt = matrix.scratch(batch.length * (stride * 2 + 4) + Math.ceil(size / 4) * 4 * batch.length * 4);
+    const rows = Math.ceil(size / 4) * 4;
+    const correctionsAt = matrix.scratch(batch.length * (stride * 2 + 4 + rows * 4));
     const queriesAt = correctionsAt + batch.length * 4;
     const outAt = queriesAt + batch.length * stride * 2;
-    const packed = new Int16Array(matrix.buffer, queriesAt, batch.length * stride);
-    const corrections = new Int32Array(matrix.buffer, correctionsAt, batch.length);
     batch.forEach((entry, q) => {
-      packed.set(entry.packed, q * stride);
-      corrections[q] = entry.correction;
+      new Int16Array(matrix.buffer, queriesAt, batch.length * stride).set(entry.packed, q * stride);
+      new Int32Array(matrix.buffer, correctionsAt, batch.length)[q] = entry.correction;
     });
     kernel.dots8(0, size, stride, queriesAt, correctionsAt, batch.length, outAt, matrix.offsetOf('scales'));
-    const dots = new Float32Array(matrix.buffer, outAt, size * batch.length);
     const scopes = partition.scopes;
-    const nq = batch.length;
-    const errors = batch.map((entry) => matrix.quantisationError(entry.norm, entry.error) + SLACK);
-    const found = batch.map((entry, q) => ({ rows: [] as { row: number; similarity: number }[], error: errors[q]!, scale: entry.scale }));
-    // A code dot below this cannot reach the threshold exactly (the error bound, per query).
-    const floors = batch.map((entry, q) => (entry.scale > 0 ? (threshold - errors[q]!) / entry.scale : Number.NEGATIVE_INFINITY));
-    for (let row = 0; row < size; row++) {
-      if (scopes[row] !== code) continue;
-      for (let q = 0; q < nq; q++) {
-        const dot = dots[row * nq + q]!;
-        if (dot >= floors[q]!) found[q]!.rows.push({ row, similarity: dot * found[q]!.scale });
-      }
-    }
+    const found = batch.map((entry, q) => {
+      const dots = new Float32Array(matrix.buffer, outAt + q * rows * 4, size);
+      const error = matrix.quantisationError(entry.norm, entry.error) + SLACK;
+      // A code dot below this cannot reach the threshold exactly (the error bound).
+      const floor = entry.scale > 0 ? (threshold - error) / entry.scale : Number.NEGATIVE_INFINITY;
+      const near: { row: number; similarity: number }[] = [];
+      for (let row = 0; row < size; row++) if (scopes[row] === code && dots[row]! >= floor) near.push({ row, similarity: dots[row]! * entry.scale });
+      return { rows: near, error };
+    });
     for (const { rows, error } of found) out.push({ rows, error });
   }
   return out;

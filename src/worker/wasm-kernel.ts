@@ -35,7 +35,7 @@ export interface KernelExports {
   scan8(...args: [...ScanColumns, correction: number, ...ScanFilter, ...ScanBlend, scales: number]): number;
   /** f32 rows against `queryCount` f32 queries: out[row · queryCount + q]. */
   dots(vectors: number, rows: number, stride: number, queries: number, queryCount: number, out: number): void;
-  /** 8-bit rows against packed queries (one i32 correction each): out[row · queryCount + q] for every row of every block touched. */
+  /** 8-bit rows against packed queries (one i32 correction each): out[q · rows + row], `rows` rounded up to 4. */
   dots8(vectors: number, rows: number, stride: number, queries: number, corrections: number, queryCount: number, out: number, scales: number): void;
   read(pointer: number, bytes: number): number;
 }
@@ -86,10 +86,11 @@ function warmUp(module: WebAssembly.Module): void {
   new Float64Array(memory.buffer, decay, rows).fill(1e-9);
   new Float32Array(memory.buffer, query, stride).set(floats.subarray(0, stride));
   // Both scans read the same bytes: the 8-bit one as codes (rows · stride · 4 of them), the query as i16.
+  const columns = [vectors, tags, importance, updatedAt, decay, rows, stride, query] as const;
+  const blend = [0.6, 0.25, 0.15, 0.25, 1, heap, 10, importance] as const;
   for (let i = 0; i < 300; i++) {
-    const lexical = i & 1 ? 0.1 : 0;
-    kernel.scan(vectors, tags, importance, updatedAt, decay, rows, stride, query, 1, 0, 0.6, 0.25, 0.15, 0.25, 1, heap, 10, importance, lexical);
-    kernel.scan8(vectors, tags, importance, updatedAt, decay, rows, stride, query, 0, 1, 0, 0.6, 0.25, 0.15, 0.25, 1, heap, 10, importance, lexical, importance);
+    kernel.scan(...columns, 1, 0, ...blend, i & 1);
+    kernel.scan8(...columns, 0, 1, 0, ...blend, i & 1, importance);
     kernel.dots(vectors, rows, stride, query, 1, out);
     kernel.dots8(vectors, rows, stride, query, tags, 1, out, importance);
   }

@@ -158,8 +158,8 @@ describe('packQuery', () => {
       new Int32Array(matrix.buffer, correctionsAt, queries.length)[q] = correction;
     });
     matrix.kernel!.dots8(0, rows.length, stride, queriesAt, correctionsAt, queries.length, outAt, matrix.offsetOf('scales'));
-    const out = new Float32Array(matrix.buffer, outAt, rows.length * queries.length);
-    return rows.map((_, i) => queries.map((_, q) => out[i * queries.length + q]!));
+    const out = new Float32Array(matrix.buffer, outAt, blocks * queries.length);
+    return rows.map((_, i) => queries.map((_, q) => out[q * blocks + i]!));
   }
 
   it.runIf(loadKernelModule() !== null)('gives the exact integer dot of the codes when codes are extreme and the row count is not a multiple of four', () => {
