@@ -16,6 +16,7 @@
  */
 import { Dexie } from 'dexie';
 import type { MemoryRecord } from '../schema';
+import type { ActiveEntry } from './active-set';
 import type { CheckpointRow, EngramDatabase } from './database';
 import { type ParsedRow } from './lineage';
 import { hydrate } from './lineage-read';
@@ -24,16 +25,17 @@ import type { Owner } from './owner';
 /** Owner writes between checkpoints: a regeneration replays at most this many inputs more than it must. */
 export const CHECKPOINT_EVERY = 32;
 
-/** Inside a commit transaction: records the owner's active memories as the state after input `seq`. */
-export async function writeCheckpoint(db: EngramDatabase, owner: Owner, seq: number): Promise<void> {
-  const rows = await db.memories.where('[userId+appName+active]').equals([owner.userId, owner.appName, 1]).toArray();
-  const records = rows.flatMap((row) =>
-    row.scope !== 'app' && row.sourceCount !== undefined && row.historyCount !== undefined
-      ? [{ id: row.id, confidence: row.confidence, updatedAt: row.updatedAt, sourceCount: row.sourceCount, historyCount: row.historyCount }]
-      : [],
-  );
-  // A row without lineage fields (inline) cannot be referenced: no checkpoint rather than a wrong one.
-  if (records.length !== rows.filter((row) => row.scope !== 'app').length) return;
+/**
+ * Inside a commit transaction: records `active` (the owner's active memories once this commit's
+ * rows are in, active-set.ts) as the state after input `seq`.
+ */
+export async function writeCheckpoint(db: EngramDatabase, owner: Owner, seq: number, active: ReadonlyMap<string, ActiveEntry>): Promise<void> {
+  const records: CheckpointRow['records'] = [];
+  for (const [id, { confidence, updatedAt, sourceCount, historyCount }] of active) {
+    // A row without lineage fields (inline) cannot be referenced: no checkpoint rather than a wrong one.
+    if (sourceCount === undefined || historyCount === undefined) return;
+    records.push({ id, confidence, updatedAt, sourceCount, historyCount });
+  }
   await db.checkpoints.put({ userId: owner.userId, appName: owner.appName, seq, records });
 }
 

@@ -122,10 +122,10 @@ function placementOf(
  * rows. A record the store handed out in working form (or an UPDATE of one, see `hints`)
  * appends what the plan added; any other record is taken as complete (its sources and
  * history are the full lists) and stored as such, keeping its place in its chain. Every row
- * written is stamped `changed` (see MemoryRow).
+ * written is stamped `changed` (see MemoryRow). Resolves to the rows written.
  */
-export async function writeRecords(db: EngramDatabase, records: readonly MemoryRecord[], changed: number, hints?: WorkingHints): Promise<void> {
-  if (records.length === 0) return;
+export async function writeRecords(db: EngramDatabase, records: readonly MemoryRecord[], changed: number, hints?: WorkingHints): Promise<MemoryRow[]> {
+  if (records.length === 0) return [];
   const existing = await db.memories.bulkGet(records.map((record) => record.id));
   // The chains whose stored sources a complete record must be compared with, read up front.
   const needed = new Set<string>();
@@ -175,6 +175,7 @@ export async function writeRecords(db: EngramDatabase, records: readonly MemoryR
   await db.memories.bulkPut(rows);
   if (lineage.length) await db.lineage.bulkPut(lineage);
   if (events.length) await db.events.bulkPut(events);
+  return rows;
 }
 
 /**

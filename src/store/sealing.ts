@@ -174,15 +174,10 @@ function guardedCursor(table: string, cursor: DBCoreCursor | null): DBCoreCursor
 /**
  * The identical-fact key (`memories.fact`) is an unkeyed 32-bit hash of the topic and content:
  * in clear, anyone holding the disk could confirm a guessed fact ("vegetarian" on `diet`). An
- * encrypted database stores 0 instead, and the sweep reads the topic for it ({@link encryptsAtRest}).
+ * encrypted database stores 0 instead; the sweep finds the same fact by the hash it keeps in memory (active-set.ts).
  */
 function withoutFactKey(table: string, row: unknown): unknown {
   return table === 'memories' && typeof row === 'object' && row !== null && 'fact' in row ? { ...row, fact: 0 } : row;
-}
-
-/** Whether `db` encrypts at rest (an identical-fact lookup then reads the topic instead of the `fact` index). */
-export function encryptsAtRest(db: Dexie): boolean {
-  return sealers.has(db);
 }
 
 function sealingMiddleware(sealer: Sealer, sealedTables: ReadonlySet<string>): Middleware<DBCore> {

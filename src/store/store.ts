@@ -7,14 +7,15 @@ import { Dexie } from 'dexie';
 import { ConflictError, IdCollisionError, PermissionError, toStorageError } from '../errors';
 import { MemoryRecord, type Scope } from '../schema';
 import type { RecordStore } from '../storage/contract';
-import { factHash, sameFactKey } from '../text';
+import { sameFactKey } from '../text';
+import { activeAfter, createActiveSets } from './active-set';
 import type { EngramDatabase, InputRow, MemoryRow, WriteInput } from './database';
 import { checkpointBefore, CHECKPOINT_EVERY, dropCheckpoints, restoreCheckpoint, writeCheckpoint } from './checkpoints';
 import { memoriesWithSource, metaOf, redactSource, writeRecords, type ParsedRow } from './lineage';
 import { parseInputRows } from './input-row';
 import { hydrate, toWorking } from './lineage-read';
 import { appPartition, isVisibleTo, partitionOf, userPartition, type Owner } from './owner';
-import { commitRows, encryptsAtRest, prepareSeals, refuseMixedSealing } from './sealing';
+import { commitRows, prepareSeals, refuseMixedSealing } from './sealing';
 import { writePackLog } from './vector-log';
 
 export type { Commit, CommitResult } from '../storage/contract';
@@ -33,6 +34,7 @@ const isForeignActive = (embedderId: string) => (row: MemoryRow) => row.invalida
  */
 export function createStore(db: EngramDatabase, embedder?: { id: string; dim: number }): Store {
   const quarantined = new Set<string>();
+  const active = createActiveSets(db);
 
   function parse(row: unknown): ParsedRow | null {
     const result = MemoryRecord.safeParse(row);
@@ -59,24 +61,21 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
     return hydrate(db, visibleRows(rows, owner), (id) => quarantined.add(id));
   }
 
-  /** Active rows of `scope` on `topic` by the `active` index: tombstones are never read. */
-  async function activeOnTopic(owner: Owner, topic: string, scope: Scope): Promise<ParsedRow[]> {
-    const rows = await db.memories.where('[userId+appName+topic+active]').equals([scope === 'app' ? '' : owner.userId, owner.appName, topic, 1]).toArray();
-    return visibleRows(rows, owner).filter(({ record }) => record.scope === scope && record.invalidatedAt === undefined);
-  }
-
   /**
-   * Active rows of `scope` holding the same fact on the same topic, by the `fact` index (a hash
-   * collision is filtered out here). An encrypted database keeps no fact key, so there the
-   * topic's active rows are filtered instead: `onTopic` reads each topic once per sweep.
+   * The sweep's rows besides the neighbours (ids, in the order the indexes once gave: topic by
+   * topic, then fact by fact, each by id) from the partition's active set (active-set.ts), and
+   * the test a row read back by them must pass: still active, of `scope`, on one of the topics or
+   * holding one of the facts (a fact-key collision is filtered out here).
    */
-  async function activeWithFact(owner: Owner, fact: { topic: string; content: string }, scope: Scope, onTopic: (topic: string) => Promise<ParsedRow[]>): Promise<ParsedRow[]> {
-    const byKey = async () => {
-      const rows = await db.memories.where('[userId+appName+fact+active]').equals([scope === 'app' ? '' : owner.userId, owner.appName, factHash(fact.topic, fact.content), 1]).toArray();
-      return visibleRows(rows, owner).filter(({ record }) => record.scope === scope && record.invalidatedAt === undefined);
-    };
-    const key = sameFactKey(fact.content);
-    return (encryptsAtRest(db) ? await onTopic(fact.topic) : await byKey()).filter(({ record }) => record.topic === fact.topic && sameFactKey(record.content) === key);
+  async function sweepOf(owner: Owner, { topics, facts, scope }: { topics: readonly string[]; facts: readonly { topic: string; content: string }[]; scope: Scope }) {
+    const partition = await active.read(owner, scope);
+    const byId = (ids: readonly string[]) => [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const ids = [...topics.flatMap((topic) => byId(active.onTopic(partition, scope, topic))), ...facts.flatMap(({ topic, content }) => byId(active.withFact(partition, scope, topic, content)))];
+    const onTopics = new Set(topics);
+    const factKeys = new Set(facts.map(({ topic, content }) => `${topic}\u0000${sameFactKey(content)}`));
+    const wanted = ({ record }: ParsedRow) =>
+      record.scope === scope && record.invalidatedAt === undefined && (onTopics.has(record.topic) || factKeys.has(`${record.topic}\u0000${sameFactKey(record.content)}`));
+    return { ids, wanted };
   }
 
   async function read<T>(action: string, body: () => Promise<T>): Promise<T> {
@@ -130,20 +129,14 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
 
     workingSet: (owner, { ids, topics, facts = [], scope, sourceId }) =>
       read('reading the candidate sweep', () =>
-        db.transaction('r', db.memories, db.lineage, async () => {
-          const topicReads = new Map<string, Promise<ParsedRow[]>>();
-          const onTopic = (topic: string) => topicReads.get(topic) ?? topicReads.set(topic, activeOnTopic(owner, topic, scope)).get(topic)!;
-          // All reads issued at once (one round trip, not one per topic and fact), merged in the
-          // order neighbours, topics, facts.
-          const [neighbours, onTopics, withFacts] = await Promise.all([
-            ids.length ? db.memories.bulkGet([...ids]) : [],
-            Promise.all(topics.map(onTopic)),
-            Promise.all(facts.map((fact) => activeWithFact(owner, fact, scope, onTopic))),
-          ]);
-          const byId = new Map<string, ParsedRow>();
-          for (const row of visibleRows(neighbours.filter((row) => row !== undefined), owner)) byId.set(row.record.id, row);
-          for (const row of [...onTopics, ...withFacts].flat()) byId.set(row.record.id, row);
-          return toWorking(db, [...byId.values()], sourceId);
+        db.transaction('r', db.memories, db.lineage, db.partitions, async () => {
+          const sweep = topics.length || facts.length ? await sweepOf(owner, { topics, facts, scope }) : { ids: [], wanted: () => false };
+          // One read for the neighbours and the sweep, in that order.
+          const neighbours = new Set(ids);
+          const all = [...new Set([...ids, ...sweep.ids])];
+          const rows = all.length ? await db.memories.bulkGet(all) : [];
+          const parsed = visibleRows(rows.filter((row) => row !== undefined), owner).filter((row) => neighbours.has(row.record.id) || sweep.wanted(row));
+          return toWorking(db, parsed, sourceId);
         }),
       ),
 
@@ -156,13 +149,14 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
 
     erasureSet: (owner, { sourceId, fromSeq }) =>
       read('reading memories to erase from', () =>
-        db.transaction('r', db.memories, db.lineage, db.events, async () => {
-          const [active, since, listing] = await Promise.all([
-            db.memories.where('[userId+appName+active]').equals([owner.userId, owner.appName, 1]).toArray(),
+        db.transaction('r', db.memories, db.lineage, db.events, db.partitions, async () => {
+          const activeIds = [...(await active.read(owner, 'user')).rows.keys()];
+          const [current, since, listing] = await Promise.all([
+            db.memories.bulkGet(activeIds).then((rows) => rows.filter((row): row is MemoryRow => row !== undefined && row.active === 1)),
             fromSeq === undefined ? [] : db.memories.where('[userId+appName+changed]').between([owner.userId, owner.appName, fromSeq], [owner.userId, owner.appName, Dexie.maxKey], true, true).toArray(),
             memoriesWithSource(db, owner, sourceId),
           ]);
-          const rows = [...new Map([...active, ...since, ...listing].map((row) => [row.id, row])).values()].filter((row) => row.scope !== 'app');
+          const rows = [...new Map([...current, ...since, ...listing].map((row) => [row.id, row])).values()].filter((row) => row.scope !== 'app');
           const records = await visible(rows, owner);
           return records.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
         }),
@@ -202,37 +196,36 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
       const touched = new Set([...expected.keys(), ...records.map(partitionOf), ...(revoke ? [userPartition(revoke)] : [])]);
       // Encrypted at rest: everything this commit can write is sealed first (sealing.ts).
       let release = () => {};
+      let written: MemoryRow[] = [];
       try {
         release = await prepareSeals(db, () => commitRows(records, inputs));
         // Nothing but IndexedDB is awaited in here: any other await would end the transaction
         // and leave the writes before it committed (RELIABILITY.md, "Traps").
         const tables = [db.memories, db.lineage, db.events, db.checkpoints, db.inputs, db.partitions, db.vectorLog, db.vectorPacks, db.revocations];
-        return await db.transaction('rw', tables, async () => {
+        const result = await db.transaction('rw', tables, async () => {
           await refuseMixedSealing(db);
           await refuseRevokedInputs(db, inputs, inputsBaseVersion);
           await refuseExistingIds(db, creates);
-          const keys = [...touched];
-          const current = await db.partitions.bulkGet(keys);
-          const versions = new Map<string, [number, number]>();
-          keys.forEach((key, i) => {
-            const version = current[i]?.version ?? 0;
-            const seen = expected.get(key);
-            if (seen !== undefined && seen !== version) {
-              throw new ConflictError(`partition ${key} changed (version ${seen} → ${version}) while this write was being decided`);
-            }
-            versions.set(key, [version, version + 1]);
-          });
+          const versions = await nextVersions(db, [...touched], expected);
+          // A checkpoint records the owner's active rows after this commit: its set before the
+          // writes (read now, at the version this commit starts from) with the rows it writes.
+          const due = checkpointDue(inputs, versions);
+          const before = due ? await active.read(due, 'user') : undefined;
           const seqs = inputs.length ? ((await db.inputs.bulkAdd(inputs, { allKeys: true })) as number[]) : [];
           const changed = seqs.length ? Math.max(...seqs) : (((await db.inputs.orderBy(':id').lastKey()) as number | undefined) ?? 0);
-          await writeRecords(db, records, changed, hints);
+          written = await writeRecords(db, records, changed, hints);
           if (revoke) await redactSource(db, revoke, revoke.sourceId);
           if (deleteInputs.length) await db.inputs.bulkDelete(deleteInputs);
-          await db.partitions.bulkPut(keys.map((key) => ({ key, version: versions.get(key)![1] })));
-          await keepCheckpoints(db, { inputs, seqs, versions, ...(revoke ? { revoke, deleteInputs, wrote: records.length > 0 } : {}) });
+          await db.partitions.bulkPut([...versions].map(([key, [, version]]) => ({ key, version })));
+          // An erasure drops the checkpoints that saw the revoked source (all of them when it has no stored input but changed records).
+          if (revoke && (deleteInputs.length || records.length > 0)) await dropCheckpoints(db, revoke, deleteInputs.length ? Math.min(...deleteInputs) : 0);
+          if (due && before) await writeCheckpoint(db, due, seqs.at(-1)!, activeAfter(before, written));
           if (revoke) await db.revocations.put({ ...revoke, version: versions.get(userPartition(revoke))![1] });
           const packsDropped = await writePackLog(db, versions, records);
           return { versions, packsDropped };
         });
+        active.committed(result.versions, written);
+        return result;
       } catch (error) {
         throw toStorageError(error, 'writing memories');
       } finally {
@@ -242,22 +235,30 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
   };
 }
 
+/** Inside the commit transaction: each touched partition's [current, next] version; ConflictError when one moved since `expected`. */
+async function nextVersions(db: EngramDatabase, keys: readonly string[], expected: ReadonlyMap<string, number>): Promise<Map<string, [number, number]>> {
+  const current = await db.partitions.bulkGet([...keys]);
+  const versions = new Map<string, [number, number]>();
+  keys.forEach((key, i) => {
+    const version = current[i]?.version ?? 0;
+    const seen = expected.get(key);
+    if (seen !== undefined && seen !== version) {
+      throw new ConflictError(`partition ${key} changed (version ${seen} → ${version}) while this write was being decided`);
+    }
+    versions.set(key, [version, version + 1]);
+  });
+  return versions;
+}
+
 /**
- * Inside the commit transaction (checkpoints.ts): an erasure drops the owner's checkpoints that
- * saw the revoked source (all of them when it has no stored input but changed records); a
- * write input that brings its owner's partition to a multiple of CHECKPOINT_EVERY leaves one.
+ * The write input whose owner gets a checkpoint in this commit (checkpoints.ts): one that brings
+ * its owner's partition to a multiple of CHECKPOINT_EVERY.
  */
-async function keepCheckpoints(
-  db: EngramDatabase,
-  commit: { inputs: readonly InputRow[]; seqs: readonly number[]; versions: ReadonlyMap<string, [number, number]>; revoke?: Owner; deleteInputs?: readonly number[]; wrote?: boolean },
-): Promise<void> {
-  const { inputs, seqs, versions, revoke, deleteInputs = [] } = commit;
-  if (revoke && (deleteInputs.length || commit.wrote)) await dropCheckpoints(db, revoke, deleteInputs.length ? Math.min(...deleteInputs) : 0);
-  const last = inputs.length - 1;
-  const input = inputs[last];
-  if (!input || input.kind === 'prune' || input.scope === 'app') return;
+function checkpointDue(inputs: readonly InputRow[], versions: ReadonlyMap<string, [number, number]>): WriteInput | undefined {
+  const input = inputs.at(-1);
+  if (!input || input.kind === 'prune' || input.scope === 'app') return undefined;
   const version = versions.get(userPartition(input))?.[1];
-  if (version !== undefined && version % CHECKPOINT_EVERY === 0) await writeCheckpoint(db, input, seqs[last]!);
+  return version !== undefined && version % CHECKPOINT_EVERY === 0 ? input : undefined;
 }
 
 /** Inside the commit transaction: throws ConflictError when an id this commit creates is already taken. */

@@ -16,8 +16,19 @@ import { partitionOf, partitionsFor } from './owner';
 import type { Store } from './store';
 import { PACK_CHUNK_ROWS, emptyRows, readPacked, readRecordRows, readVectors, recordRows, sliceRows, writeSnapshot, type PackedPartition } from './vector-pack';
 
-/** Log entries a load may replay before the snapshot is rewritten. */
+/**
+ * Log entries a load may replay before the snapshot is rewritten: at least LOG_LIMIT, and an
+ * eighth of the snapshot's rows up to MAX_LOG, so rewriting a big partition (with 8-bit codes,
+ * a read of every active record) costs a write a bounded share, not O(rows / 64) rows each.
+ */
 const LOG_LIMIT = 64;
+const MAX_LOG = 2048;
+
+function logLimit(rows: number): number {
+  return Math.max(LOG_LIMIT, Math.min(MAX_LOG, Math.floor(rows / 8)));
+}
+
+const rowCount = (chunks: readonly IndexRows[]) => chunks.reduce((sum, chunk) => sum + chunk.ids.length, 0);
 
 /** The vector layer of the IndexedDB backend, plus what its benchmarks drive by hand. */
 export interface VectorIndex extends VectorLayer {
@@ -38,6 +49,8 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
   const loading = new Map<string, Promise<void>>();
   /** Per partition: the snapshot version it was loaded from, to know when the log grew long. */
   const snapshotOf = new Map<string, number>();
+  /** Per partition: rows in that snapshot (or in the records it was loaded from). */
+  const snapshotRows = new Map<string, number>();
   const background = new Set<Promise<unknown>>();
   /** Every partition key this index has sent to compute. */
   const known = new Set<string>();
@@ -55,7 +68,10 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
     const exported = (await compute.exportPartition(key, PACK_CHUNK_ROWS)) ?? (await snapshotFromRecords(key));
     if (!exported) return false;
     const written = await writeSnapshot(db, key, embedder, exported.version, exported.chunks);
-    if (written) snapshotOf.set(key, exported.version);
+    if (written) {
+      snapshotOf.set(key, exported.version);
+      snapshotRows.set(key, rowCount(exported.chunks));
+    }
     return written;
   }
 
@@ -102,6 +118,7 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
     const { version, rows, foreign: others } = await readRecordRows(db, key, embedder, store.quarantine);
     await compute.loadPartition(key, version, embedder.dim, rows);
     trackForeign(key, others, [], true);
+    snapshotRows.set(key, rows.ids.length);
     // -Infinity: any next commit is "past the log limit", so it snapshots.
     snapshotOf.set(key, snapshot === 'now' ? -1 : Number.NEGATIVE_INFINITY);
     if (snapshot === 'now') compactLater(key);
@@ -132,9 +149,12 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
     if (!packed.lexical) return loadFromRecords(key, 'next-write');
     const full = !(held >= 0 && packed.base === held && packed.chunks.length === 0);
     if (!(await apply(key, packed, full))) return loadFromRecords(key);
-    if (full) snapshotOf.set(key, packed.base);
+    if (full) {
+      snapshotOf.set(key, packed.base);
+      snapshotRows.set(key, rowCount(packed.chunks));
+    }
     const base = snapshotOf.get(key) ?? -1;
-    if (base < 0 || packed.version - base > LOG_LIMIT) compactLater(key);
+    if (base < 0 || packed.version - base > logLimit(snapshotRows.get(key) ?? 0)) compactLater(key);
   }
 
   return {
@@ -165,7 +185,7 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
         trackForeign(key, others, [...removed, ...active.filter((row) => row.embedderId === embedder.id).map((row) => row.id)], false);
         const base = snapshotOf.get(key);
         const dropped = result.packsDropped?.includes(key) ?? false;
-        if (applied && (dropped || (base !== undefined && to - base > LOG_LIMIT))) compactLater(key);
+        if (applied && (dropped || (base !== undefined && to - base > logLimit(snapshotRows.get(key) ?? 0)))) compactLater(key);
       }
     },
 

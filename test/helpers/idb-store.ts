@@ -3,7 +3,7 @@
  * fault tools the IndexedDB fault sweep uses directly: a Dexie DBCore middleware that fails the
  * k-th mutation, and a snapshot of every table a commit writes.
  */
-import type { DBCore, DBCoreMutateRequest, Dexie } from 'dexie';
+import type { DBCore, DBCoreMutateRequest, DBCoreTable, Dexie } from 'dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { EngramDatabase } from '../../src/store/database';
 import { indexedDbStorage } from '../../src/store/indexeddb';
@@ -19,23 +19,26 @@ export interface Faults {
   failAt: number;
 }
 
+/** Installs a DBCore middleware that replaces some methods of every table (`wrap` gets the table's name and the layer below). */
+export function wrapTables(db: Dexie, name: string, wrap: (table: string, down: DBCoreTable) => Partial<DBCoreTable>): void {
+  db.use({
+    stack: 'dbcore',
+    name,
+    create: (down: DBCore): DBCore => ({
+      ...down,
+      table: (table: string) => {
+        const below = down.table(table);
+        return { ...below, ...wrap(table, below) };
+      },
+    }),
+  });
+}
+
 export function installFaults(faults: Faults) {
-  return (db: Dexie) => {
-    db.use({
-      stack: 'dbcore',
-      name: 'fault-injection',
-      create: (down: DBCore): DBCore => ({
-        ...down,
-        table: (name: string) => {
-          const table = down.table(name);
-          return {
-            ...table,
-            mutate: (request: DBCoreMutateRequest) => (++faults.count === faults.failAt ? Promise.reject(new Error('injected')) : table.mutate(request)),
-          };
-        },
-      }),
-    });
-  };
+  return (db: Dexie) =>
+    wrapTables(db, 'fault-injection', (_name, table) => ({
+      mutate: (request: DBCoreMutateRequest) => (++faults.count === faults.failAt ? Promise.reject(new Error('injected')) : table.mutate(request)),
+    }));
 }
 
 /** Every row of every table a commit writes, vectors as plain arrays so deep equality compares values. */

@@ -1,4 +1,4 @@
-import { IDBKeyRange } from 'fake-indexeddb';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MemoryRecord } from '../../src/schema';
 import { EngramDatabase } from '../../src/store/database';
@@ -11,6 +11,7 @@ import type { IndexRows } from '../../src/worker/api';
 import { createComputeClient } from '../../src/worker/client';
 import { createTestMemory, type TestMemory } from '../helpers/memory';
 import { ingestSeed, SEED_OWNER } from '../helpers/seed';
+import { record } from '../consolidate/fixtures';
 
 const EMBEDDER = { id: 'hash-fnv1a-256', dim: 256 };
 const KEY = userPartition(SEED_OWNER);
@@ -195,5 +196,31 @@ describe('packed vectors', () => {
     expect(rows).toEqual(fromRecords(await test.memory.list({ ...SEED_OWNER, includeInvalid: true })));
     // The cold load wrote a snapshot, so the next one is a bulk load.
     expect(await store.readPacked(KEY, EMBEDDER.id, EMBEDDER.dim, null)).not.toBeNull();
+  });
+
+  it('rewrite the snapshot of a small partition after 64 logged writes, of a big one only after an eighth of its rows', async () => {
+    const db = new EngramDatabase(`vector-pack-log-${Date.now()}`, { indexedDB: new IDBFactory(), IDBKeyRange });
+    opened.push(db);
+    const store = createStore(db);
+    const index = createVectorIndex({ db, store, compute: createComputeClient({ worker: 'off' }), embedder: EMBEDDER });
+    const owners = { small: { userId: 'small', appName: 'a' }, big: { userId: 'big', appName: 'a' } };
+    let next = 0;
+    const fact = (owner: { userId: string; appName: string }) => record(`m${++next}`, `fact number ${next} of ${owner.userId}`, 'general', owner);
+    const commit = async (records: MemoryRecord[]) => {
+      const keys = [...new Set(records.map((r) => userPartition(r)))];
+      const versions = await index.ensure(keys);
+      await index.afterCommit(await store.commit({ records, creates: records.map((r) => r.id), expected: versions }), records);
+    };
+    await commit([fact(owners.small), ...Array.from({ length: 1200 }, () => fact(owners.big))]);
+    const base = async (owner: { userId: string; appName: string }) => (await readPacked(db, userPartition(owner), EMBEDDER.id, EMBEDDER.dim, null))!.base;
+    for (const owner of Object.values(owners)) expect(await index.compact(userPartition(owner))).toBe(true);
+    const snapshotAt = { small: await base(owners.small), big: await base(owners.big) };
+    for (let i = 0; i < 100; i++) await commit([fact(owners.small), fact(owners.big)]);
+    await index.settled();
+    expect(await base(owners.small)).toBeGreaterThan(snapshotAt.small);
+    expect(await base(owners.big)).toBe(snapshotAt.big);
+    for (let i = 0; i < 60; i++) await commit([fact(owners.big)]);
+    await index.settled();
+    expect(await base(owners.big)).toBeGreaterThan(snapshotAt.big);
   });
 });

@@ -1,0 +1,118 @@
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import type { DBCoreMutateRequest, DBCoreQueryRequest } from 'dexie';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CHECKPOINT_EVERY } from '../../src/store/checkpoints';
+import { EngramDatabase } from '../../src/store/database';
+import { userPartition } from '../../src/store/owner';
+import { createStore, type Store } from '../../src/store/store';
+import type { MemoryRecord } from '../../src/schema';
+import { record } from '../consolidate/fixtures';
+import { wrapTables } from '../helpers/idb-store';
+
+const OWNER = { userId: 'u', appName: 'default' };
+const KEY = userPartition(OWNER);
+
+let open: EngramDatabase[] = [];
+afterEach(() => {
+  for (const db of open) db.close();
+  open = [];
+});
+
+/** Index queries on `memories` (by index name) and a switch that fails the next `partitions` write. */
+interface Probe {
+  indexQueries: string[];
+  failNextPartitionWrite: boolean;
+}
+
+function probe(db: EngramDatabase): Probe {
+  const seen: Probe = { indexQueries: [], failNextPartitionWrite: false };
+  wrapTables(db, 'active-set-probe', (name, table) => ({
+    query: (request: DBCoreQueryRequest) => {
+      if (name === 'memories' && request.query.index.name) seen.indexQueries.push(request.query.index.name);
+      return table.query(request);
+    },
+    mutate: (request: DBCoreMutateRequest) => {
+      if (name === 'partitions' && seen.failNextPartitionWrite) {
+        seen.failNextPartitionWrite = false;
+        return Promise.reject(new Error('injected'));
+      }
+      return table.mutate(request);
+    },
+  }));
+  return seen;
+}
+
+async function openStore(factory: IDBFactory, name = 'active-set-test'): Promise<{ store: Store; db: EngramDatabase; seen: Probe }> {
+  const db = new EngramDatabase(name, { indexedDB: factory, IDBKeyRange });
+  const seen = probe(db);
+  await db.open();
+  open.push(db);
+  return { store: createStore(db), db, seen };
+}
+
+/** Commits `records` as a writer that read the partition at its current version. */
+async function write(store: Store, records: MemoryRecord[], creates: string[] = records.map((r) => r.id)) {
+  const versions = await store.versions([KEY]);
+  return store.commit({ records, creates, expected: versions });
+}
+
+const dietSweep = (store: Store) => store.workingSet(OWNER, { ids: [], topics: ['diet'], scope: 'user', sourceId: 'none' }).then((rows) => rows.map((r) => r.id));
+
+/** Diet memory `i` superseding memory `i - 1`: the tombstone and its successor in one commit. */
+function supersede(i: number): MemoryRecord[] {
+  const next = record(`d${i}`, `diet number ${i}`, 'diet');
+  if (i === 0) return [next];
+  return [record(`d${i - 1}`, `diet number ${i - 1}`, 'diet', { invalidatedAt: i, supersededBy: `d${i}` }), next];
+}
+
+describe('createStore (active sets)', () => {
+  it('finds what another instance on the same database committed since this one last read', async () => {
+    const factory = new IDBFactory();
+    const a = await openStore(factory);
+    const b = await openStore(factory);
+    await write(a.store, supersede(0));
+    expect(await dietSweep(b.store)).toEqual(['d0']);
+    await write(a.store, supersede(1), ['d1']);
+    expect(await dietSweep(b.store)).toEqual(['d1']);
+    await write(b.store, supersede(2), ['d2']);
+    expect(await dietSweep(a.store)).toEqual(['d2']);
+    expect(await dietSweep(b.store)).toEqual(['d2']);
+  });
+
+  it('keeps its sweep exact when a commit fails after writing its rows', async () => {
+    const { store, seen } = await openStore(new IDBFactory());
+    await write(store, supersede(0));
+    expect(await dietSweep(store)).toEqual(['d0']);
+    seen.failNextPartitionWrite = true;
+    await expect(write(store, supersede(1), ['d1'])).rejects.toThrow();
+    expect(await dietSweep(store)).toEqual(['d0']);
+    await write(store, supersede(1), ['d1']);
+    expect(await dietSweep(store)).toEqual(['d1']);
+  });
+
+  it('sweeps a topic without querying an index once its set is built, however many memories it superseded', async () => {
+    const { store, seen } = await openStore(new IDBFactory());
+    await write(store, supersede(0));
+    expect(await dietSweep(store)).toEqual(['d0']);
+    for (let i = 1; i < 40; i++) await write(store, supersede(i), [`d${i}`]);
+    seen.indexQueries.length = 0;
+    expect(await dietSweep(store)).toEqual(['d39']);
+    expect(await store.workingSet(OWNER, { ids: [], topics: [], facts: [{ topic: 'diet', content: 'Diet number 39' }], scope: 'user', sourceId: 'none' })).toHaveLength(1);
+    expect(seen.indexQueries).toEqual([]);
+  });
+
+  it('checkpoints exactly the active rows the commit leaves', async () => {
+    const { store, db } = await openStore(new IDBFactory());
+    const input = (i: number) => ({ ...OWNER, scope: 'user' as const, sessionId: '', source: { type: 'user_explicit' as const, id: `c${i}` }, at: i, kind: 'remember' as const, messages: [] });
+    for (let i = 0; i < CHECKPOINT_EVERY; i++) {
+      const versions = await store.versions([KEY]);
+      const other = record(`o${i}`, `other fact ${i}`, 'travel');
+      await store.commit({ records: [...supersede(i), other], creates: [`d${i}`, `o${i}`], inputs: [input(i)], expected: versions });
+    }
+    const [checkpoint] = await db.checkpoints.toArray();
+    const active = await db.memories.where('[userId+appName+active]').equals(['u', 'default', 1]).toArray();
+    expect(checkpoint!.records.map((entry) => entry.id).sort()).toEqual(active.map((row) => row.id).sort());
+    expect(checkpoint!.records).toHaveLength(CHECKPOINT_EVERY + 1);
+    expect(checkpoint!.records.find((entry) => entry.id === `d${CHECKPOINT_EVERY - 1}`)).toMatchObject({ confidence: 0.65, sourceCount: 1, historyCount: 1 });
+  });
+});
