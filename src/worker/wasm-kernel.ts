@@ -28,7 +28,7 @@ export interface KernelExports {
   /** The f32 scan: rows of `stride` floats, query `stride` floats; returns the heap entries written. */
   scan(...args: [...ScanColumns, ...ScanFilter, ...ScanBlend]): number;
   /**
-   * The 8-bit scan (matrix.ts block layout), the query packed by quantised.ts `packQuery`
+   * The 8-bit scan (rows as code-layout.ts lays them out), the query packed by quantised.ts `packQuery`
    * with its `correction`; per-row columns are read 16 bytes at a time (keep them readable past
    * the last row) and 32 bytes after the heap are scratch.
    */
