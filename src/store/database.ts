@@ -28,9 +28,12 @@ export type MemoryRow = MemoryRecord & {
   /** Event rows of this memory (`n` runs 0 … historyCount-1). */
   historyCount?: number;
   /**
-   * The input `seq` of the last write that changed this row (an erasure, which writes no
-   * input, counts as after every input stored then). A source's text can only be in rows
-   * changed at or after its first input, so an erasure reads those and the active ones.
+   * On a tombstone: the input `seq` of the last write that changed it (an erasure, which writes
+   * no input, counts as after every input stored then). A source's text can only be in rows
+   * active at or after its first input: the active ones, and tombstones changed since, which
+   * an erasure reads by this index. Active rows carry none (ones written by earlier releases may):
+   * they are rewritten at every corroboration, and an index entry that changes leaves a stale
+   * one behind in IndexedDB (store/active-set.ts), so the range would grow with every write.
    */
   changed?: number;
   /**

@@ -121,8 +121,8 @@ function placementOf(
  * Inside the commit transaction: writes `records` as rows plus their new lineage and event
  * rows. A record the store handed out in working form (or an UPDATE of one, see `hints`)
  * appends what the plan added; any other record is taken as complete (its sources and
- * history are the full lists) and stored as such, keeping its place in its chain. Every row
- * written is stamped `changed` (see MemoryRow). Resolves to the rows written.
+ * history are the full lists) and stored as such, keeping its place in its chain. Every
+ * tombstone written is stamped `changed` (see MemoryRow). Resolves to the rows written.
  */
 export async function writeRecords(db: EngramDatabase, records: readonly MemoryRecord[], changed: number, hints?: WorkingHints): Promise<MemoryRow[]> {
   if (records.length === 0) return [];
@@ -168,7 +168,9 @@ export async function writeRecords(db: EngramDatabase, records: readonly MemoryR
       // Complete form: `known` held every stored source. Working form: what was stored, plus the new ones.
       ...(place.summary === null ? { sourceTotal: total } : place.sourceTotal !== undefined ? { sourceTotal: place.sourceTotal + fresh.length } : {}),
       historyCount: firstEvent + record.history.length,
-      changed,
+      // Tombstones only: an active row is rewritten at every corroboration, and each rewrite
+      // would leave a stale entry in the index (see active-set.ts).
+      ...(record.invalidatedAt !== undefined ? { changed } : {}),
     });
   }
   for (const id of rewritten) await db.events.where('[memoryId+n]').between([id, 0], [id, Dexie.maxKey], true, true).delete();

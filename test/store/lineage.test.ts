@@ -92,4 +92,21 @@ describe('createStore (lineage side tables, schema v4)', () => {
     expect(early).toBeGreaterThan(0);
     expect(late).toBeLessThanOrEqual(early * 1.25);
   }, 60_000);
+
+  it('stamps only tombstones in the erasure index, so a corroborated memory leaves no entries there, and forgetSource still erases what a source changed', async () => {
+    const { test, db } = await open();
+    const fact = { content: 'The user likes zqv-jazz.', topic: 'music' };
+    for (let i = 0; i < 30; i++) {
+      await test.memory.remember(fact, { ...ada, source: explicit(`s${i}`) });
+      test.clock.advance(DAY);
+    }
+    await test.memory.ingest([{ role: 'user', content: "I'm vegetarian." }], { ...ada, sessionId: 'd1', source: explicit('d1') });
+    await test.memory.ingest([{ role: 'user', content: "I'm vegan, zqv-canary." }], { ...ada, sessionId: 'd2', source: explicit('d2') });
+    const stamped = await db().memories.where('[userId+appName+changed]').between([ada.userId, ada.appName, 0], [ada.userId, ada.appName, Infinity]).toArray();
+    expect(stamped.map((row) => row.content)).toEqual(['The user follows a vegetarian diet.']);
+    expect(stamped.every((row) => row.invalidatedAt !== undefined)).toBe(true);
+    await test.memory.forgetSource('d2', ada);
+    expect((await findInDatabases(test.factory, 'zqv-canary')).length).toBe(0);
+    expect((await test.memory.list(ada)).map((record) => record.content).sort()).toEqual(['The user follows a vegetarian diet.', 'The user likes zqv-jazz.']);
+  });
 });
