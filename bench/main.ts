@@ -3,7 +3,7 @@
 // `window.__engramBench` for the driver (scripts/bench-browser.ts).
 import { EngramDatabase } from '../src/store/database';
 import { createComputeClient } from '../src/worker/client';
-import { runBench, type BenchEnvironment } from '../scripts/bench-core';
+import { runBench, runCodesBench, type BenchEnvironment } from '../scripts/bench-core';
 import { LONG_USER_SIZES, runLongUserBench } from '../scripts/bench-long';
 import { runSealedBench, SEALED_SIZES } from '../scripts/bench-sealed';
 
@@ -35,6 +35,7 @@ const env: BenchEnvironment = {
 };
 
 (async () => {
+  if (params.has('codesOnly')) return runCodesBench(env);
   const failures = params.has('longOnly') || sealedOnly ? [] : await runBench(env);
   if (!params.has('noLong') && !sealedOnly) await runLongUserBench(env, longSizes);
   if (!params.has('longOnly')) await runSealedBench(env, sealedSizes);

@@ -25,6 +25,8 @@ export interface CodesFigures {
   /** Compute-resident MB (stats().bytes) with 8-bit codes and with f32 rows. */
   codesMB: number;
   f32MB: number;
+  /** Kernel scans per query until the re-rank proved the top k (1: never a rescan). */
+  passes: number;
 }
 
 const K = 10;
@@ -62,14 +64,20 @@ function rowsFor(n: number, dim: number): { rows: IndexRows; queries: Float32Arr
   return { rows, queries: Array.from({ length: 30 }, () => unitRows(1, dim, random)) };
 }
 
-function timed(count: number, repeat: number, body: (i: number) => unknown): number {
-  const times: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const started = performance.now();
-    for (let r = 0; r < repeat; r++) body(i);
-    times.push((performance.now() - started) / repeat);
+/**
+ * Medians of each body's time per call, the bodies interleaved call by call (`rounds` × `count`
+ * of each), so a busy spell on a shared machine slows all of them alike instead of one.
+ */
+function timedTogether(rounds: number, count: number, repeat: number, bodies: readonly ((i: number) => unknown)[]): number[] {
+  const times = bodies.map((): number[] => []);
+  for (let i = 0; i < rounds * count; i++) {
+    bodies.forEach((body, b) => {
+      const started = performance.now();
+      for (let r = 0; r < repeat; r++) body(i % count);
+      times[b]!.push((performance.now() - started) / repeat);
+    });
   }
-  return median(times);
+  return times.map(median);
 }
 
 /**
@@ -95,23 +103,27 @@ export function measureCodes(n: number, dim: number, failures: string[]): CodesF
   const vectors = vectorsOfRows(rows, dim);
   const scanCodes = (query: Float32Array) => scanWithVectors(codes, request(query), vectors);
   const scanF32 = (query: Float32Array) => scanWithVectors(f32, request(query), vectors);
+  let passes = 0;
+  const counted = { scan: (scan: ScanRequest) => (passes++, codes.scan(scan)) };
   queries.forEach((query, i) => {
-    if (!same(scanCodes(query), scanF32(query))) failures.push(`8-bit scan N=${n} dim=${dim} query ${i}: top-k differs from the f32 scan`);
+    if (!same(scanWithVectors(counted, request(query), vectors), scanF32(query))) failures.push(`8-bit scan N=${n} dim=${dim} query ${i}: top-k differs from the f32 scan`);
   });
   const repeat = Math.max(1, Math.round(20_000 / n));
   const matrix = new RowMatrix(dim, n, module, 'f32');
   matrix.vectors.set(rows.vectors.length === n * matrix.stride ? rows.vectors : padded(rows.vectors, n, dim, matrix.stride));
   const bytes = n * matrix.stride * 4;
   for (let i = 0; i < 3; i++) matrix.kernel!.read(0, bytes);
+  const [codesMs, f32Ms, floorMs] = timedTogether(3, queries.length, repeat, [(i) => scanCodes(queries[i]!), (i) => scanF32(queries[i]!), () => matrix.kernel!.read(0, bytes)]);
   const figures = {
     n,
     dim,
-    codes: timed(queries.length, repeat, (i) => scanCodes(queries[i]!)),
-    f32: timed(queries.length, repeat, (i) => scanF32(queries[i]!)),
-    floor: timed(30, repeat, () => matrix.kernel!.read(0, bytes)),
+    codes: codesMs!,
+    f32: f32Ms!,
+    floor: floorMs!,
     memory: codes.stats().bytes / f32.stats().bytes,
     codesMB: codes.stats().bytes / 1e6,
     f32MB: f32.stats().bytes / 1e6,
+    passes: passes / queries.length,
   };
   return figures;
 }

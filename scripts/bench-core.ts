@@ -364,22 +364,41 @@ function printCodes(env: BenchEnvironment, failures: string[]): void {
   if (!rows.length) return;
   env.print('');
   env.print('8-bit codes: scan and rank, p50 per query (ms); memory: scan-resident bytes, 8-bit over f32');
-  const widths = [8, 6, 10, 10, 10, 12, 12, 12, 12];
-  env.print(pad(['N', 'dim', '8-bit', 'f32', 'f32 floor', '8-bit/floor', 'memory', '8-bit MB', 'f32 MB'], widths));
+  const widths = [8, 6, 10, 10, 10, 12, 12, 12, 12, 12];
+  env.print(pad(['N', 'dim', '8-bit', 'f32', 'f32 floor', '8-bit/floor', 'memory', '8-bit MB', 'f32 MB', 'passes/query'], widths));
   for (const row of rows) {
-    env.print(
-      pad([String(row.n), String(row.dim), ms(row.codes), ms(row.f32), ms(row.floor), `${(row.codes / row.floor).toFixed(2)}×`, `${row.memory.toFixed(2)}×`, row.codesMB.toFixed(1), row.f32MB.toFixed(1)], widths),
-    );
+    const cells = [String(row.n), String(row.dim), ms(row.codes), ms(row.f32), ms(row.floor), `${(row.codes / row.floor).toFixed(2)}×`, `${row.memory.toFixed(2)}×`];
+    env.print(pad([...cells, row.codesMB.toFixed(1), row.f32MB.toFixed(1), row.passes.toFixed(2)], widths));
   }
   env.print('8-bit (the default): codes in the kernel memory and no f32 copy in compute; the candidates are re-ranked');
   env.print("exactly from their f32 vectors (the library reads them from the store; here from memory). Top-k checked equal to the f32 scan's.");
+  env.print('passes/query: kernel scans per query until the re-rank proved the top k (1: no rescan).');
+}
+
+function printHeader(env: BenchEnvironment, section: string): void {
+  const kernel = createCompute().stats().kernel;
+  env.print(`engram bench${section}: ${env.label}; scan kernel ${kernel}; top-${K}, ${HASH_DIM}-d hash embeddings, one owner + 10% noise from 4 other owners, seeded`);
+}
+
+function printVerdict(env: BenchEnvironment, failures: readonly string[]): void {
+  env.print('');
+  env.print(failures.length ? `FAIL: ${failures.length} top-k results disagree with the brute-force check` : 'every top-k matched the brute-force check');
+  for (const failure of failures.slice(0, 20)) env.print(`  ${failure}`);
+}
+
+/** `--codes-only`: the 8-bit section alone, at the largest size; returns the disagreements. */
+export function runCodesBench(env: BenchEnvironment): string[] {
+  const failures: string[] = [];
+  printHeader(env, ' (8-bit section only)');
+  printCodes(env, failures);
+  printVerdict(env, failures);
+  return failures;
 }
 
 /** Runs every size, prints both tables, returns the disagreements (empty: every top-k was exact). */
 export async function runBench(env: BenchEnvironment): Promise<string[]> {
   const failures: string[] = [];
-  const kernel = createCompute().stats().kernel;
-  env.print(`engram bench: ${env.label}; scan kernel ${kernel}; top-${K}, ${HASH_DIM}-d hash embeddings, one owner + 10% noise from 4 other owners, seeded`);
+  printHeader(env, '');
   const endToEnd: EndToEnd[] = [];
   const kernels: KernelFigures[] = [];
   for (const n of env.sizes) {
@@ -445,8 +464,6 @@ export async function runBench(env: BenchEnvironment): Promise<string[]> {
   env.print('similarity 0, cosine only; floor: one sequential SIMD read of the same matrix.');
   printCodes(env, failures);
   await printTopicIngest(env);
-  env.print('');
-  env.print(failures.length ? `FAIL: ${failures.length} top-k results disagree with the brute-force check` : 'every top-k matched the brute-force check');
-  for (const failure of failures.slice(0, 20)) env.print(`  ${failure}`);
+  printVerdict(env, failures);
   return failures;
 }

@@ -5,13 +5,14 @@
  * Sizes: `npm run bench -- 1000 10000` (default 1k, 10k, 100k); the long-user section's
  * history sizes with `--long=100,1000,2000,10000`, and `--long-only` skips the rest; `--topic-only`
  * runs only the big-topic write section; `--no-long` skips the long-user section; the
- * encryption-at-rest section's sizes with `--sealed=1000,10000`, and `--sealed-only` runs only it.
+ * encryption-at-rest section's sizes with `--sealed=1000,10000`, and `--sealed-only` runs only it;
+ * `--codes-only` runs only the 8-bit section (at the largest size: `npm run bench -- --codes-only 100000`).
  * Exits 1 if any top-k is wrong.
  */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { EngramDatabase } from '../src/store/database';
 import { createComputeClient } from '../src/worker/client';
-import { runBench, type BenchEnvironment } from './bench-core';
+import { runBench, runCodesBench, type BenchEnvironment } from './bench-core';
 import { LONG_USER_SIZES, runLongUserBench } from './bench-long';
 import { runSealedBench, SEALED_SIZES } from './bench-sealed';
 import { printTopicIngest } from './bench-topic';
@@ -31,6 +32,7 @@ const env: BenchEnvironment = {
   computeClient: () => createComputeClient({ worker: 'off' }),
   print: (line) => console.log(line),
 };
+if (args.includes('--codes-only')) process.exit(runCodesBench(env).length ? 1 : 0);
 if (args.includes('--topic-only')) {
   await printTopicIngest(env);
   process.exit(0);

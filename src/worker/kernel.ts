@@ -48,9 +48,10 @@ export function scanPartition(partition: Partition, request: ScanRequest, filter
   for (const entry of found.entries) top.push(entry.score, Number.NaN, tag, entry.row);
 }
 
-/** The query as the kernel reads it: f32, or i16 codes (value ≈ code · scale) for 8-bit rows. */
+/** The query as the 8-bit kernel reads it (quantised.ts `quantiseQuery`): value ≈ code · scale. */
 export interface KernelQuery {
-  codes: Int16Array;
+  packed: Int16Array;
+  correction: number;
   scale: number;
 }
 
@@ -63,12 +64,13 @@ export function runScan(partition: Partition, request: ScanRequest, filter: RowF
   const kernel = matrix.kernel!;
   const stride = matrix.stride;
   const queryBytes = quantised ? stride * 2 : stride * 4;
+  // Rounded up to whole blocks of four: the 8-bit kernel reads four rows' scores at a time.
   const lexicalBytes = term.lexical !== 0 ? Math.ceil(size / 4) * 16 : 0;
-  const queryAt = matrix.scratch(queryBytes + lexicalBytes + k * 8);
+  const queryAt = matrix.scratch(queryBytes + lexicalBytes + k * 8 + 32);
   const lexicalAt = queryAt + queryBytes;
   const heapAt = lexicalAt + lexicalBytes;
   const buffer = matrix.buffer;
-  if (quantised) new Int16Array(buffer, queryAt, stride).set(quantised.codes);
+  if (quantised) new Int16Array(buffer, queryAt, stride).set(quantised.packed);
   else {
     const query = new Float32Array(buffer, queryAt, stride);
     query.set(request.query);
@@ -76,29 +78,11 @@ export function runScan(partition: Partition, request: ScanRequest, filter: RowF
   }
   if (lexicalBytes) new Float32Array(buffer, lexicalAt, size).set(partition.lexicalScores.subarray(0, size));
   const { recency, importance } = request.weights;
-  const count = kernel.scan(
-    0,
-    matrix.offsetOf('tags'),
-    matrix.offsetOf('importance'),
-    matrix.offsetOf('updatedAt'),
-    matrix.offsetOf('decay'),
-    size,
-    stride,
-    queryAt,
-    filter.mask,
-    filter.session,
-    quantised ? term.dense * quantised.scale : term.dense,
-    recency,
-    importance,
-    Math.max(0, recency),
-    request.now,
-    heapAt,
-    k,
-    lexicalAt,
-    term.lexical,
-    quantised ? 1 : 0,
-    matrix.offsetOf('scales'),
-  );
+  const columns = [matrix.offsetOf('tags'), matrix.offsetOf('importance'), matrix.offsetOf('updatedAt'), matrix.offsetOf('decay'), size, stride, queryAt] as const;
+  const blend = [recency, importance, Math.max(0, recency), request.now, heapAt, k, lexicalAt, term.lexical] as const;
+  const count = quantised
+    ? kernel.scan8(0, ...columns, quantised.correction, filter.mask, filter.session, term.dense * quantised.scale, ...blend, matrix.offsetOf('scales'))
+    : kernel.scan(0, ...columns, filter.mask, filter.session, term.dense, ...blend);
   const scores = new Float32Array(buffer, heapAt, count * 2);
   const rows = new Int32Array(buffer, heapAt, count * 2);
   const entries = Array.from({ length: count }, (_, i) => ({ row: rows[2 * i + 1]!, score: scores[2 * i]! })).sort((a, b) => a.row - b.row);
@@ -155,7 +139,7 @@ export function neighbourRows(partition: Partition, queries: readonly Float32Arr
     const packed = new Float32Array(buffer, queriesAt, batch.length * stride);
     packed.fill(0);
     batch.forEach((query, q) => packed.set(query, q * stride));
-    kernel.dots(0, size, stride, queriesAt, batch.length, outAt, 0, 0);
+    kernel.dots(0, size, stride, queriesAt, batch.length, outAt);
     const dots = new Float32Array(buffer, outAt, size * batch.length);
     const scopes = partition.scopes;
     for (let row = 0; row < size; row++) {

@@ -8,6 +8,7 @@
  * scale per row: value ≈ code · scale), a quarter of the bytes to hold and to scan, and no
  * f32 copy anywhere in compute: the exact re-rank reads the candidates' f32 vectors from the
  * store (exact.ts). `quantisationError` bounds how far a code's dot product may be off.
+ * The codes are in blocks of four rows (code-layout.ts).
  *
  * With the WASM kernel the memory is a `WebAssembly.Memory` owned by this matrix, so rows are
  * written into it once, on load or on each write, and never copied per query. Without it the
@@ -15,6 +16,7 @@
  *
  * Rule: views are invalid after any call that may grow (`reserve`, `scratch`); take them after.
  */
+import { BLOCK, moveCodes, writeCodes } from './code-layout';
 import { instantiateKernel, type KernelExports } from './wasm-kernel';
 
 const PAGE = 65_536;
@@ -109,7 +111,7 @@ export class RowMatrix {
     return this.vectorView;
   }
 
-  /** Row-major 8-bit codes, `capacity * stride` bytes (8-bit mode only). */
+  /** The 8-bit codes (8-bit mode only), laid out as code-layout.ts says. */
   get codeBytes(): Int8Array {
     this.refresh();
     return this.codeView;
@@ -142,24 +144,11 @@ export class RowMatrix {
       vectors.fill(0, offset + this.dim, offset + this.stride);
       return;
     }
-    let largest = 0;
-    for (let j = 0; j < this.dim; j++) largest = Math.max(largest, Math.abs(source[j]!));
-    const scale = Math.fround(largest / 127);
-    const codes = this.codeBytes;
-    const offset = row * this.stride;
-    let error = 0;
-    let norm = 0;
-    for (let j = 0; j < this.dim; j++) {
-      const code = scale > 0 ? Math.max(-127, Math.min(127, Math.round(source[j]! / scale))) : 0;
-      codes[offset + j] = code;
-      error += (source[j]! - code * scale) ** 2;
-      norm += source[j]! ** 2;
-    }
-    codes.fill(0, offset + this.dim, offset + this.stride);
+    const { scale, error, norm } = writeCodes(this.codeBytes, row, source, this.dim, this.stride);
     this.scales[row] = scale;
     // Rounded up a little: the bound must hold after the kernel's f32 arithmetic too.
-    this.maxError = Math.max(this.maxError, Math.sqrt(error) * (1 + 1e-6));
-    this.maxNorm = Math.max(this.maxNorm, Math.sqrt(norm) * (1 + 1e-6));
+    this.maxError = Math.max(this.maxError, error * (1 + 1e-6));
+    this.maxNorm = Math.max(this.maxNorm, norm * (1 + 1e-6));
   }
 
   /** Copies row `from`'s vector over row `to`'s (the partition's swap-remove). */
@@ -168,7 +157,7 @@ export class RowMatrix {
       this.vectors.copyWithin(to * this.stride, from * this.stride, (from + 1) * this.stride);
       return;
     }
-    this.codeBytes.copyWithin(to * this.stride, from * this.stride, (from + 1) * this.stride);
+    moveCodes(this.codeBytes, from, to, this.stride);
     this.scales[to] = this.scales[from]!;
   }
 
@@ -243,8 +232,13 @@ export class RowMatrix {
     return this.buffer.byteLength;
   }
 
+  // The vector area: whole blocks of four rows in 8-bit mode.
+  private vectorBytes(capacity: number): number {
+    return (this.codes === 'i8' ? Math.ceil(capacity / BLOCK) * BLOCK : capacity) * this.rowBytes;
+  }
+
   private columnOffset(column: Column, capacity: number): number {
-    let offset = capacity * this.rowBytes;
+    let offset = this.vectorBytes(capacity);
     for (const [name, size] of COLUMNS) {
       if (name === column) return offset;
       offset += capacity * size;
@@ -272,7 +266,7 @@ export class RowMatrix {
     this.viewBuffer = buffer;
     this.viewCapacity = capacity;
     if (this.codes === 'f32') this.vectorView = new Float32Array(buffer, 0, capacity * this.stride);
-    else this.codeView = new Int8Array(buffer, 0, capacity * this.stride);
+    else this.codeView = new Int8Array(buffer, 0, this.vectorBytes(capacity));
     this.tagView = new Int32Array(buffer, this.columnOffset('tags', capacity), capacity);
     this.importanceView = new Float32Array(buffer, this.columnOffset('importance', capacity), capacity);
     this.updatedAtView = new Float64Array(buffer, this.columnOffset('updatedAt', capacity), capacity);

@@ -3,7 +3,7 @@
  * rows, so the exact re-rank happens where the f32 vectors are read (exact.ts, from the
  * store, for just the candidates):
  *
- * 1. The query is quantised to i16 and the kernel keeps the best C rows by the code score.
+ * 1. The query is quantised to 8 bits and the kernel keeps the best C rows by the code score.
  * 2. Each candidate gets every exact (f64) part of its score but the cosine.
  * 3. A row left out scored at most `floor` (the C-th code score), so its exact score is at
  *    most `floor + dense weight · ε`, ε the matrix's bound on a code dot product's error:
@@ -19,25 +19,41 @@ export const FIRST_CANDIDATES = 32;
 /** Covers the f32 rounding of the kernel's blend on top of the code error. */
 const SLACK = 1e-5;
 
-/** i16 codes of `query` (padded to `stride`), their scale, and the quantisation error's norm. */
-export function quantiseQuery(query: Float32Array, stride: number): KernelQuery & { error: number; norm: number } {
+// Largest |query code|: packQuery's B = odd − 256 · even must fit i16.
+const QUERY_TOP = 127;
+
+/** Codes of `query` (|code| ≤ 127, value ≈ code · scale), their scale, error norm and kernel packing. */
+export function quantiseQuery(query: Float32Array, stride: number): KernelQuery & { codes: Int16Array; error: number; norm: number } {
   let largest = 0;
   let norm = 0;
   for (let j = 0; j < query.length; j++) {
     largest = Math.max(largest, Math.abs(query[j]!));
     norm += query[j]! ** 2;
   }
-  // |code| · 127 · dims must stay inside i32 in the kernel's sum: 32767 up to 512 dims.
-  const top = Math.floor(Math.min(32_767, (32_767 * 512) / Math.max(512, query.length)));
-  const scale = largest > 0 ? largest / top : 0;
-  const codes = new Int16Array(stride);
+  const scale = largest > 0 ? largest / QUERY_TOP : 0;
+  const codes = new Int16Array(query.length);
   let error = 0;
   for (let j = 0; j < query.length; j++) {
     const code = scale > 0 ? Math.round(query[j]! / scale) : 0;
     codes[j] = code;
     error += (query[j]! - code * scale) ** 2;
   }
-  return { codes, scale, error: Math.sqrt(error) * (1 + 1e-6), norm: Math.sqrt(norm) };
+  return { codes, scale, error: Math.sqrt(error) * (1 + 1e-6), norm: Math.sqrt(norm), ...packQuery(codes, stride) };
+}
+
+/** The query as kernel.wat's $dot8x4 reads it (A, B and the correction: see there). */
+export function packQuery(codes: Int16Array, stride: number): { packed: Int16Array; correction: number } {
+  const packed = new Int16Array(stride);
+  let correction = 0;
+  for (let j = 0; j < stride; j += 2) {
+    const even = codes[j] ?? 0;
+    const odd = codes[j + 1] ?? 0;
+    const at = (j & ~15) + ((j & 15) >> 1);
+    packed[at] = even;
+    packed[at + 8] = odd - 256 * even;
+    correction += 128 * even;
+  }
+  return { packed, correction };
 }
 
 /**
@@ -84,25 +100,25 @@ export function quantisedNeighbours(partition: Partition, queries: readonly Floa
   const BATCH = 16;
   for (let first = 0; first < queries.length; first += BATCH) {
     const batch = queries.slice(first, first + BATCH).map((query) => quantiseQuery(query, stride));
-    const queriesAt = matrix.scratch(batch.length * stride * 2 + size * batch.length * 4);
+    const rows = Math.ceil(size / 4) * 4;
+    const correctionsAt = matrix.scratch(batch.length * (stride * 2 + 4 + rows * 4));
+    const queriesAt = correctionsAt + batch.length * 4;
     const outAt = queriesAt + batch.length * stride * 2;
-    const packed = new Int16Array(matrix.buffer, queriesAt, batch.length * stride);
-    batch.forEach((entry, q) => packed.set(entry.codes, q * stride));
-    kernel.dots(0, size, stride, queriesAt, batch.length, outAt, 1, matrix.offsetOf('scales'));
-    const dots = new Float32Array(matrix.buffer, outAt, size * batch.length);
+    batch.forEach((entry, q) => {
+      new Int16Array(matrix.buffer, queriesAt, batch.length * stride).set(entry.packed, q * stride);
+      new Int32Array(matrix.buffer, correctionsAt, batch.length)[q] = entry.correction;
+    });
+    kernel.dots8(0, size, stride, queriesAt, correctionsAt, batch.length, outAt, matrix.offsetOf('scales'));
     const scopes = partition.scopes;
-    const nq = batch.length;
-    const errors = batch.map((entry) => matrix.quantisationError(entry.norm, entry.error) + SLACK);
-    const found = batch.map((entry, q) => ({ rows: [] as { row: number; similarity: number }[], error: errors[q]!, scale: entry.scale }));
-    // A code dot below this cannot reach the threshold exactly (the error bound, per query).
-    const floors = batch.map((entry, q) => (entry.scale > 0 ? (threshold - errors[q]!) / entry.scale : Number.NEGATIVE_INFINITY));
-    for (let row = 0; row < size; row++) {
-      if (scopes[row] !== code) continue;
-      for (let q = 0; q < nq; q++) {
-        const dot = dots[row * nq + q]!;
-        if (dot >= floors[q]!) found[q]!.rows.push({ row, similarity: dot * found[q]!.scale });
-      }
-    }
+    const found = batch.map((entry, q) => {
+      const dots = new Float32Array(matrix.buffer, outAt + q * rows * 4, size);
+      const error = matrix.quantisationError(entry.norm, entry.error) + SLACK;
+      // A code dot below this cannot reach the threshold exactly (the error bound).
+      const floor = entry.scale > 0 ? (threshold - error) / entry.scale : Number.NEGATIVE_INFINITY;
+      const near: { row: number; similarity: number }[] = [];
+      for (let row = 0; row < size; row++) if (scopes[row] === code && dots[row]! >= floor) near.push({ row, similarity: dots[row]! * entry.scale });
+      return { rows: near, error };
+    });
     for (const { rows, error } of found) out.push({ rows, error });
   }
   return out;

@@ -6,33 +6,37 @@
  */
 import { KERNEL_WASM_BASE64 } from './kernel-wasm';
 
+/** The scans' leading arguments: the matrix columns (byte offsets), the row count and stride, the query. */
+type ScanColumns = [vectors: number, tags: number, importance: number, updatedAt: number, decay: number, rows: number, stride: number, query: number];
+/** The row filter (scope mask, session number). */
+type ScanFilter = [mask: number, session: number];
+/** The blend weights, the clock and the heap. */
+type ScanBlend = [
+  relevanceWeight: number,
+  recencyWeight: number,
+  importanceWeight: number,
+  recencyMax: number,
+  now: number,
+  heap: number,
+  k: number,
+  lexicalScores: number,
+  lexicalWeight: number,
+];
+
 /** The kernel's exports, bound to one linear memory. All pointers are byte offsets. */
 export interface KernelExports {
-  scan(
-    vectors: number,
-    tags: number,
-    importance: number,
-    updatedAt: number,
-    decay: number,
-    rows: number,
-    stride: number,
-    query: number,
-    mask: number,
-    session: number,
-    relevanceWeight: number,
-    recencyWeight: number,
-    importanceWeight: number,
-    recencyMax: number,
-    now: number,
-    heap: number,
-    k: number,
-    lexicalScores: number,
-    lexicalWeight: number,
-    /** 1: rows are 8-bit codes (query i16, `scales` per row); 0: f32. */
-    codes: number,
-    scales: number,
-  ): number;
-  dots(vectors: number, rows: number, stride: number, queries: number, queryCount: number, out: number, codes: number, scales: number): void;
+  /** The f32 scan: rows of `stride` floats, query `stride` floats; returns the heap entries written. */
+  scan(...args: [...ScanColumns, ...ScanFilter, ...ScanBlend]): number;
+  /**
+   * The 8-bit scan (rows as code-layout.ts lays them out), the query packed by quantised.ts `packQuery`
+   * with its `correction`; per-row columns are read 16 bytes at a time (keep them readable past
+   * the last row) and 32 bytes after the heap are scratch.
+   */
+  scan8(...args: [...ScanColumns, correction: number, ...ScanFilter, ...ScanBlend, scales: number]): number;
+  /** f32 rows against `queryCount` f32 queries: out[row · queryCount + q]. */
+  dots(vectors: number, rows: number, stride: number, queries: number, queryCount: number, out: number): void;
+  /** 8-bit rows against packed queries (one i32 correction each): out[q · rows + row], `rows` rounded up to 4. */
+  dots8(vectors: number, rows: number, stride: number, queries: number, corrections: number, queryCount: number, out: number, scales: number): void;
   read(pointer: number, bytes: number): number;
 }
 
@@ -74,16 +78,21 @@ function warmUp(module: WebAssembly.Module): void {
   const decay = updatedAt + rows * 8;
   const query = decay + rows * 8;
   const heap = query + stride * 4;
-  const out = heap + 16 * 8;
+  const out = heap + 16 * 8 + 32;
   const floats = new Float32Array(memory.buffer, 0, rows * stride);
   for (let i = 0; i < floats.length; i++) floats[i] = ((i * 2654435761) % 1000) / 1000;
   new Int32Array(memory.buffer, tags, rows).fill(1);
   new Float32Array(memory.buffer, importance, rows).fill(0.5);
   new Float64Array(memory.buffer, decay, rows).fill(1e-9);
   new Float32Array(memory.buffer, query, stride).set(floats.subarray(0, stride));
+  // Both scans read the same bytes: the 8-bit one as codes (rows · stride · 4 of them), the query as i16.
+  const columns = [vectors, tags, importance, updatedAt, decay, rows, stride, query] as const;
+  const blend = [0.6, 0.25, 0.15, 0.25, 1, heap, 10, importance] as const;
   for (let i = 0; i < 300; i++) {
-    kernel.scan(vectors, tags, importance, updatedAt, decay, rows, stride, query, 1, 0, 0.6, 0.25, 0.15, 0.25, 1, heap, 10, importance, i & 1 ? 0.1 : 0, i & 2 ? 1 : 0, importance);
-    kernel.dots(vectors, rows, stride, query, 1, out, i & 2 ? 1 : 0, importance);
+    kernel.scan(...columns, 1, 0, ...blend, i & 1);
+    kernel.scan8(...columns, 0, 1, 0, ...blend, i & 1, importance);
+    kernel.dots(vectors, rows, stride, query, 1, out);
+    kernel.dots8(vectors, rows, stride, query, tags, 1, out, importance);
   }
   kernel.read(0, rows * stride * 4);
 }

@@ -3,7 +3,8 @@ import { createRandom } from '../helpers/random';
 import { SCOPE_CODE, type IndexRows, type ScanRequest } from '../../src/worker/api';
 import { createCompute } from '../../src/worker/compute';
 import { finishScan, scanWithVectors, vectorsOfRows } from '../../src/worker/exact';
-import { quantiseQuery } from '../../src/worker/quantised';
+import { RowMatrix } from '../../src/worker/matrix';
+import { packQuery, quantiseQuery } from '../../src/worker/quantised';
 import { loadKernelModule } from '../../src/worker/wasm-kernel';
 
 const DAY = 86_400_000;
@@ -60,6 +61,19 @@ describe.runIf(loadKernelModule() !== null)('createCompute (8-bit codes)', () =>
       });
     }
   }
+
+  it('proves the top k on the first pass when rows are random (the error bound stays tight)', () => {
+    for (const dim of [256, 384]) {
+      const random = createRandom(dim * 3);
+      const rows = randomRows(random, 4000, dim);
+      const codes = createCompute({ codes: 'i8' });
+      codes.loadPartition('p', 1, dim, rows);
+      let passes = 0;
+      const counted = { scan: (scan: ScanRequest) => (passes++, codes.scan(scan)) };
+      for (let q = 0; q < 20; q++) scanWithVectors(counted, request(normalised(Float32Array.from({ length: dim }, () => random() - 0.5)), 10), vectorsOfRows(rows, dim));
+      expect(passes).toBe(20);
+    }
+  });
 
   it('returns a superset whose exact sweep equals the f32 neighbours when the codes are near the threshold or the limit', () => {
     const random = createRandom(7);
@@ -124,6 +138,44 @@ describe('quantiseQuery', () => {
     const residual = Math.sqrt(query.reduce((sum, value, j) => sum + (value - codes[j]! * scale) ** 2, 0));
     expect(residual).toBeLessThanOrEqual(error);
     expect(norm).toBeCloseTo(1, 6);
-    expect(Math.max(...codes.map(Math.abs))).toBe(32_767);
+    expect(Math.max(...codes.map(Math.abs))).toBe(127);
+  });
+});
+
+describe('packQuery', () => {
+  /** The kernel's code dot (times the row's scale) of each row with each query, through dots8 on a real 8-bit matrix. */
+  function kernelDots(rows: Float32Array[], queries: Int16Array[], dim: number): number[][] {
+    const matrix = new RowMatrix(dim, rows.length, loadKernelModule(), 'i8');
+    rows.forEach((row, i) => matrix.writeVector(i, row));
+    const stride = matrix.stride;
+    const blocks = Math.ceil(rows.length / 4) * 4;
+    const correctionsAt = matrix.scratch(queries.length * (4 + stride * 2) + blocks * queries.length * 4);
+    const queriesAt = correctionsAt + queries.length * 4;
+    const outAt = queriesAt + queries.length * stride * 2;
+    queries.forEach((codes, q) => {
+      const { packed, correction } = packQuery(codes, stride);
+      new Int16Array(matrix.buffer, queriesAt + q * stride * 2, stride).set(packed);
+      new Int32Array(matrix.buffer, correctionsAt, queries.length)[q] = correction;
+    });
+    matrix.kernel!.dots8(0, rows.length, stride, queriesAt, correctionsAt, queries.length, outAt, matrix.offsetOf('scales'));
+    const out = new Float32Array(matrix.buffer, outAt, blocks * queries.length);
+    return rows.map((_, i) => queries.map((_, q) => out[q * blocks + i]!));
+  }
+
+  it.runIf(loadKernelModule() !== null)('gives the exact integer dot of the codes when codes are extreme and the row count is not a multiple of four', () => {
+    const random = createRandom(4);
+    for (const dim of [1, 17, 255, 1000]) {
+      // Rows of ±1 and 0 quantise to codes ±127 and 0 exactly (scale 1/127).
+      const rows = Array.from({ length: 7 }, (_, i) => Float32Array.from({ length: dim }, (_, j) => (i === 0 ? 1 : i === 1 ? (j % 2 ? 1 : -1) : [1, -1, 0][Math.floor(random() * 3)]!)));
+      const queries = [
+        Int16Array.from({ length: dim }, () => 127),
+        Int16Array.from({ length: dim }, (_, j) => (j % 2 ? -127 : 127)),
+        Int16Array.from({ length: dim }, () => Math.floor(random() * 255) - 127),
+      ];
+      // Integer dots below 2^24 are exact in f32, so the kernel's f32 product with the scale is too.
+      const scale = Math.fround(1 / 127);
+      const want = rows.map((row) => queries.map((query) => (row.some((value) => value !== 0) ? Math.fround(row.reduce((sum, value, j) => sum + Math.round(value * 127) * query[j]!, 0) * scale) : 0)));
+      expect(kernelDots(rows, queries, dim)).toEqual(want);
+    }
   });
 });
