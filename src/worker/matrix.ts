@@ -37,6 +37,8 @@ const COLUMNS = [
   ['updatedAt', 8],
   ['decay', 8],
   ['scales', 4],
+  ['errors', 4],
+  ['norms', 4],
 ] as const;
 
 export type VectorCodes = 'f32' | 'i8';
@@ -62,6 +64,8 @@ export class RowMatrix {
   private updatedAtView = new Float64Array(0);
   private decayView = new Float64Array(0);
   private scaleView = new Float32Array(0);
+  private errorView = new Float32Array(0);
+  private normView = new Float32Array(0);
   private codeView = new Int8Array(0);
 
   constructor(
@@ -123,6 +127,15 @@ export class RowMatrix {
     return this.scaleView;
   }
 
+  /**
+   * 8-bit mode: row `row`'s own bound on |exact dot − code dot| for such a query (its code error
+   * and code norm, not the matrix's largest): tighter than {@link quantisationError} for most rows.
+   */
+  rowQuantisationError(row: number, queryNorm: number, queryError: number): number {
+    this.refresh();
+    return this.errorView[row]! * queryNorm + queryError * (this.normView[row]! + this.errorView[row]!);
+  }
+
   /** Row `row` in f32, `dim` floats (a view: copy it before the matrix changes). f32 mode only: 8-bit mode keeps no f32 rows. */
   exactRow(row: number): Float32Array {
     if (this.codes === 'i8') throw new RangeError('an 8-bit matrix holds no f32 rows; read the vectors from the store');
@@ -147,8 +160,10 @@ export class RowMatrix {
     const { scale, error, norm } = writeCodes(this.codeBytes, row, source, this.dim, this.stride);
     this.scales[row] = scale;
     // Rounded up a little: the bound must hold after the kernel's f32 arithmetic too.
-    this.maxError = Math.max(this.maxError, error * (1 + 1e-6));
-    this.maxNorm = Math.max(this.maxNorm, norm * (1 + 1e-6));
+    this.errorView[row] = error * (1 + 1e-6);
+    this.normView[row] = norm * (1 + 1e-6);
+    this.maxError = Math.max(this.maxError, this.errorView[row]!);
+    this.maxNorm = Math.max(this.maxNorm, this.normView[row]!);
   }
 
   /** Copies row `from`'s vector over row `to`'s (the partition's swap-remove). */
@@ -159,6 +174,8 @@ export class RowMatrix {
     }
     moveCodes(this.codeBytes, from, to, this.stride);
     this.scales[to] = this.scales[from]!;
+    this.errorView[to] = this.errorView[from]!;
+    this.normView[to] = this.normView[from]!;
   }
 
   /** Scope code (low 3 bits) | session number << 3. */
@@ -247,7 +264,7 @@ export class RowMatrix {
   }
 
   private layoutBytes(capacity: number): number {
-    return align16(this.columnOffset('scales', capacity) + capacity * 4);
+    return align16(this.columnOffset('norms', capacity) + capacity * 4);
   }
 
   private growMemory(bytes: number): void {
@@ -272,5 +289,7 @@ export class RowMatrix {
     this.updatedAtView = new Float64Array(buffer, this.columnOffset('updatedAt', capacity), capacity);
     this.decayView = new Float64Array(buffer, this.columnOffset('decay', capacity), capacity);
     this.scaleView = new Float32Array(buffer, this.columnOffset('scales', capacity), capacity);
+    this.errorView = new Float32Array(buffer, this.columnOffset('errors', capacity), capacity);
+    this.normView = new Float32Array(buffer, this.columnOffset('norms', capacity), capacity);
   }
 }

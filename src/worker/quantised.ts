@@ -113,10 +113,15 @@ export function quantisedNeighbours(partition: Partition, queries: readonly Floa
     const found = batch.map((entry, q) => {
       const dots = new Float32Array(matrix.buffer, outAt + q * rows * 4, size);
       const error = matrix.quantisationError(entry.norm, entry.error) + SLACK;
-      // A code dot below this cannot reach the threshold exactly (the error bound).
-      const floor = entry.scale > 0 ? (threshold - error) / entry.scale : Number.NEGATIVE_INFINITY;
       const near: { row: number; similarity: number }[] = [];
-      for (let row = 0; row < size; row++) if (scopes[row] === code && dots[row]! >= floor) near.push({ row, similarity: dots[row]! * entry.scale });
+      // A code dot below the matrix-wide floor cannot reach the threshold; one above it is
+      // tested against its own row's bound, which most rows keep well below the largest.
+      const floor = entry.scale > 0 ? (threshold - error) / entry.scale : Number.NEGATIVE_INFINITY;
+      for (let row = 0; row < size; row++) {
+        if (scopes[row] !== code || dots[row]! < floor) continue;
+        const similarity = dots[row]! * entry.scale;
+        if (similarity >= threshold - matrix.rowQuantisationError(row, entry.norm, entry.error) - SLACK) near.push({ row, similarity });
+      }
       return { rows: near, error };
     });
     for (const { rows, error } of found) out.push({ rows, error });

@@ -98,6 +98,24 @@ describe.runIf(loadKernelModule() !== null)('createCompute (8-bit codes)', () =>
     }
   });
 
+  it('tests each row against its own error bound, so one badly quantised row does not widen every row’s neighbour band', () => {
+    const random = createRandom(11);
+    const rows = randomRows(random, 2000, 256);
+    // One spiky row (a large component, the rest tiny): its codes are coarse, its error the matrix's largest.
+    rows.vectors.set(normalised(Float32Array.from({ length: 256 }, (_, j) => (j === 0 ? 1 : 0.011 * (random() - 0.5)))), 0);
+    const codes = createCompute({ codes: 'i8' });
+    codes.loadPartition('p', 1, 256, rows);
+    const vectors = vectorsOfRows(rows, 256);
+    const query = rows.vectors.slice(256, 512);
+    const similarity = (id: string) => vectors.get(id)!.reduce((sum, value, j) => sum + value * query[j]!, 0);
+    const threshold = 0.06;
+    const got = codes.neighbours('p', [query], threshold, 'user')[0]!;
+    const above = rows.ids.filter((id) => similarity(id) >= threshold);
+    // Sound: every row at or above the threshold is there; tight: few below it are.
+    expect(got).toEqual(expect.arrayContaining(above));
+    expect(got.length - above.length).toBeLessThan(above.length * 0.25);
+  });
+
   it('holds the scan in at most 0.35 of the f32 bytes when the partition is large', () => {
     const rows = randomRows(createRandom(3), 20_000, 256);
     const codes = createCompute({ codes: 'i8' });
