@@ -4,7 +4,8 @@
  *
  * Rules this code keeps:
  * - A checkpoint is written in the commit of a write input, every {@link CHECKPOINT_EVERY}th
- *   version of the owner's partition, from the active rows that commit leaves: it is exactly
+ *   version of the owner's partition (every {@link checkpointStride}-times that for an owner
+ *   with many active memories), from the active rows that commit leaves: it is exactly
  *   the state the inputs up to its `seq` produced (invariant 6 makes that true after a
  *   forgetSource too). It holds ids and numbers only, never text.
  * - Records are referenced, not copied: content, vector and topic never change on an active
@@ -24,6 +25,25 @@ import type { Owner } from './owner';
 
 /** Owner writes between checkpoints: a regeneration replays at most this many inputs more than it must. */
 export const CHECKPOINT_EVERY = 32;
+
+/** Active memories a checkpoint may list while it is written every CHECKPOINT_EVERY writes. */
+const CHECKPOINT_ROWS = 1024;
+
+/**
+ * How many CHECKPOINT_EVERY intervals apart checkpoints are for an owner with `active` memories:
+ * 1 up to CHECKPOINT_ROWS, then the power of two that keeps a checkpoint (O(active) to write and
+ * to store) at about CHECKPOINT_ROWS / CHECKPOINT_EVERY entries per write. Powers of two keep
+ * the checkpoints on the same versions as the count moves. The price: a regeneration replays up
+ * to stride × CHECKPOINT_EVERY inputs more than it must.
+ */
+export function checkpointStride(active: number): number {
+  return 2 ** Math.max(0, Math.ceil(Math.log2(active / CHECKPOINT_ROWS)));
+}
+
+/** Whether partition version `version` (a multiple of CHECKPOINT_EVERY) gets a checkpoint for an owner with `active` memories. */
+export function onCheckpointStride(version: number, active: number): boolean {
+  return (version / CHECKPOINT_EVERY) % checkpointStride(active) === 0;
+}
 
 /**
  * Inside a commit transaction: records `active` (the owner's active memories once this commit's

@@ -10,7 +10,7 @@ import type { RecordStore } from '../storage/contract';
 import { sameFactKey } from '../text';
 import { activeAfter, createActiveSets } from './active-set';
 import type { EngramDatabase, InputRow, MemoryRow, WriteInput } from './database';
-import { checkpointBefore, CHECKPOINT_EVERY, dropCheckpoints, restoreCheckpoint, writeCheckpoint } from './checkpoints';
+import { checkpointBefore, CHECKPOINT_EVERY, dropCheckpoints, onCheckpointStride, restoreCheckpoint, writeCheckpoint } from './checkpoints';
 import { memoriesWithSource, metaOf, redactSource, writeRecords, type ParsedRow } from './lineage';
 import { parseInputRows } from './input-row';
 import { hydrate, toWorking } from './lineage-read';
@@ -214,6 +214,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
           // writes (read now, at the version this commit starts from) with the rows it writes.
           const due = checkpointDue(inputs, versions);
           const before = due ? await active.read(due, 'user') : undefined;
+          const checkpointed = before !== undefined && onCheckpointStride(versions.get(before.key)![1], before.rows.size);
           const seqs = inputs.length ? ((await db.inputs.bulkAdd(inputs, { allKeys: true })) as number[]) : [];
           const changed = seqs.length ? Math.max(...seqs) : (((await db.inputs.orderBy(':id').lastKey()) as number | undefined) ?? 0);
           written = await writeRecords(db, records, changed, hints);
@@ -222,7 +223,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
           await db.partitions.bulkPut([...versions].map(([key, [, version]]) => ({ key, version })));
           // An erasure drops the checkpoints that saw the revoked source (all of them when it has no stored input but changed records).
           if (revoke && (deleteInputs.length || records.length > 0)) await dropCheckpoints(db, revoke, deleteInputs.length ? Math.min(...deleteInputs) : 0);
-          if (due && before) await writeCheckpoint(db, due, seqs.at(-1)!, activeAfter(before, written));
+          if (due && before && checkpointed) await writeCheckpoint(db, due, seqs.at(-1)!, activeAfter(before, written));
           if (revoke) await db.revocations.put({ ...revoke, version: versions.get(userPartition(revoke))![1] });
           const packsDropped = await writePackLog(db, versions, records);
           return { versions, packsDropped };

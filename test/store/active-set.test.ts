@@ -1,7 +1,7 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import type { DBCoreMutateRequest, DBCoreQueryRequest } from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CHECKPOINT_EVERY } from '../../src/store/checkpoints';
+import { CHECKPOINT_EVERY, checkpointStride } from '../../src/store/checkpoints';
 import { EngramDatabase } from '../../src/store/database';
 import { userPartition } from '../../src/store/owner';
 import { createStore, type Store } from '../../src/store/store';
@@ -114,5 +114,21 @@ describe('createStore (active sets)', () => {
     expect(checkpoint!.records.map((entry) => entry.id).sort()).toEqual(active.map((row) => row.id).sort());
     expect(checkpoint!.records).toHaveLength(CHECKPOINT_EVERY + 1);
     expect(checkpoint!.records.find((entry) => entry.id === `d${CHECKPOINT_EVERY - 1}`)).toMatchObject({ confidence: 0.65, sourceCount: 1, historyCount: 1 });
+  });
+
+  it('checkpoints an owner of more than 1,024 active memories every other interval, one of fewer every interval', async () => {
+    expect([1, 1024, 1025, 2048, 10_000].map(checkpointStride)).toEqual([1, 1, 2, 2, 16]);
+    const { store, db } = await openStore(new IDBFactory());
+    const input = (i: number) => ({ ...OWNER, scope: 'user' as const, sessionId: '', source: { type: 'user_explicit' as const, id: `c${i}` }, at: i, kind: 'remember' as const, messages: [] });
+    const many = Array.from({ length: 1100 }, (_, i) => record(`m${i}`, `fact ${i}`, 'general'));
+    await write(store, many);
+    for (let i = 0; i < 2 * CHECKPOINT_EVERY - 1; i++) {
+      const versions = await store.versions([KEY]);
+      await store.commit({ records: [record(`n${i}`, `new fact ${i}`, 'general')], creates: [`n${i}`], inputs: [input(i)], expected: versions });
+    }
+    expect((await store.versions([KEY])).get(KEY)).toBe(2 * CHECKPOINT_EVERY);
+    const checkpoints = await db.checkpoints.toArray();
+    expect(checkpoints).toHaveLength(1);
+    expect(checkpoints[0]!.records).toHaveLength(1100 + 2 * CHECKPOINT_EVERY - 1);
   });
 });
