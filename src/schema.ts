@@ -84,6 +84,12 @@ export const HistoryEntry = z.object({
 });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 
+/** Every element finite; a plain loop, not `every` (this runs on each of a vector's 256–1024 floats for every record read). */
+function allFinite(vector: Float32Array): boolean {
+  for (let i = 0; i < vector.length; i++) if (!Number.isFinite(vector[i]!)) return false;
+  return true;
+}
+
 export const MemoryRecord = z.object({
   id: Id,
   /** The owner; `''` only on app-scope memories, which belong to the whole app. */
@@ -104,7 +110,7 @@ export const MemoryRecord = z.object({
   history: z.array(HistoryEntry),
   // A NaN in a stored vector would make every score it touches NaN; an empty one is no vector.
   // (Whether the length matches the embedder's dim is the store's check: the schema has no dim.)
-  embedding: z.custom<Float32Array>((value) => value instanceof Float32Array && value.length > 0 && value.every(Number.isFinite), {
+  embedding: z.custom<Float32Array>((value) => value instanceof Float32Array && value.length > 0 && allFinite(value), {
     error: 'must be a non-empty Float32Array of finite numbers',
   }),
   embedderId: z.string(),

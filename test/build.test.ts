@@ -34,7 +34,10 @@ describe('vite build (library)', () => {
     for (const name of ['dexie', 'comlink', 'zod']) expect(entry).toMatch(new RegExp(`from ["']${name}["']`));
     const worker = readFileSync(join(outDir, 'assets', workerFile), 'utf8');
     expect(worker).not.toMatch(/ZodError|safeParse/);
-    expect(worker.length).toBeLessThan(64_000);
+    // The build is not minified, so its TSDoc is in the file: the budget is for the code. (Zod,
+    // the dependency this keeps out, is over 200 kB of code; the worker's own is about 51 kB.)
+    const code = worker.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+    expect(code.length).toBeLessThan(60_000);
   });
 
   it('keeps function names readable and maps both files back to src/ when built', () => {
