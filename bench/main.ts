@@ -6,6 +6,7 @@ import { createComputeClient } from '../src/worker/client';
 import { runBench, runCodesBench, type BenchEnvironment } from '../scripts/bench-core';
 import { LONG_USER_SIZES, runLongUserBench } from '../scripts/bench-long';
 import { runSealedBench, SEALED_SIZES } from '../scripts/bench-sealed';
+import { printTopicIngest } from '../scripts/bench-topic';
 
 declare global {
   interface Window {
@@ -36,6 +37,7 @@ const env: BenchEnvironment = {
 
 (async () => {
   if (params.has('codesOnly')) return runCodesBench(env);
+  if (params.has('topicOnly')) return printTopicIngest(env).then((): string[] => []);
   const failures = params.has('longOnly') || sealedOnly ? [] : await runBench(env);
   if (!params.has('noLong') && !sealedOnly) await runLongUserBench(env, longSizes);
   if (!params.has('longOnly')) await runSealedBench(env, sealedSizes);
