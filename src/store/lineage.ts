@@ -192,9 +192,16 @@ function joinChain(record: MemoryRecord, parent: MemoryRecord, meta: RowMeta): P
  * history are the full lists) and stored as such, keeping its place in its chain. Every
  * tombstone written is stamped `changed` (see MemoryRow). Resolves to the rows written.
  */
-export async function writeRecords(db: EngramDatabase, records: readonly MemoryRecord[], changed: number, hints?: WorkingHints): Promise<MemoryRow[]> {
+export async function writeRecords(
+  db: EngramDatabase,
+  records: readonly MemoryRecord[],
+  changed: number,
+  hints?: WorkingHints,
+  /** The stored rows of `records`, by position, when the caller has read them already. */
+  stored?: readonly (MemoryRow | undefined)[],
+): Promise<MemoryRow[]> {
   if (records.length === 0) return [];
-  const existing = await db.memories.bulkGet(records.map((record) => record.id));
+  const existing = stored ?? (await db.memories.bulkGet(records.map((record) => record.id)));
   // The chains whose stored sources a complete record must be compared with, read up front.
   const needed = new Set<string>();
   records.forEach((record, i) => {

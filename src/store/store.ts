@@ -208,7 +208,9 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
         const result = await db.transaction('rw', tables, async () => {
           await refuseMixedSealing(db);
           await refuseRevokedInputs(db, inputs, inputsBaseVersion);
-          await refuseExistingIds(db, creates);
+          // The rows this commit replaces, read once: the id check and the lineage placement both need them.
+          const existing = records.length ? await db.memories.bulkGet(records.map((record) => record.id)) : [];
+          await refuseExistingIds(db, creates, new Map(records.map((record, i) => [record.id, existing[i]])));
           const versions = await nextVersions(db, [...touched], expected);
           // A checkpoint records the owner's active rows after this commit: its set before the
           // writes (read now, at the version this commit starts from) with the rows it writes.
@@ -217,7 +219,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
           const checkpointed = before !== undefined && onCheckpointStride(versions.get(before.key)![1], before.rows.size);
           const seqs = inputs.length ? ((await db.inputs.bulkAdd(inputs, { allKeys: true })) as number[]) : [];
           const changed = seqs.length ? Math.max(...seqs) : (((await db.inputs.orderBy(':id').lastKey()) as number | undefined) ?? 0);
-          written = await writeRecords(db, records, changed, hints);
+          written = await writeRecords(db, records, changed, hints, existing);
           if (revoke) await redactSource(db, revoke, revoke.sourceId);
           if (deleteInputs.length) await db.inputs.bulkDelete(deleteInputs);
           await db.partitions.bulkPut([...versions].map(([key, [, version]]) => ({ key, version })));
@@ -265,11 +267,16 @@ function checkpointDue(inputs: readonly InputRow[], versions: ReadonlyMap<string
   return version !== undefined && version % CHECKPOINT_EVERY === 0 ? input : undefined;
 }
 
-/** Inside the commit transaction: throws ConflictError when an id this commit creates is already taken. */
-async function refuseExistingIds(db: EngramDatabase, creates: readonly string[]): Promise<void> {
+/**
+ * Inside the commit transaction: throws IdCollisionError when an id this commit creates is
+ * already taken (`read`: the rows already read for this commit's records, by id).
+ */
+async function refuseExistingIds(db: EngramDatabase, creates: readonly string[], read: ReadonlyMap<string, MemoryRow | undefined>): Promise<void> {
   if (creates.length === 0) return;
-  const existing = await db.memories.bulkGet([...creates]);
-  const taken = creates.filter((_id, i) => existing[i] !== undefined);
+  const unread = creates.filter((id) => !read.has(id));
+  const more = unread.length ? await db.memories.bulkGet(unread) : [];
+  const stored = new Map([...read, ...unread.map((id, i) => [id, more[i]] as const)]);
+  const taken = creates.filter((id) => stored.get(id) !== undefined);
   if (taken.length || new Set(creates).size !== creates.length) {
     throw new IdCollisionError(`memory id ${taken[0] ?? 'generated twice'} already exists; a new memory never replaces another record, so the write is decided again with new ids`);
   }
