@@ -13,11 +13,17 @@
  * Rules this code keeps:
  * - An entry set is used only when its version equals the partition's stored version, read in
  *   the same transaction; otherwise it is rebuilt from the `active` index (once, O(history)).
+ * - Never built in a read-write transaction: there an encrypted database's rows come back still
+ *   sealed (sealing.ts), so a rebuild would see no content. A commit only takes a set already
+ *   exact at the version it starts from ({@link ActiveSets.exact}).
  * - A commit's rows are applied only after its transaction has committed, and only when the
  *   set was exact at the version the commit started from; otherwise the set is dropped.
- * - Only commit writes memory rows (lineage.ts writeRecords, redactSource, which changes no
- *   field kept here); upgrades run before a store exists.
+ * - Only commit changes the fields kept here (lineage.ts writeRecords; redactSource changes
+ *   none of them, nor does finishing an upgrade, which rewrites lineage fields and fact keys).
+ * - Everything is dropped when the database closes under the store (another tab deleted or
+ *   upgraded it: versions may restart).
  */
+import { Dexie } from 'dexie';
 import type { Scope } from '../schema';
 import { factHash } from '../text';
 import type { EngramDatabase, MemoryRow } from './database';
@@ -109,6 +115,10 @@ export interface ActiveSets {
    * partition for `scope` (user and session scope share one), exact at its stored version.
    */
   read(owner: Owner, scope: Scope): Promise<ActivePartition>;
+  /** The partition's set if it is exact at `version` (no read, no rebuild: for a commit's transaction). */
+  exact(key: string, version: number): ActivePartition | undefined;
+  /** Drops every set (the database closed under the store). */
+  clear(): void;
   /** Ids of active rows of `scope` on `topic` in `partition`. */
   onTopic(partition: ActivePartition, scope: Scope, topic: string): readonly string[];
   /** Ids of active rows of `scope` whose topic and content hash to the same fact key. */
@@ -136,6 +146,7 @@ export function createActiveSets(db: EngramDatabase): ActiveSets {
 
   return {
     async read(owner, scope) {
+      if (Dexie.currentTransaction?.mode === 'readwrite') throw new RangeError('active sets are built in read transactions only: an encrypted database hands out sealed rows in a write transaction');
       const key = partitionOf({ ...owner, scope });
       const version = (await db.partitions.get(key))?.version ?? 0;
       const cached = kept.get(key);
@@ -145,6 +156,10 @@ export function createActiveSets(db: EngramDatabase): ActiveSets {
       for (const stale of [...kept.keys()].slice(0, Math.max(0, kept.size - KEPT))) kept.delete(stale);
       return partition;
     },
+
+    exact: (key, version) => (kept.get(key)?.version === version ? kept.get(key) : undefined),
+
+    clear: () => kept.clear(),
 
     onTopic: (partition, scope, topic) => [...(partition.byTopic.get(topicKey(scope, topic)) ?? [])],
 

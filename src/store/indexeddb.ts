@@ -51,6 +51,7 @@ export function createIndexedDbStorage(db: EngramDatabase, context: Pick<VectorI
     // loaded from the old one must not survive that (a restarted version could match theirs).
     // A WorkerError here needs nothing more: a restarted worker holds no matrices at all.
     if (!closed) {
+      records.forgetCaches();
       void vectors.reset().catch((error: unknown) => {
         if (!(error instanceof WorkerError)) throw error;
       });

@@ -4,12 +4,12 @@
  * are quarantined (skipped and reported), never returned and never allowed to crash a scan.
  */
 import { Dexie } from 'dexie';
-import { ConflictError, IdCollisionError, PermissionError, toStorageError } from '../errors';
+import { toStorageError } from '../errors';
 import { MemoryRecord, type Scope } from '../schema';
 import type { RecordStore } from '../storage/contract';
 import { sameFactKey } from '../text';
 import { activeAfter, createActiveSets } from './active-set';
-import type { EngramDatabase, InputRow, MemoryRow, WriteInput } from './database';
+import type { EngramDatabase, InputRow, MemoryRow } from './database';
 import { checkpointBefore, CHECKPOINT_EVERY, dropCheckpoints, onCheckpointStride, restoreCheckpoint, writeCheckpoint } from './checkpoints';
 import { memoriesWithSource, metaOf, redactSource, writeRecords, type ParsedRow } from './lineage';
 import { parseInputRows } from './input-row';
@@ -17,6 +17,7 @@ import { hydrate, toWorking } from './lineage-read';
 import { appPartition, isVisibleTo, partitionOf, userPartition, type Owner } from './owner';
 import { commitRows, prepareSeals, refuseMixedSealing } from './sealing';
 import { writePackLog } from './vector-log';
+import { checkpointDue, checkpointInput, nextVersions, refuseExistingIds, refuseRevokedInputs } from './commit-checks';
 
 export type { Commit, CommitResult } from '../storage/contract';
 
@@ -24,6 +25,8 @@ export type { Commit, CommitResult } from '../storage/contract';
 export interface Store extends RecordStore {
   /** Adds the id of a row the vector layer found malformed to {@link RecordStore.quarantined}. */
   quarantine(id: string): void;
+  /** Drops what it holds of the database in memory (the active sets): the database closed under it. */
+  forgetCaches(): void;
 }
 
 const isForeignActive = (embedderId: string) => (row: MemoryRow) => row.invalidatedAt === undefined && row.embedderId !== embedderId;
@@ -86,6 +89,17 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
     }
   }
 
+  /**
+   * Before a commit whose input will probably leave a checkpoint (its owner's partition is one
+   * write short of a multiple of CHECKPOINT_EVERY): the owner's active set, read in a read
+   * transaction of its own (the commit's write transaction may not build one, active-set.ts).
+   */
+  async function readCheckpointSet(inputs: readonly InputRow[], expected: ReadonlyMap<string, number>): Promise<void> {
+    const input = checkpointInput(inputs);
+    const seen = input && expected.get(userPartition(input));
+    if (input && seen !== undefined && (seen + 1) % CHECKPOINT_EVERY === 0) await db.transaction('r', db.memories, db.partitions, () => active.read(input, 'user'));
+  }
+
   /** The owner's inputs after `seq`, in `seq` order (the index's order), parsed. */
   const inputsAfter = (owner: Owner, seq: number) =>
     read('reading stored conversations', async () =>
@@ -98,6 +112,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
   return {
     quarantined,
     quarantine: (id) => void quarantined.add(id),
+    forgetCaches: () => active.clear(),
 
     versions: (keys) =>
       read('reading partition versions', async () => {
@@ -201,6 +216,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
       let release = () => {};
       let written: MemoryRow[] = [];
       try {
+        await readCheckpointSet(inputs, expected);
         release = await prepareSeals(db, () => commitRows(records, inputs));
         // Nothing but IndexedDB is awaited in here: any other await would end the transaction
         // and leave the writes before it committed (RELIABILITY.md, "Traps").
@@ -212,10 +228,11 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
           const existing = records.length ? await db.memories.bulkGet(records.map((record) => record.id)) : [];
           await refuseExistingIds(db, creates, new Map(records.map((record, i) => [record.id, existing[i]])));
           const versions = await nextVersions(db, [...touched], expected);
-          // A checkpoint records the owner's active rows after this commit: its set before the
-          // writes (read now, at the version this commit starts from) with the rows it writes.
+          // A checkpoint records the owner's active rows after this commit: its set at the version
+          // this commit starts from with the rows it writes. Without that set in hand (a fresh
+          // instance, another tab wrote) it is skipped: the next one due is written.
           const due = checkpointDue(inputs, versions);
-          const before = due ? await active.read(due, 'user') : undefined;
+          const before = due ? active.exact(userPartition(due), versions.get(userPartition(due))![0]) : undefined;
           const checkpointed = before !== undefined && onCheckpointStride(versions.get(before.key)![1], before.rows.size);
           const seqs = inputs.length ? ((await db.inputs.bulkAdd(inputs, { allKeys: true })) as number[]) : [];
           const changed = seqs.length ? Math.max(...seqs) : (((await db.inputs.orderBy(':id').lastKey()) as number | undefined) ?? 0);
@@ -239,61 +256,6 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
       }
     },
   };
-}
-
-/** Inside the commit transaction: each touched partition's [current, next] version; ConflictError when one moved since `expected`. */
-async function nextVersions(db: EngramDatabase, keys: readonly string[], expected: ReadonlyMap<string, number>): Promise<Map<string, [number, number]>> {
-  const current = await db.partitions.bulkGet([...keys]);
-  const versions = new Map<string, [number, number]>();
-  keys.forEach((key, i) => {
-    const version = current[i]?.version ?? 0;
-    const seen = expected.get(key);
-    if (seen !== undefined && seen !== version) {
-      throw new ConflictError(`partition ${key} changed (version ${seen} → ${version}) while this write was being decided`);
-    }
-    versions.set(key, [version, version + 1]);
-  });
-  return versions;
-}
-
-/**
- * The write input whose owner gets a checkpoint in this commit (checkpoints.ts): one that brings
- * its owner's partition to a multiple of CHECKPOINT_EVERY.
- */
-function checkpointDue(inputs: readonly InputRow[], versions: ReadonlyMap<string, [number, number]>): WriteInput | undefined {
-  const input = inputs.at(-1);
-  if (!input || input.kind === 'prune' || input.scope === 'app') return undefined;
-  const version = versions.get(userPartition(input))?.[1];
-  return version !== undefined && version % CHECKPOINT_EVERY === 0 ? input : undefined;
-}
-
-/**
- * Inside the commit transaction: throws IdCollisionError when an id this commit creates is
- * already taken (`read`: the rows already read for this commit's records, by id).
- */
-async function refuseExistingIds(db: EngramDatabase, creates: readonly string[], read: ReadonlyMap<string, MemoryRow | undefined>): Promise<void> {
-  if (creates.length === 0) return;
-  const unread = creates.filter((id) => !read.has(id));
-  const more = unread.length ? await db.memories.bulkGet(unread) : [];
-  const stored = new Map([...read, ...unread.map((id, i) => [id, more[i]] as const)]);
-  const taken = creates.filter((id) => stored.get(id) !== undefined);
-  if (taken.length || new Set(creates).size !== creates.length) {
-    throw new IdCollisionError(`memory id ${taken[0] ?? 'generated twice'} already exists; a new memory never replaces another record, so the write is decided again with new ids`);
-  }
-}
-
-/** Inside the commit transaction: throws PermissionError for an input whose source was revoked after the write began. */
-async function refuseRevokedInputs(db: EngramDatabase, inputs: readonly InputRow[], baseVersion: number | undefined): Promise<void> {
-  const owned = inputs.filter((input) => input.kind !== 'prune' && input.scope !== 'app') as WriteInput[];
-  if (owned.length === 0) return;
-  const revocations = await db.revocations.bulkGet(owned.map((input) => [input.userId, input.appName, input.source.id] as [string, string, string]));
-  revocations.forEach((revocation, i) => {
-    if (revocation && (baseVersion === undefined || revocation.version > baseVersion)) {
-      throw new PermissionError(
-        `source '${owned[i]!.source.id}' was revoked with forgetSource while this write was in flight; nothing from it was stored. Ingest it again if the user shares it anew.`,
-      );
-    }
-  });
 }
 
 export { appPartition, userPartition };

@@ -147,6 +147,27 @@ describe('createMemory({ encryptionKey })', () => {
     expect({ ...(await again.memory.export(owner)), exportedAt: 0 }).toEqual({ ...exported, exportedAt: 0 });
   });
 
+  it('keeps one active memory per exclusive topic, and forgetSource keeps unrelated memories, when a fresh instance’s first write lands on a checkpoint version', async () => {
+    const key = await newKey();
+    const options = { encryptionKey: key, embedder: noiseEmbedder(), exclusiveTopics: ['diet'], candidateThreshold: 0.99 };
+    const test = await open(options);
+    const fact = (content: string, topic: string, id: string) => test.memory.remember({ content, topic }, { ...owner, source: explicit(id) });
+    const chat = async (memory: typeof test.memory, i: number) => memory.ingest([{ role: 'user', content: 'ok' }], { ...owner, sessionId: `k${i}`, source: explicit(`k${i}`) });
+    await fact('The user is vegetarian.', 'diet', 'v');
+    await fact('The user likes hiking.', 'hobby', 'h');
+    for (let i = 0; i < 29; i++) await chat(test.memory, i);
+    await close(test);
+    // Reopened, its first write brings the partition to version 32 (a checkpoint), before any sweep.
+    const again = await open({ ...options, name: test.name, indexedDB: test.factory });
+    await chat(again.memory, 99);
+    const checkpoints = (await storedRows(again.factory)).filter((row) => row.store === 'checkpoints').map((row) => row.value as { records: unknown[] });
+    expect(checkpoints.map((checkpoint) => checkpoint.records.length)).not.toContain(0);
+    await again.memory.remember({ content: 'The user is vegan.', topic: 'diet' }, { ...owner, source: explicit('w') });
+    expect((await again.memory.list(owner)).filter((record) => record.topic === 'diet').map((record) => record.content)).toEqual(['The user is vegan.']);
+    await again.memory.forgetSource('h', owner);
+    expect((await again.memory.list(owner)).map((record) => record.content)).toEqual(['The user is vegan.']);
+  });
+
   it('rejects a wrong key with EncryptionKeyError at open and leaves the database byte-identical', async () => {
     const test = await open({ encryptionKey: await newKey() });
     await writeEverything(test);
