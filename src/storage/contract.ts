@@ -64,9 +64,10 @@ export interface Commit {
    */
   expected: ReadonlyMap<string, number>;
   /**
-   * Which records were planned over {@link RecordStore.workingSet} reads, and which new memory
-   * inherits the sources of which superseded one. A backend whose working set is the complete
-   * records may ignore it; the IndexedDB backend uses it to append only what changed.
+   * Which records were planned over (the {@link RecordStore.workingSet} or, for forgetSource,
+   * {@link RecordStore.erasureSet} reads), and which new memory inherits the sources of which
+   * superseded one (an UPDATE, or a memory an erasure rebuilt). A backend whose working set is
+   * the complete records may ignore it; the IndexedDB backend uses it to append only what changed.
    */
   hints?: WorkingHints;
 }

@@ -71,11 +71,15 @@ export interface Base extends RowMeta {
   summary: readonly Source[];
 }
 
-/** What consolidation tells the commit about the records it planned over. */
+/**
+ * What the writer tells the commit about the records it planned over: consolidation hands back
+ * the working-form records the store gave it, and forgetSource the complete records it read
+ * (erasureSet), so a memory it rebuilt can join the chain of the one it replaces.
+ */
 export interface WorkingHints {
-  /** The records as the store handed them out (working form), by id. */
+  /** The records as the store handed them out (working form, or complete), by id. */
   loaded: ReadonlyMap<string, MemoryRecord>;
-  /** New memory id → the id of the loaded memory it superseded (UPDATE): it inherits its sources. */
+  /** New memory id → the id of the loaded memory it supersedes (an UPDATE, or a rebuild): it inherits its sources. */
   inherits: ReadonlyMap<string, string>;
 }
 
@@ -206,7 +210,10 @@ export async function writeRecords(
   const needed = new Set<string>();
   records.forEach((record, i) => {
     const meta = existing[i] ? metaOf(existing[i]) : undefined;
-    if (meta && !hints?.loaded.has(record.id) && !sameSourcesAsStored(record, meta)) needed.add(meta.chain);
+    // A working-form record knows what of it is stored; a complete one (even one in `hints`,
+    // as an erasure's are) is compared with its chain.
+    const loaded = hints?.loaded.get(record.id);
+    if (meta && !(loaded && bases.has(loaded)) && !sameSourcesAsStored(record, meta)) needed.add(meta.chain);
   });
   const read = await Promise.all([...needed].map((chain) => db.lineage.where('[chain+depth]').between([chain, 0], [chain, Dexie.maxKey], true, true).toArray()));
   const chains = new Map([...needed].map((chain, i) => [chain, read[i]!]));

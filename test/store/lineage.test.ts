@@ -172,4 +172,16 @@ describe('createStore (a rebuilt memory joins the chain of the one it replaces)'
     expect(await db!.memories.get('r')).toMatchObject({ chain: 'r', depth: 0 });
     expect((await store.getMany(['r'], owner))[0]!.sources.map((s) => s.id)).toEqual(['b', 'a']);
   });
+
+  it('compares a complete record an erasure hands back with its chain, even when its row predates the source count', async () => {
+    const { store, commit, lineageRows } = await openStore();
+    await commit([record('o', 'fact', 'general', { sources: [from('a'), from('b'), from('c')] })], ['o']);
+    const row = (await db!.memories.get('o'))!;
+    delete row.sourceTotal;
+    await db!.memories.put(row);
+    const [o] = await store.getMany(['o'], owner);
+    await commit([{ ...o!, invalidatedAt: 5 }], [], { loaded: new Map([['o', o!]]), inherits: new Map() });
+    expect(await lineageRows()).toBe(3);
+    expect((await store.getMany(['o'], owner))[0]!.sources.map((s) => s.id)).toEqual(['a', 'b', 'c']);
+  });
 });
