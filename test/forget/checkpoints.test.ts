@@ -128,4 +128,24 @@ describe('Memory.forgetSource (checkpointed regeneration)', () => {
         .sort();
     expect(ordered(await test.memory.list(owner))).toEqual(ordered(await fresh.memory.list(owner)));
   }, 120_000);
+
+  it('equals a store that never saw them after erasures before and after later writes, over memories that joined rebuilt chains', async () => {
+    const test = await createTestMemory();
+    tests.push(test);
+    await play(test, range(0, 120));
+    await test.memory.forgetSource('c60', owner);
+    await play(test, range(120, 200));
+    for (const source of ['c150', 'c100', 'c5']) await test.memory.forgetSource(source, owner);
+    const fresh = await createTestMemory();
+    tests.push(fresh);
+    await play(fresh, range(0, 200).filter((i) => ![5, 60, 100, 150].includes(i)));
+    const ordered = (records: readonly MemoryRecord[]) =>
+      records
+        .filter((record) => record.invalidatedAt === undefined)
+        .map((record) => `${record.topic}: ${record.content} (${record.confidence}) <- ${record.sources.map((source) => source.id).join(',')}`)
+        .sort();
+    expect(ordered(await test.memory.list(owner))).toEqual(ordered(await fresh.memory.list(owner)));
+    expect(await test.memory.forgetSource('c60', owner)).toEqual({ erased: [], regenerated: [] });
+    expect(ordered(await test.memory.list(owner))).toEqual(ordered(await fresh.memory.list(owner)));
+  }, 120_000);
 });

@@ -3,7 +3,7 @@ import type { DBCoreMutateRequest, DBCoreQueryRequest } from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHECKPOINT_EVERY, checkpointStride } from '../../src/store/checkpoints';
 import { EngramDatabase } from '../../src/store/database';
-import { userPartition } from '../../src/store/owner';
+import { appPartition, userPartition } from '../../src/store/owner';
 import { createStore, type Store } from '../../src/store/store';
 import type { MemoryRecord } from '../../src/schema';
 import { record } from '../consolidate/fixtures';
@@ -77,6 +77,33 @@ describe('createStore (active sets)', () => {
     await write(b.store, supersede(2), ['d2']);
     expect(await dietSweep(a.store)).toEqual(['d2']);
     expect(await dietSweep(b.store)).toEqual(['d2']);
+  });
+
+  it('drops its set when its own commit did not start from the version the set was exact at', async () => {
+    const factory = new IDBFactory();
+    const a = await openStore(factory);
+    const b = await openStore(factory);
+    await write(a.store, supersede(0));
+    expect(await dietSweep(a.store)).toEqual(['d0']);
+    await write(b.store, supersede(1), ['d1']);
+    // a's next commit starts from b's version, which its set never saw.
+    await write(a.store, [record('t1', 'a trip', 'travel')]);
+    expect(await dietSweep(a.store)).toEqual(['d1']);
+  });
+
+  it('finds the app-scope memories another instance committed', async () => {
+    const factory = new IDBFactory();
+    const a = await openStore(factory);
+    const b = await openStore(factory);
+    const app = (id: string, extra: Partial<MemoryRecord> = {}) => record(id, `app fact ${id}`, 'diet', { userId: '', scope: 'app', ...extra });
+    const appKey = appPartition('default');
+    const commitApp = async (store: Store, records: MemoryRecord[], creates: string[]) => store.commit({ records, creates, expected: await store.versions([appKey]) });
+    const appSweep = (store: Store) => store.workingSet(OWNER, { ids: [], topics: ['diet'], scope: 'app', sourceId: 'none' }).then((rows) => rows.map((r) => r.id));
+    await commitApp(a.store, [app('p0')], ['p0']);
+    expect(await appSweep(b.store)).toEqual(['p0']);
+    await commitApp(a.store, [app('p0', { invalidatedAt: 2, supersededBy: 'p1' }), app('p1')], ['p1']);
+    expect(await appSweep(b.store)).toEqual(['p1']);
+    expect(await dietSweep(b.store)).toEqual([]);
   });
 
   it('keeps its sweep exact when a commit fails after writing its rows', async () => {

@@ -165,7 +165,12 @@ describe('packQuery', () => {
   function kernelDots(rows: Float32Array[], queries: Int16Array[], dim: number): number[][] {
     const matrix = new RowMatrix(dim, rows.length, loadKernelModule(), 'i8');
     rows.forEach((row, i) => matrix.writeVector(i, row));
+    return matrixDots(matrix, rows.length, queries);
+  }
+
+  function matrixDots(matrix: RowMatrix, n: number, queries: Int16Array[]): number[][] {
     const stride = matrix.stride;
+    const rows = { length: n };
     const blocks = Math.ceil(rows.length / 4) * 4;
     const correctionsAt = matrix.scratch(queries.length * (4 + stride * 2) + blocks * queries.length * 4);
     const queriesAt = correctionsAt + queries.length * 4;
@@ -177,8 +182,37 @@ describe('packQuery', () => {
     });
     matrix.kernel!.dots8(0, rows.length, stride, queriesAt, correctionsAt, queries.length, outAt, matrix.offsetOf('scales'));
     const out = new Float32Array(matrix.buffer, outAt, blocks * queries.length);
-    return rows.map((_, i) => queries.map((_, q) => out[q * blocks + i]!));
+    return Array.from(rows, (_, i) => queries.map((_, q) => out[q * blocks + i]!));
   }
+
+  it.runIf(loadKernelModule() !== null)('keeps each row within its own error bound, also where a swap-remove moved a coarse row onto a fine one', () => {
+    const random = createRandom(12);
+    const dim = 32;
+    const smooth = () => normalised(Float32Array.from({ length: dim }, () => random() - 0.5));
+    const spiky = () => normalised(Float32Array.from({ length: dim }, (_, j) => (j === 0 ? 1 : 0.011 * (random() - 0.5))));
+    const rows = [smooth(), smooth(), smooth(), smooth(), smooth(), smooth(), spiky(), spiky()];
+    const matrix = new RowMatrix(dim, rows.length, loadKernelModule(), 'i8');
+    rows.forEach((row, i) => matrix.writeVector(i, row));
+    // The partition's swap-removes: the last rows move into the holes left by rows 1 and 3.
+    matrix.moveVector(7, 1);
+    matrix.moveVector(6, 3);
+    const held = [rows[0]!, rows[7]!, rows[2]!, rows[6]!, rows[4]!, rows[5]!];
+    // Each held row's codes, read back through the kernel with one basis query per dimension.
+    const basis = Array.from({ length: dim }, (_, j) => Int16Array.from({ length: dim }, (_, i) => (i === j ? 127 : 0)));
+    const decoded = matrixDots(matrix, held.length, basis).map((dots) => dots.map((value) => value / 127));
+    held.forEach((row, r) => {
+      // The worst query for this row: the signs of its code error (±1, quantised exactly).
+      const signs = Float32Array.from(row, (value, j) => (value - decoded[r]![j]! >= 0 ? 1 : -1));
+      const query = quantiseQuery(signs, matrix.stride);
+      const exact = row.reduce((sum, value, j) => sum + value * signs[j]!, 0);
+      const [code] = matrixDots(matrix, held.length, [query.codes])[r]!;
+      const off = Math.abs(exact - code! * query.scale);
+      const bound = matrix.rowQuantisationError(r, query.norm, query.error);
+      expect(off).toBeLessThanOrEqual(bound + 1e-5);
+      // Close to tight here, so a bound half as wide would fail.
+      expect(off).toBeGreaterThan(0.5 * bound);
+    });
+  });
 
   it.runIf(loadKernelModule() !== null)('gives the exact integer dot of the codes when codes are extreme and the row count is not a multiple of four', () => {
     const random = createRandom(4);
