@@ -112,6 +112,8 @@ describe('createStore (active sets)', () => {
     expect(await dietSweep(store)).toEqual(['d0']);
     seen.failNextPartitionWrite = true;
     await expect(write(store, supersede(1), ['d1'])).rejects.toThrow();
+    // The next commit reaches the version the failed one would have: its set must not be the failed one's.
+    await write(store, [record('t1', 'a trip', 'travel')]);
     expect(await dietSweep(store)).toEqual(['d0']);
     await write(store, supersede(1), ['d1']);
     expect(await dietSweep(store)).toEqual(['d1']);
