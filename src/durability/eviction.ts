@@ -9,7 +9,7 @@
  * checked again before the next call: a marker gone since open is the same eviction.
  */
 import { SYNC_METHODS } from '../closed';
-import { StorageEvictedError, toStorageError } from '../errors';
+import { StorageError, StorageEvictedError, toStorageError } from '../errors';
 import type { Memory } from '../memory-api';
 import type { EngramDatabase } from '../store/database';
 
@@ -71,8 +71,12 @@ function evicted(db: EngramDatabase, since: number, when: string): StorageEvicte
 }
 
 export interface EvictionGuard {
-  /** Rejects with StorageEvictedError once the store opened here is found gone; cheap while nothing closed the connection. */
-  check(): Promise<void>;
+  /**
+   * Rejects with StorageEvictedError once the store opened here is found gone; cheap while
+   * nothing closed the connection. `force`: read the marker even so (a call just failed, and
+   * the browser's close may not have been reported yet).
+   */
+  check(force?: boolean): Promise<void>;
 }
 
 /**
@@ -100,9 +104,9 @@ export async function guardEviction(db: EngramDatabase, notes: NoteStore | undef
   // upgraded the database); it reopens on the next call, possibly onto a new, empty database.
   db.on('close', () => void (suspect = true));
   return {
-    async check() {
+    async check(force = false) {
       if (gone) throw gone;
-      if (!suspect) return;
+      if (!suspect && !force) return;
       const marker = await db.partitions.get(STORE_MARKER_KEY).catch((error: unknown) => {
         throw toStorageError(error, `reading the IndexedDB database '${db.name}'`);
       });
@@ -129,7 +133,18 @@ export function checkedForEviction(memory: Memory, guard: Partial<EvictionGuard>
     const call = value as (...args: unknown[]) => Promise<unknown>;
     checked[method] = async (...args: unknown[]) => {
       await check();
-      return call.apply(memory, args);
+      try {
+        return await call.apply(memory, args);
+      } catch (error) {
+        // The browser may clear the database under a call before it reports the close: a call
+        // that failed on storage is checked again, and an eviction is reported as one, not as
+        // its symptom.
+        if (!(error instanceof StorageError)) throw error;
+        await check(true).catch((checked: unknown) => {
+          if (checked instanceof StorageEvictedError) throw checked;
+        });
+        throw error;
+      }
     };
   }
   return checked as unknown as Memory;

@@ -4,8 +4,8 @@
  * database is fake-indexeddb's, deleted through IndexedDB itself as a browser would clear it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { StorageEvictedError, ValidationError, type Memory } from '../../src/index';
-import type { NoteStore } from '../../src/durability/eviction';
+import { StorageError, StorageEvictedError, ValidationError, type Memory } from '../../src/index';
+import { checkedForEviction, type NoteStore } from '../../src/durability/eviction';
 import { createTestMemory, type TestMemoryOptions } from '../helpers/memory';
 
 const ada = { userId: 'u_ada', appName: 'trips' };
@@ -96,3 +96,25 @@ describe('createMemory (eviction)', () => {
     await expect(open({ onEviction: 'ignore' as never })).rejects.toThrow(ValidationError);
   });
 });
+
+describe('checkedForEviction', () => {
+  it('reports an eviction found right after a call failed on storage, and leaves other failures as they are', async () => {
+    let forced = 0;
+    const guard = {
+      check: async (force?: boolean) => {
+        if (!force) return;
+        forced++;
+        throw new StorageEvictedError('the database was cleared while it was open', 0);
+      },
+    };
+    const memory = {
+      list: () => Promise.reject(new StorageError('reading memories: the transaction was aborted')),
+      get: () => Promise.reject(new ValidationError('id', 'must be a non-empty string')),
+    } as unknown as Memory;
+    const checked = checkedForEviction(memory, guard);
+    await expect(checked.list(ada)).rejects.toThrow(StorageEvictedError);
+    await expect(checked.get('', ada)).rejects.toThrow(ValidationError);
+    expect(forced).toBe(1);
+  });
+});
+
