@@ -22,20 +22,15 @@ export async function nextVersions(db: EngramDatabase, keys: readonly string[], 
   return versions;
 }
 
-/** The input a checkpoint would follow: the commit's last, when it is a user's write input. */
-export function checkpointInput(inputs: readonly InputRow[]): WriteInput | undefined {
-  const input = inputs.at(-1);
-  return input && input.kind !== 'prune' && input.scope !== 'app' ? input : undefined;
-}
-
 /**
- * The write input whose owner gets a checkpoint in this commit (checkpoints.ts): one that brings
- * its owner's partition to a multiple of CHECKPOINT_EVERY.
+ * The write input whose owner gets a checkpoint in this commit (checkpoints.ts): the commit's
+ * last input, when it is a user's write input that brings its owner's partition (`next`: the
+ * version a partition key reaches) to a multiple of CHECKPOINT_EVERY.
  */
-export function checkpointDue(inputs: readonly InputRow[], versions: ReadonlyMap<string, [number, number]>): WriteInput | undefined {
-  const input = checkpointInput(inputs);
-  if (!input) return undefined;
-  const version = versions.get(userPartition(input))?.[1];
+export function checkpointDue(inputs: readonly InputRow[], next: (key: string) => number | undefined): WriteInput | undefined {
+  const input = inputs.at(-1);
+  if (!input || input.kind === 'prune' || input.scope === 'app') return undefined;
+  const version = next(userPartition(input));
   return version !== undefined && version % CHECKPOINT_EVERY === 0 ? input : undefined;
 }
 

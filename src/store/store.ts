@@ -10,14 +10,14 @@ import type { RecordStore } from '../storage/contract';
 import { sameFactKey } from '../text';
 import { activeAfter, createActiveSets } from './active-set';
 import type { EngramDatabase, InputRow, MemoryRow } from './database';
-import { checkpointBefore, CHECKPOINT_EVERY, dropCheckpoints, onCheckpointStride, restoreCheckpoint, writeCheckpoint } from './checkpoints';
+import { checkpointBefore, dropCheckpoints, onCheckpointStride, restoreCheckpoint, writeCheckpoint } from './checkpoints';
 import { memoriesWithSource, metaOf, redactSource, writeRecords, type ParsedRow } from './lineage';
 import { parseInputRows } from './input-row';
 import { hydrate, toWorking } from './lineage-read';
 import { appPartition, isVisibleTo, partitionOf, userPartition, type Owner } from './owner';
 import { commitRows, prepareSeals, refuseMixedSealing } from './sealing';
 import { writePackLog } from './vector-log';
-import { checkpointDue, checkpointInput, nextVersions, refuseExistingIds, refuseRevokedInputs } from './commit-checks';
+import { checkpointDue, nextVersions, refuseExistingIds, refuseRevokedInputs } from './commit-checks';
 
 export type { Commit, CommitResult } from '../storage/contract';
 
@@ -95,9 +95,8 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
    * transaction of its own (the commit's write transaction may not build one, active-set.ts).
    */
   async function readCheckpointSet(inputs: readonly InputRow[], expected: ReadonlyMap<string, number>): Promise<void> {
-    const input = checkpointInput(inputs);
-    const seen = input && expected.get(userPartition(input));
-    if (input && seen !== undefined && (seen + 1) % CHECKPOINT_EVERY === 0) await db.transaction('r', db.memories, db.partitions, () => active.read(input, 'user'));
+    const due = checkpointDue(inputs, (key) => (expected.has(key) ? expected.get(key)! + 1 : undefined));
+    if (due) await db.transaction('r', db.memories, db.partitions, () => active.read(due, 'user'));
   }
 
   /** The owner's inputs after `seq`, in `seq` order (the index's order), parsed. */
@@ -231,7 +230,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
           // A checkpoint records the owner's active rows after this commit: its set at the version
           // this commit starts from with the rows it writes. Without that set in hand (a fresh
           // instance, another tab wrote) it is skipped: the next one due is written.
-          const due = checkpointDue(inputs, versions);
+          const due = checkpointDue(inputs, (key) => versions.get(key)?.[1]);
           const before = due ? active.exact(userPartition(due), versions.get(userPartition(due))![0]) : undefined;
           const checkpointed = before !== undefined && onCheckpointStride(versions.get(before.key)![1], before.rows.size);
           const seqs = inputs.length ? ((await db.inputs.bulkAdd(inputs, { allKeys: true })) as number[]) : [];
