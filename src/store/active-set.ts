@@ -100,13 +100,16 @@ function put(partition: ActivePartition, id: string, entry: ActiveEntry | null):
  */
 export function activeAfter(partition: ActivePartition, rows: readonly MemoryRow[]): Map<string, ActiveEntry> {
   const after = new Map(partition.rows);
-  for (const row of rows) {
-    if (partitionOf(row) !== partition.key) continue;
-    after.delete(row.id);
-    const entry = isActive(row) ? entryOf(row) : null;
-    if (entry) after.set(row.id, entry);
+  for (const [id, entry] of changesIn(partition.key, rows)) {
+    after.delete(id);
+    if (entry) after.set(id, entry);
   }
   return after;
+}
+
+/** What a commit's `rows` leave in partition `key`'s set: each row of it by id, with its entry, or null once it is not active. */
+function changesIn(key: string, rows: readonly MemoryRow[]): [string, ActiveEntry | null][] {
+  return rows.filter((row) => partitionOf(row) === key).map((row) => [row.id, isActive(row) ? entryOf(row) : null]);
 }
 
 export interface ActiveSets {
@@ -174,9 +177,7 @@ export function createActiveSets(db: EngramDatabase): ActiveSets {
           kept.delete(key);
           continue;
         }
-        for (const row of rows) {
-          if (partitionOf(row) === key) put(partition, row.id, isActive(row) ? entryOf(row) : null);
-        }
+        for (const [id, entry] of changesIn(key, rows)) put(partition, id, entry);
         partition.version = after;
       }
     },
