@@ -128,7 +128,7 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
   async function apply(key: string, packed: PackedPartition, full: boolean): Promise<boolean> {
     const calls: Promise<boolean | void>[] = [];
     if (full) {
-      const rows = packed.chunks.reduce((sum, chunk) => sum + chunk.ids.length, 0) + packed.log.reduce((sum, entry) => sum + entry.upserts.ids.length, 0);
+      const rows = rowCount(packed.chunks) + rowCount(packed.log.map((entry) => entry.upserts));
       const [first = emptyRows(), ...rest] = packed.chunks;
       calls.push(compute.loadPartition(key, packed.base, embedder.dim, first, rows));
       for (const chunk of rest) calls.push(compute.applyChanges(key, packed.base, packed.base, chunk, []));
