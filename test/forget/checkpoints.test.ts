@@ -48,6 +48,13 @@ async function play(test: TestMemory, indexes: readonly number[]) {
   }
 }
 
+/** Active memories with their sources in stored order (activeFacts sorts them): the order a store that never saw a source keeps. */
+const ordered = (records: readonly MemoryRecord[]) =>
+  records
+    .filter((record) => record.invalidatedAt === undefined)
+    .map((record) => `${record.topic}: ${record.content} (${record.confidence}) <- ${record.sources.map((source) => source.id).join(',')}`)
+    .sort();
+
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 
 describe('Memory.forgetSource (checkpointed regeneration)', () => {
@@ -121,11 +128,6 @@ describe('Memory.forgetSource (checkpointed regeneration)', () => {
     const fresh = await createTestMemory();
     tests.push(fresh);
     await play(fresh, range(0, 120).filter((i) => i !== 60));
-    const ordered = (records: readonly MemoryRecord[]) =>
-      records
-        .filter((record) => record.invalidatedAt === undefined)
-        .map((record) => `${record.topic}: ${record.content} <- ${record.sources.map((source) => source.id).join(',')}`)
-        .sort();
     expect(ordered(await test.memory.list(owner))).toEqual(ordered(await fresh.memory.list(owner)));
   }, 120_000);
 
@@ -139,11 +141,6 @@ describe('Memory.forgetSource (checkpointed regeneration)', () => {
     const fresh = await createTestMemory();
     tests.push(fresh);
     await play(fresh, range(0, 200).filter((i) => ![5, 60, 100, 150].includes(i)));
-    const ordered = (records: readonly MemoryRecord[]) =>
-      records
-        .filter((record) => record.invalidatedAt === undefined)
-        .map((record) => `${record.topic}: ${record.content} (${record.confidence}) <- ${record.sources.map((source) => source.id).join(',')}`)
-        .sort();
     expect(ordered(await test.memory.list(owner))).toEqual(ordered(await fresh.memory.list(owner)));
     expect(await test.memory.forgetSource('c60', owner)).toEqual({ erased: [], regenerated: [] });
     expect(ordered(await test.memory.list(owner))).toEqual(ordered(await fresh.memory.list(owner)));
