@@ -32,7 +32,10 @@ export default defineConfig(({ mode }) => {
   }
   return {
     base: './',
-    worker: { format: 'es' },
+    // The worker ships as one file: a consumer's bundler copies it as an asset (the library
+    // refers to it by URL) and follows none of its imports, so a chunk it split off (the model
+    // runtime it loads on first use) would be missing from the consumer's build.
+    worker: { format: 'es', rolldownOptions: { output: { codeSplitting: false } } },
     build: {
       target: 'es2022',
       // Readable output: a user's stack trace names engram's functions (`at consolidate`, not

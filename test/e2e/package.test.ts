@@ -5,11 +5,12 @@
  * in Chromium with compute in its worker, built or from the dev server. One build, pack and
  * install (and one browser) is shared by all cases.
  */
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build, createServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectConsoleErrors, launchChromium, REPO_ROOT, serveBuilt, type LaunchedBrowser } from './browser';
+import { expectedVector, HIDDEN, idOf, writeTinyBert } from '../helpers/tiny-bert';
+import { collectConsoleErrors, launchChromium, REPO_ROOT, serveBuilt, type LaunchedBrowser, type Served } from './browser';
 import { command, createConsumer, typecheck, type Consumer } from './consumer';
 import { publicSurface } from './public-surface';
 
@@ -67,6 +68,26 @@ function readmeNodeSnippet(readme: string): string {
   return match[1]!;
 }
 
+// The README's transformers.js recipe in a consumer: transformers.js and ONNX Runtime's files
+// copied into public/transformers/, the model under public/models/, the model named by `?model=`.
+const TRANSFORMERS_SCRIPT = `import { createMemory } from 'engram';
+import { transformersEmbedder } from 'engram/transformers';
+
+const model = new URLSearchParams(location.search).get('model');
+try {
+  const embedder = transformersEmbedder({ model, localModelPath: '/models/', moduleUrl: '/transformers/transformers.min.js', dtype: 'fp32' });
+  const memory = await createMemory({ name: 'consumer-transformers', embedder });
+  await memory.remember({ content: 'The user likes green tea.', topic: 'preference' }, { userId: 'u_ada', source: { type: 'user_explicit', id: 'c1' } });
+  const [hit] = await memory.retrieve('The user likes green tea.', { userId: 'u_ada' });
+  window.result = { computeLocation: memory.computeLocation, embedderId: hit.memory.embedderId, vector: [...hit.memory.embedding] };
+  await memory.close();
+} catch (error) {
+  window.result = { error: error.name, message: error.message };
+}
+document.body.dataset.state = 'done';
+`;
+const TRANSFORMERS_FILES = ['transformers.min.js', 'ort-wasm-simd-threaded.jsep.mjs', 'ort-wasm-simd-threaded.jsep.wasm'];
+
 const PAGE_RESULT = { computeLocation: 'worker', operations: ['CREATE', 'CREATE'], top: 'The user follows a vegetarian diet.' };
 
 // What the README's Vite note says to write when engram is excluded from pre-bundling.
@@ -81,11 +102,11 @@ const checks = new Map<string, ReturnType<typeof typecheck>>();
 let surface: ReturnType<typeof publicSurface>;
 
 /** Writes the consumer page into `name/` of the consumer project; returns that directory. */
-async function writePage(name: string): Promise<string> {
+async function writePage(name: string, script = PAGE_SCRIPT): Promise<string> {
   const web = join(consumer.dir, name);
   await mkdir(web);
   await writeFile(join(web, 'index.html'), PAGE_HTML);
-  await writeFile(join(web, 'main.js'), PAGE_SCRIPT);
+  await writeFile(join(web, 'main.js'), script);
   return web;
 }
 
@@ -186,6 +207,42 @@ describe('engram (packed tarball)', () => {
     } finally {
       await served.close();
     }
+  });
+
+  describe('engram/transformers in a Vite production build of a consumer (vite build, vite preview)', () => {
+    let served: Served;
+    beforeAll(async () => {
+      const web = await writePage('web-transformers', TRANSFORMERS_SCRIPT);
+      await mkdir(join(web, 'public/transformers'), { recursive: true });
+      for (const file of TRANSFORMERS_FILES) await copyFile(join(REPO_ROOT, 'node_modules/@huggingface/transformers/dist', file), join(web, 'public/transformers', file));
+      writeTinyBert(join(web, 'public/models'), 'tiny-bert');
+      const outDir = join(consumer.dir, 'web-transformers-dist');
+      await build({ configFile: false, root: web, base: './', logLevel: 'warn', build: { outDir, emptyOutDir: true, target: 'es2022' } });
+      served = await serveBuilt(outDir);
+    });
+    afterAll(async () => {
+      await served?.close();
+    });
+
+    it('embeds with the model from public/models/ inside the worker when the README recipe is followed', async () => {
+      const readme = await readFile(join(REPO_ROOT, 'README.md'), 'utf8');
+      expect(readme).toContain("moduleUrl: '/transformers/transformers.min.js'");
+      for (const file of TRANSFORMERS_FILES) expect(readme).toContain(file);
+      const { result, errors } = await runPage(`${served.url}?model=tiny-bert`);
+      expect(errors).toEqual([]);
+      const { vector, ...rest } = result as { vector: number[] };
+      expect(rest).toEqual({ computeLocation: 'worker', embedderId: `transformers:tiny-bert:fp32:${HIDDEN}` });
+      const expected = expectedVector(['[CLS]', 'the', 'user', 'likes', 'green', 'tea', '.', '[SEP]'].map(idOf));
+      expected.forEach((value, i) => expect(vector[i]!).toBeCloseTo(value, 5));
+    });
+
+    it('fails createMemory with a PluginError naming the model and where it looked when the model is not in public/models/', async () => {
+      const { result } = await runPage(`${served.url}?model=Xenova/all-MiniLM-L6-v2`);
+      expect(result).toMatchObject({ error: 'PluginError' });
+      const { message } = result as { message: string };
+      expect(message).toMatch(/^transformersEmbedder could not load model 'Xenova\/all-MiniLM-L6-v2' under 'http:\/\/127\.0\.0\.1:\d+\/models\/'/);
+      expect(message).toContain('allowRemoteModels is off');
+    });
   });
 
   it.each([

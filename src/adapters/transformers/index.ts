@@ -16,10 +16,28 @@ function asPluginError(error: unknown): never {
   throw error;
 }
 
+/**
+ * In a browser, a relative path means what it means on the page that wrote it: resolved here,
+ * before it travels to the worker, where it would resolve against the worker's own script.
+ * Under Node (no document, no location) paths are directories and stay as given.
+ */
+function fromPage(path: string | undefined): string | undefined {
+  const base = typeof document !== 'undefined' ? document.baseURI : typeof location !== 'undefined' ? location.href : undefined;
+  return path === undefined || base === undefined ? path : new URL(path, base).href;
+}
+
+/** ONNX Runtime's `.wasm` files ship beside transformers.min.js: in a browser, look for them there unless told otherwise. */
+function wasmPathsOf(options: TransformersEmbedderOptions, moduleUrl: string | undefined): string | undefined {
+  if (options.wasmPaths !== undefined) return fromPage(options.wasmPaths);
+  if (moduleUrl === undefined || !/^(https?|blob):/.test(moduleUrl)) return undefined;
+  const url = new URL(moduleUrl);
+  return new URL('./', `${url.origin}${url.pathname}`).href;
+}
+
 export interface TransformersEmbedderOptions {
   /** Model id, a folder under `localModelPath` (or a hub id with `allowRemoteModels`), e.g. `'Xenova/all-MiniLM-L6-v2'`. */
   model: string;
-  /** Where model folders live: `'/models/'` (a URL path) in the browser, a directory under Node. */
+  /** Where model folders live: `'/models/'` (a URL path, relative to the page) in the browser, a directory under Node. */
   localModelPath?: string;
   /** Fetch missing files from the hub (or `remoteHost`). Default false: nothing is fetched. */
   allowRemoteModels?: boolean;
@@ -29,12 +47,18 @@ export interface TransformersEmbedderOptions {
   dtype?: 'auto' | 'fp32' | 'fp16' | 'q8' | 'int8' | 'uint8' | 'q4' | 'bnb4' | 'q4f16';
   /** `'wasm'` (the browser's default), `'webgpu'`, or `'cpu'` (Node's default). */
   device?: 'wasm' | 'webgpu' | 'cpu';
-  /** Where the browser finds ONNX Runtime's `.wasm` files (they ship in `@huggingface/transformers/dist/` and `onnxruntime-web/dist/`). */
+  /**
+   * Where the browser finds ONNX Runtime's `ort-wasm-simd-threaded.jsep.{mjs,wasm}` (they ship in
+   * `@huggingface/transformers/dist/`). Default in a browser: the folder of `moduleUrl`; without
+   * either, transformers.js fetches them from a CDN.
+   */
   wasmPaths?: string;
   /**
    * Where the compute worker imports transformers.js from. Default `'@huggingface/transformers'`,
-   * which Node resolves; a browser worker cannot resolve a package name, so serve the package's
-   * self-contained `dist/transformers.min.js` and pass its URL.
+   * which Node resolves. A browser worker cannot resolve a package name (and a bundler does not
+   * see into engram's worker), so in a browser serve the package's self-contained
+   * `dist/transformers.min.js` with the two ONNX Runtime files beside it (e.g. copied into
+   * Vite's `public/transformers/`) and pass its URL: `'/transformers/transformers.min.js'`.
    */
   moduleUrl?: string;
 }
@@ -53,16 +77,20 @@ export interface TransformersEmbedder extends Embedder {
  */
 export function transformersEmbedder(options: TransformersEmbedderOptions): TransformersEmbedder {
   if (typeof options?.model !== 'string' || options.model === '') throw new PluginError("transformersEmbedder needs options.model (e.g. 'Xenova/all-MiniLM-L6-v2')");
+  // A package name (Node's default) is no path: it stays as given.
+  const moduleUrl = options.moduleUrl !== undefined && !/^([./]|[a-z][a-z\d+.-]*:)/i.test(options.moduleUrl) ? options.moduleUrl : fromPage(options.moduleUrl);
+  const localModelPath = fromPage(options.localModelPath);
+  const wasmPaths = wasmPathsOf(options, moduleUrl);
   const spec: ModelEmbedderSpec = {
     kind: 'transformers',
     model: options.model,
     allowRemoteModels: options.allowRemoteModels ?? false,
-    ...(options.localModelPath !== undefined ? { localModelPath: options.localModelPath } : {}),
+    ...(localModelPath !== undefined ? { localModelPath } : {}),
     ...(options.remoteHost !== undefined ? { remoteHost: options.remoteHost } : {}),
     ...(options.dtype !== undefined ? { dtype: options.dtype } : {}),
     ...(options.device !== undefined ? { device: options.device } : {}),
-    ...(options.wasmPaths !== undefined ? { wasmPaths: options.wasmPaths } : {}),
-    ...(options.moduleUrl !== undefined ? { moduleUrl: options.moduleUrl } : {}),
+    ...(wasmPaths !== undefined ? { wasmPaths } : {}),
+    ...(moduleUrl !== undefined ? { moduleUrl } : {}),
   };
   let runtime: Promise<ModelRuntime> | undefined;
   let loaded: ModelRuntime | undefined;
