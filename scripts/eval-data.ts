@@ -106,8 +106,45 @@ function toConversation(raw: Raw): EvalConversation {
   return { id: raw.sample_id, speakers, facts, questions, end: Math.max(...dates.values()) };
 }
 
-/** Reads and parses the gzipped split. */
+/** Where the split comes from and how to run the eval: what a user needs when it is missing or unreadable. */
+const DATA_HELP = [
+  'The eval reads the LoCoMo dev split (five of LoCoMo-10\'s conversations: conv-26, conv-30, conv-41, conv-42, conv-43),',
+  'gzipped JSON in the layout of snap-research/locomo\'s data/locomo10.json, from ../shared/data/locomo-dev.json.gz beside this',
+  'repository (its README there describes it). It is evaluation data (CC BY-NC 4.0) and never part of the repository or the package.',
+  'Put the file there (or take those five conversations from locomo10.json and gzip them), then run `npm run eval` again.',
+].join('\n');
+
+/** The eval's data is missing or is not the LoCoMo split: the message says where it comes from and how to run the eval. */
+export class EvalDataError extends Error {
+  override name = 'EvalDataError';
+  readonly path: string;
+  constructor(path: string, problem: string, options?: { cause?: unknown }) {
+    super(`${problem}: ${path}\n${DATA_HELP}`, options);
+    this.path = path;
+  }
+}
+
+/** Reads and parses the gzipped split. @throws EvalDataError when the file is missing, unreadable, or not the split. */
 export async function loadLocomo(path: string): Promise<EvalConversation[]> {
-  const raw = JSON.parse(gunzipSync(await readFile(path)).toString('utf8')) as Raw[];
-  return raw.map(toConversation);
+  const bytes = await readFile(path).catch((error: unknown) => {
+    const missing = (error as { code?: unknown }).code === 'ENOENT';
+    throw new EvalDataError(path, missing ? 'no LoCoMo data at' : `cannot read the LoCoMo data (${(error as Error).message})`, { cause: error });
+  });
+  let raw: unknown;
+  try {
+    raw = JSON.parse(gunzipSync(bytes).toString('utf8'));
+  } catch (error) {
+    throw new EvalDataError(path, `not gzipped JSON (${(error as Error).message})`, { cause: error });
+  }
+  if (!Array.isArray(raw) || raw.some((item) => typeof item !== 'object' || item === null || !('conversation' in item) || !('observation' in item) || !('qa' in item))) {
+    throw new EvalDataError(path, 'not the LoCoMo split (expected an array of { conversation, observation, qa })');
+  }
+  return (raw as Raw[]).map(toConversation);
+}
+
+/** For the eval's entry: an EvalDataError ends the run with its message (no stack: it says all there is), anything else is rethrown. */
+export function exitOnDataError(error: unknown): never {
+  if (!(error instanceof EvalDataError)) throw error;
+  console.error(`npm run eval: ${error.message}`);
+  process.exit(1);
 }

@@ -11,7 +11,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { fileURLToPath } from 'node:url';
 import { createMemory, type Memory } from '../src/index';
 import type { Weights } from '../src/schema';
-import { loadLocomo, type EvalConversation } from './eval-data';
+import { exitOnDataError, loadLocomo, type EvalConversation } from './eval-data';
 import { createBm25, recallAt } from './eval-metrics';
 
 const KS = [1, 5, 10] as const;
@@ -112,4 +112,4 @@ function report(run: Run): void {
   console.log('store on fake-indexeddb, compute in-process: costs are Node figures, not browser ones.');
 }
 
-report(await evaluate(await loadLocomo(DATA)));
+report(await evaluate(await loadLocomo(DATA).catch(exitOnDataError)));
