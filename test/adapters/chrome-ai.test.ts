@@ -17,7 +17,14 @@ const VEG = { content: 'The user follows a vegetarian diet.', topic: 'diet', con
 
 /** Chrome's LanguageModel as its IDL documents it; `state` and `answer` script it, `prompts` record it. */
 function installLanguageModel(state: Availability, answer: () => Promise<string> = async () => JSON.stringify({ memories: [VEG] })) {
-  const log = { state, prompts: [] as { input: LanguageModelPrompt; options: LanguageModelPromptOptions | undefined }[], created: 0, destroyed: 0 };
+  const log = {
+    state,
+    prompts: [] as { input: LanguageModelPrompt; options: LanguageModelPromptOptions | undefined }[],
+    created: 0,
+    destroyed: 0,
+    // What availability() and create() were asked about (the Prompt API's expectedInputs/Outputs).
+    asked: [] as { call: 'availability' | 'create'; expectedInputs: unknown; expectedOutputs: unknown }[],
+  };
   class FakeSession extends EventTarget {
     readonly contextUsage = 0;
     readonly contextWindow = 4096;
@@ -34,8 +41,12 @@ function installLanguageModel(state: Availability, answer: () => Promise<string>
     }
   }
   const api = {
-    availability: async (_options?: LanguageModelCreateCoreOptions): Promise<Availability> => log.state,
+    availability: async (options?: LanguageModelCreateCoreOptions): Promise<Availability> => {
+      log.asked.push({ call: 'availability', expectedInputs: options?.expectedInputs, expectedOutputs: options?.expectedOutputs });
+      return log.state;
+    },
     create: async (options?: LanguageModelCreateOptions): Promise<FakeSession> => {
+      log.asked.push({ call: 'create', expectedInputs: options?.expectedInputs, expectedOutputs: options?.expectedOutputs });
       if (log.state === 'unavailable') throw new DOMException('The model is unavailable', 'NotSupportedError');
       if (log.state === 'downloadable' || log.state === 'downloading') {
         const monitor = new EventTarget();
@@ -97,6 +108,27 @@ describe('chromeExtractor', () => {
     await memory.ingest(messages, ingestOptions);
     expect(log.created).toBe(1);
     expect(await memory.list(owner)).toHaveLength(1);
+  });
+
+  it('names the input and output languages in availability() and create() when asked with the default or given languages', async () => {
+    const english = { expectedInputs: [{ type: 'text', languages: ['en'] }], expectedOutputs: [{ type: 'text', languages: ['en'] }] };
+    for (const [options, expected] of [
+      [{}, english],
+      [{ inputLanguages: ['es', 'en'] }, { ...english, expectedInputs: [{ type: 'text', languages: ['es', 'en'] }] }],
+    ] as const) {
+      const log = installLanguageModel('available');
+      const extractor = chromeExtractor(options);
+      await extractor.availability();
+      const { memory } = await createTestMemory({ extractor });
+      await memory.ingest(messages, ingestOptions);
+      expect(log.asked.map((entry) => entry.call)).toEqual(['availability', 'availability', 'create']);
+      for (const { call, ...asked } of log.asked) expect(asked, call).toEqual(expected);
+    }
+  });
+
+  it('throws PluginError when inputLanguages is empty or holds an empty tag', () => {
+    expect(() => chromeExtractor({ inputLanguages: [] })).toThrow(PluginError);
+    expect(() => chromeExtractor({ inputLanguages: ['en', ' '] })).toThrow(/inputLanguages must be non-empty BCP 47 tags/);
   });
 
   it('rejects with PluginError and stores nothing when the model throws or answers off-schema', async () => {

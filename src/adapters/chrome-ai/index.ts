@@ -5,7 +5,7 @@
  * and filtered exactly as any other model's. Where the model is absent or not yet downloaded,
  * extraction fails with ModelUnavailableError saying which, before any prompt is sent.
  */
-import { createLlmExtractor, ModelUnavailableError, type Extractor } from 'engram';
+import { createLlmExtractor, ModelUnavailableError, PluginError, type Extractor } from 'engram';
 
 /** What Chrome reports for its built-in model. */
 export type ChromeAvailability = 'unavailable' | 'downloadable' | 'downloading' | 'available';
@@ -17,10 +17,24 @@ export interface LanguageModelSessionLike {
   destroy(): void;
 }
 
+/** What a session reads and writes: text, in these languages (BCP 47 tags, e.g. `'en'`). */
+export interface LanguageModelExpectedLike {
+  type: 'text';
+  languages: string[];
+}
+
+/** The options engram gives both `availability()` and `create()`: Chrome answers for the languages asked about. */
+export interface LanguageModelExpectations {
+  expectedInputs: LanguageModelExpectedLike[];
+  expectedOutputs: LanguageModelExpectedLike[];
+}
+
 /** The parts of Chrome's `LanguageModel` engram uses (the global, or an object of the same shape). */
 export interface LanguageModelLike {
-  availability(options?: Record<string, unknown>): Promise<ChromeAvailability>;
-  create(options?: { signal?: AbortSignal; monitor?: (monitor: EventTarget) => void; initialPrompts?: { role: 'system'; content: string }[] }): Promise<LanguageModelSessionLike>;
+  availability(options?: LanguageModelExpectations): Promise<ChromeAvailability>;
+  create(
+    options?: LanguageModelExpectations & { signal?: AbortSignal; monitor?: (monitor: EventTarget) => void; initialPrompts?: { role: 'system'; content: string }[] },
+  ): Promise<LanguageModelSessionLike>;
 }
 
 export interface ChromeExtractorOptions {
@@ -30,7 +44,16 @@ export interface ChromeExtractorOptions {
   topics?: readonly string[];
   /** Aborts prompts in flight and the model download started by `prepare()`. */
   signal?: AbortSignal;
+  /**
+   * The languages the users write in (BCP 47). Default `['en']`. The facts are written in
+   * English, as the extraction prompt asks. Chrome checks availability for these languages
+   * (and warns on every request that names none).
+   */
+  inputLanguages?: readonly string[];
 }
+
+/** The output language: the extraction prompt and the facts it asks for are English. */
+const OUTPUT_LANGUAGE = 'en';
 
 /** An Extractor on Chrome's built-in model, plus what a page needs to offer the download. */
 export interface ChromeExtractor extends Extractor {
@@ -59,16 +82,26 @@ function unavailable(state: ChromeAvailability | 'missing'): ModelUnavailableErr
 /** An Extractor on Chrome's Prompt API; see {@link ChromeExtractor}. */
 export function chromeExtractor(options: ChromeExtractorOptions = {}): ChromeExtractor {
   const api = () => options.languageModel ?? (globalThis as { LanguageModel?: LanguageModelLike }).LanguageModel;
+  const inputLanguages = [...(options.inputLanguages ?? ['en'])];
+  if (inputLanguages.length === 0 || inputLanguages.some((tag) => typeof tag !== 'string' || tag.trim() === '')) {
+    throw new PluginError(`chromeExtractor: inputLanguages must be non-empty BCP 47 tags such as 'en', got ${JSON.stringify(options.inputLanguages)}`);
+  }
+  // Fresh objects per call: the same expectations for availability() and create(), as Chrome requires.
+  const expectations = (): LanguageModelExpectations => ({
+    expectedInputs: [{ type: 'text', languages: [...inputLanguages] }],
+    expectedOutputs: [{ type: 'text', languages: [OUTPUT_LANGUAGE] }],
+  });
   let base: Promise<LanguageModelSessionLike> | undefined;
 
   async function availability(): Promise<ChromeAvailability | 'missing'> {
     const model = api();
-    return model && typeof model.availability === 'function' ? model.availability() : 'missing';
+    return model && typeof model.availability === 'function' ? model.availability(expectations()) : 'missing';
   }
 
   function session(onProgress?: (fraction: number) => void): Promise<LanguageModelSessionLike> {
     base ??= api()!
       .create({
+        ...expectations(),
         ...(options.signal ? { signal: options.signal } : {}),
         initialPrompts: [{ role: 'system', content: SYSTEM }],
         monitor: (monitor) => monitor.addEventListener('downloadprogress', (event) => onProgress?.((event as ProgressEvent).loaded)),
