@@ -12,6 +12,7 @@ import { createSimulatedClock, DAY_MS, formatTime } from './clock';
 import { confirmInPage } from './confirm';
 import { byId, h, mount } from './dom';
 import { createPlayground } from './playground';
+import { revokedSources, summarizeStore } from './inventory';
 import { installModelSettings, modelOptions } from './settings';
 import { createRunner, renderActionError, reportingExtractor } from './progress';
 import { clearPageState, isPageStateEvent, loadOwner, loadUsers, loadWalk, saveOwner, saveUsers, saveWalk, withWalkLock } from './state';
@@ -121,8 +122,9 @@ async function refreshStore(): Promise<boolean> {
   byId('store-app').textContent = owner.appName;
   try {
     const records = await memory.list({ ...owner, includeInvalid: true });
+    const revoked = await revokedSources(memory, owner, records);
     if (generation !== storeGeneration) return true;
-    mount(ui.storeBody, renderStore(records, clock.now()));
+    mount(ui.storeBody, renderStore(records, clock.now(), revoked));
     ui.storeBody.dataset['owner'] = owner.userId;
     delete ui.storeBody.dataset['stale'];
     requestAnimationFrame(() => drawLineageWires(ui.storeBody));
@@ -181,13 +183,25 @@ async function reset() {
   });
 }
 
-async function confirmReset() {
-  const confirmed = await confirmInPage(
-    'confirm-reset',
+/** What Reset deletes, in the words of what the page shows: whose memories, how many, and the walkthrough. */
+async function resetWarning(): Promise<(string | Node)[]> {
+  const { owners, records } = await summarizeStore(memory, users, owner.appName);
+  const steps = walkView.walk.results.length;
+  const walk = steps ? `the walkthrough's progress (${steps} of ${STEPS.length} steps)` : "the walkthrough's progress";
+  if (owners.length === 0) return ['The IndexedDB database ', h('code', {}, DB_NAME), ` holds no memories yet. Reset starts ${walk} and the simulated clock over, in every tab of this page.`];
+  const active = owners.reduce((sum, entry) => sum + entry.active, 0);
+  const who = owners.map((entry) => `${shortId(entry.userId)} (${entry.active} active)`).join(', ');
+  return [
     'This deletes the IndexedDB database ',
     h('code', {}, DB_NAME),
-    ` with every user's memories and their sources (${users.length} users seen on this page), the walkthrough's progress and the simulated clock, in every tab of this page. It cannot be undone.`,
-  );
+    `: ${active} active ${active === 1 ? 'memory' : 'memories'} of ${owners.length} ${owners.length === 1 ? 'user' : 'users'}, ${who}, with ${records - active ? `${records - active} tombstones, ` : ''}their sources and the conversations they came from; also ${walk} and the simulated clock, in every tab of this page. It cannot be undone.`,
+  ];
+}
+
+async function confirmReset() {
+  // The store may be unreadable (that is when people reach for Reset): then say it plainly.
+  const warning = await resetWarning().catch(() => ['This deletes the IndexedDB database ', h('code', {}, DB_NAME), " with everything stored in it, the walkthrough's progress and the simulated clock, in every tab of this page. It cannot be undone."]);
+  const confirmed = await confirmInPage('confirm-reset', ...warning);
   if (confirmed) await runner.run('Reset', reset);
 }
 

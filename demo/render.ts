@@ -5,7 +5,7 @@
  */
 import { formatTime } from './clock';
 import { fixed, h } from './dom';
-import type { ForgetView, HitView, OperationView, RetrievalView, StepResult } from './views';
+import { upgradeForgetView, type ForgetOutcome, type ForgetView, type HitView, type OperationView, type RetrievalView, type StepResult } from './views';
 import type { ChatMessage } from '../src/index';
 
 export function renderConversation(messages: readonly ChatMessage[]) {
@@ -118,27 +118,86 @@ export function renderContext(context: string) {
   return h('figure', { class: 'context' }, h('figcaption', {}, 'Injected context (memory.inject)'), h('pre', { 'data-testid': 'injected-context' }, context));
 }
 
-export function renderForget(view: ForgetView) {
+const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+
+/** One memory that was active, and what became of it. */
+function renderActiveOutcome(outcome: ForgetOutcome, sourceId: string) {
+  const id = h('code', {}, outcome.id);
+  switch (outcome.outcome) {
+    case 'erased':
+      return h('li', { 'data-testid': 'erased' }, h('span', { class: 'action erased' }, 'ERASED'), h('span', {}, `[${outcome.topic}] `, id, ` only ${sourceId} supported it: its text is gone (the tombstone keeps id, times and topic).`));
+    case 'dropped':
+      return h('li', { 'data-testid': 'dropped' }, h('span', { class: 'action erased' }, 'REMOVED'), h('span', {}, `[${outcome.topic}] `, id, ` the remaining sources no longer support it.`));
+    case 'rebuilt':
+      return h(
+        'li',
+        { 'data-testid': 'regenerated' },
+        h('span', { class: 'action regenerated' }, 'REBUILT'),
+        h(
+          'span',
+          {},
+          `[${outcome.topic}] `,
+          outcome.content ? `“${outcome.content}” ` : null,
+          `rebuilt without ${sourceId}`,
+          outcome.sources.length ? ` from ${outcome.sources.join(', ')}` : '',
+          outcome.toActive ? ', still active: ' : ': ',
+          id,
+          ' → ',
+          h('code', {}, outcome.to),
+        ),
+      );
+  }
+}
+
+/** The memories that were already superseded: never retrieved, kept for lineage; the source leaves their sources too. */
+function renderSupersededOutcomes(view: ForgetView) {
+  if (view.superseded.length === 0) return null;
+  return h(
+    'div',
+    { class: 'report-superseded', 'data-testid': 'superseded-outcomes' },
+    h('p', { class: 'muted' }, `Also cleaned: ${plural(view.superseded.length, 'memory', 'memories')} already superseded before (never retrieved, kept for lineage) no longer ${view.superseded.length === 1 ? 'lists' : 'list'} ${view.sourceId}:`),
+    h(
+      'ul',
+      { class: 'report' },
+      view.superseded.map((outcome) =>
+        h(
+          'li',
+          { 'data-testid': 'superseded-outcome', 'data-outcome': outcome.outcome },
+          h('span', { class: 'action superseded' }, outcome.outcome === 'rebuilt' ? 'LINEAGE' : 'ERASED'),
+          h(
+            'span',
+            {},
+            `[${outcome.topic}] `,
+            outcome.outcome === 'rebuilt' && outcome.was ? `“${outcome.was}” ` : null,
+            h('code', {}, outcome.id),
+            outcome.outcome === 'rebuilt' ? [' stays superseded; its lineage now leads to ', h('code', {}, outcome.to), outcome.toActive ? ', the active memory' : ''] : ' its text is gone.',
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+export function renderForget(saved: ForgetView) {
+  const view = upgradeForgetView(saved);
+  const before = view.active.length + view.untouched;
+  const nothing = view.active.length === 0 && view.superseded.length === 0;
   return h(
     'div',
     { class: 'forget', 'data-testid': 'forget-report' },
     h('h4', {}, `memory.forgetSource('${view.sourceId}', { userId: '${view.userId}' })`),
-    h(
-      'ul',
-      { class: 'report' },
-      view.erased.map((entry) =>
-        h('li', { 'data-testid': 'erased' }, h('span', { class: 'action erased' }, 'ERASED'), h('span', {}, h('code', {}, entry.id), ` [${entry.topic}] sole source ${view.sourceId}: text removed`)),
-      ),
-      view.regenerated.map((entry) =>
-        h(
-          'li',
-          { 'data-testid': 'regenerated' },
-          h('span', { class: 'action regenerated' }, 'REBUILT'),
-          h('span', {}, h('code', {}, entry.from), ' → ', entry.to ? h('code', {}, entry.to) : 'nothing (no remaining source supports it)'),
-        ),
-      ),
-      view.erased.length + view.regenerated.length === 0 ? h('li', {}, `No memory of ${view.userId} came from ${view.sourceId}.`) : null,
-    ),
+    nothing
+      ? h('p', { 'data-testid': 'forget-summary' }, `No memory of ${view.userId} came from ${view.sourceId}: nothing changed.`)
+      : h('p', { 'data-testid': 'forget-summary' }, `${view.userId} had ${plural(before, 'active memory', 'active memories')}; ${view.sourceId} supported ${view.active.length} of them. What became of each:`),
+    view.active.length || view.untouched
+      ? h(
+          'ul',
+          { class: 'report' },
+          view.active.map((outcome) => renderActiveOutcome(outcome, view.sourceId)),
+          view.untouched && !nothing ? h('li', { 'data-testid': 'untouched' }, h('span', { class: 'action noop' }, 'KEPT'), h('span', {}, `${plural(view.untouched, 'other active memory', 'other active memories')}: unchanged.`)) : null,
+        )
+      : null,
+    renderSupersededOutcomes(view),
   );
 }
 

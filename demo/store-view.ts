@@ -8,13 +8,18 @@ import { ageDays } from '../src/schema';
 import { formatTime } from './clock';
 import { fixed, h, svg } from './dom';
 
-function sourceChip(source: Source, state?: 'inherited' | 'new') {
+type ChipState = 'inherited' | 'new' | 'revoked';
+
+/** A revoked source is marked wherever it still stands in a tombstone's list, never as inherited or new. */
+function sourceChip(source: Source, revoked: ReadonlySet<string>, state?: 'inherited' | 'new') {
+  const shown: ChipState | undefined = revoked.has(source.id) ? 'revoked' : state;
+  const title = shown === 'revoked' ? `source ${source.id} revoked: its conversation and excerpts are gone` : `trust ${DEFAULT_TRUST[source.type]}${source.excerpt ? ` · “${source.excerpt}”` : ''}`;
   return h(
     'span',
-    { class: `chip source ${source.type}${state ? ` ${state}` : ''}`, 'data-source-id': source.id, title: `trust ${DEFAULT_TRUST[source.type]}${source.excerpt ? ` · “${source.excerpt}”` : ''}` },
+    { class: `chip source ${source.type}${shown ? ` ${shown}` : ''}`, 'data-source-id': source.id, 'data-state': shown, title },
     h('b', {}, source.id),
     ` ${source.type}`,
-    state === 'inherited' ? h('em', {}, ' inherited') : state === 'new' ? h('em', {}, ' new') : null,
+    shown ? h('em', {}, ` ${shown}`) : null,
   );
 }
 
@@ -34,7 +39,7 @@ function renderHistory(record: MemoryRecord) {
   );
 }
 
-function renderActive(record: MemoryRecord, now: number) {
+function renderActive(record: MemoryRecord, now: number, revoked: ReadonlySet<string>) {
   const decayed = decayedConfidence(record, now);
   const band = confidenceBand(record.confidence);
   const sources = distinctSources(record.sources);
@@ -56,12 +61,12 @@ function renderActive(record: MemoryRecord, now: number) {
       h('span', { class: 'meter-full', style: `width: ${record.confidence * 100}%` }),
       h('span', { class: 'meter-decayed', style: `width: ${decayed * 100}%` }),
     ),
-    h('div', { class: 'chips', 'data-testid': 'memory-sources' }, sources.map((source) => sourceChip(source))),
+    h('div', { class: 'chips', 'data-testid': 'memory-sources' }, sources.map((source) => sourceChip(source, revoked))),
     h('details', {}, h('summary', {}, `history (${record.history.length})`), renderHistory(record)),
   );
 }
 
-function renderInvalid(record: MemoryRecord, byId: ReadonlyMap<string, MemoryRecord>) {
+function renderInvalid(record: MemoryRecord, byId: ReadonlyMap<string, MemoryRecord>, revoked: ReadonlySet<string>) {
   const erased = record.history.some((entry) => entry.event === 'erased');
   const successor = record.supersededBy ? byId.get(record.supersededBy) : undefined;
   return h(
@@ -79,12 +84,12 @@ function renderInvalid(record: MemoryRecord, byId: ReadonlyMap<string, MemoryRec
     record.supersededBy
       ? h('p', { class: 'superseded-by', 'data-testid': 'superseded-by' }, 'superseded by ', h('code', {}, record.supersededBy), successor ? ` “${successor.content}”` : null)
       : null,
-    h('div', { class: 'chips' }, distinctSources(record.sources).map((source) => sourceChip(source))),
+    h('div', { class: 'chips' }, distinctSources(record.sources).map((source) => sourceChip(source, revoked))),
     renderHistory(record),
   );
 }
 
-function lineageNode(record: MemoryRecord, role: 'old' | 'new', inherited: ReadonlySet<string>) {
+function lineageNode(record: MemoryRecord, role: 'old' | 'new', inherited: ReadonlySet<string>, revoked: ReadonlySet<string>) {
   const state = record.invalidatedAt === undefined ? 'active' : 'superseded';
   return h(
     'div',
@@ -95,20 +100,21 @@ function lineageNode(record: MemoryRecord, role: 'old' | 'new', inherited: Reado
     h(
       'div',
       { class: 'chips stack' },
-      distinctSources(record.sources).map((source) => sourceChip(source, role === 'new' ? (inherited.has(source.id) ? 'inherited' : 'new') : inherited.has(source.id) ? 'inherited' : undefined)),
+      distinctSources(record.sources).map((source) => sourceChip(source, revoked, role === 'new' ? (inherited.has(source.id) ? 'inherited' : 'new') : inherited.has(source.id) ? 'inherited' : undefined)),
     ),
   );
 }
 
-function renderLineageEdge(from: MemoryRecord, to: MemoryRecord) {
+function renderLineageEdge(from: MemoryRecord, to: MemoryRecord, revoked: ReadonlySet<string>) {
   const toIds = new Set(to.sources.map((source) => source.id));
-  const inherited = new Set(from.sources.map((source) => source.id).filter((id) => toIds.has(id)));
+  // A revoked source is inherited by nothing any more: no chip says so and no wire is drawn.
+  const inherited = new Set(from.sources.map((source) => source.id).filter((id) => toIds.has(id) && !revoked.has(id)));
   return h(
     'li',
     { class: 'lineage-edge', 'data-testid': 'lineage-edge', 'data-from': from.id, 'data-to': to.id },
-    lineageNode(from, 'old', inherited),
+    lineageNode(from, 'old', inherited, revoked),
     h('div', { class: 'lineage-arrow' }, h('span', {}, 'superseded by')),
-    lineageNode(to, 'new', inherited),
+    lineageNode(to, 'new', inherited, revoked),
     svg('svg', { class: 'wires', 'aria-hidden': 'true' }),
   );
 }
@@ -162,7 +168,11 @@ export function arrowheadDefs() {
   );
 }
 
-export function renderStore(records: readonly MemoryRecord[], now: number) {
+/**
+ * Draws the owner's store. `revoked`: source ids that were revoked (they have no stored input
+ * any more); they stay in tombstones' source lists and are marked there.
+ */
+export function renderStore(records: readonly MemoryRecord[], now: number, revoked: ReadonlySet<string> = new Set()) {
   const byId = new Map(records.map((record) => [record.id, record]));
   const active = records.filter((record) => record.invalidatedAt === undefined);
   const invalid = records.filter((record) => record.invalidatedAt !== undefined);
@@ -173,7 +183,7 @@ export function renderStore(records: readonly MemoryRecord[], now: number) {
   return [
     h('h3', {}, 'Active memories ', h('span', { class: 'count', 'data-testid': 'active-count' }, String(active.length))),
     active.length
-      ? h('ul', { class: 'memories', 'data-testid': 'active-memories' }, active.map((record) => renderActive(record, now)))
+      ? h('ul', { class: 'memories', 'data-testid': 'active-memories' }, active.map((record) => renderActive(record, now, revoked)))
       : h('p', { class: 'empty', 'data-testid': 'no-active' }, 'No active memories.'),
     edges.length ? h('h3', {}, 'Lineage') : null,
     edges.length
@@ -186,13 +196,14 @@ export function renderStore(records: readonly MemoryRecord[], now: number) {
           h('span', { class: 'when-side-by-side' }, ' (wired across)'),
           ' and ',
           h('span', { class: 'chip new' }, h('em', {}, 'new')),
+          invalid.some((record) => record.sources.some((source) => revoked.has(source.id))) ? [', except a ', h('span', { class: 'chip revoked' }, h('em', {}, 'revoked')), ' one: it stays only in the list of the memories it was taken from'] : null,
           '.',
         )
       : null,
-    edges.length ? h('ul', { class: 'lineage', 'data-testid': 'lineage' }, edges.map(([from, to]) => renderLineageEdge(from, to))) : null,
+    edges.length ? h('ul', { class: 'lineage', 'data-testid': 'lineage' }, edges.map(([from, to]) => renderLineageEdge(from, to, revoked))) : null,
     h('h3', {}, 'Invalidated ', h('span', { class: 'count', 'data-testid': 'invalid-count' }, String(invalid.length)), h('small', {}, ' kept for lineage, never retrieved')),
     invalid.length
-      ? h('ul', { class: 'memories', 'data-testid': 'invalid-memories' }, invalid.map((record) => renderInvalid(record, byId)))
+      ? h('ul', { class: 'memories', 'data-testid': 'invalid-memories' }, invalid.map((record) => renderInvalid(record, byId, revoked)))
       : h('p', { class: 'empty' }, 'None.'),
   ];
 }

@@ -3,7 +3,7 @@
  * results in localStorage so a reload shows the same steps; records carry Float32Arrays and
  * history the page does not need there, so only these views are stored.
  */
-import type { ChatMessage, ForgetReport, Memory, Operation, Retrieved, SourceInput, Weights } from '../src/index';
+import type { ChatMessage, ForgetReport, Memory, MemoryRecord, Operation, Retrieved, SourceInput, Weights } from '../src/index';
 import { DEFAULT_WEIGHTS } from '../src/index';
 import { DENSE_SHARE } from '../src/worker/fusion';
 
@@ -43,12 +43,26 @@ export interface RetrievalView {
   context: string;
 }
 
+/**
+ * What became of one memory the revoked source supported: erased (only that source supported
+ * it: the tombstone keeps id, times and topic, no text, so none is shown), rebuilt from the
+ * remaining sources as `to` (its content and sources as they are now), or dropped (the
+ * remaining sources no longer produce it).
+ */
+export type ForgetOutcome =
+  | { outcome: 'erased'; id: string; topic: string }
+  | { outcome: 'rebuilt'; id: string; topic: string; was: string; to: string; content: string; sources: string[]; toActive: boolean }
+  | { outcome: 'dropped'; id: string; topic: string };
+
 export interface ForgetView {
   sourceId: string;
   userId: string;
-  /** Erased ids with the topic their tombstone keeps (the text is gone, so none is shown). */
-  erased: { id: string; topic: string }[];
-  regenerated: ForgetReport['regenerated'];
+  /** The memories that were active (retrievable) and the source supported, and what became of each. */
+  active: ForgetOutcome[];
+  /** Memories already superseded before the erasure (never retrieved, kept for lineage) whose sources lost it. */
+  superseded: ForgetOutcome[];
+  /** Active memories the source did not support: still active, unchanged. */
+  untouched: number;
 }
 
 export type StepResult =
@@ -88,14 +102,41 @@ export async function retrieveView(memory: Memory, query: string, owner: Owner, 
   };
 }
 
+/** Revokes `sourceId` and says, for what was active before, what became of it. */
 export async function forgetView(memory: Memory, sourceId: string, owner: Owner): Promise<ForgetView> {
+  const before = new Set((await memory.list(owner)).map((record) => record.id));
   const report = await memory.forgetSource(sourceId, owner);
-  const records = await memory.list({ ...owner, includeInvalid: true });
-  const topicOf = new Map(records.map((record) => [record.id, record.topic]));
+  const after = new Map((await memory.list({ ...owner, includeInvalid: true })).map((record) => [record.id, record]));
+  const topicOf = (id: string) => after.get(id)?.topic ?? '?';
+  const outcomes: ForgetOutcome[] = [
+    ...report.erased.map((id) => ({ outcome: 'erased' as const, id, topic: topicOf(id) })),
+    ...report.regenerated.map(({ from, to }) => rebuiltOutcome(after.get(from), from, to === null ? undefined : after.get(to))),
+  ];
+  const touched = new Set(outcomes.map((outcome) => outcome.id));
   return {
     sourceId,
     userId: owner.userId,
-    erased: report.erased.map((id) => ({ id, topic: topicOf.get(id) ?? '?' })),
-    regenerated: report.regenerated,
+    active: outcomes.filter((outcome) => before.has(outcome.id)),
+    superseded: outcomes.filter((outcome) => !before.has(outcome.id)),
+    untouched: [...before].filter((id) => !touched.has(id)).length,
   };
+}
+
+/** `was`: the replaced memory's text as it is kept now (a placeholder where its text went with the source). */
+function rebuiltOutcome(record: MemoryRecord | undefined, from: string, to: MemoryRecord | undefined): ForgetOutcome {
+  const topic = record?.topic ?? '?';
+  if (!to) return { outcome: 'dropped', id: from, topic };
+  const sources = [...new Set(to.sources.map((source) => source.id))];
+  return { outcome: 'rebuilt', id: from, topic, was: record?.content ?? '', to: to.id, content: to.content, sources, toActive: to.invalidatedAt === undefined };
+}
+
+/** A result an earlier version of the page saved (erased ids and from → to pairs, no outcomes): read as outcomes of active memories. */
+export function upgradeForgetView(view: ForgetView): ForgetView {
+  if (Array.isArray(view.active)) return view;
+  const old = view as unknown as { erased?: { id: string; topic: string }[]; regenerated?: ForgetReport['regenerated'] };
+  const active: ForgetOutcome[] = [
+    ...(old.erased ?? []).map(({ id, topic }) => ({ outcome: 'erased' as const, id, topic })),
+    ...(old.regenerated ?? []).map(({ from, to }): ForgetOutcome => (to ? { outcome: 'rebuilt', id: from, topic: '?', was: '', to, content: '', sources: [], toActive: true } : { outcome: 'dropped', id: from, topic: '?' })),
+  ];
+  return { sourceId: view.sourceId, userId: view.userId, active, superseded: [], untouched: 0 };
 }

@@ -116,7 +116,7 @@ export const STEPS: readonly Step[] = [
       return {
         kind: 'forget',
         title: 'Right to erasure: revoking source s1',
-        note: 'Memories that only s1 supported are erased (the tombstone keeps id, times and topic, no text). The fish memory is rebuilt from the remaining sources, s2 and s3.',
+        note: 'Of the three active memories, the two that only s1 supported are erased (the tombstone keeps id, times and topic, no text), and the fish memory is rebuilt from the remaining sources, s2 and s3. The vegetarian memory, superseded since session 3, stays superseded; s1 leaves its sources too.',
         at: clock.now(),
         forget: await forgetView(memory, 's1', SEED_OWNER),
       };
