@@ -28,8 +28,9 @@ function hasMethods(value: unknown, ...methods: string[]): value is Record<strin
 function isEmbedder(value: unknown): value is Embedder {
   if (!hasMethods(value, 'embed')) return false;
   const { id, dim } = value as { id?: unknown; dim?: unknown };
-  // A hosted model (engram/transformers) learns its dimension when compute loads it.
-  return typeof id === 'string' && id.length > 0 && Number.isInteger(dim) && ((dim as number) > 0 || isModelEmbedder(value));
+  // A hosted model (engram/transformers) learns its dimension when compute loads it, and one
+  // with load() (openAIEmbedder without dimensions) when createMemory loads it; both are checked again after.
+  return typeof id === 'string' && id.length > 0 && Number.isInteger(dim) && ((dim as number) > 0 || isModelEmbedder(value) || isFunction((value as { load?: unknown }).load));
 }
 
 /**
@@ -74,7 +75,7 @@ const memoryOptionsShape = {
    */
   workerTimeoutMs: z.number().gt(0, TIMEOUT_RULE).max(3_600_000, TIMEOUT_RULE).optional(),
   /** Replaces the offline hash embedder (256-d). */
-  embedder: z.custom<Embedder>(isEmbedder, { error: 'must be an embedder { id: non-empty string, dim: positive integer, embed(texts) }' }).optional(),
+  embedder: z.custom<Embedder>(isEmbedder, { error: 'must be an embedder { id: non-empty string, dim: positive integer (or 0 with load()), embed(texts) }' }).optional(),
   /** Replaces the offline rule extractor. */
   extractor: z.custom<Extractor>((value) => hasMethods(value, 'extract'), { error: 'must be an extractor { extract(userMessages, context) }' }).optional(),
   /** Replaces the seed's consolidation policy. */

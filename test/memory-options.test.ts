@@ -53,7 +53,7 @@ describe('createMemory', () => {
       [{ exclusiveTopics: ['diet', ''] }, 'options.exclusiveTopics.1: must not be empty (got "")'],
       [{ clock: 5 }, 'options.clock: must be a function returning ms since epoch (got 5)'],
       [{ idGenerator: 'mem_' }, 'options.idGenerator: must be a function returning a new id (got "mem_")'],
-      [{ embedder: { embed: () => [] } }, 'options.embedder: must be an embedder { id: non-empty string, dim: positive integer, embed(texts) } (got an object with keys embed)'],
+      [{ embedder: { embed: () => [] } }, 'options.embedder: must be an embedder { id: non-empty string, dim: positive integer (or 0 with load()), embed(texts) } (got an object with keys embed)'],
       [{ embedder: { id: 'e', dim: 0, embed: () => [] } }, 'options.embedder: must be an embedder'],
       [{ extractor: () => [] }, 'options.extractor: must be an extractor { extract(userMessages, context) } (got a function)'],
       [{ decider: {} }, 'options.decider: must be a decider { decide(input) } (got an empty object)'],

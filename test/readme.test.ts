@@ -24,6 +24,11 @@ describe('README', () => {
     expect(install).toContain('ONNXRUNTIME_NODE_INSTALL=skip'); // what newer onnxruntime-node releases read
   });
 
+  it('shows openAIEmbedder without dimensions, and says when it asks the model for its vector length', () => {
+    expect(readme).toMatch(/openAIEmbedder\(\{ \.\.\.endpoint, model: '[\w-]+' \}\)/);
+    expect(readme).toContain('createMemory asks for one vector when it opens');
+  });
+
   it('says how long npm test takes and that it starts a Chroma server, as the chroma project does', async () => {
     const resolved = await (typeof config === 'function' ? config({ command: 'build', mode: 'production' }) : config);
     const projects = (resolved.test?.projects ?? []) as { test?: { name?: string; globalSetup?: string[] } }[];

@@ -9,6 +9,18 @@ export interface Embedder {
   readonly dim: number;
   /** One L2-normalised vector per text, in order. */
   embed(texts: readonly string[]): Promise<Float32Array[]> | Float32Array[];
+  /**
+   * Optional: for an embedder that learns its `id` or `dim` from the model (a first request, a
+   * model file). `createMemory` awaits it before it reads either, since stored vectors are
+   * checked against both when the memory opens; a rejection fails `createMemory`.
+   */
+  load?(): Promise<unknown>;
+}
+
+/** Lets an embedder that learns its id or dim finish learning them; any other is ready as it is. */
+export async function loadEmbedder(embedder: Embedder): Promise<Embedder> {
+  if (typeof embedder?.load === 'function') await embedder.load();
+  return embedder;
 }
 
 /**

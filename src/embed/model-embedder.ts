@@ -4,19 +4,19 @@
  * when the memory opens, so a missing model fails there, and every embed runs off the page's
  * main thread.
  */
-import { PluginError, WorkerError } from '../errors';
+import { callPlugin, PluginError, WorkerError } from '../errors';
 import type { ModelEmbedderSpec } from '../worker/api';
 import type { ComputeClient } from '../worker/client';
-import type { Embedder } from './embedder';
+import { loadEmbedder, type Embedder } from './embedder';
 
 export function isModelEmbedder(embedder: unknown): embedder is Embedder & { worker: ModelEmbedderSpec } {
   const spec = (embedder as { worker?: { kind?: unknown; model?: unknown } } | null)?.worker;
   return typeof spec === 'object' && spec !== null && spec.kind === 'transformers' && typeof spec.model === 'string';
 }
 
-/** The embedder a memory uses: a hosted model, loaded in compute now; any other embedder as given. */
+/** The embedder a memory uses: a hosted model, loaded in compute now; any other embedder once it has loaded (if it loads). */
 export async function resolveEmbedder(embedder: Embedder, compute: ComputeClient): Promise<Embedder> {
-  if (!isModelEmbedder(embedder)) return embedder;
+  if (!isModelEmbedder(embedder)) return callPlugin('embedder load()', () => loadEmbedder(embedder));
   const spec = embedder.worker;
   const { id, dim } = await compute.loadModel(spec).catch(modelFailure);
   return { id, dim, embed: (texts) => compute.embedModel(spec, [...texts]).catch(modelFailure) };

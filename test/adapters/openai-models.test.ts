@@ -116,6 +116,52 @@ describe('openAIEmbedder', () => {
     expect(await memory.list({ ...owner, includeInvalid: true })).toEqual([]);
   });
 
+  it('learns the dimension from the first answer when dimensions is not given, under the same id', async () => {
+    stub.reply(EMBEDDINGS, embeddings);
+    const embedder = openAIEmbedder({ baseURL: stub.baseURL, model: 'stub-embed' });
+    expect([embedder.id, embedder.dim]).toEqual(['openai:stub-embed:0', 0]);
+    const [vector] = await embedder.embed(['hello']);
+    expect(vector).toHaveLength(4);
+    expect([embedder.id, embedder.dim]).toEqual(['openai:stub-embed:4', 4]);
+    expect(embedder.id).toBe(openAIEmbedder({ baseURL: stub.baseURL, model: 'stub-embed', dimensions: 4 }).id);
+    expect(await embedder.load()).toBe(4);
+    expect(stub.requests).toHaveLength(1); // load() after an answer asks nothing
+  });
+
+  it('asks for one vector when createMemory opens without dimensions, and reopens the database with dimensions given', async () => {
+    stub.reply(EMBEDDINGS, embeddings);
+    const first = await createTestMemory({ embedder: openAIEmbedder({ baseURL: stub.baseURL, model: 'stub-embed' }) });
+    expect(stub.requests.map((request) => request.body['input'])).toEqual([['dimension probe']]);
+    await first.memory.remember(VEG, { ...owner, source: { type: 'user_explicit', id: 'c1' } });
+    expect((await first.memory.list(owner))[0]!.embedderId).toBe('openai:stub-embed:4');
+    await first.memory.close();
+    // The same vectors by the same id: no EmbedderMismatchError, no re-embedding.
+    const again = await createTestMemory({ name: first.name, indexedDB: first.factory, embedder: openAIEmbedder({ baseURL: stub.baseURL, model: 'stub-embed', dimensions: 4 }) });
+    const [hit] = await again.memory.retrieve('vegetarian', owner);
+    expect(hit!.memory.content).toBe(VEG.content);
+  });
+
+  it('fails createMemory with PluginError and its status when the dimension probe fails', async () => {
+    stub.reply(EMBEDDINGS, { status: 401, body: { error: { message: 'bad key' } } });
+    await expect(createTestMemory({ embedder: openAIEmbedder({ baseURL: stub.baseURL, model: 'stub-embed', maxRetries: 0 }) })).rejects.toMatchObject({ name: 'PluginError', status: 401 });
+  });
+
+  it('rejects with PluginError when a later answer has another length than the first one, and learns nothing from a ragged first answer', async () => {
+    stub.reply(EMBEDDINGS, embeddingsReply([[1, 0, 0, 0], [1, 0]]), embeddingsReply([[1, 0, 0]]), embeddingsReply([[1, 0]]));
+    const embedder = openAIEmbedder({ baseURL: stub.baseURL, model: 'stub-embed' });
+    await expect(embedder.embed(['a', 'b'])).rejects.toThrow(/length 2 \(text 1\), not the 4 its first answer had/);
+    expect(embedder.dim).toBe(0);
+    await embedder.embed(['c']);
+    expect(embedder.dim).toBe(3);
+    await expect(embedder.embed(['d'])).rejects.toThrow(PluginError);
+    expect(embedder.dim).toBe(3);
+  });
+
+  it('throws PluginError for dimensions that are not a positive integer, or sendDimensions without dimensions', () => {
+    expect(() => openAIEmbedder({ baseURL: stub.baseURL, model: 'stub-embed', dimensions: 0 })).toThrow(/positive integer, or left out to learn it/);
+    expect(() => openAIEmbedder({ baseURL: stub.baseURL, model: 'stub-embed', sendDimensions: true })).toThrow(/give dimensions too/);
+  });
+
   it('retries a 502 and rejects with its status, storing nothing, once retries run out', async () => {
     stub.reply(EMBEDDINGS, { status: 502, body: 'bad gateway' });
     const { memory } = await createTestMemory({ embedder: openAIEmbedder({ baseURL: stub.baseURL, model: 'stub-embed', dimensions: 4, maxRetries: 1, retryBaseMs: 10 }) });

@@ -5,5 +5,5 @@
  */
 export { openAIExtractor, type OpenAIExtractorOptions } from './extractor';
 export { openAIDecider, DECISION_PROMPT, DecisionAnswer, type OpenAIDeciderOptions } from './decider';
-export { openAIEmbedder, openAIEmbedderId, type OpenAIEmbedderOptions } from './embedder';
+export { openAIEmbedder, openAIEmbedderId, type OpenAIEmbedder, type OpenAIEmbedderOptions } from './embedder';
 export type { OpenAIConnection, OpenAIClientLike } from './transport';
