@@ -30,6 +30,15 @@ describe('vite build (library)', () => {
     expect(existsSync(join(outDir, 'assets', workerFile))).toBe(true);
   });
 
+  it('emits the worker as one file that imports no chunk of its own, since an application copies it as an asset and follows no import', () => {
+    const worker = readFileSync(join(outDir, 'assets', workerFile), 'utf8');
+    expect(worker).not.toMatch(/^\s*import\b[^(]*from\s*["']/m);
+    expect(worker).not.toMatch(/import\(\s*["']\.{1,2}\//);
+    // The one import left is the model runtime's, of the specifier the caller names (moduleUrl).
+    expect([...worker.matchAll(/\bimport\(/g)]).toHaveLength(1);
+    expect(readdirSync(join(outDir, 'assets')).filter((name) => name.endsWith('.js'))).toEqual([workerFile]);
+  });
+
   it('leaves dexie, comlink and zod to the application, and keeps zod out of the worker', () => {
     for (const name of ['dexie', 'comlink', 'zod']) expect(entry).toMatch(new RegExp(`from ["']${name}["']`));
     const worker = readFileSync(join(outDir, 'assets', workerFile), 'utf8');

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createMemory, PluginError, type Memory } from '../../src/index';
 import { transformersEmbedder } from '../../src/adapters/transformers';
 import { expectedVector, HIDDEN, idOf, writeTinyBert } from '../helpers/tiny-bert';
@@ -60,6 +60,22 @@ describe('transformersEmbedder', () => {
     } finally {
       await memory.close();
     }
+  });
+
+  it("resolves relative paths against the page, and looks for ONNX Runtime's files beside moduleUrl, when created in a browser", () => {
+    vi.stubGlobal('location', { href: 'https://app.example/chat/index.html' });
+    try {
+      const { worker } = transformersEmbedder({ model: 'm', localModelPath: './models/', moduleUrl: '/vendor/transformers.min.js?v=3' });
+      expect(worker).toMatchObject({ localModelPath: 'https://app.example/chat/models/', moduleUrl: 'https://app.example/vendor/transformers.min.js?v=3', wasmPaths: 'https://app.example/vendor/' });
+      expect(transformersEmbedder({ model: 'm', moduleUrl: '/vendor/transformers.min.js', wasmPaths: 'ort/' }).worker.wasmPaths).toBe('https://app.example/chat/ort/');
+      // A package name is no path: it stays as given (and no wasm folder is guessed from it).
+      expect(transformersEmbedder({ model: 'm' }).worker).not.toHaveProperty('wasmPaths');
+      expect(transformersEmbedder({ model: 'm', moduleUrl: '@huggingface/transformers' }).worker.moduleUrl).toBe('@huggingface/transformers');
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    // Under Node (no location) a path is a directory, as given.
+    expect(transformersEmbedder({ model: 'm', localModelPath: './models/' }).worker.localModelPath).toBe('./models/');
   });
 
   it('fails createMemory fast with PluginError, fetching nothing, when the model is missing and remote models are off', async () => {
