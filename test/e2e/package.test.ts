@@ -241,6 +241,8 @@ describe('engram (packed tarball)', () => {
       expect(result).toMatchObject({ error: 'PluginError' });
       const { message } = result as { message: string };
       expect(message).toMatch(/^transformersEmbedder could not load model 'Xenova\/all-MiniLM-L6-v2' under 'http:\/\/127\.0\.0\.1:\d+\/models\/'/);
+      // Vite serves its index.html for a missing file: the message says so, not "invalid JSON".
+      expect(message).toMatch(/no model there: http:\/\/127\.0\.0\.1:\d+\/models\/Xenova\/all-MiniLM-L6-v2\/config\.json answered with an HTML page/);
       expect(message).toContain('allowRemoteModels is off');
     });
   });

@@ -61,5 +61,6 @@ describe('transformersEmbedder (Chromium)', () => {
   it('fails createMemory with PluginError when the model is not on the server', async () => {
     const outcome = await page.evaluate(() => (window as unknown as { openMissing(): Promise<string> }).openMissing());
     expect(outcome).toMatch(/^PluginError: transformersEmbedder could not load model 'no-such-model'/);
+    expect(outcome).toMatch(/no model there: http:\/\/127\.0\.0\.1:\d+\/models\/no-such-model\/config\.json answered with an HTML page/);
   });
 });

@@ -56,13 +56,32 @@ export async function loadModelRuntime(spec: ModelEmbedderSpec): Promise<ModelRu
     const options = { local_files_only: !spec.allowRemoteModels, ...(spec.dtype ? { dtype: spec.dtype } : {}), ...(spec.device ? { device: spec.device } : {}) };
     extract = (await pipeline('feature-extraction', spec.model, options as Record<string, unknown>)) as unknown as Pipeline;
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = (await servedInstead(spec)) ?? (error instanceof Error ? error.message : String(error));
     const hint = spec.allowRemoteModels ? '' : ' (allowRemoteModels is off: nothing was fetched; put the model files there, or allow remote models)';
     throw modelError(`transformersEmbedder could not load model ${describe(spec)}: ${detail}${hint}`, error);
   }
   const [probe] = await embedWith(extract, ['dimension probe'], spec);
   const dim = probe!.length;
   return { id: modelEmbedderId(spec, dim), dim, embed: (texts) => embedWith(extract, [...texts], spec) };
+}
+
+/**
+ * After a failed load from a web server: what it serves for the model's config.json. A missing
+ * file often comes back as the site's HTML page (Vite's and most SPA hosts' fallback), which
+ * transformers.js reports only as invalid JSON; this names the file and what came instead.
+ */
+async function servedInstead(spec: ModelEmbedderSpec): Promise<string | undefined> {
+  if (spec.localModelPath === undefined || !/^https?:/.test(spec.localModelPath) || typeof fetch !== 'function') return undefined;
+  const url = new URL(`${spec.model}/config.json`, spec.localModelPath.endsWith('/') ? spec.localModelPath : `${spec.localModelPath}/`).href;
+  try {
+    const response = await fetch(url);
+    const type = response.headers.get('content-type') ?? '';
+    if (!response.ok) return `no model there: ${url} answered HTTP ${response.status}`;
+    if (type.includes('text/html')) return `no model there: ${url} answered with an HTML page (the server's fallback for a missing file), not the model's config`;
+  } catch {
+    return `no model there: ${url} could not be fetched`;
+  }
+  return undefined;
 }
 
 async function embedWith(extract: Pipeline, texts: string[], spec: ModelEmbedderSpec): Promise<Float32Array[]> {
