@@ -190,11 +190,12 @@ async function resetWarning(): Promise<(string | Node)[]> {
   const walk = steps ? `the walkthrough's progress (${steps} of ${STEPS.length} steps)` : "the walkthrough's progress";
   if (owners.length === 0) return ['The IndexedDB database ', h('code', {}, DB_NAME), ` holds no memories yet. Reset starts ${walk} and the simulated clock over, in every tab of this page.`];
   const active = owners.reduce((sum, entry) => sum + entry.active, 0);
-  const who = owners.map((entry) => `${shortId(entry.userId)} (${entry.active} active)`).join(', ');
+  const who = owners.length === 1 ? shortId(owners[0]!.userId) : `${owners.length} users (${owners.map((entry) => `${shortId(entry.userId)} ${entry.active}`).join(', ')})`;
+  const invalidated = records - active ? ` and ${records - active} invalidated` : '';
   return [
     'This deletes the IndexedDB database ',
     h('code', {}, DB_NAME),
-    `: ${active} active ${active === 1 ? 'memory' : 'memories'} of ${owners.length} ${owners.length === 1 ? 'user' : 'users'}, ${who}, with ${records - active ? `${records - active} tombstones, ` : ''}their sources and the conversations they came from; also ${walk} and the simulated clock, in every tab of this page. It cannot be undone.`,
+    `: ${active} active ${active === 1 ? 'memory' : 'memories'}${invalidated} of ${who}, with their sources and the conversations they came from; also ${walk} and the simulated clock, in every tab of this page. It cannot be undone.`,
   ];
 }
 

@@ -59,12 +59,13 @@ function radioLayout(target: Page) {
   );
 }
 
-/** Opens the Reset dialog, reads its text, and cancels. */
-async function resetDialogText(): Promise<string> {
+/** Opens the Reset dialog, reads its text, takes a screenshot of it, and cancels. */
+async function resetDialogText(shot: string): Promise<string> {
   await page.getByTestId('reset').click();
   const dialog = page.getByTestId('confirm-reset');
   await dialog.waitFor({ state: 'visible' });
   const text = (await page.locator('#confirm-reset-body').textContent()) ?? '';
+  await dialog.screenshot({ path: demo.shots.path(shot) });
   await page.getByTestId('confirm-cancel').click();
   await dialog.waitFor({ state: 'hidden' });
   return text;
@@ -86,7 +87,7 @@ describe('demo page (round two)', () => {
   });
 
   it('says the database holds no memories yet when Reset is clicked on a fresh page', async () => {
-    const text = await resetDialogText();
+    const text = await resetDialogText('reset-fresh-page');
     expect(text).toContain('The IndexedDB database engram-demo holds no memories yet.');
     expect(text).toContain("Reset starts the walkthrough's progress and the simulated clock over");
     expect(text).not.toMatch(/users? seen/);
@@ -181,8 +182,15 @@ describe('demo page (round two)', () => {
   });
 
   it('says whose memories Reset deletes, and how many, once the walkthrough ran', async () => {
-    const text = await resetDialogText();
-    expect(text).toMatch(/^This deletes the IndexedDB database engram-demo: 1 active memory of 1 user, u_ada \(1 active\), with \d+ tombstones, their sources and the conversations they came from; also the walkthrough's progress \(9 of 9 steps\)/);
+    const text = await resetDialogText('reset-after-walkthrough');
+    expect(text).toMatch(/^This deletes the IndexedDB database engram-demo: 1 active memory and 4 invalidated of u_ada, with their sources and the conversations they came from; also the walkthrough's progress \(9 of 9 steps\)/);
+    // A second user with memories is counted apart.
+    await page.getByTestId('pg-user').fill('u_carol');
+    await page.getByTestId('pg-session').fill('c1');
+    await page.getByTestId('pg-messages').fill("I'm vegetarian. Call me Carol.");
+    await page.getByTestId('pg-ingest').click();
+    await storeShows(page, 'u_carol');
+    expect(await resetDialogText('reset-two-users')).toMatch(/^This deletes the IndexedDB database engram-demo: 3 active memories and 4 invalidated of 2 users \(u_ada 1, u_carol 2\), with/);
   });
 
   it('logged no console errors', () => {
