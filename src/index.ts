@@ -25,7 +25,7 @@ export {
   type PruneInput,
   type WorkingHints,
 } from './storage/contract';
-export type { IngestOptions, RememberOptions, RetrieveOptions, OwnerOptions, ListOptions, PruneOptions, SummarizeOptions, ReembedOptions } from './options';
+export type { AssembleOptions, IngestOptions, RememberOptions, RetrieveOptions, OwnerOptions, ListOptions, PruneOptions, SummarizeOptions, ReembedOptions } from './options';
 export type { ReembedProgress, ReembedReport } from './reembed/reembed';
 export type { Retrieved } from './retrieve/retrieve';
 export type { ForgetReport } from './forget/forget';
@@ -40,6 +40,8 @@ export { createRuleExtractor, SEED_RULES, type Rule } from './extract/rules';
 export { createLlmExtractor, EXTRACTION_PROMPT, LlmExtraction, type LlmExtractorOptions, type CompletionRequest } from './extract/llm';
 export { createPolicyDecider, type Decider, type DecideInput, type Decision, type PolicyOptions } from './consolidate/decider';
 export { MEMORIES_OPEN, MEMORIES_CLOSE } from './inject/inject';
+export type { Assembled, AssembleOrder } from './inject/assemble';
+export { estimateTokens } from './inject/tokens';
 export {
   ChatMessage,
   Source,

@@ -4,7 +4,8 @@
  */
 import type { ForgetReport } from './forget/forget';
 import type { PruneReport } from './forget/prune';
-import type { IngestOptions, ListOptions, OwnerOptions, PruneOptions, ReembedOptions, RememberOptions, RetrieveOptions, SummarizeOptions } from './options';
+import type { Assembled } from './inject/assemble';
+import type { AssembleOptions, IngestOptions, ListOptions, OwnerOptions, PruneOptions, ReembedOptions, RememberOptions, RetrieveOptions, SummarizeOptions } from './options';
 import type { ReembedReport } from './reembed/reembed';
 import type { Retrieved } from './retrieve/retrieve';
 import type { ChatMessage, Fact, HistoryEntry, MemoryRecord, Operation } from './schema';
@@ -52,6 +53,23 @@ export interface Memory {
    * it; MemoryRecords from `list`/`get`: retrieve, or wrap each as `{ memory, score, … }`).
    */
   inject(system: string, retrieved: readonly Retrieved[]): string;
+  /**
+   * `inject` under a token budget: the system prompt and the `<MEMORIES>` block (the same lines
+   * and escaping) holding the best-ranked of `retrieved` that fit in `maxTokens`, counted over
+   * the whole text with `countTokens` (the app's tokenizer; without one an upper bound, UTF-8
+   * bytes plus one, that no byte-level BPE or SentencePiece tokenizer exceeds). A memory is in
+   * or out whole; the budget drops the lowest-ranked first (rank: score, ties oldest first).
+   * `order: 'stable'` writes the chosen memories by creation, then id, and bands each by its
+   * confidence as last stored (not decayed to now), so an unchanged chosen set gives a
+   * byte-identical block turn after turn and a memory created later is written after the
+   * existing lines: prompt caches keep the prefix. The trade-off: the band does not fall as a
+   * memory ages until it is written again (ranking and `prune` still decay).
+   * @returns `{ text, included, dropped, tokens }`: `included` in the order written, `dropped`
+   * best first, `tokens = countTokens(text) ≤ maxTokens`.
+   * @throws ValidationError for bad arguments or a `maxTokens` too small for the system prompt
+   * and the empty block; PluginError when `countTokens` throws or returns no count.
+   */
+  assemble(system: string, retrieved: readonly Retrieved[], options: AssembleOptions): Assembled;
   /**
    * Right to erasure: memories only `sourceId` supported become tombstones without text; the
    * others it touched are rebuilt by replaying the owner's remaining conversations. No text

@@ -29,7 +29,7 @@ import { get, history, list } from './verbs/inspect';
 import { prune } from './verbs/prune';
 import { reembed } from './verbs/reembed';
 import { remember } from './verbs/remember';
-import { inject, retrieve } from './verbs/retrieve';
+import { assemble, inject, retrieve } from './verbs/retrieve';
 import { summarizeSession } from './verbs/summarize';
 import { checkedForEviction, type NoteStore } from './durability/eviction';
 import { estimateStorage, persistStorage } from './durability/persist';
@@ -109,6 +109,7 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
     summarizeSession: (messages, options) => summarizeSession(deps, messages, options),
     retrieve: (query, options) => retrieve(deps, query, options),
     inject: (system, retrieved) => inject(deps, system, retrieved),
+    assemble: (system, retrieved, options) => assemble(deps, system, retrieved, options),
     forgetSource: (sourceId, options) => forgetSource(deps, sourceId, options),
     prune: (options) => prune(deps, options),
     list: (options) => list(deps, options),

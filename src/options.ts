@@ -125,6 +125,29 @@ const RetrievedList = z.array(
   }),
 );
 
+/** What `assemble` reads: `inject`'s fields, plus what the stable order and the ranking's tiebreak sort by. */
+const AssembleList = z.array(
+  z.object({
+    memory: MemoryRecord.pick({ id: true, createdAt: true, content: true, confidence: true, updatedAt: true, halfLifeDays: true, sources: true }),
+    score: z.number(),
+  }),
+);
+
+export const AssembleOptions = z.strictObject({
+  /** The most tokens the whole text (system prompt and block) may take under `countTokens`. */
+  maxTokens: z.number().int().min(1).max(100_000_000),
+  /** The app's tokenizer: `(text) => number of tokens`. Default: {@link estimateTokens}, an upper bound. */
+  countTokens: z.custom<(text: string) => number>((value) => typeof value === 'function', { error: 'must be a function (text) => number of tokens' }).optional(),
+  /** `'score'` (default): best first. `'stable'`: by creation, so an unchanged set gives the same bytes (prompt caches stay warm). */
+  order: z.enum(['score', 'stable']).default('score'),
+});
+/**
+ * Options of `memory.assemble`: `maxTokens` (an integer ≥ 1: the budget of the whole text),
+ * `countTokens` (the app's tokenizer; default an estimate that never undercounts: UTF-8 bytes
+ * plus one) and `order` (`'score'` default, or `'stable'`).
+ */
+export type AssembleOptions = z.input<typeof AssembleOptions>;
+
 const RETRIEVED_HINT = 'an array of memory.retrieve() results: [{ memory, score, relevance, recency, importance }]';
 
 /** A MemoryRecord (from list/get) where a retrieve() result belongs. */
@@ -132,8 +155,8 @@ function isBareRecord(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !('memory' in value) && 'content' in value && 'sources' in value;
 }
 
-/** Checks `inject`'s `retrieved` argument; the message says how to get the right value. */
-export function checkRetrieved(retrieved: unknown): void {
+/** Checks `inject`'s (or, with `AssembleList`, `assemble`'s) `retrieved` argument; the message says how to get the right value. */
+export function checkRetrieved(retrieved: unknown, fields: 'inject' | 'assemble' = 'inject'): void {
   if (isThenable(retrieved)) {
     throw new ValidationError('retrieved', `must be ${RETRIEVED_HINT}, not a Promise: await it first, e.g. memory.inject(system, await memory.retrieve(query, options)) (got a Promise)`);
   }
@@ -145,5 +168,5 @@ export function checkRetrieved(retrieved: unknown): void {
     );
   }
   if (!Array.isArray(retrieved)) throw new ValidationError('retrieved', `must be ${RETRIEVED_HINT} (got ${describeValue(retrieved)})`);
-  parseInput(RetrievedList, retrieved, 'retrieved');
+  parseInput(fields === 'inject' ? RetrievedList : AssembleList, retrieved, 'retrieved');
 }

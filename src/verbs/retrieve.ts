@@ -1,8 +1,10 @@
-/** `memory.retrieve` and `memory.inject`: the caller's top-k memories, and the prompt block they render into. */
+/** `memory.retrieve`, `memory.inject` and `memory.assemble`: the caller's top-k memories, and the prompt block they render into. */
 import { ValidationError } from '../errors';
+import { assembleContext, type Assembled } from '../inject/assemble';
 import { renderContext } from '../inject/inject';
+import { estimateTokens } from '../inject/tokens';
 import { describeValue } from '../issues';
-import { checkRetrieved, parseInput, Query, RetrieveOptions } from '../options';
+import { AssembleOptions, checkRetrieved, parseInput, Query, RetrieveOptions } from '../options';
 import { retrieveMemories, type Retrieved } from '../retrieve/retrieve';
 import { DEFAULT_WEIGHTS, type Scope } from '../schema';
 import type { MemoryDeps } from './deps';
@@ -21,8 +23,19 @@ export async function retrieve(deps: MemoryDeps, query: string, options: Retriev
   });
 }
 
-export function inject(deps: Pick<MemoryDeps, 'clock'>, system: string, retrieved: readonly Retrieved[]): string {
+function checkSystem(system: unknown): asserts system is string {
   if (typeof system !== 'string') throw new ValidationError('system', `must be the system prompt, a string (got ${describeValue(system)})`);
+}
+
+export function inject(deps: Pick<MemoryDeps, 'clock'>, system: string, retrieved: readonly Retrieved[]): string {
+  checkSystem(system);
   checkRetrieved(retrieved);
   return renderContext(system, retrieved, deps.clock());
+}
+
+export function assemble(deps: Pick<MemoryDeps, 'clock'>, system: string, retrieved: readonly Retrieved[], options: AssembleOptions): Assembled {
+  checkSystem(system);
+  checkRetrieved(retrieved, 'assemble');
+  const parsed = parseInput(AssembleOptions, options, 'options');
+  return assembleContext(system, retrieved, { maxTokens: parsed.maxTokens, countTokens: parsed.countTokens ?? estimateTokens, order: parsed.order, now: deps.clock() });
 }
