@@ -43,6 +43,8 @@ export interface Memory {
    * `relevance·fused + recency·0.5^(age/halfLife) + importance·importance`, where the fused
    * relevance blends the cosine with a BM25 lexical channel (`Retrieved` shows each part). Tombstones never appear.
    * `weights` may be partial: the missing ones are the defaults (see RetrieveOptions).
+   * With `asOf` (ms since epoch): the same ranking over what the store held at that time (see
+   * `list`), recency measured at `asOf`.
    */
   retrieve(query: string, options: RetrieveOptions): Promise<Retrieved[]>;
   /**
@@ -76,7 +78,14 @@ export interface Memory {
    * that came only from the source remains in the database afterwards.
    */
   forgetSource(sourceId: string, options: OwnerOptions): Promise<ForgetReport>;
-  /** The owner's memories and its app's app-scope ones, oldest first; tombstones with `includeInvalid`. */
+  /**
+   * The owner's memories and its app's app-scope ones, oldest first; tombstones with `includeInvalid`.
+   * With `asOf` (ms since epoch): the memories as they stood at that time, active then, with the
+   * confidence and sources they had then, under the ids of the stored records they became. The
+   * past is rebuilt by replaying the stored inputs written up to `asOf` (in write order), not
+   * read off today's records, so erasure reaches it: a forgotten source never reappears as of
+   * any time. A memory whose record is not found again keeps an `asof_…` id of its own.
+   */
   list(options: ListOptions): Promise<MemoryRecord[]>;
   /** One memory visible to `owner`. @throws NotFoundError when missing or foreign (indistinguishable on purpose). */
   get(id: string, owner: OwnerOptions): Promise<MemoryRecord>;

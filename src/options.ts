@@ -10,6 +10,9 @@ import type { ReembedProgress } from './reembed/reembed';
 import { describeValue, expectedOf, issueMessage, issueValue } from './issues';
 import { ChatMessage, DEFAULT_WEIGHTS, Fact, Id, MemoryRecord, positiveZero, Scope, SourceInput, Weights } from './schema';
 
+/** A past time to read the store as of (`retrieve`, `list`): ms since epoch. */
+const AsOf = z.number().nonnegative({ error: 'must be a time in ms since epoch (≥ 0)' });
+
 /** Owner ids must be real strings: a missing or empty userId is an error, never "everyone". */
 const UserId = Id;
 const AppName = Id.default('default');
@@ -50,6 +53,8 @@ export const RetrieveOptions = z.strictObject({
   k: z.number().int().min(0).max(1000).transform(positiveZero).default(5),
   /** Each a number from 0 to 1000; a partial object is merged over `{ relevance: 0.6, recency: 0.25, importance: 0.15 }`. */
   weights: PartialWeights.optional(),
+  /** Rank what the store held at this time (ms since epoch), scored as of then. */
+  asOf: AsOf.optional(),
 });
 /**
  * Options of `memory.retrieve`: the owner (`userId`, `appName` default `'default'`), an optional
@@ -58,6 +63,7 @@ export const RetrieveOptions = z.strictObject({
  * Each weight is a number from 0 to 1000 (0 switches that term off; all three may be 0); a
  * partial `weights` object is merged over the defaults `{ relevance: 0.6, recency: 0.25,
  * importance: 0.15 }`, so `{ recency: 0 }` keeps relevance 0.6 and importance 0.15.
+ * `asOf` (ms since epoch) ranks what the store held at that time instead, scored as of then.
  */
 export type RetrieveOptions = z.input<typeof RetrieveOptions>;
 
@@ -69,7 +75,7 @@ export function parseOwner(options: unknown, name = 'options'): z.output<typeof 
   return parseInput(OwnerOptions, options, name);
 }
 
-export const ListOptions = OwnerOptions.extend({ includeInvalid: z.boolean().default(false) });
+export const ListOptions = OwnerOptions.extend({ includeInvalid: z.boolean().default(false), asOf: AsOf.optional() });
 export type ListOptions = z.input<typeof ListOptions>;
 
 export const PruneOptions = OwnerOptions.extend({
