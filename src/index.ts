@@ -30,6 +30,7 @@ export type { ReembedProgress, ReembedReport } from './reembed/reembed';
 export type { Retrieved } from './retrieve/retrieve';
 export type { ForgetReport } from './forget/forget';
 export type { PruneReport } from './forget/prune';
+export type { UndoReport } from './undo/undo';
 export { SESSION_SUMMARY_TOPIC } from './session/summarize';
 export type { Embedder } from './embed/embedder';
 export { createHashEmbedder } from './embed/hash-embedder';

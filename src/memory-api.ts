@@ -9,6 +9,7 @@ import type { AssembleOptions, IngestOptions, ListOptions, OwnerOptions, PruneOp
 import type { ReembedReport } from './reembed/reembed';
 import type { Retrieved } from './retrieve/retrieve';
 import type { ChatMessage, Fact, HistoryEntry, MemoryRecord, Operation } from './schema';
+import type { UndoReport } from './undo/undo';
 import type { ImportReport, OwnerExport } from './transfer/format';
 import type { PersistResult, StorageEstimateResult } from './durability/persist';
 import type { ChangeListener } from './durability/subscribe';
@@ -91,6 +92,24 @@ export interface Memory {
   get(id: string, owner: OwnerOptions): Promise<MemoryRecord>;
   /** The audit trail of one memory: created, corroborated, superseded, erased, regenerated, pruned, each with its reason. */
   history(id: string, owner: OwnerOptions): Promise<HistoryEntry[]>;
+  /**
+   * Reverts one consolidation, given the Operation `ingest` or `remember` resolved to: an UPDATE's
+   * memory goes and the memory it superseded is active again with its sources; a CREATE's memory
+   * goes. The memory that goes is left as a tombstone without text (history event `erased`), and
+   * its fact is taken out of the stored conversation it came from, so no later replay
+   * (forgetSource, asOf) brings it back: undoing every operation of the last message leaves the
+   * store that never received it. Only the latest consolidation of a memory can be undone.
+   * A revert, not an erasure: the excerpt of the source stays (IndexedDB keeps it in the source's
+   * lineage row) until `forgetSource` of that source erases it.
+   * @returns `{ removed, restored }`: the id that went, and for an UPDATE `{ from, to }`: the
+   * superseded memory and the id it stands under again (a tombstone is never rewritten), else null.
+   * @throws ConflictError saying what depends on it when something was built on it: the memory
+   * was corroborated, pruned or superseded since, or a later write was decided with it in place
+   * (replaying without it would give other memories); ValidationError for a NOOP (nothing was
+   * made) or an operation that does not match the store; NotFoundError for a memory the owner
+   * does not have; PermissionError for app scope.
+   */
+  undo(operation: Operation, owner: OwnerOptions): Promise<UndoReport>;
   /** Invalidates the owner's memories whose decayed confidence fell below `floor` (history event `pruned`). */
   prune(options: PruneOptions): Promise<PruneReport>;
   /** Writes one session-scope summary of the user's durable statements (null when there are none). */

@@ -31,6 +31,7 @@ import { reembed } from './verbs/reembed';
 import { remember } from './verbs/remember';
 import { assemble, inject, retrieve } from './verbs/retrieve';
 import { summarizeSession } from './verbs/summarize';
+import { undo } from './verbs/undo';
 import { checkedForEviction, type NoteStore } from './durability/eviction';
 import { estimateStorage, persistStorage } from './durability/persist';
 import { createSubscriptions, subscribe } from './durability/subscribe';
@@ -112,6 +113,7 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
     assemble: (system, retrieved, options) => assemble(deps, system, retrieved, options),
     forgetSource: (sourceId, options) => forgetSource(deps, sourceId, options),
     prune: (options) => prune(deps, options),
+    undo: (operation, owner) => undo(deps, operation, owner),
     list: (options) => list(deps, options),
     get: (id, owner) => get(deps, id, owner),
     history: (id, owner) => history(deps, id, owner),

@@ -10,6 +10,7 @@ import { NotFoundError } from '../../src/index';
 import { noiseEmbedder } from '../helpers/noise-embedder';
 import { SEED_OWNER, ingestSeed } from '../helpers/seed';
 import { checkAsOf } from './as-of';
+import { checkUndo } from './undo';
 import { checkEquivalence, forgetVersusFresh, SEED_CONVERSATIONS } from './equivalence';
 import { sweepSessionThree } from './fault-sweep';
 import { createStores, type MakeStore } from './harness';
@@ -99,6 +100,14 @@ export function describeStorageContract(name: string, makeStore: MakeStore, opti
         expect(then.map((record) => [record.scope, record.content])).toEqual([['app', 'Support answers within a day.']]);
         expect((await memory.list({ userId: 'u' }))[0]!.id).toBe(then[0]!.id);
       }, timeout);
+    });
+
+    describe('Memory.undo (the last message undone equals never having ingested it)', () => {
+      it('leaves the store that never received the last message when every operation of it is undone, for random histories', async () => {
+        const { runs, undone, operations } = await checkUndo(stores.open, asOfRuns * 2);
+        console.log(`undo property (${name}): ${runs} random histories, ${undone} with only CREATE/UPDATE in the last message (${operations} operations undone), 0 mismatches`);
+        expect(undone).toBeGreaterThan(0);
+      }, timeout * 2);
     });
 
     describe('Memory.forgetSource (equivalence, invariant 6)', () => {
