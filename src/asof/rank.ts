@@ -9,6 +9,7 @@ import { partitionOf, partitionsFor } from '../storage/contract';
 import type { RetrievePlan, Retrieved } from '../retrieve/retrieve';
 import { SCOPE_CODE, type IndexRows } from '../worker/api';
 import { createCompute } from '../worker/compute';
+import { WorkerError } from '../errors';
 
 /** The compute's columnar rows for `records` (all of one partition, vectors of `dim`). */
 function rowsOf(records: readonly MemoryRecord[], dim: number): IndexRows {
@@ -44,7 +45,7 @@ export function rankRecords(records: readonly MemoryRecord[], query: { vector: F
     scopes: [...plan.scopes],
     ...(plan.sessionId !== undefined ? { sessionId: plan.sessionId } : {}),
   });
-  if (!('hits' in result)) throw new Error('the f32 kernel answered with candidates');
+  if (!('hits' in result)) throw new WorkerError('ranking a past state: the JS kernel answered with candidates instead of hits (it holds f32 rows, so this is a bug in engram)');
   const byId = new Map(active.map((record) => [record.id, record]));
   return result.hits.map(({ id, score, relevance, cosine, lexical, recency, importance }) => ({ memory: byId.get(id)!, score, relevance, cosine, lexical, recency, importance }));
 }
