@@ -8,8 +8,9 @@
  * replay can bring back what came from it, whatever the time (a record's own times could: a
  * memory superseded by an erasure was active before it, text and all). Rules this code keeps:
  *
- * - "Up to `asOf`" is the longest run of inputs, in write order, made at or before `asOf`: a
- *   state the store really went through, also when the clock once went backwards.
+ * - "Up to `asOf`" is every input made at or before `asOf`, replayed in write order. (Not the
+ *   head of the log up to the first later input: undo may move the rest of a message's input
+ *   behind later ones, keeping its time, and it still belongs to its time.)
  * - The owner's inputs (user and session scope) and its app's (app scope, stored with userId
  *   `''`) are replayed apart, as consolidation keeps the two apart.
  * - A replayed memory carries the id of the stored record it became (same scope, session, topic
@@ -24,10 +25,9 @@ export interface AsOfDeps {
   replay: (inputs: readonly InputRow[]) => Promise<Map<string, MemoryRecord>>;
 }
 
-/** The inputs written up to `asOf`: the head of the log before the first one made after it. */
-function headUntil(inputs: readonly InputRow[], asOf: number): InputRow[] {
-  const end = inputs.findIndex((input) => input.at > asOf);
-  return end < 0 ? [...inputs] : inputs.slice(0, end);
+/** The inputs made at or before `asOf`, in write order. */
+function madeBy(inputs: readonly InputRow[], asOf: number): InputRow[] {
+  return inputs.filter((input) => input.at <= asOf);
 }
 
 function claimOf(record: MemoryRecord): string {
@@ -77,7 +77,7 @@ function renamed(record: MemoryRecord, ids: ReadonlyMap<string, string>): Memory
 
 /** One replay of the inputs up to `asOf`, its records under their stored ids. */
 async function replayUntil(deps: AsOfDeps, inputs: readonly InputRow[], asOf: number, stored: readonly MemoryRecord[], prefix: string): Promise<MemoryRecord[]> {
-  const replayed = [...(await deps.replay(headUntil(inputs, asOf))).values()];
+  const replayed = [...(await deps.replay(madeBy(inputs, asOf))).values()];
   const ids = storedIds(replayed, stored, prefix);
   return replayed.map((record) => renamed(record, ids));
 }

@@ -51,6 +51,24 @@ describe('undo', () => {
     await memory.close();
   });
 
+  it('keeps the other facts of the message at their time when one of them is undone after later writes', async () => {
+    const { memory, clock } = await createTestMemory();
+    const operations = await memory.ingest([{ role: 'user', content: "I'm vegetarian. I prefer the aisle seat." }], { ...owner, sessionId: 'c', source: source('s1', 'user_implicit') });
+    expect(operations.map((operation) => operation.action)).toEqual(['CREATE', 'CREATE']);
+    const then = clock();
+    clock.advance(DAY);
+    await memory.remember({ content: 'The user likes jazz.', topic: 'music' }, { ...owner, source: source('s2') });
+    clock.advance(DAY);
+    await memory.undo(operations[0]!, owner);
+    const seat = 'The user prefers aisle seating on flights.';
+    expect((await memory.list({ ...owner, asOf: then })).map((record) => record.content)).toEqual([seat]);
+    expect((await memory.list(owner)).map((record) => record.content)).toEqual([seat, 'The user likes jazz.']);
+    // A replay (the erasure of s2) rebuilds the seat fact and not the undone one.
+    await memory.forgetSource('s2', owner);
+    expect((await memory.list(owner)).map((record) => record.content)).toEqual([seat]);
+    await memory.close();
+  });
+
   it('refuses with a ConflictError naming what depends on it when the memory was corroborated since', async () => {
     const { memory, clock } = await createTestMemory();
     const created = await memory.remember({ content: 'The user likes jazz.', topic: 'music' }, { ...owner, source: source('s1') });
