@@ -7,7 +7,7 @@ import { ClosedError, isEngramError, StorageError, WorkerError } from './errors'
 import type { Memory } from './memory-api';
 
 /** The only synchronous calls; every other method returns a promise and rejects instead of throwing. */
-export const SYNC_METHODS: ReadonlySet<string> = new Set(['inject', 'subscribe'] satisfies (keyof Memory)[]);
+export const SYNC_METHODS: ReadonlySet<string> = new Set(['inject', 'assemble', 'subscribe'] satisfies (keyof Memory)[]);
 
 function closedError(method: string, cause?: unknown): ClosedError {
   const when = cause === undefined ? 'after close()' : 'while close() ran, which stopped it (anything it had not committed was not written)';

@@ -25,11 +25,12 @@ export {
   type PruneInput,
   type WorkingHints,
 } from './storage/contract';
-export type { IngestOptions, RememberOptions, RetrieveOptions, OwnerOptions, ListOptions, PruneOptions, SummarizeOptions, ReembedOptions } from './options';
+export type { AssembleOptions, IngestOptions, RememberOptions, RetrieveOptions, OwnerOptions, ListOptions, PruneOptions, SummarizeOptions, ReembedOptions } from './options';
 export type { ReembedProgress, ReembedReport } from './reembed/reembed';
 export type { Retrieved } from './retrieve/retrieve';
 export type { ForgetReport } from './forget/forget';
 export type { PruneReport } from './forget/prune';
+export type { UndoReport } from './undo/undo';
 export { SESSION_SUMMARY_TOPIC } from './session/summarize';
 export type { Embedder } from './embed/embedder';
 export { createHashEmbedder } from './embed/hash-embedder';
@@ -40,6 +41,8 @@ export { createRuleExtractor, SEED_RULES, type Rule } from './extract/rules';
 export { createLlmExtractor, EXTRACTION_PROMPT, LlmExtraction, type LlmExtractorOptions, type CompletionRequest } from './extract/llm';
 export { createPolicyDecider, type Decider, type DecideInput, type Decision, type PolicyOptions } from './consolidate/decider';
 export { MEMORIES_OPEN, MEMORIES_CLOSE } from './inject/inject';
+export type { Assembled, AssembleOrder } from './inject/assemble';
+export { estimateTokens } from './inject/tokens';
 export {
   ChatMessage,
   Source,

@@ -4,10 +4,12 @@
  */
 import type { ForgetReport } from './forget/forget';
 import type { PruneReport } from './forget/prune';
-import type { IngestOptions, ListOptions, OwnerOptions, PruneOptions, ReembedOptions, RememberOptions, RetrieveOptions, SummarizeOptions } from './options';
+import type { Assembled } from './inject/assemble';
+import type { AssembleOptions, IngestOptions, ListOptions, OwnerOptions, PruneOptions, ReembedOptions, RememberOptions, RetrieveOptions, SummarizeOptions } from './options';
 import type { ReembedReport } from './reembed/reembed';
 import type { Retrieved } from './retrieve/retrieve';
 import type { ChatMessage, Fact, HistoryEntry, MemoryRecord, Operation } from './schema';
+import type { UndoReport } from './undo/undo';
 import type { ImportReport, OwnerExport } from './transfer/format';
 import type { PersistResult, StorageEstimateResult } from './durability/persist';
 import type { ChangeListener } from './durability/subscribe';
@@ -42,6 +44,8 @@ export interface Memory {
    * `relevance·fused + recency·0.5^(age/halfLife) + importance·importance`, where the fused
    * relevance blends the cosine with a BM25 lexical channel (`Retrieved` shows each part). Tombstones never appear.
    * `weights` may be partial: the missing ones are the defaults (see RetrieveOptions).
+   * With `asOf` (ms since epoch): the same ranking over what the store held at that time (see
+   * `list`), recency measured at `asOf`.
    */
   retrieve(query: string, options: RetrieveOptions): Promise<Retrieved[]>;
   /**
@@ -53,17 +57,59 @@ export interface Memory {
    */
   inject(system: string, retrieved: readonly Retrieved[]): string;
   /**
+   * `inject` under a token budget: the system prompt and the `<MEMORIES>` block (the same lines
+   * and escaping) holding the best-ranked of `retrieved` that fit in `maxTokens`, counted over
+   * the whole text with `countTokens` (the app's tokenizer; without one an upper bound, UTF-8
+   * bytes plus one, that no byte-level BPE or SentencePiece tokenizer exceeds). A memory is in
+   * or out whole; the budget drops the lowest-ranked first (rank: score, ties oldest first).
+   * `order: 'stable'` writes the chosen memories by creation, then id, and bands each by its
+   * confidence as last stored (not decayed to now), so an unchanged chosen set gives a
+   * byte-identical block turn after turn and a memory created later is written after the
+   * existing lines: prompt caches keep the prefix. The trade-off: the band does not fall as a
+   * memory ages until it is written again (ranking and `prune` still decay).
+   * @returns `{ text, included, dropped, tokens }`: `included` in the order written, `dropped`
+   * best first, `tokens = countTokens(text) ≤ maxTokens`.
+   * @throws ValidationError for bad arguments or a `maxTokens` too small for the system prompt
+   * and the empty block; PluginError when `countTokens` throws or returns no count.
+   */
+  assemble(system: string, retrieved: readonly Retrieved[], options: AssembleOptions): Assembled;
+  /**
    * Right to erasure: memories only `sourceId` supported become tombstones without text; the
    * others it touched are rebuilt by replaying the owner's remaining conversations. No text
    * that came only from the source remains in the database afterwards.
    */
   forgetSource(sourceId: string, options: OwnerOptions): Promise<ForgetReport>;
-  /** The owner's memories and its app's app-scope ones, oldest first; tombstones with `includeInvalid`. */
+  /**
+   * The owner's memories and its app's app-scope ones, oldest first; tombstones with `includeInvalid`.
+   * With `asOf` (ms since epoch): the memories as they stood at that time, active then, with the
+   * confidence and sources they had then, under the ids of the stored records they became. The
+   * past is rebuilt by replaying the stored inputs written up to `asOf` (in write order), not
+   * read off today's records, so erasure reaches it: a forgotten source never reappears as of
+   * any time. A memory whose record is not found again keeps an `asof_…` id of its own.
+   */
   list(options: ListOptions): Promise<MemoryRecord[]>;
   /** One memory visible to `owner`. @throws NotFoundError when missing or foreign (indistinguishable on purpose). */
   get(id: string, owner: OwnerOptions): Promise<MemoryRecord>;
   /** The audit trail of one memory: created, corroborated, superseded, erased, regenerated, pruned, each with its reason. */
   history(id: string, owner: OwnerOptions): Promise<HistoryEntry[]>;
+  /**
+   * Reverts one consolidation, given the Operation `ingest` or `remember` resolved to: an UPDATE's
+   * memory goes and the memory it superseded is active again with its sources; a CREATE's memory
+   * goes. The memory that goes is left as a tombstone without text (history event `erased`), and
+   * its fact is taken out of the stored conversation it came from, so no later replay
+   * (forgetSource, asOf) brings it back: undoing every operation of the last message leaves the
+   * store that never received it. Only the latest consolidation of a memory can be undone.
+   * A revert, not an erasure: the excerpt of the source stays (IndexedDB keeps it in the source's
+   * lineage row) until `forgetSource` of that source erases it.
+   * @returns `{ removed, restored }`: the id that went, and for an UPDATE `{ from, to }`: the
+   * superseded memory and the id it stands under again (a tombstone is never rewritten), else null.
+   * @throws ConflictError saying what depends on it when something was built on it: the memory
+   * was corroborated, pruned or superseded since, or a later write was decided with it in place
+   * (replaying without it would give other memories); ValidationError for a NOOP (nothing was
+   * made) or an operation that does not match the store; NotFoundError for a memory the owner
+   * does not have; PermissionError for app scope.
+   */
+  undo(operation: Operation, owner: OwnerOptions): Promise<UndoReport>;
   /** Invalidates the owner's memories whose decayed confidence fell below `floor` (history event `pruned`). */
   prune(options: PruneOptions): Promise<PruneReport>;
   /** Writes one session-scope summary of the user's durable statements (null when there are none). */

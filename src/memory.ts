@@ -29,8 +29,9 @@ import { get, history, list } from './verbs/inspect';
 import { prune } from './verbs/prune';
 import { reembed } from './verbs/reembed';
 import { remember } from './verbs/remember';
-import { inject, retrieve } from './verbs/retrieve';
+import { assemble, inject, retrieve } from './verbs/retrieve';
 import { summarizeSession } from './verbs/summarize';
+import { undo } from './verbs/undo';
 import { checkedForEviction, type NoteStore } from './durability/eviction';
 import { estimateStorage, persistStorage } from './durability/persist';
 import { createSubscriptions, subscribe } from './durability/subscribe';
@@ -109,8 +110,10 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
     summarizeSession: (messages, options) => summarizeSession(deps, messages, options),
     retrieve: (query, options) => retrieve(deps, query, options),
     inject: (system, retrieved) => inject(deps, system, retrieved),
+    assemble: (system, retrieved, options) => assemble(deps, system, retrieved, options),
     forgetSource: (sourceId, options) => forgetSource(deps, sourceId, options),
     prune: (options) => prune(deps, options),
+    undo: (operation, owner) => undo(deps, operation, owner),
     list: (options) => list(deps, options),
     get: (id, owner) => get(deps, id, owner),
     history: (id, owner) => history(deps, id, owner),

@@ -10,6 +10,9 @@ import type { ReembedProgress } from './reembed/reembed';
 import { describeValue, expectedOf, issueMessage, issueValue } from './issues';
 import { ChatMessage, DEFAULT_WEIGHTS, Fact, Id, MemoryRecord, positiveZero, Scope, SourceInput, Weights } from './schema';
 
+/** A past time to read the store as of (`retrieve`, `list`): ms since epoch. */
+const AsOf = z.number().nonnegative({ error: 'must be a time in ms since epoch (≥ 0)' });
+
 /** Owner ids must be real strings: a missing or empty userId is an error, never "everyone". */
 const UserId = Id;
 const AppName = Id.default('default');
@@ -50,6 +53,8 @@ export const RetrieveOptions = z.strictObject({
   k: z.number().int().min(0).max(1000).transform(positiveZero).default(5),
   /** Each a number from 0 to 1000; a partial object is merged over `{ relevance: 0.6, recency: 0.25, importance: 0.15 }`. */
   weights: PartialWeights.optional(),
+  /** Rank what the store held at this time (ms since epoch), scored as of then. */
+  asOf: AsOf.optional(),
 });
 /**
  * Options of `memory.retrieve`: the owner (`userId`, `appName` default `'default'`), an optional
@@ -58,6 +63,7 @@ export const RetrieveOptions = z.strictObject({
  * Each weight is a number from 0 to 1000 (0 switches that term off; all three may be 0); a
  * partial `weights` object is merged over the defaults `{ relevance: 0.6, recency: 0.25,
  * importance: 0.15 }`, so `{ recency: 0 }` keeps relevance 0.6 and importance 0.15.
+ * `asOf` (ms since epoch) ranks what the store held at that time instead, scored as of then.
  */
 export type RetrieveOptions = z.input<typeof RetrieveOptions>;
 
@@ -69,7 +75,7 @@ export function parseOwner(options: unknown, name = 'options'): z.output<typeof 
   return parseInput(OwnerOptions, options, name);
 }
 
-export const ListOptions = OwnerOptions.extend({ includeInvalid: z.boolean().default(false) });
+export const ListOptions = OwnerOptions.extend({ includeInvalid: z.boolean().default(false), asOf: AsOf.optional() });
 export type ListOptions = z.input<typeof ListOptions>;
 
 export const PruneOptions = OwnerOptions.extend({
@@ -125,6 +131,29 @@ const RetrievedList = z.array(
   }),
 );
 
+/** What `assemble` reads: `inject`'s fields, plus what the stable order and the ranking's tiebreak sort by. */
+const AssembleList = z.array(
+  z.object({
+    memory: MemoryRecord.pick({ id: true, createdAt: true, content: true, confidence: true, updatedAt: true, halfLifeDays: true, sources: true }),
+    score: z.number(),
+  }),
+);
+
+export const AssembleOptions = z.strictObject({
+  /** The most tokens the whole text (system prompt and block) may take under `countTokens`. */
+  maxTokens: z.number().int().min(1).max(100_000_000),
+  /** The app's tokenizer: `(text) => number of tokens`. Default: {@link estimateTokens}, an upper bound. */
+  countTokens: z.custom<(text: string) => number>((value) => typeof value === 'function', { error: 'must be a function (text) => number of tokens' }).optional(),
+  /** `'score'` (default): best first. `'stable'`: by creation, so an unchanged set gives the same bytes (prompt caches stay warm). */
+  order: z.enum(['score', 'stable']).default('score'),
+});
+/**
+ * Options of `memory.assemble`: `maxTokens` (an integer ≥ 1: the budget of the whole text),
+ * `countTokens` (the app's tokenizer; default an estimate that never undercounts: UTF-8 bytes
+ * plus one) and `order` (`'score'` default, or `'stable'`).
+ */
+export type AssembleOptions = z.input<typeof AssembleOptions>;
+
 const RETRIEVED_HINT = 'an array of memory.retrieve() results: [{ memory, score, relevance, recency, importance }]';
 
 /** A MemoryRecord (from list/get) where a retrieve() result belongs. */
@@ -132,8 +161,8 @@ function isBareRecord(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !('memory' in value) && 'content' in value && 'sources' in value;
 }
 
-/** Checks `inject`'s `retrieved` argument; the message says how to get the right value. */
-export function checkRetrieved(retrieved: unknown): void {
+/** Checks `inject`'s (or, with `AssembleList`, `assemble`'s) `retrieved` argument; the message says how to get the right value. */
+export function checkRetrieved(retrieved: unknown, fields: 'inject' | 'assemble' = 'inject'): void {
   if (isThenable(retrieved)) {
     throw new ValidationError('retrieved', `must be ${RETRIEVED_HINT}, not a Promise: await it first, e.g. memory.inject(system, await memory.retrieve(query, options)) (got a Promise)`);
   }
@@ -145,5 +174,5 @@ export function checkRetrieved(retrieved: unknown): void {
     );
   }
   if (!Array.isArray(retrieved)) throw new ValidationError('retrieved', `must be ${RETRIEVED_HINT} (got ${describeValue(retrieved)})`);
-  parseInput(RetrievedList, retrieved, 'retrieved');
+  parseInput(fields === 'inject' ? RetrievedList : AssembleList, retrieved, 'retrieved');
 }

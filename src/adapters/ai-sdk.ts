@@ -6,7 +6,7 @@
  * only after the last streamed part, so it never delays a token.
  */
 import type { LanguageModelV3CallOptions, LanguageModelV3Middleware, LanguageModelV3Prompt, LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import { ValidationError, type Memory, type SourceInput } from 'engram';
+import { ValidationError, type AssembleOptions, type AssembleOrder, type Memory, type Retrieved, type SourceInput } from 'engram';
 
 export interface EngramMiddlewareOptions {
   memory: Memory;
@@ -18,8 +18,22 @@ export interface EngramMiddlewareOptions {
   sessionId?: string;
   /** What each stored user turn came from. Default `{ type: 'user_implicit', id: sessionId }`. */
   source?: SourceInput;
-  /** Memories per call. Default 5. */
+  /** Memories per call. Default 5. With `order: 'stable'`, a `k` that holds the user's memories keeps the set, and so the prompt, the same between turns. */
   k?: number;
+  /**
+   * The token budget of the system message (the app's system prompt and the memory block):
+   * memories go in with `memory.assemble`, the lowest-ranked left out first. Default: no budget
+   * (every retrieved memory goes in).
+   */
+  maxTokens?: number;
+  /** The model's tokenizer for `maxTokens`: `(text) => tokens`. Default `estimateTokens` (an upper bound). */
+  countTokens?: (text: string) => number;
+  /**
+   * `'score'` (default): best first. `'stable'`: by creation, so a turn whose memories did not
+   * change sends a byte-identical system prompt and a new memory is appended after the others:
+   * the provider's prompt cache keeps the prefix (see `memory.assemble`).
+   */
+  order?: AssembleOrder;
   /** Called with an ingestion that failed after its call returned; without it, `flush()` rejects with it. */
   onError?: (error: unknown) => void;
 }
@@ -85,6 +99,17 @@ function withSystem(prompt: LanguageModelV3Prompt, render: (system: string) => s
   return prompt.map((message, i) => (i === index && message.role === 'system' ? { ...message, content: render(message.content) } : message));
 }
 
+/** The largest budget `assemble` takes: what the middleware budgets with when only an order is given. */
+const NO_BUDGET = 100_000_000;
+
+/** How one call's system prompt gets its memories: `inject`, or `assemble` when a budget or an order is set. */
+function renderer(options: EngramMiddlewareOptions, retrieved: readonly Retrieved[]): (system: string) => string {
+  const { memory, maxTokens, countTokens, order } = options;
+  if (maxTokens === undefined && order === undefined && countTokens === undefined) return (system) => memory.inject(system, retrieved);
+  const assembly: AssembleOptions = { maxTokens: maxTokens ?? NO_BUDGET, ...(countTokens !== undefined ? { countTokens } : {}), ...(order !== undefined ? { order } : {}) };
+  return (system) => memory.assemble(system, retrieved, assembly).text;
+}
+
 /** Ingestions running after their calls returned, and the failures nobody was told of yet. */
 function createIngestQueue(memory: Memory, onError: ((error: unknown) => void) | undefined) {
   const pending = new Set<Promise<void>>();
@@ -140,7 +165,7 @@ export function engramMiddleware(options: EngramMiddlewareOptions): EngramMiddle
       const turn = turnOf(options, params);
       const query = latestUserText(params.prompt)?.text;
       const retrieved = query === undefined ? [] : await memory.retrieve(query, { userId: turn.userId, appName: turn.appName, sessionId: turn.sessionId, ...(options.k !== undefined ? { k: options.k } : {}) });
-      const next = retrieved.length === 0 ? { ...params } : { ...params, prompt: withSystem(params.prompt, (system) => memory.inject(system, retrieved)) };
+      const next = retrieved.length === 0 ? { ...params } : { ...params, prompt: withSystem(params.prompt, renderer(options, retrieved)) };
       turns.set(next, turn);
       return next;
     },

@@ -16,7 +16,8 @@ export interface ForgetReport {
 
 export const REDACTED = '[redacted: source revoked]';
 
-function identity(record: MemoryRecord): string {
+/** What two memories must share to be the same active memory: scope, session, topic, text, source ids, confidence. */
+export function identity(record: MemoryRecord): string {
   const sourceIds = [...new Set(record.sources.map((source) => source.id))].sort();
   return JSON.stringify([record.scope, record.sessionId ?? '', record.topic, record.content, sourceIds, record.confidence]);
 }

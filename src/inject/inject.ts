@@ -7,6 +7,7 @@
  */
 import { confidenceBand, decayedConfidence } from '../schema';
 import type { Retrieved } from '../retrieve/retrieve';
+import type { MemoryRecord } from '../schema';
 import { oneLine } from '../text';
 
 export const MEMORIES_OPEN = '<MEMORIES>';
@@ -29,12 +30,22 @@ export function escapeMemoryText(text: string): string {
     .trim();
 }
 
+/**
+ * One memory's line: the `[confidence: …, source: …]` annotation (the band of `confidence`, the
+ * type of the latest source), then the escaped text. Every block engram writes (inject,
+ * assemble) is made of these lines.
+ */
+export function memoryLine(memory: Pick<MemoryRecord, 'content' | 'sources'>, confidence: number): string {
+  const source = memory.sources.at(-1)?.type ?? 'unknown';
+  return `- [confidence: ${confidenceBand(confidence)}, source: ${source}] ${escapeMemoryText(memory.content)}`;
+}
+
+/** The system prompt followed by the `<MEMORIES>` block holding `lines` in the order given. */
+export function renderBlock(system: string, lines: readonly string[]): string {
+  return `${system}\n\n${MEMORIES_OPEN}\n${MEMORIES_PREAMBLE}\n${lines.join('\n')}${lines.length ? '\n' : ''}${MEMORIES_CLOSE}`;
+}
+
 /** The system prompt followed by the `<MEMORIES>` block; `now` decays the confidences. */
 export function renderContext(system: string, retrieved: readonly Retrieved[], now: number): string {
-  const lines = retrieved.map(({ memory }) => {
-    const band = confidenceBand(decayedConfidence(memory, now));
-    const source = memory.sources.at(-1)?.type ?? 'unknown';
-    return `- [confidence: ${band}, source: ${source}] ${escapeMemoryText(memory.content)}`;
-  });
-  return `${system}\n\n${MEMORIES_OPEN}\n${MEMORIES_PREAMBLE}\n${lines.join('\n')}${lines.length ? '\n' : ''}${MEMORIES_CLOSE}`;
+  return renderBlock(system, retrieved.map(({ memory }) => memoryLine(memory, decayedConfidence(memory, now))));
 }

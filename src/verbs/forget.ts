@@ -6,10 +6,14 @@ import { Id } from '../schema';
 import type { MemoryDeps } from './deps';
 import { candidatesOf } from './write-input';
 
+/** What a replay runs with: it extracts and plans exactly as the live writes did (the same candidates, embedder and policy). */
+export function replayDepsOf(deps: MemoryDeps): ReplayDeps {
+  return { candidatesOf: (input) => candidatesOf(deps, input), embedder: deps.embedder, context: deps.context };
+}
+
 export async function forgetSource(deps: MemoryDeps, sourceId: string, options: OwnerOptions): Promise<ForgetReport> {
   const id = parseInput(Id, sourceId, 'sourceId');
-  // Replay extracts and plans exactly as the live writes did: the same candidates, embedder and policy.
-  const replayDeps: ReplayDeps = { candidatesOf: (input) => candidatesOf(deps, input), embedder: deps.embedder, context: deps.context };
+  const replayDeps = replayDepsOf(deps);
   return eraseSource(
     {
       ...deps,

@@ -9,6 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { NotFoundError } from '../../src/index';
 import { noiseEmbedder } from '../helpers/noise-embedder';
 import { SEED_OWNER, ingestSeed } from '../helpers/seed';
+import { checkAsOf } from './as-of';
+import { checkUndo } from './undo';
 import { checkEquivalence, forgetVersusFresh, SEED_CONVERSATIONS } from './equivalence';
 import { sweepSessionThree } from './fault-sweep';
 import { createStores, type MakeStore } from './harness';
@@ -23,6 +25,8 @@ export interface ContractOptions {
   isolationRuns?: number;
   /** Random histories of the equivalence property. Default 12. */
   equivalenceRuns?: number;
+  /** Random histories of the as-of property. Default 4. */
+  asOfRuns?: number;
   /** Per-test timeout in ms, for a store behind a server. Default 60 000. */
   timeout?: number;
 }
@@ -32,7 +36,7 @@ export interface ContractOptions {
  * needs (a fresh, empty one each time, under a unique name); each is torn down after its test.
  */
 export function describeStorageContract(name: string, makeStore: MakeStore, options: ContractOptions = {}): void {
-  const { isolationRuns = 400, equivalenceRuns = 12, timeout = 60_000 } = options;
+  const { isolationRuns = 400, equivalenceRuns = 12, asOfRuns = 4, timeout = 60_000 } = options;
   describe(`storage contract: ${name}`, () => {
     const stores = createStores(makeStore);
     afterEach(() => stores.teardown());
@@ -76,6 +80,34 @@ export function describeStorageContract(name: string, makeStore: MakeStore, opti
         expect((await memory.get(operation.memoryId, owner)).sources.map((source) => source.id)).toEqual(['s7', 'again']);
         expect(await memory.list(owner)).toHaveLength(12);
       }, timeout);
+    });
+
+    describe('Memory.list and Memory.retrieve asOf (the stored inputs replayed up to a time)', () => {
+      it('equals the state seen at each time, and after an erasure a store that never saw the source, for random histories', async () => {
+        const { reads, differing } = await checkAsOf(stores.open, asOfRuns);
+        console.log(`as-of property (${name}): ${asOfRuns} random histories, ${reads} as-of reads compared, 0 mismatches`);
+        expect(differing).toBeGreaterThan(0);
+      }, timeout * 2);
+
+      it('reads the app-scope memories that existed then from the app’s own stored inputs', async () => {
+        const { memory, clock } = await stores.open();
+        const app = { appName: 'default', scope: 'app' as const, source: { type: 'bootstrapped' as const, id: 'kb' } };
+        await memory.remember({ content: 'Support answers within a day.', topic: 'support' }, app);
+        const before = clock();
+        clock.advance(1000);
+        await memory.remember({ content: 'Refunds take a week.', topic: 'refunds' }, app);
+        const then = await memory.list({ userId: 'u', asOf: before });
+        expect(then.map((record) => [record.scope, record.content])).toEqual([['app', 'Support answers within a day.']]);
+        expect((await memory.list({ userId: 'u' }))[0]!.id).toBe(then[0]!.id);
+      }, timeout);
+    });
+
+    describe('Memory.undo (the last message undone equals never having ingested it)', () => {
+      it('leaves the store that never received the last message when every operation of it is undone, for random histories', async () => {
+        const { runs, undone, operations } = await checkUndo(stores.open, asOfRuns * 2);
+        console.log(`undo property (${name}): ${runs} random histories, ${undone} with only CREATE/UPDATE in the last message (${operations} operations undone), 0 mismatches`);
+        expect(undone).toBeGreaterThan(0);
+      }, timeout * 2);
     });
 
     describe('Memory.forgetSource (equivalence, invariant 6)', () => {

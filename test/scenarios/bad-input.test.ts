@@ -104,6 +104,8 @@ describe('Memory reads (bad input)', () => {
     ];
     for (const call of bad) await expect(call()).rejects.toThrow(ValidationError);
     expect(() => memory.inject(42 as never, [])).toThrow(ValidationError);
+    expect(() => memory.assemble('sys', [], { maxTokens: 0 })).toThrow(ValidationError);
+    expect(() => memory.assemble('sys', [], undefined as never)).toThrow('options: is required: { maxTokens, countTokens?, order? }');
     await expectNothingStored();
   });
 });
@@ -116,16 +118,17 @@ describe('Memory (missing arguments)', () => {
       ['ingest', [[{ role: 'user', content: "I'm vegan" }]], 'options: is required: { userId, appName?, sessionId, source: { type, id } } (got undefined)'],
       ['remember', [], 'fact: is required: { content, topic, importance?, halfLifeDays?, confidence? } (got undefined)'],
       ['retrieve', [], 'query: is required: a string (got undefined)'],
-      ['retrieve', ['x'], 'options: is required: { userId, appName?, sessionId?, scopes?, k?, weights?: { relevance?, recency?, importance? } } (got undefined)'],
+      ['retrieve', ['x'], 'options: is required: { userId, appName?, sessionId?, scopes?, k?, weights?: { relevance?, recency?, importance? }, asOf? } (got undefined)'],
       ['forgetSource', [], 'sourceId: is required: a string (got undefined)'],
       ['forgetSource', ['s1'], 'options: is required: { userId, appName? } (got undefined)'],
-      ['list', [], 'options: is required: { userId, appName?, includeInvalid? } (got undefined)'],
+      ['list', [], 'options: is required: { userId, appName?, includeInvalid?, asOf? } (got undefined)'],
       ['get', [], 'id: is required: a string (got undefined)'],
       ['get', ['mem_0001'], 'owner: is required: { userId, appName? } (got undefined)'],
       ['history', ['mem_0001'], 'owner: is required: { userId, appName? } (got undefined)'],
       ['prune', [], 'options: is required: { userId, appName?, floor } (got undefined)'],
       ['summarizeSession', [[{ role: 'user', content: "I'm vegan" }]], 'options: is required: { userId, appName?, sessionId, source: { type, id } } (got undefined)'],
       ['export', [], 'options: is required: { userId, appName? } (got undefined)'],
+      ['undo', [], 'operation: is required: { action, memoryId, targetId?, content, reason } (got undefined)'],
     ];
     for (const [method, args, message] of expected) {
       await expect(call[method]!(...args)).rejects.toThrow(ValidationError);

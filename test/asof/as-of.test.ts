@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from '../../src/errors';
+import { checkAsOf } from '../contract/as-of';
+import { createTestMemory, DAY, openTestMemory, T0 } from '../helpers/memory';
+
+const owner = { userId: 'ada', appName: 'default' };
+const source = (id: string) => ({ type: 'user_explicit' as const, id });
+
+describe('list({ asOf })', () => {
+  it('equals the state seen at each time, and after an erasure a store that never saw the source, for random histories', async () => {
+    const { reads, differing } = await checkAsOf(openTestMemory, 12);
+    console.log(`as-of property (IndexedDB): 12 random histories, ${reads} as-of reads compared, ${differing} of the pre-erasure ones differed from the final state, 0 mismatches`);
+    expect(differing).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('shows a superseded memory with the confidence it had then, and the app-scope memories that existed then', async () => {
+    const { memory, clock } = await createTestMemory();
+    await memory.remember({ content: 'The user goes by Ada.', topic: 'identity', confidence: 0.6 }, { ...owner, source: source('s1') });
+    const t1 = clock();
+    clock.advance(DAY);
+    await memory.remember({ content: 'The user goes by Ada.', topic: 'identity' }, { ...owner, source: source('s2') });
+    const t2 = clock();
+    clock.advance(DAY);
+    await memory.remember({ content: 'Support answers within a day.', topic: 'support' }, { appName: 'default', scope: 'app', source: { type: 'bootstrapped', id: 'kb' } });
+    await memory.remember({ content: 'The user goes by Adelaide.', topic: 'identity' }, { ...owner, source: source('s3') });
+    const [first, corroborated] = [await memory.list({ ...owner, asOf: t1 }), await memory.list({ ...owner, asOf: t2 })];
+    expect(first.map((record) => [record.content, record.confidence])).toEqual([['The user goes by Ada.', 0.6]]);
+    expect(corroborated.map((record) => [record.content, record.confidence])).toEqual([['The user goes by Ada.', 0.65]]);
+    // The id is the stored record's, whose history shows it was superseded later.
+    expect((await memory.history(first[0]!.id, owner)).map((entry) => entry.event)).toEqual(['created', 'corroborated', 'superseded']);
+    expect((await memory.list({ ...owner, asOf: clock() })).map((record) => record.content)).toEqual(['Support answers within a day.', 'The user goes by Adelaide.']);
+    await memory.close();
+  });
+
+  it('refuses a time that is not one', async () => {
+    const { memory } = await createTestMemory();
+    await expect(memory.list({ ...owner, asOf: -1 })).rejects.toThrow(ValidationError);
+    await expect(memory.retrieve('x', { ...owner, asOf: Number.NaN })).rejects.toThrow(ValidationError);
+    await memory.close();
+  });
+});
+
+describe('retrieve(query, { asOf })', () => {
+  it('ranks what was there then, scored as of then, like a store that held only that', async () => {
+    const { memory, clock } = await createTestMemory();
+    const past = await createTestMemory();
+    const facts = [
+      { content: 'The user plays the cello.', topic: 'music' },
+      { content: 'The user likes jazz.', topic: 'music' },
+      { content: 'The user likes opera.', topic: 'music' },
+    ];
+    for (const [i, fact] of facts.entries()) {
+      clock.set(T0 + i * DAY);
+      await memory.remember(fact, { ...owner, source: source(`s${i}`) });
+      if (i < 2) {
+        past.clock.set(T0 + i * DAY);
+        await past.memory.remember(fact, { ...owner, source: source(`s${i}`) });
+      }
+    }
+    clock.advance(30 * DAY);
+    past.clock.set(T0 + 1 * DAY);
+    const then = await memory.retrieve('which music does the user like?', { ...owner, asOf: T0 + 1 * DAY, k: 5 });
+    const expected = await past.memory.retrieve('which music does the user like?', { ...owner, k: 5 });
+    expect(then.map((hit) => [hit.memory.content, hit.score])).toEqual(expected.map((hit) => [hit.memory.content, hit.score]));
+    expect(then).toHaveLength(2);
+    await memory.close();
+    await past.memory.close();
+  });
+});
