@@ -264,23 +264,36 @@ export async function writeRecords(
   return rows;
 }
 
+/** Past this many sources, their lineage rows are found in one range read of the owner's rows, not one query each. */
+const FEW_SOURCES = 8;
+
+/** The owner's lineage rows of the sources `sourceIds`. */
+async function lineageOf(db: EngramDatabase, owner: { userId: string; appName: string }, sourceIds: readonly string[]): Promise<LineageRow[]> {
+  const index = db.lineage.where('[userId+appName+sourceId]');
+  if (sourceIds.length <= FEW_SOURCES) return (await Promise.all(sourceIds.map((id) => index.equals([owner.userId, owner.appName, id]).toArray()))).flat();
+  const wanted = new Set(sourceIds);
+  const rows = await index.between([owner.userId, owner.appName, Dexie.minKey], [owner.userId, owner.appName, Dexie.maxKey], true, true).toArray();
+  return rows.filter((row) => wanted.has(row.sourceId));
+}
+
 /**
- * Inside the commit transaction: blanks the excerpt of every lineage row of `sourceId` for the
- * owner, and in the summaries of every memory that carries it (later memories of a chain
+ * Inside the commit transaction: blanks the excerpt of every lineage row of the sources for the
+ * owner, and in the summaries of every memory that carries one (later memories of a chain
  * inherit the summary).
  */
-export async function redactSource(db: EngramDatabase, owner: { userId: string; appName: string }, sourceId: string): Promise<void> {
-  const rows = await db.lineage.where('[userId+appName+sourceId]').equals([owner.userId, owner.appName, sourceId]).toArray();
+export async function redactSources(db: EngramDatabase, owner: { userId: string; appName: string }, sourceIds: readonly string[]): Promise<void> {
+  const revoked = new Set(sourceIds);
+  const rows = await lineageOf(db, owner, sourceIds);
   const blanked = rows.filter((row) => row.source.excerpt !== '').map((row) => ({ ...row, source: { ...row.source, excerpt: '' } }));
   if (blanked.length) await db.lineage.bulkPut(blanked);
-  const quoting = (await memoriesOfLineage(db, rows)).filter((row) => row.sources.some((source) => source.id === sourceId && source.excerpt !== ''));
-  const redacted = quoting.map((row) => ({ ...row, sources: row.sources.map((source) => (source.id === sourceId ? { ...source, excerpt: '' } : source)) }));
+  const quoting = (await memoriesOfLineage(db, rows)).filter((row) => row.sources.some((source) => revoked.has(source.id) && source.excerpt !== ''));
+  const redacted = quoting.map((row) => ({ ...row, sources: row.sources.map((source) => (revoked.has(source.id) ? { ...source, excerpt: '' } : source)) }));
   if (redacted.length) await db.memories.bulkPut(redacted);
 }
 
-/** Ids of the owner's memories whose sources include `sourceId`: rows that added it and every later memory of their chains. */
-export async function memoriesWithSource(db: EngramDatabase, owner: { userId: string; appName: string }, sourceId: string): Promise<MemoryRow[]> {
-  return memoriesOfLineage(db, await db.lineage.where('[userId+appName+sourceId]').equals([owner.userId, owner.appName, sourceId]).toArray());
+/** The owner's memories whose sources include one of `sourceIds`: rows that added it and every later memory of their chains. */
+export async function memoriesWithSource(db: EngramDatabase, owner: { userId: string; appName: string }, sourceIds: readonly string[]): Promise<MemoryRow[]> {
+  return memoriesOfLineage(db, await lineageOf(db, owner, sourceIds));
 }
 
 /** The memories lineage `rows` reach: the memory each row belongs to and every later memory of its chain. */

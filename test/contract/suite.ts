@@ -87,6 +87,12 @@ export function describeStorageContract(name: string, makeStore: MakeStore, opti
         }, timeout);
       }
 
+      it('equals a store that never saw s1 and s2 when both of the seed are revoked in one call', async () => {
+        const conversations = SEED_CONVERSATIONS.map((c) => ({ ...c, userId: 'u_ada' }));
+        const { after, expected } = await forgetVersusFresh(stores.open, conversations, 'u_ada', ['s1', 's2'], ['u_ada']);
+        expect(after).toEqual(expected);
+      }, timeout);
+
       it('equals a store that never saw s when s is revoked, for random histories', async () => {
         const { runs, changed } = await checkEquivalence(stores.open, equivalenceRuns);
         console.log(`equivalence property (${name}): ${runs} random histories, ${changed} where the erasure changed the active set, 0 mismatches`);
