@@ -140,6 +140,13 @@ export interface RecordStore {
    * keeps no such checkpoint (then replay starts from the beginning). Always allowed to be null.
    */
   checkpointBefore(owner: Owner, seq: number): Promise<{ seq: number; records: MemoryRecord[] } | null>;
+  /**
+   * Facade-only: where the record `id` is (its owner and scope), whoever owns it; undefined when
+   * the database holds no such id. No stage calls it (every stage read is owner-scoped): it
+   * serves engram/mem0, whose id-only calls name a memory by its 128-bit id alone, and which
+   * then reads the record with the owner-scoped {@link getMany}.
+   */
+  locate(id: string): Promise<RecordLocation | undefined>;
   /** Whether the owner has revoked `sourceId` with forgetSource before. */
   isRevoked(owner: Owner, sourceId: string): Promise<boolean>;
   /**

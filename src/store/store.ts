@@ -197,6 +197,13 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
     // backwards, sorting by time would replay a history that never happened.
     inputs: (owner) => inputsAfter(owner, 0),
 
+    locate: (id) =>
+      read('locating a memory', async () => {
+        // Owner and scope are clear fields of a sealed row: nothing is opened here.
+        const row = await db.memories.get(id);
+        return row === undefined ? undefined : { id: row.id, userId: row.userId, appName: row.appName, scope: row.scope };
+      }),
+
     isRevoked: (owner, sourceId) =>
       read('reading revocations', async () => (await db.revocations.get([owner.userId, owner.appName, sourceId])) !== undefined),
 

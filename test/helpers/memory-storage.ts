@@ -93,6 +93,11 @@ function ownerReads(state: MemoryState, read: Read): OwnerReads {
     [...state.records.values()].filter((record) => ownerOf(record, owner) && record.sources.some((source) => source.id === sourceId));
   return {
     versions: (keys) => read(() => new Map(keys.map((key) => [key, state.versions.get(key) ?? 0]))),
+    locate: (id) =>
+      read(() => {
+        const record = state.records.get(id);
+        return record && { id: record.id, userId: record.userId, appName: record.appName, scope: record.scope };
+      }),
     getMany: (ids, owner) => read(() => visible(owner, ids.flatMap((id) => state.records.get(id) ?? []))),
     list: (owner, { scopes, includeInvalid }) =>
       read(() =>
