@@ -10,6 +10,12 @@ import { describeValue, issueMessage, issueValue } from '../issues';
 import { Candidate, ChatMessage, Fact, Id, MAX_ID_LENGTH, MetadataText, Scope, SourceInput } from '../schema';
 
 const Seq = z.number().int().positive();
+
+/**
+ * What a remember replaces: that memory's topic and {@link factHash} (never its text, which
+ * belongs to another source). Replay replaces the active memory that matches, if any.
+ */
+export const Replaces = z.strictObject({ topic: Id, fact: z.number().int().nonnegative() });
 const At = z.number().nonnegative();
 
 /**
@@ -39,11 +45,8 @@ export const WriteInput = z
     candidates: z.array(Candidate).optional(),
     /** The caller's metadata (JSON text): replay gives it to the memories it rebuilds from this input. */
     metadata: MetadataText.optional(),
-    /**
-     * A remember that replaces a memory: that memory's topic and {@link factHash} (never its text,
-     * which belongs to another source). Replay replaces the active memory that matches, if any.
-     */
-    replaces: z.object({ topic: Id, fact: z.number().int().nonnegative() }).optional(),
+    /** A remember that replaces a memory ({@link Replaces}). */
+    replaces: Replaces.optional(),
   })
   .refine((input) => input.kind !== 'remember' || input.fact !== undefined, { error: 'a remember input must hold its fact', path: ['fact'] })
   .refine((input) => (input.scope === 'app') === (input.userId === ''), { error: "must be '' exactly for app scope", path: ['userId'] });

@@ -50,16 +50,23 @@ describe('metadata on writes', () => {
     await memory.close();
   });
 
-  it('keeps the metadata of memories and inputs through export and import', async () => {
+  it('keeps the metadata of memories and inputs, and what a remember replaced, through export and import', async () => {
     const { memory } = await createTestMemory();
     await memory.remember({ content: 'The user likes opera.', topic: 'music' }, { ...alice, source: source('s1'), metadata: { category: 'music' } });
+    await memory.remember({ content: 'The user likes opera.', topic: 'music' }, { ...alice, source: source('s2') });
+    const tea = await memory.remember({ content: 'The user drinks tea.', topic: 'general' }, { ...alice, source: source('s3') });
+    await memory.remember({ content: 'The user drinks coffee.', topic: 'general' }, { ...alice, source: source('s4'), replaces: tea.memoryId });
     const data = await memory.export(alice);
     const target = await createTestMemory();
     await target.memory.import(JSON.parse(JSON.stringify(data)));
-    const [record] = await target.memory.list(alice);
-    expect(JSON.parse(record!.metadata!)).toEqual({ category: 'music' });
-    const again = await target.memory.export(alice);
-    expect(again.inputs).toEqual(data.inputs);
+    expect((await target.memory.export(alice)).inputs).toEqual(data.inputs);
+    // A replay on the importing device rebuilds from the imported inputs: their metadata and replacement hold.
+    await target.memory.forgetSource('s2', alice);
+    const records = await target.memory.list(alice);
+    expect(records.map((record) => [record.content, record.metadata]).sort()).toEqual([
+      ['The user drinks coffee.', undefined],
+      ['The user likes opera.', JSON.stringify({ category: 'music' })],
+    ]);
     await memory.close();
     await target.memory.close();
   });
