@@ -28,7 +28,7 @@ export {
 export type { IngestOptions, RememberOptions, RetrieveOptions, OwnerOptions, ListOptions, PruneOptions, SummarizeOptions, ReembedOptions } from './options';
 export type { ReembedProgress, ReembedReport } from './reembed/reembed';
 export type { Retrieved } from './retrieve/retrieve';
-export type { ForgetReport } from './forget/forget';
+export { REDACTED, type ForgetReport } from './forget/forget';
 export type { PruneReport } from './forget/prune';
 export { SESSION_SUMMARY_TOPIC } from './session/summarize';
 export type { Embedder } from './embed/embedder';
@@ -49,6 +49,7 @@ export {
   HistoryEntry,
   HistoryEvent,
   MemoryRecord,
+  Metadata,
   Candidate,
   Operation,
   Fact,
