@@ -108,6 +108,9 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
       ),
     );
 
+  /** Past this many sources, an erasure reads all of the owner's rows once instead of each source's. */
+  const MANY_SOURCES = 32;
+
   return {
     quarantined,
     quarantine: (id) => void quarantined.add(id),
@@ -164,6 +167,11 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
     erasureSet: (owner, { sourceIds, fromSeq }) =>
       read('reading memories to erase from', () =>
         db.transaction('r', db.memories, db.lineage, db.events, db.partitions, async () => {
+          // Many sources at once (a user's whole history): all of the owner's rows in one read, which the contract allows.
+          if (sourceIds.length > MANY_SOURCES) {
+            const own = await Promise.all((['user', 'session'] as const).map((scope) => db.memories.where('[userId+appName+scope]').equals([owner.userId, owner.appName, scope]).toArray()));
+            return (await visible(own.flat(), owner)).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+          }
           const activeIds = [...(await active.read(owner, 'user')).rows.keys()];
           const [current, since, listing] = await Promise.all([
             db.memories.bulkGet(activeIds).then((rows) => rows.filter((row): row is MemoryRow => row !== undefined && row.active === 1)),
