@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { NotFoundError, PermissionError, ValidationError } from 'engram';
 import { Memory, type MemoryConfig } from 'engram/mem0';
 import { md5Hex } from '../../src/adapters/mem0/md5';
+import { LOCATE_KEY } from '../../src/adapters/mem0/resolve';
+import { LOCATE } from '../../src/facade-access';
 import { createTestMemory } from '../helpers/memory';
 import { dumpDatabases, findInDatabases } from '../helpers/scan';
 
@@ -19,6 +21,12 @@ function createFacade(config: Omit<MemoryConfig, 'indexedDB' | 'IDBKeyRange'> = 
   const memory = new Memory({ name: `mem0-test-${++counter}`, worker: 'off', ...config, indexedDB: factory, IDBKeyRange });
   return { memory, factory };
 }
+
+describe('LOCATE_KEY', () => {
+  it('is the symbol createMemory puts the locate read under', () => {
+    expect(LOCATE_KEY).toBe(LOCATE);
+  });
+});
 
 describe('md5Hex', () => {
   it('equals node:crypto md5 when the text spans block boundaries and non-ASCII', () => {

@@ -4,8 +4,21 @@
  * owner-scoped `get` under the owner found, and followed along its chain (lineage.ts).
  */
 import { NotFoundError, ValidationError, type Memory as EngramMemory, type MemoryRecord } from 'engram';
-import { locatorOf } from '../../facade-access';
+import type { Locate } from '../../facade-access';
 import { cachedReader, chainFrom, rootOf, type ReadRecord } from './lineage';
+
+/**
+ * The key facade-access.ts puts the locate read under. Spelled here, not imported: a runtime
+ * import would put that module in a chunk both entries share, and engram/mem0 must import
+ * nothing but 'engram' (test/build.test.ts). mem0.test.ts checks the two keys are one symbol.
+ */
+export const LOCATE_KEY: symbol = Symbol.for('engram.facade.locate');
+
+/** The locate read of a memory made by `createMemory`, or undefined for any other object. */
+function locatorOf(memory: object): Locate | undefined {
+  const locate = (memory as Record<symbol, unknown>)[LOCATE_KEY];
+  return typeof locate === 'function' ? (locate as Locate) : undefined;
+}
 
 export interface Owner {
   userId: string;
