@@ -7,11 +7,11 @@ import { Id } from '../schema';
 import type { MemoryDeps } from './deps';
 import { candidatesOf } from './write-input';
 
-/** One source id, or several (forgotten in one replay): at least one, at most 100000. */
-const SourceIds = z.union([Id.transform((id) => [id]), z.array(Id).min(1, { error: 'must name at least one source' }).max(100_000, { error: 'must name at most 100000 sources' })]);
+/** Several source ids (forgotten in one replay): at least one, at most 100000. */
+const SourceIds = z.array(Id).min(1, { error: 'must name at least one source' }).max(100_000, { error: 'must name at most 100000 sources' });
 
 export async function forgetSource(deps: MemoryDeps, sourceId: string | readonly string[], options: OwnerOptions): Promise<ForgetReport> {
-  const ids = new Set(parseInput(SourceIds, sourceId, 'sourceId'));
+  const ids = new Set(Array.isArray(sourceId) ? parseInput(SourceIds, sourceId, 'sourceId') : [parseInput(Id, sourceId, 'sourceId')]);
   // Replay extracts and plans exactly as the live writes did: the same candidates, embedder and policy.
   const replayDeps: ReplayDeps = { candidatesOf: (input) => candidatesOf(deps, input), embedder: deps.embedder, context: deps.context };
   return eraseSource(

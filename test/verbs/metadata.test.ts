@@ -98,3 +98,17 @@ describe('remember({ replaces })', () => {
     await memory.close();
   });
 });
+
+describe('forgetSource(sourceIds[])', () => {
+  it('rejects an empty list or a bad id with a ValidationError, and forgets nothing twice when given the same id twice', async () => {
+    const { memory } = await createTestMemory();
+    await memory.ingest([{ role: 'user', content: "I'm vegetarian." }], { ...alice, sessionId: 'c1', source: source('s1') });
+    await expect(memory.forgetSource([], alice)).rejects.toThrow(ValidationError);
+    await expect(memory.forgetSource(['s1', ' bad '], alice)).rejects.toThrow(ValidationError);
+    const report = await memory.forgetSource(['s1', 's1'], alice);
+    expect(report.erased).toHaveLength(1);
+    expect(await memory.forgetSource(['s1'], alice)).toEqual({ erased: [], regenerated: [] });
+    expect(await memory.list(alice)).toEqual([]);
+    await memory.close();
+  });
+});
