@@ -198,6 +198,18 @@ describe('Memory.get', () => {
   });
 });
 
+describe('Memory (an engram memory not made by createMemory)', () => {
+  it('needs the user for id-only calls when the engram memory it is given cannot locate an id', async () => {
+    const { memory: engram } = await createTestMemory();
+    // A wrapper of the app's own (string keys only): it has no locate read.
+    const wrapped = Object.fromEntries(Object.entries(engram)) as unknown as typeof engram;
+    const [added] = (await new Memory({ memory: wrapped }).add("I'm vegetarian.", { userId: 'alice' })).results;
+    await expect(new Memory({ memory: wrapped }).get(added!.id)).rejects.toThrow(/construct the facade with new Memory\(\{ userId/);
+    expect(await new Memory({ memory: wrapped, userId: 'alice' }).get(added!.id)).toMatchObject({ id: added!.id, memory: 'The user follows a vegetarian diet.' });
+    await engram.close();
+  });
+});
+
 describe('Memory.delete', () => {
   it("leaves none of the memory's text in IndexedDB when it is deleted, and keeps what came from the same message", async () => {
     const { memory, factory } = createFacade({ userId: 'alice' });
