@@ -25,6 +25,16 @@ describe('metadata on writes', () => {
     await memory.close();
   });
 
+  it('seals the metadata at rest when the memory has an encryptionKey, and reads it back', async () => {
+    const encryptionKey = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+    const { memory, factory } = await createTestMemory({ encryptionKey });
+    await memory.remember({ content: 'The user likes jazz.', topic: 'music' }, { ...alice, source: source('s1'), metadata: { note: 'Xylophrase-secret' } });
+    expect(await findInDatabases(factory, 'Xylophrase')).toEqual([]);
+    const [record] = await memory.list(alice);
+    expect(JSON.parse(record!.metadata!)).toEqual({ note: 'Xylophrase-secret' });
+    await memory.close();
+  });
+
   it('keeps the metadata on a memory rebuilt by replay when another source of it is forgotten', async () => {
     const { memory } = await createTestMemory();
     await memory.ingest([{ role: 'user', content: 'I prefer the aisle seat.' }], { ...alice, sessionId: 'c1', source: source('s1'), metadata: { category: 'travel' } });
