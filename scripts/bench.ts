@@ -6,8 +6,9 @@
  * history sizes with `--long=100,1000,2000,10000`, and `--long-only` skips the rest; `--topic-only`
  * runs only the big-topic write section; `--no-long` skips the long-user section; the
  * encryption-at-rest section's sizes with `--sealed=1000,10000`, and `--sealed-only` runs only it;
- * `--codes-only` runs only the 8-bit section (at the largest size: `npm run bench -- --codes-only 100000`).
- * Exits 1 if any top-k is wrong.
+ * `--codes-only` runs only the 8-bit section (at the largest size: `npm run bench -- --codes-only 100000`);
+ * `--mem0-only` runs only the engram/mem0 section (deleteAll of a user with 1k and 2k memories).
+ * Exits 1 if any top-k is wrong, or deleteAll of 2k memories takes over 2 s.
  */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { EngramDatabase } from '../src/store/database';
@@ -16,6 +17,7 @@ import { runBench, runCodesBench, type BenchEnvironment } from './bench-core';
 import { LONG_USER_SIZES, runLongUserBench } from './bench-long';
 import { runSealedBench, SEALED_SIZES } from './bench-sealed';
 import { printTopicIngest } from './bench-topic';
+import { runMem0Bench } from './bench-mem0';
 
 const args = process.argv.slice(2);
 const sizes = args.map(Number).filter((n) => Number.isInteger(n) && n > 0);
@@ -33,6 +35,7 @@ const env: BenchEnvironment = {
   print: (line) => console.log(line),
 };
 if (args.includes('--codes-only')) process.exit(runCodesBench(env).length ? 1 : 0);
+if (args.includes('--mem0-only')) process.exit((await runMem0Bench(env)).length ? 1 : 0);
 if (args.includes('--topic-only')) {
   await printTopicIngest(env);
   process.exit(0);
@@ -40,4 +43,5 @@ if (args.includes('--topic-only')) {
 const failures = args.includes('--long-only') || sealedOnly ? [] : await runBench(env);
 if (!args.includes('--no-long') && !sealedOnly) await runLongUserBench(env, longSizes);
 if (!args.includes('--long-only')) await runSealedBench(env, sealedSizes);
-process.exit(failures.length ? 1 : 0);
+const slowErasures = args.includes('--long-only') || sealedOnly ? [] : await runMem0Bench(env);
+process.exit(failures.length || slowErasures.length ? 1 : 0);

@@ -28,7 +28,7 @@ export {
 export type { AssembleOptions, IngestOptions, RememberOptions, RetrieveOptions, OwnerOptions, ListOptions, PruneOptions, SummarizeOptions, ReembedOptions } from './options';
 export type { ReembedProgress, ReembedReport } from './reembed/reembed';
 export type { Retrieved } from './retrieve/retrieve';
-export type { ForgetReport } from './forget/forget';
+export { REDACTED, type ForgetReport } from './forget/forget';
 export type { PruneReport } from './forget/prune';
 export type { UndoReport } from './undo/undo';
 export { SESSION_SUMMARY_TOPIC } from './session/summarize';
@@ -52,6 +52,7 @@ export {
   HistoryEntry,
   HistoryEvent,
   MemoryRecord,
+  Metadata,
   Candidate,
   Operation,
   Fact,

@@ -76,9 +76,10 @@ export interface Memory {
   /**
    * Right to erasure: memories only `sourceId` supported become tombstones without text; the
    * others it touched are rebuilt by replaying the owner's remaining conversations. No text
-   * that came only from the source remains in the database afterwards.
+   * that came only from the source remains in the database afterwards. An array of ids forgets
+   * them all in one replay and one commit (the same result as one call each, much faster for many).
    */
-  forgetSource(sourceId: string, options: OwnerOptions): Promise<ForgetReport>;
+  forgetSource(sourceId: string | readonly string[], options: OwnerOptions): Promise<ForgetReport>;
   /**
    * The owner's memories and its app's app-scope ones, oldest first; tombstones with `includeInvalid`.
    * With `asOf` (ms since epoch): the memories as they stood at that time, active then, with the

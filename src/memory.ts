@@ -17,6 +17,7 @@ import { computeHashEmbedder } from './embed/hash-embedder';
 import { resolveEmbedder } from './embed/model-embedder';
 import type { Embedder } from './embed/embedder';
 import { guardClosed } from './closed';
+import { ClosedError } from './errors';
 import { parseMemoryOptions, type ParsedMemoryOptions } from './memory-options';
 import { parseOwner } from './options';
 import type { Storage } from './storage/contract';
@@ -25,7 +26,8 @@ import { createComputeClient, type ComputeClient } from './worker/client';
 import { createDeps } from './verbs/deps';
 import { forgetSource } from './verbs/forget';
 import { ingest } from './verbs/ingest';
-import { get, history, list } from './verbs/inspect';
+import { get, history, list, locate } from './verbs/inspect';
+import { LOCATE } from './facade-access';
 import { prune } from './verbs/prune';
 import { reembed } from './verbs/reembed';
 import { remember } from './verbs/remember';
@@ -131,6 +133,8 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
       await storage.close();
     },
   };
+  // Off the public type: engram/mem0's id-only calls (facade-access.ts). Spread along with the wrappers below.
+  Object.assign(memory, { [LOCATE]: (id: string) => (closed ? Promise.reject(new ClosedError('memory.locate was called after close(): this memory is closed.')) : locate(deps, id)) });
   const guarded = guardClosed(checkedForEviction(memory, storage), () => closed);
   if (options.reembed === 'auto') {
     await guarded.reembed().catch(async (error: unknown) => {

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { ValidationError } from './errors';
 import type { ReembedProgress } from './reembed/reembed';
 import { describeValue, expectedOf, issueMessage, issueValue } from './issues';
-import { ChatMessage, DEFAULT_WEIGHTS, Fact, Id, MemoryRecord, positiveZero, Scope, SourceInput, Weights } from './schema';
+import { ChatMessage, DEFAULT_WEIGHTS, Fact, Id, MemoryRecord, Metadata, MetadataText, positiveZero, Scope, SourceInput, Weights } from './schema';
 
 /** A past time to read the store as of (`retrieve`, `list`): ms since epoch. */
 const AsOf = z.number().nonnegative({ error: 'must be a time in ms since epoch (≥ 0)' });
@@ -16,12 +16,16 @@ const AsOf = z.number().nonnegative({ error: 'must be a time in ms since epoch (
 /** Owner ids must be real strings: a missing or empty userId is an error, never "everyone". */
 const UserId = Id;
 const AppName = Id.default('default');
+/** The caller's metadata, kept as JSON text on the stored input and on the memories the write creates. */
+const WriteMetadata = Metadata.transform((value) => JSON.stringify(value)).pipe(MetadataText);
 
 export const IngestOptions = z.strictObject({
   userId: UserId,
   appName: AppName,
   sessionId: Id,
   source: SourceInput,
+  /** A JSON object kept with the memories this write creates (their `metadata`, as JSON text). */
+  metadata: WriteMetadata.optional(),
 });
 export type IngestOptions = z.input<typeof IngestOptions>;
 
@@ -33,6 +37,14 @@ export const RememberOptions = z.strictObject({
   scope: Scope.default('user'),
   sessionId: Id.optional(),
   source: SourceInput,
+  /** A JSON object kept with the memory this write creates (its `metadata`, as JSON text). */
+  metadata: WriteMetadata.optional(),
+  /**
+   * The id of an active memory of the same owner and scope that this fact replaces: the write is
+   * an UPDATE of it (it stays in history as superseded), subject to the trust gate. When that
+   * memory is not active, the fact is consolidated as usual.
+   */
+  replaces: Id.optional(),
 });
 export type RememberOptions = z.input<typeof RememberOptions>;
 

@@ -90,6 +90,28 @@ function allFinite(vector: Float32Array): boolean {
   return true;
 }
 
+/**
+ * A caller's own data on a memory (mem0's `metadata`): a JSON object, stored as its JSON text so
+ * it is sealed at rest like any other text, and erased with the source it came from.
+ */
+export const MetadataText = z
+  .string()
+  .max(MAX_TEXT_LENGTH, { error: `must be at most ${MAX_TEXT_LENGTH} characters as JSON` })
+  .refine(isJsonObjectText, { error: 'must be the JSON text of an object' });
+
+function isJsonObjectText(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
+/** Metadata as a caller gives it: a plain object of JSON values, stored as {@link MetadataText}. */
+export const Metadata = z.record(z.string().min(1).max(MAX_ID_LENGTH), z.json());
+export type Metadata = z.infer<typeof Metadata>;
+
 export const MemoryRecord = z.object({
   id: Id,
   /** The owner; `''` only on app-scope memories, which belong to the whole app. */
@@ -108,6 +130,8 @@ export const MemoryRecord = z.object({
   invalidatedAt: Timestamp.optional(),
   supersededBy: Id.optional(),
   history: z.array(HistoryEntry),
+  /** The caller's metadata of the write that created it ({@link MetadataText}); gone when that write's source is erased. */
+  metadata: MetadataText.optional(),
   // A NaN in a stored vector would make every score it touches NaN; an empty one is no vector.
   // (Whether the length matches the embedder's dim is the store's check: the schema has no dim.)
   embedding: z.custom<Float32Array>((value) => value instanceof Float32Array && value.length > 0 && allFinite(value), {

@@ -87,7 +87,7 @@ describe('vite build (library)', () => {
     expect(code.some((text) => text.includes('"@huggingface/transformers"'))).toBe(true);
     expect(code.some((text) => /import\(\s*["'`]@huggingface\/transformers/.test(text))).toBe(false);
     // engram's own files come to ~462 kB (entry, worker with the 8-bit kernel, sealing, adapters,
-    // assemble/asOf/undo); the smallest transformers.js build (transformers.web.min.js) is 470 kB
+    // assemble/asOf/undo, mem0 metadata); the smallest transformers.js build (transformers.web.min.js) is 470 kB
     // on its own, so bundling it by mistake crosses this budget.
     expect(code.reduce((sum, text) => sum + text.length, 0)).toBeLessThan(520_000);
   });

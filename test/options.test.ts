@@ -83,7 +83,7 @@ describe('parseInput (messages)', () => {
   it('names what is missing and what it looks like when an argument or a field is absent', () => {
     const cases: [unknown, unknown, string, string][] = [
       [RetrieveOptions, undefined, 'options', 'options: is required: { userId, appName?, sessionId?, scopes?, k?, weights?: { relevance?, recency?, importance? }, asOf? } (got undefined)'],
-      [IngestOptions, undefined, 'options', 'options: is required: { userId, appName?, sessionId, source: { type, id } } (got undefined)'],
+      [IngestOptions, undefined, 'options', 'options: is required: { userId, appName?, sessionId, source: { type, id }, metadata? } (got undefined)'],
       [OwnerOptions, undefined, 'owner', 'owner: is required: { userId, appName? } (got undefined)'],
       [SummarizeOptions, { userId: 'u', source }, 'options', 'options.sessionId: is required: a string (got undefined)'],
       [IngestOptions, { userId: 'u', sessionId: 's' }, 'options', 'options.source: is required: { type, id } (got undefined)'],

@@ -33,6 +33,8 @@ export interface ConsolidateRequest {
   baseVersion?: number;
   /** Embeddings for `candidates`, when the caller already has them. */
   embeddings?: readonly Float32Array[];
+  /** The id of the memory the write replaces (`target.replaces`): read with the sweep. */
+  replacing?: string;
 }
 
 export async function consolidate(deps: ConsolidateDeps, request: ConsolidateRequest): Promise<Operation[]> {
@@ -74,7 +76,7 @@ async function decideAndCommit(
       { threshold: deps.context.candidateThreshold, scope: target.scope, limit: MAX_NEIGHBOURS },
     );
     const { topics, facts } = sweepKeys(candidates, deps.context.exclusiveTopics);
-    const records = await store.workingSet(owner, { ids: [...new Set(neighbourIds.flat())], topics, facts, scope: target.scope, sourceId: request.source.id });
+    const records = await store.workingSet(owner, { ids: [...new Set([...neighbourIds.flat(), ...(request.replacing !== undefined ? [request.replacing] : [])])], topics, facts, scope: target.scope, sourceId: request.source.id });
     for (const record of records) working.set(record.id, record);
   }
   const loaded = new Map(working);

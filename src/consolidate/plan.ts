@@ -9,18 +9,41 @@ import { dot } from '../embed/vector';
 import type { Candidate, MemoryRecord, Operation, Scope, Source, SourceType } from '../schema';
 import type { WriteInput } from '../storage/contract';
 import { trustRefusal, type Decider, type Decision } from './decider';
-import { sameFactKey } from '../text';
+import { factHash, sameFactKey } from '../text';
 
 export interface PlanTarget {
   userId: string;
   appName: string;
   scope: Scope;
   sessionId?: string;
+  /** The caller's metadata (JSON text) for the memories this write creates. */
+  metadata?: string;
+  /** The active memory this write replaces (an UPDATE of it), by topic and {@link factHash}. */
+  replaces?: { topic: string; fact: number };
 }
 
-/** Where an input's memories live: its owner and scope, and its session for session scope. */
+/** Where an input's memories live: its owner and scope, and its session for session scope; its metadata and what it replaces. */
 export function targetOf(input: WriteInput): PlanTarget {
-  return { userId: input.userId, appName: input.appName, scope: input.scope, ...(input.scope === 'session' ? { sessionId: input.sessionId } : {}) };
+  return {
+    userId: input.userId,
+    appName: input.appName,
+    scope: input.scope,
+    ...(input.scope === 'session' ? { sessionId: input.sessionId } : {}),
+    ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
+    ...(input.replaces !== undefined ? { replaces: input.replaces } : {}),
+  };
+}
+
+/** The active memory of the target's scope that `target.replaces` names, if the working set holds it. */
+function replacedIn(working: Map<string, MemoryRecord>, target: PlanTarget): MemoryRecord | undefined {
+  const wanted = target.replaces;
+  if (wanted === undefined) return undefined;
+  for (const memory of working.values()) {
+    if (memory.invalidatedAt !== undefined || memory.scope !== target.scope || memory.topic !== wanted.topic) continue;
+    if (target.scope === 'session' && memory.sessionId !== target.sessionId) continue;
+    if (factHash(memory.topic, memory.content) === wanted.fact) return memory;
+  }
+  return undefined;
 }
 
 export interface PlanContext {
@@ -159,8 +182,13 @@ export async function planConsolidation(
 
   for (const item of items) {
     const { candidate, source } = item;
-    const similar = sweep(working.values(), item, target, context.candidateThreshold, context.exclusiveTopics);
-    const proposed = checkDecision(await callPlugin('the decider', () => context.decider.decide({ candidate, similar, source })), similar);
+    const swept = sweep(working.values(), item, target, context.candidateThreshold, context.exclusiveTopics);
+    // A write that names the memory it replaces is an UPDATE of it: no decider is asked, the policy still applies.
+    const replaced = replacedIn(working, target);
+    const similar = replaced && !swept.includes(replaced) ? [replaced, ...swept] : swept;
+    const proposed: Decision = replaced
+      ? { action: 'UPDATE', targetId: replaced.id, reason: `replaces ${replaced.id}, as the write asked` }
+      : checkDecision(await callPlugin('the decider', () => context.decider.decide({ candidate, similar, source })), similar);
     const decision = enforcePolicy(proposed, item, similar, context);
 
     if (decision.action === 'NOOP') {
@@ -201,6 +229,7 @@ export async function planConsolidation(
       sources: old ? appendSource(old.sources, source) : [source],
       createdAt: now,
       updatedAt: now,
+      ...(target.metadata !== undefined ? { metadata: target.metadata } : {}),
       history: [
         old
           ? { at: now, event: 'created', reason: `created from ${old.id}: ${decision.reason}`, related: old.id, sourceId: source.id }

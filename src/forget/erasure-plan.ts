@@ -48,6 +48,44 @@ function supportByClaim(records: readonly MemoryRecord[]): Map<string, Set<strin
   return support;
 }
 
+/** Whether every one of a record's source ids is revoked (and it has any). */
+function onlyRevoked(ids: ReadonlySet<string>, revoked: ReadonlySet<string>): boolean {
+  return ids.size > 0 && [...ids].every((id) => revoked.has(id));
+}
+
+/** The revoked sources for a reason: the id, or the first few and how many more. */
+function describeSources(revoked: ReadonlySet<string>): string {
+  const ids = [...revoked];
+  if (ids.length === 1) return `source ${ids[0]}`;
+  const shown = ids.slice(0, 3).join(', ');
+  return ids.length > 3 ? `sources ${shown} and ${ids.length - 3} more` : `sources ${shown}`;
+}
+
+/** The record without the caller's metadata: it is the erased write's, like the text. */
+function withoutMetadata(record: MemoryRecord): MemoryRecord {
+  const { metadata: _metadata, ...rest } = record;
+  return rest;
+}
+
+/** The source whose write created the record: its metadata is that write's. */
+function creatorOf(record: MemoryRecord): string | undefined {
+  return record.history.find((entry) => entry.event === 'created')?.sourceId;
+}
+
+/**
+ * Metadata of a revoked write, on records whose text stays (a corroborated memory created by
+ * the revoked source, kept because another source said the same): it goes with the write.
+ */
+function dropRevokedMetadata(planning: Planning): void {
+  const { touched, writes, sourceIds: revoked } = planning;
+  for (const record of touched) {
+    const base = writes.get(record.id) ?? record;
+    const creator = creatorOf(record);
+    if (base.metadata === undefined || creator === undefined || !revoked.has(creator)) continue;
+    writes.set(record.id, withoutMetadata(base));
+  }
+}
+
 /** Records grouped by a key, in their order. */
 function groupBy(records: readonly MemoryRecord[], keyOf: (record: MemoryRecord) => string): Map<string, MemoryRecord[]> {
   const groups = new Map<string, MemoryRecord[]>();
@@ -60,8 +98,8 @@ function groupBy(records: readonly MemoryRecord[], keyOf: (record: MemoryRecord)
   return groups;
 }
 
-function redactSources(sources: readonly Source[], sourceId: string): Source[] {
-  return sources.map((source) => (source.id === sourceId ? { ...source, excerpt: '' } : source));
+function redactSources(sources: readonly Source[], revoked: ReadonlySet<string>): Source[] {
+  return sources.map((source) => (revoked.has(source.id) ? { ...source, excerpt: '' } : source));
 }
 
 /**
@@ -73,8 +111,8 @@ function generalize(entry: HistoryEntry): HistoryEntry {
 }
 
 /** The replacement of an old memory: a rebuilt one on the same topic and scope that shares a remaining source. */
-function replacementFor(old: MemoryRecord, rebuilt: readonly MemoryRecord[], sourceId: string): MemoryRecord | undefined {
-  const remaining = [...sourceIdsOf(old)].filter((id) => id !== sourceId);
+function replacementFor(old: MemoryRecord, rebuilt: readonly MemoryRecord[], revoked: ReadonlySet<string>): MemoryRecord | undefined {
+  const remaining = [...sourceIdsOf(old)].filter((id) => !revoked.has(id));
   return rebuilt.find(
     (record) =>
       record.topic === old.topic &&
@@ -91,10 +129,10 @@ function replacementFor(old: MemoryRecord, rebuilt: readonly MemoryRecord[], sou
  * their text) and must go. When unsure (a refused candidate, a rewriting decider) this says no:
  * redacting a tombstone loses nothing live.
  */
-function isSupported(record: MemoryRecord, support: ReadonlyMap<string, ReadonlySet<string>>, sourceId: string): boolean {
+function isSupported(record: MemoryRecord, support: ReadonlyMap<string, ReadonlySet<string>>, revoked: ReadonlySet<string>): boolean {
   const ids = support.get(claimOf(record));
   // In order: the oldest source of a line of memories is usually behind the replayed ones too.
-  return ids !== undefined && record.sources.some((source) => source.id !== sourceId && ids.has(source.id));
+  return ids !== undefined && record.sources.some((source) => !revoked.has(source.id) && ids.has(source.id));
 }
 
 /**
@@ -106,21 +144,21 @@ function blank(embedding: Float32Array): Float32Array {
 }
 
 /** Whether `record` is already the tombstone {@link erase} would make: erasing twice changes nothing. */
-function isErased(record: MemoryRecord, sourceId: string): boolean {
+function isErased(record: MemoryRecord, revoked: ReadonlySet<string>): boolean {
   return (
     record.content === REDACTED &&
     record.invalidatedAt !== undefined &&
     record.history.at(-1)?.event === 'erased' &&
-    record.sources.every((source) => source.id !== sourceId || source.excerpt === '')
+    record.sources.every((source) => !revoked.has(source.id) || source.excerpt === '')
   );
 }
 
 /** A tombstone that keeps id, times, topic, links and the reason for erasure; every piece of text is gone. */
-function erase(record: MemoryRecord, sourceId: string, now: number, reason: string): MemoryRecord {
+function erase(record: MemoryRecord, revoked: ReadonlySet<string>, now: number, reason: string): MemoryRecord {
   return {
-    ...record,
+    ...withoutMetadata(record),
     content: REDACTED,
-    sources: redactSources(record.sources, sourceId),
+    sources: redactSources(record.sources, revoked),
     embedding: blank(record.embedding),
     invalidatedAt: record.invalidatedAt ?? now,
     history: [...record.history.map(generalize), { at: now, event: 'erased', reason }],
@@ -128,7 +166,8 @@ function erase(record: MemoryRecord, sourceId: string, now: number, reason: stri
 }
 
 export interface ErasureInput {
-  sourceId: string;
+  /** The revoked sources (one forgetSource call may revoke several: one replay for all). */
+  sourceIds: ReadonlySet<string>;
   now: number;
   newId: () => string;
   /** Every record the replay of the remaining inputs produced, tombstones included. */
@@ -171,7 +210,7 @@ export function planErasure(input: ErasureInput): { writes: Map<string, MemoryRe
     idOf: new Map(),
     created: [],
     rebuilds: new Map(),
-    erasedReason: `erased: sole source ${input.sourceId} revoked`,
+    erasedReason: `erased: ${input.sourceIds.size === 1 ? 'sole ' : 'all its '}${describeSources(input.sourceIds)} revoked`,
     support: supportByClaim(input.replayed),
   };
   const { stale, rebuilt } = matchReplay(planning);
@@ -179,6 +218,7 @@ export function planErasure(input: ErasureInput): { writes: Map<string, MemoryRe
   writeRebuilt(planning, rebuilt);
   redactTombstones(planning);
   scrubQuotes(planning);
+  dropRevokedMetadata(planning);
   return { writes: planning.writes, created: planning.created, rebuilds: planning.rebuilds, report: planning.report };
 }
 
@@ -187,7 +227,7 @@ export function planErasure(input: ErasureInput): { writes: Map<string, MemoryRe
  * are); what is left on each side is stale (current) or to be rebuilt (replay, fresh ids).
  */
 function matchReplay(planning: Planning): { stale: MemoryRecord[]; rebuilt: MemoryRecord[] } {
-  const { replayed, all, current, idOf, sourceId, newId } = planning;
+  const { replayed, all, current, idOf, sourceIds: revoked, newId } = planning;
   const unmatchedReplay = new Map<string, MemoryRecord[]>();
   for (const record of replayed.filter((candidate) => candidate.invalidatedAt === undefined)) {
     const list = unmatchedReplay.get(identity(record)) ?? [];
@@ -221,7 +261,7 @@ function matchReplay(planning: Planning): { stale: MemoryRecord[]; rebuilt: Memo
     }
     const stand = standIns
       .get(JSON.stringify([record.scope, claimOf(record)]))
-      ?.find((other) => record.sources.some((source) => source.id !== sourceId && sourceIdsOf(other).has(source.id)));
+      ?.find((other) => record.sources.some((source) => !revoked.has(source.id) && sourceIdsOf(other).has(source.id)));
     if (stand) idOf.set(record.id, stand.id);
   }
   return { stale, rebuilt };
@@ -229,24 +269,24 @@ function matchReplay(planning: Planning): { stale: MemoryRecord[]; rebuilt: Memo
 
 /** Stale active memories: erased when `s` was their only source, else superseded by their rebuilt version. */
 function retireStale(planning: Planning, stale: readonly MemoryRecord[], rebuilt: readonly MemoryRecord[]): void {
-  const { sourceId, now, support, report, writes, redacted, erasedReason } = planning;
+  const { sourceIds: revoked, now, support, report, writes, redacted, erasedReason } = planning;
+  const label = describeSources(revoked);
   for (const record of stale) {
     const ids = sourceIdsOf(record);
-    if (ids.size === 1 && ids.has(sourceId)) {
+    if (onlyRevoked(ids, revoked)) {
       report.erased.push(record.id);
-      writes.set(record.id, erase(record, sourceId, now, erasedReason));
+      writes.set(record.id, erase(record, revoked, now, erasedReason));
       redacted.add(record.id);
       continue;
     }
-    const replacement = replacementFor(record, rebuilt, sourceId);
+    const replacement = replacementFor(record, rebuilt, revoked);
     if (replacement && !planning.rebuilds.has(replacement.id)) planning.rebuilds.set(replacement.id, record.id);
-    const keepText = !ids.has(sourceId) || isSupported(record, support, sourceId);
+    const keepText = ![...ids].some((id) => revoked.has(id)) || isSupported(record, support, revoked);
     if (!keepText) redacted.add(record.id);
     report.regenerated.push({ from: record.id, to: replacement?.id ?? null });
     writes.set(record.id, {
-      ...record,
-      ...(keepText ? {} : { content: REDACTED, embedding: blank(record.embedding) }),
-      sources: redactSources(record.sources, sourceId),
+      ...(keepText ? record : { ...withoutMetadata(record), content: REDACTED, embedding: blank(record.embedding) }),
+      sources: redactSources(record.sources, revoked),
       invalidatedAt: now,
       ...(replacement ? { supersededBy: replacement.id } : {}),
       history: [
@@ -255,8 +295,8 @@ function retireStale(planning: Planning, stale: readonly MemoryRecord[], rebuilt
           at: now,
           event: 'regenerated',
           reason: replacement
-            ? `source ${sourceId} revoked; rebuilt from the remaining sources as ${replacement.id}`
-            : `source ${sourceId} revoked; the remaining sources no longer support it`,
+            ? `${label} revoked; rebuilt from the remaining sources as ${replacement.id}`
+            : `${label} revoked; the remaining sources no longer support it`,
           ...(replacement ? { related: replacement.id } : {}),
         },
       ],
@@ -266,7 +306,7 @@ function retireStale(planning: Planning, stale: readonly MemoryRecord[], rebuilt
 
 /** Rebuilt memories: their replay history with temporary ids mapped to stored ones, plus the regeneration. */
 function writeRebuilt(planning: Planning, rebuilt: readonly MemoryRecord[]): void {
-  const { sourceId, now, replayed, writes, idOf } = planning;
+  const { sourceIds, now, replayed, writes, idOf } = planning;
   const mapIds = createIdMapper(replayed.map((record) => record.id), idOf);
   for (const record of rebuilt) {
     const from = planning.rebuilds.get(record.id);
@@ -280,7 +320,7 @@ function writeRebuilt(planning: Planning, rebuilt: readonly MemoryRecord[]): voi
         {
           at: now,
           event: 'regenerated',
-          reason: `rebuilt after source ${sourceId} was revoked${from ? `, replacing ${from}` : ''}`,
+          reason: `rebuilt after ${describeSources(sourceIds)} ${sourceIds.size === 1 ? 'was' : 'were'} revoked${from ? `, replacing ${from}` : ''}`,
           ...(from ? { related: from } : {}),
         },
       ],
@@ -293,26 +333,26 @@ function writeRebuilt(planning: Planning, rebuilt: readonly MemoryRecord[]): voi
  * text only it produced, and report where their lineage now ends.
  */
 function redactTombstones(planning: Planning): void {
-  const { sourceId, now, support, touched, current, report, writes, redacted, erasedReason } = planning;
+  const { sourceIds: revoked, now, support, touched, current, report, writes, redacted, erasedReason } = planning;
   for (const record of touched) {
     if (writes.has(record.id) || record.invalidatedAt === undefined) continue;
     const ids = sourceIdsOf(record);
-    if (ids.size === 1) {
+    if (onlyRevoked(ids, revoked)) {
       redacted.add(record.id);
       // Forgotten before (forgetSource is idempotent): nothing to write, nothing to report.
-      if (isErased(record, sourceId)) continue;
-      writes.set(record.id, erase(record, sourceId, now, erasedReason));
+      if (isErased(record, revoked)) continue;
+      writes.set(record.id, erase(record, revoked, now, erasedReason));
       report.erased.push(record.id);
       continue;
     }
-    if (isSupported(record, support, sourceId)) {
+    if (isSupported(record, support, revoked)) {
       // Text kept: only the excerpt changes, which the sources alone tell (comparing whole
       // records costs O(sources) per tombstone on a long history), and the commit's revocation
       // blanks every excerpt of the source: nothing to write.
-      if (!record.sources.some((source) => source.id === sourceId && source.excerpt !== '')) continue;
+      if (!record.sources.some((source) => revoked.has(source.id) && source.excerpt !== '')) continue;
     } else {
       redacted.add(record.id);
-      const next: MemoryRecord = { ...record, content: REDACTED, embedding: blank(record.embedding), history: record.history.map(generalize), sources: redactSources(record.sources, sourceId) };
+      const next: MemoryRecord = { ...withoutMetadata(record), content: REDACTED, embedding: blank(record.embedding), history: record.history.map(generalize), sources: redactSources(record.sources, revoked) };
       if (sameRecord(next, record)) continue;
       writes.set(record.id, next);
     }
@@ -328,13 +368,13 @@ function redactTombstones(planning: Planning): void {
  * records' decisions about a redacted record. Each keeps its event, time and link; the reason goes.
  */
 function scrubQuotes(planning: Planning): void {
-  const { all, writes, redacted, sourceId, touched } = planning;
+  const { all, writes, redacted, sourceIds: revoked, touched } = planning;
   // Once each: every memory of a line inherits the same entries of the source.
-  const excerpts = [...new Set(touched.flatMap((record) => record.sources.filter((source) => source.id === sourceId && source.excerpt.length >= 8).map((source) => source.excerpt)))];
+  const excerpts = [...new Set(touched.flatMap((record) => record.sources.filter((source) => revoked.has(source.id) && source.excerpt.length >= 8).map((source) => source.excerpt)))];
   const quotes = (entry: HistoryEntry) =>
     entry.event !== 'regenerated' &&
     entry.event !== 'erased' &&
-    (entry.sourceId === sourceId || (entry.related !== undefined && redacted.has(entry.related)) || excerpts.some((excerpt) => entry.reason.includes(excerpt))) &&
+    ((entry.sourceId !== undefined && revoked.has(entry.sourceId)) || (entry.related !== undefined && redacted.has(entry.related)) || excerpts.some((excerpt) => entry.reason.includes(excerpt))) &&
     entry.reason !== generalize(entry).reason;
   for (const record of all) {
     const base = writes.get(record.id) ?? record;

@@ -24,34 +24,59 @@ export interface ForgetDeps {
   clearCaches: () => Promise<void>;
 }
 
-export function forgetSource(deps: ForgetDeps, sourceId: string, owner: Owner): Promise<ForgetReport> {
+/** Forgets several sources at once: one replay, one commit, the same end state as forgetting them one by one. */
+export function forgetSource(deps: ForgetDeps, sourceIds: ReadonlySet<string>, owner: Owner): Promise<ForgetReport> {
   const key = userPartition(owner);
-  return writeUnderLock(deps.storage.lockName, key, MAX_ATTEMPTS, () => eraseAndRegenerate(deps, sourceId, owner, key));
+  return writeUnderLock(deps.storage.lockName, key, MAX_ATTEMPTS, () => eraseAndRegenerate(deps, sourceIds, owner, key));
 }
 
-async function eraseAndRegenerate(deps: ForgetDeps, sourceId: string, owner: Owner, key: string): Promise<ForgetReport> {
+/** Past this many sources their inputs are found in one read of the owner's log, not one query each. */
+const FEW_SOURCES = 8;
+
+/** The stored inputs of the revoked sources, in `seq` order (app-scope inputs are never a user's to revoke). */
+async function revokedInputs(store: Storage['records'], owner: Owner, sourceIds: ReadonlySet<string>): Promise<InputRow[]> {
+  const rows =
+    sourceIds.size <= FEW_SOURCES
+      ? (await Promise.all([...sourceIds].map((id) => store.inputsOf(owner, id)))).flat().sort((a, b) => a.seq! - b.seq!)
+      : (await store.inputs(owner)).filter((input) => input.kind !== 'prune' && sourceIds.has(input.source.id));
+  return rows.filter((input) => input.kind !== 'prune' && input.scope !== 'app');
+}
+
+/** Whether every one of the sources was revoked before. */
+async function allRevoked(store: Storage['records'], owner: Owner, sourceIds: ReadonlySet<string>): Promise<boolean> {
+  for (const id of sourceIds) if (!(await store.isRevoked(owner, id))) return false;
+  return true;
+}
+
+/** Whether no active record lists one of the sources. */
+async function noneActive(store: Storage['records'], owner: Owner, sourceIds: ReadonlySet<string>): Promise<boolean> {
+  for (const id of sourceIds) if ((await store.bySource(owner, id)).some((record) => record.invalidatedAt === undefined)) return false;
+  return true;
+}
+
+async function eraseAndRegenerate(deps: ForgetDeps, sourceIds: ReadonlySet<string>, owner: Owner, key: string): Promise<ForgetReport> {
   // Versions first, reads after: a write landing in between makes the commit below fail
   // with ConflictError, and the whole decision is made again on the new state.
   const { records: store, vectors } = deps.storage;
   const versions = await vectors.ensure([key]);
-  const revoked = (await store.inputsOf(owner, sourceId)).filter((input) => input.kind !== 'prune' && input.scope !== 'app');
+  const revoked = await revokedInputs(store, owner, sourceIds);
   // Idempotent (invariant 12): a source forgotten before leaves only tombstones that list it,
   // and nothing of it can be stored since (the commit refuses a revoked source's inputs). Then
   // the store already is one that never saw it: report nothing, write nothing.
-  const alreadyRevoked = revoked.length === 0 && (await store.isRevoked(owner, sourceId));
-  if (alreadyRevoked && (await store.bySource(owner, sourceId)).every((record) => record.invalidatedAt !== undefined)) return { erased: [], regenerated: [] };
+  const alreadyRevoked = revoked.length === 0 && (await allRevoked(store, owner, sourceIds));
+  if (alreadyRevoked && (await noneActive(store, owner, sourceIds))) return { erased: [], regenerated: [] };
   const first = revoked.length ? revoked[0]!.seq! : undefined;
-  // What the source can have reached: the active memories and the rows changed since its
-  // first input (a long history before it is not read), plus any that list it. Read beside
-  // where the replay starts, which only the source's first input decides.
-  const [all, start] = await Promise.all([store.erasureSet(owner, { sourceId, fromSeq: first }), first === undefined ? undefined : replayStart(deps, owner, first)]);
-  // Every record the source touched is among them (app scope is never a user's to revoke).
-  const touched = all.filter((record) => record.sources.some((source) => source.id === sourceId));
-  const replayedAll = await regenerate(deps, owner, { revoked, touched, all, start }, sourceId);
-  const { writes, created, rebuilds, report } = planErasure({ sourceId, now: deps.clock(), newId: deps.newId, replayed: replayedAll, all, touched });
+  // What the sources can have reached: the active memories and the rows changed since the
+  // first of their inputs (a long history before it is not read), plus any that list one. Read
+  // beside where the replay starts, which only that first input decides.
+  const [all, start] = await Promise.all([store.erasureSet(owner, { sourceIds: [...sourceIds], fromSeq: first }), first === undefined ? undefined : replayStart(deps, owner, first)]);
+  // Every record a source touched is among them (app scope is never a user's to revoke).
+  const touched = all.filter((record) => record.sources.some((source) => sourceIds.has(source.id)));
+  const replayedAll = await regenerate(deps, owner, { revoked, touched, all, start }, sourceIds);
+  const { writes, created, rebuilds, report } = planErasure({ sourceIds, now: deps.clock(), newId: deps.newId, replayed: replayedAll, all, touched });
 
   const records = [...writes.values()];
-  // Nothing to change and the revocation already recorded: no commit either.
+  // Nothing to change and the revocations already recorded: no commit either.
   if (records.length === 0 && alreadyRevoked) return report;
   // The revocation is recorded even when nothing of the source is stored yet: an ingest of
   // it that is still in flight must not land after the user asked to forget it.
@@ -60,7 +85,7 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceId: string, owner: Own
     creates: created,
     deleteInputs: revoked.map((input) => input.seq!),
     expected: versions,
-    revoke: { ...owner, sourceId, at: deps.clock() },
+    revoke: { ...owner, sourceIds: [...sourceIds], at: deps.clock() },
     // A rebuilt memory inherits the lineage of the one it replaces, less what it lacks (lineage.ts).
     hints: { loaded: new Map(all.map((record) => [record.id, record])), inherits: rebuilds },
   });
@@ -81,21 +106,21 @@ async function replayStart(deps: ForgetDeps, owner: Owner, first: number | undef
 }
 
 /**
- * What a store that never saw `sourceId` would hold: the remaining inputs replayed in order,
+ * What a store that never saw the sources would hold: the remaining inputs replayed in order,
  * from the last checkpoint before the source's first input (store/checkpoints.ts) or from the
- * beginning. With nothing of the source stored, the store already is that store.
+ * beginning. With nothing of them stored, the store already is that store.
  */
 async function regenerate(
   deps: ForgetDeps,
   owner: Owner,
   state: { revoked: readonly InputRow[]; touched: readonly MemoryRecord[]; all: readonly MemoryRecord[]; start: ReplayStart | undefined },
-  sourceId: string,
+  sourceIds: ReadonlySet<string>,
 ): Promise<MemoryRecord[]> {
   const { revoked, touched, all } = state;
   if (revoked.length === 0 && touched.length === 0) return [...all];
   // No stored input of the source, yet records list it: from the beginning.
   const start = state.start ?? (await replayStart(deps, owner, undefined));
   // Prunes stay in the replay, at their times: a pruned memory must not come back.
-  const kept = start.inputs.filter((input) => input.kind === 'prune' || (input.source.id !== sourceId && input.scope !== 'app'));
+  const kept = start.inputs.filter((input) => input.kind === 'prune' || (!sourceIds.has(input.source.id) && input.scope !== 'app'));
   return [...(await deps.replay(kept, start.records)).values()];
 }

@@ -46,10 +46,10 @@ export interface Commit {
   /** Inputs to delete by `seq` (erasure removes a revoked source's conversations). */
   deleteInputs?: number[];
   /**
-   * Records that this owner revoked this source (forgetSource): from then on {@link RecordStore.isRevoked}
-   * says so, and the excerpt of every source with this id in the owner's records is blanked.
+   * Records that this owner revoked these sources (forgetSource): from then on {@link RecordStore.isRevoked}
+   * says so for each, and the excerpt of every source with one of these ids in the owner's records is blanked.
    */
-  revoke?: { userId: string; appName: string; sourceId: string; at: number };
+  revoke?: { userId: string; appName: string; sourceIds: readonly string[]; at: number };
   /**
    * The owner's user-partition version when the write of `inputs` began. An input whose source
    * was revoked at a version after it (or at any version, when this is absent) is refused with
@@ -119,11 +119,11 @@ export interface RecordStore {
   /** All of the owner's records (any state) that list `sourceId` among their sources. */
   bySource(owner: Owner, sourceId: string): Promise<MemoryRecord[]>;
   /**
-   * What an erasure of `sourceId` reads, oldest first, user and session scope only: at least
-   * the owner's active records, those that list the source, and those changed by a write at or
-   * after input `fromSeq` (the source's first input). It may return more of the owner's records.
+   * What an erasure of `sourceIds` reads, oldest first, user and session scope only: at least
+   * the owner's active records, those that list one of the sources, and those changed by a write
+   * at or after input `fromSeq` (the sources' first input). It may return more of the owner's records.
    */
-  erasureSet(owner: Owner, request: { sourceId: string; fromSeq: number | undefined }): Promise<MemoryRecord[]>;
+  erasureSet(owner: Owner, request: { sourceIds: readonly string[]; fromSeq: number | undefined }): Promise<MemoryRecord[]>;
   /**
    * The owner's stored inputs (user and session writes and prunes), in the order written (`seq`),
    * never by clock. Inputs come back parsed (store/input-row.ts): replay rebuilds memories from
@@ -140,6 +140,13 @@ export interface RecordStore {
    * keeps no such checkpoint (then replay starts from the beginning). Always allowed to be null.
    */
   checkpointBefore(owner: Owner, seq: number): Promise<{ seq: number; records: MemoryRecord[] } | null>;
+  /**
+   * Facade-only: where the record `id` is (its owner and scope), whoever owns it; undefined when
+   * the database holds no such id. No stage calls it (every stage read is owner-scoped): it
+   * serves engram/mem0, whose id-only calls name a memory by its 128-bit id alone, and which
+   * then reads the record with the owner-scoped {@link getMany}.
+   */
+  locate(id: string): Promise<RecordLocation | undefined>;
   /** Whether the owner has revoked `sourceId` with forgetSource before. */
   isRevoked(owner: Owner, sourceId: string): Promise<boolean>;
   /**

@@ -7,9 +7,15 @@
 import { z } from 'zod';
 import { StorageError } from '../errors';
 import { describeValue, issueMessage, issueValue } from '../issues';
-import { Candidate, ChatMessage, Fact, Id, MAX_ID_LENGTH, Scope, SourceInput } from '../schema';
+import { Candidate, ChatMessage, Fact, Id, MAX_ID_LENGTH, MetadataText, Scope, SourceInput } from '../schema';
 
 const Seq = z.number().int().positive();
+
+/**
+ * What a remember replaces: that memory's topic and {@link factHash} (never its text, which
+ * belongs to another source). Replay replaces the active memory that matches, if any.
+ */
+export const Replaces = z.strictObject({ topic: Id, fact: z.number().int().nonnegative() });
 const At = z.number().nonnegative();
 
 /**
@@ -37,6 +43,10 @@ export const WriteInput = z
      * the extractor again. Text of this input only, so erasing the input erases them.
      */
     candidates: z.array(Candidate).optional(),
+    /** The caller's metadata (JSON text): replay gives it to the memories it rebuilds from this input. */
+    metadata: MetadataText.optional(),
+    /** A remember that replaces a memory ({@link Replaces}). */
+    replaces: Replaces.optional(),
   })
   .refine((input) => input.kind !== 'remember' || input.fact !== undefined, { error: 'a remember input must hold its fact', path: ['fact'] })
   .refine((input) => (input.scope === 'app') === (input.userId === ''), { error: "must be '' exactly for app scope", path: ['userId'] });

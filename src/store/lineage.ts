@@ -189,6 +189,44 @@ function joinChain(record: MemoryRecord, parent: MemoryRecord, meta: RowMeta): P
   };
 }
 
+/** Past this many chains or memories, their rows are read in one pass over their owners' rows, not one query each. */
+const FEW_CHAINS = 32;
+
+/** The owners of `records`, as `[userId, appName]` keys. */
+function ownersOf(records: readonly { userId: string; appName: string }[]): [string, string][] {
+  return [...new Map(records.map((record) => [JSON.stringify([record.userId, record.appName]), [record.userId, record.appName] as [string, string]])).values()];
+}
+
+/** The lineage rows of each chain in `needed` (chains of `records`' owners). */
+async function lineageOfChains(db: EngramDatabase, needed: ReadonlySet<string>, records: readonly MemoryRecord[]): Promise<Map<string, LineageRow[]>> {
+  if (needed.size <= FEW_CHAINS) {
+    const read = await Promise.all([...needed].map((chain) => db.lineage.where('[chain+depth]').between([chain, 0], [chain, Dexie.maxKey], true, true).toArray()));
+    return new Map([...needed].map((chain, i) => [chain, read[i]!]));
+  }
+  const chains = new Map([...needed].map((chain) => [chain, [] as LineageRow[]]));
+  for (const [userId, appName] of ownersOf(records)) {
+    const rows = await db.lineage.where('[userId+appName+sourceId]').between([userId, appName, Dexie.minKey], [userId, appName, Dexie.maxKey], true, true).toArray();
+    for (const row of rows) chains.get(row.chain)?.push(row);
+  }
+  // The index order is by source: put each chain's rows in the order its own index gives them.
+  for (const list of chains.values()) list.sort((a, b) => a.depth - b.depth || (a.memoryId < b.memoryId ? -1 : a.memoryId > b.memoryId ? 1 : a.n - b.n));
+  return chains;
+}
+
+/** Deletes the event rows of the memories `ids` (of `records`' owners). */
+async function deleteEvents(db: EngramDatabase, ids: readonly string[], records: readonly MemoryRecord[]): Promise<void> {
+  if (ids.length <= FEW_CHAINS) {
+    for (const id of ids) await db.events.where('[memoryId+n]').between([id, 0], [id, Dexie.maxKey], true, true).delete();
+    return;
+  }
+  const doomed = new Set(ids);
+  for (const [userId, appName] of ownersOf(records)) {
+    const keys = (await db.events.where('[userId+appName]').equals([userId, appName]).primaryKeys()) as unknown as [string, number][];
+    const mine = keys.filter(([memoryId]) => doomed.has(memoryId));
+    if (mine.length) await db.events.bulkDelete(mine);
+  }
+}
+
 /**
  * Inside the commit transaction: writes `records` as rows plus their new lineage and event
  * rows. A record the store handed out in working form (or an UPDATE of one, see `hints`)
@@ -215,8 +253,7 @@ export async function writeRecords(
     const loaded = hints?.loaded.get(record.id);
     if (meta && !(loaded && bases.has(loaded)) && !sameSourcesAsStored(record, meta)) needed.add(meta.chain);
   });
-  const read = await Promise.all([...needed].map((chain) => db.lineage.where('[chain+depth]').between([chain, 0], [chain, Dexie.maxKey], true, true).toArray()));
-  const chains = new Map([...needed].map((chain, i) => [chain, read[i]!]));
+  const chains = await lineageOfChains(db, needed, records);
   const chainKeys = ({ chain, depth, excluded }: RowMeta) =>
     new Set((chains.get(chain) ?? []).filter((row) => row.depth <= depth && !isExcluded(excluded, sourceKey(row.source), row.depth)).map((row) => sourceKey(row.source)));
   const rows: MemoryRow[] = [];
@@ -257,36 +294,56 @@ export async function writeRecords(
       ...(record.invalidatedAt !== undefined ? { changed } : {}),
     });
   }
-  for (const id of rewritten) await db.events.where('[memoryId+n]').between([id, 0], [id, Dexie.maxKey], true, true).delete();
+  await deleteEvents(db, rewritten, records);
   await db.memories.bulkPut(rows);
   if (lineage.length) await db.lineage.bulkPut(lineage);
   if (events.length) await db.events.bulkPut(events);
   return rows;
 }
 
+/** Past this many sources, their lineage rows are found in one range read of the owner's rows, not one query each. */
+const FEW_SOURCES = 8;
+
+/** The owner's lineage rows of the sources `sourceIds`. */
+async function lineageOf(db: EngramDatabase, owner: { userId: string; appName: string }, sourceIds: readonly string[]): Promise<LineageRow[]> {
+  const index = db.lineage.where('[userId+appName+sourceId]');
+  if (sourceIds.length <= FEW_SOURCES) return (await Promise.all(sourceIds.map((id) => index.equals([owner.userId, owner.appName, id]).toArray()))).flat();
+  const wanted = new Set(sourceIds);
+  const rows = await index.between([owner.userId, owner.appName, Dexie.minKey], [owner.userId, owner.appName, Dexie.maxKey], true, true).toArray();
+  return rows.filter((row) => wanted.has(row.sourceId));
+}
+
 /**
- * Inside the commit transaction: blanks the excerpt of every lineage row of `sourceId` for the
- * owner, and in the summaries of every memory that carries it (later memories of a chain
+ * Inside the commit transaction: blanks the excerpt of every lineage row of the sources for the
+ * owner, and in the summaries of every memory that carries one (later memories of a chain
  * inherit the summary).
  */
-export async function redactSource(db: EngramDatabase, owner: { userId: string; appName: string }, sourceId: string): Promise<void> {
-  const rows = await db.lineage.where('[userId+appName+sourceId]').equals([owner.userId, owner.appName, sourceId]).toArray();
+export async function redactSources(db: EngramDatabase, owner: { userId: string; appName: string }, sourceIds: readonly string[]): Promise<void> {
+  const revoked = new Set(sourceIds);
+  const rows = await lineageOf(db, owner, sourceIds);
   const blanked = rows.filter((row) => row.source.excerpt !== '').map((row) => ({ ...row, source: { ...row.source, excerpt: '' } }));
   if (blanked.length) await db.lineage.bulkPut(blanked);
-  const quoting = (await memoriesOfLineage(db, rows)).filter((row) => row.sources.some((source) => source.id === sourceId && source.excerpt !== ''));
-  const redacted = quoting.map((row) => ({ ...row, sources: row.sources.map((source) => (source.id === sourceId ? { ...source, excerpt: '' } : source)) }));
+  const quoting = (await memoriesOfLineage(db, rows)).filter((row) => row.sources.some((source) => revoked.has(source.id) && source.excerpt !== ''));
+  const redacted = quoting.map((row) => ({ ...row, sources: row.sources.map((source) => (revoked.has(source.id) ? { ...source, excerpt: '' } : source)) }));
   if (redacted.length) await db.memories.bulkPut(redacted);
 }
 
-/** Ids of the owner's memories whose sources include `sourceId`: rows that added it and every later memory of their chains. */
-export async function memoriesWithSource(db: EngramDatabase, owner: { userId: string; appName: string }, sourceId: string): Promise<MemoryRow[]> {
-  return memoriesOfLineage(db, await db.lineage.where('[userId+appName+sourceId]').equals([owner.userId, owner.appName, sourceId]).toArray());
+/** The owner's memories whose sources include one of `sourceIds`: rows that added it and every later memory of their chains. */
+export async function memoriesWithSource(db: EngramDatabase, owner: { userId: string; appName: string }, sourceIds: readonly string[]): Promise<MemoryRow[]> {
+  return memoriesOfLineage(db, await lineageOf(db, owner, sourceIds));
 }
 
 /** The memories lineage `rows` reach: the memory each row belongs to and every later memory of its chain. */
 async function memoriesOfLineage(db: EngramDatabase, rows: readonly LineageRow[]): Promise<MemoryRow[]> {
   const from = new Map<string, number>();
   for (const row of rows) from.set(row.chain, Math.min(from.get(row.chain) ?? Infinity, row.depth));
+  if (from.size > FEW_CHAINS) {
+    // A chain's memories all belong to the owner of its lineage rows (user and session scope).
+    const owners = [...new Map(rows.map((row) => [JSON.stringify([row.userId, row.appName]), [row.userId, row.appName] as const])).values()];
+    const keys = owners.flatMap(([userId, appName]) => (['user', 'session'] as const).map((scope) => [userId, appName, scope]));
+    const all = (await Promise.all(keys.map((key) => db.memories.where('[userId+appName+scope]').equals(key).toArray()))).flat();
+    return all.filter((row) => row.chain !== undefined && row.depth !== undefined && from.has(row.chain) && row.depth >= from.get(row.chain)!);
+  }
   const found = await Promise.all([...from].map(([chain, depth]) => db.memories.where('[chain+depth]').between([chain, depth], [chain, Dexie.maxKey], true, true).toArray()));
   return found.flat();
 }

@@ -41,10 +41,10 @@ const owned = (id: unknown) => (row: Record<string, unknown>) => [id, row.userId
  * `checkpoints`, `partitions` and `revocations` hold ids and numbers only and stay in clear.
  */
 export const SEALED_TABLES: Readonly<Record<string, TableSeal>> = {
-  memories: { bind: (row) => owned(row.id)(row), fields: [['content'], ['embedding'], ['sources', '*', 'excerpt'], ['history', '*', 'reason']] },
+  memories: { bind: (row) => owned(row.id)(row), fields: [['content'], ['embedding'], ['sources', '*', 'excerpt'], ['history', '*', 'reason'], ['metadata']] },
   lineage: { bind: (row) => owned(row.memoryId)(row), fields: [['source', 'excerpt']] },
   events: { bind: (row) => owned(row.memoryId)(row), fields: [['entry', 'reason']] },
-  inputs: { bind: (row) => owned((row.source as { id?: unknown } | undefined)?.id ?? row.kind)(row), fields: [['messages', '*', 'content'], ['fact', 'content'], ['candidates', '*', 'content'], ['candidates', '*', 'excerpt']] },
+  inputs: { bind: (row) => owned((row.source as { id?: unknown } | undefined)?.id ?? row.kind)(row), fields: [['messages', '*', 'content'], ['fact', 'content'], ['candidates', '*', 'content'], ['candidates', '*', 'excerpt'], ['metadata']] },
   vectorPacks: { bind: (row) => [row.partition, row.part, row.version], fields: [['vectors'], ['terms'], ['termOffsets']] },
   vectorLog: { bind: (row) => [row.partition], fields: [['upserts', '*', 'embedding'], ['upserts', '*', 'terms']] },
 };

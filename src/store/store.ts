@@ -11,7 +11,7 @@ import { sameFactKey } from '../text';
 import { activeAfter, createActiveSets } from './active-set';
 import type { EngramDatabase, InputRow, MemoryRow } from './database';
 import { checkpointBefore, dropCheckpoints, onCheckpointStride, restoreCheckpoint, writeCheckpoint } from './checkpoints';
-import { memoriesWithSource, metaOf, redactSource, writeRecords, type ParsedRow } from './lineage';
+import { memoriesWithSource, metaOf, redactSources, writeRecords, type ParsedRow } from './lineage';
 import { parseInputRows } from './input-row';
 import { hydrate, toWorking } from './lineage-read';
 import { appPartition, isVisibleTo, partitionOf, userPartition, type Owner } from './owner';
@@ -108,6 +108,9 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
       ),
     );
 
+  /** Past this many sources, an erasure reads all of the owner's rows once instead of each source's. */
+  const MANY_SOURCES = 32;
+
   return {
     quarantined,
     quarantine: (id) => void quarantined.add(id),
@@ -161,14 +164,19 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
         parseInputRows(await db.inputs.where('[userId+appName+source.id]').equals([owner.userId, owner.appName, sourceId]).toArray(), 'reading stored conversations').sort((a, b) => a.seq! - b.seq!),
       ),
 
-    erasureSet: (owner, { sourceId, fromSeq }) =>
+    erasureSet: (owner, { sourceIds, fromSeq }) =>
       read('reading memories to erase from', () =>
         db.transaction('r', db.memories, db.lineage, db.events, db.partitions, async () => {
+          // Many sources at once (a user's whole history): all of the owner's rows in one read, which the contract allows.
+          if (sourceIds.length > MANY_SOURCES) {
+            const own = await Promise.all((['user', 'session'] as const).map((scope) => db.memories.where('[userId+appName+scope]').equals([owner.userId, owner.appName, scope]).toArray()));
+            return (await visible(own.flat(), owner)).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+          }
           const activeIds = [...(await active.read(owner, 'user')).rows.keys()];
           const [current, since, listing] = await Promise.all([
             db.memories.bulkGet(activeIds).then((rows) => rows.filter((row): row is MemoryRow => row !== undefined && row.active === 1)),
             fromSeq === undefined ? [] : db.memories.where('[userId+appName+changed]').between([owner.userId, owner.appName, fromSeq], [owner.userId, owner.appName, Dexie.maxKey], true, true).toArray(),
-            memoriesWithSource(db, owner, sourceId),
+            memoriesWithSource(db, owner, sourceIds),
           ]);
           const rows = [...new Map([...current, ...since, ...listing].map((row) => [row.id, row])).values()].filter((row) => row.scope !== 'app');
           const records = await visible(rows, owner);
@@ -189,13 +197,20 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
       read('reading memories by source', () =>
         // A chain's later memories all carry its sources unless they exclude one (lineage.ts).
         db.transaction('r', db.memories, db.lineage, db.events, async () =>
-          (await visible(await memoriesWithSource(db, owner, sourceId), owner)).filter((record) => record.sources.some((source) => source.id === sourceId)),
+          (await visible(await memoriesWithSource(db, owner, [sourceId]), owner)).filter((record) => record.sources.some((source) => source.id === sourceId)),
         ),
       ),
 
     // The order they were written in (invariant 11), never their clock times: after a clock went
     // backwards, sorting by time would replay a history that never happened.
     inputs: (owner) => inputsAfter(owner, 0),
+
+    locate: (id) =>
+      read('locating a memory', async () => {
+        // Owner and scope are clear fields of a sealed row: nothing is opened here.
+        const row = await db.memories.get(id);
+        return row === undefined ? undefined : { id: row.id, userId: row.userId, appName: row.appName, scope: row.scope };
+      }),
 
     isRevoked: (owner, sourceId) =>
       read('reading revocations', async () => (await db.revocations.get([owner.userId, owner.appName, sourceId])) !== undefined),
@@ -236,13 +251,16 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
           const seqs = inputs.length ? ((await db.inputs.bulkAdd(inputs, { allKeys: true })) as number[]) : [];
           const changed = seqs.length ? Math.max(...seqs) : (((await db.inputs.orderBy(':id').lastKey()) as number | undefined) ?? 0);
           written = await writeRecords(db, records, changed, hints, existing);
-          if (revoke) await redactSource(db, revoke, revoke.sourceId);
+          if (revoke) await redactSources(db, revoke, revoke.sourceIds);
           if (deleteInputs.length) await db.inputs.bulkDelete(deleteInputs);
           await db.partitions.bulkPut([...versions].map(([key, [, version]]) => ({ key, version })));
           // An erasure drops the checkpoints that saw the revoked source (all of them when it has no stored input but changed records).
           if (revoke && (deleteInputs.length || records.length > 0)) await dropCheckpoints(db, revoke, deleteInputs.length ? Math.min(...deleteInputs) : 0);
           if (due && before && checkpointed) await writeCheckpoint(db, due, seqs.at(-1)!, activeAfter(before, written));
-          if (revoke) await db.revocations.put({ ...revoke, version: versions.get(userPartition(revoke))![1] });
+          if (revoke) {
+            const version = versions.get(userPartition(revoke))![1];
+            await db.revocations.bulkPut(revoke.sourceIds.map((sourceId) => ({ userId: revoke.userId, appName: revoke.appName, sourceId, at: revoke.at, version })));
+          }
           const packsDropped = await writePackLog(db, versions, records);
           return { versions, packsDropped };
         });

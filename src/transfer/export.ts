@@ -8,11 +8,12 @@ import { EXPORT_FORMAT, type ExportedInput, type OwnerExport } from './format';
 /** One stored input in export form: what replay needs of it, without the owner (the export names it once). */
 export function toExportedInput(input: InputRow): ExportedInput {
   if (input.kind === 'prune') return { kind: 'prune', at: input.at, floor: input.floor };
+  const metadata = input.metadata !== undefined ? { metadata: input.metadata } : {};
   if (input.kind === 'remember') {
-    const session = input.scope === 'session' ? { scope: 'session' as const, sessionId: input.sessionId } : {};
-    return { kind: 'remember', at: input.at, ...session, source: input.source, fact: input.fact! };
+    const session = { ...(input.scope === 'session' ? { scope: 'session' as const } : {}), ...(input.sessionId !== '' ? { sessionId: input.sessionId } : {}) };
+    return { kind: 'remember', at: input.at, ...session, source: input.source, fact: input.fact!, ...metadata, ...(input.replaces !== undefined ? { replaces: input.replaces } : {}) };
   }
-  return { kind: input.kind, at: input.at, sessionId: input.sessionId, source: input.source, messages: input.messages };
+  return { kind: input.kind, at: input.at, sessionId: input.sessionId, source: input.source, messages: input.messages, ...metadata };
 }
 
 /**

@@ -5,7 +5,8 @@
  * device is parsed at the edge like any other caller input.
  */
 import { z } from 'zod';
-import { ChatMessage, Fact, Id, MemoryRecord, SourceInput } from '../schema';
+import { ChatMessage, Fact, Id, MemoryRecord, MetadataText, SourceInput } from '../schema';
+import { Replaces } from '../store/input-row';
 
 /** The only format version this release reads and writes. */
 export const EXPORT_FORMAT = 'engram-export/1';
@@ -27,10 +28,19 @@ export type ExportedMemory = z.infer<typeof ExportedMemory>;
 const Messages = z.array(ChatMessage.strict()).max(EXPORT_LIMITS.messages, { error: `must hold at most ${EXPORT_LIMITS.messages} messages` });
 
 /** The user messages of one `ingest` (user scope) or `summarizeSession` (that session's scope). */
-const ConversationInput = z.strictObject({ kind: z.enum(['ingest', 'summary']), at: Timestamp, sessionId: Id, source: SourceInput, messages: Messages });
+const ConversationInput = z.strictObject({ kind: z.enum(['ingest', 'summary']), at: Timestamp, sessionId: Id, source: SourceInput, messages: Messages, metadata: MetadataText.optional() });
 
-/** One `remember`d fact; `scope` and `sessionId` only for a session-scope fact (user scope otherwise). */
-const RememberInput = z.strictObject({ kind: z.literal('remember'), at: Timestamp, scope: z.literal('session').optional(), sessionId: Id.optional(), source: SourceInput, fact: Fact });
+/** One `remember`d fact; `scope` only for a session-scope fact (user scope otherwise), `sessionId` when the write named one. */
+const RememberInput = z.strictObject({
+  kind: z.literal('remember'),
+  at: Timestamp,
+  scope: z.literal('session').optional(),
+  sessionId: Id.optional(),
+  source: SourceInput,
+  fact: Fact,
+  metadata: MetadataText.optional(),
+  replaces: Replaces.optional(),
+});
 
 /** One `prune` call: replay prunes at the same time with the same floor. */
 const PruneInput = z.strictObject({ kind: z.literal('prune'), at: Timestamp, floor: z.number().min(0).max(1) });

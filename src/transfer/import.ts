@@ -27,9 +27,13 @@ const EMBED_BATCH = 256;
 export function toInputRow(input: ExportedInput, owner: Owner): InputRow {
   const { userId, appName } = owner;
   if (input.kind === 'prune') return { userId, appName, at: input.at, kind: 'prune', floor: input.floor };
-  if (input.kind === 'remember') return writeInput('remember', { userId, appName, scope: input.scope ?? 'user', sessionId: input.sessionId, source: input.source }, input.at, { fact: input.fact });
+  const { metadata } = input;
+  if (input.kind === 'remember') {
+    const { scope = 'user', sessionId, source, replaces } = input;
+    return writeInput('remember', { userId, appName, scope, sessionId, source, metadata, replaces }, input.at, { fact: input.fact });
+  }
   const scope = input.kind === 'summary' ? 'session' : 'user';
-  return writeInput(input.kind, { userId, appName, scope, sessionId: input.sessionId, source: input.source }, input.at, { messages: input.messages });
+  return writeInput(input.kind, { userId, appName, scope, sessionId: input.sessionId, source: input.source, metadata }, input.at, { messages: input.messages });
 }
 
 /**

@@ -2,17 +2,21 @@
 import { forgetSource as eraseSource, type ForgetReport } from '../forget/forget';
 import { replay, type ReplayDeps } from '../forget/replay';
 import { parseInput, parseOwner, type OwnerOptions } from '../options';
+import { z } from 'zod';
 import { Id } from '../schema';
 import type { MemoryDeps } from './deps';
 import { candidatesOf } from './write-input';
+
+/** Several source ids (forgotten in one replay): at least one, at most 100000. */
+const SourceIds = z.array(Id).min(1, { error: 'must name at least one source' }).max(100_000, { error: 'must name at most 100000 sources' });
 
 /** What a replay runs with: it extracts and plans exactly as the live writes did (the same candidates, embedder and policy). */
 export function replayDepsOf(deps: MemoryDeps): ReplayDeps {
   return { candidatesOf: (input) => candidatesOf(deps, input), embedder: deps.embedder, context: deps.context };
 }
 
-export async function forgetSource(deps: MemoryDeps, sourceId: string, options: OwnerOptions): Promise<ForgetReport> {
-  const id = parseInput(Id, sourceId, 'sourceId');
+export async function forgetSource(deps: MemoryDeps, sourceId: string | readonly string[], options: OwnerOptions): Promise<ForgetReport> {
+  const ids = new Set(Array.isArray(sourceId) ? parseInput(SourceIds, sourceId, 'sourceId') : [parseInput(Id, sourceId, 'sourceId')]);
   const replayDeps = replayDepsOf(deps);
   return eraseSource(
     {
@@ -20,7 +24,7 @@ export async function forgetSource(deps: MemoryDeps, sourceId: string, options: 
       replay: (inputs, start) => replay(replayDeps, inputs, start),
       clearCaches: async () => void (await deps.compute.clearCaches()),
     },
-    id,
+    ids,
     parseOwner(options),
   );
 }

@@ -4,6 +4,7 @@ import { NotFoundError } from '../errors';
 import { replay } from '../forget/replay';
 import { ListOptions, parseInput, parseOwner, type OwnerOptions } from '../options';
 import type { HistoryEntry, MemoryRecord } from '../schema';
+import type { RecordLocation } from '../storage/contract';
 import { Id } from '../schema';
 import type { MemoryDeps } from './deps';
 import { replayDepsOf } from './forget';
@@ -32,4 +33,9 @@ export async function get(deps: Pick<MemoryDeps, 'storage'>, id: string, options
 
 export async function history(deps: Pick<MemoryDeps, 'storage'>, id: string, options: OwnerOptions): Promise<HistoryEntry[]> {
   return (await get(deps, id, options)).history;
+}
+
+/** Facade-only (engram/mem0, through facade-access.ts): where any record is, by id (RecordStore.locate). */
+export async function locate(deps: Pick<MemoryDeps, 'storage'>, id: string): Promise<RecordLocation | undefined> {
+  return deps.storage.records.locate(parseInput(Id, id, 'id'));
 }

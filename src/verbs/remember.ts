@@ -1,8 +1,9 @@
 /** `memory.remember`: one fact without extraction, the only way to write app scope. */
 import type { z } from 'zod';
-import { PermissionError, ValidationError } from '../errors';
+import { NotFoundError, PermissionError, ValidationError } from '../errors';
 import { Fact, parseInput, RememberOptions } from '../options';
 import type { Operation } from '../schema';
+import { factHash } from '../text';
 import type { MemoryDeps } from './deps';
 import { candidatesOf, writeInput, writeThrough } from './write-input';
 
@@ -19,7 +20,16 @@ export async function remember(deps: MemoryDeps, fact: Fact, options: RememberOp
   const parsedFact = parseInput(Fact, fact, 'fact');
   const parsed = parseInput(RememberOptions, options, 'options');
   checkScope(parsed);
-  const input = writeInput('remember', { ...parsed, userId: parsed.userId ?? '' }, deps.clock(), { fact: parsedFact });
-  const [operation] = await writeThrough(deps, input, await candidatesOf(deps, input));
+  const { replaces: replacing, ...target } = parsed;
+  const replaces = replacing === undefined ? undefined : await replacedClaim(deps, replacing, { userId: parsed.userId ?? '', appName: parsed.appName });
+  const input = writeInput('remember', { ...target, userId: parsed.userId ?? '', replaces }, deps.clock(), { fact: parsedFact });
+  const [operation] = await writeThrough(deps, input, await candidatesOf(deps, input), undefined, replacing);
   return operation!;
+}
+
+/** What the stored input names the replaced memory by: its topic and fact hash, never its text (another source's). */
+async function replacedClaim(deps: MemoryDeps, id: string, owner: { userId: string; appName: string }): Promise<{ topic: string; fact: number }> {
+  const [record] = await deps.storage.records.getMany([id], owner);
+  if (!record) throw new NotFoundError(`options.replaces: no memory '${id}' visible to this owner; pass the id of one of their memories`);
+  return { topic: record.topic, fact: factHash(record.topic, record.content) };
 }

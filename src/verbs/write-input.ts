@@ -19,6 +19,10 @@ export interface WriteTarget {
   scope: Scope;
   sessionId?: string | undefined;
   source: SourceInput;
+  /** The caller's metadata, as JSON text. */
+  metadata?: string | undefined;
+  /** The memory a remember replaces, by topic and fact hash (WriteInput `replaces`). */
+  replaces?: WriteInput['replaces'];
 }
 
 /** The one way a write input is built: the owner rule for app scope and the stored shape live here. */
@@ -33,6 +37,8 @@ export function writeInput(kind: WriteInput['kind'], target: WriteTarget, at: nu
     kind,
     messages: 'messages' in content ? content.messages : [],
     ...('fact' in content ? { fact: content.fact } : {}),
+    ...(target.metadata !== undefined ? { metadata: target.metadata } : {}),
+    ...(target.replaces !== undefined ? { replaces: target.replaces } : {}),
   };
 }
 
@@ -51,13 +57,14 @@ export async function versionOf(deps: Pick<MemoryDeps, 'storage'>, owner: Owner)
 }
 
 /** Consolidates `candidates` into the input's target and stores the input with them, in one commit. */
-export function writeThrough(deps: MemoryDeps, input: WriteInput, candidates: Candidate[], baseVersion?: number): Promise<Operation[]> {
+export function writeThrough(deps: MemoryDeps, input: WriteInput, candidates: Candidate[], baseVersion?: number, replacing?: string): Promise<Operation[]> {
   return consolidate(deps, {
     target: targetOf(input),
     candidates,
     source: { ...input.source, at: input.at },
     input,
     ...(baseVersion !== undefined ? { baseVersion } : {}),
+    ...(replacing !== undefined ? { replacing } : {}),
   });
 }
 

@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { NotFoundError, PermissionError, ValidationError } from 'engram';
 import { Memory, type MemoryConfig } from 'engram/mem0';
 import { md5Hex } from '../../src/adapters/mem0/md5';
+import { LOCATE_KEY } from '../../src/adapters/mem0/resolve';
+import { LOCATE } from '../../src/facade-access';
 import { createTestMemory } from '../helpers/memory';
 import { dumpDatabases, findInDatabases } from '../helpers/scan';
 
@@ -19,6 +21,12 @@ function createFacade(config: Omit<MemoryConfig, 'indexedDB' | 'IDBKeyRange'> = 
   const memory = new Memory({ name: `mem0-test-${++counter}`, worker: 'off', ...config, indexedDB: factory, IDBKeyRange });
   return { memory, factory };
 }
+
+describe('LOCATE_KEY', () => {
+  it('is the symbol createMemory puts the locate read under', () => {
+    expect(LOCATE_KEY).toBe(LOCATE);
+  });
+});
 
 describe('md5Hex', () => {
   it('equals node:crypto md5 when the text spans block boundaries and non-ASCII', () => {
@@ -37,27 +45,43 @@ describe('Memory.add', () => {
         { role: 'user', content: 'My cat is called Miso' },
         { role: 'assistant', content: 'Miso is a lovely name' },
       ],
-      { userId: 'alice', infer: false },
+      { userId: 'alice', infer: false, metadata: { category: 'pets' } },
     );
     expect(added.results.map((item) => [item.memory, item.metadata])).toEqual([
       ['My cat is called Miso', { event: 'ADD' }],
       ['Miso is a lovely name', { event: 'ADD' }],
     ]);
     const all = await memory.getAll({ filters: { user_id: 'alice' } });
-    expect(all.results.map((item) => [item.memory, item.hash, item.metadata?.['source_types']])).toEqual([
-      ['My cat is called Miso', md5Hex('My cat is called Miso'), ['user_explicit']],
-      ['Miso is a lovely name', md5Hex('Miso is a lovely name'), ['tool_output']],
+    expect(all.results.map((item) => [item.id, item.memory, item.hash, item.metadata])).toEqual([
+      [added.results[0]!.id, 'My cat is called Miso', md5Hex('My cat is called Miso'), { category: 'pets' }],
+      [added.results[1]!.id, 'Miso is a lovely name', md5Hex('Miso is a lovely name'), { category: 'pets' }],
     ]);
     await memory.close();
   });
 
-  it('reports an engram UPDATE as event UPDATE when a statement contradicts an exclusive topic', async () => {
+  it('reports an engram UPDATE as event UPDATE under the same id when a statement contradicts an exclusive topic', async () => {
     const { memory } = createFacade();
     const [first] = (await memory.add("I'm vegetarian.", { userId: 'alice' })).results;
     const [second] = (await memory.add("I'm vegan.", { userId: 'alice' })).results;
-    expect(second).toEqual({ id: expect.any(String), memory: 'The user follows a vegan diet.', metadata: { event: 'UPDATE' } });
-    expect((await memory.getAll({ filters: { user_id: 'alice' } })).results.map((item) => item.id)).toEqual([second!.id]);
-    expect(first!.id).not.toBe(second!.id);
+    expect(second).toEqual({ id: first!.id, memory: 'The user follows a vegan diet.', metadata: { event: 'UPDATE' } });
+    expect((await memory.getAll({ filters: { user_id: 'alice' } })).results.map((item) => [item.id, item.memory])).toEqual([[first!.id, 'The user follows a vegan diet.']]);
+    await memory.close();
+  });
+
+  it('reports only the final state, as one ADD that get() finds, when one call adds a memory and then replaces it', async () => {
+    const { memory } = createFacade();
+    const messages = [
+      { role: 'user', content: "I'm vegetarian." },
+      { role: 'assistant', content: 'Noted, no meat.' },
+      { role: 'user', content: "Actually I've started eating fish again." },
+    ];
+    const added = await memory.add(messages, { userId: 'alice' });
+    expect(added.results).toEqual([{ id: expect.any(String), memory: 'The user eats fish again.', metadata: { event: 'ADD' } }]);
+    expect(await memory.get(added.results[0]!.id)).toMatchObject({ id: added.results[0]!.id, memory: 'The user eats fish again.' });
+    expect((await memory.history(added.results[0]!.id)).map((row) => [row.action, row.previous_value, row.new_value])).toEqual([
+      ['UPDATE', 'The user follows a vegetarian diet.', 'The user eats fish again.'],
+      ['ADD', null, 'The user follows a vegetarian diet.'],
+    ]);
     await memory.close();
   });
 
@@ -112,15 +136,30 @@ describe('Memory.search', () => {
     await memory.close();
   });
 
-  it("adds a run's session memories only when filters name the run", async () => {
+  it("includes every run's memories for a user filter, and only that run's when run_id is named", async () => {
     const { memory } = createFacade();
     await memory.add([{ role: 'user', content: 'Today I am in Lisbon' }], { userId: 'alice', runId: 'trip-1', infer: false });
+    await memory.add("I'm vegetarian.", { userId: 'alice', runId: 'trip-2' });
+    await memory.add('I prefer the aisle seat.', { userId: 'alice' });
+    const all = await memory.getAll({ filters: { user_id: 'alice' } });
+    expect(all.results.map((item) => [item.memory, item.run_id])).toEqual([
+      ['Today I am in Lisbon', 'trip-1'],
+      ['The user follows a vegetarian diet.', 'trip-2'],
+      ['The user prefers aisle seating on flights.', undefined],
+    ]);
     const named = await memory.getAll({ filters: { user_id: 'alice', run_id: 'trip-1' } });
-    expect(named.results.map((item) => [item.memory, item.run_id])).toEqual([['Today I am in Lisbon', 'trip-1']]);
-    expect((await memory.getAll({ filters: { user_id: 'alice' } })).results).toEqual([]);
-    expect((await memory.search('Lisbon', { filters: { user_id: 'alice', run_id: 'trip-1' } })).results).toHaveLength(1);
-    expect((await memory.search('Lisbon', { filters: { user_id: 'alice', run_id: 'trip-2' } })).results).toEqual([]);
+    expect(named.results.map((item) => item.memory)).toEqual(['Today I am in Lisbon']);
+    expect((await memory.search('Lisbon', { filters: { user_id: 'alice' } })).results.map((item) => item.memory)).toContain('Today I am in Lisbon');
+    expect((await memory.search('Lisbon', { filters: { user_id: 'alice', run_id: 'trip-2' } })).results.map((item) => item.memory)).toEqual(['The user follows a vegetarian diet.']);
+    await memory.deleteAll({ userId: 'alice', runId: 'trip-1' });
+    expect((await memory.getAll({ filters: { user_id: 'alice' } })).results.map((item) => item.run_id)).toEqual(['trip-2', undefined]);
     await memory.close();
+  });
+
+  it("rejects an empty query with a ValidationError, as mem0 does", async () => {
+    const { memory } = createFacade();
+    await expect(memory.search('', { filters: { user_id: 'alice' } })).rejects.toThrow(ValidationError);
+    await expect(memory.search('   ', { filters: { user_id: 'alice' } })).rejects.toThrow('query cannot be empty');
   });
 });
 
@@ -140,10 +179,34 @@ describe('Memory.get', () => {
     await asAlice.close();
   });
 
-  it('rejects id-only calls with a ValidationError when no user is configured', async () => {
+  it('resolves any id the database holds when no user is configured, as mem0 does', async () => {
     const { memory } = createFacade();
-    await expect(memory.get('mem_1')).rejects.toThrow(ValidationError);
-    await expect(memory.delete('mem_1')).rejects.toThrow(/construct it with new Memory\(\{ userId/);
+    const [alice] = (await memory.add("I'm vegetarian.", { userId: 'alice' })).results;
+    const [bob] = (await memory.add('Call me Bartholomew.', { userId: 'bob', agentId: 'helper' })).results;
+    expect(await memory.get(alice!.id)).toMatchObject({ id: alice!.id, memory: 'The user follows a vegetarian diet.', user_id: 'alice' });
+    expect(await memory.get(bob!.id)).toMatchObject({ id: bob!.id, user_id: 'bob', agent_id: 'helper' });
+    expect(await memory.get('mem_not_there')).toBeNull();
+    expect(await memory.history('mem_not_there')).toEqual([]);
+    await expect(memory.delete('mem_not_there')).rejects.toThrow(NotFoundError);
+    await memory.update(bob!.id, 'The user goes by Bart.');
+    expect((await memory.getAll({ filters: { user_id: 'bob', agent_id: 'helper' } })).results.map((item) => [item.id, item.memory])).toEqual([[bob!.id, 'The user goes by Bart.']]);
+    await memory.delete(bob!.id);
+    expect(await memory.get(bob!.id)).toBeNull();
+    expect((await memory.getAll({ filters: { user_id: 'alice' } })).results.map((item) => item.id)).toEqual([alice!.id]);
+    await expect(memory.get(42 as unknown as string)).rejects.toThrow(ValidationError);
+    await memory.close();
+  });
+});
+
+describe('Memory (an engram memory not made by createMemory)', () => {
+  it('needs the user for id-only calls when the engram memory it is given cannot locate an id', async () => {
+    const { memory: engram } = await createTestMemory();
+    // A wrapper of the app's own (string keys only): it has no locate read.
+    const wrapped = Object.fromEntries(Object.entries(engram)) as unknown as typeof engram;
+    const [added] = (await new Memory({ memory: wrapped }).add("I'm vegetarian.", { userId: 'alice' })).results;
+    await expect(new Memory({ memory: wrapped }).get(added!.id)).rejects.toThrow(/construct the facade with new Memory\(\{ userId/);
+    expect(await new Memory({ memory: wrapped, userId: 'alice' }).get(added!.id)).toMatchObject({ id: added!.id, memory: 'The user follows a vegetarian diet.' });
+    await engram.close();
   });
 });
 
@@ -159,7 +222,7 @@ describe('Memory.delete', () => {
     expect(await findInDatabases(factory, 'Zanzibarine')).toEqual([]);
     expect(await findInDatabases(factory, 'Kumquatcanary')).toEqual([]);
     expect(await memory.get(name!.id)).toBeNull();
-    expect((await memory.getAll({ filters: { user_id: 'alice' } })).results.map((item) => item.memory)).toEqual(['The user prefers aisle seating on flights.']);
+    expect((await memory.getAll({ filters: { user_id: 'alice' } })).results.map((item) => [item.id, item.memory])).toEqual([[seat!.id, 'The user prefers aisle seating on flights.']]);
     expect((await memory.history(name!.id)).map((row) => [row.action, row.previous_value, row.new_value, row.is_deleted])).toEqual([
       ['DELETE', null, null, 1],
       ['ADD', null, null, 0],
@@ -167,14 +230,22 @@ describe('Memory.delete', () => {
     await memory.close();
   });
 
-  it('erases a replaced memory and keeps its successor when the old id is deleted', async () => {
-    const { memory, factory } = createFacade({ userId: 'alice' });
-    const [old] = (await memory.add("I'm vegetarian.", { userId: 'alice' })).results;
+  it('erases every text of the memory, its earlier versions included, when an updated memory is deleted', async () => {
+    const { memory, factory } = createFacade();
+    const [diet] = (await memory.add("I'm vegetarian.", { userId: 'alice' })).results;
     await memory.add("I'm vegan.", { userId: 'alice' });
+    await memory.add('I prefer the aisle seat.', { userId: 'alice' });
     expect((await findInDatabases(factory, 'vegetarian')).length).toBeGreaterThan(0);
-    await memory.delete(old!.id);
+    await memory.delete(diet!.id);
     expect(await findInDatabases(factory, 'vegetarian')).toEqual([]);
-    expect((await memory.getAll({ filters: { user_id: 'alice' } })).results.map((item) => item.memory)).toEqual(['The user follows a vegan diet.']);
+    expect(await findInDatabases(factory, 'vegan')).toEqual([]);
+    expect((await memory.getAll({ filters: { user_id: 'alice' } })).results.map((item) => item.memory)).toEqual(['The user prefers aisle seating on flights.']);
+    expect((await memory.history(diet!.id)).map((row) => [row.action, row.previous_value, row.new_value, row.is_deleted])).toEqual([
+      ['DELETE', null, null, 1],
+      ['UPDATE', null, null, 0],
+      ['ADD', null, null, 0],
+    ]);
+    await expect(memory.delete(diet!.id)).rejects.toThrow(NotFoundError);
     await memory.close();
   });
 
@@ -192,16 +263,25 @@ describe('Memory.delete', () => {
 });
 
 describe('Memory.update', () => {
-  it('replaces the text, erasing the old one, when given a new text', async () => {
-    const { memory, factory } = createFacade({ userId: 'alice' });
-    const [old] = (await memory.add('Prefers Earl Greyish tea', { userId: 'alice', infer: false })).results;
-    const updated = await memory.update(old!.id, 'Prefers decaf coffee');
-    expect(updated).toEqual({ message: 'Memory updated successfully!', id: expect.any(String) });
-    expect(await memory.get(updated.id)).toMatchObject({ memory: 'Prefers decaf coffee', hash: md5Hex('Prefers decaf coffee') });
-    expect(await findInDatabases(factory, 'Earl Greyish')).toEqual([]);
-    await expect(memory.update(updated.id, { text: '   ' })).rejects.toThrow(ValidationError);
-    expect((await memory.get(updated.id))?.memory).toBe('Prefers decaf coffee');
-    await expect(memory.update(old!.id, 'Prefers green tea')).rejects.toThrow(NotFoundError);
+  it('keeps the id, and the ids of what came from the same message, when the text is replaced', async () => {
+    const { memory } = createFacade();
+    const added = (await memory.add('Call me Zanzibarine. I prefer the aisle seat.', { userId: 'alice', metadata: { category: 'profile' } })).results;
+    const [seat, name] = added;
+    expect(await memory.update(seat!.id, 'The user prefers the window seat.')).toEqual({ message: 'Memory updated successfully!' });
+    expect(await memory.get(seat!.id)).toMatchObject({ id: seat!.id, memory: 'The user prefers the window seat.', hash: md5Hex('The user prefers the window seat.'), metadata: { category: 'profile' } });
+    expect((await memory.getAll({ filters: { user_id: 'alice' } })).results.map((item) => item.id).sort()).toEqual([seat!.id, name!.id].sort());
+    expect((await memory.history(seat!.id)).map((row) => [row.action, row.previous_value, row.new_value])).toEqual([
+      ['UPDATE', 'The user prefers aisle seating on flights.', 'The user prefers the window seat.'],
+      ['ADD', null, 'The user prefers aisle seating on flights.'],
+    ]);
+    await memory.update(seat!.id, { metadata: { category: 'travel' } });
+    expect(await memory.get(seat!.id)).toMatchObject({ memory: 'The user prefers the window seat.', metadata: { category: 'travel' } });
+    // Deleting the other memory of that message rebuilds the updated one: still under its id.
+    await memory.delete(name!.id);
+    expect((await memory.getAll({ filters: { user_id: 'alice' } })).results.map((item) => [item.id, item.memory])).toEqual([[seat!.id, 'The user prefers the window seat.']]);
+    await expect(memory.update(seat!.id, { text: '   ' })).rejects.toThrow(ValidationError);
+    await expect(memory.update(name!.id, 'Call me Ann.')).rejects.toThrow(NotFoundError);
+    await expect(memory.update(seat!.id, {})).rejects.toThrow(ValidationError);
     await memory.close();
   });
 });
@@ -221,7 +301,49 @@ describe('Memory.history', () => {
   });
 });
 
+describe('Memory.search and Memory.getAll (metadata filters)', () => {
+  it("filters on metadata with mem0's operators when filters name metadata keys", async () => {
+    const { memory } = createFacade();
+    const add = (content: string, metadata: Record<string, unknown>) => memory.add([{ role: 'user', content }], { userId: 'alice', infer: false, metadata });
+    await add('Loves ramen', { category: 'food', priority: 7, tags: ['asian', 'noodles'] });
+    await add('Flies to Oslo in May', { category: 'travel', priority: 3, status: 'planned' });
+    await add('Hates olives', { category: 'food', priority: 5, status: 'archived' });
+    await add('Plays chess', { priority: 9 });
+    const memories = async (filters: Record<string, unknown>) => (await memory.getAll({ filters: { user_id: 'alice', ...filters } })).results.map((item) => item.memory);
+    expect(await memories({ category: 'food' })).toEqual(['Loves ramen', 'Hates olives']);
+    expect(await memories({ priority: { gte: 5, lt: 9 } })).toEqual(['Loves ramen', 'Hates olives']);
+    expect(await memories({ category: { in: ['travel', 'music'] } })).toEqual(['Flies to Oslo in May']);
+    expect(await memories({ status: { nin: ['archived'] } })).toEqual(['Loves ramen', 'Flies to Oslo in May', 'Plays chess']);
+    expect(await memories({ tags: { contains: 'noodles' } })).toEqual(['Loves ramen']);
+    expect(await memories({ status: { icontains: 'PLAN' } })).toEqual(['Flies to Oslo in May']);
+    expect(await memories({ category: '*' })).toEqual(['Loves ramen', 'Flies to Oslo in May', 'Hates olives']);
+    expect(await memories({ OR: [{ category: 'travel' }, { priority: { gt: 8 } }] })).toEqual(['Flies to Oslo in May', 'Plays chess']);
+    expect(await memories({ category: 'food', NOT: [{ status: 'archived' }] })).toEqual(['Loves ramen']);
+    expect(await memories({ AND: [{ OR: [{ category: 'food' }, { category: 'travel' }] }, { priority: { ne: 5 } }] })).toEqual(['Loves ramen', 'Flies to Oslo in May']);
+    const found = await memory.search('ramen olives food', { filters: { user_id: 'alice', category: 'food' }, topK: 1 });
+    expect(found.results.map((item) => item.metadata?.['category'])).toEqual(['food']);
+    await expect(memory.getAll({ filters: { user_id: 'alice', priority: { between: [1, 2] } } })).rejects.toThrow(ValidationError);
+    await expect(memory.getAll({ filters: { user_id: 'alice', category: { in: 'food' } } })).rejects.toThrow(ValidationError);
+    await memory.close();
+  });
+});
+
 describe('Memory.deleteAll', () => {
+  it('erases all of a user in one forgetSource call when the user has many messages', async () => {
+    const { memory: engram, factory } = await createTestMemory();
+    const calls: unknown[] = [];
+    const spied = { ...engram, forgetSource: (ids: string | readonly string[], owner: { userId: string }) => (calls.push(ids), engram.forgetSource(ids, owner)) };
+    const facade = new Memory({ memory: spied });
+    for (let i = 0; i < 12; i++) await facade.add([{ role: 'user', content: `Note number ${i} about Plumquist` }], { userId: 'alice', infer: false });
+    await facade.add("I'm vegetarian.", { userId: 'alice' });
+    await facade.deleteAll({ userId: 'alice' });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toHaveLength(13);
+    expect(await findInDatabases(factory, 'Plumquist')).toEqual([]);
+    expect(await facade.getAll({ filters: { user_id: 'alice' } })).toEqual({ results: [] });
+    await engram.close();
+  });
+
   it("erases one user's memories and conversations when another user's stay", async () => {
     const { memory, factory } = createFacade();
     await memory.add(['Call me Quillonia.', "I'm vegetarian."].map((content) => ({ role: 'user', content })), { userId: 'alice' });

@@ -39,7 +39,7 @@ describe('createChromaStorage (records)', () => {
     await storage.records.commit({ records: [testRecord({ id: 'mem_a' })], creates: ['mem_a'], expected: new Map([[key, 0]]) });
     await expect(storage.records.commit({ records: [testRecord({ id: 'mem_x' })], creates: ['mem_x'], expected: new Map([[key, 0]]) })).rejects.toThrow(ConflictError);
     await expect(storage.records.commit({ records: [testRecord({ id: 'mem_a', content: 'other' })], creates: ['mem_a'], expected: new Map([[key, 1]]) })).rejects.toThrow(ConflictError);
-    await storage.records.commit({ records: [], revoke: { ...ada, sourceId: 's9', at: 2 }, expected: new Map([[key, 1]]) });
+    await storage.records.commit({ records: [], revoke: { ...ada, sourceIds: ['s9'], at: 2 }, expected: new Map([[key, 1]]) });
     const input = { ...ada, scope: 'user' as const, sessionId: 's9', source: { type: 'user_implicit' as const, id: 's9' }, at: 3, kind: 'ingest' as const, messages: [{ role: 'user' as const, content: 'hi' }] };
     await expect(storage.records.commit({ records: [testRecord({ id: 'mem_y' })], creates: ['mem_y'], inputs: [input], inputsBaseVersion: 1, expected: new Map([[key, 2]]) })).rejects.toThrow(PermissionError);
     expect((await storage.records.list(ada, { scopes: ['user'], includeInvalid: true })).map((record) => [record.id, record.content])).toEqual([['mem_a', 'content of mem_a']]);
@@ -59,7 +59,7 @@ describe('createChromaStorage (records)', () => {
     expect((await storage.records.inputsOf(ada, 's1')).map((row) => row.at)).toEqual([30, 20]);
     expect((await storage.records.inputsAfter(ada, all[0]!.seq!)).map((row) => row.at)).toEqual([10, 20]);
     expect(await storage.records.inputs(bob)).toEqual([]);
-    await storage.records.commit({ records: [], deleteInputs: [all[0]!.seq!, all[2]!.seq!], revoke: { ...ada, sourceId: 's1', at: 40 }, expected: new Map([[key, 3]]) });
+    await storage.records.commit({ records: [], deleteInputs: [all[0]!.seq!, all[2]!.seq!], revoke: { ...ada, sourceIds: ['s1'], at: 40 }, expected: new Map([[key, 3]]) });
     expect((await storage.records.inputs(ada)).map((row) => (row.kind === 'prune' ? null : row.source))).toEqual([{ type: 'user_implicit', id: 's2' }]);
   });
 
@@ -85,7 +85,7 @@ describe('createChromaStorage (records)', () => {
     await storage.records.commit({ records: [both], creates: ['mem_a'], expected: new Map([[key, 0]]) });
     expect((await storage.records.bySource(ada, 's1')).map((record) => record.id)).toEqual(['mem_a']);
     const without = { ...both, sources: [both.sources[1]!] };
-    await storage.records.commit({ records: [without], revoke: { ...ada, sourceId: 's1', at: 3 }, expected: new Map([[key, 1]]) });
+    await storage.records.commit({ records: [without], revoke: { ...ada, sourceIds: ['s1'], at: 3 }, expected: new Map([[key, 1]]) });
     expect(await storage.records.bySource(ada, 's1')).toEqual([]);
     const raw = await (await chromaClient().getCollection({ name: `${prefix}memories` } as never)).get({ include: ['documents', 'metadatas'] });
     expect(JSON.stringify(raw)).not.toContain('CANARY');

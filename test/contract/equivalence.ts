@@ -34,10 +34,12 @@ export async function play(memory: Memory, setTime: (at: number) => void, conver
 }
 
 /**
- * Plays `conversations`, revokes `sourceId` for `userId`, and plays the same conversations
- * without that user's `sourceId` into a fresh store; returns both users' active facts from each.
+ * Plays `conversations`, revokes `sourceId` (one id, or several in one call) for `userId`, and
+ * plays the same conversations without that user's revoked sources into a fresh store; returns
+ * both users' active facts from each.
  */
-export async function forgetVersusFresh(open: OpenMemory, conversations: readonly Conversation[], userId: string, sourceId: string, users: readonly string[]) {
+export async function forgetVersusFresh(open: OpenMemory, conversations: readonly Conversation[], userId: string, sourceId: string | readonly string[], users: readonly string[]) {
+  const revoked = new Set(typeof sourceId === 'string' ? [sourceId] : sourceId);
   const original = await open();
   const fresh = await open();
   try {
@@ -45,7 +47,7 @@ export async function forgetVersusFresh(open: OpenMemory, conversations: readonl
     original.clock.advance(DAY);
     const before = activeFacts(await original.memory.list({ userId }));
     await original.memory.forgetSource(sourceId, { userId });
-    await play(fresh.memory, fresh.clock.set, conversations.filter((c) => !(c.userId === userId && c.sourceId === sourceId)));
+    await play(fresh.memory, fresh.clock.set, conversations.filter((c) => !(c.userId === userId && revoked.has(c.sourceId))));
     const after: Record<string, unknown> = {};
     const expected: Record<string, unknown> = {};
     for (const user of users) {
@@ -128,17 +130,25 @@ export const SEED_CONVERSATIONS = SEED_SESSIONS.map(
 );
 
 
+/** The sources one call revokes: the picked conversation's, and with `sources: 2` another of the same user's (when there is one). */
+function revokedOf(conversations: readonly Conversation[], pick: number, sources: 1 | 2): { userId: string; sourceIds: string[] } {
+  const target = conversations[pick % conversations.length]!;
+  const other = conversations.find((c) => c.userId === target.userId && c.sourceId !== target.sourceId);
+  return { userId: target.userId, sourceIds: sources === 2 && other ? [target.sourceId, other.sourceId] : [target.sourceId] };
+}
+
 /**
- * The property over `runs` random histories of two users, four sources and every source type.
- * Resolves to how many runs there were and in how many the erasure changed the active set.
+ * The property over `runs` random histories of two users, four sources and every source type;
+ * `sources: 2` revokes two sources of one user in one call. Resolves to how many runs there
+ * were and in how many the erasure changed the active set.
  */
-export async function checkEquivalence(open: OpenMemory, runs: number): Promise<{ runs: number; changed: number }> {
+export async function checkEquivalence(open: OpenMemory, runs: number, sources: 1 | 2 = 1): Promise<{ runs: number; changed: number }> {
   let count = 0;
   let changed = 0;
   await fc.assert(
     fc.asyncProperty(historyArbitrary, fc.nat(), async (conversations, pick) => {
-      const target = conversations[pick % conversations.length]!;
-      const { before, after, expected } = await forgetVersusFresh(open, conversations, target.userId, target.sourceId, USERS);
+      const target = revokedOf(conversations, pick, sources);
+      const { before, after, expected } = await forgetVersusFresh(open, conversations, target.userId, sources === 1 ? target.sourceIds[0]! : target.sourceIds, USERS);
       count++;
       if (JSON.stringify(before) !== JSON.stringify(after[target.userId])) changed++;
       expect(after).toEqual(expected);

@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { NotFoundError } from '../../src/index';
+import { locatorOf } from '../../src/facade-access';
 import { noiseEmbedder } from '../helpers/noise-embedder';
 import { SEED_OWNER, ingestSeed } from '../helpers/seed';
 import { checkAsOf } from './as-of';
@@ -57,6 +58,17 @@ export function describeStorageContract(name: string, makeStore: MakeStore, opti
         const [record] = await memory.list(SEED_OWNER);
         await expect(memory.get(record!.id, { ...SEED_OWNER, userId: 'someone-else' })).rejects.toThrow(NotFoundError);
         await expect(memory.history(record!.id, { ...SEED_OWNER, appName: 'another-app' })).rejects.toThrow(NotFoundError);
+      }, timeout);
+    });
+
+    describe('RecordStore.locate (the facade-only read by id)', () => {
+      it("locates any owner's memory by its id alone, and nothing for an id the database does not hold", async () => {
+        const { memory, clock } = await stores.open();
+        await ingestSeed(memory, clock, 1);
+        const [record] = await memory.list(SEED_OWNER);
+        const locate = locatorOf(memory)!;
+        expect(await locate(record!.id)).toEqual({ id: record!.id, ...SEED_OWNER, scope: record!.scope });
+        expect(await locate('mem_not_stored_here')).toBeUndefined();
       }, timeout);
     });
 
@@ -118,6 +130,12 @@ export function describeStorageContract(name: string, makeStore: MakeStore, opti
           expect(after).toEqual(expected);
         }, timeout);
       }
+
+      it('equals a store that never saw s1 and s2 when both of the seed are revoked in one call', async () => {
+        const conversations = SEED_CONVERSATIONS.map((c) => ({ ...c, userId: 'u_ada' }));
+        const { after, expected } = await forgetVersusFresh(stores.open, conversations, 'u_ada', ['s1', 's2'], ['u_ada']);
+        expect(after).toEqual(expected);
+      }, timeout);
 
       it('equals a store that never saw s when s is revoked, for random histories', async () => {
         const { runs, changed } = await checkEquivalence(stores.open, equivalenceRuns);

@@ -21,6 +21,20 @@ describe('Memory.forgetSource (equivalence, invariant 6)', () => {
     });
   }
 
+  it('equals a store that never saw s1 and s2 when both of the seed are revoked in one call', async () => {
+    const conversations = SEED_CONVERSATIONS.map((c) => ({ ...c, userId: 'u_ada' }));
+    const { before, after, expected } = await forgetVersusFresh(openIndexedDb, conversations, 'u_ada', ['s1', 's2'], ['u_ada']);
+    expect(after).toEqual(expected);
+    expect(after['u_ada']).not.toEqual(before);
+  });
+
+  it('equals a store that never saw either source when two are revoked in one call, for random histories', async () => {
+    const { runs, changed } = await checkEquivalence(openIndexedDb, 30, 2);
+    console.log(`equivalence property (two sources a call): ${runs} random histories, ${changed} changed, 0 mismatches`);
+    expect(runs).toBe(30);
+    expect(changed).toBeGreaterThanOrEqual(10);
+  });
+
   it('equals a store that never saw s when s is revoked, for random histories of users, topics, source types and times', async () => {
     const { runs, changed } = await checkEquivalence(openIndexedDb, 40);
     console.log(`equivalence property: ${runs} random histories, ${changed} where the erasure changed the active set, 0 mismatches`);
@@ -45,6 +59,17 @@ describe('Memory.forgetSource (equivalence, invariant 6)', () => {
   for (const [position, index] of [['an old', 2], ['a middle', 150], ['a recent', 297]] as const) {
     it(`equals a store that never saw it when ${position} source of a 300-conversation history is revoked`, async () => {
       const { before, after, expected } = await forgetVersusFresh(openIndexedDb, long, 'u_long', `c${index}`, ['u_long']);
+      expect(after).toEqual(expected);
+      expect(JSON.stringify(after)).not.toEqual(JSON.stringify({ u_long: before }));
+    }, 120_000);
+  }
+
+  for (const [label, step] of [['every third', 3], ['two of every three', 1.5]] as const) {
+    it(`equals a store that never saw them when ${label} source of a 60-conversation history is revoked in one call`, async () => {
+      // Many sources (20 and 40): the erasure reads the owner's log, lineage, events and rows in one pass each instead of one query per source.
+      const revoked = long.slice(0, 60).filter((_, i) => (step === 3 ? i % 3 === 1 : i % 3 !== 0)).map((c) => c.sourceId);
+      const { before, after, expected } = await forgetVersusFresh(openIndexedDb, long.slice(0, 60), 'u_long', revoked, ['u_long']);
+      expect(revoked).toHaveLength(step === 3 ? 20 : 40);
       expect(after).toEqual(expected);
       expect(JSON.stringify(after)).not.toEqual(JSON.stringify({ u_long: before }));
     }, 120_000);

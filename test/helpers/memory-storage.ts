@@ -93,6 +93,11 @@ function ownerReads(state: MemoryState, read: Read): OwnerReads {
     [...state.records.values()].filter((record) => ownerOf(record, owner) && record.sources.some((source) => source.id === sourceId));
   return {
     versions: (keys) => read(() => new Map(keys.map((key) => [key, state.versions.get(key) ?? 0]))),
+    locate: (id) =>
+      read(() => {
+        const record = state.records.get(id);
+        return record && { id: record.id, userId: record.userId, appName: record.appName, scope: record.scope };
+      }),
     getMany: (ids, owner) => read(() => visible(owner, ids.flatMap((id) => state.records.get(id) ?? []))),
     list: (owner, { scopes, includeInvalid }) =>
       read(() =>
@@ -108,12 +113,12 @@ function ownerReads(state: MemoryState, read: Read): OwnerReads {
         return visible(owner, picked.values());
       }),
     bySource: (owner, sourceId) => read(() => visible(owner, withSource(owner, sourceId))),
-    erasureSet: (owner, { sourceId, fromSeq }) =>
+    erasureSet: (owner, { sourceIds, fromSeq }) =>
       read(() => {
         const reached = [...state.records.values()].filter(
           (record) =>
             ownerOf(record, owner) &&
-            (record.invalidatedAt === undefined || record.sources.some((source) => source.id === sourceId) || (fromSeq !== undefined && state.changed.get(record.id)! >= fromSeq)),
+            (record.invalidatedAt === undefined || record.sources.some((source) => sourceIds.includes(source.id)) || (fromSeq !== undefined && state.changed.get(record.id)! >= fromSeq)),
         );
         return visible(owner, reached.filter((record) => record.scope !== 'app')).sort(byCreated);
       }),
@@ -201,16 +206,16 @@ function applyCommit(state: MemoryState, commit: Commit, step: () => void): Comm
     versions.set(key, [version, version + 1]);
     next.versions.set(key, version + 1);
   }
-  if (revoke) next.revocations.set(revocationKey(revoke.userId, revoke.appName, revoke.sourceId), versions.get(userPartition(revoke))![1]);
+  if (revoke) for (const sourceId of revoke.sourceIds) next.revocations.set(revocationKey(revoke.userId, revoke.appName, sourceId), versions.get(userPartition(revoke))![1]);
   Object.assign(state, next);
   return { versions };
 }
 
-/** Blanks the excerpt of every source `revoke.sourceId` in the owner's records. */
+/** Blanks the excerpt of every source of `revoke.sourceIds` in the owner's records. */
 function redact(next: MemoryState, revoke: NonNullable<Commit['revoke']>, step: () => void): void {
   for (const record of next.records.values()) {
-    if (!ownerOf(record, revoke) || !record.sources.some((source) => source.id === revoke.sourceId && source.excerpt !== '')) continue;
+    if (!ownerOf(record, revoke) || !record.sources.some((source) => revoke.sourceIds.includes(source.id) && source.excerpt !== '')) continue;
     step();
-    next.records.set(record.id, { ...record, sources: record.sources.map((source) => (source.id === revoke.sourceId ? { ...source, excerpt: '' } : source)) });
+    next.records.set(record.id, { ...record, sources: record.sources.map((source) => (revoke.sourceIds.includes(source.id) ? { ...source, excerpt: '' } : source)) });
   }
 }

@@ -115,7 +115,7 @@ describe('Memory (missing arguments)', () => {
     const call = memory as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
     const expected: [string, unknown[], string][] = [
       ['ingest', [], 'messages: is required: an array, each { role, content } (got undefined)'],
-      ['ingest', [[{ role: 'user', content: "I'm vegan" }]], 'options: is required: { userId, appName?, sessionId, source: { type, id } } (got undefined)'],
+      ['ingest', [[{ role: 'user', content: "I'm vegan" }]], 'options: is required: { userId, appName?, sessionId, source: { type, id }, metadata? } (got undefined)'],
       ['remember', [], 'fact: is required: { content, topic, importance?, halfLifeDays?, confidence? } (got undefined)'],
       ['retrieve', [], 'query: is required: a string (got undefined)'],
       ['retrieve', ['x'], 'options: is required: { userId, appName?, sessionId?, scopes?, k?, weights?: { relevance?, recency?, importance? }, asOf? } (got undefined)'],

@@ -44,12 +44,12 @@ export function createCommit(collections: Collections, intents: IntentOptions): 
   };
 }
 
-/** The records the commit replaces, and (on a revocation) every record of the owner listing the source: their source flags and excerpts change. */
+/** The records the commit replaces, and (on a revocation) every record of the owner listing a revoked source: their source flags and excerpts change. */
 async function storedRecords(collections: Collections, commit: Commit): Promise<Map<string, MemoryRecord>> {
   const ids = [...new Set([...commit.records.map((record) => record.id), ...(commit.creates ?? [])])];
   const rows = await collections.get('memories', { ids, embeddings: true });
   const { revoke } = commit;
-  if (revoke) rows.push(...(await collections.get('memories', { where: and(eq('pk', userPartition(revoke)), eq(sourceFlag(revoke.sourceId), true)), embeddings: true })));
+  if (revoke) rows.push(...(await listingRows(collections, revoke)));
   const out = new Map<string, MemoryRecord>();
   for (const row of rows) {
     const record = recordOf(row);
@@ -58,6 +58,17 @@ async function storedRecords(collections: Collections, commit: Commit): Promise<
     else out.set(row.id, { id: row.id } as MemoryRecord);
   }
   return out;
+}
+
+/**
+ * The owner's rows that list one of the revoked sources: by the source's flag for one, else the
+ * owner's partition read once (a `$or` of thousands of flags is no faster), kept when they list one.
+ */
+async function listingRows(collections: Collections, revoke: NonNullable<Commit['revoke']>) {
+  const [only] = revoke.sourceIds;
+  if (revoke.sourceIds.length === 1) return collections.get('memories', { where: and(eq('pk', userPartition(revoke)), eq(sourceFlag(only!), true)), embeddings: true });
+  const rows = await collections.get('memories', { where: eq('pk', userPartition(revoke)), embeddings: true });
+  return rows.filter((row) => revoke.sourceIds.some((id) => row.metadata[sourceFlag(id)] === true));
 }
 
 function refuseExistingIds(creates: readonly string[], stored: ReadonlyMap<string, MemoryRecord>): void {
@@ -86,10 +97,11 @@ function writesOf(commit: Commit, stored: ReadonlyMap<string, MemoryRecord>, ver
   const final = new Map<string, MemoryRecord>();
   if (revoke) for (const record of stored.values()) if (record.sources) final.set(record.id, record);
   for (const record of commit.records) final.set(record.id, record);
-  // The revoked source's excerpts are blanked in every record of the owner that lists it.
+  // The revoked sources' excerpts are blanked in every record of the owner that lists one.
+  const revoked = new Set(revoke?.sourceIds);
   const blank = (record: MemoryRecord): MemoryRecord =>
-    revoke && record.userId === revoke.userId && record.sources.some((source) => source.id === revoke.sourceId && source.excerpt !== '')
-      ? { ...record, sources: record.sources.map((source) => (source.id === revoke.sourceId ? { ...source, excerpt: '' } : source)) }
+    revoke && record.userId === revoke.userId && record.sources.some((source) => revoked.has(source.id) && source.excerpt !== '')
+      ? { ...record, sources: record.sources.map((source) => (revoked.has(source.id) ? { ...source, excerpt: '' } : source)) }
       : record;
   const memories: ChromaRow[] = [...final.values()].map((record) => memoryRow(blank(record)));
   const rewritten = [...final.values()].filter((record) => {
@@ -107,7 +119,8 @@ function writesOf(commit: Commit, stored: ReadonlyMap<string, MemoryRecord>, ver
   }
   if (revoke) {
     const version = versions.get(userPartition(revoke))![1];
-    writes.push({ table: 'revocations', upsert: [{ id: revocationId(revoke, revoke.sourceId), metadata: { userId: revoke.userId, appName: revoke.appName, sourceId: revoke.sourceId, version, at: revoke.at } }] });
+    const upsert = revoke.sourceIds.map((sourceId) => ({ id: revocationId(revoke, sourceId), metadata: { userId: revoke.userId, appName: revoke.appName, sourceId, version, at: revoke.at } }));
+    writes.push({ table: 'revocations', upsert });
   }
   return writes;
 }

@@ -104,6 +104,13 @@ export function createRecordReads(collections: Collections, intents: IntentOptio
     // This backend keeps no checkpoints: regeneration replays from the first input.
     checkpointBefore: async () => null,
 
+    async locate(id) {
+      const [row] = await collections.get('memories', { ids: [id] });
+      if (row === undefined) return undefined;
+      const { userId, appName, scope } = row.metadata as { userId: string; appName: string; scope: Scope };
+      return { id: row.id, userId, appName, scope };
+    },
+
     async isRevoked(owner, sourceId) {
       const rows = await collections.get('revocations', { ids: [revocationId(owner, sourceId)] });
       return rows.length > 0;

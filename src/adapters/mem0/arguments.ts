@@ -55,15 +55,12 @@ export function targetOf(ids: { userId?: string; agentId?: string; runId?: strin
   return { userId: ids.userId, appName: ids.agentId ?? 'default', ...(ids.runId !== undefined ? { sessionId: ids.runId } : {}) };
 }
 
-/** The target of `search`/`getAll`: `filters.user_id` (or `userId`), `agent_id`, `run_id`. */
-export function filterTarget(filters: SearchFilters | undefined): Target {
+/** The target of `search`/`getAll` (`filters.user_id` or `userId`, `agent_id`, `run_id`) and the metadata filter (every other key). */
+export function filterTarget(filters: SearchFilters | undefined): { target: Target; metadata: Record<string, unknown> } {
   const given = filters ?? {};
-  // engram stores no caller metadata, so a metadata filter could only be ignored: refuse it.
-  const unknown = Object.keys(given).filter((key) => !ENTITY_PARAMS.includes(key));
-  if (unknown.length > 0) {
-    throw new ValidationError('filters', `take only user_id, agent_id and run_id here; metadata filters (${unknown.join(', ')}) are not supported because engram does not store metadata`);
-  }
-  return targetOf(
+  if (typeof given !== 'object' || Array.isArray(given)) throw new ValidationError('filters', `must be an object (got ${JSON.stringify(given)})`);
+  const metadata = Object.fromEntries(Object.entries(given).filter(([key]) => !ENTITY_PARAMS.includes(key)));
+  const target = targetOf(
     {
       ...optional('userId', oneOf(given.user_id, given.userId, 'filters.user_id')),
       ...optional('agentId', oneOf(given.agent_id, given.agentId, 'filters.agent_id')),
@@ -71,6 +68,14 @@ export function filterTarget(filters: SearchFilters | undefined): Target {
     },
     'filters',
   );
+  return { target, metadata };
+}
+
+/** mem0 rejects a search without a query. */
+export function checkQuery(query: unknown): string {
+  if (typeof query !== 'string') throw new ValidationError('query', `must be a string (got ${typeof query})`);
+  if (query.trim() === '') throw new ValidationError('query', 'query cannot be empty. Provide a non-empty search query.');
+  return query;
 }
 
 function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
@@ -126,4 +131,13 @@ export function messagesOf(messages: unknown): Message[] {
     throw new ValidationError('messages', 'messages array cannot contain only blank content. Provide at least one message with non-empty content.');
   }
   return list;
+}
+
+/** mem0's expiration date: `YYYY-MM-DD`, a real day. */
+export function expirationOf(value: unknown, name: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
+    throw new ValidationError(name, `must be a date as YYYY-MM-DD (got ${JSON.stringify(value)})`);
+  }
+  return value;
 }

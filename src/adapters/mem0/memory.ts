@@ -4,27 +4,32 @@
  * consolidation, every read through its owner-scoped query layer, and every delete through
  * its erasure (`forgetSource`), which leaves no text of what was deleted behind.
  */
-import { createMemory, Fact, NotFoundError, PermissionError, StorageError, ValidationError, type Memory as EngramMemory, type MemoryOptions, type MemoryRecord } from 'engram';
-import { checkSearchParams, entityId, entityTarget, filterTarget, messagesOf, rejectTopLevelIds, type Target } from './arguments';
-import { toHistoryRows, toItem, type AddMemoryOptions, type DeleteAllMemoryOptions, type GetAllMemoryOptions, type HistoryRow, type MemoryItem, type Message, type SearchMemoryOptions, type SearchResult, type UpdateMemoryOptions } from './shapes';
-import { addedItems, eraseMemory, forgetSources, ingestMessages, newCallId, rememberOptions, sourcesOfOwner, storeVerbatim } from './writes';
+import { createMemory, Fact, NotFoundError, PermissionError, StorageError, ValidationError, type Memory as EngramMemory, type MemoryOptions, type MemoryRecord, type Metadata } from 'engram';
+import { checkQuery, checkSearchParams, entityId, entityTarget, expirationOf, filterTarget, messagesOf, rejectTopLevelIds, type Target } from './arguments';
+import { compileFilter } from './filters';
+import { rootOf } from './lineage';
+import { ownerReader, resolveId, type Owner, type Resolved } from './resolve';
+import { envelopeFor, envelopeOf, filterDocument, isExpired, toHistoryRows, toItem, type AddMemoryOptions, type DeleteAllMemoryOptions, type GetAllMemoryOptions, type HistoryRow, type MemoryItem, type Message, type SearchFilters, type SearchMemoryOptions, type SearchResult, type UpdateMemoryOptions } from './shapes';
+import { addedItems, eraseMemory, ingestMessages, newCallId, rememberOptions, sourcesOfOwner, storeVerbatim } from './writes';
 
 /** What `new Memory(config)` takes: engram's options (it opens its own store) or an open engram `memory`. */
 export interface MemoryConfig extends MemoryOptions {
   /** An engram Memory to use instead of opening one; `reset()` is then refused (the store is not this facade's). */
   memory?: EngramMemory;
-  /** The owner of id-only calls (`get`, `update`, `delete`, `history`): they never resolve outside it. */
+  /** Optional: id-only calls (`get`, `update`, `delete`, `history`) then resolve only this user's memories. Without it they resolve any id the database holds, as in mem0. */
   userId?: string;
-  /** The app of id-only calls (engram's `appName`). Default `'default'`. */
+  /** With `userId`: the app of id-only calls (engram's `appName`). Default `'default'`. */
   agentId?: string;
 }
 
 const DEFAULT_TOP_K = 20;
+/** How many candidates a filtered search ranks before the filter (engram's retrieve limit). */
+const FILTERED_CANDIDATES = 1000;
 
 export class Memory {
   readonly #options: MemoryOptions;
   readonly #given: EngramMemory | undefined;
-  readonly #owner: { userId: string; appName: string } | undefined;
+  readonly #owner: Owner | undefined;
   #opening: Promise<EngramMemory> | undefined;
   /** Set by reset(): the next open starts a new store on the empty database instead of reporting it evicted. */
   #startOver = false;
@@ -39,7 +44,7 @@ export class Memory {
     this.#options = options;
     const user = entityId(userId, 'config.userId');
     const agent = entityId(agentId, 'config.agentId');
-    if (agent !== undefined && user === undefined) throw new ValidationError('config.agentId', 'needs config.userId: id-only calls resolve within one user');
+    if (agent !== undefined && user === undefined) throw new ValidationError('config.agentId', 'needs config.userId: it names the app of that user');
     this.#owner = user === undefined ? undefined : { userId: user, appName: agent ?? 'default' };
   }
 
@@ -59,142 +64,158 @@ export class Memory {
     return this.#opening;
   }
 
-  /** The configured owner, required by id-only calls so an id never resolves across users. */
-  #ownerFor(method: string): { userId: string; appName: string } {
-    if (!this.#owner) {
-      throw new ValidationError(
-        `${method}(id)`,
-        'engram resolves a memory id only within one user, and this Memory has none: construct it with new Memory({ userId, agentId? })',
-      );
-    }
-    return this.#owner;
+  /** The memory `id` names, or undefined (never stored, or not this facade's user's). */
+  async #resolve(id: unknown, method: string): Promise<Resolved | undefined> {
+    return resolveId(await this.#engram(), id, method, this.#owner);
   }
 
-  /** The owner's record `id` (any state), or null when it is missing or another owner's (indistinguishable on purpose). */
-  async #find(id: unknown, method: string): Promise<MemoryRecord | null> {
-    const owner = this.#ownerFor(method);
-    if (typeof id !== 'string') throw new ValidationError(`${method}(id)`, `must be a string (got ${typeof id})`);
-    try {
-      return await (await this.#engram()).get(id, owner);
-    } catch (error) {
-      if (error instanceof NotFoundError) return null;
-      throw error;
-    }
-  }
-
-  /** A record `delete`/`update` may change: the owner's own, never an app-scope memory shared by the app. */
-  async #ownRecord(id: unknown, method: string): Promise<MemoryRecord> {
-    const record = await this.#find(id, method);
-    if (!record) throw new NotFoundError(`Memory with ID ${String(id)} not found`);
-    if (record.scope === 'app') throw new PermissionError(`memory '${record.id}' is app-scope (shared by every user of '${record.appName}'); ${method}() changes only the user's own memories`);
-    return record;
+  /** The active head of the memory `id`, which `update`/`delete` change; NotFoundError when there is none. */
+  async #activeHead(id: unknown, method: string): Promise<Resolved & { head: MemoryRecord }> {
+    const resolved = await this.#resolve(id, method);
+    const head = resolved?.chain.at(-1);
+    if (!resolved || !head || head.invalidatedAt !== undefined) throw new NotFoundError(`Memory with ID ${String(id)} not found`);
+    if (head.scope === 'app') throw new PermissionError(`memory '${head.id}' is app-scope (shared by every user of '${head.appName}'); ${method}() changes only the user's own memories`);
+    return { ...resolved, head };
   }
 
   /**
    * Stores what the messages say about the user. `infer: true` (default): engram extracts facts
    * from the `role: 'user'` messages and consolidates them (duplicates corroborate, contradictions
    * on exclusive topics replace). `infer: false`: each non-system message is stored verbatim.
-   * `metadata` is not stored. @returns the memories written (`metadata.event`: `'ADD'` or `'UPDATE'`).
+   * `metadata` is stored with the memories written. @returns the final state of each memory the
+   * call wrote, once, under its mem0 id (`metadata.event`: `'ADD'` or `'UPDATE'`).
    */
   async add(messages: string | Message[], config: AddMemoryOptions): Promise<SearchResult> {
     const list = messagesOf(messages);
     const options = config ?? {};
     const target = entityTarget(options, 'add');
+    if (options.metadata !== undefined && (typeof options.metadata !== 'object' || options.metadata === null || Array.isArray(options.metadata))) {
+      throw new ValidationError('metadata', `must be an object of JSON values (got ${JSON.stringify(options.metadata)})`);
+    }
+    const expiration = expirationOf(options.expirationDate, 'expirationDate');
     const engram = await this.#engram();
-    const operations = options.infer === false ? await storeVerbatim(engram, list, target) : await ingestMessages(engram, list, target);
-    return { results: addedItems(operations) };
+    const context = { target, metadata: options.metadata, expiration };
+    const operations = options.infer === false ? await storeVerbatim(engram, list, context) : await ingestMessages(engram, list, context);
+    return { results: await addedItems(operations, ownerReader(engram, { userId: target.userId, appName: target.appName })) };
+  }
+
+  /** Records in mem0's shape under their mem0 ids (the first record of each one's chain). */
+  async #items(engram: EngramMemory, owner: Owner, records: readonly { record: MemoryRecord; score?: number }[]): Promise<MemoryItem[]> {
+    const read = ownerReader(engram, owner);
+    return Promise.all(records.map(async ({ record, score }) => toItem(record, await rootOf(record, read), score)));
+  }
+
+  /** The filter of `search`/`getAll`: the run (when named), the metadata conditions, and expiry unless `showExpired`. */
+  #filterOf(filters: SearchFilters | undefined, showExpired: unknown) {
+    const { target, metadata } = filterTarget(filters);
+    const conditions = compileFilter(metadata);
+    const run = target.sessionId;
+    const today = new Date().toISOString().slice(0, 10);
+    const passes = (record: MemoryRecord) =>
+      record.scope !== 'app' && (showExpired === true || !isExpired(record, today)) && conditions(filterDocument(record)) && (run === undefined || filterDocument(record)['run_id'] === run);
+    return { owner: { userId: target.userId, appName: target.appName }, passes };
   }
 
   /**
    * The user's memories most relevant to `query`, best first (engram's blended score as
-   * `score`). `filters.user_id` is required; `run_id` adds that run's session memories.
+   * `score`). `filters.user_id` is required; `run_id` and metadata conditions narrow it.
    * `threshold` drops memories whose cosine similarity to the query is below it.
    */
   async search(query: string, config: SearchMemoryOptions): Promise<SearchResult> {
+    checkQuery(query);
     const options = config ?? {};
     rejectTopLevelIds(options, 'search');
     checkSearchParams(options.threshold, options.topK);
-    const target = filterTarget(options.filters);
-    const retrieved = await (await this.#engram()).retrieve(query, { ...target, k: options.topK ?? DEFAULT_TOP_K });
+    const { owner, passes } = this.#filterOf(options.filters, options.showExpired);
+    const topK = options.topK ?? DEFAULT_TOP_K;
+    const engram = await this.#engram();
+    // Ranked first, filtered after (any backend): enough candidates that the filter leaves topK.
+    const retrieved = await engram.retrieve(query, { ...owner, k: FILTERED_CANDIDATES });
     const threshold = options.threshold ?? Number.NEGATIVE_INFINITY;
-    return { results: retrieved.filter((hit) => hit.relevance >= threshold).map((hit) => toItem(hit.memory, hit.score)) };
+    const kept = retrieved.filter((hit) => hit.relevance >= threshold && passes(hit.memory)).slice(0, topK);
+    return { results: await this.#items(engram, owner, kept.map((hit) => ({ record: hit.memory, score: hit.score }))) };
   }
 
-  /** The user's active memories, oldest first, at most `topK` (default 20). */
+  /** The user's active memories (every run's, unless `run_id` names one), oldest first, at most `topK` (default 20). */
   async getAll(config: GetAllMemoryOptions): Promise<SearchResult> {
     const options = config ?? {};
     rejectTopLevelIds(options, 'getAll');
     checkSearchParams(undefined, options.topK);
-    const target = filterTarget(options.filters);
-    const records = await (await this.#engram()).list({ userId: target.userId, appName: target.appName });
-    const visible = records.filter((record) => record.scope !== 'session' || record.sessionId === target.sessionId);
-    return { results: visible.slice(0, options.topK ?? DEFAULT_TOP_K).map((record) => toItem(record)) };
-  }
-
-  /** One active memory of the configured owner, or null (missing, replaced, deleted, or another user's). */
-  async get(memoryId: string): Promise<MemoryItem | null> {
-    const record = await this.#find(memoryId, 'get');
-    return record && record.invalidatedAt === undefined ? toItem(record) : null;
-  }
-
-  /**
-   * Replaces a memory's text. engram records are never edited in place: the old memory is
-   * deleted as `delete` does, and the text is stored as a new memory (its id is returned as `id`).
-   */
-  async update(memoryId: string, config: string | UpdateMemoryOptions): Promise<{ message: string; id: string }> {
-    const text = typeof config === 'string' ? config : (config?.text ?? config?.data);
-    if (typeof text !== 'string') throw new ValidationError('update options', 'text is required: engram does not store metadata or expiration dates, so only the text can be updated');
-    const old = await this.#ownRecord(memoryId, 'update');
-    // A replaced or deleted memory is not there to update, as get() says (delete still erases it).
-    if (old.invalidatedAt !== undefined) throw new NotFoundError(`Memory with ID ${old.id} not found (it was replaced or deleted)`);
-    // Checked before anything is erased: a text engram refuses must not cost the old memory.
-    const parsed = Fact.safeParse({ content: text, topic: old.topic, importance: old.importance, halfLifeDays: old.halfLifeDays });
-    if (!parsed.success) throw new ValidationError('update text', parsed.error.issues[0]!.message, { cause: parsed.error });
-    const fact = parsed.data;
+    const { owner, passes } = this.#filterOf(options.filters, options.showExpired);
     const engram = await this.#engram();
-    await eraseMemory(engram, this.#owner!, old);
-    const target: Target = { ...this.#owner!, ...(old.scope === 'session' && old.sessionId !== undefined ? { sessionId: old.sessionId } : {}) };
-    const operation = await engram.remember(fact, rememberOptions(target, { type: 'user_explicit', id: `${newCallId()}:0` }));
-    return { message: 'Memory updated successfully!', id: operation.memoryId };
+    const records = (await engram.list(owner)).filter(passes);
+    return { results: await this.#items(engram, owner, records.slice(0, options.topK ?? DEFAULT_TOP_K).map((record) => ({ record }))) };
+  }
+
+  /** The memory `memoryId` names as it is now, or null (never stored, deleted, or another user's when the facade names one). */
+  async get(memoryId: string): Promise<MemoryItem | null> {
+    const resolved = await this.#resolve(memoryId, 'get');
+    const head = resolved?.chain.at(-1);
+    return resolved && head && head.invalidatedAt === undefined ? toItem(head, resolved.chain[0]!) : null;
   }
 
   /**
-   * Deletes a memory by forgetting every source (message) behind it, so no text of it is left.
-   * The user's other memories survive: those other messages also support are rebuilt from them,
-   * and those that came from the same messages are put back as facts with a new source (both
-   * with new ids).
+   * Replaces a memory's text (and, given, its metadata). engram writes it as an UPDATE of the
+   * memory from a `user_explicit` source: the memory keeps its id, the old text stays in its
+   * history as mem0's does, and no other memory changes.
+   * @throws NotFoundError for an id that names no memory now, PermissionError when the trust
+   * gate refuses (the memory rests on a more trusted source than the caller's).
+   */
+  async update(memoryId: string, config: string | UpdateMemoryOptions): Promise<{ message: string }> {
+    const options = typeof config === 'string' ? { text: config } : (config ?? {});
+    const text = options.text ?? options.data;
+    if (text === undefined && options.metadata === undefined && options.expirationDate === undefined) throw new ValidationError('update options', 'give text (or data), metadata and/or expirationDate to update');
+    const expiration = options.expirationDate === null ? null : expirationOf(options.expirationDate, 'expirationDate');
+    if (text !== undefined && typeof text !== 'string') throw new ValidationError('update text', `must be a string (got ${typeof text})`);
+    const { owner, head } = await this.#activeHead(memoryId, 'update');
+    // Checked before anything is written: a text engram refuses changes nothing.
+    const parsed = Fact.safeParse({ content: text ?? head.content, topic: head.topic, importance: head.importance, halfLifeDays: head.halfLifeDays });
+    if (!parsed.success) throw new ValidationError('update text', parsed.error.issues[0]!.message, { cause: parsed.error });
+    const kept = envelopeOf(head);
+    const run = kept.run_id;
+    const target: Target = { ...owner, ...(run !== undefined ? { sessionId: run } : {}) };
+    const envelope = envelopeFor(options.metadata ?? kept.metadata, run, expiration === null ? undefined : (expiration ?? kept.expiration_date));
+    const operation = await (await this.#engram()).remember(parsed.data, {
+      ...rememberOptions(target, { type: 'user_explicit', id: `${newCallId()}:0` }),
+      ...(envelope !== undefined ? { metadata: envelope as Metadata } : {}),
+      replaces: head.id,
+    });
+    if (operation.action !== 'UPDATE') throw new PermissionError(`memory ${String(memoryId)} was not updated: ${operation.reason}`);
+    return { message: 'Memory updated successfully!' };
+  }
+
+  /**
+   * Deletes a memory by forgetting every source (message) behind it, in one erasure, so no
+   * text of it is left. The user's other memories keep their ids: those other messages also
+   * support are rebuilt from them, and those that came only from the same messages are kept
+   * (restated from a new source before the erasure).
    */
   async delete(memoryId: string): Promise<{ message: string }> {
-    const record = await this.#ownRecord(memoryId, 'delete');
-    await eraseMemory(await this.#engram(), this.#owner!, record);
+    const { owner, head } = await this.#activeHead(memoryId, 'delete');
+    await eraseMemory(await this.#engram(), owner, head);
     return { message: 'Memory deleted successfully!' };
   }
 
-  /** Deletes all of a user's memories (with `runId`, that run's) and the conversations they came from. */
+  /** Deletes all of a user's memories (with `runId`, that run's) and the conversations they came from, in one erasure. */
   async deleteAll(config: DeleteAllMemoryOptions): Promise<{ message: string }> {
     const target = entityTarget(config ?? {}, 'deleteAll');
     const engram = await this.#engram();
     const owner = { userId: target.userId, appName: target.appName };
-    await forgetSources(engram, owner, await sourcesOfOwner(engram, owner, target.sessionId));
+    const sources = await sourcesOfOwner(engram, owner, target.sessionId);
+    if (sources.size > 0) await engram.forgetSource([...sources], owner);
     return { message: 'Memories deleted successfully!' };
   }
 
-  /** The memory's changes in mem0's history rows, newest first (values are null once erased). */
+  /** The memory's changes in mem0's history rows (ADD, UPDATE, DELETE), newest first; text an erasure removed is null. */
   async history(memoryId: string): Promise<HistoryRow[]> {
-    const record = await this.#find(memoryId, 'history');
-    if (!record) return [];
-    const linked = new Map<string, MemoryRecord>();
-    for (const entry of record.history) {
-      if (entry.related === undefined || linked.has(entry.related)) continue;
-      const other = await this.#find(entry.related, 'history');
-      if (other) linked.set(other.id, other);
-    }
-    return toHistoryRows(record, linked);
+    const resolved = await this.#resolve(memoryId, 'history');
+    return resolved ? toHistoryRows(resolved.chain) : [];
   }
 
   /** Deletes the whole store (every user) and starts empty on the next call. */
   async reset(): Promise<void> {
     if (this.#given) throw new PermissionError('reset() deletes the whole database, and this Memory was given an engram memory it does not own: delete that database yourself, or use deleteAll({ userId })');
+    if (this.#options.storage !== undefined) throw new PermissionError('reset() deletes the IndexedDB database, and this Memory stores in another backend (options.storage): clear it there, or use deleteAll({ userId }) per user');
     const name = this.#options.name ?? 'engram';
     const factory = this.#options.indexedDB ?? globalThis.indexedDB;
     await this.close();

@@ -4,7 +4,7 @@
  * mem0's: camelCase options on `add`/`deleteAll`, snake_case ids in `filters` and in results,
  * snake_case history rows.
  */
-import type { HistoryEntry, MemoryRecord } from 'engram';
+import { REDACTED, type MemoryRecord } from 'engram';
 import { md5Hex } from './md5';
 
 /** A chat message as mem0 takes it. Only text content is supported (no image parts). */
@@ -23,15 +23,21 @@ export interface Entity {
 }
 
 export interface AddMemoryOptions extends Entity {
-  /** Accepted for mem0 compatibility and not stored: engram keeps no caller metadata (see the README's mem0 section). */
+  /** Stored with the memories this call creates (JSON values), returned as their `metadata` and filterable in `search`/`getAll`. */
   metadata?: Record<string, unknown>;
   /** mem0 also takes the ids here, snake_case. */
   filters?: SearchFilters;
   /** `false`: store each non-system message verbatim, no extraction. Default `true`. */
   infer?: boolean;
+  /** `YYYY-MM-DD`: after that day `search` and `getAll` leave the memory out (`get` still returns it); kept as `metadata.expiration_date`. */
+  expirationDate?: string;
 }
 
-/** Entity filters for `search` and `getAll`. `user_id` is required by engram (camelCase `userId` also accepted). */
+/**
+ * Filters for `search` and `getAll`: the entity ids (`user_id` is required by engram; camelCase
+ * `userId` also accepted) and any metadata conditions in mem0's grammar (`category: 'food'`,
+ * `priority: { gte: 5 }`, `eq ne gt gte lt lte in nin contains icontains`, `'*'`, `AND`/`OR`/`NOT`).
+ */
 export interface SearchFilters {
   user_id?: string;
   agent_id?: string;
@@ -39,10 +45,13 @@ export interface SearchFilters {
   userId?: string;
   agentId?: string;
   runId?: string;
+  [key: string]: unknown;
 }
 
 export interface SearchMemoryOptions {
   filters?: SearchFilters;
+  /** Include memories past their expiration date. Default false. */
+  showExpired?: boolean;
   /** Most results. Default 20. */
   topK?: number;
   /** Minimum cosine similarity between query and memory, in [0, 1]. Default: none. */
@@ -51,6 +60,8 @@ export interface SearchMemoryOptions {
 
 export interface GetAllMemoryOptions {
   filters?: SearchFilters;
+  /** Include memories past their expiration date. Default false. */
+  showExpired?: boolean;
   /** Most results. Default 20. */
   topK?: number;
 }
@@ -61,6 +72,10 @@ export interface UpdateMemoryOptions {
   text?: string;
   /** @deprecated mem0's old name for `text`. */
   data?: string;
+  /** Replaces the memory's metadata (kept as it was when left out). */
+  metadata?: Record<string, unknown>;
+  /** `YYYY-MM-DD` sets the expiration date, `null` clears it; kept as it was when left out. */
+  expirationDate?: string | null;
 }
 
 /** One memory as mem0 returns it. */
@@ -74,6 +89,7 @@ export interface MemoryItem {
   updatedAt?: string;
   /** engram's blended score (relevance, recency, importance); `search` only. */
   score?: number;
+  /** The metadata given to `add` (or `update`); `{}` when none was. */
   metadata?: Record<string, unknown>;
   user_id?: string;
   agent_id?: string;
@@ -91,6 +107,7 @@ export interface HistoryRow {
   previous_value: string | null;
   new_value: string | null;
   action: 'ADD' | 'UPDATE' | 'DELETE';
+  /** When the memory was first added (ISO 8601). */
   created_at: string;
   updated_at: string | null;
   is_deleted: 0 | 1;
@@ -98,77 +115,102 @@ export interface HistoryRow {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/**
+ * What the facade keeps in engram's metadata of a memory: the caller's metadata and the run
+ * (`runId`) of the call that wrote it. Runs are a filter here, as in mem0, not an engram session.
+ */
+export interface Envelope {
+  metadata?: Record<string, unknown>;
+  run_id?: string;
+  /** `YYYY-MM-DD`. */
+  expiration_date?: string;
+}
+
+/** The envelope engram stores for a write (undefined: nothing to keep). */
+export function envelopeFor(metadata: Record<string, unknown> | undefined, runId: string | undefined, expiration?: string): Envelope | undefined {
+  if (metadata === undefined && runId === undefined && expiration === undefined) return undefined;
+  return { ...(metadata !== undefined ? { metadata } : {}), ...(runId !== undefined ? { run_id: runId } : {}), ...(expiration !== undefined ? { expiration_date: expiration } : {}) };
+}
+
+/** Whether a memory's expiration date is before `today` (`YYYY-MM-DD`, UTC). */
+export function isExpired(record: MemoryRecord, today: string): boolean {
+  const expiration = envelopeOf(record).expiration_date;
+  return expiration !== undefined && expiration < today;
+}
+
+/** A record's envelope; a record written without one (or by engram directly) has an empty one. */
+export function envelopeOf(record: MemoryRecord): Envelope {
+  if (record.metadata === undefined) return {};
+  const value = JSON.parse(record.metadata) as Envelope;
+  return typeof value === 'object' && value !== null ? value : {};
+}
+
+/** The run of a record: its envelope's, or its session for a session-scope record written before runs were kept there. */
+export function runOf(record: MemoryRecord): string | undefined {
+  return envelopeOf(record).run_id ?? (record.scope === 'session' ? record.sessionId : undefined);
+}
+
+/** What mem0's filters see of a memory: its metadata and its entity ids. */
+export function filterDocument(record: MemoryRecord): Record<string, unknown> {
+  const run = runOf(record);
+  return { ...envelopeOf(record).metadata, user_id: record.userId, agent_id: record.appName, ...(run !== undefined ? { run_id: run } : {}) };
+}
+
 /** A record's text, or null once erasure removed it (only its id, times and reasons remain). */
-function textOf(record: MemoryRecord | undefined): string | null {
-  if (record === undefined || record.history.some((entry) => entry.event === 'erased')) return null;
-  return record.content;
+export function textOf(record: MemoryRecord): string | null {
+  return record.content === REDACTED || record.history.some((entry) => entry.event === 'erased') ? null : record.content;
 }
 
-/** engram's view of a memory that mem0 has no field for: where it lives and why it is believed. */
+/** The metadata mem0 returns: the caller's, with the expiration date as `expiration_date` (where mem0's TypeScript SDK puts it). */
 function metadataOf(record: MemoryRecord): Record<string, unknown> {
-  return {
-    topic: record.topic,
-    scope: record.scope,
-    confidence: record.confidence,
-    source_types: [...new Set(record.sources.map((source) => source.type))],
-  };
+  const { metadata = {}, expiration_date: expiration } = envelopeOf(record);
+  return expiration === undefined ? metadata : { ...metadata, expiration_date: expiration };
 }
 
-/** A stored memory in mem0's result shape. */
-export function toItem(record: MemoryRecord, score?: number): MemoryItem {
+/** A stored memory (its chain's last record) in mem0's result shape, under its mem0 id and added time (the chain's first record). */
+export function toItem(record: MemoryRecord, root: MemoryRecord, score?: number): MemoryItem {
+  const run = runOf(record);
   return {
-    id: record.id,
+    id: root.id,
     memory: record.content,
     hash: md5Hex(record.content),
-    createdAt: iso(record.createdAt),
+    createdAt: iso(root.createdAt),
     updatedAt: iso(record.updatedAt),
     ...(score !== undefined ? { score } : {}),
     metadata: metadataOf(record),
     ...(record.userId !== '' ? { user_id: record.userId } : {}),
     ...(record.appName !== 'default' ? { agent_id: record.appName } : {}),
-    ...(record.scope === 'session' && record.sessionId !== undefined ? { run_id: record.sessionId } : {}),
+    ...(run !== undefined ? { run_id: run } : {}),
   };
 }
 
-/** What one history event means in mem0's vocabulary; `null`: mem0 records nothing for it. */
-function actionOf(entry: HistoryEntry, predecessor: boolean): HistoryRow['action'] | null {
-  switch (entry.event) {
-    case 'created':
-      return predecessor ? 'UPDATE' : 'ADD';
-    case 'superseded':
-    case 'regenerated':
-      return 'UPDATE';
-    case 'erased':
-    case 'pruned':
-      return 'DELETE';
-    case 'corroborated':
-      return null;
-  }
-}
-
 /**
- * mem0 history rows for `record`, newest first. `related` names the records an event links to
- * (the one this replaced, or its replacement), looked up in `linked` for their text; an erased
- * record has no text left, so its values are null.
+ * mem0 history rows of one chain (its records from the ADD on), newest first: ADD for the
+ * first, UPDATE for each later record whose text differs from the one before, DELETE when the
+ * chain ends in a tombstone. Text an erasure removed is null.
  */
-export function toHistoryRows(record: MemoryRecord, linked: ReadonlyMap<string, MemoryRecord>): HistoryRow[] {
-  const rows: HistoryRow[] = [];
-  record.history.forEach((entry, index) => {
-    const other = entry.related !== undefined ? linked.get(entry.related) : undefined;
-    const action = actionOf(entry, entry.event === 'created' && other !== undefined);
-    if (action === null) return;
-    const own = textOf(record);
-    const [previous, next] = entry.event === 'created' ? [textOf(other), own] : action === 'DELETE' ? [own, null] : [own, textOf(other)];
-    rows.push({
-      id: `${record.id}#${index}`,
-      memory_id: record.id,
-      previous_value: previous,
-      new_value: next,
-      action,
-      created_at: iso(record.createdAt),
-      updated_at: action === 'ADD' ? null : iso(entry.at),
-      is_deleted: action === 'DELETE' ? 1 : 0,
-    });
+export function toHistoryRows(chain: readonly MemoryRecord[]): HistoryRow[] {
+  const first = chain[0]!;
+  const added = iso(first.createdAt);
+  const row = (n: number, action: HistoryRow['action'], previous: string | null, next: string | null, at: number | null): HistoryRow => ({
+    id: `${first.id}#${n}`,
+    memory_id: first.id,
+    previous_value: previous,
+    new_value: next,
+    action,
+    created_at: added,
+    updated_at: at === null ? null : iso(at),
+    is_deleted: action === 'DELETE' ? 1 : 0,
   });
+  const rows = [row(0, 'ADD', null, textOf(first), null)];
+  chain.slice(1).forEach((record, i) => {
+    const before = chain[i]!;
+    // A record an erasure rebuilt with the same text is no change a mem0 caller made.
+    const rebuilt = record.history.some((entry) => entry.event === 'regenerated' && entry.related === before.id);
+    if (rebuilt && textOf(record) === textOf(before)) return;
+    rows.push(row(rows.length, 'UPDATE', textOf(before), textOf(record), record.createdAt));
+  });
+  const last = chain.at(-1)!;
+  if (last.invalidatedAt !== undefined) rows.push(row(rows.length, 'DELETE', textOf(last), null, last.invalidatedAt));
   return rows.reverse();
 }

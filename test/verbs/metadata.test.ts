@@ -1,0 +1,124 @@
+/**
+ * A write's metadata (kept as JSON text on its input and on the memories it creates) and a
+ * remember that replaces a memory: both must hold after a replay (forgetSource of another
+ * source) and through export/import, and metadata goes with the source it came with.
+ */
+import { describe, expect, it } from 'vitest';
+import { NotFoundError, ValidationError } from '../../src/index';
+import { createTestMemory } from '../helpers/memory';
+import { findInDatabases } from '../helpers/scan';
+
+const alice = { userId: 'alice' };
+const source = (id: string) => ({ type: 'user_explicit' as const, id });
+
+describe('metadata on writes', () => {
+  it('stores the metadata as JSON text on the memories a remember or an ingest creates', async () => {
+    const { memory } = await createTestMemory();
+    await memory.remember({ content: 'The user likes jazz.', topic: 'music' }, { ...alice, source: source('s1'), metadata: { category: 'music', rank: 2 } });
+    await memory.ingest([{ role: 'user', content: "I'm vegetarian." }], { ...alice, sessionId: 'c1', source: source('s2'), metadata: { category: 'food' } });
+    const records = await memory.list(alice);
+    expect(records.map((record) => [record.content, record.metadata && JSON.parse(record.metadata)])).toEqual([
+      ['The user likes jazz.', { category: 'music', rank: 2 }],
+      ['The user follows a vegetarian diet.', { category: 'food' }],
+    ]);
+    await expect(memory.remember({ content: 'x y', topic: 'general' }, { ...alice, source: source('s3'), metadata: { bad: () => 1 } as never })).rejects.toThrow(ValidationError);
+    await memory.close();
+  });
+
+  it('seals the metadata at rest when the memory has an encryptionKey, and reads it back', async () => {
+    const encryptionKey = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+    const { memory, factory } = await createTestMemory({ encryptionKey });
+    await memory.remember({ content: 'The user likes jazz.', topic: 'music' }, { ...alice, source: source('s1'), metadata: { note: 'Xylophrase-secret' } });
+    expect(await findInDatabases(factory, 'Xylophrase')).toEqual([]);
+    const [record] = await memory.list(alice);
+    expect(JSON.parse(record!.metadata!)).toEqual({ note: 'Xylophrase-secret' });
+    await memory.close();
+  });
+
+  it('keeps the metadata on a memory rebuilt by replay when another source of it is forgotten', async () => {
+    const { memory } = await createTestMemory();
+    await memory.ingest([{ role: 'user', content: 'I prefer the aisle seat.' }], { ...alice, sessionId: 'c1', source: source('s1'), metadata: { category: 'travel' } });
+    await memory.ingest([{ role: 'user', content: 'I prefer the aisle seat.' }], { ...alice, sessionId: 'c2', source: source('s2') });
+    const [before] = await memory.list(alice);
+    await memory.forgetSource('s2', alice);
+    const [after] = await memory.list(alice);
+    expect(after!.id).not.toBe(before!.id);
+    expect(JSON.parse(after!.metadata!)).toEqual({ category: 'travel' });
+    await memory.close();
+  });
+
+  it('erases the metadata with the source that wrote it, everywhere in the database', async () => {
+    const { memory, factory } = await createTestMemory();
+    await memory.ingest([{ role: 'user', content: 'I prefer the aisle seat.' }], { ...alice, sessionId: 'c1', source: source('s1'), metadata: { note: 'Zebracorn-tag' } });
+    await memory.ingest([{ role: 'user', content: 'I prefer the aisle seat.' }], { ...alice, sessionId: 'c2', source: source('s2'), metadata: { note: 'second' } });
+    expect((await findInDatabases(factory, 'Zebracorn')).length).toBeGreaterThan(0);
+    await memory.forgetSource('s1', alice);
+    expect(await findInDatabases(factory, 'Zebracorn')).toEqual([]);
+    const [kept] = await memory.list(alice);
+    expect(kept!.content).toBe('The user prefers aisle seating on flights.');
+    expect(JSON.parse(kept!.metadata!)).toEqual({ note: 'second' });
+    await memory.close();
+  });
+
+  it('keeps the metadata of memories and inputs, and what a remember replaced, through export and import', async () => {
+    const { memory } = await createTestMemory();
+    await memory.remember({ content: 'The user likes opera.', topic: 'music' }, { ...alice, source: source('s1'), metadata: { category: 'music' } });
+    await memory.remember({ content: 'The user likes opera.', topic: 'music' }, { ...alice, source: source('s2') });
+    const tea = await memory.remember({ content: 'The user drinks tea.', topic: 'general' }, { ...alice, source: source('s3') });
+    await memory.remember({ content: 'The user drinks coffee.', topic: 'general' }, { ...alice, source: source('s4'), replaces: tea.memoryId });
+    const data = await memory.export(alice);
+    const target = await createTestMemory();
+    await target.memory.import(JSON.parse(JSON.stringify(data)));
+    expect((await target.memory.export(alice)).inputs).toEqual(data.inputs);
+    // A replay on the importing device rebuilds from the imported inputs: their metadata and replacement hold.
+    await target.memory.forgetSource('s2', alice);
+    const records = await target.memory.list(alice);
+    expect(records.map((record) => [record.content, record.metadata]).sort()).toEqual([
+      ['The user drinks coffee.', undefined],
+      ['The user likes opera.', JSON.stringify({ category: 'music' })],
+    ]);
+    await memory.close();
+    await target.memory.close();
+  });
+});
+
+describe('remember({ replaces })', () => {
+  it('supersedes the named memory instead of adding one beside it', async () => {
+    const { memory } = await createTestMemory();
+    const tea = await memory.remember({ content: 'The user drinks tea.', topic: 'general' }, { ...alice, source: source('s1') });
+    const coffee = await memory.remember({ content: 'The user drinks coffee.', topic: 'general' }, { ...alice, source: source('s2'), replaces: tea.memoryId });
+    expect(coffee).toMatchObject({ action: 'UPDATE', targetId: tea.memoryId });
+    expect((await memory.list(alice)).map((record) => record.content)).toEqual(['The user drinks coffee.']);
+    expect((await memory.get(tea.memoryId, alice)).supersededBy).toBe(coffee.memoryId);
+    await expect(memory.remember({ content: 'x', topic: 'general' }, { ...alice, source: source('s3'), replaces: 'mem_missing' })).rejects.toThrow(NotFoundError);
+    await memory.close();
+  });
+
+  it('replaces again when a replay rebuilds the history, and keeps no text of the replaced memory in its input', async () => {
+    const { memory, factory } = await createTestMemory();
+    await memory.ingest([{ role: 'user', content: 'Call me Ada.' }], { ...alice, sessionId: 'c0', source: source('s0') });
+    const tea = await memory.remember({ content: 'The user drinks Quinceberry tea.', topic: 'general' }, { ...alice, source: source('s1') });
+    await memory.remember({ content: 'The user drinks coffee.', topic: 'general' }, { ...alice, source: source('s2'), replaces: tea.memoryId });
+    await memory.forgetSource('s0', alice);
+    expect((await memory.list(alice)).map((record) => record.content)).toEqual(['The user drinks coffee.']);
+    await memory.forgetSource('s1', alice);
+    // The replaced memory's text was s1's: gone with it, although s2's input named what it replaced.
+    expect(await findInDatabases(factory, 'Quinceberry')).toEqual([]);
+    expect((await memory.list(alice)).map((record) => record.content)).toEqual(['The user drinks coffee.']);
+    await memory.close();
+  });
+});
+
+describe('forgetSource(sourceIds[])', () => {
+  it('rejects an empty list or a bad id with a ValidationError, and forgets nothing twice when given the same id twice', async () => {
+    const { memory } = await createTestMemory();
+    await memory.ingest([{ role: 'user', content: "I'm vegetarian." }], { ...alice, sessionId: 'c1', source: source('s1') });
+    await expect(memory.forgetSource([], alice)).rejects.toThrow(ValidationError);
+    await expect(memory.forgetSource(['s1', ' bad '], alice)).rejects.toThrow(ValidationError);
+    const report = await memory.forgetSource(['s1', 's1'], alice);
+    expect(report.erased).toHaveLength(1);
+    expect(await memory.forgetSource(['s1'], alice)).toEqual({ erased: [], regenerated: [] });
+    expect(await memory.list(alice)).toEqual([]);
+    await memory.close();
+  });
+});
