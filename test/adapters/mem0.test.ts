@@ -156,6 +156,29 @@ describe('Memory.search', () => {
     await memory.close();
   });
 
+  it('returns only the results whose prompt block fits maxTokens, and lists them by creation when order is stable', async () => {
+    let now = Date.UTC(2026, 0, 1);
+    const { memory } = createFacade({ clock: () => now });
+    const texts = ['Trip to Lisbon in May', 'Trip to Rome in June', 'Trip to Oslo in July', 'Trip to Kyoto in August'];
+    for (const content of texts) {
+      await memory.add([{ role: 'user', content }], { userId: 'alice', infer: false });
+      now += 60_000;
+    }
+    const ranked = await memory.search('Trip to Oslo', { filters: { user_id: 'alice' } });
+    expect(ranked.results[0]!.memory).toBe('Trip to Oslo in July');
+    const count = (text: string) => text.split(/\s+/).filter(Boolean).length;
+    const full = (await memory.search('Trip to Oslo', { filters: { user_id: 'alice' }, maxTokens: 10_000, countTokens: count })).results;
+    expect(full.map((item) => item.memory)).toEqual(ranked.results.map((item) => item.memory));
+    // A budget that holds the block with two lines but not three keeps the two best-ranked.
+    const budgeted = (await memory.search('Trip to Oslo', { filters: { user_id: 'alice' }, maxTokens: 40, countTokens: count })).results;
+    expect(budgeted.length).toBeGreaterThan(0);
+    expect(budgeted.length).toBeLessThan(texts.length);
+    expect(budgeted.map((item) => item.memory)).toEqual(ranked.results.slice(0, budgeted.length).map((item) => item.memory));
+    const stable = (await memory.search('Trip to Oslo', { filters: { user_id: 'alice' }, order: 'stable' })).results;
+    expect(stable.map((item) => item.memory)).toEqual(texts);
+    await memory.close();
+  });
+
   it("rejects an empty query with a ValidationError, as mem0 does", async () => {
     const { memory } = createFacade();
     await expect(memory.search('', { filters: { user_id: 'alice' } })).rejects.toThrow(ValidationError);

@@ -7,6 +7,7 @@
 import { createMemory, Fact, NotFoundError, PermissionError, StorageError, ValidationError, type Memory as EngramMemory, type MemoryOptions, type MemoryRecord, type Metadata } from 'engram';
 import { checkQuery, checkSearchParams, entityId, entityTarget, expirationOf, filterTarget, messagesOf, rejectTopLevelIds, type Target } from './arguments';
 import { compileFilter } from './filters';
+import { chooseForPrompt } from './prompt';
 import { rootOf } from './lineage';
 import { ownerReader, resolveId, type Owner, type Resolved } from './resolve';
 import { envelopeFor, envelopeOf, filterDocument, isExpired, toHistoryRows, toItem, type AddMemoryOptions, type DeleteAllMemoryOptions, type GetAllMemoryOptions, type HistoryRow, type MemoryItem, type Message, type SearchFilters, type SearchMemoryOptions, type SearchResult, type UpdateMemoryOptions } from './shapes';
@@ -133,7 +134,8 @@ export class Memory {
     const retrieved = await engram.retrieve(query, { ...owner, k: FILTERED_CANDIDATES });
     const threshold = options.threshold ?? Number.NEGATIVE_INFINITY;
     const kept = retrieved.filter((hit) => hit.relevance >= threshold && passes(hit.memory)).slice(0, topK);
-    return { results: await this.#items(engram, owner, kept.map((hit) => ({ record: hit.memory, score: hit.score }))) };
+    const chosen = chooseForPrompt(engram, kept, options);
+    return { results: await this.#items(engram, owner, chosen.map((hit) => ({ record: hit.memory, score: hit.score }))) };
   }
 
   /** The user's active memories (every run's, unless `run_id` names one), oldest first, at most `topK` (default 20). */

@@ -56,6 +56,18 @@ export interface SearchMemoryOptions {
   topK?: number;
   /** Minimum cosine similarity between query and memory, in [0, 1]. Default: none. */
   threshold?: number;
+  /**
+   * engram's prompt budget (not in mem0): only the best-ranked results whose `<MEMORIES>` block
+   * fits this many tokens are returned, as `Memory.assemble` chooses them.
+   */
+  maxTokens?: number;
+  /** The app's tokenizer for `maxTokens` (default engram's `estimateTokens`, which never undercounts). */
+  countTokens?: (text: string) => number;
+  /**
+   * engram's result order (not in mem0): `'score'` (default) best first; `'stable'` by creation,
+   * then id, so a prompt built from an unchanged result set is byte-identical turn after turn.
+   */
+  order?: 'score' | 'stable';
 }
 
 export interface GetAllMemoryOptions {
