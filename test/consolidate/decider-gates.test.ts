@@ -17,7 +17,7 @@ const corroborateFirst: Decider = {
   decide: ({ similar }) => (similar.length ? { action: 'NOOP', targetId: similar[0]!.id, reason: 'same thing', corroborate: true } : { action: 'CREATE', reason: 'new' }),
 };
 const owner = { userId: 'u1' };
-const say = (text: string, id: string) => ({ ...owner, sessionId: id, source: { type: 'user_explicit' as const, id } });
+const say = (_text: string, id: string) => ({ ...owner, sessionId: id, source: { type: 'user_explicit' as const, id } });
 
 describe('createMemory({ decider }) (the gates every proposal passes)', () => {
   it('keeps the diet memory when a decider proposes to UPDATE it with a name', async () => {
