@@ -17,6 +17,8 @@ const STATEMENTS = [
   "I'm vegetarian.",
   "I'm a vegan.",
   "I've started eating fish again.",
+  // Two facts on one exclusive topic in one sentence: one ingest that updates it twice.
+  "I'm pescatarian now, I've started eating fish.",
   'I prefer the window seat.',
   'I want an aisle seat.',
   'Call me Ada.',
