@@ -3,7 +3,7 @@
  * the ratio is what a test checks (about 2 for linear work, 4 for quadratic, far more for
  * catastrophic backtracking). A loaded machine slows both sizes alike, so the ratio holds where
  * a fixed budget in milliseconds fails. Each size is timed several times, interleaved, and the
- * fastest kept, so one descheduled run does not decide it.
+ * fastest kept, so one descheduled run does not decide it (see timePair).
  */
 import { expect } from 'vitest';
 
@@ -15,11 +15,13 @@ export interface GrowthCase {
 
 /** What a linear case may reach at 2n over n: 2 plus room for noise, below quadratic's 4. */
 export const LINEAR_RATIO = 3;
-const REPEATS = 5;
+/** Timings per size: at least MIN_REPEATS, and up to MAX_REPEATS while the ratio is still above the bar. */
+const MIN_REPEATS = 3;
+const MAX_REPEATS = 9;
 /** Below this, timer resolution and noise dominate: the size is doubled until a run takes longer. */
-const MIN_MS = 5;
+const MIN_MS = 10;
 /** How far the size may grow for that: past a few megabytes, caches and the collector distort the ratio. */
-const MAX_SCALE = 8;
+const MAX_SCALE = 16;
 
 async function timeOnce(run: (n: number) => unknown, n: number): Promise<number> {
   const started = performance.now();
@@ -27,12 +29,17 @@ async function timeOnce(run: (n: number) => unknown, n: number): Promise<number>
   return performance.now() - started;
 }
 
-/** The fastest of REPEATS interleaved timings at n and at 2n. */
+/**
+ * The fastest of several interleaved timings at n and at 2n. Noise only ever adds time, so the
+ * minima converge on the true costs: more timings are taken while the ratio is above the bar,
+ * which a descheduled run explains and a super-linear case does not (its minima stay apart).
+ */
 async function timePair(run: (n: number) => unknown, n: number): Promise<[number, number]> {
   let [small, large] = [Infinity, Infinity];
-  for (let i = 0; i < REPEATS; i++) {
+  for (let i = 0; i < MAX_REPEATS; i++) {
     small = Math.min(small, await timeOnce(run, n));
     large = Math.min(large, await timeOnce(run, 2 * n));
+    if (i + 1 >= MIN_REPEATS && large / small < LINEAR_RATIO) break;
   }
   return [small, large];
 }
@@ -50,8 +57,8 @@ export async function expectLinearGrowth(cases: readonly GrowthCase[], n: number
   const ratios: Record<string, number> = {};
   for (const { label, run } of timed.slice(0, slowest)) {
     let size = n;
-    let [small, large] = await timePair(run, size);
-    while (small < MIN_MS && size < n * MAX_SCALE) [small, large] = await timePair(run, (size *= 2));
+    while ((await timeOnce(run, size)) < MIN_MS && size < n * MAX_SCALE) size *= 2;
+    const [small, large] = await timePair(run, size);
     ratios[label] = large / small;
     expect(large / small, `${label}: ${small.toFixed(1)} ms at ${size}, ${large.toFixed(1)} ms at ${2 * size}`).toBeLessThan(LINEAR_RATIO);
   }
