@@ -252,7 +252,8 @@ export async function writeRecords(
     const place = placementOf(record, existing[i], hints, chainKeys, written);
     const fresh: Source[] = [];
     let total = record.sources.length;
-    const keys = new Set(place.known === 'all' ? record.sources.map(sourceKey) : place.known);
+    // What is stored of it after this commit (a working-form record's `known` is never 'all').
+    const keys = new Set(place.known === 'all' ? [] : place.known);
     if (place.known !== 'all') {
       for (const source of record.sources) if (!keys.has(sourceKey(source))) (keys.add(sourceKey(source)), fresh.push(source));
       total = keys.size;
