@@ -119,5 +119,5 @@ describe('memory.reembed', () => {
     expect(migrated.topK).toEqual(expected.topK);
     expect(migrated.topK.every((hits) => hits.length === 10)).toBe(true);
     await Promise.all([second.memory.close(), reference.memory.close()]);
-  }, 180_000);
+  });
 });
