@@ -1,8 +1,9 @@
 /**
  * Linear time without a wall-time bound: a case is timed at size n and at 2n in one run, and
  * the ratio is what a test checks (about 2 for linear work, 4 for quadratic, far more for
- * catastrophic backtracking). A loaded machine slows both sizes alike, so the ratio holds where
- * a fixed budget in milliseconds fails. Each size is timed several times, interleaved, and the
+ * catastrophic backtracking). The time is the process's CPU time, which a loaded machine does
+ * not stretch as it stretches wall time, and the ratio holds where a fixed budget in
+ * milliseconds fails. Each size is timed several times, interleaved, and the
  * fastest kept, so one descheduled run does not decide it (see timePair).
  */
 import { expect } from 'vitest';
@@ -19,14 +20,19 @@ export const LINEAR_RATIO = 3;
 const MIN_REPEATS = 3;
 const MAX_REPEATS = 9;
 /** Below this, timer resolution and noise dominate: the size is doubled until a run takes longer. */
-const MIN_MS = 10;
+const MIN_MS = 3;
 /** How far the size may grow for that: past a few megabytes, caches and the collector distort the ratio. */
-const MAX_SCALE = 16;
+const MAX_SCALE = 4;
 
+/**
+ * Milliseconds of CPU this process spent on one run, not wall time: on a loaded machine a run
+ * is descheduled for longer than it computes, and by different amounts from run to run.
+ */
 async function timeOnce(run: (n: number) => unknown, n: number): Promise<number> {
-  const started = performance.now();
+  const started = process.cpuUsage();
   await run(n);
-  return performance.now() - started;
+  const { user, system } = process.cpuUsage(started);
+  return (user + system) / 1000;
 }
 
 /**
@@ -35,6 +41,9 @@ async function timeOnce(run: (n: number) => unknown, n: number): Promise<number>
  * which a descheduled run explains and a super-linear case does not (its minima stay apart).
  */
 async function timePair(run: (n: number) => unknown, n: number): Promise<[number, number]> {
+  // Once each untimed first: the first run at a size pays for warming up (compiling, allocating).
+  await run(n);
+  await run(2 * n);
   let [small, large] = [Infinity, Infinity];
   for (let i = 0; i < MAX_REPEATS; i++) {
     small = Math.min(small, await timeOnce(run, n));
