@@ -67,8 +67,20 @@ export default defineConfig(({ mode }) => {
             name: 'unit',
             environment: 'node',
             include: ['test/**/*.test.ts'],
-            exclude: ['test/e2e/**', 'test/chroma/**'],
+            exclude: ['test/e2e/**', 'test/chroma/**', 'test/soak/**'],
             testTimeout: 30_000,
+          },
+        },
+        {
+          // Soak and property runs (hundreds of random histories, a 10k-memory store): apart from
+          // the fast unit suite, last (groupOrder 2, after Chroma), and still in `npm test`.
+          resolve: { alias: SELF },
+          test: {
+            name: 'soak',
+            sequence: { groupOrder: 2 },
+            environment: 'node',
+            include: ['test/soak/**/*.test.ts'],
+            testTimeout: 600_000,
           },
         },
         {

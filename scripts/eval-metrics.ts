@@ -3,6 +3,7 @@
  * counts as found at k when any of its top k memories came from one of its evidence turns) and
  * the BM25 baseline the library is compared with.
  */
+import { wordsOf } from '../src/text';
 
 /** For each k, the share of questions (0-100) whose first k results hold an evidence turn. */
 export function recallAt(ranked: readonly (readonly (readonly string[])[])[], evidence: readonly (readonly string[])[], ks: readonly number[]): number[] {
@@ -18,11 +19,9 @@ export function recallAt(ranked: readonly (readonly (readonly string[])[])[], ev
   });
 }
 
-const WORD = /[\p{L}\p{N}]+/gu;
-
-/** Plain BM25 tokens: lower-case words, no stemming, no stopword list (IDF does that work). */
+/** Plain BM25 tokens: lower-case words (the library's one word rule), no stemming, no stopword list (IDF does that work). */
 export function baselineTokens(text: string): string[] {
-  return [...text.toLowerCase().matchAll(WORD)].map((match) => match[0]);
+  return wordsOf(text);
 }
 
 export interface Bm25Options {

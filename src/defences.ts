@@ -268,7 +268,9 @@ export function ownStatementCheck(text: string): (start: number, end: number) =>
   return (start, end) => notTheUsersOwn(text, start, end, (quoted ??= quotationMap(text)));
 }
 
-const SPEECH_ANYWHERE = new RegExp(`(?:^|${NOT_WORD})(${WORD}{1,40})?(?:[ \\t]+${ADVERBS}){0,3}[ \\t,;:—–-]*(${SPEECH_VERB})(?!${WORD})(?:[ \\t]+(${WORD}{1,40}))?`, 'giu');
+// The separator run before the verb is bounded: unbounded, every position of a long run of
+// ": " or ", " rescanned the rest of it (quadratic in the sentence).
+const SPEECH_ANYWHERE = new RegExp(`(?:^|${NOT_WORD})(${WORD}{1,40})?(?:[ \\t]+${ADVERBS}){0,3}[ \\t,;:—–-]{0,8}(${SPEECH_VERB})(?!${WORD})(?:[ \\t]+(${WORD}{1,40}))?`, 'giu');
 
 /**
  * Whether a whole sentence passes on someone else's words anywhere in it ("…, my wife said",

@@ -41,6 +41,21 @@ export function sameClaimKey(fact: { topic: string; content: string }): string {
   return JSON.stringify([fact.topic, sameFactKey(fact.content)]);
 }
 
+/**
+ * A word, for every stage that counts words (the hash embedder, the lexical channel, the eval's
+ * BM25 baseline): letters with their combining marks, and digits. Marks belong to the word, so
+ * Devanagari keeps its vowel signs ("नमस्ते" is one word) and a decomposed "é" stays in it.
+ */
+const WORD = /[\p{L}\p{M}\p{N}]+/gu;
+
+/**
+ * The words of `text`, lower-cased, in order and repeated as they occur. NFC first, so the
+ * composed and the decomposed spelling of a word ("José" typed either way) are the same word.
+ */
+export function wordsOf(text: string): string[] {
+  return Array.from(text.normalize('NFC').toLowerCase().matchAll(WORD), (match) => match[0]);
+}
+
 /** FNV-1a over UTF-16 code units, then murmur3's finaliser (FNV-1a's low bits avalanche poorly): a 32-bit id of `text`. */
 export function hash32(text: string): number {
   let hash = 0x811c9dc5;

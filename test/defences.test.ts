@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { instructionSignal, notTheUsersOwn, ownStatementCheck, reportsSomeoneElse } from '../src/defences';
+import { expectLinearGrowth } from './helpers/growth';
 
 /** notTheUsersOwn for the first occurrence of `span` in `text`. */
 const verdict = (text: string, span: string) => notTheUsersOwn(text, text.indexOf(span), text.indexOf(span) + span.length);
@@ -123,15 +124,17 @@ describe('instructionSignal', () => {
     for (const [text, name] of flagged) expect(instructionSignal(text), text).toBe(name);
   });
 
-  it('answers in linear time on adversarial input', () => {
-    const started = performance.now();
-    for (const chunk of ['ignore ', 'a ', 'said ', 'I ', '"', ': ', '<', 'for all ', 'Zoë ', 'José said ', 'ѕ', '\u2028', 'tell the other ', 'you are now a ', '< user x=']) {
-      const text = chunk.repeat(20_000);
-      instructionSignal(text);
-      notTheUsersOwn(text, text.length - 1, text.length);
-      reportsSomeoneElse(text.slice(0, 5_000));
-    }
-    expect(performance.now() - started).toBeLessThan(2_000);
+  it('answers in linear time on adversarial input', async () => {
+    const cases = ['ignore ', 'a ', 'said ', 'I ', '"', ': ', '<', 'for all ', 'Zoë ', 'José said ', 'ѕ', '\u2028', 'tell the other ', 'you are now a ', '< user x='].map((chunk) => ({
+      label: JSON.stringify(chunk),
+      run: (n: number) => {
+        const text = chunk.repeat(n);
+        instructionSignal(text);
+        notTheUsersOwn(text, text.length - 1, text.length);
+        reportsSomeoneElse(text.slice(0, n / 4));
+      },
+    }));
+    await expectLinearGrowth(cases, 20_000);
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { foldForMatching } from '../src/defences';
-import { isLineBreak, LINE_BREAK_CHARS, oneLine, sameClaimKey, sameFactKey } from '../src/text';
+import { isLineBreak, LINE_BREAK_CHARS, oneLine, sameClaimKey, sameFactKey, wordsOf } from '../src/text';
+import { lexicalTermStrings } from '../src/embed/terms';
 
 const BREAK_CODES = [...LINE_BREAK_CHARS].map((char) => char.charCodeAt(0));
 
@@ -43,5 +44,29 @@ describe('sameClaimKey', () => {
     // No separator trick: a topic and a content cannot be re-split into another pair.
     expect(sameClaimKey({ topic: 'a|b', content: 'c' })).not.toBe(sameClaimKey({ topic: 'a', content: 'b|c' }));
     expect(sameClaimKey({ topic: 'a b', content: 'c' })).not.toBe(sameClaimKey({ topic: 'a', content: 'b c' }));
+  });
+});
+
+describe('wordsOf', () => {
+  it('keeps the vowel signs and viramas of Devanagari inside the word', () => {
+    expect(wordsOf('मैं शाकाहारी हूँ, नमस्ते!')).toEqual(['मैं', 'शाकाहारी', 'हूँ', 'नमस्ते']);
+  });
+
+  it('gives the composed and the decomposed spelling of a word as one NFC word', () => {
+    const decomposed = 'Jose\u0301 Zoe\u0308';
+    expect(wordsOf(decomposed)).toEqual(['josé', 'zoë']);
+    expect(wordsOf(decomposed)).toEqual(wordsOf('José Zoë'));
+  });
+
+  it('splits at spaces and punctuation, keeps digits, and lower-cases', () => {
+    expect(wordsOf("Gate B12, 6:30 — I'm OK")).toEqual(['gate', 'b12', '6', '30', 'i', 'm', 'ok']);
+  });
+});
+
+describe('lexicalTermStrings (one word rule with the embedder)', () => {
+  it('matches a Devanagari word by its whole spelling, not its consonants alone', () => {
+    expect(lexicalTermStrings('शाकाहारी')[0]).toBe('शाकाहारी');
+    expect(lexicalTermStrings('शाकाहारी')).not.toEqual(expect.arrayContaining(lexicalTermStrings('श क ह र')));
+    expect(lexicalTermStrings('Cafe\u0301')).toEqual(lexicalTermStrings('Café'));
   });
 });

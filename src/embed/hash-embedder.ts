@@ -1,6 +1,8 @@
 import type { ComputeClient } from '../worker/client';
 import type { Embedder } from './embedder';
 import { STOPWORDS } from './stopwords';
+import { ValidationError } from '../errors';
+import { wordsOf } from '../text';
 
 /** The seed's dimension: 256 buckets. */
 export const HASH_DIM = 256;
@@ -21,7 +23,6 @@ const WORD_WEIGHT = 1;
 const TRIGRAM_WEIGHT = 0.35;
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
-const TOKEN = /[\p{L}\p{N}]+/gu;
 /** Bounded so a long-lived worker does not grow without limit on an open vocabulary. */
 const CACHE_LIMIT = 50_000;
 
@@ -38,7 +39,7 @@ type TokenFeatures = Uint16Array;
  * hash (the seed's blake2b) buys nothing here and is ~60x slower.
  */
 export function createHashEmbedder(dim: number = HASH_DIM): Embedder & { embedOne(text: string): Float32Array } {
-  if (!Number.isInteger(dim) || dim < 8 || dim > 65_536) throw new RangeError(`dim must be an integer in [8, 65536], got ${dim}`);
+  checkDim(dim);
   const cache = new Map<string, TokenFeatures>();
 
   function featuresOf(token: string): TokenFeatures {
@@ -62,8 +63,7 @@ export function createHashEmbedder(dim: number = HASH_DIM): Embedder & { embedOn
 
   function embedOne(text: string): Float32Array {
     const vector = new Float32Array(dim);
-    for (const match of text.toLowerCase().matchAll(TOKEN)) {
-      const token = match[0];
+    for (const token of wordsOf(text)) {
       if (STOPWORDS.has(token)) continue;
       const features = featuresOf(token);
       vector[features[0]!]! += WORD_WEIGHT;
@@ -82,6 +82,19 @@ export function createHashEmbedder(dim: number = HASH_DIM): Embedder & { embedOn
     embed: (texts) => texts.map(embedOne),
     embedOne,
   };
+}
+
+/** The one argument createHashEmbedder takes: the number of dimensions, not an options object. */
+function checkDim(dim: unknown): asserts dim is number {
+  if (typeof dim === 'number' && Number.isInteger(dim) && dim >= 8 && dim <= 65_536) return;
+  let shown: string;
+  try {
+    shown = typeof dim === 'object' && dim !== null ? JSON.stringify(dim) : String(dim);
+  } catch {
+    shown = `an unprintable ${typeof dim}`;
+  }
+  const hint = typeof dim === 'object' && dim !== null && 'dim' in dim ? `; pass the number itself: createHashEmbedder(${String((dim as { dim: unknown }).dim)})` : '';
+  throw new ValidationError('createHashEmbedder(dim)', `takes the number of dimensions, an integer in [8, 65536] (default ${HASH_DIM}), got ${shown}${hint}`);
 }
 
 /**

@@ -2,16 +2,15 @@
  * The lexical channel's terms: one rule shared by the store (which sends term ids with the
  * rows), the worker (which scores queries) and anything that must agree with them.
  *
- * A term is a lower-cased word of letters and digits, not a stopword, lightly stemmed
+ * A term is a word ({@link wordsOf}: letters with their marks and digits, NFC, lower-cased), not a stopword, lightly stemmed
  * (plurals, -ing, -ed, a final e: "seating" ~ "seat", "flights" ~ "flight"); a word longer
  * than {@link PREFIX_LENGTH} also yields its prefix as a second term, so "grandmother" meets
  * "grandma"'s neighbours and "symbolizing" meets "symbols". Terms are sent as 32-bit hashes:
  * the worker never needs the words themselves.
  */
 import { STOPWORDS } from './stopwords';
-import { hash32 } from '../text';
+import { hash32, wordsOf } from '../text';
 
-const TOKEN = /[\p{L}\p{N}]+/gu;
 /** Words longer than this also count by their first PREFIX_LENGTH letters (tuned on the LoCoMo dev split: 5-6 best). */
 export const PREFIX_LENGTH = 6;
 
@@ -30,8 +29,7 @@ export function stemWord(word: string): string {
 /** The terms of `text`, in order, repeated as often as they occur (a word and its prefix both count). */
 export function lexicalTermStrings(text: string): string[] {
   const out: string[] = [];
-  for (const match of text.toLowerCase().matchAll(TOKEN)) {
-    const word = match[0];
+  for (const word of wordsOf(text)) {
     if (STOPWORDS.has(word)) continue;
     out.push(stemWord(word));
     if (word.length > PREFIX_LENGTH) out.push(`~${word.slice(0, PREFIX_LENGTH)}`);

@@ -141,13 +141,17 @@ function placementOf(
   existing: MemoryRow | undefined,
   hints: WorkingHints | undefined,
   chainKeys: (meta: RowMeta) => Set<string>,
+  /** Where the working-form records this commit placed before it now sit, by id. */
+  written: ReadonlyMap<string, Base>,
 ): Placement {
   const loaded = hints?.loaded.get(record.id);
   const base = loaded && bases.get(loaded);
   if (base) return { ...base, rewriteHistory: false };
   const parentId = hints?.inherits.get(record.id);
   const parent = parentId === undefined ? undefined : hints?.loaded.get(parentId);
-  const parentBase = parent && bases.get(parent);
+  // The parent as this commit leaves it: it may have been created in this very commit (one
+  // message that updates a topic twice), or have gained a source before it was superseded.
+  const parentBase = (parentId === undefined ? undefined : written.get(parentId)) ?? (parent && bases.get(parent));
   if (parentBase) {
     const inherited = { chain: parentBase.chain, depth: parentBase.depth + 1, sourceCount: 0, historyCount: 0, ...(parentBase.excluded ? { excluded: parentBase.excluded } : {}) };
     return { ...inherited, ...(parentBase.sourceTotal !== undefined ? { sourceTotal: parentBase.sourceTotal } : {}), known: parentBase.known, summary: parentBase.summary, rewriteHistory: false };
@@ -228,6 +232,25 @@ async function deleteEvents(db: EngramDatabase, ids: readonly string[], records:
 }
 
 /**
+ * Positions of `records` with every record after the one it inherits from (`hints.inherits`)
+ * when both are in this commit, so a successor is placed from where its parent now sits.
+ */
+function parentsFirst(records: readonly MemoryRecord[], hints: WorkingHints | undefined): number[] {
+  const index = new Map(records.map((record, i) => [record.id, i]));
+  const order: number[] = [];
+  const seen = new Set<number>();
+  const visit = (i: number): void => {
+    if (seen.has(i)) return;
+    seen.add(i);
+    const parent = index.get(hints?.inherits.get(records[i]!.id) ?? '');
+    if (parent !== undefined) visit(parent);
+    order.push(i);
+  };
+  records.forEach((_, i) => visit(i));
+  return order;
+}
+
+/**
  * Inside the commit transaction: writes `records` as rows plus their new lineage and event
  * rows. A record the store handed out in working form (or an UPDATE of one, see `hints`)
  * appends what the plan added; any other record is taken as complete (its sources and
@@ -260,12 +283,15 @@ export async function writeRecords(
   const lineage: LineageRow[] = [];
   const events: EventRow[] = [];
   const rewritten: string[] = [];
-  for (const [i, record] of records.entries()) {
-    const place = placementOf(record, existing[i], hints, chainKeys);
+  const written = new Map<string, Base>();
+  for (const i of parentsFirst(records, hints)) {
+    const record = records[i]!;
+    const place = placementOf(record, existing[i], hints, chainKeys, written);
     const fresh: Source[] = [];
     let total = record.sources.length;
+    // What is stored of it after this commit (a working-form record's `known` is never 'all').
+    const keys = new Set(place.known === 'all' ? [] : place.known);
     if (place.known !== 'all') {
-      const keys = new Set(place.known);
       for (const source of record.sources) if (!keys.has(sourceKey(source))) (keys.add(sourceKey(source)), fresh.push(source));
       total = keys.size;
     }
@@ -276,7 +302,7 @@ export async function writeRecords(
     if (place.rewriteHistory) rewritten.push(record.id);
     const firstEvent = place.rewriteHistory ? 0 : place.historyCount;
     record.history.forEach((entry, j) => events.push({ memoryId: record.id, n: firstEvent + j, ...owner, entry }));
-    rows.push({
+    const row: MemoryRow = {
       ...record,
       sources: place.summary ? summarize([...place.summary, ...fresh]) : summarize(record.sources),
       history: [],
@@ -292,7 +318,10 @@ export async function writeRecords(
       // Tombstones only: an active row is rewritten at every corroboration, and each rewrite
       // would leave a stale entry in the index (see active-set.ts).
       ...(record.invalidatedAt !== undefined ? { changed } : {}),
-    });
+    };
+    rows[i] = row;
+    // A working-form record's successor in this commit inherits from it by reference, as from a loaded one.
+    if (place.summary !== null) written.set(record.id, { ...metaOf(row)!, known: keys, summary: row.sources });
   }
   await deleteEvents(db, rewritten, records);
   await db.memories.bulkPut(rows);

@@ -15,6 +15,7 @@
 import { lexicalTerms } from '../embed/terms';
 import type { ScanRequest } from './api';
 import { filterFor, passes, type RelevanceTerm } from './kernel';
+import { corpusOf } from './lexical';
 import type { Partition } from './partition';
 
 /**
@@ -24,15 +25,17 @@ import type { Partition } from './partition';
  */
 export const DENSE_SHARE = 0.05;
 
-/** Fills each partition's `lexicalScores` for the query; returns the best score among rows that pass the filter (0: no match). */
+/** Fills each partition's `lexicalScores` for the query (on the statistics of all of them together); returns the best score among rows that pass the filter (0: no match). */
 export function scoreLexical(partitions: readonly Partition[], request: ScanRequest, mask: number): number {
   if (request.queryText === undefined) return 0;
   const terms = new Set(lexicalTerms(request.queryText));
+  // One scale for the whole query: the IDF and the average length of every partition it reads.
+  const corpus = corpusOf(partitions.map((partition) => partition.lexical), terms);
   let best = 0;
   for (const partition of partitions) {
     const filter = filterFor(partition, mask, request.sessionId ?? null);
     const tags = partition.matrix.tags;
-    for (const row of partition.lexical.score(terms, partition.lexicalScores, partition.size)) {
+    for (const row of partition.lexical.score(terms, partition.lexicalScores, partition.size, corpus)) {
       const score = partition.lexicalScores[row]!;
       if (score > best && passes(tags[row]!, filter)) best = score;
     }

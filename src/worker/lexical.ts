@@ -1,8 +1,10 @@
 /**
- * One partition's lexical channel: BM25 over term ids (src/embed/terms.ts), with the IDF of
- * this partition alone, kept in step with the partition's rows on every write exactly as the
- * vector matrix is (same row numbers, same swap-remove). Postings are per term: the rows that
- * hold it and how often, so a query touches only rows sharing one of its terms.
+ * One partition's lexical channel: BM25 over term ids (src/embed/terms.ts), kept in step with
+ * the partition's rows on every write exactly as the vector matrix is (same row numbers, same
+ * swap-remove). Postings are per term: the rows that hold it and how often, so a query touches
+ * only rows sharing one of its terms. The corpus statistics a score uses (rows, lengths, each
+ * term's document frequency) are those of every partition one query reads, summed
+ * ({@link corpusOf}): a memory scores the same whichever partition it sits in.
  */
 
 /** Okapi BM25 saturation and length normalisation (tuned on the LoCoMo dev split; 1.2/0.75 were 1 point lower). */
@@ -13,6 +15,29 @@ interface Posting {
   rows: Int32Array;
   counts: Uint16Array;
   size: number;
+}
+
+/** BM25's corpus statistics for one query: over every partition it reads. */
+export interface Corpus {
+  /** Rows that hold at least one term. */
+  rows: number;
+  totalLength: number;
+  /** Query term → rows holding it. */
+  frequency: ReadonlyMap<number, number>;
+}
+
+/** The statistics of `indexes` together, for the distinct `queryTerms`. */
+export function corpusOf(indexes: readonly LexicalIndex[], queryTerms: ReadonlySet<number>): Corpus {
+  const frequency = new Map<number, number>();
+  let rows = 0;
+  let totalLength = 0;
+  for (const index of indexes) {
+    const part = index.statistics(queryTerms);
+    rows += part.rows;
+    totalLength += part.totalLength;
+    for (const [term, count] of part.frequency) frequency.set(term, (frequency.get(term) ?? 0) + count);
+  }
+  return { rows, totalLength, frequency };
 }
 
 export class LexicalIndex {
@@ -85,20 +110,32 @@ export class LexicalIndex {
     return Uint32Array.from(out);
   }
 
+  /** This partition's share of a {@link Corpus} for `queryTerms`. */
+  statistics(queryTerms: ReadonlySet<number>): Corpus {
+    const frequency = new Map<number, number>();
+    for (const term of queryTerms) {
+      const posting = this.postings.get(term);
+      if (posting) frequency.set(term, posting.size);
+    }
+    return { rows: this.rowsWithTerms, totalLength: this.totalLength, frequency };
+  }
+
   /**
    * BM25 of every row for the distinct `queryTerms`, written into `scores` (rows `[0, size)`,
-   * zero where no term matched). Returns the rows that matched at least one term.
+   * zero where no term matched), with the statistics of `corpus` (default: this partition's).
+   * Returns the rows that matched at least one term.
    */
-  score(queryTerms: ReadonlySet<number>, scores: Float32Array, size: number): number[] {
+  score(queryTerms: ReadonlySet<number>, scores: Float32Array, size: number, corpus: Corpus = this.statistics(queryTerms)): number[] {
     scores.fill(0, 0, size);
     const touched: number[] = [];
-    const n = this.rowsWithTerms;
+    const n = corpus.rows;
     if (n === 0) return touched;
-    const average = this.totalLength / n;
+    const average = corpus.totalLength / n;
     for (const term of queryTerms) {
       const posting = this.postings.get(term);
       if (!posting) continue;
-      const idf = Math.log(1 + (n - posting.size + 0.5) / (posting.size + 0.5));
+      const df = corpus.frequency.get(term) ?? posting.size;
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
       for (let i = 0; i < posting.size; i++) {
         const row = posting.rows[i]!;
         const tf = posting.counts[i]!;

@@ -56,6 +56,16 @@ describe('openAIDecider', () => {
     expect((await memory.list(owner)).filter((record) => record.topic === 'diet')).toHaveLength(1);
   });
 
+  it('turns the model\'s UPDATE of a memory on another topic into a CREATE, and that memory stays', async () => {
+    const { memory } = await createTestMemory({ decider: decider(), candidateThreshold: -1 });
+    stub.reply(CHAT, chatReply({ action: 'CREATE', targetId: null, corroborates: false, reason: 'first diet fact' }));
+    const diet = await memory.remember(VEG, { ...owner, source: { type: 'user_explicit', id: 'c1' } });
+    stub.reply(CHAT, chatReply({ action: 'UPDATE', targetId: diet.memoryId, corroborates: false, reason: 'replace it' }));
+    const name = await memory.remember({ content: 'The user goes by Ada.', topic: 'identity' }, { ...owner, source: { type: 'user_explicit', id: 'c2' } });
+    expect(name).toMatchObject({ action: 'CREATE', reason: expect.stringContaining(`proposed UPDATE of ${diet.memoryId}, a memory on topic 'diet'`) });
+    expect((await memory.list(owner)).map((record) => record.content).sort()).toEqual(['The user follows a vegetarian diet.', 'The user goes by Ada.']);
+  });
+
   it('rejects with PluginError and stores nothing when the model names a memory that is not in the sweep', async () => {
     stub.reply(CHAT, chatReply({ action: 'UPDATE', targetId: 'mem_of_bob', corroborates: false, reason: 'x' }));
     const { memory } = await createTestMemory({ decider: decider() });

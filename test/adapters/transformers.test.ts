@@ -88,11 +88,9 @@ describe('transformersEmbedder', () => {
     const remoteHost = `http://127.0.0.1:${(hub.address() as AddressInfo).port}/`;
     try {
       for (const worker of ['auto', 'off'] as const) {
-        const started = Date.now();
         const opening = createMemory({ name: `missing-${worker}`, indexedDB: new IDBFactory(), IDBKeyRange, worker, embedder: transformersEmbedder({ ...options(), model: 'no-such-model', remoteHost }) });
         await expect(opening).rejects.toThrow(PluginError);
         await expect(opening).rejects.toThrow(/could not load model 'no-such-model'.*allowRemoteModels is off: nothing was fetched/);
-        expect(Date.now() - started).toBeLessThan(5_000);
       }
       await expect(transformersEmbedder({ ...options(), model: 'no-such-model', remoteHost }).load()).rejects.toThrow(PluginError);
       expect(requests).toBe(0);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createHashEmbedder, HASH_DIM } from '../../src/embed/hash-embedder';
+import { ValidationError } from '../../src/errors';
 import { dot, normalize } from '../../src/embed/vector';
 
 const embedder = createHashEmbedder();
@@ -55,8 +56,18 @@ describe('createHashEmbedder', () => {
     texts.forEach((text, i) => expect([...vectors[i]!]).toEqual([...embedder.embedOne(text)]));
   });
 
-  it('throws a RangeError when the dimension is not a sane integer', () => {
-    for (const dim of [0, 7, 1.5, Number.NaN, 70_000]) expect(() => createHashEmbedder(dim)).toThrow(RangeError);
+  it('throws a ValidationError when the dimension is not a sane integer', () => {
+    for (const dim of [0, 7, 1.5, Number.NaN, 70_000]) expect(() => createHashEmbedder(dim)).toThrow(ValidationError);
+  });
+
+  it('throws a ValidationError that says it takes a number when given an options object', () => {
+    const call = () => createHashEmbedder({ dim: 64 } as unknown as number);
+    expect(call).toThrow(ValidationError);
+    expect(call).toThrow('createHashEmbedder(dim): takes the number of dimensions, an integer in [8, 65536] (default 256), got {"dim":64}; pass the number itself: createHashEmbedder(64)');
+  });
+
+  it('embeds the composed and the decomposed spelling of a word alike', () => {
+    expect([...embedder.embedOne('Jose\u0301 likes cafe\u0301s')]).toEqual([...embedder.embedOne('José likes cafés')]);
   });
 
   it('stays finite and unit-norm when the text is huge or exotic', () => {

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuleExtractor, isEngramError, SEED_RULES, ValidationError, type Memory } from '../../src/index';
 import { createTestMemory } from '../helpers/memory';
+import { expectLinearGrowth } from '../helpers/growth';
 
 let memory: Memory;
 let facts = 0;
@@ -65,15 +66,16 @@ describe('Memory.remember (text fuzz)', () => {
     const limit = '🙂'.repeat(50_000);
     await memory.remember({ content: limit, topic: 'big' }, { userId: 'big', source: source('b') });
     expect((await memory.list({ userId: 'big' }))[0]!.content).toBe(limit);
-    for (const size of [1_000_000, 10_000_000]) {
-      const started = performance.now();
+    const reject = async (size: number) => {
       await expect(memory.remember({ content: 'x'.repeat(size), topic: 'big' }, { userId: 'huge', source: source('h') })).rejects.toThrow(ValidationError);
       await expect(memory.ingest([{ role: 'user', content: "I'm vegan ".repeat(size / 10) }], { userId: 'huge', sessionId: 'h', source: source('h') })).rejects.toThrow(
         ValidationError,
       );
       await expect(memory.retrieve('q'.repeat(size), { userId: 'huge' })).rejects.toThrow(ValidationError);
-      expect(performance.now() - started).toBeLessThan(2_000);
-    }
+    };
+    for (const size of [1_000_000, 10_000_000]) await reject(size);
+    // Rejected at the edge, before any work on the text: the cost grows no faster than the text.
+    await expectLinearGrowth([{ label: 'rejecting huge text', run: reject }], 1_000_000, 1);
     expect(await memory.list({ userId: 'huge', includeInvalid: true })).toEqual([]);
   });
 
@@ -204,49 +206,46 @@ describe('Memory (prototype keys)', () => {
 });
 
 describe('SEED_RULES (adversarial input)', () => {
-  it('matches each rule in linear time when given 100 kB built to backtrack', () => {
+  it('matches each rule in linear time when given 100 kB built to backtrack', async () => {
     const size = 100_000;
-    const fill = (unit: string) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+    const fill = (unit: string, n: number) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
     const inputs = [
       'a', ' ', "i'm ", "i'm a ", "i'm vegan ", "i've started eating ", "i've started eating fish ", 'i prefer the ', 'i prefer the aisle seat ',
       'call me ', 'call me A', 'call me Ada ', 'export keeps ', 'export keeps failing ', 'i i i ', "i'", 'iiiiii', 'Aa0_', '\u00e9\u0301',
       "I'm vegan. call me Bo! i prefer a window seat\n",
-    ].map(fill);
-    let worst = 0;
-    let worstCase = '';
-    for (const rule of SEED_RULES) {
-      for (const text of inputs) {
-        const pattern = new RegExp(rule.pattern.source, rule.pattern.flags + 'g');
-        const started = performance.now();
-        let matches = 0;
-        for (const _match of text.matchAll(pattern)) matches++;
-        const elapsed = performance.now() - started;
-        expect(matches).toBeLessThanOrEqual(size);
-        if (elapsed > worst) [worst, worstCase] = [elapsed, `${rule.topic} on ${JSON.stringify(text.slice(0, 16))}…`];
-      }
-    }
-    console.log(`extraction regexes on 100 kB: worst ${worst.toFixed(1)} ms (${worstCase})`);
-    expect(worst).toBeLessThan(200);
+    ];
+    const cases = SEED_RULES.flatMap((rule) =>
+      inputs.map((unit) => ({
+        label: `${rule.topic} on ${JSON.stringify(unit.slice(0, 16))}…`,
+        run: (n: number) => {
+          const pattern = new RegExp(rule.pattern.source, rule.pattern.flags + 'g');
+          let matches = 0;
+          for (const _match of fill(unit, n).matchAll(pattern)) matches++;
+          expect(matches).toBeLessThanOrEqual(n);
+        },
+      })),
+    );
+    const { worstMs, worst, ratios } = await expectLinearGrowth(cases, size);
+    console.log(`extraction regexes on 100 kB: worst ${worstMs.toFixed(1)} ms (${worst}); 2n/n of the slowest: ${Object.values(ratios).map((r) => r.toFixed(2)).join(', ')}`);
   });
 });
 
 describe('createRuleExtractor (adversarial input)', () => {
-  it('extracts from one 100 kB message with a match every few words in linear time', async () => {
+  it('extracts from a long message (25 kB, then 50 kB) with a match every few words in linear time', async () => {
     const size = 100_000;
-    const fill = (unit: string) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+    const fill = (unit: string, n: number) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
     const extractor = createRuleExtractor();
-    let worst = 0;
-    let worstCase = '';
-    for (const unit of ["i'm vegan ", 'call me Ada ', 'i prefer the aisle seat ', "I've started eating fish ", 'export keeps failing ', 'Bob said: "I\'m vegan ', '“i\'m vegan ']) {
-      const started = performance.now();
-      const candidates = await extractor.extract([{ role: 'user', content: fill(unit) }], { userId: 'u', appName: 'a', sessionId: 's' });
-      const elapsed = performance.now() - started;
-      expect(candidates.length).toBeLessThanOrEqual(size);
-      if (elapsed > worst) [worst, worstCase] = [elapsed, JSON.stringify(unit)];
-    }
-    // Walking to the sentence ends and recounting quotes per match made this 29 s before.
-    console.log(`rule extractor on 100 kB with dense matches: worst ${worst.toFixed(1)} ms (${worstCase})`);
-    expect(worst).toBeLessThan(2_000);
+    const cases = ["i'm vegan ", 'call me Ada ', 'i prefer the aisle seat ', "I've started eating fish ", 'export keeps failing ', 'Bob said: "I\'m vegan ', '“i\'m vegan '].map((unit) => ({
+      label: JSON.stringify(unit),
+      run: async (n: number) => {
+        const candidates = await extractor.extract([{ role: 'user', content: fill(unit, n) }], { userId: 'u', appName: 'a', sessionId: 's' });
+        expect(candidates.length).toBeLessThanOrEqual(n);
+      },
+    }));
+    // Walking to the sentence ends and recounting quotes per match made this quadratic (29 s) before.
+    // Growth from 25 kB to 50 kB: a quadratic walk shows as well there, at a fraction of the time.
+    const { worstMs, worst, ratios } = await expectLinearGrowth(cases, size / 4, 2);
+    console.log(`rule extractor on 25 kB with dense matches: worst ${worstMs.toFixed(1)} ms (${worst}); 2n/n of the slowest: ${Object.values(ratios).map((r) => r.toFixed(2)).join(', ')}`);
   });
 });
 

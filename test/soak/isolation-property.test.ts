@@ -21,5 +21,5 @@ describe('every read path (isolation property)', () => {
     ({ reads, foreign } = await checkIsolation(test.memory, 2_500));
     expect(reads).toBe(12_500);
     expect(foreign).toBe(0);
-  }, 120_000);
+  });
 });

@@ -17,6 +17,8 @@ const STATEMENTS = [
   "I'm vegetarian.",
   "I'm a vegan.",
   "I've started eating fish again.",
+  // Two facts on one exclusive topic in one sentence: one ingest that updates it twice.
+  "I'm pescatarian now, I've started eating fish.",
   'I prefer the window seat.',
   'I want an aisle seat.',
   'Call me Ada.',
@@ -195,7 +197,7 @@ describe('Memory (model-based run over every write)', () => {
       { numRuns: 150, seed: 2026 },
     );
     console.log(`model run: ${runs} histories, ${steps} steps (clock backwards too), ${forgets} revocations, ${reforgets} repeated revocations, repeating ids; invariant violations 0`);
-  }, 120_000);
+  });
 
   it('keeps every invariant when two instances on one database run random steps at the same time', async () => {
     let pairs = 0;
@@ -258,6 +260,6 @@ describe('Memory (model-based run over every write)', () => {
       { numRuns: 60, seed: 7 },
     );
     console.log(`two-instance model run: ${pairs} concurrent pairs (clock backwards too, ids repeating across instances), ${forgets} revocations, ${refused} in-flight writes of a revoked source refused, invariant violations 0`);
-  }, 120_000);
+  });
 });
 

@@ -1,0 +1,75 @@
+/**
+ * Linear time without a wall-time bound: a case is timed at size n and at 2n in one run, and
+ * the ratio is what a test checks (about 2 for linear work, 4 for quadratic, far more for
+ * catastrophic backtracking). The time is the process's CPU time, which a loaded machine does
+ * not stretch as it stretches wall time, and the ratio holds where a fixed budget in
+ * milliseconds fails. Each size is timed several times, interleaved, and the
+ * fastest kept, so one descheduled run does not decide it (see timePair).
+ */
+import { expect } from 'vitest';
+
+export interface GrowthCase {
+  label: string;
+  /** Does the work at size `n` (bytes, characters, repetitions: whatever the case scales). */
+  run: (n: number) => unknown;
+}
+
+/** What a linear case may reach at 2n over n: 2 plus room for noise, below quadratic's 4. */
+export const LINEAR_RATIO = 3;
+/** Timings per size: at least MIN_REPEATS, and up to MAX_REPEATS while the ratio is still above the bar. */
+const MIN_REPEATS = 3;
+const MAX_REPEATS = 9;
+/** Below this, timer resolution and noise dominate: the size is doubled until a run takes longer. */
+const MIN_MS = 3;
+/** How far the size may grow for that: past a few megabytes, caches and the collector distort the ratio. */
+const MAX_SCALE = 4;
+
+/**
+ * Milliseconds of CPU this process spent on one run, not wall time: on a loaded machine a run
+ * is descheduled for longer than it computes, and by different amounts from run to run.
+ */
+async function timeOnce(run: (n: number) => unknown, n: number): Promise<number> {
+  const started = process.cpuUsage();
+  await run(n);
+  const { user, system } = process.cpuUsage(started);
+  return (user + system) / 1000;
+}
+
+/**
+ * The fastest of several interleaved timings at n and at 2n. Noise only ever adds time, so the
+ * minima converge on the true costs: more timings are taken while the ratio is above the bar,
+ * which a descheduled run explains and a super-linear case does not (its minima stay apart).
+ */
+async function timePair(run: (n: number) => unknown, n: number): Promise<[number, number]> {
+  // Once each untimed first: the first run at a size pays for warming up (compiling, allocating).
+  await run(n);
+  await run(2 * n);
+  let [small, large] = [Infinity, Infinity];
+  for (let i = 0; i < MAX_REPEATS; i++) {
+    small = Math.min(small, await timeOnce(run, n));
+    large = Math.min(large, await timeOnce(run, 2 * n));
+    if (i + 1 >= MIN_REPEATS && large / small < LINEAR_RATIO) break;
+  }
+  return [small, large];
+}
+
+/**
+ * Times every case at `n` and checks the `slowest` of them (the ones a super-linear case would
+ * be among) for linear growth from n to 2n: the ratio stays below {@link LINEAR_RATIO}. A case
+ * too fast to time at `n` is measured at a larger size. Resolves to the worst time at `n` and
+ * each checked case's ratio, for the test's report.
+ */
+export async function expectLinearGrowth(cases: readonly GrowthCase[], n: number, slowest = 3): Promise<{ worstMs: number; worst: string; ratios: Record<string, number> }> {
+  const timed: { label: string; run: GrowthCase['run']; ms: number }[] = [];
+  for (const { label, run } of cases) timed.push({ label, run, ms: await timeOnce(run, n) });
+  timed.sort((a, b) => b.ms - a.ms);
+  const ratios: Record<string, number> = {};
+  for (const { label, run } of timed.slice(0, slowest)) {
+    let size = n;
+    while ((await timeOnce(run, size)) < MIN_MS && size < n * MAX_SCALE) size *= 2;
+    const [small, large] = await timePair(run, size);
+    ratios[label] = large / small;
+    expect(large / small, `${label}: ${small.toFixed(1)} ms at ${size}, ${large.toFixed(1)} ms at ${2 * size}`).toBeLessThan(LINEAR_RATIO);
+  }
+  return { worstMs: timed[0]?.ms ?? 0, worst: timed[0]?.label ?? '', ratios };
+}
