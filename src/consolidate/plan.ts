@@ -10,6 +10,8 @@ import type { Candidate, MemoryRecord, Operation, Scope, Source, SourceType } fr
 import type { WriteInput } from '../storage/contract';
 import { trustRefusal, type Decider, type Decision } from './decider';
 import { sameFactKey } from '../text';
+import { isEpisode } from '../episode/episode';
+import { decideEpisode, EpisodeLinks, sameKind } from './episodes';
 
 export interface PlanTarget {
   userId: string;
@@ -141,6 +143,13 @@ function appendSource(sources: readonly Source[], source: Source): Source[] {
   return sources.some((existing) => existing.id === source.id && existing.type === source.type) ? [...sources] : [...sources, source];
 }
 
+/** A fact's decision: the decider's proposal, checked and then held to the rules ({@link enforcePolicy}). */
+async function decide(item: EmbeddedCandidate, similar: readonly MemoryRecord[], context: PlanContext): Promise<Decision> {
+  const { candidate, source } = item;
+  const proposed = checkDecision(await callPlugin('the decider', () => context.decider.decide({ candidate, similar, source })), similar);
+  return enforcePolicy(proposed, item, similar, context);
+}
+
 /**
  * Decides and applies each candidate in order against `working` (a Map by id, mutated:
  * later candidates see earlier ones' effects). Returns the operations and the changed records.
@@ -156,12 +165,12 @@ export async function planConsolidation(
   const created: string[] = [];
   const supersedes = new Map<string, string>();
   const { now } = context;
+  const episodes = new EpisodeLinks();
 
   for (const item of items) {
     const { candidate, source } = item;
-    const similar = sweep(working.values(), item, target, context.candidateThreshold, context.exclusiveTopics);
-    const proposed = checkDecision(await callPlugin('the decider', () => context.decider.decide({ candidate, similar, source })), similar);
-    const decision = enforcePolicy(proposed, item, similar, context);
+    const similar = sameKind(candidate, sweep(working.values(), item, target, context.candidateThreshold, context.exclusiveTopics));
+    const decision = isEpisode(candidate) ? decideEpisode(candidate, similar) : await decide(item, similar, context);
 
     if (decision.action === 'NOOP') {
       const target = decision.targetId === undefined ? undefined : working.get(decision.targetId);
@@ -181,11 +190,14 @@ export async function planConsolidation(
         }
       }
       operations.push({ action: 'NOOP', memoryId: target?.id ?? '', ...(target ? { targetId: target.id } : {}), content: candidate.content, reason });
+      if (isEpisode(candidate)) episodes.add(candidate, target?.id ?? '');
       continue;
     }
 
     const id = freshId(context.newId, (taken) => working.has(taken));
     const old = decision.action === 'UPDATE' ? working.get(decision.targetId)! : undefined;
+    const episodeId = isEpisode(candidate) ? undefined : episodes.of(candidate);
+    if (isEpisode(candidate)) episodes.add(candidate, id);
     const record: MemoryRecord = {
       id,
       userId: target.scope === 'app' ? '' : target.userId,
@@ -208,6 +220,7 @@ export async function planConsolidation(
       ],
       embedding: item.embedding,
       embedderId: context.embedderId,
+      ...(episodeId !== undefined ? { episodeId } : {}),
     };
     if (old) {
       working.set(old.id, {

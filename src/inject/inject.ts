@@ -7,6 +7,7 @@
  */
 import { confidenceBand, decayedConfidence } from '../schema';
 import type { Retrieved } from '../retrieve/retrieve';
+import { isEpisode } from '../episode/episode';
 import { oneLine } from '../text';
 
 export const MEMORIES_OPEN = '<MEMORIES>';
@@ -29,12 +30,27 @@ export function escapeMemoryText(text: string): string {
     .trim();
 }
 
-/** The system prompt followed by the `<MEMORIES>` block; `now` decays the confidences. */
+/** Heads the block's second part: the episodes, the user's own past words with their dates. */
+export const EPISODES_HEADING = 'What the user told you before, in their own words, with the date they said it:';
+
+function line(memory: Retrieved['memory'], now: number, date?: string): string {
+  const band = confidenceBand(decayedConfidence(memory, now));
+  const source = memory.sources.at(-1)?.type ?? 'unknown';
+  return `- [confidence: ${band}, source: ${source}] ${date === undefined ? '' : `(${date}) `}${escapeMemoryText(memory.content)}`;
+}
+
+/** When an episode was said: its first source's time, as a UTC calendar date. */
+function saidOn(memory: Retrieved['memory']): string {
+  return new Date(memory.sources[0]?.at ?? memory.createdAt).toISOString().slice(0, 10);
+}
+
+/**
+ * The system prompt followed by the `<MEMORIES>` block; `now` decays the confidences. Facts come
+ * first, each in retrieval order; episodes follow under their own heading, each with its date.
+ */
 export function renderContext(system: string, retrieved: readonly Retrieved[], now: number): string {
-  const lines = retrieved.map(({ memory }) => {
-    const band = confidenceBand(decayedConfidence(memory, now));
-    const source = memory.sources.at(-1)?.type ?? 'unknown';
-    return `- [confidence: ${band}, source: ${source}] ${escapeMemoryText(memory.content)}`;
-  });
+  const facts = retrieved.filter(({ memory }) => !isEpisode(memory)).map(({ memory }) => line(memory, now));
+  const episodes = retrieved.filter(({ memory }) => isEpisode(memory)).map(({ memory }) => line(memory, now, saidOn(memory)));
+  const lines = episodes.length ? [...facts, EPISODES_HEADING, ...episodes] : facts;
   return `${system}\n\n${MEMORIES_OPEN}\n${MEMORIES_PREAMBLE}\n${lines.join('\n')}${lines.length ? '\n' : ''}${MEMORIES_CLOSE}`;
 }
