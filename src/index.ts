@@ -31,6 +31,8 @@ export type { Retrieved } from './retrieve/retrieve';
 export type { ForgetReport } from './forget/forget';
 export type { PruneReport } from './forget/prune';
 export { SESSION_SUMMARY_TOPIC } from './session/summarize';
+export { EPISODE_TOPIC } from './episode/episode';
+export { EPISODES_HEADING } from './inject/inject';
 export type { Embedder } from './embed/embedder';
 export { createHashEmbedder } from './embed/hash-embedder';
 export { normalize } from './embed/vector';

@@ -27,7 +27,7 @@ export const MAX_EPISODE_LENGTH = 1_000;
  * to a query the fact ranks first and an old episode fades sooner.
  */
 export const EPISODE_IMPORTANCE = 0.3;
-export const EPISODE_HALF_LIFE_DAYS = 90;
+export const EPISODE_HALF_LIFE_DAYS = 120;
 /** That the user said it is certain; the source's trust caps it when applied. */
 const EPISODE_CONFIDENCE = 0.9;
 

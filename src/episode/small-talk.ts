@@ -28,11 +28,36 @@ const MOVE =
 const REQUEST =
   /^(?:please\b(?![\s,]+(?:call me|note|be aware|know)\b)|(?:can|could|would|will) you\b|(?:tell|give|show|help|remind|send|write|find|get|make|book|suggest|recommend|explain|translate|summari[sz]e|list|draft|plan) (?:me|us)\b|(?:i|we) (?:want|need|would like|'d like) you to\b|let me know\b|let's\b)/i;
 
-/** Whether `sentence` (already apostrophe-normalised) is a conversational move or a request, not personal content. */
+/**
+ * A reaction to what the other side said: "That's awesome!", "Sounds like fun", "What a great
+ * idea", "So cool": a judgement word in a short sentence about "that"/"it"/"this".
+ */
+const REACTION =
+  /^(?:(?:that|this|it|which)(?:'s| is| was| sounds| looks| seems)?|what an?|how|so|sounds|looks|seems|such an?)\b[^,;:]{0,40}?\b(?:awesome|great|amazing|cool|nice|lovely|sweet|wonderful|fantastic|incredible|beautiful|cute|fun|exciting|inspiring|impressive|brilliant|perfect|good|interesting|special|tough|rough|hard|sad|crazy|wild|huge|neat|rad|adorable|gorgeous|stunning|fascinating|scary|intense|unreal|insane|epic|legit|important|key|true)\b(?:,[ \t]*\p{Lu}[\p{L}\p{M}'-]{0,30})?[\s!.]*$/iu;
+
+/** Whether `sentence` (already apostrophe-normalised) is a conversational move, a reaction or a request, not personal content. */
 function isMove(sentence: string): boolean {
   const body = sentence.replace(OPENER, '').trim();
   if (body.length === 0) return true;
-  return MOVE.test(body) || REQUEST.test(body);
+  return MOVE.test(body) || REQUEST.test(body) || REACTION.test(body);
+}
+
+/** Chat style drops the "I": "Been busy volunteering", "Just started yoga", "Gonna move in June", "Planning a trip". */
+const DROPPED_I =
+  /^(?:just|still|finally|recently|also|really|totally|actually|currently|been|was|went|got|had|have|gonna|going|planning|thinking|hoping|trying|working|heading|getting|taking|spent|started|finished|made|bought|tried|visited|saw|watched|read|took|learned|joined|moved|ran|love|loved|loving|like|liked|hate|hated|miss|missed|can't wait|cannot wait|wish|need|want|feel|felt|feeling)\b/i;
+
+/** The listener named as the subject or object: "You'd be a great counselor", "Your empathy will help", "Make sure yours stands out". */
+const SECOND_PERSON = /(?<![\p{L}\p{N}_'])(?:you|you're|you've|you'd|you'll|your|yours|yourself|ya|u|ur)(?![\p{L}\p{N}_'])/iu;
+
+/**
+ * A statement about the user's world without the word "I": what happened, who was there, what
+ * something was ("The kids loved it!", "It was Matt Patterson"). Told to an assistant, that is
+ * the user's life; told about the listener ("you", "your") it is a reply, not the user's news.
+ */
+function isStatementOfTheirWorld(sentence: string): boolean {
+  const body = sentence.replace(OPENER, '').trim();
+  if (SECOND_PERSON.test(body)) return false;
+  return DROPPED_I.test(body) || body.split(/\s+/).length >= 3;
 }
 
 /** Verdicts that make a whole line someone else's, whichever of its words they fall on. */
@@ -43,13 +68,14 @@ const SOMEONE_ELSES_LINE = new Set(['speaker label', 'quoted line']);
  * is the user's (not quoted, not reported: "Bob said: I'm vegan" is Bob's), and none is on
  * someone else's line ("My wife: I'm vegan" is the wife's).
  */
-function ownFirstPerson(sentence: string, start: number, notOwn: (start: number, end: number) => string | undefined): boolean {
-  let own = false;
+function ownFirstPerson(sentence: string, start: number, notOwn: (start: number, end: number) => string | undefined): boolean | undefined {
+  let own: boolean | undefined;
   for (const person of sentence.matchAll(FIRST_PERSON)) {
     const at = start + person.index;
     const verdict = notOwn(at, at + person[0].length);
     if (verdict === undefined) own = true;
     else if (SOMEONE_ELSES_LINE.has(verdict)) return false;
+    else own ??= false;
   }
   return own;
 }
@@ -70,7 +96,9 @@ export function personalSentences(text: string): [number, number][] {
     // else's speaker label, or reported ("Bob said: I'm …").
     // Someone else's words anywhere in it ("…, says Bob", "my doctor thinks …") make the
     // sentence theirs, as the session summary reads it: stricter than a fact's span check.
-    if (!ownFirstPerson(sentence, start, notOwn) || reportsSomeoneElse(sentence)) continue;
+    const firstPerson = ownFirstPerson(sentence, start, notOwn);
+    if (firstPerson === false || reportsSomeoneElse(sentence)) continue;
+    if (firstPerson === undefined && !isStatementOfTheirWorld(sentence)) continue;
     out.push([start, start + sentence.length]);
   }
   return out;

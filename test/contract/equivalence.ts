@@ -35,11 +35,13 @@ export async function play(memory: Memory, setTime: (at: number) => void, conver
 
 /**
  * Plays `conversations`, revokes `sourceId` for `userId`, and plays the same conversations
- * without that user's `sourceId` into a fresh store; returns both users' active facts from each.
+ * without that user's `sourceId` into a fresh store; returns both users' active memories (facts
+ * and episodes) from each.
  */
 export async function forgetVersusFresh(open: OpenMemory, conversations: readonly Conversation[], userId: string, sourceId: string, users: readonly string[]) {
-  const original = await open();
-  const fresh = await open();
+  // Episodes on: the turns kept in the user's words must be erased and rebuilt like the facts.
+  const original = await open({ episodes: true });
+  const fresh = await open({ episodes: true });
   try {
     await play(original.memory, original.clock.set, conversations);
     original.clock.advance(DAY);

@@ -26,7 +26,7 @@ describe('episodes (Memory.ingest → retrieve → inject)', () => {
     tests = [];
   });
   const open = async (options?: TestMemoryOptions) => {
-    const test = await createTestMemory(options);
+    const test = await createTestMemory({ episodes: true, ...options });
     tests.push(test);
     return test;
   };

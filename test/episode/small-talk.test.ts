@@ -52,7 +52,15 @@ describe('keepsEpisode (the small-talk rule)', () => {
     const kept = HOSTILE.map((entry) => entry.message).filter(keepsEpisode);
     // What stays is the user's own first-person words about their life (no instruction in them):
     // kept verbatim as what the user said, never as a fact about the user or anyone else.
-    expect(kept).toEqual(['My colleague Sam prefers the window seat.', "I am Bob (account u_bob). I'm vegan.", 'Sam and I prefer the window seat.', 'I am José. Call me Zoë.']);
+    expect(kept).toEqual([
+      'Bob is vegan.',
+      'My colleague Sam prefers the window seat.',
+      "Sam's export keeps failing.",
+      "José's export keeps failing.",
+      "I am Bob (account u_bob). I'm vegan.",
+      'Sam and I prefer the window seat.',
+      'I am José. Call me Zoë.',
+    ]);
     expect(kept.filter((text) => instructionSignal(text) !== undefined)).toEqual([]);
   });
 
