@@ -167,6 +167,21 @@ describe('episodes (Memory.ingest → retrieve → inject)', () => {
     await expect(open({ exclusiveTopics: ['diet', EPISODE_TOPIC] })).rejects.toThrow(/must not include 'episode'/);
   });
 
+  it('carries episodes and their links through export and import, and forgets them there as here', async () => {
+    const { memory } = await open();
+    await memory.ingest(say("I'm vegan. I moved to Porto last spring."), { ...owner, sessionId: 'c1', source: source('s1') });
+    await memory.ingest(say('I started a pottery class.'), { ...owner, sessionId: 'c2', source: source('s2') });
+    const data = await memory.export(owner);
+    const target = await open();
+    await target.memory.import(data);
+    const imported = await target.memory.list(owner);
+    expect(imported.map(({ embedding: _vector, ...record }) => record)).toEqual((await memory.list(owner)).map(({ embedding: _vector, ...record }) => record));
+    expect(imported.find((record) => record.topic === 'diet')!.episodeId).toBe(episodes(imported).find((episode) => episode.content.startsWith("I'm vegan"))!.id);
+    await target.memory.forgetSource('s1', owner);
+    expect((await target.memory.list(owner)).map((record) => record.content)).toEqual(['I started a pottery class.']);
+    expect(await findInDatabases(target.factory, 'Porto')).toEqual([]);
+  });
+
   it('applies the same episode rule under an LLM extractor, whose own "episode" topic becomes a general fact', async () => {
     const extractor = createLlmExtractor({
       complete: async () => ({ memories: [{ content: 'The user has a greyhound.', topic: 'episode', confidence: 0.8, excerpt: 'I adopted a greyhound.' }] }),
