@@ -81,30 +81,28 @@ function ownFirstPerson(sentence: string, start: number, notOwn: (start: number,
 }
 
 /**
- * The sentences of `text` that are personal content, as [start, end) offsets into it. `text`
- * is the user's turn as typed; the checks read an apostrophe-normalised copy of the same length.
+ * The sentences of `text` that are personal content, as [start, end) offsets into it, in order
+ * (lazily: a caller that needs one stops there). `text` is the user's turn as typed; the checks
+ * read an apostrophe-normalised copy of the same length.
  */
-export function personalSentences(text: string): [number, number][] {
+export function* personalSentences(text: string): Generator<[number, number]> {
   const normal = normalizeApostrophes(text);
   const notOwn = ownStatementCheck(normal);
-  const out: [number, number][] = [];
   for (const match of normal.matchAll(SENTENCE)) {
     const sentence = match[0].trim();
     if (sentence.length === 0 || sentence.endsWith('?') || isMove(sentence)) continue;
     const start = match.index + match[0].indexOf(sentence);
-    // The first person must be the user's own words: not inside a quotation, behind someone
-    // else's speaker label, or reported ("Bob said: I'm …").
-    // Someone else's words anywhere in it ("…, says Bob", "my doctor thinks …") make the
-    // sentence theirs, as the session summary reads it: stricter than a fact's span check.
+    // The first person must be the user's own words (not quoted, not behind someone else's
+    // speaker label), and someone else's words anywhere in the sentence ("…, says Bob", "my
+    // doctor thinks …") make it theirs, as the session summary reads it: stricter than a fact's span check.
     const firstPerson = ownFirstPerson(sentence, start, notOwn);
     if (firstPerson === false || reportsSomeoneElse(sentence)) continue;
     if (firstPerson === undefined && !isStatementOfTheirWorld(sentence)) continue;
-    out.push([start, start + sentence.length]);
+    yield [start, start + sentence.length];
   }
-  return out;
 }
 
 /** Whether a user turn holds personal content (at least one personal sentence), rather than small talk only. */
 export function isPersonal(text: string): boolean {
-  return personalSentences(text).length > 0;
+  return !personalSentences(text).next().done;
 }

@@ -116,6 +116,22 @@ describe('episodes (Memory.ingest → retrieve → inject)', () => {
     expect(active.map((record) => record.content).sort()).toEqual(["I'm vegan.", "I'm vegetarian now.", 'The user follows a vegetarian diet.']);
   });
 
+  it('never shows a decider an episode for a fact, so no decider can make a fact replace one', async () => {
+    const seen: string[][] = [];
+    // A decider (an LLM, say) that replaces whatever it is shown.
+    const decider = {
+      decide({ similar }: { similar: readonly MemoryRecord[] }) {
+        seen.push(similar.map((memory) => memory.topic));
+        return similar[0] ? { action: 'UPDATE' as const, targetId: similar[0].id, reason: 'the model said so' } : { action: 'CREATE' as const, reason: 'new' };
+      },
+    };
+    const { memory } = await open({ decider });
+    await memory.ingest(say('I love hiking in the Alps.'), { ...owner, sessionId: 'c1', source: source('s1') });
+    await memory.remember({ content: 'I love hiking in the Alps.', topic: 'hobby' }, { ...owner, source: { type: 'user_explicit', id: 'f1' } });
+    expect(seen).toEqual([[]]);
+    expect((await memory.list(owner)).map((record) => record.topic)).toEqual([EPISODE_TOPIC, 'hobby']);
+  });
+
   it('leaves no text of an episode anywhere when its source is forgotten, and equals a store that never saw it', async () => {
     const test = await open();
     const { memory, clock } = test;

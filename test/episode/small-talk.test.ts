@@ -41,7 +41,7 @@ describe('keepsEpisode (the small-talk rule)', () => {
   it('keeps a personal turn whatever small talk surrounds it, and reads only its personal sentences as such', () => {
     const text = 'Hey! How are you? I adopted a cat last week. Thanks for asking!';
     expect(keepsEpisode(text)).toBe(true);
-    expect(personalSentences(text).map(([start, end]) => text.slice(start, end))).toEqual(['I adopted a cat last week.']);
+    expect([...personalSentences(text)].map(([start, end]) => text.slice(start, end))).toEqual(['I adopted a cat last week.']);
   });
 
   it('keeps no turn that is someone else speaking, quoted or reported, when only they speak in the first person', () => {
