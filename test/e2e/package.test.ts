@@ -67,7 +67,8 @@ function readmeNodeSnippet(readme: string): string {
   return match[1]!;
 }
 
-const PAGE_RESULT = { computeLocation: 'worker', operations: ['CREATE', 'CREATE'], top: 'The user follows a vegetarian diet.' };
+// The turn is kept as an episode (first), then its two facts.
+const PAGE_RESULT = { computeLocation: 'worker', operations: ['CREATE', 'CREATE', 'CREATE'], top: 'The user follows a vegetarian diet.' };
 
 // What the README's Vite note says to write when engram is excluded from pre-bundling.
 const README_OPTIMIZE_DEPS = { exclude: ['engram'], include: ['dexie', 'comlink', 'zod'] };
