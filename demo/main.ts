@@ -73,6 +73,8 @@ async function openMemory(startOver = false): Promise<Memory> {
   const opened = await createMemory({
     name: DB_NAME,
     clock: clock.now,
+    // The page's tour and store panel walk the extracted facts; episodes are not shown here yet.
+    episodes: false,
     ...models,
     extractor: reportingExtractor(models.extractor ?? createRuleExtractor(), runner.phase),
     ...(startOver ? { onEviction: 'start-over' as const } : {}),

@@ -9,7 +9,7 @@ import 'fake-indexeddb/auto';
 import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { simulateReadableStream, streamText, wrapLanguageModel, type ModelMessage } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import { createMemory } from 'engram';
+import { createMemory, EPISODE_TOPIC } from 'engram';
 import { engramMiddleware } from 'engram/ai-sdk';
 
 /** A stand-in model: it reads the memory lines of its system prompt back to the user. */
@@ -45,5 +45,8 @@ for (const turn of ["Hi! I'm vegetarian, and call me Ada.", 'On flights I prefer
   await middleware.flush(); // the user turn is stored after the answer streamed; wait before the next turn
 }
 
-console.log('stored:', JSON.stringify((await memory.list({ userId: 'ada' })).map((record) => record.content)));
+// Facts, and the user's turns kept in their own words (episodes).
+const stored = await memory.list({ userId: 'ada' });
+console.log('stored:', JSON.stringify(stored.filter((record) => record.topic !== EPISODE_TOPIC).map((record) => record.content)));
+console.log('episodes:', JSON.stringify(stored.filter((record) => record.topic === EPISODE_TOPIC).map((record) => record.content)));
 await memory.close();

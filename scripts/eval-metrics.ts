@@ -72,3 +72,12 @@ export function createBm25(documents: readonly string[], options: Bm25Options = 
     },
   };
 }
+
+/** The k best of several ranked lists (one per speaker asked), merged by score, best first; ties keep list order. */
+export function mergeByScore<T>(lists: readonly (readonly { item: T; score: number }[])[], k: number): T[] {
+  return lists
+    .flatMap((list, l) => list.map((entry, i) => ({ ...entry, l, i })))
+    .sort((a, b) => b.score - a.score || a.l - b.l || a.i - b.i)
+    .slice(0, k)
+    .map((entry) => entry.item);
+}

@@ -6,12 +6,14 @@
  * an evidence turn) for engram's default retrieval, engram with the relevance weight only, and
  * a BM25 baseline over the same facts computed in this run; per category too; and the write
  * and retrieve cost per item. Store: fake-indexeddb, compute in-process.
+ * `--end-to-end` runs the whole pipeline on the raw turns instead (./eval-end-to-end.ts).
  */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { fileURLToPath } from 'node:url';
 import { createMemory, type Memory } from '../src/index';
 import type { Weights } from '../src/schema';
 import { exitOnDataError, loadLocomo, type EvalConversation } from './eval-data';
+import { runEndToEnd } from './eval-end-to-end';
 import { createBm25, recallAt } from './eval-metrics';
 
 const KS = [1, 5, 10] as const;
@@ -112,4 +114,5 @@ function report(run: Run): void {
   console.log('store on fake-indexeddb, compute in-process: costs are Node figures, not browser ones.');
 }
 
-report(await evaluate(await loadLocomo(DATA).catch(exitOnDataError)));
+if (process.argv.includes('--end-to-end')) await runEndToEnd(DATA).catch(exitOnDataError);
+else report(await evaluate(await loadLocomo(DATA).catch(exitOnDataError)));

@@ -10,6 +10,7 @@ import type { Embedder } from './embed/embedder';
 import { isModelEmbedder } from './embed/model-embedder';
 import { StorageError, ValidationError } from './errors';
 import type { Extractor } from './extract/extractor';
+import { EPISODE_TOPIC } from './episode/episode';
 import { parseInput } from './options';
 import { DEFAULT_TRUST, Id, SourceType } from './schema';
 import type { StorageBackend } from './storage/contract';
@@ -82,8 +83,21 @@ const memoryOptionsShape = {
   decider: z.custom<Decider>((value) => hasMethods(value, 'decide'), { error: 'must be a decider { decide(input) }' }).optional(),
   /** Milliseconds since epoch; inject one to simulate time. Default `Date.now`. */
   clock: z.custom<() => number>(isFunction, { error: 'must be a function returning ms since epoch' }).optional(),
-  /** Topics where a user holds one value at a time. Default `['diet', 'travel', 'identity']`. */
-  exclusiveTopics: z.array(Id).readonly().optional(),
+  /**
+   * Topics where a user holds one value at a time. Default `['diet', 'travel', 'identity']`.
+   * Never `'episode'`: episodes accumulate and never replace one another.
+   */
+  exclusiveTopics: z
+    .array(Id)
+    .readonly()
+    .refine((topics) => !topics.includes(EPISODE_TOPIC), { error: `must not include '${EPISODE_TOPIC}': episodes are kept side by side, never one at a time (turn them off with episodes: false)` })
+    .optional(),
+  /**
+   * `true` (default): an ingest also keeps each user turn with personal content as an episode
+   * (its text, bounded, on topic `'episode'`), retrieved beside facts and injected in its own
+   * part of the block. `false`: facts only. Small talk is never kept.
+   */
+  episodes: z.boolean({ error: 'must be true or false' }).optional(),
   /** Base trust per source type, each from 0 to 1 (partial: merged over the defaults). */
   trust: z
     .partialRecord(SourceType, z.number().min(0, TRUST_RULE).max(1, TRUST_RULE))

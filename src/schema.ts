@@ -138,6 +138,11 @@ export const MemoryRecord = z.object({
     error: 'must be a non-empty Float32Array of finite numbers',
   }),
   embedderId: z.string(),
+  /**
+   * On a fact: the episode (the user's turn, kept in their words) it was extracted from, when
+   * that turn was kept as one. A link, not an owner: forgetting either follows its own sources.
+   */
+  episodeId: Id.optional(),
 });
 export type MemoryRecord = z.infer<typeof MemoryRecord>;
 

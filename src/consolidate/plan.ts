@@ -10,6 +10,8 @@ import type { Candidate, MemoryRecord, Operation, Scope, Source, SourceType } fr
 import type { WriteInput } from '../storage/contract';
 import { trustRefusal, type Decider, type Decision } from './decider';
 import { factHash, sameFactKey } from '../text';
+import { isEpisode } from '../episode/episode';
+import { decideEpisode, EpisodeLinks, sameKind } from './episodes';
 
 export interface PlanTarget {
   userId: string;
@@ -131,6 +133,18 @@ function checkDecision(decision: Decision, similar: readonly MemoryRecord[]): De
 }
 
 /**
+ * What is done with a fact: a write that names the memory it replaces is an UPDATE of it (no
+ * decider is asked); otherwise the decider proposes. The policy's gates apply either way.
+ */
+async function decide(item: EmbeddedCandidate, similar: readonly MemoryRecord[], replaced: MemoryRecord | undefined, context: PlanContext): Promise<Decision> {
+  const { candidate, source } = item;
+  const proposed: Decision = replaced
+    ? { action: 'UPDATE', targetId: replaced.id, reason: `replaces ${replaced.id}, as the write asked` }
+    : checkDecision(await callPlugin('the decider', () => context.decider.decide({ candidate, similar, source })), similar);
+  return enforcePolicy(proposed, item, similar, context);
+}
+
+/**
  * Models never override code: whatever a decider proposes (an LLM's answer included), the same
  * gates as the policy's hold, in this order. Its target is one of `similar` (checkDecision),
  * which the sweep fills only with active memories of the target's owner, app and scope. An
@@ -199,17 +213,14 @@ export async function planConsolidation(
   const created: string[] = [];
   const supersedes = new Map<string, string>();
   const { now } = context;
+  const episodes = new EpisodeLinks();
 
   for (const item of items) {
     const { candidate, source } = item;
-    const swept = sweep(working.values(), item, target, context.candidateThreshold, context.exclusiveTopics);
-    // A write that names the memory it replaces is an UPDATE of it: no decider is asked, the policy still applies.
-    const replaced = replacedIn(working, target);
+    const swept = sameKind(candidate, sweep(working.values(), item, target, context.candidateThreshold, context.exclusiveTopics));
+    const replaced = isEpisode(candidate) ? undefined : replacedIn(working, target);
     const similar = replaced && !swept.includes(replaced) ? [replaced, ...swept] : swept;
-    const proposed: Decision = replaced
-      ? { action: 'UPDATE', targetId: replaced.id, reason: `replaces ${replaced.id}, as the write asked` }
-      : checkDecision(await callPlugin('the decider', () => context.decider.decide({ candidate, similar, source })), similar);
-    const decision = enforcePolicy(proposed, item, similar, context);
+    const decision = isEpisode(candidate) ? decideEpisode(candidate, similar) : await decide(item, similar, replaced, context);
 
     if (decision.action === 'NOOP') {
       const target = decision.targetId === undefined ? undefined : working.get(decision.targetId);
@@ -229,11 +240,14 @@ export async function planConsolidation(
         }
       }
       operations.push({ action: 'NOOP', memoryId: target?.id ?? '', ...(target ? { targetId: target.id } : {}), content: candidate.content, reason });
+      if (isEpisode(candidate)) episodes.add(candidate, target?.id ?? '');
       continue;
     }
 
     const id = freshId(context.newId, (taken) => working.has(taken));
     const old = decision.action === 'UPDATE' ? working.get(decision.targetId)! : undefined;
+    const episodeId = isEpisode(candidate) ? undefined : episodes.of(candidate);
+    if (isEpisode(candidate)) episodes.add(candidate, id);
     const record: MemoryRecord = {
       id,
       userId: target.scope === 'app' ? '' : target.userId,
@@ -257,6 +271,7 @@ export async function planConsolidation(
       ],
       embedding: item.embedding,
       embedderId: context.embedderId,
+      ...(episodeId !== undefined ? { episodeId } : {}),
     };
     if (old) {
       working.set(old.id, {

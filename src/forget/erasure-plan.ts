@@ -308,10 +308,13 @@ function retireStale(planning: Planning, stale: readonly MemoryRecord[], rebuilt
 function writeRebuilt(planning: Planning, rebuilt: readonly MemoryRecord[]): void {
   const { sourceIds, now, replayed, writes, idOf } = planning;
   const mapIds = createIdMapper(replayed.map((record) => record.id), idOf);
-  for (const record of rebuilt) {
+  for (const { episodeId, ...record } of rebuilt) {
     const from = planning.rebuilds.get(record.id);
+    // The replay linked the fact to the episode under its temporary id: the stored id it became.
+    const episode = episodeId === undefined ? undefined : idOf.get(episodeId);
     writes.set(record.id, {
       ...record,
+      ...(episode !== undefined ? { episodeId: episode } : {}),
       history: [
         ...record.history.map(({ related, reason, ...entry }) => {
           const mapped = related === undefined ? undefined : idOf.get(related);

@@ -7,6 +7,7 @@
  */
 import { confidenceBand, decayedConfidence } from '../schema';
 import type { Retrieved } from '../retrieve/retrieve';
+import { isEpisode } from '../episode/episode';
 import type { MemoryRecord } from '../schema';
 import { oneLine } from '../text';
 
@@ -30,22 +31,40 @@ export function escapeMemoryText(text: string): string {
     .trim();
 }
 
-/**
- * One memory's line: the `[confidence: …, source: …]` annotation (the band of `confidence`, the
- * type of the latest source), then the escaped text. Every block engram writes (inject,
- * assemble) is made of these lines.
- */
-export function memoryLine(memory: Pick<MemoryRecord, 'content' | 'sources'>, confidence: number): string {
-  const source = memory.sources.at(-1)?.type ?? 'unknown';
-  return `- [confidence: ${confidenceBand(confidence)}, source: ${source}] ${escapeMemoryText(memory.content)}`;
+/** Heads the block's second part: the episodes, the user's own past words with their dates. */
+export const EPISODES_HEADING = 'What the user told you before, in their own words, with the date they said it:';
+
+type LineMemory = Pick<MemoryRecord, 'content' | 'sources' | 'topic' | 'createdAt'>;
+
+/** When an episode was said: its first source's time, as a UTC calendar date. */
+function saidOn(memory: LineMemory): string {
+  return new Date(memory.sources[0]?.at ?? memory.createdAt).toISOString().slice(0, 10);
 }
 
-/** The system prompt followed by the `<MEMORIES>` block holding `lines` in the order given. */
-export function renderBlock(system: string, lines: readonly string[]): string {
+/**
+ * One memory's line: the `[confidence: …, source: …]` annotation (the band of `confidence`, the
+ * type of the latest source), an episode's date, then the escaped text. Every block engram
+ * writes (inject, assemble) is made of these lines.
+ */
+export function memoryLine(memory: LineMemory, confidence: number): string {
+  const source = memory.sources.at(-1)?.type ?? 'unknown';
+  const date = isEpisode(memory) ? `(${saidOn(memory)}) ` : '';
+  return `- [confidence: ${confidenceBand(confidence)}, source: ${source}] ${date}${escapeMemoryText(memory.content)}`;
+}
+
+/**
+ * The system prompt followed by the `<MEMORIES>` block: the facts' lines in the order given,
+ * then the episodes' under their own heading. Facts first: episodes are the part that grows
+ * most turns, so a block in a fixed order keeps its bytes when an episode is added.
+ */
+export function renderBlock(system: string, entries: readonly { memory: LineMemory; line: string }[]): string {
+  const facts = entries.filter(({ memory }) => !isEpisode(memory)).map(({ line }) => line);
+  const episodes = entries.filter(({ memory }) => isEpisode(memory)).map(({ line }) => line);
+  const lines = episodes.length ? [...facts, EPISODES_HEADING, ...episodes] : facts;
   return `${system}\n\n${MEMORIES_OPEN}\n${MEMORIES_PREAMBLE}\n${lines.join('\n')}${lines.length ? '\n' : ''}${MEMORIES_CLOSE}`;
 }
 
 /** The system prompt followed by the `<MEMORIES>` block; `now` decays the confidences. */
 export function renderContext(system: string, retrieved: readonly Retrieved[], now: number): string {
-  return renderBlock(system, retrieved.map(({ memory }) => memoryLine(memory, decayedConfidence(memory, now))));
+  return renderBlock(system, retrieved.map(({ memory }) => ({ memory, line: memoryLine(memory, decayedConfidence(memory, now)) })));
 }

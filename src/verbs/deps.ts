@@ -26,6 +26,8 @@ export interface MemoryDeps {
   /** The checked embedder every vector of this memory comes from. */
   embedder: Embedder;
   extractor: Extractor;
+  /** Whether an ingest also keeps each personal user turn as an episode (src/episode/). */
+  episodes: boolean;
   /** The consolidation policy (decider, trust, exclusive topics, threshold, ids): the live path and replay plan with this one. */
   context: Omit<PlanContext, 'now'>;
   /** Ms since epoch, checked on every read: a clock returning NaN or a negative time is a ValidationError, never a stored time. */
@@ -54,6 +56,7 @@ export function createDeps(options: ParsedMemoryOptions, parts: OpenedParts): Me
   return {
     ...parts,
     extractor: options.extractor ?? createRuleExtractor(),
+    episodes: options.episodes ?? true,
     context: {
       decider: options.decider ?? createPolicyDecider({ trust, exclusiveTopics }),
       trust,

@@ -6,6 +6,7 @@ import { consolidate } from '../consolidate/consolidate';
 import { targetOf } from '../consolidate/plan';
 import { candidateOfFact, extractCandidates } from '../extract/candidates';
 import type { Candidate, ChatMessage, Fact, Operation, Scope, SourceInput } from '../schema';
+import { EPISODE_TOPIC, episodeCandidates } from '../episode/episode';
 import { summaryCandidates } from '../session/summarize';
 import type { WriteInput } from '../storage/contract';
 import { userPartition, type Owner } from '../storage/contract';
@@ -42,12 +43,22 @@ export function writeInput(kind: WriteInput['kind'], target: WriteTarget, at: nu
   };
 }
 
-/** The candidates a write input yields, the same for the live write and its replay. */
-export async function candidatesOf(deps: Pick<MemoryDeps, 'extractor'>, input: WriteInput): Promise<Candidate[]> {
+/**
+ * The candidates a write input yields, the same for the live write and its replay. An ingest's
+ * are its episodes (when on), then the extractor's facts: the plan links each fact to the
+ * episode of its turn, so the episodes come first.
+ */
+export async function candidatesOf(deps: Pick<MemoryDeps, 'extractor' | 'episodes'>, input: WriteInput): Promise<Candidate[]> {
   if (input.kind === 'remember') return input.fact ? [candidateOfFact(input.fact)] : [];
-  const extracted = await extractCandidates(deps.extractor, input.messages, { userId: input.userId, appName: input.appName, sessionId: input.sessionId });
+  const extracted = (await extractCandidates(deps.extractor, input.messages, { userId: input.userId, appName: input.appName, sessionId: input.sessionId })).map(asFact);
   // A summary keeps the sentences the extractor took facts from, plus other durable ones.
-  return input.kind === 'summary' ? summaryCandidates(input.messages, extracted.map((candidate) => candidate.excerpt)) : extracted;
+  if (input.kind === 'summary') return summaryCandidates(input.messages, extracted.map((candidate) => candidate.excerpt));
+  return deps.episodes ? [...episodeCandidates(input.messages), ...extracted] : extracted;
+}
+
+/** An extractor cannot write episodes: a candidate on the episode topic (an LLM's choice of word) is a general fact. */
+function asFact(candidate: Candidate): Candidate {
+  return candidate.topic === EPISODE_TOPIC ? { ...candidate, topic: 'general' } : candidate;
 }
 
 /** The owner's partition version now: taken before extraction, so a revocation racing the write is seen. */

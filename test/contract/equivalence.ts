@@ -36,12 +36,13 @@ export async function play(memory: Memory, setTime: (at: number) => void, conver
 /**
  * Plays `conversations`, revokes `sourceId` (one id, or several in one call) for `userId`, and
  * plays the same conversations without that user's revoked sources into a fresh store; returns
- * both users' active facts from each.
+ * both users' active memories (facts and episodes) from each.
  */
 export async function forgetVersusFresh(open: OpenMemory, conversations: readonly Conversation[], userId: string, sourceId: string | readonly string[], users: readonly string[]) {
   const revoked = new Set(typeof sourceId === 'string' ? [sourceId] : sourceId);
-  const original = await open();
-  const fresh = await open();
+  // Episodes on: the turns kept in the user's words must be erased and rebuilt like the facts.
+  const original = await open({ episodes: true });
+  const fresh = await open({ episodes: true });
   try {
     await play(original.memory, original.clock.set, conversations);
     original.clock.advance(DAY);

@@ -46,7 +46,7 @@ export type OpenMemory = (options?: MemoryOptions) => Promise<OpenedMemory>;
 /** Memories over `store` with the tests' clock, sequential ids and in-process compute. */
 export async function openOn(store: ContractStore, options: MemoryOptions = {}): Promise<OpenedMemory> {
   const clock = createTestClock();
-  const memory = await createMemory({ worker: 'off', idGenerator: createSequentialIds(), clock, ...options, name: store.name, storage: store.storage });
+  const memory = await createMemory({ worker: 'off', idGenerator: createSequentialIds(), clock, episodes: false, ...options, name: store.name, storage: store.storage });
   return { memory, clock, close: () => memory.close() };
 }
 

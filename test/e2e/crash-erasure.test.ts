@@ -28,14 +28,17 @@ interface Observed {
   canaryRows: number;
 }
 
-/** Builds the owner in a fresh profile: the canary source (70 facts), then ten conversations of 100 facts that corroborate 50 of them. */
+/**
+ * Builds the owner in a fresh profile: the canary source (70 facts), then ten conversations of
+ * 100 facts that corroborate 50 of them. Episodes off: every message is already a fact here.
+ */
 async function prepare(profile: string): Promise<void> {
   const context = await launchProfile(profile);
   try {
     const { page } = await openHarnessAt(context, served.url);
     await page.evaluate(
       async ([name, owner, canary]) => {
-        const memory = await window.engram.createMemory({ name, extractor: window.harness.messagePerFactExtractor() });
+        const memory = await window.engram.createMemory({ name, extractor: window.harness.messagePerFactExtractor(), episodes: false });
         const fact = (i: number) => `[t${i}] The user noted fact ${i}: ${((i * 2654435761) % 1_000_003).toString(36)} ${((i * 40503) % 65_521).toString(36)}.`;
         // The canary source comes first, so erasing it replays every later conversation (no
         // checkpoint precedes it): 20 memories only it supports, 50 that later ones corroborate.
@@ -81,7 +84,7 @@ async function forgetAndKill(profile: string, killAfterMs: number | null): Promi
   try {
     const { page } = await openHarnessAt(context, served.url);
     await page.evaluate(async (name) => {
-      window.memory = await window.engram.createMemory({ name, extractor: window.harness.messagePerFactExtractor() });
+      window.memory = await window.engram.createMemory({ name, extractor: window.harness.messagePerFactExtractor(), episodes: false });
     }, NAME);
     const started = new Promise<number>((resolve) => page.on('console', (message) => message.text() === 'forget-start' && resolve(Date.now())));
     const forgetting = page.evaluate(async (owner) => {

@@ -89,7 +89,8 @@ describe('createMemory({ encryptionKey }) in Chromium', () => {
       expect(control.hits).toBeGreaterThan(0);
       expect(wrongKey).toBe('EncryptionKeyError');
       expect(reopened).toBeNull();
-      expect(readBack).toEqual([`The user goes by ${SEALED}.`, `The user's passphrase is ${SEALED}.`, 'The user follows a vegan diet.'].sort());
+      // The turn is kept as an episode too, sealed like the facts (the file scan above covers it).
+      expect(readBack).toEqual([`Please call me ${SEALED}. I'm vegan.`, `The user goes by ${SEALED}.`, `The user's passphrase is ${SEALED}.`, 'The user follows a vegan diet.'].sort());
     } finally {
       await browser.close();
     }

@@ -88,7 +88,8 @@ document.body.dataset.state = 'done';
 `;
 const TRANSFORMERS_FILES = ['transformers.min.js', 'ort-wasm-simd-threaded.jsep.mjs', 'ort-wasm-simd-threaded.jsep.wasm'];
 
-const PAGE_RESULT = { computeLocation: 'worker', operations: ['CREATE', 'CREATE'], top: 'The user follows a vegetarian diet.' };
+// The turn is kept as an episode (first), then its two facts.
+const PAGE_RESULT = { computeLocation: 'worker', operations: ['CREATE', 'CREATE', 'CREATE'], top: 'The user follows a vegetarian diet.' };
 
 // What the README's Vite note says to write when engram is excluded from pre-bundling.
 const README_OPTIMIZE_DEPS = { exclude: ['engram'], include: ['dexie', 'comlink', 'zod'] };

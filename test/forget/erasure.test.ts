@@ -5,6 +5,7 @@ import { createTestMemory, DAY, type TestMemory } from '../helpers/memory';
 import { dumpDatabases, findInDatabases } from '../helpers/scan';
 import { ingestSeed, SEED_OWNER } from '../helpers/seed';
 import { activeFacts } from '../helpers/facts';
+import { EPISODE_TOPIC } from '../../src/episode/episode';
 
 const owner = { userId: 'u_ada', appName: 'default' };
 const implicit = (id: string) => ({ type: 'user_implicit' as const, id });
@@ -44,7 +45,8 @@ describe('Memory.forgetSource (erasure)', () => {
     tests = [];
   });
   const open = async (...args: Parameters<typeof createTestMemory>) => {
-    const test = await createTestMemory(...args);
+    const [options, ...rest] = args;
+    const test = await createTestMemory({ episodes: true, ...options }, ...rest);
     tests.push(test);
     return test;
   };
@@ -54,12 +56,20 @@ describe('Memory.forgetSource (erasure)', () => {
     await ingestSeed(test.memory, test.clock);
     const before = await test.memory.list({ ...SEED_OWNER, includeInvalid: true });
     const s1Only = before.filter((record) => record.sources.every((source) => source.id === 's1')).map((record) => record.id);
-    expect(s1Only).toHaveLength(2);
+    // Two facts and s1's two turns kept as episodes.
+    expect(s1Only).toHaveLength(4);
+    expect(before.filter((record) => s1Only.includes(record.id) && record.topic === EPISODE_TOPIC)).toHaveLength(2);
 
     const report = await test.memory.forgetSource('s1', SEED_OWNER);
 
-    const active = await test.memory.list(SEED_OWNER);
+    const kept = await test.memory.list(SEED_OWNER);
+    const active = kept.filter((record) => record.topic !== EPISODE_TOPIC);
     expect(activeFacts(active)).toEqual([{ content: 'The user eats fish again.', topic: 'diet', scope: 'user', sources: ['s2', 's3'], confidence: 0.9 }]);
+    // The episodes left are the other sources' turns, and the rebuilt fact links to one of them.
+    const episodes = kept.filter((record) => record.topic === EPISODE_TOPIC);
+    expect(episodes.length).toBeGreaterThan(0);
+    expect(episodes.every((episode) => episode.sources.every((source) => source.id !== 's1'))).toBe(true);
+    expect(episodes.map((episode) => episode.id)).toContain(active[0]!.episodeId);
     expect(active[0]!.sources.map((source) => [source.type, source.id])).toEqual([
       ['user_implicit', 's2'],
       ['user_explicit', 's3'],
@@ -97,6 +107,12 @@ describe('Memory.forgetSource (erasure)', () => {
     );
     // Every table is scanned, the lineage side tables too: excerpts live there, not only in the rows.
     const tablesBefore = new Set((await findInDatabases(test.factory, 'zqx-canary-excerpt')).map((row) => row.store));
+    // s1's user turns were kept as episodes, canaries and all: the scan below covers them too.
+    const s1Episodes = (await test.memory.list(owner)).filter((record) => record.topic === EPISODE_TOPIC && record.sources.some((source) => source.id === 's1'));
+    expect(s1Episodes.map((record) => record.content)).toEqual([
+      "Please call me Qzxcanaryname. I've started eating dairy again, zqx-canary-excerpt.",
+      "The export keeps failing since zqx-canary-excerpt. I'm allergic to zqx-canary-summary.",
+    ]);
     expect([...tablesBefore].sort()).toEqual(expect.arrayContaining(['inputs', 'lineage']));
 
     const report = await test.memory.forgetSource('s1', owner);
@@ -104,8 +120,10 @@ describe('Memory.forgetSource (erasure)', () => {
     console.log(`erasure canaries: before ${JSON.stringify(before)}, after ${JSON.stringify(hits)}`);
     expect(hits).toEqual(NONE);
 
-    // What s2 and s4 said is intact.
-    expect(activeFacts(await test.memory.list(owner))).toEqual([
+    // What s2 and s4 said is intact: their facts, and their turns as episodes.
+    const left = await test.memory.list(owner);
+    expect(left.filter((record) => record.topic === EPISODE_TOPIC).map((record) => record.content).sort()).toEqual(["Call me Ada. I'm vegetarian.", 'For flights, I prefer the aisle seat.']);
+    expect(activeFacts(left.filter((record) => record.topic !== EPISODE_TOPIC))).toEqual([
       { content: 'The user follows a vegetarian diet.', topic: 'diet', scope: 'user', sources: ['s2'], confidence: 0.65 },
       { content: 'The user goes by Ada.', topic: 'identity', scope: 'user', sources: ['s2'], confidence: 0.65 },
       { content: 'The user prefers aisle seating on flights.', topic: 'travel', scope: 'user', sources: ['s4'], confidence: 0.65 },
@@ -203,7 +221,7 @@ describe('Memory.forgetSource (erasure)', () => {
 
       // Shared anew after the revocation: a new write, stored as usual.
       const operations = await test.memory.ingest([{ role: 'user', content: "I'm vegan." }], { ...owner, sessionId: 'c1', source: implicit('s1') });
-      expect(operations.map((operation) => operation.action)).toEqual(['CREATE']);
+      expect(operations.map((operation) => operation.action)).toEqual(['CREATE', 'CREATE']);
     });
 
     it('brings no erased text back when a second instance (another tab) ingests while the first erases', async () => {

@@ -59,7 +59,12 @@ let counter = 0;
 /** The public options plus the internal test seams (`onDatabase`), which only `openMemory` takes. */
 export type TestMemoryOptions = MemoryOptions & MemoryInternals;
 
-/** A memory on its own fresh database (in-process compute unless `worker` is given). */
+/**
+ * A memory on its own fresh database (in-process compute unless `worker` is given). Episodes are
+ * off unless a test asks for them (`episodes: true`): a test of another stage asserts the facts
+ * its messages yield, and the episode suites (test/episode/, the erasure and equivalence tests,
+ * the corpora, the contract suite) turn them on.
+ */
 export async function createTestMemory({ onDatabase, notes, ...options }: TestMemoryOptions = {}): Promise<TestMemory> {
   const clock = createTestClock();
   const factory = (options.indexedDB as IDBFactory | undefined) ?? new IDBFactory();
@@ -69,6 +74,7 @@ export async function createTestMemory({ onDatabase, notes, ...options }: TestMe
       worker: 'off',
       idGenerator: createSequentialIds(),
       clock,
+      episodes: false,
       ...options,
       name,
       indexedDB: factory,

@@ -42,7 +42,9 @@ export class Memory {
       throw new ValidationError('config', `takes engram options or an engram memory, not both (got memory and ${Object.keys(options).join(', ')})`);
     }
     this.#given = memory;
-    this.#options = options;
+    // mem0's memories are extracted facts, and its results have no place for an episode (a
+    // turn kept in the user's words): the facade opens engram without them unless asked.
+    this.#options = { episodes: false, ...options };
     const user = entityId(userId, 'config.userId');
     const agent = entityId(agentId, 'config.agentId');
     if (agent !== undefined && user === undefined) throw new ValidationError('config.agentId', 'needs config.userId: it names the app of that user');

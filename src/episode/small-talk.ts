@@ -1,0 +1,108 @@
+/**
+ * What of a user turn is personal content, and what is small talk: the rule that decides which
+ * turns are kept as episodes. A sentence is personal when it is a statement (not a question),
+ * speaks in the first person ("I", "my", "we", chat spellings "im", "ive" too) as the user's own
+ * words, and is not one of the conversational moves that say nothing about the user: greetings,
+ * thanks, "how are you" and its answers, reactions to what the other side said ("I'm so happy
+ * for you", "I agree", "me too"), and requests to the assistant ("please …", "tell me …").
+ *
+ * The patterns are anchored and bounded (no nested unbounded quantifiers): linear on any input.
+ */
+import { normalizeApostrophes, ownStatementCheck, reportsSomeoneElse } from '../defences';
+
+/** A sentence: up to and including its end punctuation, or to a line break. */
+const SENTENCE = /[^.!?\n\r\u2028\u2029]+[.!?]*/g;
+
+/** The user speaking of themselves (or their household): "I", "I'm", "my", "me", "we", "our", "us", "mine", "myself", and chat spellings. */
+const FIRST_PERSON = /(?<![\p{L}\p{N}_'])(?:i|i'm|i've|i'd|i'll|im|ive|me|my|mine|myself|we|we're|we've|we'd|we'll|our|ours|ourselves|us)(?![\p{L}\p{N}_'])/giu;
+
+/** Openers that carry nothing: stripped from the front of a sentence before it is judged. */
+const OPENER =
+  /^(?:(?:hi|hey|hello|hiya|yo|oh|ooh|wow|whoa|aw+|yeah|yep|yes|yup|no|nope|nah|ok|okay|sure|well|so|haha|hah|lol|omg|ah|um|hmm|totally|absolutely|definitely|exactly|true|right|great|cool|nice|awesome|amazing|thanks|thank you|thx|ty|dear|good morning|good evening|good night)\b[\s,!.:;-]*)+/i;
+
+/** Whole sentences that are conversational moves: greetings, farewells, thanks, how-are-you and its answers, approval. */
+const MOVE =
+  /^(?:(?:good|nice|great|lovely) (?:to (?:see|hear from|meet|talk to|chat with) you|seeing you|talking to you|chatting)|(?:it's |it is )?(?:good|great|nice) to (?:see|hear|chat|talk)|(?:see|talk to|catch) (?:you|ya) (?:soon|later|around|tomorrow|then)|take care|bye|goodbye|cheers|have a (?:good|great|nice|lovely) (?:one|day|night|evening|weekend|time)|(?:thanks|thank you)\b|(?:i'm|im|i am) (?:(?:so|really|very|pretty|doing|just|all|quite) )*(?:fine|good|ok|okay|great|well|alright|all right|not bad|grand)\b|(?:i'm|im|i am) (?:(?:so|really|very|super|truly|just) )*(?:happy|glad|proud|sorry|thrilled|excited|stoked|impressed|amazed|jealous|pleased|here|rooting) (?:for|of|about|to hear|to see|that you|you|with you)\b|(?:me too|same here|same|i agree|i see|i know|i understand|i bet|i hope so|i think so|i guess so|i feel you|i hear you|i get it|i get you|i can imagine|i can tell|i can see that|i love that|i like that|i love it|i like it|i love this|i appreciate (?:it|that|you|this)|i'm with you|count me in|sounds good|let me know)[\s!.]*$)/i;
+
+/** A request to the assistant: an imperative addressed to it, or "I want/need you to …". */
+const REQUEST =
+  /^(?:please\b(?![\s,]+(?:call me|note|be aware|know)\b)|(?:can|could|would|will) you\b|(?:tell|give|show|help|remind|send|write|find|get|make|book|suggest|recommend|explain|translate|summari[sz]e|list|draft|plan) (?:me|us)\b|(?:i|we) (?:want|need|would like|'d like) you to\b|let me know\b|let's\b)/i;
+
+/**
+ * A reaction to what the other side said: "That's awesome!", "Sounds like fun", "What a great
+ * idea", "So cool": a judgement word in a short sentence about "that"/"it"/"this".
+ */
+const REACTION =
+  /^(?:(?:that|this|it|which)(?:'s| is| was| sounds| looks| seems)?|what an?|how|so|sounds|looks|seems|such an?)\b[^,;:]{0,40}?\b(?:awesome|great|amazing|cool|nice|lovely|sweet|wonderful|fantastic|incredible|beautiful|cute|fun|exciting|inspiring|impressive|brilliant|perfect|good|interesting|special|tough|rough|hard|sad|crazy|wild|huge|neat|rad|adorable|gorgeous|stunning|fascinating|scary|intense|unreal|insane|epic|legit|important|key|true)\b(?:,[ \t]*\p{Lu}[\p{L}\p{M}'-]{0,30})?[\s!.]*$/iu;
+
+/** Whether `sentence` (already apostrophe-normalised) is a conversational move, a reaction or a request, not personal content. */
+function isMove(sentence: string): boolean {
+  const body = sentence.replace(OPENER, '').trim();
+  if (body.length === 0) return true;
+  return MOVE.test(body) || REQUEST.test(body) || REACTION.test(body);
+}
+
+/** Chat style drops the "I": "Been busy volunteering", "Just started yoga", "Gonna move in June", "Planning a trip". */
+const DROPPED_I =
+  /^(?:just|still|finally|recently|also|really|totally|actually|currently|been|was|went|got|had|have|gonna|going|planning|thinking|hoping|trying|working|heading|getting|taking|spent|started|finished|made|bought|tried|visited|saw|watched|read|took|learned|joined|moved|ran|love|loved|loving|like|liked|hate|hated|miss|missed|can't wait|cannot wait|wish|need|want|feel|felt|feeling)\b/i;
+
+/** The listener named as the subject or object: "You'd be a great counselor", "Your empathy will help", "Make sure yours stands out". */
+const SECOND_PERSON = /(?<![\p{L}\p{N}_'])(?:you|you're|you've|you'd|you'll|your|yours|yourself|ya|u|ur)(?![\p{L}\p{N}_'])/iu;
+
+/**
+ * A statement about the user's world without the word "I": what happened, who was there, what
+ * something was ("The kids loved it!", "It was Matt Patterson"). Told to an assistant, that is
+ * the user's life; told about the listener ("you", "your") it is a reply, not the user's news.
+ */
+function isStatementOfTheirWorld(sentence: string): boolean {
+  const body = sentence.replace(OPENER, '').trim();
+  if (SECOND_PERSON.test(body)) return false;
+  return DROPPED_I.test(body) || body.split(/\s+/).length >= 3;
+}
+
+/** Verdicts that make a whole line someone else's, whichever of its words they fall on. */
+const SOMEONE_ELSES_LINE = new Set(['speaker label', 'quoted line']);
+
+/**
+ * Whether the sentence at `start` speaks in the user's own first person: some first-person word
+ * is the user's (not quoted, not reported: "Bob said: I'm vegan" is Bob's), and none is on
+ * someone else's line ("My wife: I'm vegan" is the wife's).
+ */
+function ownFirstPerson(sentence: string, start: number, notOwn: (start: number, end: number) => string | undefined): boolean | undefined {
+  let own: boolean | undefined;
+  for (const person of sentence.matchAll(FIRST_PERSON)) {
+    const at = start + person.index;
+    const verdict = notOwn(at, at + person[0].length);
+    if (verdict === undefined) own = true;
+    else if (SOMEONE_ELSES_LINE.has(verdict)) return false;
+    else own ??= false;
+  }
+  return own;
+}
+
+/**
+ * The sentences of `text` that are personal content, as [start, end) offsets into it, in order
+ * (lazily: a caller that needs one stops there). `text` is the user's turn as typed; the checks
+ * read an apostrophe-normalised copy of the same length.
+ */
+export function* personalSentences(text: string): Generator<[number, number]> {
+  const normal = normalizeApostrophes(text);
+  const notOwn = ownStatementCheck(normal);
+  for (const match of normal.matchAll(SENTENCE)) {
+    const sentence = match[0].trim();
+    if (sentence.length === 0 || sentence.endsWith('?') || isMove(sentence)) continue;
+    const start = match.index + match[0].indexOf(sentence);
+    // The first person must be the user's own words (not quoted, not behind someone else's
+    // speaker label), and someone else's words anywhere in the sentence ("…, says Bob", "my
+    // doctor thinks …") make it theirs, as the session summary reads it: stricter than a fact's span check.
+    const firstPerson = ownFirstPerson(sentence, start, notOwn);
+    if (firstPerson === false || reportsSomeoneElse(sentence)) continue;
+    if (firstPerson === undefined && !isStatementOfTheirWorld(sentence)) continue;
+    yield [start, start + sentence.length];
+  }
+}
+
+/** Whether a user turn holds personal content (at least one personal sentence), rather than small talk only. */
+export function isPersonal(text: string): boolean {
+  return !personalSentences(text).next().done;
+}

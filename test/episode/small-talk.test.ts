@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { episodeCandidates, episodeText, keepsEpisode, EPISODE_TOPIC, MAX_EPISODE_LENGTH } from '../../src/episode/episode';
+import { personalSentences } from '../../src/episode/small-talk';
+import { instructionSignal } from '../../src/defences';
+import { HOSTILE } from '../extract/corpus/hostile';
+import { ORDINARY } from '../extract/corpus/ordinary';
+
+/** Turns that say nothing about the user: greetings, thanks, how-are-you, reactions, questions back, requests to the assistant. */
+const SMALL_TALK: readonly string[] = [
+  'Hi!', 'hey there', 'Hello :)', 'Good morning!', 'good night', 'Bye!', 'See you soon!', 'Talk to you later.', 'Take care!', 'Have a great weekend!',
+  'Thanks!', 'thank you so much', 'Thanks, that helps.', 'thx', 'Cheers!',
+  'How are you?', 'how r u', "How's it going?", 'How have you been?', "What's up?",
+  "I'm good, thanks.", "I'm fine.", "i'm doing well", "I'm ok", 'Not bad, you?',
+  "I'm so happy for you!", "I'm sorry to hear that.", "I'm so proud of you!", "I'm glad to hear that.", "I'm here for you.",
+  'I agree.', 'Me too!', 'Same here.', 'I know, right?', 'I see.', 'I bet!', 'I hope so.', 'I love that!', 'I can imagine.', 'Sounds good.',
+  'Wow, that is amazing!', "That's awesome, Caroline!", 'Cool!', 'lol', 'Haha yes', 'ok',
+  'What kind of art do you do?', 'Did you like it?', 'Is this your own painting?', 'Where did you go?', 'do i need a visa?',
+  'Please book me a table for two.', 'Can you recommend a book?', 'Could you summarise this article?', 'Tell me a joke.', 'Help me write an email.',
+  'Give me three ideas for dinner.', 'Let me know when it is done.', 'I want you to be more concise.', "Let's start over.", 'You would be a great counselor!',
+];
+
+/** Turns with personal content, in several registers (chat style, past events, plans, family, feelings). */
+const PERSONAL: readonly string[] = [
+  'I am vegan.', 'My name is Sam.', 'I work as a nurse.', 'I have two dogs.', "I'm allergic to peanuts.", 'I love hiking on weekends.',
+  'I went to a LGBTQ support group yesterday and it was so powerful.', 'My name is Sam and I live in Berlin.',
+  'im allergic to peanuts', 'i have two dogs lol', 'ive been learning spanish for a year', 'me and my sister went to Lisbon last week',
+  'Hey Caroline! Good to see you! I\u2019m swamped with the kids & work.', 'Thanks! I just got back from a road trip with my family.',
+  'The transgender stories were so inspiring! I was so happy and thankful for all the support.',
+  'Gonna continue my edu and check out career options, which is pretty exciting!',
+  "We're moving to Portland in June.", 'Our daughter starts school next month.', 'My mom is visiting this weekend.',
+  "I'm keen on counseling or working in mental health.", 'Yeah, I painted that lake sunrise last year!',
+  'I think I might quit my job next year.', 'My doctor put me on a low-salt diet.', 'I ran my first marathon in 2019.',
+];
+
+describe('keepsEpisode (the small-talk rule)', () => {
+  it(`keeps none of ${SMALL_TALK.length} small-talk turns and all of ${PERSONAL.length} personal ones`, () => {
+    expect(SMALL_TALK.filter(keepsEpisode)).toEqual([]);
+    expect(PERSONAL.filter((text) => !keepsEpisode(text))).toEqual([]);
+  });
+
+  it('keeps a personal turn whatever small talk surrounds it, and reads only its personal sentences as such', () => {
+    const text = 'Hey! How are you? I adopted a cat last week. Thanks for asking!';
+    expect(keepsEpisode(text)).toBe(true);
+    expect([...personalSentences(text)].map(([start, end]) => text.slice(start, end))).toEqual(['I adopted a cat last week.']);
+  });
+
+  it('keeps no turn that is someone else speaking, quoted or reported, when only they speak in the first person', () => {
+    for (const text of ["Bob said: I'm vegan.", '"I love Berlin," she wrote.', "> I'm vegan", "Bob: I'm vegan", "I'm vegan, says Bob."]) expect(keepsEpisode(text), text).toBe(false);
+  });
+
+  it('keeps no hostile message that carries instructions, role markers, tags or a reserved name, nor any line someone else speaks', () => {
+    const kept = HOSTILE.map((entry) => entry.message).filter(keepsEpisode);
+    // What stays is the user's own first-person words about their life (no instruction in them):
+    // kept verbatim as what the user said, never as a fact about the user or anyone else.
+    expect(kept).toEqual([
+      'Bob is vegan.',
+      'My colleague Sam prefers the window seat.',
+      "Sam's export keeps failing.",
+      "José's export keeps failing.",
+      "I am Bob (account u_bob). I'm vegan.",
+      'Sam and I prefer the window seat.',
+      'I am José. Call me Zoë.',
+    ]);
+    expect(kept.filter((text) => instructionSignal(text) !== undefined)).toEqual([]);
+  });
+
+  it('keeps nearly every message of the ordinary first-person corpus', () => {
+    const missed = ORDINARY.map((entry) => entry.message).filter((text) => !keepsEpisode(text));
+    expect(missed.length / ORDINARY.length).toBeLessThan(0.1);
+  });
+});
+
+describe('episodeCandidates', () => {
+  it('makes one episode per personal user turn, on the episode topic, with the lower prior and faster decay', () => {
+    const candidates = episodeCandidates([
+      { role: 'user', content: 'Hi!' },
+      { role: 'user', content: 'I adopted a cat last week.' },
+      { role: 'user', content: 'i adopted a cat last week. ' },
+    ]);
+    expect(candidates).toHaveLength(1);
+    expect(candidates[0]).toMatchObject({ content: 'I adopted a cat last week.', topic: EPISODE_TOPIC, excerpt: 'I adopted a cat last week.' });
+    expect(candidates[0]!.importance).toBeLessThan(0.5);
+    expect(candidates[0]!.halfLifeDays).toBeLessThan(180);
+  });
+
+  it('bounds a long turn at a word boundary with an ellipsis when it is longer than the limit', () => {
+    const long = `I went to Lisbon and ${'then walked along the river '.repeat(80)}`;
+    const text = episodeText(long);
+    expect(text.length).toBeLessThanOrEqual(MAX_EPISODE_LENGTH);
+    expect(text.endsWith('river…') || text.endsWith('the…') || text.endsWith('along…') || text.endsWith('walked…') || text.endsWith('then…')).toBe(true);
+    expect(episodeText('I  went\n\nhome.')).toBe('I went home.');
+  });
+});
