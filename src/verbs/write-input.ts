@@ -39,7 +39,7 @@ export function writeInput(kind: WriteInput['kind'], target: WriteTarget, at: nu
 /** The candidates a write input yields, the same for the live write and its replay. */
 export async function candidatesOf(deps: Pick<MemoryDeps, 'extractor'>, input: WriteInput): Promise<Candidate[]> {
   if (input.kind === 'remember') return input.fact ? [candidateOfFact(input.fact)] : [];
-  const extracted = await extractCandidates(deps.extractor, input.messages, { userId: input.userId, appName: input.appName, sessionId: input.sessionId });
+  const extracted = await extractCandidates(deps.extractor, input.messages, { userId: input.userId, appName: input.appName, sessionId: input.sessionId, at: input.at });
   // A summary keeps the sentences the extractor took facts from, plus other durable ones.
   return input.kind === 'summary' ? summaryCandidates(input.messages, extracted.map((candidate) => candidate.excerpt)) : extracted;
 }

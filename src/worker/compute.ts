@@ -3,8 +3,9 @@
  * blended score. Pure (no DOM, no Comlink), so the worker exposes it and Node runs it in-process.
  */
 import { createHashEmbedder } from '../embed/hash-embedder';
+import { speechCandidates } from '../extract/speech/extractor';
 import type { Scope } from '../schema';
-import { SCOPE_CODE, type ComputeApi, type ComputeStats, type ModelEmbedderSpec, type ScanCandidate, type ScanCandidates, type ScanHit, type ScanRequest, type ScanResult } from './api';
+import { SCOPE_CODE, type ComputeApi, type ComputeStats, type ExtractedFact, type ModelEmbedderSpec, type ScanCandidate, type ScanCandidates, type ScanHit, type ScanRequest, type ScanResult } from './api';
 import { relevanceTerm, scoreLexical } from './fusion';
 import { hitOf } from './exact';
 import type { ModelRuntime } from '../adapters/transformers/runtime';
@@ -90,6 +91,10 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
     embed(texts, dim) {
       const embedder = embedderFor(dim);
       return texts.map((text) => embedder.embedOne(text));
+    },
+
+    extract(texts, at) {
+      return texts.flatMap((text): ExtractedFact[] => speechCandidates(text, at));
     },
 
     loadPartition(key, version, dim, rows, capacity) {

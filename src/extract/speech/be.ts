@@ -1,0 +1,207 @@
+/**
+ * "I am …" (and "I was", "I've been", "I'm not … any more"): what the complement says the user
+ * is: an age, a job, a diet, allergic to something, from somewhere, married, pregnant, fluent in
+ * a language, into something, going to do something. A feeling ("I'm so tired") is no fact.
+ */
+import type { Topic } from '../topics';
+import { DIET_SPELLING, DIETS, FEELINGS, HEALTH_STATES, JOB_SUFFIX, JOBS, LANGUAGES, NOT_JOBS, RELATIONSHIP_STATES, RELIGIONS } from './lexicon';
+import { capitalised, objectAt, placeAt, sentence, type Draft, type Reading } from './phrase';
+import type { Verbal } from './verbal';
+import { isGerund } from './verbs';
+
+const USER = 'The user';
+const INTENSIFIERS = new Set(['so', 'very', 'really', 'super', 'totally', 'pretty', 'quite', 'kinda', 'still', 'also', 'now', 'currently', 'officially', 'actually', 'just', 'definitely', 'literally', 'technically', 'basically', 'mostly', 'fully', 'strictly', 'completely', 'huge', 'big']);
+const ADJECTIVES = new Set(['big', 'huge', 'proud', 'new', 'full-time', 'part-time', 'senior', 'junior', 'head', 'lead', 'freelance', 'registered', 'professional', 'retired', 'former', 'trainee', 'qualified', 'certified', 'software', 'web', 'graphic', 'high', 'school', 'primary', 'middle', 'math', 'maths', 'science', 'english', 'music', 'art', 'history', 'pe', 'night', 'er', 'icu', 'pediatric', 'dental', 'civil', 'mechanical', 'electrical', 'data', 'ux', 'ui', 'product', 'project', 'sales', 'marketing', 'social', 'media', 'content', 'line', 'sous', 'pastry', 'stay-at-home', 'single', 'first-year', 'second-year', 'third-year', 'final-year', 'grad', 'graduate', 'phd', 'masters', 'college', 'university', 'uni', 'medical', 'law', 'nursing', 'engineering', 'computer', 'family', 'general', 'staff', 'research', 'tech', 'it', 'self-taught', 'aspiring']);
+const NUMBER = /^(?:\d{1,3})$/;
+const NUMBER_WORDS = new Set(['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety']);
+
+function isJob(word: string): boolean {
+  return JOBS.has(word) || (JOB_SUFFIX.test(word) && !NOT_JOBS.has(word) && !DIETS.has(word) && !RELIGIONS.has(word));
+}
+
+function draft(topic: Topic, content: string, confidence: number, first: number, last: number): Draft {
+  return { topic, content, confidence, first, last };
+}
+
+/** "is", "was", "has been", "is not", "is no longer" for the user. */
+function beWord(verbal: Verbal): string {
+  const base = verbal.tense === 'past' ? 'was' : verbal.tense === 'perfect' ? 'has been' : 'is';
+  if (!verbal.negated) return base;
+  if (verbal.noLonger) return verbal.tense === 'past' ? 'was no longer' : 'is no longer';
+  return verbal.tense === 'past' ? 'was not' : verbal.tense === 'perfect' ? 'has not been' : 'is not';
+}
+
+/** Facts from the complement of "I am" at `tokens[from]`. */
+export function beFacts(reading: Reading, from: number, verbal: Verbal, first: number): Draft[] {
+  const { tokens } = reading;
+  let i = from;
+  while (i < tokens.length && INTENSIFIERS.has(tokens[i]!.w) && !(tokens[i]!.w === 'big' && tokens[i + 1]?.w === 'fan')) i++;
+  const w = tokens[i]?.w;
+  if (w === undefined) return [];
+  const next = tokens[i + 1]?.w;
+  const be = beWord(verbal);
+  const present = verbal.tense === 'present' || verbal.tense === 'perfect';
+  const plain = !verbal.negated && verbal.tense === 'present';
+
+  // An age: "I'm 34", "I am 34 years old", "im 34 yo", "I'm thirty".
+  if ((NUMBER.test(w) || NUMBER_WORDS.has(w)) && plain) {
+    const n = Number(w);
+    if (NUMBER.test(w) && (n < 5 || n > 110)) return [];
+    const unit = next === 'years' || next === 'yrs' || next === 'yo' || next === 'y/o' ? (tokens[i + 2]?.w === 'old' ? 2 : 1) : 0;
+    if (unit === 0 && next !== undefined && next !== ',' && next !== 'and') return [];
+    return [draft('age', sentence(USER, `is ${w} years old`, undefined), 0.85, first, i + unit)];
+  }
+  // A diet: "I'm vegan", "I'm a vegetarian", "I'm not vegan any more".
+  const dietWord = w === 'a' || w === 'an' ? next : w;
+  if (dietWord !== undefined && (DIETS.has(dietWord) || DIET_SPELLING[dietWord] !== undefined)) {
+    const kind = DIET_SPELLING[dietWord] ?? dietWord;
+    const end = w === 'a' || w === 'an' ? i + 1 : i;
+    if (verbal.tense === 'past') return [draft('diet', sentence(USER, `used to follow a ${kind} diet`, undefined), 0.8, first, end)];
+    if (verbal.negated) return [draft('diet', sentence(USER, `${verbal.noLonger ? 'no longer follows' : 'does not follow'} a ${kind} diet`, undefined), 0.85, first, end)];
+    return [draft('diet', sentence(USER, `follows a ${kind} diet`, undefined), 0.9, first, end)];
+  }
+  // Allergies and intolerances: "I'm allergic to peanuts", "im lactose intolerant".
+  if (w === 'allergic' || w === 'alergic' || w === 'allergic' || (w === 'intolerant' && next === 'to')) {
+    if (next !== 'to') return [draft('allergy', sentence(USER, `${be} allergic`, undefined), 0.8, first, i)];
+    const object = objectAt(reading, i + 2, 6);
+    return object.text ? [draft('allergy', sentence(USER, `${be} ${w === 'intolerant' ? 'intolerant' : 'allergic'} to ${object.text}`, undefined), 0.9, first, object.last)] : [];
+  }
+  if (next === 'intolerant' || next === 'free' || w === 'gluten-free' || w === 'dairy-free' || w === 'celiac' || w === 'coeliac') {
+    return [draft('allergy', sentence(USER, `${be} ${tokens.slice(i, next === 'intolerant' || next === 'free' ? i + 2 : i + 1).map((t) => t.w).join(' ')}`, undefined), 0.85, first, next === 'intolerant' || next === 'free' ? i + 1 : i)];
+  }
+  if (HEALTH_STATES.has(w)) {
+    const object = w === 'recovering' ? objectAt(reading, i + 1, 8) : undefined;
+    return [draft('health', sentence(USER, `${be} ${w}${object?.text ? ` ${object.text}` : ''}`, object?.time), 0.8, first, object?.last ?? i)];
+  }
+  // Where from and where now: "I'm from Brazil", "I'm based in Berlin", "I'm living in Oslo".
+  if (w === 'from' && present) {
+    const place = placeAt(reading, i + 1);
+    return place.text ? [draft('origin', sentence(USER, `${verbal.negated ? 'is not' : 'is'} from ${place.text}`, undefined), 0.85, first, place.last)] : [];
+  }
+  if ((w === 'based' || w === 'living' || w === 'located') && next === 'in' && present) {
+    const place = placeAt(reading, i + 2);
+    return place.text ? [draft('home', sentence(USER, `${verbal.negated ? 'does not live' : 'lives'} in ${place.text}`, undefined), 0.85, first, place.last)] : [];
+  }
+  // Relationship status: "I'm married", "I'm single", "I'm engaged to Tom", "im in a relationship".
+  if (RELATIONSHIP_STATES.has(w) || (w === 'in' && next === 'a' && tokens[i + 2]?.w === 'relationship')) {
+    const end = w === 'in' ? i + 2 : i;
+    const partner = (w === 'married' || w === 'engaged' || w === 'dating') && (next === 'to' || w === 'dating') ? objectAt(reading, w === 'dating' ? i + 1 : i + 2, 4) : undefined;
+    const with_ = w === 'in' && tokens[i + 3]?.w === 'with' ? objectAt(reading, i + 4, 4) : undefined;
+    const state = w === 'in' ? 'in a relationship' : w;
+    const tail = partner?.text ? `${w === 'dating' ? '' : ' to'} ${partner.text}` : with_?.text ? ` with ${with_.text}` : '';
+    return [draft('relationship', sentence(USER, `${be} ${state}${tail}`, undefined), 0.85, first, partner?.last ?? with_?.last ?? end)];
+  }
+  if (RELIGIONS.has(w) || ((w === 'a' || w === 'an') && next !== undefined && RELIGIONS.has(next))) {
+    const word = RELIGIONS.has(w) ? w : next!;
+    return [draft('belief', sentence(USER, `${be} ${capitalised(word)}`, undefined), 0.8, first, RELIGIONS.has(w) ? i : i + 1)];
+  }
+  // Languages: "I'm fluent in French", "I'm a native Spanish speaker", "I'm bilingual".
+  if (w === 'fluent' && next === 'in') {
+    const language = objectAt(reading, i + 2, 5);
+    return language.text ? [draft('language', sentence(USER, `${be} fluent in ${capitalisedWords(language.text)}`, undefined), 0.85, first, language.last)] : [];
+  }
+  if (w === 'bilingual' || w === 'trilingual') return [draft('language', sentence(USER, `${be} ${w}`, undefined), 0.8, first, i)];
+  if ((w === 'a' || w === 'an') && next === 'native' && LANGUAGES.has(tokens[i + 2]?.w ?? '') && tokens[i + 3]?.w === 'speaker') {
+    return [draft('language', sentence(USER, `${be} a native ${capitalised(tokens[i + 2]!.w)} speaker`, undefined), 0.85, first, i + 3)];
+  }
+  if (w === 'retired' || w === 'unemployed' || w === 'self-employed' || (w === 'between' && next === 'jobs')) {
+    return [draft('occupation', sentence(USER, `${be} ${w === 'between' ? 'between jobs' : w}`, undefined), 0.8, first, w === 'between' ? i + 1 : i)];
+  }
+  return articleFacts(reading, i, verbal, first) ?? progressiveFacts(reading, i, verbal, first) ?? fanFacts(reading, i, verbal, first) ?? [];
+}
+
+function capitalisedWords(text: string): string {
+  return text.replace(/\p{L}+/gu, (word) => (LANGUAGES.has(word.toLowerCase()) ? capitalised(word.toLowerCase()) : word));
+}
+
+/** "I'm a nurse", "I was a teacher", "I'm a student at MIT", "I'm a mom of two". */
+function articleFacts(reading: Reading, i: number, verbal: Verbal, first: number): Draft[] | undefined {
+  const { tokens } = reading;
+  const article = tokens[i]!.w === 'a' || tokens[i]!.w === 'an';
+  let j = article ? i + 1 : i;
+  while (j < tokens.length && j < i + 4 && ADJECTIVES.has(tokens[j]!.w) && !(isJob(tokens[j]!.w) && !ADJECTIVES.has(tokens[j + 1]?.w ?? '') && !isJob(tokens[j + 1]?.w ?? ''))) j++;
+  const head = tokens[j]?.w;
+  if (head === undefined) return undefined;
+  const words = tokens.slice(article ? i + 1 : i, j + 1).map((t) => t.raw).join(' ');
+  const articleWord = /^[aeiou]/i.test(words) ? 'an' : 'a';
+  if (head === 'student' || head === 'freshman' || head === 'sophomore' || head === 'undergrad' || head === 'postgrad') {
+    const where = ['at', 'in', 'of'].includes(tokens[j + 1]?.w ?? '') ? objectAt(reading, j + 2, 6) : undefined;
+    return [draft('education', sentence(USER, `${beWord(verbal)} ${articleWord} ${words}${where?.text ? ` ${tokens[j + 1]!.w} ${where.text}` : ''}`, undefined), 0.85, first, where?.last ?? j)];
+  }
+  if ((head === 'mom' || head === 'mother' || head === 'dad' || head === 'father' || head === 'parent' || head === 'mum') && article) {
+    const of = tokens[j + 1]?.w === 'of' ? objectAt(reading, j + 2, 4) : undefined;
+    return [draft('family', sentence(USER, `${beWord(verbal)} ${articleWord} ${words}${of?.text ? ` of ${of.text}` : ''}`, undefined), 0.85, first, of?.last ?? j)];
+  }
+  if (!isJob(head) || (!article && !JOBS.has(head))) return undefined;
+  const at = ['at', 'for', 'in'].includes(tokens[j + 1]?.w ?? '') ? objectAt(reading, j + 2, 6) : undefined;
+  const where = at?.text ? ` ${tokens[j + 1]!.w} ${at.text}` : '';
+  const last = at?.last ?? j;
+  if (verbal.tense === 'past' || verbal.usedTo) return [draft('work', sentence(USER, `used to work as ${articleWord} ${words}${where}`, undefined), 0.8, first, last)];
+  if (verbal.negated) return [draft('occupation', sentence(USER, `does not work as ${articleWord} ${words}`, undefined), 0.8, first, last)];
+  return [draft('occupation', sentence(USER, `works as ${articleWord} ${words}${where}`, undefined), 0.85, first, last)];
+}
+
+/** "I'm learning Spanish", "I'm going to Japan next month", "I'm planning to run a marathon", "I'm working at Google". */
+function progressiveFacts(reading: Reading, i: number, verbal: Verbal, first: number): Draft[] | undefined {
+  const { tokens } = reading;
+  const w = tokens[i]!.w;
+  if (!isGerund(w) || verbal.tense === 'past') return undefined;
+  const next = tokens[i + 1]?.w;
+  if ((w === 'going' || w === 'planning' || w === 'hoping' || w === 'trying' || w === 'aiming' || w === 'gonna') && next === 'to') {
+    const object = objectAt(reading, i + 2);
+    if (!object.text) return [];
+    const travel = w === 'going' && /^\p{Lu}/u.test(tokens[i + 2]?.raw ?? '');
+    if (travel) return [draft('trip', sentence(USER, `${verbal.negated ? 'is not going' : 'is going'} to ${object.text}`, object.time), 0.8, first, object.last)];
+    const verb = w === 'going' ? 'plans' : w === 'trying' ? 'is trying' : w === 'hoping' ? 'hopes' : w === 'aiming' ? 'aims' : 'plans';
+    return [draft('plan', sentence(USER, `${verbal.negated ? `does not ${verb === 'is trying' ? 'try' : verb.replace(/s$/, '')}` : verb} to ${object.text}`, object.time), 0.75, first, object.last)];
+  }
+  if ((w === 'thinking' && (next === 'about' || next === 'of')) || (w === 'saving' && next === 'up')) {
+    const object = objectAt(reading, i + 2);
+    return object.text ? [draft('plan', sentence(USER, `is ${w} ${next} ${object.text}`, object.time), 0.7, first, object.last)] : [];
+  }
+  if (w === 'moving' && next === 'to') {
+    const place = placeAt(reading, i + 2);
+    return place.text ? [draft('plan', sentence(USER, `is moving to ${place.text}`, place.time), 0.8, first, place.last)] : [];
+  }
+  if (w === 'working' && (next === 'as' || next === 'at' || next === 'for')) {
+    const object = objectAt(reading, i + 2, 8);
+    if (!object.text) return [];
+    return [draft(next === 'as' ? 'occupation' : 'employer', sentence(USER, next === 'as' ? `works as ${object.text}` : `works ${next === 'for' ? 'for' : 'at'} ${object.text}`, undefined), 0.85, first, object.last)];
+  }
+  if (w === 'studying' || w === 'majoring') {
+    const object = objectAt(reading, i + 1, 8);
+    return object.text ? [draft('education', sentence(USER, `is ${w} ${object.text}`, undefined), 0.85, first, object.last)] : [];
+  }
+  if (w === 'learning' && next !== undefined) {
+    const object = objectAt(reading, i + 1, 8);
+    const topic: Topic = LANGUAGES.has(next) ? 'language' : 'hobby';
+    return object.text ? [draft(topic, sentence(USER, `is learning ${topic === 'language' ? capitalisedWords(object.text) : object.text}`, object.time), 0.8, first, object.last)] : [];
+  }
+  const object = objectAt(reading, i + 1);
+  if (verbal.negated) return [];
+  const verbWords = verbal.tense === 'perfect' ? `has been ${w}` : `is ${w}`;
+  return [draft(object.future ? 'plan' : 'event', sentence(USER, `${verbWords}${object.text ? ` ${object.text}` : ''}`, object.time), 0.7, first, object.last < i ? i : object.last)];
+}
+
+/** "I'm a big fan of jazz", "I'm into rock climbing", "I'm obsessed with K-dramas", "I'm interested in history". */
+function fanFacts(reading: Reading, i: number, verbal: Verbal, first: number): Draft[] | undefined {
+  const { tokens } = reading;
+  const w = tokens[i]!.w;
+  let from: number | undefined;
+  let phrase = '';
+  if (w === 'into') [from, phrase] = [i + 1, 'into'];
+  else if ((w === 'a' || w === 'an' || w === 'big' || w === 'huge') && tokens.slice(i, i + 4).some((t) => t.w === 'fan')) {
+    const fan = tokens.findIndex((t, k) => k >= i && t.w === 'fan');
+    if (tokens[fan + 1]?.w === 'of') [from, phrase] = [fan + 2, `${tokens.slice(i, fan + 1).map((t) => t.w).join(' ')} of`];
+  } else if ((w === 'obsessed' || w === 'passionate' || w === 'interested' || w === 'crazy' || w === 'addicted' || w === 'good' || w === 'bad' || w === 'terrible') && ['with', 'about', 'in', 'at', 'to'].includes(tokens[i + 1]?.w ?? '')) {
+    [from, phrase] = [i + 2, `${w} ${tokens[i + 1]!.w}`];
+  }
+  if (from === undefined) {
+    if (FEELINGS.has(w)) return [];
+    return undefined;
+  }
+  const object = objectAt(reading, from, 8);
+  if (!object.text) return [];
+  const topic: Topic = isGerund(tokens[from]?.w ?? '') ? 'hobby' : 'preference';
+  return [draft(topic, sentence(USER, `${beWord(verbal)} ${phrase} ${object.text}`, undefined), 0.8, first, object.last)];
+}

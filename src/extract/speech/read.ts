@@ -1,0 +1,85 @@
+/**
+ * One clause to the facts it states about the user: past the fillers and hedges, the subject
+ * ("I", "I'm", "my …", "me and my …") picks the reader. A clause whose subject is anyone
+ * else, or that asks, requests or supposes, states nothing about the user.
+ */
+import { isReservedName } from '../../names';
+import { beFacts } from './be';
+import { DIETS, FEELINGS, JOBS, MENTAL } from './lexicon';
+import { myFacts, pairFacts } from './my';
+import { nameAt, placeAt, type Draft, type Reading } from './phrase';
+import { openingOf } from './prefix';
+import type { Clause } from './tokens';
+import { verbFacts } from './verb';
+import { verbalAt } from './verbal';
+import { isPast } from './verbs';
+
+const I_FORMS = new Set(['i', "i'm", 'im', "i've", 'ive', "i'll", 'iam', "i'am"]);
+/** How much a hedge ("I think", "maybe") lowers a fact's confidence. */
+const HEDGE_FACTOR = 0.6;
+
+/** The facts of one clause, with the message time `at`. */
+export function factsOfClause(clause: Clause, at: number | undefined): Draft[] {
+  const opening = openingOf(clause.tokens, clause.question);
+  if (opening === undefined) return [];
+  const reading: Reading = { tokens: clause.tokens, at, hedge: opening.hedge, greeted: opening.greeted };
+  const drafts = subjectFacts(reading, opening.at);
+  if (!opening.hedge) return drafts;
+  return drafts.map((draft) => ({ ...draft, confidence: Math.round(draft.confidence * HEDGE_FACTOR * 100) / 100 }));
+}
+
+function subjectFacts(reading: Reading, i: number): Draft[] {
+  const { tokens } = reading;
+  const w = tokens[i]!.w;
+  if (w === 'my') return myFacts(reading, i);
+  if (w === 'me' && tokens[i + 1]?.w === 'and' && tokens[i + 2]?.w === 'my') {
+    const relation = tokens[i + 3];
+    return relation ? pairFacts(reading, i, i + 4, `The user and their ${relation.raw}`) : [];
+  }
+  if ((w === 'call' && tokens[i + 1]?.w === 'me') || ((w === 'people' || w === 'everyone' || w === 'friends' || w === 'everybody') && tokens[i + 1]?.w.startsWith('call') && tokens[i + 2]?.w === 'me')) {
+    const at = w === 'call' ? i + 2 : i + 3;
+    return goesBy(reading, i, at);
+  }
+  if (w === 'we' || w === "we've" || w === "we're") return weFacts(reading, i);
+  if (!I_FORMS.has(w)) return [];
+  if (w === 'i' && tokens[i + 1]?.w === 'go' && tokens[i + 2]?.w === 'by') return goesBy(reading, i, i + 3);
+  if (w === 'i' && (tokens[i + 1]?.w === 'use' || tokens[i + 1]?.w === 'go') && /\//.test(tokens[i + 2]?.w ?? '') && tokens[i + 3]?.w?.startsWith('pronoun')) {
+    return [{ topic: 'pronouns', content: `The user's pronouns are ${tokens[i + 2]!.w}.`, confidence: 0.9, first: i, last: i + 3 }];
+  }
+  const verbal = verbalAt(tokens, i + 1, w);
+  if (verbal === undefined) return [];
+  if (verbal.be) return greetingName(reading, verbal.at, i) ?? beFacts(reading, verbal.at, verbal, i);
+  return verbFacts(reading, verbal, i);
+}
+
+/** "We went camping last week", "we live in Oslo": the user's own doing or home, with others. */
+function weFacts(reading: Reading, i: number): Draft[] {
+  const { tokens } = reading;
+  const w = tokens[i]!.w;
+  if (w !== 'we') return [];
+  const verb = tokens[i + 1]?.w ?? '';
+  if (verb === 'live' && tokens[i + 2]?.w === 'in') {
+    const place = placeAt(reading, i + 3);
+    return place.text ? [{ topic: 'home', content: `The user lives in ${place.text}.`, confidence: 0.7, first: i, last: place.last }] : [];
+  }
+  if (!isPast(verb) || MENTAL.has(verb)) return [];
+  return pairFacts(reading, i, i + 1, 'The user and others');
+}
+
+function goesBy(reading: Reading, first: number, at: number): Draft[] {
+  const name = nameAt(reading.tokens, at);
+  if (name === undefined || isReservedName(name.name)) return [];
+  return [{ topic: 'identity', content: `The user goes by ${name.name}.`, confidence: 0.9, first, last: name.last }];
+}
+
+/** "Hi, I'm Sam": a name after a greeting, and only one that reads as a name. */
+function greetingName(reading: Reading, at: number, first: number): Draft[] | undefined {
+  if (!reading.greeted) return undefined;
+  const token = reading.tokens[at];
+  if (token === undefined || FEELINGS.has(token.w) || DIETS.has(token.w) || JOBS.has(token.w)) return undefined;
+  const after = reading.tokens[at + 1]?.w;
+  if (after !== undefined && after !== ',' && after !== 'and' && after !== 'from' && after !== 'here') return undefined;
+  const name = nameAt(reading.tokens, at, 1);
+  if (name === undefined || isReservedName(name.name)) return undefined;
+  return [{ topic: 'identity', content: `The user's name is ${name.name}.`, confidence: 0.85, first, last: name.last }];
+}
