@@ -4,13 +4,17 @@
  * a language, into something, going to do something. A feeling ("I'm so tired") is no fact.
  */
 import type { Topic } from '../topics';
-import { DIET_SPELLING, DIETS, FEELINGS, HEALTH_STATES, JOB_SUFFIX, JOBS, LANGUAGES, NOT_JOBS, RELATIONSHIP_STATES, RELIGIONS } from './lexicon';
+import { DIET_SPELLING, DIETS, FEELINGS, HABIT_VERBS, HEALTH_STATES, JOB_SUFFIX, JOBS, LANGUAGES, NOT_JOBS, RELATIONSHIP_STATES, RELIGIONS } from './lexicon';
 import { capitalised, objectAt, placeAt, sentence, type Draft, type Reading } from './phrase';
+import { bornFacts, isPlace, verbFacts } from './verb';
 import type { Verbal } from './verbal';
 import { isGerund } from './verbs';
 
 const USER = 'The user';
-const INTENSIFIERS = new Set(['so', 'very', 'really', 'super', 'totally', 'pretty', 'quite', 'kinda', 'still', 'also', 'now', 'currently', 'officially', 'actually', 'just', 'definitely', 'literally', 'technically', 'basically', 'mostly', 'fully', 'strictly', 'completely', 'huge', 'big']);
+const INTENSIFIERS = new Set(['so', 'very', 'really', 'super', 'totally', 'pretty', 'quite', 'kinda', 'still', 'also', 'now', 'currently', 'officially', 'actually', 'just', 'definitely', 'literally', 'technically', 'basically', 'mostly', 'fully', 'strictly', 'completely', 'huge', 'big', 'originally', 'realy', 'rly', 'practising', 'practicing', 'devout', 'lapsed']);
+/** What a person is like: "a morning person", "a night owl", "a foodie". */
+const PERSONALITY = new Set(['person', 'owl', 'bird', 'foodie', 'introvert', 'extrovert', 'ambivert', 'homebody', 'bookworm', 'nerd', 'geek', 'perfectionist', 'optimist', 'pessimist', 'workaholic', 'adrenaline', 'junkie', 'fanatic', 'buff', 'lover', 'enthusiast', 'addict', 'snob']);
+const HOBBYIST = new Set(['keen', 'avid', 'passionate', 'amateur', 'enthusiastic', 'casual', 'hobby', 'hobbyist']);
 const ADJECTIVES = new Set(['big', 'huge', 'proud', 'new', 'full-time', 'part-time', 'senior', 'junior', 'head', 'lead', 'freelance', 'registered', 'professional', 'retired', 'former', 'trainee', 'qualified', 'certified', 'software', 'web', 'graphic', 'high', 'school', 'primary', 'middle', 'math', 'maths', 'science', 'english', 'music', 'art', 'history', 'pe', 'night', 'er', 'icu', 'pediatric', 'dental', 'civil', 'mechanical', 'electrical', 'data', 'ux', 'ui', 'product', 'project', 'sales', 'marketing', 'social', 'media', 'content', 'line', 'sous', 'pastry', 'stay-at-home', 'single', 'first-year', 'second-year', 'third-year', 'final-year', 'grad', 'graduate', 'phd', 'masters', 'college', 'university', 'uni', 'medical', 'law', 'nursing', 'engineering', 'computer', 'family', 'general', 'staff', 'research', 'tech', 'it', 'self-taught', 'aspiring']);
 const NUMBER = /^(?:\d{1,3})$/;
 const NUMBER_WORDS = new Set(['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety']);
@@ -40,6 +44,26 @@ export function beFacts(reading: Reading, from: number, verbal: Verbal, first: n
   if (w === undefined) return [];
   const next = tokens[i + 1]?.w;
   const be = beWord(verbal);
+  // Non-native "I am study economy", "I'm live in Rome": the verb after "am" is the fact.
+  if (HABIT_VERBS.has(w) && !isGerund(w) && w !== 'like' && next !== undefined && verbal.tense === 'present') return verbFacts(reading, { ...verbal, be: false, at: i }, first);
+  if (w === 'born') return bornFacts(reading, i + 1, first, 'was born');
+  if (w === 'employed' && (next === 'as' || next === 'at' || next === 'by')) {
+    const object = objectAt(reading, i + 2, 8);
+    const employer = next === 'as' ? '' : 'at ';
+    return object.text ? [draft(next === 'as' ? 'occupation' : 'employer', sentence(USER, `${verbal.tense === 'past' ? 'worked' : 'works'} ${next === 'as' ? 'as ' : employer}${object.text}`, undefined), 0.85, first, object.last)] : [];
+  }
+  if (w === 'gonna' || (w === 'going' && next === 'to' && !/^\p{Lu}/u.test(tokens[i + 2]?.raw ?? '') && HABIT_VERBS.has(tokens[i + 2]?.w ?? ''))) {
+    const object = objectAt(reading, w === 'gonna' ? i + 1 : i + 2);
+    return object.text ? [draft('plan', sentence(USER, `${verbal.negated ? 'does not plan' : 'plans'} to ${object.text}`, object.time), 0.75, first, object.last)] : [];
+  }
+  if (w === 'to' && verbal.tense === 'perfect') {
+    const place = placeAt(reading, i + 1);
+    return place.text ? [draft('trip', sentence(USER, `${verbal.negated ? 'has never been' : 'has been'} to ${place.text}`, place.time), 0.8, first, place.last)] : [];
+  }
+  if (w === 'in' && verbal.tense === 'past' && isPlace(reading, i + 1) && !verbal.negated) {
+    const object = objectAt(reading, i + 1, 8);
+    return object.text ? [draft('trip', sentence(USER, `was in ${object.text}`, object.time), 0.7, first, object.last)] : [];
+  }
   const present = verbal.tense === 'present' || verbal.tense === 'perfect';
   const plain = !verbal.negated && verbal.tense === 'present';
 
@@ -48,7 +72,8 @@ export function beFacts(reading: Reading, from: number, verbal: Verbal, first: n
     const n = Number(w);
     if (NUMBER.test(w) && (n < 5 || n > 110)) return [];
     const unit = next === 'years' || next === 'yrs' || next === 'yo' || next === 'y/o' ? (tokens[i + 2]?.w === 'old' ? 2 : 1) : 0;
-    if (unit === 0 && next !== undefined && next !== ',' && next !== 'and') return [];
+    if ((next === 'months' || next === 'weeks') && tokens[i + 2]?.w === 'pregnant') return [draft('health', `The user is ${w} ${next} pregnant.`, 0.85, first, i + 2)];
+    if (unit === 0 && next !== undefined && next !== ',' && next !== 'and' && next !== 'lol' && next !== 'now') return [];
     return [draft('age', sentence(USER, `is ${w} years old`, undefined), 0.85, first, i + unit)];
   }
   // A diet: "I'm vegan", "I'm a vegetarian", "I'm not vegan any more".
@@ -61,10 +86,10 @@ export function beFacts(reading: Reading, from: number, verbal: Verbal, first: n
     return [draft('diet', sentence(USER, `follows a ${kind} diet`, undefined), 0.9, first, end)];
   }
   // Allergies and intolerances: "I'm allergic to peanuts", "im lactose intolerant".
-  if (w === 'allergic' || w === 'alergic' || w === 'allergic' || (w === 'intolerant' && next === 'to')) {
-    if (next !== 'to') return [draft('allergy', sentence(USER, `${be} allergic`, undefined), 0.8, first, i)];
+  if (w === 'allergic' || w === 'alergic' || (w === 'intolerant' && next === 'to')) {
+    if (next !== 'to' && next !== 'for') return [draft('allergy', sentence(USER, `${be} allergic`, undefined), 0.8, first, i)];
     const object = objectAt(reading, i + 2, 6);
-    return object.text ? [draft('allergy', sentence(USER, `${be} ${w === 'intolerant' ? 'intolerant' : 'allergic'} to ${object.text}`, undefined), 0.9, first, object.last)] : [];
+    return object.text ? [draft('allergy', sentence(USER, `${be} ${w === 'intolerant' ? 'intolerant' : 'allergic'} ${next} ${object.text}`, undefined), 0.9, first, object.last)] : [];
   }
   if (next === 'intolerant' || next === 'free' || w === 'gluten-free' || w === 'dairy-free' || w === 'celiac' || w === 'coeliac') {
     return [draft('allergy', sentence(USER, `${be} ${tokens.slice(i, next === 'intolerant' || next === 'free' ? i + 2 : i + 1).map((t) => t.w).join(' ')}`, undefined), 0.85, first, next === 'intolerant' || next === 'free' ? i + 1 : i)];
@@ -74,13 +99,19 @@ export function beFacts(reading: Reading, from: number, verbal: Verbal, first: n
     return [draft('health', sentence(USER, `${be} ${w}${object?.text ? ` ${object.text}` : ''}`, object?.time), 0.8, first, object?.last ?? i)];
   }
   // Where from and where now: "I'm from Brazil", "I'm based in Berlin", "I'm living in Oslo".
-  if (w === 'from' && present) {
-    const place = placeAt(reading, i + 1);
+  if ((w === 'from' || w === 'frm' || (w === 'coming' && next === 'from')) && present) {
+    const place = placeAt(reading, w === 'coming' ? i + 2 : i + 1);
+    if (/^(?:here|there|around here|nowhere)$/i.test(place.text)) return [];
     return place.text ? [draft('origin', sentence(USER, `${verbal.negated ? 'is not' : 'is'} from ${place.text}`, undefined), 0.85, first, place.last)] : [];
   }
-  if ((w === 'based' || w === 'living' || w === 'located') && next === 'in' && present) {
-    const place = placeAt(reading, i + 2);
-    return place.text ? [draft('home', sentence(USER, `${verbal.negated ? 'does not live' : 'lives'} in ${place.text}`, undefined), 0.85, first, place.last)] : [];
+  if ((w === 'based' || w === 'living' || w === 'located') && (next === 'in' || (w === 'living' && (next === 'alone' || next === 'with' || next === 'near'))) && present) {
+    const place = next === 'in' ? placeAt(reading, i + 2) : objectAt(reading, i + 2, 8);
+    const where = next === 'alone' ? `alone${place.text ? ` ${place.text}` : ''}` : `${next} ${place.text}`;
+    return place.text || next === 'alone' ? [draft(next === 'with' ? 'family' : 'home', sentence(USER, `${verbal.negated ? 'does not live' : 'lives'} ${where}`, undefined), 0.85, first, Math.max(place.last, i + 1))] : [];
+  }
+  if ((w === 'eating' || w === 'drinking') && next !== undefined && verbal.negated) {
+    const object = objectAt(reading, i + 1, 6);
+    return object.text ? [draft('preference', sentence(USER, `does not ${w === 'eating' ? 'eat' : 'drink'} ${object.text}`, undefined), 0.75, first, object.last)] : [];
   }
   // Relationship status: "I'm married", "I'm single", "I'm engaged to Tom", "im in a relationship".
   if (RELATIONSHIP_STATES.has(w) || (w === 'in' && next === 'a' && tokens[i + 2]?.w === 'relationship')) {
@@ -89,12 +120,15 @@ export function beFacts(reading: Reading, from: number, verbal: Verbal, first: n
     const with_ = w === 'in' && tokens[i + 3]?.w === 'with' ? objectAt(reading, i + 4, 4) : undefined;
     const state = w === 'in' ? 'in a relationship' : w;
     const tail = partner?.text ? `${w === 'dating' ? '' : ' to'} ${partner.text}` : with_?.text ? ` with ${with_.text}` : '';
-    return [draft('relationship', sentence(USER, `${be} ${state}${tail}`, undefined), 0.85, first, partner?.last ?? with_?.last ?? end)];
+    return [draft('relationship', sentence(USER, `${be} ${state === 'maried' ? 'married' : state}${tail}`, undefined), 0.85, first, partner?.last ?? with_?.last ?? end)];
   }
-  if (RELIGIONS.has(w) || ((w === 'a' || w === 'an') && next !== undefined && RELIGIONS.has(next))) {
-    const word = RELIGIONS.has(w) ? w : next!;
-    return [draft('belief', sentence(USER, `${be} ${capitalised(word)}`, undefined), 0.8, first, RELIGIONS.has(w) ? i : i + 1)];
+  const faith = RELIGIONS.has(w) ? i : (w === 'a' || w === 'an') ? [i + 1, i + 2].find((k) => RELIGIONS.has(tokens[k]?.w ?? '')) : undefined;
+  if (faith !== undefined) {
+    const word = tokens[faith]!.w;
+    const proper = !/^(?:religious|spiritual|atheist|agnostic)$/.test(word);
+    return [draft('belief', sentence(USER, `${be} ${proper ? capitalised(word) : word}`, undefined), 0.8, first, faith)];
   }
+  if (w === 'a' && (next === 'widow' || next === 'widower')) return [draft('relationship', sentence(USER, `${be} a ${next}`, undefined), 0.85, first, i + 1)];
   // Languages: "I'm fluent in French", "I'm a native Spanish speaker", "I'm bilingual".
   if (w === 'fluent' && next === 'in') {
     const language = objectAt(reading, i + 2, 5);
@@ -117,13 +151,26 @@ function capitalisedWords(text: string): string {
 /** "I'm a nurse", "I was a teacher", "I'm a student at MIT", "I'm a mom of two". */
 function articleFacts(reading: Reading, i: number, verbal: Verbal, first: number): Draft[] | undefined {
   const { tokens } = reading;
-  const article = tokens[i]!.w === 'a' || tokens[i]!.w === 'an';
-  let j = article ? i + 1 : i;
+  const typedArticle = tokens[i]!.w;
+  // "a bit of a foodie", "more of an introvert"
+  const softened = (typedArticle === 'a' && tokens[i + 1]?.w === 'bit' && tokens[i + 2]?.w === 'of') || (typedArticle === 'more' && tokens[i + 1]?.w === 'of') ? (typedArticle === 'a' ? 3 : 2) : 0;
+  const article = ['a', 'an', 'the'].includes(tokens[i + softened]?.w ?? '');
+  const personal = personalityFacts(reading, i, i + softened, verbal, first);
+  if (personal) return personal;
+  if (article && HOBBYIST.has(tokens[i + 1]?.w ?? '') && tokens[i + 2] !== undefined) {
+    return [draft('hobby', sentence(USER, `${beWord(verbal)} ${tokens.slice(i, i + 3).map((t) => t.raw).join(' ')}`, undefined), 0.8, first, i + 2)];
+  }
+  let j = article ? i + softened + 1 : i;
   while (j < tokens.length && j < i + 4 && ADJECTIVES.has(tokens[j]!.w) && !(isJob(tokens[j]!.w) && !ADJECTIVES.has(tokens[j + 1]?.w ?? '') && !isJob(tokens[j + 1]?.w ?? ''))) j++;
   const head = tokens[j]?.w;
   if (head === undefined) return undefined;
   const words = tokens.slice(article ? i + 1 : i, j + 1).map((t) => t.raw).join(' ');
-  const articleWord = /^[aeiou]/i.test(words) ? 'an' : 'a';
+  const articleWord = article ? typedArticle : /^[aeiou]/i.test(words) ? 'an' : 'a';
+  if (head === 'member' && tokens[j + 1]?.w === 'of') {
+    const club = objectAt(reading, j + 2, 8);
+    return club.text ? [draft('hobby', sentence(USER, `${beWord(verbal)} ${articleWord} member of ${club.text}`, undefined), 0.8, first, club.last)] : [];
+  }
+  if (HOBBYIST.has(tokens[i + 1]?.w ?? '') && article && j > i + 1) return [draft('hobby', sentence(USER, `${beWord(verbal)} ${articleWord} ${words}`, undefined), 0.8, first, j)];
   if (head === 'student' || head === 'freshman' || head === 'sophomore' || head === 'undergrad' || head === 'postgrad') {
     const where = ['at', 'in', 'of'].includes(tokens[j + 1]?.w ?? '') ? objectAt(reading, j + 2, 6) : undefined;
     return [draft('education', sentence(USER, `${beWord(verbal)} ${articleWord} ${words}${where?.text ? ` ${tokens[j + 1]!.w} ${where.text}` : ''}`, undefined), 0.85, first, where?.last ?? j)];
@@ -133,16 +180,35 @@ function articleFacts(reading: Reading, i: number, verbal: Verbal, first: number
     return [draft('family', sentence(USER, `${beWord(verbal)} ${articleWord} ${words}${of?.text ? ` of ${of.text}` : ''}`, undefined), 0.85, first, of?.last ?? j)];
   }
   if (!isJob(head) || (!article && !JOBS.has(head))) return undefined;
-  const at = ['at', 'for', 'in'].includes(tokens[j + 1]?.w ?? '') ? objectAt(reading, j + 2, 6) : undefined;
+  const at = ['at', 'for', 'in', 'of'].includes(tokens[j + 1]?.w ?? '') ? objectAt(reading, j + 2, 6) : undefined;
   const where = at?.text ? ` ${tokens[j + 1]!.w} ${at.text}` : '';
   const last = at?.last ?? j;
+  const origin = !at && tokens[j + 1]?.w === 'from' ? placeAt(reading, j + 2) : undefined;
+  if (origin?.text && verbal.tense === 'present' && !verbal.negated) {
+    return [draft('occupation', sentence(USER, `works as ${articleWord} ${words}`, undefined), 0.85, first, j), draft('origin', sentence(USER, `is from ${origin.text}`, undefined), 0.8, first, origin.last)];
+  }
   if (verbal.tense === 'past' || verbal.usedTo) return [draft('work', sentence(USER, `used to work as ${articleWord} ${words}${where}`, undefined), 0.8, first, last)];
   if (verbal.negated) return [draft('occupation', sentence(USER, `does not work as ${articleWord} ${words}`, undefined), 0.8, first, last)];
   return [draft('occupation', sentence(USER, `works as ${articleWord} ${words}${where}`, undefined), 0.85, first, last)];
 }
 
+/** "I'm a morning person", "a bit of a foodie", "more of an introvert", "a night owl": what the user is like. */
+function personalityFacts(reading: Reading, i: number, articleAt: number, verbal: Verbal, first: number): Draft[] | undefined {
+  const { tokens } = reading;
+  if (!['a', 'an'].includes(tokens[articleAt]?.w ?? '')) return undefined;
+  for (let k = articleAt + 1; k <= articleAt + 3 && k < tokens.length; k++) {
+    if (!PERSONALITY.has(tokens[k]!.w)) continue;
+    if (tokens[k]!.w === 'lover' || tokens[k]!.w === 'enthusiast' || tokens[k]!.w === 'buff' || tokens[k]!.w === 'fanatic') {
+      if (k === articleAt + 1) return undefined;
+    }
+    const words = tokens.slice(i, k + 1).map((t) => t.raw).join(' ');
+    return [draft('preference', sentence(USER, `${beWord(verbal)} ${words}`, undefined), 0.75, first, k)];
+  }
+  return undefined;
+}
+
 /** "I'm learning Spanish", "I'm going to Japan next month", "I'm planning to run a marathon", "I'm working at Google". */
-function progressiveFacts(reading: Reading, i: number, verbal: Verbal, first: number): Draft[] | undefined {
+function progressiveFacts(reading: Reading, i: number, verbal: Verbal, first: number, as?: 'as'): Draft[] | undefined {
   const { tokens } = reading;
   const w = tokens[i]!.w;
   if (!isGerund(w) || verbal.tense === 'past') return undefined;
@@ -163,7 +229,15 @@ function progressiveFacts(reading: Reading, i: number, verbal: Verbal, first: nu
     const place = placeAt(reading, i + 2);
     return place.text ? [draft('plan', sentence(USER, `is moving to ${place.text}`, place.time), 0.8, first, place.last)] : [];
   }
-  if (w === 'working' && (next === 'as' || next === 'at' || next === 'for')) {
+  if (w === 'working' && next === 'like' && as === undefined) return progressiveFacts(reading, i, verbal, first, 'as');
+  if (w === 'working' && (next === 'as' || next === 'at' || next === 'for' || as === 'as')) {
+    const split = next === 'as' || as === 'as' ? tokens.findIndex((t, k) => k > i + 2 && (t.w === 'at' || t.w === 'in' || t.w === 'for') && /^\p{Lu}/u.test(tokens[k + 1]?.raw ?? '')) : -1;
+    if (split > 0) {
+      const job = tokens.slice(i + 2, split).map((t) => t.raw).join(' ');
+      const employer = objectAt(reading, split + 1, 6);
+      const article = /^(?:a|an|the)\s/i.test(job) ? '' : /^[aeiou]/i.test(job) ? 'an ' : 'a ';
+      return [draft('occupation', `The user works as ${article}${job}.`, 0.8, first, split - 1), draft('employer', `The user works at ${employer.text}.`, 0.8, first, employer.last)];
+    }
     const object = objectAt(reading, i + 2, 8);
     if (!object.text) return [];
     return [draft(next === 'as' ? 'occupation' : 'employer', sentence(USER, next === 'as' ? `works as ${object.text}` : `works ${next === 'for' ? 'for' : 'at'} ${object.text}`, undefined), 0.85, first, object.last)];

@@ -23,11 +23,16 @@ export function speechCandidates(content: string, at: number | undefined, rules:
   const spans = seed.spans;
   const candidates: ExtractedFact[] = seed.candidates.map((candidate) => ({ ...candidate, importance: candidate.importance ?? 0.5, halfLifeDays: candidate.halfLifeDays ?? 180 }));
   const seen = new Set(candidates.map((candidate) => `${candidate.topic}\u0000${candidate.content.toLowerCase()}`));
+  // Clauses come in order: one pointer walks the sorted spans, so a message with a rule match
+  // every few words costs each clause a constant, not a scan of every span.
+  spans.sort((a, b) => a[0] - b[0]);
+  let next = 0;
   for (const clause of clausesOfMessage(text)) {
     const first = clause.tokens[0];
     const last = clause.tokens.at(-1);
     if (first === undefined || last === undefined) continue;
-    if (spans.some(([start, end]) => start < last.end && end > first.start)) continue;
+    while (next < spans.length && spans[next]![1] <= first.start) next++;
+    if (next < spans.length && spans[next]![0] < last.end) continue;
     for (const draft of factsOfClause(clause, at)) {
       const start = clause.tokens[draft.first]!.start;
       const end = clause.tokens[draft.last]!.end;

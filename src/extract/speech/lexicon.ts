@@ -15,11 +15,11 @@ export const RELATIVES = set(`
   baby wife husband partner boyfriend girlfriend fiance fiancee fiancé fiancée spouse grandma grandmother granny grandpa grandfather grandparents
   aunt uncle cousin niece nephew friend bestie bff roommate flatmate neighbor neighbour boss coworker colleague manager mentor stepmom stepdad
   stepson stepdaughter twin in-laws mother-in-law father-in-law sister-in-law brother-in-law godson goddaughter grandson granddaughter grandkids
-  grandchildren family bf gf hubby`);
+  grandchildren family bf gf hubby daughters sons brothers sisters bros cousins friends aunts uncles nieces nephews childs grandsons granddaughters`);
 
 export const PETS = set(`
   dog dogs puppy puppies pup cat cats kitten kittens kitty hamster hamsters rabbit rabbits bunny parrot parrots bird birds fish goldfish turtle
-  turtles tortoise snake snakes lizard gecko horse horses pony guinea ferret chickens chicken hens pig pigs goat goats budgie cockatiel iguana`);
+  turtles tortoise snake snakes pets pet lizard gecko horse horses pony guinea ferret chickens chicken hens pig pigs goat goats budgie cockatiel iguana`);
 
 export const LANGUAGES = set(`
   english spanish french german italian portuguese dutch russian polish ukrainian czech swedish norwegian danish finnish greek turkish arabic
@@ -36,7 +36,7 @@ export const CONDITIONS = set(`
 
 export const HEALTH_STATES = set('pregnant diabetic asthmatic sick ill injured recovering sober vaccinated celiac coeliac epileptic disabled deaf blind colorblind');
 
-export const RELATIONSHIP_STATES = set('married single engaged divorced widowed separated dating taken');
+export const RELATIONSHIP_STATES = set('married single engaged divorced widowed separated dating taken maried');
 
 /** Words of a job ("a nurse", "an engineer"); with these suffixes too unless in NOT_JOBS. */
 export const JOBS = set(`
@@ -53,7 +53,7 @@ export const JOBS = set(`
 export const NOT_JOBS = set(`
   user other brother sister mother father daughter partner member number lover fan order matter water winter summer letter
   power paper computer river person super tower corner dinner finger burger beginner sticker layer player smoker drinker
-  eater talker walker sleeper thinker listener introvert extrovert center centre beer monster killer sucker loner gamer`);
+  eater talker walker sleeper thinker listener introvert extrovert center centre beer monster killer sucker loner gamer widower widow member gardener foodie`);
 export const JOB_SUFFIX = /^[a-z]{3,}(?:ist|ian|eer|ant|ent|or|er)$/;
 
 /** Adjective-like complements of "I am" that say how the user feels, not what they are. */
@@ -67,7 +67,7 @@ export const FEELINGS = set(`
 export const MENTAL = set(`
   think thought guess guessed wonder wondered know knew mean meant feel felt suppose supposed believe believed say said tell told ask asked
   wish wished hope hoped bet doubt forgot forget remember recall realize realized realised realise understand understood imagine imagined
-  agree agreed disagree appreciate appreciated see saw hear heard read want wanted need needed would could should might must can may
+  agree agreed disagree appreciate appreciated see hear heard want wanted need needed would could should might must can may
   promise promised swear swore reckon reckoned admit admitted`);
 
 /** Present-tense verbs a fact may have, with their third person when it is not regular. */
@@ -84,7 +84,8 @@ export const HABIT_VERBS = set(`
   play run cook bake paint draw write read sing dance swim hike bike cycle ride climb surf ski skate knit sew garden fish hunt camp travel
   volunteer teach coach collect meditate pray practice practise train lift jog walk drive take go visit attend watch listen eat drink
   drink use wear do make grow build shoot study work live speak own have love like enjoy adore prefer hate dislike support follow
-  celebrate host organize organise run mentor babysit foster rescue care cycle row box fence bowl golf sail kayak dive`);
+  celebrate host organize organise run mentor babysit foster rescue care cycle row box fence bowl golf sail kayak dive consume suffer hold
+  smoke vape`);
 
 /** Words that end a fact's object: what follows belongs to another thought. */
 export const OBJECT_END = set('because cause coz cuz since but which although though whereas while lol lmao haha hahaha tbh imo btw omg ugh idk xd');
@@ -96,6 +97,7 @@ export const SUBJECT_START = set("i i'm im i've ive i'd i'll my me we we're it i
 export const FILLERS = set(`
   so well oh ok okay yeah yes yep yup no nope hi hello hey hiya yo also and but btw fyi actually honestly basically anyway anyways lol haha
   um uh hmm like just plus then now oh ah wow omg update quick note ps sorry haha lmao tbh thanks thx ty alright right sure cool nice great
+  ngl ya yah yea ye welp
   dear good morning afternoon evening greetings heh hehe oof ugh welp`);
 
 /** Hedges that lower a fact's confidence. */

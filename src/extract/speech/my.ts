@@ -9,6 +9,7 @@ import { isReservedName } from '../../names';
 import type { Topic } from '../topics';
 import { LANGUAGES, PETS, RELATIVES } from './lexicon';
 import { capitalised, nameAt, objectAt, sentence, type Draft, type Reading } from './phrase';
+import { isPlace } from './verb';
 
 const RELATIVE_ADJECTIVES = new Set(['little', 'big', 'older', 'younger', 'baby', 'best', 'ex', 'late', 'oldest', 'youngest', 'eldest', 'twin', 'step', 'new', 'two', 'three', 'four', 'grand', 'old', 'beloved', 'dear', 'lovely', 'husband', 'wife']);
 /** What a relative's clause may say: the verb starts it. */
@@ -112,15 +113,18 @@ function othersFacts(reading: Reading, i: number): Draft[] {
     name = candidate.name;
     at = candidate.last + 1;
   }
+  // "My wife she is from Peru": the subject said again as a pronoun.
+  if (['she', 'he', 'they', 'it'].includes(tokens[at]?.w ?? '') && OTHERS_VERBS.has(tokens[at + 1]?.w ?? '')) at++;
+  while (['just', 'recently', 'finally', 'also', 'really', 'actually'].includes(tokens[at]?.w ?? '') && OTHERS_VERBS.has(tokens[at + 1]?.w ?? '')) at++;
   const verb = tokens[at]?.w;
-  if (verb === undefined) return name ? [] : [];
+  if (verb === undefined) return [];
   if (REPORTING.has(verb) || !OTHERS_VERBS.has(verb)) return [];
   if (verb === 'and' && (tokens[at + 1]?.w === 'i' || tokens[at + 1]?.w === 'me')) return pairFacts(reading, i, at + 2, `The user and their ${relation}${name ? ` ${name}` : ''}`);
   if (verb === 'and') return [];
   // What a relative loves is theirs; only what they love about the user's life would be ours, and that is not read.
   if (LOVE.has(verb)) return [];
   const rest = objectAt(reading, at + 1, 12);
-  if (!rest.text && verb !== 'died' && verb !== 'retired') return [];
+  if ((!rest.text && verb !== 'died' && verb !== 'retired') || /^(?:not|too|so|also)$/i.test(rest.text)) return [];
   const subject = `The user's ${relation}${name ? ` ${name}` : ''}`;
   return [draft(pet ? 'pets' : 'family', sentence(subject, `${tokens[at]!.w}${rest.text ? ` ${rest.text}` : ''}`, rest.time), 0.8, i, Math.max(rest.last, at))];
 }
@@ -135,6 +139,6 @@ export function pairFacts(reading: Reading, first: number, verbAt: number, subje
   if (!past && !present && verb !== 'are' && verb !== 'were') return [];
   const rest = objectAt(reading, verbAt + 1, 12);
   if (!rest.text) return [];
-  const topic: Topic = verb === 'live' || verb === 'moved' ? 'home' : verb === 'are' && /\bmarried|engaged\b/.test(rest.text) ? 'relationship' : verb === 'went' || verb === 'flew' || verb === 'visited' || verb === 'drove' ? 'trip' : present ? 'hobby' : 'event';
+  const topic: Topic = verb === 'live' || verb === 'moved' ? 'home' : verb === 'are' && /\bmarried|engaged\b/.test(rest.text) ? 'relationship' : (verb === 'went' || verb === 'flew' || verb === 'visited' || verb === 'drove') && (verb === 'visited' || isPlace(reading, verbAt + (tokens[verbAt + 1]?.w === 'to' ? 2 : 1))) ? 'trip' : present ? 'hobby' : 'event';
   return [draft(topic, sentence(subject, `${verb} ${rest.text}`, rest.time), 0.75, first, Math.max(rest.last, verbAt))];
 }

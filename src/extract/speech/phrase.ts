@@ -35,7 +35,7 @@ export interface Phrase {
 }
 
 const PRONOUNS: Readonly<Record<string, string>> = { my: 'their', me: 'them', myself: 'themselves', mine: 'theirs', i: 'they', "i'm": "they're", im: "they're", "i've": "they've", our: 'their', us: 'them' };
-const TRAILING = new Set(['and', 'or', 'to', 'with', 'the', 'a', 'an', 'of', 'for', 'in', 'at', 'on', 'my', 'so', 'too', 'really', 'just', 'very', 'lately', 'now', 'though', 'anyway', 'yet', 'like', 'then']);
+const TRAILING = new Set(['and', 'or', 'to', 'with', 'the', 'a', 'an', 'of', 'for', 'in', 'at', 'on', 'my', 'so', 'too', 'really', 'just', 'very', 'lately', 'now', 'though', 'anyway', 'yet', 'like', 'then', 'anymore', 'any', 'more']);
 /** Longest object read: a fact is one claim, not a paragraph. */
 const MAX_OBJECT = 14;
 

@@ -20,11 +20,13 @@ const FILLER_PHRASES: readonly (readonly string[])[] = [
   ['by', 'the', 'way'], ['to', 'be', 'honest'], ['just', 'so', 'you', 'know'], ['you', 'know'], ['for', 'the', 'record'], ['fun', 'fact'], ['in', 'fact'],
   ['of', 'course'], ['to', 'be', 'fair'], ['truth', 'be', 'told'], ['long', 'story', 'short'], ['i', 'have', 'to', 'say'], ['i', 'must', 'say'], ['i', 'gotta', 'say'],
   ['that', 'said'], ['for', 'what', "it's", 'worth'], ['good', 'news'], ['guess', 'what'], ['a', 'little', 'about', 'me'], ['about', 'me'], ['quick', 'update'],
-  ['oh', 'and'], ['and', 'also'], ['i', 'told', 'you'], ['i', 'always', 'say'], ['since', 'you', 'asked'], ['you', 'asked', 'about', 'my', 'diet'], ['nice', 'to', 'meet', 'you'],
+  ['oh', 'and'], ['and', 'also'], ['please', 'note', 'that'], ['please', 'note'], ['note', 'that'], ['i', 'would', 'like', 'to', 'note', 'that'], ['i', 'would', 'like', 'to', 'mention', 'that'],
+  ['i', 'should', 'mention', 'that'], ['i', 'should', 'mention'], ['i', 'should', 'say'], ['just', 'to', 'let', 'you', 'know'], ['i', 'wanted', 'to', 'let', 'you', 'know', 'that'], ['i', 'want', 'to', 'let', 'you', 'know', 'that'],
+  ['let', 'me', 'tell', 'you'], ['for', 'your', 'records'], ['for', 'your', 'information'], ['for', 'the', 'avoidance', 'of', 'doubt'], ['i', 'told', 'you'], ['i', 'always', 'say'], ['since', 'you', 'asked'], ['you', 'asked', 'about', 'my', 'diet'], ['nice', 'to', 'meet', 'you'],
 ];
 /** Hedges that take a subject after them: "I think (that) I'm …", "I'm pretty sure my …". */
 const HEDGE_PHRASES: readonly (readonly string[])[] = [
-  ['i', 'think'], ['i', 'guess'], ['i', 'believe'], ['i', 'suppose'], ['i', 'reckon'], ['i', 'feel', 'like'], ["i'm", 'pretty', 'sure'], ['im', 'pretty', 'sure'],
+  ['i', 'think'], ['think'], ['i', 'guess'], ['i', 'believe'], ['i', 'suppose'], ['i', 'reckon'], ['i', 'feel', 'like'], ["i'm", 'pretty', 'sure'], ['im', 'pretty', 'sure'],
   ["i'm", 'fairly', 'sure'], ['pretty', 'sure'], ["i'm", 'not', 'sure', 'but'], ['im', 'not', 'sure', 'but'], ['i', 'think', 'that'], ['not', 'sure', 'but'], ['kind', 'of'], ['sort', 'of'], ['i', 'dunno'], ['idk'],
 ];
 const SUBJECTS = new Set(['i', "i'm", 'im', "i've", 'ive', "i'll", 'my', 'me', 'iam', "i'am"]);
@@ -53,6 +55,8 @@ export function openingOf(tokens: readonly Token[], question: boolean): Opening 
     }
     if (HEDGE_WORDS.has(w)) { hedge = true; i++; continue; }
     if (GREETINGS.has(w)) { greeted = true; i++; continue; }
+    // "Me, I am vegetarian": the subject said twice.
+    if (w === 'me' && SUBJECTS.has(tokens[i + 1]?.w ?? '') && tokens[i + 1]!.w !== 'my' && tokens[i + 1]!.w !== 'me') { i++; continue; }
     if (FILLERS.has(w) && !SUBJECTS.has(w)) { i++; continue; }
     break;
   }

@@ -41,7 +41,7 @@ function subjectFacts(reading: Reading, i: number): Draft[] {
     return goesBy(reading, i, at);
   }
   if (w === 'we' || w === "we've" || w === "we're") return weFacts(reading, i);
-  if (!I_FORMS.has(w)) return [];
+  if (!I_FORMS.has(w)) return droppedSubject(reading, i);
   if (w === 'i' && tokens[i + 1]?.w === 'go' && tokens[i + 2]?.w === 'by') return goesBy(reading, i, i + 3);
   if (w === 'i' && (tokens[i + 1]?.w === 'use' || tokens[i + 1]?.w === 'go') && /\//.test(tokens[i + 2]?.w ?? '') && tokens[i + 3]?.w?.startsWith('pronoun')) {
     return [{ topic: 'pronouns', content: `The user's pronouns are ${tokens[i + 2]!.w}.`, confidence: 0.9, first: i, last: i + 3 }];
@@ -64,6 +64,18 @@ function weFacts(reading: Reading, i: number): Draft[] {
   }
   if (!isPast(verb) || MENTAL.has(verb)) return [];
   return pairFacts(reading, i, i + 1, 'The user and others');
+}
+
+/** Verbs a chat message starts with when it drops its "I": "just adopted a puppy", "finally finished my thesis". */
+const DROPPED_SUBJECT = new Set(['adopted', 'got', 'went', 'started', 'finished', 'bought', 'moved', 'visited', 'joined', 'booked', 'ran', 'made', 'tried', 'painted', 'baked', 'saw', 'met', 'watched', 'took', 'graduated', 'won', 'signed', 'passed', 'built', 'cooked', 'launched', 'completed', 'quit']);
+
+/** A clause without "I" that starts with what the user did ("just adopted a puppy"): read as "I …". */
+function droppedSubject(reading: Reading, i: number): Draft[] {
+  const { tokens } = reading;
+  const at = ['just', 'finally', 'recently'].includes(tokens[i]!.w) ? i + 1 : i;
+  if (!DROPPED_SUBJECT.has(tokens[at]?.w ?? '') || tokens.length - at < 3) return [];
+  const verbal = verbalAt(tokens, at, 'i');
+  return verbal === undefined ? [] : verbFacts(reading, verbal, i);
 }
 
 function goesBy(reading: Reading, first: number, at: number): Draft[] {

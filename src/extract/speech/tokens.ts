@@ -3,7 +3,7 @@
  * word with its place in the message (so a fact quotes the user's own characters and the
  * poisoning defences check the span it came from). One pass of a linear regex per level.
  */
-import { FILLERS, NON_STATEMENT_START, SUBJECT_START } from './lexicon';
+import { FILLERS, NON_STATEMENT_START, RELATIVES, SUBJECT_START } from './lexicon';
 
 export interface Token {
   /** The word in lower case, apostrophes straight ("I’m" → "i'm"). */
@@ -23,7 +23,7 @@ export interface Clause {
 /** A sentence ends at . ! ? (followed by a space or the end), a line break or a semicolon. */
 const SENTENCE_END = /[.!?。！？]+(?=[\s"'”’)\]]|$)|[\n\r\u2028\u2029\u0085\u000B\u000C;]+/gu;
 /** A word (letters, marks, digits; joined by an apostrophe, hyphen or slash), or a comma, or a colon. */
-const WORD = /[\p{L}\p{M}\p{N}]+(?:['’\-/][\p{L}\p{M}\p{N}]+)*|[,:]/gu;
+const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:['’\-/][\p{L}\p{M}\p{N}]+)*|[,:]/gu;
 const CONJUNCTION = new Set(['and', 'but', 'so', 'plus', 'because', 'cause', 'though', 'although', 'while', 'then', 'also', 'as', 'bc', 'cuz', 'coz', 'n', '&']);
 
 function tokensOf(text: string, from: number, to: number): Token[] {
@@ -52,7 +52,7 @@ function mayEnd(current: readonly Token[], tokens: readonly Token[], i: number, 
   const next = tokens[j]?.w;
   if (tokens[i]!.w !== 'and') return true;
   if (current.length === 1 && (current[0]!.w === 'me' || current[0]!.w === 'i') && next === 'my') return false;
-  return !(current[0]!.w === 'my' && current.length <= 4 && (next === 'i' || next === 'me'));
+  return !(current[0]!.w === 'my' && current.length <= 3 && RELATIVES.has(current.at(-1)!.w) && (next === 'i' || next === 'me'));
 }
 
 /** The clauses of one sentence: split at a comma or conjunction that a new subject follows. */
@@ -64,7 +64,7 @@ function clausesOf(tokens: Token[], question: boolean): Clause[] {
     const boundary = token.w === ',' || token.w === ':' || CONJUNCTION.has(token.w);
     if (boundary && current.length > 0) {
       let j = i + 1;
-      while (j < tokens.length && (tokens[j]!.w === ',' || CONJUNCTION.has(tokens[j]!.w))) j++;
+      while (j < tokens.length && (tokens[j]!.w === ',' || CONJUNCTION.has(tokens[j]!.w) || tokens[j]!.w === 'now')) j++;
       if (opensClause(tokens, j) && mayEnd(current, tokens, i, j)) {
         clauses.push({ tokens: current, question: false });
         current = [];
@@ -79,7 +79,7 @@ function clausesOf(tokens: Token[], question: boolean): Clause[] {
   return clauses;
 }
 
-/** Longest sentence read: past this, the rest of a wall of text without a full stop is skipped. */
+/** Longest stretch read as one sentence: a wall of text without a full stop is read in pieces of this size, cut at a space. */
 const MAX_SENTENCE = 600;
 
 /** The clauses of a message, in order. */
@@ -87,7 +87,14 @@ export function clausesOfMessage(text: string): Clause[] {
   const clauses: Clause[] = [];
   let from = 0;
   const add = (to: number, question: boolean) => {
-    if (to > from) clauses.push(...clausesOf(tokensOf(text, from, Math.min(to, from + MAX_SENTENCE)), question));
+    let start = from;
+    while (to - start > MAX_SENTENCE) {
+      const space = text.lastIndexOf(' ', start + MAX_SENTENCE);
+      const cut = space > start ? space : start + MAX_SENTENCE;
+      clauses.push(...clausesOf(tokensOf(text, start, cut), false));
+      start = cut;
+    }
+    if (to > start) clauses.push(...clausesOf(tokensOf(text, start, to), question));
   };
   SENTENCE_END.lastIndex = 0;
   for (const match of text.matchAll(SENTENCE_END)) {

@@ -23,10 +23,10 @@ export interface Verbal {
   at: number;
 }
 
-const DROPPED = new Set(['really', 'also', 'just', 'actually', 'totally', 'absolutely', 'definitely', 'literally', 'seriously', 'truly', 'honestly', 'personally', 'kinda', 'sorta', 'so', 'finally', 'recently', 'currently', 'now', 'even', 'already', 'officially', 'mostly', 'generally', 'still', 'basically', 'def', 'legit', 'lowkey', 'highkey', 'genuinely', 'kind', 'sort', 'of', 'simply', 'only', 'first']);
+const DROPPED = new Set(['really', 'also', 'just', 'actually', 'totally', 'absolutely', 'definitely', 'literally', 'seriously', 'truly', 'honestly', 'personally', 'kinda', 'sorta', 'so', 'finally', 'recently', 'currently', 'now', 'even', 'already', 'officially', 'mostly', 'generally', 'still', 'basically', 'def', 'legit', 'realy', 'rly', 'relly', 'reeally', 'lowkey', 'highkey', 'genuinely', 'kind', 'sort', 'of', 'simply', 'only', 'first']);
 const KEPT = new Set(['usually', 'always', 'often', 'sometimes', 'never', 'rarely', 'occasionally', 'normally', 'regularly', 'frequently', 'seldom']);
 /** Modal and hypothetical words: what follows is not a fact about the user. */
-const MODAL = new Set(['would', 'could', 'might', 'should', 'may', 'must', 'shall', 'wish', "wouldn't", "couldn't", "shouldn't", 'wud', 'cud', 'shud', 'wanna']);
+const MODAL = new Set(['would', 'could', 'might', 'should', 'may', 'must', 'shall', 'wish', "wouldn't", "couldn't", "shouldn't", 'wud', 'cud', 'shud']);
 const NEGATIONS = new Set(["don't", 'dont', "doesn't", "didn't", 'didnt', "haven't", 'havent', "hasn't", "hadn't", "ain't", "aren't", "isn't", "wasn't", 'wasnt', "won't", 'wont', 'not', 'never', "can't", 'cant', 'cannot']);
 
 /**
@@ -53,11 +53,19 @@ export function verbalAt(tokens: readonly Token[], from: number, subject: string
       i++;
       continue;
     }
+    if (w === 'gonna' && verbal.be) { verbal.be = false; verbal.tense = 'future'; i++; continue; }
     if (w === 'will' || w === 'gonna' || w === "won't" || w === 'wont') { verbal.tense = 'future'; verbal.negated ||= w !== 'will' && w !== 'gonna'; i++; continue; }
-    if (w === 'used' && tokens[i + 1]?.w === 'to') { verbal.usedTo = true; verbal.tense = 'past'; i += 2; continue; }
+    if (w === 'used' && tokens[i + 1]?.w === 'to') {
+      verbal.usedTo = true;
+      verbal.tense = 'past';
+      i += 2;
+      if (tokens[i]?.w === 'be') { verbal.be = true; i++; break; }
+      continue;
+    }
     if (w === 'no' && tokens[i + 1]?.w === 'longer') { verbal.negated = true; verbal.noLonger = true; i += 2; continue; }
     if (w === 'can' || w === "can't" || w === 'cant' || w === 'cannot') { verbal.can = true; verbal.negated ||= w !== 'can'; i++; continue; }
-    if (w === 'do' || w === 'does') { i++; continue; }
+    // "I do love jazz" (emphasis) or "I do not"; "I do yoga" has "do" for its verb.
+    if ((w === 'do' || w === 'does') && (tokens[i + 1]?.w === 'not' || AFTER_DO.has(tokens[i + 1]?.w ?? ''))) { i++; continue; }
     if (w === 'did') { verbal.tense = 'past'; i++; continue; }
     if (w === "didn't" || w === 'didnt') { verbal.tense = 'past'; verbal.negated = true; i++; continue; }
     if (w === 'never') { verbal.adverbs.push('never'); i++; continue; }
@@ -71,6 +79,9 @@ export function verbalAt(tokens: readonly Token[], from: number, subject: string
   if (verbal.negated && tokens.some((token, k) => k > i && (token.w === 'anymore' || (token.w === 'any' && tokens[k + 1]?.w === 'more')))) verbal.noLonger = true;
   return verbal;
 }
+
+/** Verbs "do" can stand before as emphasis ("I do love jazz"). */
+const AFTER_DO = new Set(['love', 'like', 'enjoy', 'have', 'hate', 'live', 'work', 'speak', 'eat', 'drink', 'want', 'prefer', 'believe', 'need', 'think', 'know', 'miss']);
 
 const PARTICIPLES = new Set(['been', 'gone', 'seen', 'done', 'eaten', 'taken', 'written', 'driven', 'given', 'flown', 'known', 'grown', 'begun', 'swum', 'run', 'won', 'got', 'gotten', 'made', 'met', 'had', 'lost', 'found', 'bought', 'read', 'started', 'tried', 'lived', 'worked', 'visited', 'moved', 'always', 'never', 'just', 'recently', 'finally', 'also', 'already', 'not', 'really', 'ridden', 'become', 'come', 'left', 'kept', 'taught', 'spent', 'built', 'sold', 'broken', 'chosen', 'fallen', 'felt', 'heard', 'held', 'paid', 'quit', 'sung', 'slept', 'spoken', 'stolen', 'thrown', 'worn', 'drawn', 'drunk', 'flown']);
 

@@ -6,8 +6,6 @@
  */
 export const ORDINARY_MORE: Readonly<Record<string, readonly string[]>> = {
   "I cook for other people all the time but I'm vegan.": ['The user cooks for other people all the time.'],
-  "So last spring my sister dragged me to this retreat in the mountains, and honestly I went in skeptical, but after a week of the food there and a lot of long walks I came home and decided I'm vegetarian now, which my colleagues still find hilarious because I used to be the barbecue guy at every office party.":
-    ['The user used to be the barbecue guy at every office party.'],
   "My grandmother was from Kerala and my grandfather from Lyon, which is why my name confuses everyone at airports, so I'll make it easy: call me Anaïs. And for what it's worth, I'm a vegetarian, like her.":
     ["The user's grandmother was from Kerala."],
   'Hello, I am from Brazil, please call me João, is more easy for me.': ['The user is from Brazil.'],
