@@ -6,7 +6,7 @@
 import type { Topic } from '../topics';
 import { DIET_SPELLING, DIETS, FEELINGS, HABIT_VERBS, HEALTH_STATES, JOB_SUFFIX, JOBS, LANGUAGES, NOT_JOBS, RELATIONSHIP_STATES, RELIGIONS } from './lexicon';
 import { capitalised, objectAt, placeAt, sentence, type Draft, type Reading } from './phrase';
-import { bornFacts, isPlace, verbFacts } from './verb';
+import { bornFacts, isPlace, isVague, verbFacts } from './verb';
 import type { Verbal } from './verbal';
 import { isGerund } from './verbs';
 
@@ -257,6 +257,23 @@ function progressiveFacts(reading: Reading, i: number, verbal: Verbal, first: nu
   return [draft(object.future ? 'plan' : 'event', sentence(USER, `${verbWords}${object.text ? ` ${object.text}` : ''}`, object.time), 0.7, first, object.last < i ? i : object.last)];
 }
 
+const FEELING_OBJECT = new Set(['to', 'about', 'for', 'with']);
+
+/**
+ * "I'm so excited about the concert next week", "I'm thrilled to make a family", "I'm off to go
+ * swimming": a feeling of the moment is no fact, but what it is about happened to the user.
+ */
+function feelingFacts(reading: Reading, i: number, verbal: Verbal, first: number): Draft[] | undefined {
+  const { tokens } = reading;
+  let k = i;
+  while (k < i + 3 && (FEELINGS.has(tokens[k]?.w ?? '') || tokens[k]?.w === 'off' || INTENSIFIERS.has(tokens[k]?.w ?? ''))) k++;
+  if (k === i || !FEELING_OBJECT.has(tokens[k]?.w ?? '') || verbal.negated) return undefined;
+  const object = objectAt(reading, k + 1, 10);
+  if (!object.text || object.text.split(' ').length < 2 || isVague(object.text) || /^(?:hear|see|know|say|help)\b/i.test(object.text)) return [];
+  const feeling = tokens.slice(i, k + 1).map((t) => t.raw).join(' ');
+  return [draft(object.future ? 'plan' : 'event', sentence(USER, `${beWord(verbal)} ${feeling} ${object.text}`, object.time), 0.6, first, object.last)];
+}
+
 /** "I'm a big fan of jazz", "I'm into rock climbing", "I'm obsessed with K-dramas", "I'm interested in history". */
 function fanFacts(reading: Reading, i: number, verbal: Verbal, first: number): Draft[] | undefined {
   const { tokens } = reading;
@@ -270,10 +287,7 @@ function fanFacts(reading: Reading, i: number, verbal: Verbal, first: number): D
   } else if ((w === 'obsessed' || w === 'passionate' || w === 'interested' || w === 'crazy' || w === 'addicted' || w === 'good' || w === 'bad' || w === 'terrible') && ['with', 'about', 'in', 'at', 'to'].includes(tokens[i + 1]?.w ?? '')) {
     [from, phrase] = [i + 2, `${w} ${tokens[i + 1]!.w}`];
   }
-  if (from === undefined) {
-    if (FEELINGS.has(w)) return [];
-    return undefined;
-  }
+  if (from === undefined) return feelingFacts(reading, i, verbal, first) ?? (FEELINGS.has(w) ? [] : undefined);
   const object = objectAt(reading, from, 8);
   if (!object.text) return [];
   const topic: Topic = isGerund(tokens[from]?.w ?? '') ? 'hobby' : 'preference';

@@ -85,10 +85,10 @@ export const HABIT_VERBS = set(`
   volunteer teach coach collect meditate pray practice practise train lift jog walk drive take go visit attend watch listen eat drink
   drink use wear do make grow build shoot study work live speak own have love like enjoy adore prefer hate dislike support follow
   celebrate host organize organise run mentor babysit foster rescue care cycle row box fence bowl golf sail kayak dive consume suffer hold
-  smoke vape`);
+  smoke vape cherish admire respect trust miss treasure`);
 
 /** Words that end a fact's object: what follows belongs to another thought. */
-export const OBJECT_END = set('because cause coz cuz since but which although though whereas while lol lmao haha hahaha tbh imo btw omg ugh idk xd');
+export const OBJECT_END = set('because cause coz cuz since but which who whom whose where although though whereas while lol lmao haha hahaha tbh imo btw omg ugh idk xd');
 
 /** Words of a clause that open a new subject after "and"/"but"/a comma. */
 export const SUBJECT_START = set("i i'm im i've ive i'd i'll my me we we're it it's he she they that this there you");

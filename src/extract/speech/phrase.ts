@@ -23,6 +23,8 @@ export interface Reading {
   at: number | undefined;
   hedge: boolean;
   greeted: boolean;
+  /** A time said before the subject ("Last week I went …"), resolved: the fact's time when its object names none. */
+  leadTime?: string | undefined;
 }
 
 export interface Phrase {
@@ -65,7 +67,7 @@ export function objectAt(reading: Reading, from: number, limit = MAX_OBJECT): Ph
     i++;
   }
   while (parts.length > 0 && TRAILING.has(parts.at(-1)!.toLowerCase())) parts.pop();
-  return { text: parts.join(' '), last, time, future };
+  return { text: parts.join(' '), last, time: time ?? reading.leadTime, future };
 }
 
 /** "sam" → "Sam"; a name typed with capitals keeps them ("McKenzie"). */

@@ -5,12 +5,15 @@
  */
 import { FILLERS, HEDGE_WORDS, NON_STATEMENT_START } from './lexicon';
 import type { Token } from './tokens';
+import { timeAt } from './when';
 
 export interface Opening {
   /** Index of the subject's first token. */
   at: number;
   hedge: boolean;
   greeted: boolean;
+  /** A time phrase before the subject ("Last week, I …"), resolved against `at`. */
+  leadTime?: string | undefined;
 }
 
 const GREETINGS = new Set(['hi', 'hello', 'hey', 'hiya', 'yo', 'greetings', 'howdy', 'heya', 'hallo', 'hola', 'ciao', 'salut']);
@@ -36,11 +39,13 @@ function phraseAt(tokens: readonly Token[], i: number, phrase: readonly string[]
 }
 
 /** Where the subject starts after fillers and hedges, or undefined when the clause states no fact (a question, a request, a hypothetical). */
-export function openingOf(tokens: readonly Token[], question: boolean): Opening | undefined {
+export function openingOf(tokens: readonly Token[], question: boolean, at?: number): Opening | undefined {
   if (question) return undefined;
   let i = 0;
   let hedge = false;
   let greeted = false;
+  let leadTime: string | undefined;
+  const words = tokens.map((token) => token.w);
   // Each step consumes at least one token: linear in the clause.
   for (let guard = 0; guard < tokens.length && i < tokens.length; guard++) {
     const w = tokens[i]!.w;
@@ -55,6 +60,8 @@ export function openingOf(tokens: readonly Token[], question: boolean): Opening 
     }
     if (HEDGE_WORDS.has(w)) { hedge = true; i++; continue; }
     if (GREETINGS.has(w)) { greeted = true; i++; continue; }
+    const when = leadTime === undefined ? timeAt(words, i, at) : undefined;
+    if (when !== undefined && when.phrase !== undefined) { leadTime = when.phrase; i += when.words; continue; }
     // "Me, I am vegetarian": the subject said twice.
     if (w === 'me' && SUBJECTS.has(tokens[i + 1]?.w ?? '') && tokens[i + 1]!.w !== 'my' && tokens[i + 1]!.w !== 'me') { i++; continue; }
     if (FILLERS.has(w) && !SUBJECTS.has(w)) { i++; continue; }
@@ -62,5 +69,5 @@ export function openingOf(tokens: readonly Token[], question: boolean): Opening 
   }
   const first = tokens[i];
   if (first === undefined || NON_STATEMENT_START.has(first.w)) return undefined;
-  return { at: i, hedge, greeted };
+  return { at: i, hedge, greeted, leadTime };
 }

@@ -7,12 +7,12 @@ import { isReservedName } from '../../names';
 import { beFacts } from './be';
 import { DIETS, FEELINGS, JOBS, MENTAL } from './lexicon';
 import { myFacts, pairFacts } from './my';
-import { nameAt, placeAt, type Draft, type Reading } from './phrase';
+import { nameAt, objectAt, placeAt, sentence, type Draft, type Reading } from './phrase';
 import { openingOf } from './prefix';
 import type { Clause } from './tokens';
 import { verbFacts } from './verb';
 import { verbalAt } from './verbal';
-import { isPast } from './verbs';
+import { isGerund, isPast } from './verbs';
 
 const I_FORMS = new Set(['i', "i'm", 'im', "i've", 'ive', "i'll", 'iam', "i'am"]);
 /** How much a hedge ("I think", "maybe") lowers a fact's confidence. */
@@ -20,9 +20,9 @@ const HEDGE_FACTOR = 0.6;
 
 /** The facts of one clause, with the message time `at`. */
 export function factsOfClause(clause: Clause, at: number | undefined): Draft[] {
-  const opening = openingOf(clause.tokens, clause.question);
+  const opening = openingOf(clause.tokens, clause.question, at);
   if (opening === undefined) return [];
-  const reading: Reading = { tokens: clause.tokens, at, hedge: opening.hedge, greeted: opening.greeted };
+  const reading: Reading = { tokens: clause.tokens, at, hedge: opening.hedge, greeted: opening.greeted, leadTime: opening.leadTime };
   const drafts = subjectFacts(reading, opening.at);
   if (!opening.hedge) return drafts;
   return drafts.map((draft) => ({ ...draft, confidence: Math.round(draft.confidence * HEDGE_FACTOR * 100) / 100 }));
@@ -57,23 +57,38 @@ function weFacts(reading: Reading, i: number): Draft[] {
   const { tokens } = reading;
   const w = tokens[i]!.w;
   if (w !== 'we') return [];
-  const verb = tokens[i + 1]?.w ?? '';
-  if (verb === 'live' && tokens[i + 2]?.w === 'in') {
-    const place = placeAt(reading, i + 3);
+  let at = i + 1;
+  while (['even', 'also', 'just', 'finally', 'recently', 'really', 'all', 'both', 'actually', 'always', 'usually', 'often'].includes(tokens[at]?.w ?? '')) at++;
+  const verb = tokens[at]?.w ?? '';
+  if (verb === 'live' && tokens[at + 1]?.w === 'in') {
+    const place = placeAt(reading, at + 2);
     return place.text ? [{ topic: 'home', content: `The user lives in ${place.text}.`, confidence: 0.7, first: i, last: place.last }] : [];
   }
-  if (!isPast(verb) || MENTAL.has(verb)) return [];
-  return pairFacts(reading, i, i + 1, 'The user and others');
+  if ((!isPast(verb) && !WE_PRESENT.has(verb)) || MENTAL.has(verb)) return [];
+  return pairFacts(reading, i, at, 'The user and others');
 }
 
 /** Verbs a chat message starts with when it drops its "I": "just adopted a puppy", "finally finished my thesis". */
-const DROPPED_SUBJECT = new Set(['adopted', 'got', 'went', 'started', 'finished', 'bought', 'moved', 'visited', 'joined', 'booked', 'ran', 'made', 'tried', 'painted', 'baked', 'saw', 'met', 'watched', 'took', 'graduated', 'won', 'signed', 'passed', 'built', 'cooked', 'launched', 'completed', 'quit']);
+/** Gerunds that open a clause without saying what the user does ("According to Sam", "Speaking of which"). */
+const NOT_DOING = new Set(['according', 'regarding', 'concerning', 'considering', 'including', 'assuming', 'supposing', 'speaking', 'talking', 'being', 'having', 'wondering', 'thinking', 'hoping', 'feeling', 'seeing', 'hearing', 'knowing', 'saying', 'asking', 'following', 'judging', 'excluding', 'given', 'during', 'nothing', 'something', 'anything', 'everything', 'bring', 'growing', 'coming']);
+const WE_PRESENT = new Set(['love', 'like', 'enjoy', 'go', 'play', 'have']);
+const DROPPED_SUBJECT = new Set(['gonna', 'wanna', 'been', 'adopted', 'got', 'went', 'started', 'finished', 'bought', 'moved', 'visited', 'joined', 'booked', 'ran', 'made', 'tried', 'painted', 'baked', 'saw', 'met', 'watched', 'took', 'graduated', 'won', 'signed', 'passed', 'built', 'cooked', 'launched', 'completed', 'quit']);
 
 /** A clause without "I" that starts with what the user did ("just adopted a puppy"): read as "I …". */
 function droppedSubject(reading: Reading, i: number): Draft[] {
   const { tokens } = reading;
   const at = ['just', 'finally', 'recently'].includes(tokens[i]!.w) ? i + 1 : i;
-  if (!DROPPED_SUBJECT.has(tokens[at]?.w ?? '') || tokens.length - at < 3) return [];
+  const w = tokens[at]?.w ?? '';
+  // "Researching adoption agencies", "Heading to Rome tomorrow": what the user is doing.
+  if (isGerund(w) && at === i && tokens.length - at >= 3 && !MENTAL.has(w.slice(0, -3)) && !NOT_DOING.has(w)) {
+    const object = objectAt(reading, at + 1);
+    return object.text && !/^(?:you|it|that|this)\b/i.test(object.text) ? [{ topic: object.future ? 'plan' : 'event', content: sentence('The user', `is ${w} ${object.text}`, object.time), confidence: 0.6, first: i, last: object.last }] : [];
+  }
+  if (!DROPPED_SUBJECT.has(w) || tokens.length - at < 3) return [];
+  if (w === 'been') {
+    const verbal = verbalAt(tokens, at, "i've");
+    return verbal === undefined ? [] : beFacts(reading, verbal.at, verbal, i);
+  }
   const verbal = verbalAt(tokens, at, 'i');
   return verbal === undefined ? [] : verbFacts(reading, verbal, i);
 }

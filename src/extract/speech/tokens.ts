@@ -24,7 +24,7 @@ export interface Clause {
 const SENTENCE_END = /[.!?。！？]+(?=[\s"'”’)\]]|$)|[\n\r\u2028\u2029\u0085\u000B\u000C;]+/gu;
 /** A word (letters, marks, digits; joined by an apostrophe, hyphen or slash), or a comma, or a colon. */
 const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:['’\-/][\p{L}\p{M}\p{N}]+)*|[,:]/gu;
-const CONJUNCTION = new Set(['and', 'but', 'so', 'plus', 'because', 'cause', 'though', 'although', 'while', 'then', 'also', 'as', 'bc', 'cuz', 'coz', 'n', '&']);
+const CONJUNCTION = new Set(['and', 'but', 'so', 'plus', 'because', 'cause', "'cause", 'though', 'although', 'while', 'then', 'also', 'as', 'bc', 'cuz', 'coz', 'n', '&', 'since', 'after', 'before', 'when', 'until', 'till', 'once']);
 
 function tokensOf(text: string, from: number, to: number): Token[] {
   const tokens: Token[] = [];

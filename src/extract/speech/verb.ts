@@ -58,8 +58,12 @@ export function isPlace(reading: Reading, at: number): boolean {
 }
 
 /** A short object that only points back at something ("about it for months", "that"): no fact on its own. */
-function isVague(text: string): boolean {
-  return /(?:^|\s)(?:it|that|this|them|those|these|one|stuff|things?)(?:\s|$)/i.test(text) && text.split(' ').length <= 4;
+export function isVague(text: string): boolean {
+  const words = text.split(' ');
+  // What the user says of the person they talk to ("your idea", "for you") is not about the user.
+  if (/(?:^|\s)(?:you|your|yours|u|ur)(?:\s|$)/i.test(text)) return true;
+  if (words.length <= 4 && /(?:^|\s)(?:it|them)(?:\s|$)/i.test(text)) return true;
+  return words.length <= 2 && /(?:^|\s)(?:that|this|those|these|one|stuff|things?)(?:\s|$)/i.test(text);
 }
 
 /** The topic of what the user has: a pet, a relative, a condition, an allergy, a degree, or a thing. */
@@ -103,6 +107,7 @@ export function verbFacts(reading: Reading, verbal: Verbal, first: number): Draf
     const topic: Topic = next === 'with' ? 'family' : tensed.tense === 'present' ? 'home' : 'event';
     return say(topic, `${verbWord} ${next}`, place, 0.85);
   }
+  if (lemma === 'move' && next === 'from' && tensed.tense !== 'future') return say('origin', `${verbWord} from`, placeAt(reading, from + 1), 0.75);
   if (lemma === 'move' && next === 'to') return say(tensed.tense === 'future' ? 'plan' : 'home', `${verbWord} to`, placeAt(reading, from + 1), 0.8);
   if (lemma === 'grow' && next === 'up') return say('origin', `${verbWord} up`, objectAt(reading, from + 1, 6), 0.8);
   if (lemma === 'come' && next === 'from') return say('origin', 'comes from', placeAt(reading, from + 1), 0.8);

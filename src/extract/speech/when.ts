@@ -7,6 +7,8 @@ import { DAY_MS } from '../../time';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+const SHORT_WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+const WEEKDAY_SPELLING: Readonly<Record<string, number>> = { tues: 2, thur: 4, thurs: 4, weds: 3 };
 const NUMBER_WORDS: Readonly<Record<string, number>> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, couple: 2, few: 3 };
 
 /** A time phrase found in a clause: how many words it spans and what it resolves to. */
@@ -73,9 +75,9 @@ export function timeAt(words: readonly string[], i: number, at: number | undefin
   if ((w0 === 'last' || w0 === 'next' || w0 === 'this') && w1 !== undefined) {
     const ahead = w0 === 'next';
     const sign = ahead ? 1 : w0 === 'last' ? -1 : 0;
-    const weekday = WEEKDAYS.indexOf(w1);
+    const weekday = Math.max(WEEKDAYS.indexOf(w1), SHORT_WEEKDAYS.indexOf(w1), WEEKDAY_SPELLING[w1] ?? -1);
     if (weekday >= 0) return { words: 2, phrase: resolve((t) => weekdayBefore(t, weekday, ahead || w0 === 'this')), future: ahead };
-    if (w1 === 'weekend') return { words: 2, phrase: resolve((t) => `on the weekend of ${day(saturdayNear(t, sign))}`), future: ahead };
+    if (w1 === 'weekend' || w1 === 'wknd' || w1 === 'wkend') return { words: 2, phrase: resolve((t) => `on the weekend of ${day(saturdayNear(t, sign))}`), future: ahead };
     if (w1 === 'week' || w1 === 'month' || w1 === 'year') return { words: 2, phrase: resolve((t) => shifted(t, w1, sign)), future: ahead };
   }
   // "two weeks ago", "a few days ago", "3 years ago", "a couple of weeks ago"

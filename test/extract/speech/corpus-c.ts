@@ -18,7 +18,7 @@ export const TEXTING = labelled('texting', [
   ['i luv kpop sm', 'preference: The user loves kpop sm.'],
   ['im from texas', 'origin: The user is from Texas.'],
   ['i hv a gf', 'family: The user has a gf.'],
-  ['i went to miami last wknd', 'trip: The user went to miami last wknd.'],
+  ['i went to miami last wknd', 'trip: The user went to miami on the weekend of 6 May 2023.'],
   ['im learning guitar atm', 'hobby: The user is learning guitar atm.'],
   ['i have a dog n a cat', 'pets: The user has a dog n a cat.'],
   ['i speak tagalog', 'language: The user speaks tagalog.'],
