@@ -85,11 +85,31 @@ export function myFacts(reading: Reading, i: number): Draft[] {
     const value = objectAt(reading, at, 6);
     return value.text ? [draft('occupation', `The user works as ${value.text}.`, 0.85, i, value.last)] : [];
   }
-  return othersFacts(reading, i);
+  return othersFacts(reading, i) ?? thingFacts(reading, i);
 }
 
-/** "my sister Ana lives in Lisbon", "my dog is 3", "my parents are from Peru", "my wife's name is Ana". */
-function othersFacts(reading: Reading, i: number): Draft[] {
+/** Nouns after "my" that start no statement about the user's life ("my bad", "my god"). */
+const NOT_THINGS = new Set(['bad', 'god', 'goodness', 'gosh', 'pleasure', 'apologies', 'turn', 'question', 'answer', 'point', 'guess', 'opinion', 'thoughts', 'mind', 'head', 'heart', 'phone', 'battery', 'internet', 'wifi', 'computer', 'laptop', 'screen', 'message', 'last']);
+const THING_VERBS = new Set(['is', 'are', 'was', 'has', 'have', 'means', 'gives', 'helps', 'keeps', 'brings', 'makes']);
+
+/**
+ * "My art is about expressing my experience", "my garden is full of roses": what the user's own
+ * things are, kept under `general` at a low confidence (a reader's guess at a durable fact).
+ */
+function thingFacts(reading: Reading, i: number): Draft[] {
+  const { tokens } = reading;
+  let k = i + 1;
+  while (k < i + 3 && tokens[k + 1] !== undefined && !THING_VERBS.has(tokens[k + 1]!.w) && /^\p{L}+$/u.test(tokens[k]!.raw)) k++;
+  const verb = tokens[k + 1]?.w;
+  if (verb === undefined || !THING_VERBS.has(verb) || NOT_THINGS.has(tokens[i + 1]!.w) || !/^\p{L}+$/u.test(tokens[k]!.raw)) return [];
+  const rest = objectAt(reading, k + 2, 12);
+  if (!rest.text || rest.text.split(' ').length < 2 || /(?:^|\s)(?:you|your)(?:\s|$)/i.test(rest.text)) return [];
+  const thing = tokens.slice(i + 1, k + 1).map((t) => t.raw).join(' ');
+  return [draft('general', sentence(`The user's ${thing}`, `${verb} ${rest.text}`, rest.time), 0.5, i, rest.last)];
+}
+
+/** "my sister Ana lives in Lisbon", "my dog is 3", "my parents are from Peru", "my wife's name is Ana"; undefined when "my …" names no one. */
+function othersFacts(reading: Reading, i: number): Draft[] | undefined {
   const { tokens } = reading;
   let k = i + 1;
   while (k < i + 4 && RELATIVE_ADJECTIVES.has(tokens[k]?.w ?? '') && !RELATIVES.has(tokens[k]!.w)) k++;
@@ -97,7 +117,7 @@ function othersFacts(reading: Reading, i: number): Draft[] {
   const possessive = head.endsWith("'s") ? head.slice(0, -2) : undefined;
   if (possessive !== undefined) head = possessive;
   const pet = PETS.has(head);
-  if (!pet && !RELATIVES.has(head)) return [];
+  if (!pet && !RELATIVES.has(head)) return undefined;
   const relation = tokens.slice(i + 1, k + 1).map((t) => t.raw).join(' ').replace(/['’]s$/, '');
   // "my wife's name is Ana" → "The user's wife is named Ana."
   if (possessive !== undefined) {
@@ -132,9 +152,12 @@ function othersFacts(reading: Reading, i: number): Draft[] {
 /** "me and my wife went to Rome", "my sister and I moved to Oslo": the user's fact, with them. */
 export function pairFacts(reading: Reading, first: number, verbAt: number, subject: string): Draft[] {
   const { tokens } = reading;
+  let at = verbAt;
+  while (['just', 'recently', 'finally', 'also', 'really', 'even', 'both', 'all', 'always', 'often'].includes(tokens[at]?.w ?? '')) at++;
+  verbAt = at;
   const verb = tokens[verbAt]?.w;
   if (verb === undefined || REPORTING.has(verb) || !/^[a-z]{2,}$/.test(verb)) return [];
-  const past = /ed$/.test(verb) || ['went', 'got', 'saw', 'met', 'took', 'made', 'ran', 'bought', 'found', 'won', 'flew', 'drove', 'had', 'spent', 'ate', 'left'].includes(verb);
+  const past = /ed$/.test(verb) || verb === 'made' || verb === 'did' || ['went', 'got', 'saw', 'met', 'took', 'made', 'ran', 'bought', 'found', 'won', 'flew', 'drove', 'had', 'spent', 'ate', 'left'].includes(verb);
   const present = ['live', 'have', 'love', 'like', 'go', 'play', 'run', 'own', 'enjoy'].includes(verb);
   if (!past && !present && verb !== 'are' && verb !== 'were') return [];
   const rest = objectAt(reading, verbAt + 1, 12);

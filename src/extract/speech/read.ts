@@ -32,6 +32,8 @@ function subjectFacts(reading: Reading, i: number): Draft[] {
   const { tokens } = reading;
   const w = tokens[i]!.w;
   if (w === 'my') return myFacts(reading, i);
+  const valued = valueFacts(reading, i);
+  if (valued.length > 0) return valued;
   if (w === 'me' && tokens[i + 1]?.w === 'and' && tokens[i + 2]?.w === 'my') {
     const relation = tokens[i + 3];
     return relation ? pairFacts(reading, i, i + 4, `The user and their ${relation.raw}`) : [];
@@ -91,6 +93,23 @@ function droppedSubject(reading: Reading, i: number): Draft[] {
   }
   const verbal = verbalAt(tokens, at, 'i');
   return verbal === undefined ? [] : verbFacts(reading, verbal, i);
+}
+
+const MATTERS = new Set(['important', 'special', 'precious', 'dear', 'everything', 'vital', 'essential']);
+
+/** "Family's super important to me", "Pottery means a lot to me": what the user values. */
+function valueFacts(reading: Reading, i: number): Draft[] {
+  const { tokens } = reading;
+  const n = tokens.length;
+  if (n < 4 || tokens[n - 1]!.w !== 'me' || tokens[n - 2]!.w !== 'to') return [];
+  const subjectEnd = tokens.findIndex((t, k) => k > i && k < i + 5 && (t.w === 'is' || t.w === 'are' || t.w === 'means' || t.w === 'mean' || t.w === 'matters' || t.w === 'matter'));
+  const cut = subjectEnd > i ? subjectEnd : tokens.findIndex((t, k) => k >= i && k < i + 5 && t.w.endsWith("'s"));
+  if (cut < i) return [];
+  const own = cut === subjectEnd ? tokens.slice(i, cut) : [...tokens.slice(i, cut), { ...tokens[cut]!, raw: tokens[cut]!.raw.slice(0, -2), w: tokens[cut]!.w.slice(0, -2) }];
+  const says = tokens.slice(cut + 1, n - 2).map((t) => t.w);
+  if (own.length === 0 || own.some((t) => ['it', 'that', 'this', 'you', 'your', 'which', 'what', 'there'].includes(t.w)) || !says.some((w) => MATTERS.has(w) || w === 'lot' || w === 'world' || w === 'matters')) return [];
+  const thing = own.map((t) => (t.w === 'my' ? 'their' : t.raw)).join(' ');
+  return [{ topic: 'belief', content: `The user values ${thing}.`, confidence: 0.6, first: i, last: n - 1 }];
 }
 
 function goesBy(reading: Reading, first: number, at: number): Draft[] {

@@ -23,7 +23,7 @@ export interface Clause {
 /** A sentence ends at . ! ? (followed by a space or the end), a line break or a semicolon. */
 const SENTENCE_END = /[.!?。！？]+(?=[\s"'”’)\]]|$)|[\n\r\u2028\u2029\u0085\u000B\u000C;]+/gu;
 /** A word (letters, marks, digits; joined by an apostrophe, hyphen or slash), or a comma, or a colon. */
-const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:['’\-/][\p{L}\p{M}\p{N}]+)*|[,:]/gu;
+const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:['’\-/][\p{L}\p{M}\p{N}]+)*|[,:—–]|(?<=\s)-(?=\s)/gu;
 const CONJUNCTION = new Set(['and', 'but', 'so', 'plus', 'because', 'cause', "'cause", 'though', 'although', 'while', 'then', 'also', 'as', 'bc', 'cuz', 'coz', 'n', '&', 'since', 'after', 'before', 'when', 'until', 'till', 'once']);
 
 function tokensOf(text: string, from: number, to: number): Token[] {
@@ -32,7 +32,9 @@ function tokensOf(text: string, from: number, to: number): Token[] {
   const slice = text.slice(from, to);
   for (const match of slice.matchAll(WORD)) {
     const raw = match[0];
-    tokens.push({ w: raw.toLowerCase().replace(/’/g, "'"), raw, start: from + match.index, end: from + match.index + raw.length });
+    // A dash between spaces breaks a clause as a comma does ("Researching agencies — it's been a dream").
+    const w = raw === '—' || raw === '–' || raw === '-' ? ',' : raw.toLowerCase().replace(/’/g, "'");
+    tokens.push({ w, raw, start: from + match.index, end: from + match.index + raw.length });
   }
   return tokens;
 }

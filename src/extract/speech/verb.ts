@@ -62,7 +62,7 @@ export function isVague(text: string): boolean {
   const words = text.split(' ');
   // What the user says of the person they talk to ("your idea", "for you") is not about the user.
   if (/(?:^|\s)(?:you|your|yours|u|ur)(?:\s|$)/i.test(text)) return true;
-  if (words.length <= 4 && /(?:^|\s)(?:it|them)(?:\s|$)/i.test(text)) return true;
+  if (words.length <= 3 && /(?:^|\s)(?:it|them)(?:\s|$)/i.test(text)) return true;
   return words.length <= 2 && /(?:^|\s)(?:that|this|those|these|one|stuff|things?)(?:\s|$)/i.test(text);
 }
 
