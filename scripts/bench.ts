@@ -6,7 +6,8 @@
  * history sizes with `--long=100,1000,2000,10000`, and `--long-only` skips the rest; `--topic-only`
  * runs only the big-topic write section; `--no-long` skips the long-user section; the
  * encryption-at-rest section's sizes with `--sealed=1000,10000`, and `--sealed-only` runs only it;
- * `--codes-only` runs only the 8-bit section (at the largest size: `npm run bench -- --codes-only 100000`).
+ * `--codes-only` runs only the 8-bit section (at the largest size: `npm run bench -- --codes-only 100000`);
+ * `--speech-only` runs only the ordinary-speech ingest section (which otherwise runs first).
  * Exits 1 if any top-k is wrong.
  */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
@@ -15,6 +16,7 @@ import { createComputeClient } from '../src/worker/client';
 import { runBench, runCodesBench, type BenchEnvironment } from './bench-core';
 import { LONG_USER_SIZES, runLongUserBench } from './bench-long';
 import { runSealedBench, SEALED_SIZES } from './bench-sealed';
+import { runSpeechBench } from './bench-speech';
 import { printTopicIngest } from './bench-topic';
 
 const args = process.argv.slice(2);
@@ -33,6 +35,8 @@ const env: BenchEnvironment = {
   print: (line) => console.log(line),
 };
 if (args.includes('--codes-only')) process.exit(runCodesBench(env).length ? 1 : 0);
+await runSpeechBench(env);
+if (args.includes('--speech-only')) process.exit(0);
 if (args.includes('--topic-only')) {
   await printTopicIngest(env);
   process.exit(0);
