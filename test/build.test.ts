@@ -58,7 +58,11 @@ describe('vite build (library)', () => {
     expect(entry).not.toMatch(/Top-level entity parameters|engramMiddleware|from ["']\.\/(mem0|ai-sdk)/);
     // Import statements only (error messages in the bundle quote `from 'fake-indexeddb'`).
     const imports = (code: string) => [...code.matchAll(/^import\b[^;]*?\bfrom\s*["']([^"']+)["']/gm)].map((match) => match[1]).sort();
-    expect(imports(entry)).toEqual(['comlink', 'dexie', 'zod']);
+    // Besides its dependencies, the entry imports only chunks of its own code ("./…"); the
+    // speech extractor is one it loads lazily, on the first ingest.
+    expect(imports(entry).filter((name) => !name!.startsWith('./'))).toEqual(['comlink', 'dexie', 'zod']);
+    expect(entry).toMatch(/import\("\.\/extractor-[\w-]+\.js"\)/);
+    expect(imports(entry).some((name) => /extractor/.test(name!))).toBe(false);
     for (const name of ['mem0.js', 'ai-sdk.js']) {
       const adapter = readFileSync(join(outDir, name), 'utf8');
       expect(imports(adapter)).toEqual(['engram']);
@@ -77,10 +81,11 @@ describe('vite build (library)', () => {
     // Named, never resolved: an application without the optional peer must still build.
     expect(code.some((text) => text.includes('"@huggingface/transformers"'))).toBe(true);
     expect(code.some((text) => /import\(\s*["'`]@huggingface\/transformers/.test(text))).toBe(false);
-    // engram's own files come to ~416 kB (entry, worker with the 8-bit kernel, sealing, adapters);
-    // the smallest transformers.js build (transformers.web.min.js) is 470 kB on its own, so
-    // bundling it by mistake crosses this budget.
-    expect(code.reduce((sum, text) => sum + text.length, 0)).toBeLessThan(450_000);
+    // engram's own files come to ~650 kB (entry, worker with the 8-bit kernel, sealing, adapters,
+    // and the speech extractor twice, ~114 kB each: the entry's lazy chunk for in-process compute
+    // and the worker's); the smallest transformers.js build (transformers.web.min.js) is 470 kB
+    // on its own, so bundling it by mistake crosses this budget.
+    expect(code.reduce((sum, text) => sum + text.length, 0)).toBeLessThan(700_000);
   });
   it('builds engram/chroma as its own entry on engram, zod and the chromadb peer, and keeps Chroma out of the main entry', () => {
     const imports = (code: string) => [...code.matchAll(/^import\b[^;]*?\bfrom\s*["']([^"']+)["']/gm)].map((match) => match[1]).sort();

@@ -182,9 +182,10 @@ export interface ComputeApi {
   embedModel(spec: ModelEmbedderSpec, texts: string[]): Promise<Float32Array[]>;
   /**
    * The offline extractor over user messages' texts written at `at` (ms since epoch; relative
-   * times such as "yesterday" are read against it, and stay as said without it).
+   * times such as "yesterday" are read against it, and stay as said without it). Its code is
+   * loaded on the first call, so an application that never ingests never loads it.
    */
-  extract(texts: string[], at: number | undefined): ExtractedFact[];
+  extract(texts: string[], at: number | undefined): Promise<ExtractedFact[]>;
   /** Drops caches that may hold user text (the hash embedder's token cache); erasure calls it. */
   clearCaches(): void;
 }

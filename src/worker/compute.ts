@@ -3,7 +3,6 @@
  * blended score. Pure (no DOM, no Comlink), so the worker exposes it and Node runs it in-process.
  */
 import { createHashEmbedder } from '../embed/hash-embedder';
-import { speechCandidates } from '../extract/speech/extractor';
 import type { Scope } from '../schema';
 import { SCOPE_CODE, type ComputeApi, type ComputeStats, type ExtractedFact, type ModelEmbedderSpec, type ScanCandidate, type ScanCandidates, type ScanHit, type ScanRequest, type ScanResult } from './api';
 import { relevanceTerm, scoreLexical } from './fusion';
@@ -39,6 +38,7 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
   const module = options.kernel === 'js' ? null : loadKernelModule();
   const codes = options.codes ?? 'i8';
   const partitions = new Map<string, Partition>();
+  let speech: Promise<typeof import('../extract/speech/extractor')> | undefined;
   const embedders = new Map<number, ReturnType<typeof createHashEmbedder>>();
 
   function embedderFor(dim: number) {
@@ -93,7 +93,8 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
       return texts.map((text) => embedder.embedOne(text));
     },
 
-    extract(texts, at) {
+    async extract(texts, at) {
+      const { speechCandidates } = await (speech ??= import('../extract/speech/extractor'));
       return texts.flatMap((text): ExtractedFact[] => speechCandidates(text, at));
     },
 
