@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { speechCandidates } from '../../src/extract/speech/extractor';
 import { createRuleExtractor, isEngramError, SEED_RULES, ValidationError, type Memory } from '../../src/index';
 import { createTestMemory } from '../helpers/memory';
 
@@ -247,6 +248,28 @@ describe('createRuleExtractor (adversarial input)', () => {
     // Walking to the sentence ends and recounting quotes per match made this 29 s before.
     console.log(`rule extractor on 100 kB with dense matches: worst ${worst.toFixed(1)} ms (${worstCase})`);
     expect(worst).toBeLessThan(2_000);
+  });
+});
+
+describe('speechCandidates (adversarial input)', () => {
+  it('reads 100 kB and 200 kB messages in time that grows linearly, whatever unit they repeat', () => {
+    const fill = (unit: string, size: number) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+    const best = (text: string) => Math.min(...[0, 1, 2].map(() => {
+      const started = performance.now();
+      speechCandidates(text, 0);
+      return performance.now() - started;
+    }));
+    let worst = { ratio: 0, unit: '', ms: 0 };
+    // The seed rules' own units ("i'm vegan", "call me Ada") are timed above; these are the reader's.
+    for (const unit of ['i am a a a a ', 'my my my ', 'i have ', "i'm not not not ", ', , , ', 'i i i i ', 'my sister my sister ', 'and i and i ', 'I went to Paris yesterday and ', 'last week last week ', 'hi hi hi ', 'x'.repeat(60), "i'm so so so so excited about "]) {
+      const small = best(fill(unit, 100_000));
+      const large = best(fill(unit, 200_000));
+      // Below ~10 ms the ratio is timer and collector noise; a quadratic walk shows up as ~4x.
+      const ratio = large / Math.max(small, 20);
+      if (ratio > worst.ratio) worst = { ratio, unit: JSON.stringify(unit), ms: large };
+    }
+    console.log(`speech extractor, 200 kB vs 100 kB: worst ratio ${worst.ratio.toFixed(2)} (${worst.unit}, ${worst.ms.toFixed(0)} ms)`);
+    expect(worst.ratio).toBeLessThan(3);
   });
 });
 

@@ -39,6 +39,10 @@ function tokensOf(text: string, from: number, to: number): Token[] {
   return tokens;
 }
 
+function isBoundary(token: Token): boolean {
+  return token.w === ',' || token.w === ':' || CONJUNCTION.has(token.w);
+}
+
 /** Whether a clause may start at `tokens[i]`: a new subject, or a question or request. */
 function opensClause(tokens: readonly Token[], i: number): boolean {
   const next = tokens[i];
@@ -63,10 +67,12 @@ function clausesOf(tokens: Token[], question: boolean): Clause[] {
   let current: Token[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
-    const boundary = token.w === ',' || token.w === ':' || CONJUNCTION.has(token.w);
-    if (boundary && current.length > 0) {
+    const boundary = isBoundary(token);
+    // Only the first of a run of commas and conjunctions looks ahead: the look-ahead skips the
+    // whole run, so looking again from inside it would make a run of n cost n².
+    if (boundary && current.length > 0 && !isBoundary(tokens[i - 1]!)) {
       let j = i + 1;
-      while (j < tokens.length && (tokens[j]!.w === ',' || CONJUNCTION.has(tokens[j]!.w) || tokens[j]!.w === 'now')) j++;
+      while (j < tokens.length && (isBoundary(tokens[j]!) || tokens[j]!.w === 'now')) j++;
       if (opensClause(tokens, j) && mayEnd(current, tokens, i, j)) {
         clauses.push({ tokens: current, question: false });
         current = [];
@@ -91,8 +97,10 @@ export function clausesOfMessage(text: string): Clause[] {
   const add = (to: number, question: boolean) => {
     let start = from;
     while (to - start > MAX_SENTENCE) {
-      const space = text.lastIndexOf(' ', start + MAX_SENTENCE);
-      const cut = space > start ? space : start + MAX_SENTENCE;
+      // Back to a space within the piece only: lastIndexOf would walk a spaceless text to its start.
+      let cut = start + MAX_SENTENCE;
+      while (cut > start + MAX_SENTENCE / 2 && text.charCodeAt(cut) !== 0x20) cut--;
+      if (cut <= start + MAX_SENTENCE / 2) cut = start + MAX_SENTENCE;
       clauses.push(...clausesOf(tokensOf(text, start, cut), false));
       start = cut;
     }
