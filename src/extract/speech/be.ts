@@ -4,8 +4,9 @@
  * a language, into something, going to do something. A feeling ("I'm so tired") is no fact.
  */
 import type { Topic } from '../topics';
-import { DIET_SPELLING, DIETS, FEELINGS, HABIT_VERBS, HEALTH_STATES, JOB_SUFFIX, JOBS, LANGUAGES, NOT_JOBS, RELATIONSHIP_STATES, RELIGIONS } from './lexicon';
-import { capitalised, objectAt, placeAt, sentence, type Draft, type Reading } from './phrase';
+import { beWord, capitalisedLanguages, STATE_READERS, type Complement } from './be-states';
+import { DIETS, FEELINGS, HABIT_VERBS, JOB_SUFFIX, JOBS, LANGUAGES, NOT_JOBS, RELIGIONS } from './lexicon';
+import { draft, objectAt, placeAt, sentence, type Draft, type Reading } from './phrase';
 import { bornFacts, isPlace, isVague, verbFacts } from './verb';
 import type { Verbal } from './verbal';
 import { isGerund } from './verbs';
@@ -16,23 +17,9 @@ const INTENSIFIERS = new Set(['so', 'very', 'really', 'super', 'totally', 'prett
 const PERSONALITY = new Set(['person', 'owl', 'bird', 'foodie', 'introvert', 'extrovert', 'ambivert', 'homebody', 'bookworm', 'nerd', 'geek', 'perfectionist', 'optimist', 'pessimist', 'workaholic', 'adrenaline', 'junkie', 'fanatic', 'buff', 'lover', 'enthusiast', 'addict', 'snob']);
 const HOBBYIST = new Set(['keen', 'avid', 'passionate', 'amateur', 'enthusiastic', 'casual', 'hobby', 'hobbyist']);
 const ADJECTIVES = new Set(['big', 'huge', 'proud', 'new', 'full-time', 'part-time', 'senior', 'junior', 'head', 'lead', 'freelance', 'registered', 'professional', 'retired', 'former', 'trainee', 'qualified', 'certified', 'software', 'web', 'graphic', 'high', 'school', 'primary', 'middle', 'math', 'maths', 'science', 'english', 'music', 'art', 'history', 'pe', 'night', 'er', 'icu', 'pediatric', 'dental', 'civil', 'mechanical', 'electrical', 'data', 'ux', 'ui', 'product', 'project', 'sales', 'marketing', 'social', 'media', 'content', 'line', 'sous', 'pastry', 'stay-at-home', 'single', 'first-year', 'second-year', 'third-year', 'final-year', 'grad', 'graduate', 'phd', 'masters', 'college', 'university', 'uni', 'medical', 'law', 'nursing', 'engineering', 'computer', 'family', 'general', 'staff', 'research', 'tech', 'it', 'self-taught', 'aspiring']);
-const NUMBER = /^(?:\d{1,3})$/;
-const NUMBER_WORDS = new Set(['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety']);
 
 function isJob(word: string): boolean {
   return JOBS.has(word) || (JOB_SUFFIX.test(word) && !NOT_JOBS.has(word) && !DIETS.has(word) && !RELIGIONS.has(word));
-}
-
-function draft(topic: Topic, content: string, confidence: number, first: number, last: number): Draft {
-  return { topic, content, confidence, first, last };
-}
-
-/** "is", "was", "has been", "is not", "is no longer" for the user. */
-function beWord(verbal: Verbal): string {
-  const base = verbal.tense === 'past' ? 'was' : verbal.tense === 'perfect' ? 'has been' : 'is';
-  if (!verbal.negated) return base;
-  if (verbal.noLonger) return verbal.tense === 'past' ? 'was no longer' : 'is no longer';
-  return verbal.tense === 'past' ? 'was not' : verbal.tense === 'perfect' ? 'has not been' : 'is not';
 }
 
 /** Facts from the complement of "I am" at `tokens[from]`. */
@@ -43,7 +30,6 @@ export function beFacts(reading: Reading, from: number, verbal: Verbal, first: n
   const w = tokens[i]?.w;
   if (w === undefined) return [];
   const next = tokens[i + 1]?.w;
-  const be = beWord(verbal);
   // Non-native "I am study economy", "I'm live in Rome": the verb after "am" is the fact.
   if (HABIT_VERBS.has(w) && !isGerund(w) && w !== 'like' && next !== undefined && verbal.tense === 'present') return verbFacts(reading, { ...verbal, be: false, at: i }, first);
   if (w === 'born') return bornFacts(reading, i + 1, first, 'was born');
@@ -64,88 +50,12 @@ export function beFacts(reading: Reading, from: number, verbal: Verbal, first: n
     const object = objectAt(reading, i + 1, 8);
     return object.text ? [draft('trip', sentence(USER, `was in ${object.text}`, object.time), 0.7, first, object.last)] : [];
   }
-  const present = verbal.tense === 'present' || verbal.tense === 'perfect';
-  const plain = !verbal.negated && verbal.tense === 'present';
-
-  // An age: "I'm 34", "I am 34 years old", "im 34 yo", "I'm thirty".
-  if ((NUMBER.test(w) || NUMBER_WORDS.has(w)) && plain) {
-    const n = Number(w);
-    if (NUMBER.test(w) && (n < 5 || n > 110)) return [];
-    const unit = next === 'years' || next === 'yrs' || next === 'yo' || next === 'y/o' ? (tokens[i + 2]?.w === 'old' ? 2 : 1) : 0;
-    if ((next === 'months' || next === 'weeks') && tokens[i + 2]?.w === 'pregnant') return [draft('health', `The user is ${w} ${next} pregnant.`, 0.85, first, i + 2)];
-    if (unit === 0 && next !== undefined && next !== ',' && next !== 'and' && next !== 'lol' && next !== 'now') return [];
-    return [draft('age', sentence(USER, `is ${w} years old`, undefined), 0.85, first, i + unit)];
-  }
-  // A diet: "I'm vegan", "I'm a vegetarian", "I'm not vegan any more".
-  const dietWord = w === 'a' || w === 'an' ? next : w;
-  if (dietWord !== undefined && (DIETS.has(dietWord) || DIET_SPELLING[dietWord] !== undefined)) {
-    const kind = DIET_SPELLING[dietWord] ?? dietWord;
-    const end = w === 'a' || w === 'an' ? i + 1 : i;
-    if (verbal.tense === 'past') return [draft('diet', sentence(USER, `used to follow a ${kind} diet`, undefined), 0.8, first, end)];
-    if (verbal.negated) return [draft('diet', sentence(USER, `${verbal.noLonger ? 'no longer follows' : 'does not follow'} a ${kind} diet`, undefined), 0.85, first, end)];
-    return [draft('diet', sentence(USER, `follows a ${kind} diet`, undefined), 0.9, first, end)];
-  }
-  // Allergies and intolerances: "I'm allergic to peanuts", "im lactose intolerant".
-  if (w === 'allergic' || w === 'alergic' || (w === 'intolerant' && next === 'to')) {
-    if (next !== 'to' && next !== 'for') return [draft('allergy', sentence(USER, `${be} allergic`, undefined), 0.8, first, i)];
-    const object = objectAt(reading, i + 2, 6);
-    return object.text ? [draft('allergy', sentence(USER, `${be} ${w === 'intolerant' ? 'intolerant' : 'allergic'} ${next} ${object.text}`, undefined), 0.9, first, object.last)] : [];
-  }
-  if (next === 'intolerant' || next === 'free' || w === 'gluten-free' || w === 'dairy-free' || w === 'celiac' || w === 'coeliac') {
-    return [draft('allergy', sentence(USER, `${be} ${tokens.slice(i, next === 'intolerant' || next === 'free' ? i + 2 : i + 1).map((t) => t.w).join(' ')}`, undefined), 0.85, first, next === 'intolerant' || next === 'free' ? i + 1 : i)];
-  }
-  if (HEALTH_STATES.has(w)) {
-    const object = w === 'recovering' ? objectAt(reading, i + 1, 8) : undefined;
-    return [draft('health', sentence(USER, `${be} ${w}${object?.text ? ` ${object.text}` : ''}`, object?.time), 0.8, first, object?.last ?? i)];
-  }
-  // Where from and where now: "I'm from Brazil", "I'm based in Berlin", "I'm living in Oslo".
-  if ((w === 'from' || w === 'frm' || (w === 'coming' && next === 'from')) && present) {
-    const place = placeAt(reading, w === 'coming' ? i + 2 : i + 1);
-    if (/^(?:here|there|around here|nowhere)$/i.test(place.text)) return [];
-    return place.text ? [draft('origin', sentence(USER, `${verbal.negated ? 'is not' : 'is'} from ${place.text}`, undefined), 0.85, first, place.last)] : [];
-  }
-  if ((w === 'based' || w === 'living' || w === 'located') && (next === 'in' || (w === 'living' && (next === 'alone' || next === 'with' || next === 'near'))) && present) {
-    const place = next === 'in' ? placeAt(reading, i + 2) : objectAt(reading, i + 2, 8);
-    const where = next === 'alone' ? `alone${place.text ? ` ${place.text}` : ''}` : `${next} ${place.text}`;
-    return place.text || next === 'alone' ? [draft(next === 'with' ? 'family' : 'home', sentence(USER, `${verbal.negated ? 'does not live' : 'lives'} ${where}`, undefined), 0.85, first, Math.max(place.last, i + 1))] : [];
-  }
-  if ((w === 'eating' || w === 'drinking') && next !== undefined && verbal.negated) {
-    const object = objectAt(reading, i + 1, 6);
-    return object.text ? [draft('preference', sentence(USER, `does not ${w === 'eating' ? 'eat' : 'drink'} ${object.text}`, undefined), 0.75, first, object.last)] : [];
-  }
-  // Relationship status: "I'm married", "I'm single", "I'm engaged to Tom", "im in a relationship".
-  if (RELATIONSHIP_STATES.has(w) || (w === 'in' && next === 'a' && tokens[i + 2]?.w === 'relationship')) {
-    const end = w === 'in' ? i + 2 : i;
-    const partner = (w === 'married' || w === 'engaged' || w === 'dating') && (next === 'to' || w === 'dating') ? objectAt(reading, w === 'dating' ? i + 1 : i + 2, 4) : undefined;
-    const with_ = w === 'in' && tokens[i + 3]?.w === 'with' ? objectAt(reading, i + 4, 4) : undefined;
-    const state = w === 'in' ? 'in a relationship' : w;
-    const tail = partner?.text ? `${w === 'dating' ? '' : ' to'} ${partner.text}` : with_?.text ? ` with ${with_.text}` : '';
-    return [draft('relationship', sentence(USER, `${be} ${state === 'maried' ? 'married' : state}${tail}`, undefined), 0.85, first, partner?.last ?? with_?.last ?? end)];
-  }
-  const faith = RELIGIONS.has(w) ? i : (w === 'a' || w === 'an') ? [i + 1, i + 2].find((k) => RELIGIONS.has(tokens[k]?.w ?? '')) : undefined;
-  if (faith !== undefined) {
-    const word = tokens[faith]!.w;
-    const proper = !/^(?:religious|spiritual|atheist|agnostic)$/.test(word);
-    return [draft('belief', sentence(USER, `${be} ${proper ? capitalised(word) : word}`, undefined), 0.8, first, faith)];
-  }
-  if (w === 'a' && (next === 'widow' || next === 'widower')) return [draft('relationship', sentence(USER, `${be} a ${next}`, undefined), 0.85, first, i + 1)];
-  // Languages: "I'm fluent in French", "I'm a native Spanish speaker", "I'm bilingual".
-  if (w === 'fluent' && next === 'in') {
-    const language = objectAt(reading, i + 2, 5);
-    return language.text ? [draft('language', sentence(USER, `${be} fluent in ${capitalisedWords(language.text)}`, undefined), 0.85, first, language.last)] : [];
-  }
-  if (w === 'bilingual' || w === 'trilingual') return [draft('language', sentence(USER, `${be} ${w}`, undefined), 0.8, first, i)];
-  if ((w === 'a' || w === 'an') && next === 'native' && LANGUAGES.has(tokens[i + 2]?.w ?? '') && tokens[i + 3]?.w === 'speaker') {
-    return [draft('language', sentence(USER, `${be} a native ${capitalised(tokens[i + 2]!.w)} speaker`, undefined), 0.85, first, i + 3)];
-  }
-  if (w === 'retired' || w === 'unemployed' || w === 'self-employed' || (w === 'between' && next === 'jobs')) {
-    return [draft('occupation', sentence(USER, `${be} ${w === 'between' ? 'between jobs' : w}`, undefined), 0.8, first, w === 'between' ? i + 1 : i)];
+  const complement: Complement = { reading, i, w, next, verbal, first };
+  for (const read of STATE_READERS) {
+    const found = read(complement);
+    if (found !== undefined) return found;
   }
   return articleFacts(reading, i, verbal, first) ?? progressiveFacts(reading, i, verbal, first) ?? fanFacts(reading, i, verbal, first) ?? [];
-}
-
-function capitalisedWords(text: string): string {
-  return text.replace(/\p{L}+/gu, (word) => (LANGUAGES.has(word.toLowerCase()) ? capitalised(word.toLowerCase()) : word));
 }
 
 /** "I'm a nurse", "I was a teacher", "I'm a student at MIT", "I'm a mom of two". */
@@ -249,7 +159,7 @@ function progressiveFacts(reading: Reading, i: number, verbal: Verbal, first: nu
   if (w === 'learning' && next !== undefined) {
     const object = objectAt(reading, i + 1, 8);
     const topic: Topic = LANGUAGES.has(next) ? 'language' : 'hobby';
-    return object.text ? [draft(topic, sentence(USER, `is learning ${topic === 'language' ? capitalisedWords(object.text) : object.text}`, object.time), 0.8, first, object.last)] : [];
+    return object.text ? [draft(topic, sentence(USER, `is learning ${topic === 'language' ? capitalisedLanguages(object.text) : object.text}`, object.time), 0.8, first, object.last)] : [];
   }
   const object = objectAt(reading, i + 1);
   if (verbal.negated) return [];

@@ -8,7 +8,7 @@
 import { isReservedName } from '../../names';
 import type { Topic } from '../topics';
 import { LANGUAGES, PETS, RELATIVES } from './lexicon';
-import { capitalised, nameAt, objectAt, sentence, type Draft, type Reading } from './phrase';
+import { capitalised, draft, nameAt, objectAt, sentence, type Draft, type Reading } from './phrase';
 import { isPlace } from './verb';
 
 const RELATIVE_ADJECTIVES = new Set(['little', 'big', 'older', 'younger', 'baby', 'best', 'ex', 'late', 'oldest', 'youngest', 'eldest', 'twin', 'step', 'new', 'two', 'three', 'four', 'grand', 'old', 'beloved', 'dear', 'lovely', 'husband', 'wife']);
@@ -17,10 +17,6 @@ const OTHERS_VERBS = new Set(['lives', 'live', 'lived', 'works', 'work', 'worked
 /** Verbs after "my <relative>" that report what they think or say: never stored. */
 const REPORTING = new Set(['says', 'said', 'thinks', 'thought', 'believes', 'told', 'tells', 'claims', 'wants', 'prefers', 'asked', 'asks', 'insists', 'wrote', 'writes', 'texted', 'mentioned', 'would', 'could', 'should', 'might', 'wishes', 'hopes', 'feels', 'reckons', 'swears']);
 const LOVE = new Set(['loves', 'love', 'likes', 'like']);
-
-function draft(topic: Topic, content: string, confidence: number, first: number, last: number): Draft {
-  return { topic, content, confidence, first, last };
-}
 
 function is(reading: Reading, i: number): number | undefined {
   const w = reading.tokens[i]?.w;

@@ -17,6 +17,11 @@ export interface Draft {
   last: number;
 }
 
+/** A draft of `topic` from tokens [first, last] of the clause. */
+export function draft(topic: Topic, content: string, confidence: number, first: number, last: number): Draft {
+  return { topic, content, confidence, first, last };
+}
+
 /** What a clause reader knows besides the clause: the message time, the hedge and greeting before the subject. */
 export interface Reading {
   tokens: readonly Token[];

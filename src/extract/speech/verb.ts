@@ -5,7 +5,7 @@
  */
 import type { Topic } from '../topics';
 import { CONDITIONS, FREQUENCY, HABIT_VERBS, LANGUAGES, MENTAL, PETS, RELATIVES } from './lexicon';
-import { objectAt, placeAt, sentence, type Draft, type Phrase, type Reading } from './phrase';
+import { draft, objectAt, placeAt, sentence, type Draft, type Phrase, type Reading } from './phrase';
 import type { Verbal } from './verbal';
 import { isGerund, isPast, lemmaOf, thirdPerson } from './verbs';
 
@@ -23,10 +23,6 @@ const TRAVEL = new Set(['visit', 'travel', 'fly', 'go', 'backpack', 'tour', 'exp
 /** Where one goes that is no trip: "went to the gym", "went to bed", "go to work". */
 const NOT_PLACES = new Set(['the', 'a', 'an', 'my', 'our', 'their', 'his', 'her', 'bed', 'work', 'school', 'church', 'sleep', 'class', 'college', 'uni', 'university', 'gym', 'store', 'shop', 'party', 'concert', 'bar', 'beach', 'park', 'doctor', 'dentist', 'hospital', 'office', 'lunch', 'dinner', 'breakfast', 'see', 'get', 'buy', 'visit', 'meet', 'watch', 'town', 'mass', 'therapy', 'practice', 'rehab', 'jail', 'court', 'this', 'that', 'some', 'one', 'two', 'it', 'there', 'here', 'home']);
 const DEGREE = new Set(['degree', 'masters', "master's", 'phd', 'diploma', 'bachelors', "bachelor's", 'ba', 'bsc', 'msc', 'mba', 'doctorate']);
-
-function draft(topic: Topic, content: string, confidence: number, first: number, last: number): Draft {
-  return { topic, content, confidence, first, last };
-}
 
 /** The verb as the user's fact says it: "likes", "does not like", "liked", "has liked", "plans to like", "used to like". */
 function predicate(verbal: Verbal, verb: string, typed: string): string {
