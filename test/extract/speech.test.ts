@@ -91,8 +91,8 @@ describe('the default extractor (behaviours)', () => {
     ]);
   });
 
-  it('reads no fact about the user from a question, a request, a hypothetical or someone else\'s words', async () => {
-    for (const message of ['Are you vegan?', 'can you recommend a vegan restaurant', 'If I were vegan I would cook more.', "I'd love to live in Oslo.", 'Bob said "I live in Paris".', 'According to my doctor, I have asthma.', 'Please book me a table.']) {
+  it('reads no fact about the user from a question, a request, a hypothetical, someone else\'s words, a gerund subject or words about the listener', async () => {
+    for (const message of ['Are you vegan?', 'can you recommend a vegan restaurant', 'If I were vegan I would cook more.', "I'd love to live in Oslo.", 'Bob said "I live in Paris".', 'According to my doctor, I have asthma.', 'Please book me a table.', 'Overcoming challenges builds strength.', 'Taking a risk is scary.', "I'm rooting for you!"]) {
       expect(await facts(message), message).toEqual([]);
     }
   });

@@ -162,7 +162,7 @@ function progressiveFacts(reading: Reading, i: number, verbal: Verbal, first: nu
     return object.text ? [draft(topic, sentence(USER, `is learning ${topic === 'language' ? capitalisedLanguages(object.text) : object.text}`, object.time), 0.8, first, object.last)] : [];
   }
   const object = objectAt(reading, i + 1);
-  if (verbal.negated) return [];
+  if (verbal.negated || isVague(object.text)) return [];
   const verbWords = verbal.tense === 'perfect' ? `has been ${w}` : `is ${w}`;
   return [draft(object.future ? 'plan' : 'event', sentence(USER, `${verbWords}${object.text ? ` ${object.text}` : ''}`, object.time), 0.7, first, object.last < i ? i : object.last)];
 }

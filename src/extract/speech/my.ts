@@ -9,7 +9,7 @@ import { isReservedName } from '../../names';
 import type { Topic } from '../topics';
 import { LANGUAGES, PETS, RELATIVES } from './lexicon';
 import { capitalised, draft, nameAt, objectAt, sentence, type Draft, type Reading } from './phrase';
-import { isPlace } from './verb';
+import { isPlace, isVague } from './verb';
 
 const RELATIVE_ADJECTIVES = new Set(['little', 'big', 'older', 'younger', 'baby', 'best', 'ex', 'late', 'oldest', 'youngest', 'eldest', 'twin', 'step', 'new', 'two', 'three', 'four', 'grand', 'old', 'beloved', 'dear', 'lovely', 'husband', 'wife']);
 /** What a relative's clause may say: the verb starts it. */
@@ -157,7 +157,7 @@ export function pairFacts(reading: Reading, first: number, verbAt: number, subje
   const present = ['live', 'have', 'love', 'like', 'go', 'play', 'run', 'own', 'enjoy'].includes(verb);
   if (!past && !present && verb !== 'are' && verb !== 'were') return [];
   const rest = objectAt(reading, verbAt + 1, 12);
-  if (!rest.text) return [];
+  if (!rest.text || isVague(rest.text)) return [];
   const topic: Topic = verb === 'live' || verb === 'moved' ? 'home' : verb === 'are' && /\bmarried|engaged\b/.test(rest.text) ? 'relationship' : (verb === 'went' || verb === 'flew' || verb === 'visited' || verb === 'drove') && (verb === 'visited' || isPlace(reading, verbAt + (tokens[verbAt + 1]?.w === 'to' ? 2 : 1))) ? 'trip' : present ? 'hobby' : 'event';
   return [draft(topic, sentence(subject, `${verb} ${rest.text}`, rest.time), 0.75, first, Math.max(rest.last, verbAt))];
 }

@@ -41,6 +41,7 @@ export interface Phrase {
   future: boolean;
 }
 
+const NEW_SUBJECT = new Set(['i', "i'm", "i've", "i'll", "i'd", 'we', "we're", "we've"]);
 const PRONOUNS: Readonly<Record<string, string>> = { my: 'their', me: 'them', myself: 'themselves', mine: 'theirs', i: 'they', "i'm": "they're", im: "they're", "i've": "they've", our: 'their', us: 'them' };
 const TRAILING = new Set(['and', 'or', 'to', 'with', 'the', 'a', 'an', 'of', 'for', 'in', 'at', 'on', 'my', 'so', 'too', 'really', 'just', 'very', 'lately', 'now', 'though', 'anyway', 'yet', 'like', 'then', 'anymore', 'any', 'more']);
 /** Longest object read: a fact is one claim, not a paragraph. */
@@ -59,6 +60,8 @@ export function objectAt(reading: Reading, from: number, limit = MAX_OBJECT): Ph
     const token = tokens[i]!;
     if (token.w === ',' || token.w === ':' || OBJECT_END.has(token.w)) break;
     if ((token.w === 'and' || token.w === 'but' || token.w === 'so') && SUBJECT_START.has(words[i + 1] ?? '')) break;
+    // A new subject starts another clause the splitter could not see ("after we talked I finally …").
+    if (parts.length > 0 && NEW_SUBJECT.has(token.w)) break;
     const when = timeAt(words, i, at);
     if (when !== undefined && time === undefined) {
       time = when.phrase ?? tokens.slice(i, i + when.words).map((t) => t.raw).join(' ');

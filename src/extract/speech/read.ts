@@ -73,6 +73,8 @@ function weFacts(reading: Reading, i: number): Draft[] {
 /** Verbs a chat message starts with when it drops its "I": "just adopted a puppy", "finally finished my thesis". */
 /** Gerunds that open a clause without saying what the user does ("According to Sam", "Speaking of which"). */
 const NOT_DOING = new Set(['according', 'regarding', 'concerning', 'considering', 'including', 'assuming', 'supposing', 'speaking', 'talking', 'being', 'having', 'wondering', 'thinking', 'hoping', 'feeling', 'seeing', 'hearing', 'knowing', 'saying', 'asking', 'following', 'judging', 'excluding', 'given', 'during', 'nothing', 'something', 'anything', 'everything', 'bring', 'growing', 'coming']);
+/** Finite verbs that show a gerund opening a clause is its subject ("Taking a risk is scary"). */
+const FINITE = new Set(['is', 'was', 'are', 'were', "'s", 'makes', 'helps', 'builds', 'gives', 'keeps', 'brings', 'means', 'feels', 'will', 'can', 'could', 'would', 'should', 'must', 'has', 'does', 'takes', 'teaches', 'shows', 'lets', 'pushes', 'matters', 'seems', 'sounds', 'looks']);
 const WE_PRESENT = new Set(['love', 'like', 'enjoy', 'go', 'play', 'have']);
 const DROPPED_SUBJECT = new Set(['gonna', 'wanna', 'been', 'adopted', 'got', 'went', 'started', 'finished', 'bought', 'moved', 'visited', 'joined', 'booked', 'ran', 'made', 'tried', 'painted', 'baked', 'saw', 'met', 'watched', 'took', 'graduated', 'won', 'signed', 'passed', 'built', 'cooked', 'launched', 'completed', 'quit']);
 
@@ -83,6 +85,8 @@ function droppedSubject(reading: Reading, i: number): Draft[] {
   const w = tokens[at]?.w ?? '';
   // "Researching adoption agencies", "Heading to Rome tomorrow": what the user is doing.
   if (isGerund(w) && at === i && tokens.length - at >= 3 && !MENTAL.has(w.slice(0, -3)) && !NOT_DOING.has(w)) {
+    // "Overcoming challenges builds strength": the gerund is the subject of another verb, not what the user does.
+    if (tokens.some((token, k) => k > at && FINITE.has(token.w))) return [];
     const object = objectAt(reading, at + 1);
     return object.text && !/^(?:you|it|that|this)\b/i.test(object.text) ? [{ topic: object.future ? 'plan' : 'event', content: sentence('The user', `is ${w} ${object.text}`, object.time), confidence: 0.6, first: i, last: object.last }] : [];
   }
