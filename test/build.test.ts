@@ -35,9 +35,13 @@ describe('vite build (library)', () => {
     const worker = readFileSync(join(outDir, 'assets', workerFile), 'utf8');
     expect(worker).not.toMatch(/ZodError|safeParse/);
     // The build is not minified, so its TSDoc is in the file: the budget is for the code. (Zod,
-    // the dependency this keeps out, is over 200 kB of code; the worker's own is about 51 kB.)
+    // the dependency this keeps out, is over 200 kB of code; the worker's own is about 150 kB,
+    // 98 kB of it the speech extractor, which the worker bundles: an application's bundler copies
+    // the worker as one file.)
     const code = worker.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-    expect(code.length).toBeLessThan(60_000);
+    expect(code.length).toBeLessThan(170_000);
+    expect(worker).toMatch(/function speechCandidates\(/);
+    expect(worker).not.toMatch(/import\(["']\.\/extractor/);
   });
 
   it('keeps function names readable and maps both files back to src/ when built', () => {
@@ -81,9 +85,9 @@ describe('vite build (library)', () => {
     // Named, never resolved: an application without the optional peer must still build.
     expect(code.some((text) => text.includes('"@huggingface/transformers"'))).toBe(true);
     expect(code.some((text) => /import\(\s*["'`]@huggingface\/transformers/.test(text))).toBe(false);
-    // engram's own files come to ~650 kB (entry, worker with the 8-bit kernel, sealing, adapters,
-    // and the speech extractor twice, ~114 kB each: the entry's lazy chunk for in-process compute
-    // and the worker's); the smallest transformers.js build (transformers.web.min.js) is 470 kB
+    // engram's own files come to ~660 kB (entry, worker with the 8-bit kernel, sealing, adapters,
+    // and the speech extractor twice: the entry's lazy chunk for in-process compute and the
+    // worker's copy); the smallest transformers.js build (transformers.web.min.js) is 470 kB
     // on its own, so bundling it by mistake crosses this budget.
     expect(code.reduce((sum, text) => sum + text.length, 0)).toBeLessThan(700_000);
   });

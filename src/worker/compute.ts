@@ -25,6 +25,17 @@ export interface ComputeOptions {
    * themselves, ranked in one pass. The JS kernel always holds f32.
    */
   codes?: VectorCodes;
+  /**
+   * Loads the speech extractor `extract` runs. The worker passes the module it bundles (a worker
+   * is copied by an application's bundler as one file, so it cannot load chunks of its own); the
+   * in-process client passes a dynamic import, so the main bundle loads it on the first ingest.
+   */
+  speech?: () => Promise<SpeechModule>;
+}
+
+/** What `extract` needs of src/extract/speech. */
+export interface SpeechModule {
+  speechCandidates(content: string, at: number | undefined): ExtractedFact[];
 }
 
 function scopeMask(scopes: readonly Scope[]): number {
@@ -38,7 +49,8 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
   const module = options.kernel === 'js' ? null : loadKernelModule();
   const codes = options.codes ?? 'i8';
   const partitions = new Map<string, Partition>();
-  let speech: Promise<typeof import('../extract/speech/extractor')> | undefined;
+  let speech: Promise<SpeechModule> | undefined;
+  const loadSpeech = options.speech ?? (() => import('../extract/speech/extractor'));
   const embedders = new Map<number, ReturnType<typeof createHashEmbedder>>();
 
   function embedderFor(dim: number) {
@@ -94,7 +106,7 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
     },
 
     async extract(texts, at) {
-      const { speechCandidates } = await (speech ??= import('../extract/speech/extractor'));
+      const { speechCandidates } = await (speech ??= loadSpeech());
       return texts.flatMap((text): ExtractedFact[] => speechCandidates(text, at));
     },
 
