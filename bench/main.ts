@@ -6,6 +6,7 @@ import { createComputeClient } from '../src/worker/client';
 import { runBench, runCodesBench, type BenchEnvironment } from '../scripts/bench-core';
 import { LONG_USER_SIZES, runLongUserBench } from '../scripts/bench-long';
 import { runSealedBench, SEALED_SIZES } from '../scripts/bench-sealed';
+import { runSpeechBench } from '../scripts/bench-speech';
 import { printTopicIngest } from '../scripts/bench-topic';
 
 declare global {
@@ -38,6 +39,8 @@ const env: BenchEnvironment = {
 (async () => {
   if (params.has('codesOnly')) return runCodesBench(env);
   if (params.has('topicOnly')) return printTopicIngest(env).then((): string[] => []);
+  await runSpeechBench(env);
+  if (params.has('speechOnly')) return [];
   const failures = params.has('longOnly') || sealedOnly ? [] : await runBench(env);
   if (!params.has('noLong') && !sealedOnly) await runLongUserBench(env, longSizes);
   if (!params.has('longOnly')) await runSealedBench(env, sealedSizes);

@@ -2,7 +2,7 @@
  * `npm run bench:browser`: builds bench/ (the same benchmark as `npm run bench`) with Vite,
  * serves it, and runs it in headless Chromium: real IndexedDB, compute in a module Worker.
  * Sizes: `npm run bench:browser -- 1000 10000`; `--long=…`, `--long-only`, `--no-long`,
- * `--sealed=…`, `--sealed-only`, `--codes-only` and `--topic-only` as for `npm run bench`.
+ * `--sealed=…`, `--sealed-only`, `--codes-only`, `--topic-only` and `--speech-only` as for `npm run bench`.
  * Exits 1 if any top-k is wrong.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -17,7 +17,7 @@ const args = process.argv.slice(2);
 const sizes = args.map(Number).filter((n) => Number.isInteger(n) && n > 0);
 const long = args.find((arg) => arg.startsWith('--long='))?.slice('--long='.length);
 const sealed = args.find((arg) => arg.startsWith('--sealed='))?.slice('--sealed='.length);
-const extra = `${long ? `&long=${long}` : ''}${args.includes('--long-only') ? '&longOnly' : ''}${args.includes('--no-long') ? '&noLong' : ''}${sealed ? `&sealed=${sealed}` : ''}${args.includes('--sealed-only') ? '&sealedOnly' : ''}${args.includes('--codes-only') ? '&codesOnly' : ''}${args.includes('--topic-only') ? '&topicOnly' : ''}`;
+const extra = `${long ? `&long=${long}` : ''}${args.includes('--long-only') ? '&longOnly' : ''}${args.includes('--no-long') ? '&noLong' : ''}${sealed ? `&sealed=${sealed}` : ''}${args.includes('--sealed-only') ? '&sealedOnly' : ''}${args.includes('--codes-only') ? '&codesOnly' : ''}${args.includes('--topic-only') ? '&topicOnly' : ''}${args.includes('--speech-only') ? '&speechOnly' : ''}`;
 const outDir = await mkdtemp(join(tmpdir(), 'engram-bench-'));
 
 await build({

@@ -7,7 +7,8 @@
  * runs only the big-topic write section; `--no-long` skips the long-user section; the
  * encryption-at-rest section's sizes with `--sealed=1000,10000`, and `--sealed-only` runs only it;
  * `--codes-only` runs only the 8-bit section (at the largest size: `npm run bench -- --codes-only 100000`);
- * `--mem0-only` runs only the engram/mem0 section (deleteAll of a user with 1k and 2k memories).
+ * `--mem0-only` runs only the engram/mem0 section (deleteAll of a user with 1k and 2k memories);
+ * `--speech-only` runs only the ordinary-speech ingest section (which otherwise runs first).
  * Exits 1 if any top-k is wrong, or deleteAll of 2k memories takes over 2 s.
  */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
@@ -16,6 +17,7 @@ import { createComputeClient } from '../src/worker/client';
 import { runBench, runCodesBench, type BenchEnvironment } from './bench-core';
 import { LONG_USER_SIZES, runLongUserBench } from './bench-long';
 import { runSealedBench, SEALED_SIZES } from './bench-sealed';
+import { runSpeechBench } from './bench-speech';
 import { printTopicIngest } from './bench-topic';
 import { runMem0Bench } from './bench-mem0';
 
@@ -36,6 +38,8 @@ const env: BenchEnvironment = {
 };
 if (args.includes('--codes-only')) process.exit(runCodesBench(env).length ? 1 : 0);
 if (args.includes('--mem0-only')) process.exit((await runMem0Bench(env)).length ? 1 : 0);
+await runSpeechBench(env);
+if (args.includes('--speech-only')) process.exit(0);
 if (args.includes('--topic-only')) {
   await printTopicIngest(env);
   process.exit(0);

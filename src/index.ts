@@ -40,6 +40,7 @@ export { normalize } from './embed/vector';
 export { oneLine } from './text';
 export type { Extractor, ExtractContext } from './extract/extractor';
 export { createRuleExtractor, SEED_RULES, type Rule } from './extract/rules';
+export { EXCLUSIVE_TOPICS, TOPICS, TOPIC_DESCRIPTIONS, isTopic, type Topic } from './extract/topics';
 export { createLlmExtractor, EXTRACTION_PROMPT, LlmExtraction, type LlmExtractorOptions, type CompletionRequest } from './extract/llm';
 export { createPolicyDecider, type Decider, type DecideInput, type Decision, type PolicyOptions } from './consolidate/decider';
 export { MEMORIES_OPEN, MEMORIES_CLOSE } from './inject/inject';

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { DAY_MS } from './time';
+import { EXCLUSIVE_TOPICS } from './extract/topics';
 
 /** Longest text engram accepts in one field; longer input is a ValidationError, never truncated silently. */
 export const MAX_TEXT_LENGTH = 100_000;
@@ -202,7 +203,7 @@ export const DEFAULT_TRUST: Readonly<Record<SourceType, number>> = Object.freeze
 });
 
 /** Topics where a user holds one value at a time: two memories there are a contradiction. */
-export const DEFAULT_EXCLUSIVE_TOPICS: readonly string[] = Object.freeze(['diet', 'travel', 'identity']);
+export const DEFAULT_EXCLUSIVE_TOPICS: readonly string[] = EXCLUSIVE_TOPICS;
 
 export const DEFAULT_WEIGHTS: Readonly<Weights> = Object.freeze({ relevance: 0.6, recency: 0.25, importance: 0.15 });
 

@@ -44,9 +44,13 @@ describe('vite build (library)', () => {
     const worker = readFileSync(join(outDir, 'assets', workerFile), 'utf8');
     expect(worker).not.toMatch(/ZodError|safeParse/);
     // The build is not minified, so its TSDoc is in the file: the budget is for the code. (Zod,
-    // the dependency this keeps out, is over 200 kB of code; the worker's own is about 51 kB.)
+    // the dependency this keeps out, is over 200 kB of code; the worker's own is about 150 kB,
+    // 98 kB of it the speech extractor, which the worker bundles: an application's bundler copies
+    // the worker as one file.)
     const code = worker.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-    expect(code.length).toBeLessThan(60_000);
+    expect(code.length).toBeLessThan(170_000);
+    expect(worker).toMatch(/function speechCandidates\(/);
+    expect(worker).not.toMatch(/import\(["']\.\/extractor/);
   });
 
   it('keeps function names readable and maps both files back to src/ when built', () => {
@@ -67,7 +71,11 @@ describe('vite build (library)', () => {
     expect(entry).not.toMatch(/Top-level entity parameters|engramMiddleware|from ["']\.\/(mem0|ai-sdk)/);
     // Import statements only (error messages in the bundle quote `from 'fake-indexeddb'`).
     const imports = (code: string) => [...code.matchAll(/^import\b[^;]*?\bfrom\s*["']([^"']+)["']/gm)].map((match) => match[1]).sort();
-    expect(imports(entry)).toEqual(['comlink', 'dexie', 'zod']);
+    // Besides its dependencies, the entry imports only chunks of its own code ("./…"); the
+    // speech extractor is one it loads lazily, on the first ingest.
+    expect(imports(entry).filter((name) => !name!.startsWith('./'))).toEqual(['comlink', 'dexie', 'zod']);
+    expect(entry).toMatch(/import\("\.\/extractor-[\w-]+\.js"\)/);
+    expect(imports(entry).some((name) => /extractor/.test(name!))).toBe(false);
     for (const name of ['mem0.js', 'ai-sdk.js']) {
       const adapter = readFileSync(join(outDir, name), 'utf8');
       expect(imports(adapter)).toEqual(['engram']);
@@ -86,10 +94,12 @@ describe('vite build (library)', () => {
     // Named, never resolved: an application without the optional peer must still build.
     expect(code.some((text) => text.includes('"@huggingface/transformers"'))).toBe(true);
     expect(code.some((text) => /import\(\s*["'`]@huggingface\/transformers/.test(text))).toBe(false);
-    // engram's own files come to ~475 kB (entry, worker with the 8-bit kernel, sealing, episodes,
-    // assemble/asOf/undo, mem0 metadata, adapters); the smallest transformers.js build
-    // (transformers.web.min.js) is 470 kB on its own, so bundling it by mistake crosses this budget.
-    expect(code.reduce((sum, text) => sum + text.length, 0)).toBeLessThan(540_000);
+    // engram's own files come to ~690 kB (entry, worker with the 8-bit kernel, sealing, episodes, assemble/asOf/undo,
+    // mem0 metadata, adapters,
+    // and the speech extractor twice: the entry's lazy chunk for in-process compute and the
+    // worker's copy); the smallest transformers.js build (transformers.web.min.js) is 470 kB
+    // on its own, so bundling it by mistake crosses this budget.
+    expect(code.reduce((sum, text) => sum + text.length, 0)).toBeLessThan(740_000);
   });
   it('builds engram/chroma as its own entry on engram, zod and the chromadb peer, and keeps Chroma out of the main entry', () => {
     const imports = (code: string) => [...code.matchAll(/^import\b[^;]*?\bfrom\s*["']([^"']+)["']/gm)].map((match) => match[1]).sort();

@@ -51,6 +51,21 @@ describe('createMemory (worker wiring)', () => {
     expect(viaWorker.retrieved[0]![0]!.id).toBe(viaWorker.operations[2]!.at(-1)!.memoryId);
   });
 
+  it('extracts ordinary speech in the worker (the default extractor runs in compute) as it does in-process', async () => {
+    const facts = async (worker: 'auto' | 'off') => {
+      const { memory } = await build(worker);
+      await memory.ingest([{ role: 'user', content: 'My name is Sam and I live in Berlin. Yesterday I adopted a puppy!' }], { userId: 'sam', sessionId: 's1', source: { type: 'user_explicit', id: 'm1' } });
+      return (await memory.list({ userId: 'sam' })).map((r) => [r.topic, r.content]);
+    };
+    const viaWorker = await facts('auto');
+    expect(viaWorker).toEqual(await facts('off'));
+    expect(viaWorker).toEqual([
+      ['identity', "The user's name is Sam."],
+      ['home', 'The user lives in Berlin.'],
+      ['pets', 'The user adopted a puppy on 31 December 2025.'],
+    ]);
+  });
+
   it('rejects with ClosedError, not the terminated worker or closed database, when a call comes after close()', async () => {
     const { memory } = await build('auto');
     await memory.remember({ content: 'The user likes tea.', topic: 'drink' }, { userId: 'ada', source: { type: 'user_explicit', id: 'f1' } });

@@ -9,6 +9,11 @@ export interface ExtractContext {
   userId: string;
   appName: string;
   sessionId: string;
+  /**
+   * When the messages were written (ms since epoch): the time "yesterday" and "last week" are
+   * read against. The same on replay as on the original ingest, so a replay extracts the same facts.
+   */
+  at?: number;
 }
 
 export interface Extractor {

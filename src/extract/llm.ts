@@ -10,6 +10,7 @@ import type { CandidateInput, ChatMessage } from '../schema';
 import { instructionSignal } from '../defences';
 import { oneLine } from '../text';
 import type { Extractor } from './extractor';
+import { EXCLUSIVE_TOPICS, TOPIC_DESCRIPTIONS, TOPICS } from './topics';
 
 /** The seed's extraction prompt (Part 4), with the topic vocabulary engram consolidates on. */
 export const EXTRACTION_PROMPT = `Extract durable facts about the user from the conversation below.
@@ -21,7 +22,8 @@ Rules:
 - Record what the user SAID or REPORTED, not what is objectively true.
 - Skip pleasantries, transient details, and anything already established.
 - Return an empty list if there is nothing durable. Do not invent memories.
-- Give each memory a topic; use one of these when it fits: {topics}.
+- Give each memory one topic from this list (the offline extractor's vocabulary):
+{topics}
 - Quote the user's words the memory came from as its excerpt.
 
 CONVERSATION:
@@ -52,12 +54,27 @@ export interface CompletionRequest {
 export interface LlmExtractorOptions {
   /** Calls the model; resolves to its answer as JSON text (fenced or not) or an already parsed object. */
   complete(request: CompletionRequest): Promise<unknown>;
-  /** Topics to suggest. Default: diet, travel, identity, issue, preference, work, general. */
+  /** The topics the model chooses from (the JSON schema's enum). Default: engram's vocabulary, `TOPICS` (src/extract/topics.ts). */
   topics?: readonly string[];
 }
 
-const DEFAULT_TOPICS = ['diet', 'travel', 'identity', 'issue', 'preference', 'work', 'general'];
 const SCHEMA = z.toJSONSchema(LlmExtraction) as Record<string, unknown>;
+
+/** The answer's JSON schema with `topic` limited to `topics`, so a structured-output decoder can only pick one of them. */
+export function extractionSchema(topics: readonly string[]): Record<string, unknown> {
+  const schema = structuredClone(SCHEMA) as { properties: { memories: { items: { properties: { topic: Record<string, unknown> } } } } };
+  schema.properties.memories.items.properties.topic['enum'] = [...topics];
+  return schema as unknown as Record<string, unknown>;
+}
+
+/** The prompt's topic list: one line each, with what belongs under it and whether a user has one value at a time. */
+function topicLines(topics: readonly string[]): string {
+  const described: Readonly<Record<string, string>> = TOPIC_DESCRIPTIONS;
+  const exclusive = new Set<string>(EXCLUSIVE_TOPICS);
+  return topics
+    .map((topic) => `  - ${topic}${described[topic] ? `: ${described[topic]}` : ''}${exclusive.has(topic) ? ' (one value at a time: a new one replaces the old)' : ''}`)
+    .join('\n');
+}
 
 function render(messages: readonly ChatMessage[]): string {
   // One line per message whatever it carries (U+2028, NEL, …), so a message cannot forge
@@ -86,11 +103,13 @@ function parseAnswer(answer: unknown): LlmExtraction {
 /** An Extractor that asks a model, with the seed's prompt and a JSON schema for its answer. */
 export function createLlmExtractor(options: LlmExtractorOptions): Extractor {
   if (typeof options?.complete !== 'function') throw new PluginError('createLlmExtractor needs a complete({ prompt, schema }) function');
-  const topics = (options.topics ?? DEFAULT_TOPICS).join(', ');
+  const vocabulary = options.topics ?? TOPICS;
+  const topics = topicLines(vocabulary);
+  const schema = extractionSchema(vocabulary);
   return {
     async extract(userMessages) {
-      const prompt = EXTRACTION_PROMPT.replace('{topics}', topics).replace('{conversation}', render(userMessages));
-      const { memories } = parseAnswer(await options.complete({ prompt, schema: SCHEMA }));
+      const prompt = EXTRACTION_PROMPT.replace('{topics}', () => topics).replace('{conversation}', () => render(userMessages));
+      const { memories } = parseAnswer(await options.complete({ prompt, schema }));
       const candidates: CandidateInput[] = [];
       for (const memory of memories) {
         // The model read text the user controls: an "extracted fact" that is an instruction is

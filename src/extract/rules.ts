@@ -76,14 +76,15 @@ export function sentenceAround(text: string, start: number, end: number): string
   return sentence.length > MAX_EXCERPT ? sentence.slice(0, MAX_EXCERPT - 1) + '…' : sentence;
 }
 
-/** The rule's hits in one user message that are the user's own statements (`notOwn`: ownStatementCheck of `text`), as candidates. */
-function hitsOf(rule: Rule, content: string, text: string, notOwn: (start: number, end: number) => string | undefined): CandidateInput[] {
+/** The rule's hits in one user message that are the user's own statements (`notOwn`: ownStatementCheck of `text`), as candidates; `spans` gets every match's span, own or not. */
+function hitsOf(rule: Rule, content: string, text: string, notOwn: (start: number, end: number) => string | undefined, spans: [number, number][]): CandidateInput[] {
   // `d` gives each capture's own indexes: the value is read from the message as typed
   // ("O’Brien", "Zoe\u0308"), not from the apostrophe-normalised copy the rules match on.
   const flags = [...new Set([...rule.pattern.flags, 'g', 'd'])].join('');
   const candidates: CandidateInput[] = [];
   for (const match of text.matchAll(new RegExp(rule.pattern.source, flags))) {
     const [start, end] = [match.index, match.index + match[0].length];
+    spans.push([start, end]);
     const span = match.indices?.[1];
     const capture = span ? content.slice(span[0], span[1]) : '';
     if (notOwn(start, end) !== undefined) continue;
@@ -102,6 +103,22 @@ function hitsOf(rule: Rule, content: string, text: string, notOwn: (start: numbe
   return candidates;
 }
 
+/**
+ * Every rule against one message (`content` as typed, `text` its apostrophe-normalised copy):
+ * the candidates, and the spans the rules matched (own statements or not), so a reader that
+ * runs after the rules leaves what they matched to them.
+ */
+export function ruleCandidates(
+  rules: readonly Rule[],
+  content: string,
+  text: string,
+  notOwn: (start: number, end: number) => string | undefined,
+): { candidates: CandidateInput[]; spans: [number, number][] } {
+  const spans: [number, number][] = [];
+  const candidates = rules.flatMap((rule) => hitsOf(rule, content, text, notOwn, spans));
+  return { candidates, spans };
+}
+
 /** Fires every rule against every message (all of them user messages); one candidate per hit. */
 export function createRuleExtractor(rules: readonly Rule[] = SEED_RULES): Extractor {
   return {
@@ -112,8 +129,7 @@ export function createRuleExtractor(rules: readonly Rule[] = SEED_RULES): Extrac
         // A message carrying instructions, role markers or a request to write for everyone is
         // an attack on the store or the prompt, not a statement about the user: nothing from it.
         if (instructionSignal(text) !== undefined) continue;
-        const notOwn = ownStatementCheck(text);
-        for (const rule of rules) candidates.push(...hitsOf(rule, message.content, text, notOwn));
+        candidates.push(...ruleCandidates(rules, message.content, text, ownStatementCheck(text)).candidates);
       }
       return candidates;
     },

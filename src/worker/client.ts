@@ -54,6 +54,7 @@ const FORWARDED: { readonly [K in keyof ComputeApi]: true } = {
   stats: true,
   loadModel: true,
   embedModel: true,
+  extract: true,
   clearCaches: true,
 };
 /** Every compute method, from {@link FORWARDED}. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLlmExtractor, PluginError, type CompletionRequest } from '../../src/index';
+import { createLlmExtractor, PluginError, TOPICS, type CompletionRequest } from '../../src/index';
 import { createTestMemory } from '../helpers/memory';
 
 const owner = { userId: 'u_ada', appName: 'default' };
@@ -34,6 +34,20 @@ describe('createLlmExtractor', () => {
     expect(request!.prompt).not.toContain('steak');
     expect(request!.prompt.match(/^USER: /gm)).toHaveLength(1);
     expect(request!.schema).toMatchObject({ type: 'object', required: ['memories'] });
+  });
+
+  it('offers the offline extractor\'s topic vocabulary in the prompt and as the schema\'s enum, exclusive topics marked', async () => {
+    const model = scripted({ memories: [] });
+    const { memory } = await createTestMemory({ extractor: createLlmExtractor(model) });
+    await memory.ingest([{ role: 'user', content: 'I cost $& and $1 to run.' }], { ...owner, sessionId: 's1', source });
+    const [request] = model.requests;
+    const schema = request!.schema as { properties: { memories: { items: { properties: { topic: { enum: string[] } } } } } };
+    expect(schema.properties.memories.items.properties.topic.enum).toEqual([...TOPICS]);
+    for (const topic of TOPICS) expect(request!.prompt).toContain(`  - ${topic}`);
+    expect(request!.prompt).toMatch(/- diet: .*\(one value at a time/);
+    expect(request!.prompt).not.toMatch(/- hobby: .*one value at a time/);
+    // The conversation goes in as typed: "$&" in a message is not a replacement pattern.
+    expect(request!.prompt).toContain('USER: I cost $& and $1 to run.');
   });
 
   it('turns a fenced JSON answer into memories that go through consolidation', async () => {

@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { speechCandidates } from '../../src/extract/speech/extractor';
 import { createRuleExtractor, isEngramError, SEED_RULES, ValidationError, type Memory } from '../../src/index';
 import { createTestMemory } from '../helpers/memory';
 import { expectLinearGrowth } from '../helpers/growth';
@@ -246,6 +247,33 @@ describe('createRuleExtractor (adversarial input)', () => {
     // Growth from 25 kB to 50 kB: a quadratic walk shows as well there, at a fraction of the time.
     const { worstMs, worst, ratios } = await expectLinearGrowth(cases, size / 4, 2);
     console.log(`rule extractor on 25 kB with dense matches: worst ${worstMs.toFixed(1)} ms (${worst}); 2n/n of the slowest: ${Object.values(ratios).map((r) => r.toFixed(2)).join(', ')}`);
+  });
+});
+
+describe('speechCandidates (adversarial input)', () => {
+  it('reads a 400 kB message in about 4x the time of a 100 kB one (not 16x), whatever unit it repeats', () => {
+    const fill = (unit: string, size: number) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+    const best = (text: string) => Math.min(...[0, 1].map(() => {
+      const started = performance.now();
+      speechCandidates(text, 0);
+      return performance.now() - started;
+    }));
+    let worst = { ratio: 0, unit: '', ms: 0 };
+    let slowest = 0;
+    // The seed rules' own units ("i'm vegan", "call me Ada") are timed above; these are the reader's.
+    for (const unit of ['i am a a a a ', 'my my my ', 'i have ', "i'm not not not ", ', , , ', 'i i i i ', 'my sister my sister ', 'and i and i ', 'I went to Paris yesterday and ', 'last week last week ', 'hi hi hi ', 'x'.repeat(60), "i'm so so so so excited about "]) {
+      const small = best(fill(unit, 100_000));
+      const large = best(fill(unit, 400_000));
+      // 4x the text: linear is ~4x, a quadratic walk ~16x; below ~10 ms the ratio is timer noise,
+      // and on a loaded machine a linear run can reach 2x its share.
+      const ratio = large / Math.max(small, 25);
+      if (ratio > worst.ratio) worst = { ratio, unit: JSON.stringify(unit), ms: large };
+      slowest = Math.max(slowest, large);
+    }
+    console.log(`speech extractor, 400 kB vs 100 kB: worst ratio ${worst.ratio.toFixed(2)} (${worst.unit}, ${worst.ms.toFixed(0)} ms); slowest 400 kB ${slowest.toFixed(0)} ms`);
+    expect(worst.ratio).toBeLessThan(10);
+    // A walk quadratic within each bounded piece is linear overall but ~10x slower (a run of commas took 2 s).
+    expect(slowest).toBeLessThan(1_500);
   });
 });
 

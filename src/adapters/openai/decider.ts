@@ -34,7 +34,7 @@ export const DecisionAnswer = z.object({
 const SCHEMA = z.toJSONSchema(DecisionAnswer) as Record<string, unknown>;
 
 export type OpenAIDeciderOptions = OpenAIConnection & {
-  /** Named to the model as exclusive topics. Default `['diet', 'travel', 'identity']`. */
+  /** Named to the model as exclusive topics. Default `DEFAULT_EXCLUSIVE_TOPICS` (the vocabulary's exclusive ones). */
   exclusiveTopics?: readonly string[];
 };
 
