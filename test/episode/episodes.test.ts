@@ -5,7 +5,7 @@
  * with `episodes: false`.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLlmExtractor, ValidationError, type MemoryRecord } from '../../src/index';
+import { createLlmExtractor, createRuleExtractor, ValidationError, type MemoryRecord } from '../../src/index';
 import { EPISODE_HALF_LIFE_DAYS, EPISODE_IMPORTANCE, EPISODE_TOPIC } from '../../src/episode/episode';
 import { EPISODES_HEADING, MEMORIES_CLOSE } from '../../src/inject/inject';
 import { activeFacts } from '../helpers/facts';
@@ -25,8 +25,10 @@ describe('episodes (Memory.ingest → retrieve → inject)', () => {
     await Promise.all(tests.map((test) => test.memory.close()));
     tests = [];
   });
+  // The seed's rules as the extractor: these tests are about episodes, and name the few facts
+  // those rules read beside them (the speech extractor's own facts are its corpus tests').
   const open = async (options?: TestMemoryOptions) => {
-    const test = await createTestMemory({ episodes: true, ...options });
+    const test = await createTestMemory({ episodes: true, extractor: createRuleExtractor(), ...options });
     tests.push(test);
     return test;
   };
