@@ -29,6 +29,7 @@ const env: BenchEnvironment = {
   memoryOptions: (name) => ({ name }),
   openDatabase: (name) => new EngramDatabase(name),
   computeClient: () => createComputeClient(),
+  endToEndOnly: params.has('e2eOnly'),
   print: (line) => {
     console.log(line);
     out.textContent += line + '\n';
@@ -39,6 +40,7 @@ const env: BenchEnvironment = {
   if (params.has('codesOnly')) return runCodesBench(env);
   if (params.has('topicOnly')) return printTopicIngest(env).then((): string[] => []);
   const failures = params.has('longOnly') || sealedOnly ? [] : await runBench(env);
+  if (env.endToEndOnly) return failures;
   if (!params.has('noLong') && !sealedOnly) await runLongUserBench(env, longSizes);
   if (!params.has('longOnly')) await runSealedBench(env, sealedSizes);
   return failures;

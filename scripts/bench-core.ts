@@ -25,6 +25,7 @@ import { BM25_B, BM25_K1 } from '../src/worker/lexical';
 import { measureCodes } from './bench-codes';
 import { scanWithVectors, vectorsOfRows } from '../src/worker/exact';
 import { printTopicIngest } from './bench-topic';
+import { measureStages, printStages, type StageFigures } from './bench-stages';
 import { createBm25 } from './eval-metrics';
 import { BENCH_APP, BENCH_USER, conversation, createBenchData, createRandom, DAY, queryText, T0, type OwnerRows, percentile, ms } from './bench-data';
 
@@ -37,6 +38,8 @@ export interface BenchEnvironment {
   /** A compute client as the library would create it here (worker in the browser). */
   computeClient(): ComputeClient;
   print(line: string): void;
+  /** Only the end-to-end table and its stage breakdown (`--e2e-only`): what the comparison with a baseline release reads. */
+  endToEndOnly?: boolean;
 }
 
 const K = 10;
@@ -133,6 +136,7 @@ interface EndToEnd {
   computeBytes: number;
   retrieveHybrid: number;
   retrieveVector: number;
+  stages: StageFigures;
 }
 
 interface KernelFigures {
@@ -202,6 +206,7 @@ async function measureEndToEnd(env: BenchEnvironment, n: number, failures: strin
 
   const ingest = await timeEach(20, (i) => memory.ingest(conversation(i), { ...OWNER, sessionId: `bench-s${i}`, source: { type: 'user_implicit', id: `bench-c${i}` } }));
   await memory.close();
+  const stages = await measureStages(env.memoryOptions(name), n, queries.slice(0, 40), now, OWNER, () => env.computeClient());
 
   const compute = env.computeClient();
   const db = env.openDatabase(name);
@@ -226,6 +231,7 @@ async function measureEndToEnd(env: BenchEnvironment, n: number, failures: strin
     computeBytes,
     retrieveHybrid: paths.hybrid,
     retrieveVector: paths.vector,
+    stages,
   };
 }
 
@@ -403,7 +409,7 @@ export async function runBench(env: BenchEnvironment): Promise<string[]> {
   const kernels: KernelFigures[] = [];
   for (const n of env.sizes) {
     endToEnd.push(await measureEndToEnd(env, n, failures));
-    kernels.push(await measureKernels(n, failures));
+    if (!env.endToEndOnly) kernels.push(await measureKernels(n, failures));
   }
   env.print('');
   env.print('End to end (ms; memory in MB)');
@@ -434,6 +440,11 @@ export async function runBench(env: BenchEnvironment): Promise<string[]> {
   env.print('ingest: a 10-message conversation (5 user turns) into the N store. embed: hash embedder, texts/s.');
   env.print('hybrid/vector: retrieve p50 of the library path against the same retrieve with the text withheld from');
   env.print('the scan (vector only), interleaved in one run.');
+  printStages(env.print, endToEnd.map((row) => row.stages), pad);
+  if (env.endToEndOnly) {
+    printVerdict(env, failures);
+    return failures;
+  }
   env.print('');
   env.print('Scan and rank, p50 per query (ms), same matrix in this thread');
   const w2 = [8, 10, 10, 10, 10, 10, 10, 11, 11, 11, 12];

@@ -31,6 +31,7 @@ const env: BenchEnvironment = {
   openDatabase: (name) => new EngramDatabase(name, { indexedDB: factory, IDBKeyRange }),
   computeClient: () => createComputeClient({ worker: 'off' }),
   print: (line) => console.log(line),
+  endToEndOnly: args.includes('--e2e-only'),
 };
 if (args.includes('--codes-only')) process.exit(runCodesBench(env).length ? 1 : 0);
 if (args.includes('--topic-only')) {
@@ -38,6 +39,7 @@ if (args.includes('--topic-only')) {
   process.exit(0);
 }
 const failures = args.includes('--long-only') || sealedOnly ? [] : await runBench(env);
+if (env.endToEndOnly) process.exit(failures.length ? 1 : 0);
 if (!args.includes('--no-long') && !sealedOnly) await runLongUserBench(env, longSizes);
 if (!args.includes('--long-only')) await runSealedBench(env, sealedSizes);
 process.exit(failures.length ? 1 : 0);
