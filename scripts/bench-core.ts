@@ -12,6 +12,7 @@ import { DEFAULT_WEIGHTS } from '../src/schema';
 import type { EngramDatabase } from '../src/store/database';
 import { userPartition } from '../src/store/owner';
 import { createIndexedDbStorage } from '../src/store/indexeddb';
+import { finishUpgrades } from '../src/store/unfinished-upgrades';
 import { retrieveMemories, type RetrieveDeps } from '../src/retrieve/retrieve';
 import { SCOPE_CODE, type ScanRequest } from '../src/worker/api';
 import type { ComputeClient } from '../src/worker/client';
@@ -153,6 +154,8 @@ interface KernelFigures {
 export async function buildStore(env: BenchEnvironment, name: string, records: readonly import('../src/schema').MemoryRecord[]): Promise<void> {
   const db = env.openDatabase(name);
   await db.open();
+  // What createMemory's first open of the (then empty) database did: its upgrade checks recorded.
+  await finishUpgrades(db);
   const compute = env.computeClient();
   const { records: store, vectors: index } = createIndexedDbStorage(db, { compute, embedder: { id: hashEmbedderId(HASH_DIM), dim: HASH_DIM } });
   for (let start = 0; start < records.length; start += 2000) {
