@@ -142,7 +142,7 @@ export async function measureStages(options: MemoryOptions, n: number, queries: 
     worker: workerStart,
     'read packs': Math.max(0, ensure - load - clocks.version.take() - (inEnsure ? workerStart : 0)),
     load,
-    'first query': first - ensure - (inEnsure ? 0 : workerStart),
+    'first query': first - ensure,
     total: open + first,
   };
   for (const clock of Object.values(clocks)) clock.take();
@@ -202,7 +202,7 @@ export function printStages(print: (line: string) => void, rows: readonly StageF
   const wc = [8, ...COLD_STAGES.map(() => 12), 10];
   print(pad(['N', ...COLD_STAGES, 'total'], wc));
   for (const row of rows) print(pad([String(row.n), ...COLD_STAGES.map((stage) => ms(row.cold[stage])), ms(row.cold.total)], wc));
-  print('open: createMemory (database, upgrades, eviction guard); worker: the first compute call (start, kernel compile);');
-  print('read packs: the packed snapshot read from IndexedDB; load: compute builds the matrix and lexical index;');
-  print('first query: the first retrieve less its load.');
+  print('open: createMemory (database, upgrades, eviction guard); worker: the first compute call (start, kernel compile;');
+  print('it overlaps the catch-up when it is the embed that runs beside it); read packs: the versions and the packed snapshot');
+  print('read from IndexedDB; load: compute builds the matrix and lexical index; first query: the first retrieve less its catch-up.');
 }
