@@ -7,6 +7,8 @@ import { runBench, runCodesBench, type BenchEnvironment } from '../scripts/bench
 import { LONG_USER_SIZES, runLongUserBench } from '../scripts/bench-long';
 import { runSealedBench, SEALED_SIZES } from '../scripts/bench-sealed';
 import { printTopicIngest } from '../scripts/bench-topic';
+import { runPeersBench } from '../scripts/bench-peers';
+import { browserPeers } from './peers-browser';
 
 declare global {
   interface Window {
@@ -38,6 +40,7 @@ const env: BenchEnvironment = {
 
 (async () => {
   if (params.has('codesOnly')) return runCodesBench(env);
+  if (params.has('peers')) return runPeersBench(env.print, sizes, browserPeers(`Chromium ${chromium}, main thread`)).then((): string[] => []);
   if (params.has('topicOnly')) return printTopicIngest(env).then((): string[] => []);
   const failures = params.has('longOnly') || sealedOnly ? [] : await runBench(env);
   if (env.endToEndOnly) return failures;

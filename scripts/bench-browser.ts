@@ -3,7 +3,7 @@
  * serves it, and runs it in headless Chromium: real IndexedDB, compute in a module Worker.
  * Sizes: `npm run bench:browser -- 1000 10000`; `--long=…`, `--long-only`, `--no-long`,
  * `--sealed=…`, `--sealed-only`, `--codes-only` and `--topic-only` as for `npm run bench`.
- * `--e2e-only`: only the end-to-end table and its stage breakdown. `--baseline=<rev>` (e.g.
+ * `--peers`: only the peers table (scripts/bench-peers.ts; pass the sizes, e.g. 10000 100000). `--e2e-only`: only the end-to-end table and its stage breakdown. `--baseline=<rev>` (e.g.
  * `--baseline=86b3334`): also builds that release's own bench page from git and runs it in the
  * same Chromium, alternating with this tree's for `--rounds=N` rounds (default 2), then prints
  * the end-to-end comparison (implies `--e2e-only` for this tree; see scripts/bench-baseline.ts).
@@ -23,7 +23,7 @@ const args = process.argv.slice(2);
 const sizes = args.map(Number).filter((n) => Number.isInteger(n) && n > 0);
 const long = args.find((arg) => arg.startsWith('--long='))?.slice('--long='.length);
 const sealed = args.find((arg) => arg.startsWith('--sealed='))?.slice('--sealed='.length);
-const extra = `${long ? `&long=${long}` : ''}${args.includes('--long-only') ? '&longOnly' : ''}${args.includes('--no-long') ? '&noLong' : ''}${sealed ? `&sealed=${sealed}` : ''}${args.includes('--sealed-only') ? '&sealedOnly' : ''}${args.includes('--codes-only') ? '&codesOnly' : ''}${args.includes('--topic-only') ? '&topicOnly' : ''}`;
+const extra = `${long ? `&long=${long}` : ''}${args.includes('--long-only') ? '&longOnly' : ''}${args.includes('--no-long') ? '&noLong' : ''}${sealed ? `&sealed=${sealed}` : ''}${args.includes('--sealed-only') ? '&sealedOnly' : ''}${args.includes('--codes-only') ? '&codesOnly' : ''}${args.includes('--topic-only') ? '&topicOnly' : ''}${args.includes('--peers') ? '&peers' : ''}`;
 const baselineRev = args.find((arg) => arg.startsWith('--baseline='))?.slice('--baseline='.length);
 const rounds = Number(args.find((arg) => arg.startsWith('--rounds='))?.slice('--rounds='.length) ?? 2);
 const e2eOnly = args.includes('--e2e-only') || baselineRev !== undefined;

@@ -6,6 +6,8 @@
  * history sizes with `--long=100,1000,2000,10000`, and `--long-only` skips the rest; `--topic-only`
  * runs only the big-topic write section; `--no-long` skips the long-user section; the
  * encryption-at-rest section's sizes with `--sealed=1000,10000`, and `--sealed-only` runs only it;
+ * `--peers` runs only the peers table (PGlite + pgvector, hnswlib-wasm, voy-search, Orama, MeMemo; sizes default
+ * 10k and 100k: scripts/bench-peers.ts); `--e2e-only` only the end-to-end table and its stage breakdown;
  * `--codes-only` runs only the 8-bit section (at the largest size: `npm run bench -- --codes-only 100000`).
  * Exits 1 if any top-k is wrong.
  */
@@ -16,6 +18,8 @@ import { runBench, runCodesBench, type BenchEnvironment } from './bench-core';
 import { LONG_USER_SIZES, runLongUserBench } from './bench-long';
 import { runSealedBench, SEALED_SIZES } from './bench-sealed';
 import { printTopicIngest } from './bench-topic';
+import { runPeersBench } from './bench-peers';
+import { nodePeers } from './bench-peers-node';
 
 const args = process.argv.slice(2);
 const sizes = args.map(Number).filter((n) => Number.isInteger(n) && n > 0);
@@ -33,6 +37,10 @@ const env: BenchEnvironment = {
   print: (line) => console.log(line),
   endToEndOnly: args.includes('--e2e-only'),
 };
+if (args.includes('--peers')) {
+  await runPeersBench(env.print, sizes.length ? sizes : [10_000, 100_000], nodePeers);
+  process.exit(0);
+}
 if (args.includes('--codes-only')) process.exit(runCodesBench(env).length ? 1 : 0);
 if (args.includes('--topic-only')) {
   await printTopicIngest(env);
