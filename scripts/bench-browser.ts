@@ -20,11 +20,11 @@ import { checkoutRelease, parseEndToEnd, printComparison, type EndToEndRow } fro
 type BenchResult = { failures: string[]; error?: string };
 
 const args = process.argv.slice(2);
-const sizes = args.map(Number).filter((n) => Number.isInteger(n) && n > 0);
+const sizes = args.filter((_, i) => args[i - 1] !== '--baseline').map(Number).filter((n) => Number.isInteger(n) && n > 0);
 const long = args.find((arg) => arg.startsWith('--long='))?.slice('--long='.length);
 const sealed = args.find((arg) => arg.startsWith('--sealed='))?.slice('--sealed='.length);
 const extra = `${long ? `&long=${long}` : ''}${args.includes('--long-only') ? '&longOnly' : ''}${args.includes('--no-long') ? '&noLong' : ''}${sealed ? `&sealed=${sealed}` : ''}${args.includes('--sealed-only') ? '&sealedOnly' : ''}${args.includes('--codes-only') ? '&codesOnly' : ''}${args.includes('--topic-only') ? '&topicOnly' : ''}${args.includes('--peers') ? '&peers' : ''}`;
-const baselineRev = args.find((arg) => arg.startsWith('--baseline='))?.slice('--baseline='.length);
+const baselineRev = args.find((arg) => arg.startsWith('--baseline='))?.slice('--baseline='.length) ?? (args.includes('--baseline') ? args[args.indexOf('--baseline') + 1] : undefined);
 const rounds = Number(args.find((arg) => arg.startsWith('--rounds='))?.slice('--rounds='.length) ?? 2);
 const e2eOnly = args.includes('--e2e-only') || baselineRev !== undefined;
 const query = `?sizes=${(sizes.length ? sizes : [1_000, 10_000, 100_000]).join(',')}${extra}${e2eOnly ? '&e2eOnly' : ''}`;
