@@ -3,10 +3,11 @@
  * serves it, and runs it in headless Chromium: real IndexedDB, compute in a module Worker.
  * Sizes: `npm run bench:browser -- 1000 10000`; `--long=…`, `--long-only`, `--no-long`,
  * `--sealed=…`, `--sealed-only`, `--codes-only` and `--topic-only` as for `npm run bench`.
- * `--peers`: only the peers table (scripts/bench-peers.ts; pass the sizes, e.g. 10000 100000). `--e2e-only`: only the end-to-end table and its stage breakdown. `--baseline=<rev>` (e.g.
- * `--baseline=86b3334`): also builds that release's own bench page from git and runs it in the
- * same Chromium, alternating with this tree's for `--rounds=N` rounds (default 2), then prints
- * the end-to-end comparison (implies `--e2e-only` for this tree; see scripts/bench-baseline.ts).
+ * `--peers`: only the peers table (scripts/bench-peers.ts; pass the sizes, e.g. 10000 100000).
+ * `--e2e-only`: only the end-to-end table and its stage breakdown. `--baseline <rev>` (or
+ * `--baseline=<rev>`, e.g. 86b3334): also builds that release's own bench page from git and runs
+ * it in the same Chromium, alternating with this tree's for `--rounds=N` rounds (default 2), then
+ * prints the end-to-end comparison (implies `--e2e-only` for this tree; scripts/bench-baseline.ts).
  * Exits 1 if any top-k is wrong.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
