@@ -56,22 +56,8 @@ function summaryIsComplete({ record, meta }: ParsedRow, cutoffs: ReadonlyMap<str
   return meta !== undefined && cutoffs === undefined && meta.sourceTotal === record.sources.length && !meta.excluded?.length;
 }
 
-/** The event rows of each memory `ids` names (one range read each, issued at once), by memory id. */
-export async function readEvents(db: EngramDatabase, ids: readonly string[]): Promise<Map<string, EventRow[]>> {
-  const rows = await Promise.all(ids.map((id) => db.events.where('[memoryId+n]').between([id, 0], [id, Dexie.maxKey], true, true).toArray()));
-  return new Map(ids.map((id, i) => [id, rows[i]!]));
-}
-
-/**
- * Lineage and event rows of `parsed`: per chain and per record when few, the owners' whole
- * tables when many. `events`: rows already read in this transaction, by memory id (not read again).
- */
-async function readLists(
-  db: EngramDatabase,
-  parsed: readonly ParsedRow[],
-  cutoffs: ReadonlyMap<string, Cutoff> | undefined,
-  events: ReadonlyMap<string, EventRow[]> | undefined,
-): Promise<{ lineage: LineageRow[]; events: EventRow[] }> {
+/** Lineage and event rows of `parsed`: per chain and per record when few, the owners' whole tables when many. */
+async function readLists(db: EngramDatabase, parsed: readonly ParsedRow[], cutoffs: ReadonlyMap<string, Cutoff> | undefined): Promise<{ lineage: LineageRow[]; events: EventRow[] }> {
   const chained = parsed.filter((row) => row.meta);
   if (chained.length > 64) {
     const owners = [...new Map(chained.map(({ record }) => [JSON.stringify([record.userId, record.appName]), [record.userId, record.appName]])).values()];
@@ -83,13 +69,11 @@ async function readLists(
   }
   const deepest = new Map<string, number>();
   for (const row of chained) if (!summaryIsComplete(row, cutoffs)) deepest.set(row.meta!.chain, Math.max(deepest.get(row.meta!.chain) ?? 0, row.meta!.depth));
-  const unread = chained.filter(({ record }) => !events?.has(record.id)).map(({ record }) => record.id);
-  const [lineage, read] = await Promise.all([
+  const [lineage, events] = await Promise.all([
     Promise.all([...deepest].map(([chain, depth]) => db.lineage.where('[chain+depth]').between([chain, 0], [chain, depth], true, true).toArray())),
-    readEvents(db, unread),
+    Promise.all(chained.map(({ record }) => db.events.where('[memoryId+n]').between([record.id, 0], [record.id, Dexie.maxKey], true, true).toArray())),
   ]);
-  const given = chained.flatMap(({ record }) => events?.get(record.id) ?? []);
-  return { lineage: lineage.flat(), events: [...given, ...[...read.values()].flat()] };
+  return { lineage: lineage.flat(), events: events.flat() };
 }
 
 /**
@@ -162,9 +146,8 @@ export async function hydrate(
   parsed: readonly ParsedRow[],
   onBad: (id: string) => void,
   cutoffs?: ReadonlyMap<string, Cutoff>,
-  prefetched?: ReadonlyMap<string, EventRow[]>,
 ): Promise<MemoryRecord[]> {
-  const { lineage, events } = await readLists(db, parsed, cutoffs, cutoffs ? undefined : prefetched);
+  const { lineage, events } = await readLists(db, parsed, cutoffs);
   const chainRows = groupBy(lineage, (row) => row.chain);
   const history = groupBy(events, (row) => row.memoryId);
 

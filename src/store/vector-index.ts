@@ -103,7 +103,7 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
         reading,
         embedder,
         (vectors, read) => finishScan(request, candidates, vectors, reading.order.slice(read)),
-        (rows, events) => store.visibleRecords(rows, owner, events),
+        (rows) => store.visibleRecords(rows, owner),
       );
       if (ranked) return ranked.hits.map((hit) => ({ ...hit, record: ranked.records.get(hit.id) ?? null }));
       // Each pass keeps 4× the candidates; once they hold every row, every ceiling is −∞ and the re-rank is final.

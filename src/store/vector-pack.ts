@@ -22,8 +22,7 @@ import { flattenTerms } from '../embed/terms';
 import { toStorageError } from '../errors';
 import type { MemoryRecord, Scope } from '../schema';
 import { SCOPE_CODE, type IndexRows } from '../worker/api';
-import { STORED_SCOPE_CODE, type EngramDatabase, type EventRow, type MemoryRow, type PackedColumns, type VectorLogRow, type VectorPackRow } from './database';
-import { readEvents } from './lineage-read';
+import { STORED_SCOPE_CODE, type EngramDatabase, type MemoryRow, type PackedColumns, type VectorLogRow, type VectorPackRow } from './database';
 import { partitionOf } from './owner';
 import { prepareSeals, snapshotRows } from './sealing';
 import { partitionRange, toVectorInput, type LoggedRowInput } from './vector-log';
@@ -99,20 +98,15 @@ export async function rerankCandidates<Hit extends { id: string }>(
   { order, first }: { order: readonly { id: string; partition: string }[]; first: number },
   embedder: { id: string; dim: number },
   rank: (vectors: ReadonlyMap<string, Float32Array>, unread: number) => Hit[] | null,
-  hydrate: (rows: readonly MemoryRow[], events: ReadonlyMap<string, EventRow[]>) => Promise<MemoryRecord[]>,
+  hydrate: (rows: readonly MemoryRow[]) => Promise<MemoryRecord[]>,
 ): Promise<{ hits: Hit[]; records: Map<string, MemoryRecord> } | null> {
   try {
     return await db.transaction('r', db.memories, db.lineage, db.events, async () => {
       const vectors = new Map<string, Float32Array>();
       const byId = new Map<string, MemoryRow>();
-      let events: ReadonlyMap<string, EventRow[]> = new Map();
       for (let read = 0, upTo = first; ; upTo = Math.min(order.length, Math.max(1, upTo) * 2)) {
         const batch = order.slice(read, upTo);
-        const ids = batch.map(({ id }) => id);
-        // The first batch's history is read beside its rows: it holds the winners nearly always,
-        // and their records then need no second round of reads.
-        const [rows, history] = await Promise.all([db.memories.bulkGet(ids), read === 0 ? readEvents(db, ids) : undefined]);
-        if (history) events = history;
+        const rows = await db.memories.bulkGet(batch.map(({ id }) => id));
         rows.forEach((row, i) => {
           if (!row) return;
           byId.set(row.id, row);
@@ -121,10 +115,7 @@ export async function rerankCandidates<Hit extends { id: string }>(
         read = upTo;
         const hits = rank(vectors, read);
         if (hits) {
-          const records = await hydrate(
-            hits.flatMap((hit) => (byId.has(hit.id) ? [byId.get(hit.id)!] : [])),
-            events,
-          );
+          const records = await hydrate(hits.flatMap((hit) => (byId.has(hit.id) ? [byId.get(hit.id)!] : [])));
           return { hits, records: new Map(records.map((record) => [record.id, record])) };
         }
         if (read >= order.length) return null;
