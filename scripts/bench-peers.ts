@@ -217,7 +217,10 @@ async function measure(env: PeersEnvironment, engine: Engine, vectors: Float32Ar
 }
 
 /** Runs every peer at each size and prints the table; returns the rows per size. */
-export async function runPeersBench(print: (line: string) => void, sizes: readonly number[], env: PeersEnvironment): Promise<void> {
+/** Every peer's key, for `only` (engram always runs: the ratios are to it). */
+export const PEER_KEYS = ['orama', 'pglite-exact', 'voy', 'pglite-hnsw', 'hnswlib', 'mememo'] as const;
+
+export async function runPeersBench(print: (line: string) => void, sizes: readonly number[], env: PeersEnvironment, only?: readonly string[]): Promise<void> {
   const embedder = createHashEmbedder(DIM);
   print(`Peers: ${DIM}-d hash embeddings of the bench's texts, top-${K} by cosine, one run (${env.label}, in this thread)`);
   const widths = [34, 8, 12, 10, 10, 9, 10, 10, 10];
@@ -228,14 +231,17 @@ export async function runPeersBench(print: (line: string) => void, sizes: readon
     const queries = Array.from({ length: n >= 100_000 ? 20 : 40 }, () => embedder.embedOne(queryText(random)));
     const exact = queries.map((query) => exactTop(vectors, query));
     const engramBytes = { bytes: 0 };
+    const peers: Record<(typeof PEER_KEYS)[number], () => Engine> = {
+      orama: oramaEngine,
+      'pglite-exact': () => pgliteEngine('exact'),
+      voy: () => voyEngine(env.loadVoy),
+      'pglite-hnsw': () => pgliteEngine('hnsw'),
+      hnswlib: hnswlibEngine,
+      mememo: mememoEngine,
+    };
     const engines: [Engine, (() => number)?][] = [
       [engramEngine(engramBytes), () => engramBytes.bytes],
-      [oramaEngine()],
-      [pgliteEngine('exact')],
-      [voyEngine(env.loadVoy)],
-      [pgliteEngine('hnsw')],
-      [hnswlibEngine()],
-      [mememoEngine()],
+      ...PEER_KEYS.filter((key) => !only || only.includes(key)).map((key): [Engine] => [peers[key]()]),
     ];
     const rows = [];
     for (const [engine, bytesOf] of engines) rows.push(await measure(env, engine, vectors, queries, exact, bytesOf));

@@ -7,7 +7,7 @@
  * runs only the big-topic write section; `--no-long` skips the long-user section; the
  * encryption-at-rest section's sizes with `--sealed=1000,10000`, and `--sealed-only` runs only it;
  * `--peers` runs only the peers table (PGlite + pgvector, hnswlib-wasm, voy-search, Orama, MeMemo; sizes default
- * 10k and 100k: scripts/bench-peers.ts); `--e2e-only` only the end-to-end table and its stage breakdown;
+ * 10k and 100k: scripts/bench-peers.ts; `--peers=orama,pglite-exact` only those); `--e2e-only` only the end-to-end table and its stage breakdown;
  * `--codes-only` runs only the 8-bit section (at the largest size: `npm run bench -- --codes-only 100000`).
  * Exits 1 if any top-k is wrong.
  */
@@ -37,8 +37,9 @@ const env: BenchEnvironment = {
   print: (line) => console.log(line),
   endToEndOnly: args.includes('--e2e-only'),
 };
-if (args.includes('--peers')) {
-  await runPeersBench(env.print, sizes.length ? sizes : [10_000, 100_000], nodePeers);
+const peers = args.find((arg) => arg === '--peers' || arg.startsWith('--peers='));
+if (peers) {
+  await runPeersBench(env.print, sizes.length ? sizes : [10_000, 100_000], nodePeers, peers.includes('=') ? peers.slice('--peers='.length).split(',') : undefined);
   process.exit(0);
 }
 if (args.includes('--codes-only')) process.exit(runCodesBench(env).length ? 1 : 0);
