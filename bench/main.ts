@@ -8,6 +8,8 @@ import { LONG_USER_SIZES, runLongUserBench } from '../scripts/bench-long';
 import { runSealedBench, SEALED_SIZES } from '../scripts/bench-sealed';
 import { runSpeechBench } from '../scripts/bench-speech';
 import { printTopicIngest } from '../scripts/bench-topic';
+import { runPeersBench } from '../scripts/bench-peers';
+import { browserPeers } from './peers-browser';
 
 declare global {
   interface Window {
@@ -30,6 +32,7 @@ const env: BenchEnvironment = {
   memoryOptions: (name) => ({ name }),
   openDatabase: (name) => new EngramDatabase(name),
   computeClient: () => createComputeClient(),
+  endToEndOnly: params.has('e2eOnly'),
   print: (line) => {
     console.log(line);
     out.textContent += line + '\n';
@@ -38,10 +41,12 @@ const env: BenchEnvironment = {
 
 (async () => {
   if (params.has('codesOnly')) return runCodesBench(env);
+  if (params.has('peers')) return runPeersBench(env.print, sizes, browserPeers(`Chromium ${chromium}, main thread`)).then((): string[] => []);
   if (params.has('topicOnly')) return printTopicIngest(env).then((): string[] => []);
   await runSpeechBench(env);
   if (params.has('speechOnly')) return [];
   const failures = params.has('longOnly') || sealedOnly ? [] : await runBench(env);
+  if (env.endToEndOnly) return failures;
   if (!params.has('noLong') && !sealedOnly) await runLongUserBench(env, longSizes);
   if (!params.has('longOnly')) await runSealedBench(env, sealedSizes);
   return failures;

@@ -12,6 +12,7 @@ import { DEFAULT_WEIGHTS } from '../src/schema';
 import type { EngramDatabase } from '../src/store/database';
 import { userPartition } from '../src/store/owner';
 import { createIndexedDbStorage } from '../src/store/indexeddb';
+import { finishUpgrades } from '../src/store/unfinished-upgrades';
 import { retrieveMemories, type RetrieveDeps } from '../src/retrieve/retrieve';
 import { SCOPE_CODE, type ScanRequest } from '../src/worker/api';
 import type { ComputeClient } from '../src/worker/client';
@@ -25,6 +26,7 @@ import { BM25_B, BM25_K1 } from '../src/worker/lexical';
 import { measureCodes } from './bench-codes';
 import { scanWithVectors, vectorsOfRows } from '../src/worker/exact';
 import { printTopicIngest } from './bench-topic';
+import { measureStages, printStages, type StageFigures } from './bench-stages';
 import { createBm25 } from './eval-metrics';
 import { BENCH_APP, BENCH_USER, conversation, createBenchData, createRandom, DAY, queryText, T0, type OwnerRows, percentile, ms } from './bench-data';
 
@@ -37,6 +39,8 @@ export interface BenchEnvironment {
   /** A compute client as the library would create it here (worker in the browser). */
   computeClient(): ComputeClient;
   print(line: string): void;
+  /** Only the end-to-end table and its stage breakdown (`--e2e-only`): what the comparison with a baseline release reads. */
+  endToEndOnly?: boolean;
 }
 
 const K = 10;
@@ -133,6 +137,7 @@ interface EndToEnd {
   computeBytes: number;
   retrieveHybrid: number;
   retrieveVector: number;
+  stages: StageFigures;
 }
 
 interface KernelFigures {
@@ -149,6 +154,8 @@ interface KernelFigures {
 export async function buildStore(env: BenchEnvironment, name: string, records: readonly import('../src/schema').MemoryRecord[]): Promise<void> {
   const db = env.openDatabase(name);
   await db.open();
+  // What createMemory's first open of the (then empty) database did: its upgrade checks recorded.
+  await finishUpgrades(db);
   const compute = env.computeClient();
   const { records: store, vectors: index } = createIndexedDbStorage(db, { compute, embedder: { id: hashEmbedderId(HASH_DIM), dim: HASH_DIM } });
   for (let start = 0; start < records.length; start += 2000) {
@@ -202,6 +209,7 @@ async function measureEndToEnd(env: BenchEnvironment, n: number, failures: strin
 
   const ingest = await timeEach(20, (i) => memory.ingest(conversation(i), { ...OWNER, sessionId: `bench-s${i}`, source: { type: 'user_implicit', id: `bench-c${i}` } }));
   await memory.close();
+  const stages = await measureStages(env.memoryOptions(name), n, queries.slice(0, 40), now, OWNER, () => env.computeClient());
 
   const compute = env.computeClient();
   const db = env.openDatabase(name);
@@ -226,6 +234,7 @@ async function measureEndToEnd(env: BenchEnvironment, n: number, failures: strin
     computeBytes,
     retrieveHybrid: paths.hybrid,
     retrieveVector: paths.vector,
+    stages,
   };
 }
 
@@ -403,7 +412,7 @@ export async function runBench(env: BenchEnvironment): Promise<string[]> {
   const kernels: KernelFigures[] = [];
   for (const n of env.sizes) {
     endToEnd.push(await measureEndToEnd(env, n, failures));
-    kernels.push(await measureKernels(n, failures));
+    if (!env.endToEndOnly) kernels.push(await measureKernels(n, failures));
   }
   env.print('');
   env.print('End to end (ms; memory in MB)');
@@ -434,6 +443,11 @@ export async function runBench(env: BenchEnvironment): Promise<string[]> {
   env.print('ingest: a 10-message conversation (5 user turns) into the N store. embed: hash embedder, texts/s.');
   env.print('hybrid/vector: retrieve p50 of the library path against the same retrieve with the text withheld from');
   env.print('the scan (vector only), interleaved in one run.');
+  printStages(env.print, endToEnd.map((row) => row.stages), pad);
+  if (env.endToEndOnly) {
+    printVerdict(env, failures);
+    return failures;
+  }
   env.print('');
   env.print('Scan and rank, p50 per query (ms), same matrix in this thread');
   const w2 = [8, 10, 10, 10, 10, 10, 10, 11, 11, 11, 12];

@@ -6,6 +6,8 @@
  * history sizes with `--long=100,1000,2000,10000`, and `--long-only` skips the rest; `--topic-only`
  * runs only the big-topic write section; `--no-long` skips the long-user section; the
  * encryption-at-rest section's sizes with `--sealed=1000,10000`, and `--sealed-only` runs only it;
+ * `--peers` runs only the peers table (PGlite + pgvector, hnswlib-wasm, voy-search, Orama, MeMemo; sizes default
+ * 10k and 100k: scripts/bench-peers.ts; `--peers=orama,pglite-exact` only those); `--e2e-only` only the end-to-end table and its stage breakdown;
  * `--codes-only` runs only the 8-bit section (at the largest size: `npm run bench -- --codes-only 100000`);
  * `--mem0-only` runs only the engram/mem0 section (deleteAll of a user with 1k and 2k memories);
  * `--speech-only` runs only the ordinary-speech ingest section (which otherwise runs first).
@@ -20,6 +22,8 @@ import { runSealedBench, SEALED_SIZES } from './bench-sealed';
 import { runSpeechBench } from './bench-speech';
 import { printTopicIngest } from './bench-topic';
 import { runMem0Bench } from './bench-mem0';
+import { runPeersBench } from './bench-peers';
+import { nodePeers } from './bench-peers-node';
 
 const args = process.argv.slice(2);
 const sizes = args.map(Number).filter((n) => Number.isInteger(n) && n > 0);
@@ -35,16 +39,23 @@ const env: BenchEnvironment = {
   openDatabase: (name) => new EngramDatabase(name, { indexedDB: factory, IDBKeyRange }),
   computeClient: () => createComputeClient({ worker: 'off' }),
   print: (line) => console.log(line),
+  endToEndOnly: args.includes('--e2e-only'),
 };
+const peers = args.find((arg) => arg === '--peers' || arg.startsWith('--peers='));
+if (peers) {
+  await runPeersBench(env.print, sizes.length ? sizes : [10_000, 100_000], nodePeers, peers.includes('=') ? peers.slice('--peers='.length).split(',') : undefined);
+  process.exit(0);
+}
 if (args.includes('--codes-only')) process.exit(runCodesBench(env).length ? 1 : 0);
 if (args.includes('--mem0-only')) process.exit((await runMem0Bench(env)).length ? 1 : 0);
-await runSpeechBench(env);
+if (!env.endToEndOnly) await runSpeechBench(env);
 if (args.includes('--speech-only')) process.exit(0);
 if (args.includes('--topic-only')) {
   await printTopicIngest(env);
   process.exit(0);
 }
 const failures = args.includes('--long-only') || sealedOnly ? [] : await runBench(env);
+if (env.endToEndOnly) process.exit(failures.length ? 1 : 0);
 if (!args.includes('--no-long') && !sealedOnly) await runLongUserBench(env, longSizes);
 if (!args.includes('--long-only')) await runSealedBench(env, sealedSizes);
 const slowErasures = args.includes('--long-only') || sealedOnly ? [] : await runMem0Bench(env);

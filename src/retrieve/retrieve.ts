@@ -7,7 +7,7 @@
 import type { Embedder } from '../embed/embedder';
 import { EmbedderMismatchError } from '../errors';
 import type { MemoryRecord, Scope, Weights } from '../schema';
-import { partitionsFor, type Owner, type Storage } from '../storage/contract';
+import { partitionsFor, type Owner, type Storage, type VectorHit } from '../storage/contract';
 
 /** One retrieved memory and the parts of its score. */
 export interface Retrieved {
@@ -58,6 +58,14 @@ function refuseForeignVectors(deps: RetrieveDeps, keys: readonly string[]): void
   }
 }
 
+/** The hits' records by id: as the vector layer handed them back when it read them all, else read now. */
+async function recordsOf(records: Storage['records'], hits: readonly VectorHit[], owner: Owner): Promise<Map<string, MemoryRecord>> {
+  if (hits.every((hit) => hit.record !== undefined)) {
+    return new Map(hits.flatMap((hit) => (hit.record ? [[hit.id, hit.record] as const] : [])));
+  }
+  return new Map((await records.getMany(hits.map((hit) => hit.id), owner)).map((record) => [record.id, record]));
+}
+
 /** Scans per retrieve at most: the first, plus rescans past hits that did not come back as records. */
 const MAX_SCANS = 4;
 
@@ -66,14 +74,15 @@ export async function retrieveMemories(deps: RetrieveDeps, query: string, plan: 
   if (plan.k === 0 || scopes.length === 0) return [];
   const { records, vectors } = deps.storage;
   const keys = partitionsFor(owner, scopes);
-  const [vector] = await deps.embedder.embed([query]);
+  // The query's vector and the first catch-up of the partitions do not depend on each other.
+  const [[vector]] = await Promise.all([deps.embedder.embed([query]), vectors.ensure(keys)]);
   // A hit can fail to come back as a record: tombstoned or deleted since the scan (another tab
   // wrote; the next ensure() reloads), or quarantined by the store as corrupt (it stays in the
   // matrix). Either way it must not take one of the k slots, so rescan asking for more.
   let want = plan.k;
   let out: Retrieved[] = [];
   for (let attempt = 0; attempt < MAX_SCANS; attempt++) {
-    await vectors.ensure(keys);
+    if (attempt > 0) await vectors.ensure(keys);
     refuseForeignVectors(deps, keys);
     const hits = await vectors.search({
       owner,
@@ -85,7 +94,7 @@ export async function retrieveMemories(deps: RetrieveDeps, query: string, plan: 
       k: want,
       ...(plan.sessionId !== undefined ? { sessionId: plan.sessionId } : {}),
     });
-    const found = new Map((await records.getMany(hits.map((hit) => hit.id), owner)).map((record) => [record.id, record]));
+    const found = await recordsOf(records, hits, owner);
     out = [];
     for (const hit of hits) {
       const memory = found.get(hit.id);

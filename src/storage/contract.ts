@@ -195,6 +195,13 @@ export interface VectorHit {
   /** `0.5 ** (ageDays / halfLifeDays)`. */
   recency: number;
   importance: number;
+  /**
+   * Optional: the hit's record, when the layer read it anyway in the read that ranked it (the
+   * IndexedDB layer's exact re-rank reads the candidates' rows), parsed and checked against the
+   * owner by the records layer's own rules; `null`: read, and not visible or not valid. When every
+   * hit carries one, retrieval does not read them again with {@link RecordStore.getMany}.
+   */
+  record?: MemoryRecord | null;
 }
 
 /**

@@ -46,8 +46,18 @@ export async function toWorking(db: EngramDatabase, parsed: readonly ParsedRow[]
   });
 }
 
+/**
+ * Whether a chained row's stored summary already is its full source list, so its chain's
+ * lineage rows need no read: it has as many sources as it carries in the summary (which keeps
+ * the first source of each type, in order: all of them when no two share a type) and no
+ * exclusions. Not at a checkpoint's cutoff, where only some of its own rows count.
+ */
+function summaryIsComplete({ record, meta }: ParsedRow, cutoffs: ReadonlyMap<string, Cutoff> | undefined): boolean {
+  return meta !== undefined && cutoffs === undefined && meta.sourceTotal === record.sources.length && !meta.excluded?.length;
+}
+
 /** Lineage and event rows of `parsed`: per chain and per record when few, the owners' whole tables when many. */
-async function readLists(db: EngramDatabase, parsed: readonly ParsedRow[]): Promise<{ lineage: LineageRow[]; events: EventRow[] }> {
+async function readLists(db: EngramDatabase, parsed: readonly ParsedRow[], cutoffs: ReadonlyMap<string, Cutoff> | undefined): Promise<{ lineage: LineageRow[]; events: EventRow[] }> {
   const chained = parsed.filter((row) => row.meta);
   if (chained.length > 64) {
     const owners = [...new Map(chained.map(({ record }) => [JSON.stringify([record.userId, record.appName]), [record.userId, record.appName]])).values()];
@@ -58,7 +68,7 @@ async function readLists(db: EngramDatabase, parsed: readonly ParsedRow[]): Prom
     return { lineage: lineage.flat(), events: events.flat() };
   }
   const deepest = new Map<string, number>();
-  for (const { meta } of chained) deepest.set(meta!.chain, Math.max(deepest.get(meta!.chain) ?? 0, meta!.depth));
+  for (const row of chained) if (!summaryIsComplete(row, cutoffs)) deepest.set(row.meta!.chain, Math.max(deepest.get(row.meta!.chain) ?? 0, row.meta!.depth));
   const [lineage, events] = await Promise.all([
     Promise.all([...deepest].map(([chain, depth]) => db.lineage.where('[chain+depth]').between([chain, 0], [chain, depth], true, true).toArray())),
     Promise.all(chained.map(({ record }) => db.events.where('[memoryId+n]').between([record.id, 0], [record.id, Dexie.maxKey], true, true).toArray())),
@@ -78,8 +88,9 @@ function assembleSources(
   cutoffs: ReadonlyMap<string, Cutoff> | undefined,
 ): Map<string, Source[] | null> {
   const sourcesOf = new Map<string, Source[] | null>();
+  for (const row of parsed) if (summaryIsComplete(row, cutoffs)) sourcesOf.set(row.record.id, row.record.sources.slice());
   const byChain = groupBy(
-    parsed.filter((row) => row.meta),
+    parsed.filter((row) => row.meta && !sourcesOf.has(row.record.id)),
     (row) => row.meta!.chain,
   );
   for (const [chain, members] of byChain) {
@@ -136,7 +147,7 @@ export async function hydrate(
   onBad: (id: string) => void,
   cutoffs?: ReadonlyMap<string, Cutoff>,
 ): Promise<MemoryRecord[]> {
-  const { lineage, events } = await readLists(db, parsed);
+  const { lineage, events } = await readLists(db, parsed, cutoffs);
   const chainRows = groupBy(lineage, (row) => row.chain);
   const history = groupBy(events, (row) => row.memoryId);
 

@@ -27,6 +27,12 @@ export interface Store extends RecordStore {
   quarantine(id: string): void;
   /** Drops what it holds of the database in memory (the active sets): the database closed under it. */
   forgetCaches(): void;
+  /**
+   * The full records of the stored `rows` that `owner` may see, parsed (bad rows quarantined),
+   * as {@link RecordStore.getMany} returns them; run inside the caller's read transaction over
+   * `memories`, `lineage` and `events` (the vector layer's re-rank, which read the rows already).
+   */
+  visibleRecords(rows: readonly unknown[], owner: Owner): Promise<MemoryRecord[]>;
 }
 
 const isForeignActive = (embedderId: string) => (row: MemoryRow) => row.invalidatedAt === undefined && row.embedderId !== embedderId;
@@ -50,7 +56,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
     return null;
   }
 
-  function visibleRows(rows: unknown[], owner: Owner): ParsedRow[] {
+  function visibleRows(rows: readonly unknown[], owner: Owner): ParsedRow[] {
     const out: ParsedRow[] = [];
     for (const row of rows) {
       const parsed = parse(row);
@@ -60,7 +66,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
   }
 
   /** Full records (lineage.ts hydrate) of the rows visible to `owner`. */
-  function visible(rows: unknown[], owner: Owner): Promise<MemoryRecord[]> {
+  function visible(rows: readonly unknown[], owner: Owner): Promise<MemoryRecord[]> {
     return hydrate(db, visibleRows(rows, owner), (id) => quarantined.add(id));
   }
 
@@ -115,6 +121,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
     quarantined,
     quarantine: (id) => void quarantined.add(id),
     forgetCaches: () => active.clear(),
+    visibleRecords: visible,
 
     versions: (keys) =>
       read('reading partition versions', async () => {

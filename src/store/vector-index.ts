@@ -7,14 +7,15 @@
  * usable packs is read record by record, and is then snapshotted so the next cold start is a
  * bulk load. The only store-side file that talks to compute.
  */
+import type { MemoryRecord } from '../schema';
 import type { VectorLayer } from '../storage/contract';
 import type { IndexRows, ScanHit, ScanRequest } from '../worker/api';
 import type { ComputeClient } from '../worker/client';
-import { finishScan } from '../worker/exact';
+import { finishScan, readOrder } from '../worker/exact';
 import type { EngramDatabase } from './database';
-import { partitionOf, partitionsFor } from './owner';
+import { partitionOf, partitionsFor, type Owner } from './owner';
 import type { Store } from './store';
-import { PACK_CHUNK_ROWS, emptyRows, readPacked, readRecordRows, readVectors, recordRows, sliceRows, writeSnapshot, type PackedPartition } from './vector-pack';
+import { PACK_CHUNK_ROWS, emptyRows, readPacked, readRecordRows, recordRows, rerankCandidates, sliceRows, writeSnapshot, type PackedPartition } from './vector-pack';
 
 /**
  * Log entries a load may replay before the snapshot is rewritten: at least LOG_LIMIT, and an
@@ -87,14 +88,24 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
     return { version, chunks };
   }
 
-  /** Compute's answer to a scan: its top k, or (8-bit codes) its candidates re-ranked exactly from their stored f32 vectors. */
-  async function scanExact(request: ScanRequest): Promise<ScanHit[]> {
+  /**
+   * Compute's answer to a scan: its top k (f32 rows), or (8-bit codes) its candidates re-ranked
+   * exactly from their stored f32 vectors, the winners' records read in the same transaction.
+   */
+  async function scanExact(request: ScanRequest, owner: Owner): Promise<(ScanHit & { record?: MemoryRecord | null })[]> {
     for (let more: number | undefined; ; ) {
       const result = await compute.scan(more === undefined ? request : { ...request, candidates: more });
       if ('hits' in result) return result.hits;
       const { candidates } = result;
-      const hits = finishScan(request, candidates, await readVectors(db, candidates.candidates, embedder));
-      if (hits) return hits;
+      const reading = readOrder(candidates, request.k);
+      const ranked = await rerankCandidates(
+        db,
+        reading,
+        embedder,
+        (vectors, read) => finishScan(request, candidates, vectors, reading.order.slice(read)),
+        (rows) => store.visibleRecords(rows, owner),
+      );
+      if (ranked) return ranked.hits.map((hit) => ({ ...hit, record: ranked.records.get(hit.id) ?? null }));
       // Each pass keeps 4× the candidates; once they hold every row, every ceiling is −∞ and the re-rank is final.
       more = candidates.perPartition * 4;
     }
@@ -159,10 +170,11 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
 
   return {
     async ensure(keys) {
-      const versions = await store.versions(keys);
+      // The store's versions and compute's are asked for at once: neither depends on the other.
+      const [versions, held] = await Promise.all([store.versions(keys), Promise.all(keys.map((key) => compute.partitionVersion(key)))]);
       await Promise.all(
-        keys.map(async (key) => {
-          if ((await compute.partitionVersion(key)) === versions.get(key)) return;
+        keys.map(async (key, i) => {
+          if (held[i] === versions.get(key)) return;
           known.add(key);
           let pending = loading.get(key);
           if (!pending) {
@@ -192,7 +204,7 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
     neighbours: (key, vectors, { threshold, scope, limit }) => compute.neighbours(key, [...vectors], threshold, scope, limit),
 
     async search({ owner, scopes, sessionId, vector, text, k, now, weights }) {
-      const hits = await scanExact({
+      const request: ScanRequest = {
         partitions: partitionsFor(owner, scopes),
         query: vector,
         ...(text !== undefined ? { queryText: text } : {}),
@@ -201,8 +213,18 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
         k,
         scopes: [...scopes],
         ...(sessionId !== undefined ? { sessionId } : {}),
-      });
-      return hits.map(({ id, score, relevance, cosine, lexical, recency, importance }) => ({ id, score, relevance, cosine, lexical, recency, importance }));
+      };
+      const hits = await scanExact(request, owner);
+      return hits.map(({ id, score, relevance, cosine, lexical, recency, importance, record }) => ({
+        id,
+        score,
+        relevance,
+        cosine,
+        lexical,
+        recency,
+        importance,
+        ...(record !== undefined ? { record } : {}),
+      }));
     },
 
     compact,

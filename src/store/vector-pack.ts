@@ -22,7 +22,7 @@ import { flattenTerms } from '../embed/terms';
 import { toStorageError } from '../errors';
 import type { MemoryRecord, Scope } from '../schema';
 import { SCOPE_CODE, type IndexRows } from '../worker/api';
-import { STORED_SCOPE_CODE, type EngramDatabase, type PackedColumns, type VectorLogRow, type VectorPackRow } from './database';
+import { STORED_SCOPE_CODE, type EngramDatabase, type MemoryRow, type PackedColumns, type VectorLogRow, type VectorPackRow } from './database';
 import { partitionOf } from './owner';
 import { prepareSeals, snapshotRows } from './sealing';
 import { partitionRange, toVectorInput, type LoggedRowInput } from './vector-log';
@@ -86,18 +86,41 @@ export function sliceRows(rows: IndexRows, start: number, end: number, dim: numb
 }
 
 /**
- * The f32 vectors of the records `ids` that are active in partition `key` and were written by
- * `embedder`, by id: what the exact re-rank of an 8-bit scan reads for just its candidates
- * (compute keeps no f32 copy). A record gone, tombstoned or malformed since the scan is left out.
+ * The exact re-rank of an 8-bit scan where the f32 vectors are, in one read transaction: the
+ * candidates' rows by id (compute keeps no f32 copy), highest ceiling first and only as many as
+ * `rank` needs to prove the top k (it gets the vectors read and the candidates not read yet; a
+ * record gone, tombstoned or malformed since the scan is left out), then the winners' full
+ * records through `hydrate` in the same transaction, so a retrieve reads each row once. Null
+ * when `rank` could not prove it from every candidate (scan again with more).
  */
-export async function readVectors(db: EngramDatabase, candidates: readonly { id: string; partition: string }[], embedder: { id: string; dim: number }): Promise<Map<string, Float32Array>> {
+export async function rerankCandidates<Hit extends { id: string }>(
+  db: EngramDatabase,
+  { order, first }: { order: readonly { id: string; partition: string }[]; first: number },
+  embedder: { id: string; dim: number },
+  rank: (vectors: ReadonlyMap<string, Float32Array>, unread: number) => Hit[] | null,
+  hydrate: (rows: readonly MemoryRow[]) => Promise<MemoryRecord[]>,
+): Promise<{ hits: Hit[]; records: Map<string, MemoryRecord> } | null> {
   try {
-    const rows = await db.memories.bulkGet(candidates.map(({ id }) => id));
-    const out = new Map<string, Float32Array>();
-    rows.forEach((row, i) => {
-      if (row && isIndexable(row, candidates[i]!.partition, embedder.id, embedder.dim, () => {})) out.set(row.id, row.embedding);
+    return await db.transaction('r', db.memories, db.lineage, db.events, async () => {
+      const vectors = new Map<string, Float32Array>();
+      const byId = new Map<string, MemoryRow>();
+      for (let read = 0, upTo = first; ; upTo = Math.min(order.length, Math.max(1, upTo) * 2)) {
+        const batch = order.slice(read, upTo);
+        const rows = await db.memories.bulkGet(batch.map(({ id }) => id));
+        rows.forEach((row, i) => {
+          if (!row) return;
+          byId.set(row.id, row);
+          if (isIndexable(row, batch[i]!.partition, embedder.id, embedder.dim, () => {})) vectors.set(row.id, row.embedding);
+        });
+        read = upTo;
+        const hits = rank(vectors, read);
+        if (hits) {
+          const records = await hydrate(hits.flatMap((hit) => (byId.has(hit.id) ? [byId.get(hit.id)!] : [])));
+          return { hits, records: new Map(records.map((record) => [record.id, record])) };
+        }
+        if (read >= order.length) return null;
+      }
     });
-    return out;
   } catch (error) {
     throw toStorageError(error, 'reading the candidates’ vectors');
   }

@@ -57,6 +57,12 @@ export interface ScanCandidate {
   partition: string;
   /** The exact (f64) score without the dense term: lexical term + recency and importance weighted. */
   rest: number;
+  /**
+   * No more than this can be its exact score: its code score plus the code error bound. A
+   * re-rank that has the top k above the ceilings of the candidates it did not read yet can
+   * leave them unread (exact.ts).
+   */
+  ceiling: number;
   /** The row's BM25 score for the query (0 when it shares no term). */
   bm25: number;
   recency: number;

@@ -5,7 +5,7 @@
  */
 import { dot } from '../embed/vector';
 import type { Weights } from '../schema';
-import type { ScanCandidates, ScanHit, ScanRequest, ScanResult } from './api';
+import type { ScanCandidate, ScanCandidates, ScanHit, ScanRequest, ScanResult } from './api';
 import { fusedRelevance } from './fusion';
 
 /** One hit's reported parts and blended score, in f64 (what both vector forms report). */
@@ -23,15 +23,21 @@ export function hitOf(
 
 /**
  * The exact top k of an 8-bit scan, or null when the candidates cannot prove it (scan again
- * with more, `ScanRequest.candidates`). `vectors` holds the f32 vector of each candidate id
- * the store still has active; a candidate without one (tombstoned or deleted since the scan)
- * is dropped, as a hit whose record is gone would be.
+ * with more, `ScanRequest.candidates`, or read more of the `unread` ones). `vectors` holds the
+ * f32 vector of each candidate id read that the store still has active; a read candidate
+ * without one (tombstoned or deleted since the scan) is dropped, as a hit whose record is gone
+ * would be. `unread`: candidates whose vectors were not read (yet); they count by their ceiling.
  *
- * Proof: a row left out of partition p's candidates scores exactly at most `ceilings[p]`; so
- * when the k-th best exact score among the candidates is at least every ceiling, no row left
- * out can displace one of the k.
+ * Proof: a row left out of partition p's candidates scores exactly at most `ceilings[p]`, and
+ * an unread candidate at most its own ceiling; so when the k-th best exact score among the
+ * read candidates is at least all of those, nothing left out can displace one of the k.
  */
-export function finishScan(request: ScanRequest, pending: ScanCandidates, vectors: ReadonlyMap<string, Float32Array>): ScanHit[] | null {
+export function finishScan(
+  request: ScanRequest,
+  pending: ScanCandidates,
+  vectors: ReadonlyMap<string, Float32Array>,
+  unread: readonly ScanCandidate[] = [],
+): ScanHit[] | null {
   const scored: { index: number; cosine: number; score: number }[] = [];
   pending.candidates.forEach((candidate, index) => {
     const vector = vectors.get(candidate.id);
@@ -41,7 +47,7 @@ export function finishScan(request: ScanRequest, pending: ScanCandidates, vector
   });
   scored.sort((a, b) => b.score - a.score || a.index - b.index);
   const kth = scored[request.k - 1]?.score ?? Number.NEGATIVE_INFINITY;
-  if (pending.ceilings.some((ceiling) => ceiling > kth)) return null;
+  if (pending.ceilings.some((ceiling) => ceiling > kth) || unread.some((candidate) => candidate.ceiling > kth)) return null;
   const hits = scored.slice(0, request.k).map(({ index, cosine }) => {
     const { id, partition, bm25, recency, importance } = pending.candidates[index]!;
     return hitOf(id, partition, { cosine, bm25, best: pending.best, recency, importance }, request.weights);
@@ -49,6 +55,19 @@ export function finishScan(request: ScanRequest, pending: ScanCandidates, vector
   // Stable: near-ties keep the re-rank's order unless the reported f64 score separates them.
   return hits.sort((a, b) => b.score - a.score);
 }
+
+/**
+ * The order to read an 8-bit scan's candidates in, highest ceiling first, and how many to read
+ * first: the k best and a few more usually prove the top k (exact.ts `finishScan`), so the
+ * rest are read only when they do not.
+ */
+export function readOrder(pending: ScanCandidates, k: number): { order: ScanCandidate[]; first: number } {
+  const order = [...pending.candidates].sort((a, b) => b.ceiling - a.ceiling);
+  return { order, first: Math.min(order.length, k + READ_MARGIN) };
+}
+
+/** Candidates read past k on the first read of a re-rank. */
+const READ_MARGIN = 4;
 
 /**
  * A whole scan where the f32 vectors are at hand (in-process compute, tests, the bench):

@@ -75,12 +75,12 @@ export function quantisedCandidates(
   if (wanted <= 0) return { candidates: [], ceiling: Number.NEGATIVE_INFINITY };
   const { entries, floor } = runScan(partition, request, filter, term, wanted, query);
   const { weights, now } = request;
-  const candidates = entries.map(({ row }): ScanCandidate => {
+  const candidates = entries.map(({ row, score }): ScanCandidate => {
     const bm25 = term.lexical !== 0 ? partition.lexicalScores[row]! : 0;
     const recency = Math.exp(-Math.max(0, now - matrix.updatedAt[row]!) * matrix.decay[row]!);
     const importance = matrix.importance[row]!;
     const rest = term.lexical * bm25 + weights.recency * recency + weights.importance * importance;
-    return { id: partition.ids[row]!, partition: key, rest, bm25, recency, importance };
+    return { id: partition.ids[row]!, partition: key, rest, ceiling: score + bound, bm25, recency, importance };
   });
   // Fewer rows passed the filter than were asked for: none was left out.
   const ceiling = floor === Number.NEGATIVE_INFINITY || wanted >= partition.size ? Number.NEGATIVE_INFINITY : floor + bound;

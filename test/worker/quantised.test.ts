@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRandom } from '../helpers/random';
 import { SCOPE_CODE, type IndexRows, type ScanRequest } from '../../src/worker/api';
 import { createCompute } from '../../src/worker/compute';
-import { finishScan, scanWithVectors, vectorsOfRows } from '../../src/worker/exact';
+import { finishScan, readOrder, scanWithVectors, vectorsOfRows } from '../../src/worker/exact';
 import { RowMatrix } from '../../src/worker/matrix';
 import { packQuery, quantiseQuery } from '../../src/worker/quantised';
 import { loadKernelModule } from '../../src/worker/wasm-kernel';
@@ -229,5 +229,63 @@ describe('packQuery', () => {
       const want = rows.map((row) => queries.map((query) => (row.some((value) => value !== 0) ? Math.fround(row.reduce((sum, value, j) => sum + Math.round(value * 127) * query[j]!, 0) * scale) : 0)));
       expect(kernelDots(rows, queries, dim)).toEqual(want);
     }
+  });
+  it('bounds each candidate by its ceiling: no exact score above it', () => {
+    const random = createRandom(21);
+    const rows = randomRows(random, 2_000, 256, true);
+    const codes = createCompute({ codes: 'i8' });
+    codes.loadPartition('p', 1, 256, rows);
+    const all = vectorsOfRows(rows, 256);
+    for (let q = 0; q < 10; q++) {
+      const query = normalised(Float32Array.from({ length: 256 }, (_, j) => rows.vectors[j]! + random() - 0.5));
+      const result = codes.scan(request(query, 10));
+      if (!('candidates' in result)) throw new Error('an 8-bit scan returns candidates');
+      const { candidates, dense } = result.candidates;
+      for (const candidate of candidates) {
+        const vector = all.get(candidate.id)!;
+        let cosine = 0;
+        for (let j = 0; j < 256; j++) cosine += vector[j]! * query[j]!;
+        expect(dense * cosine + candidate.rest).toBeLessThanOrEqual(candidate.ceiling);
+      }
+    }
+  });
+
+  it('proves the top k from the candidates with the highest ceilings, leaving the rest unread, with the same hits as reading all', () => {
+    const random = createRandom(22);
+    const rows = randomRows(random, 5_000, 256);
+    const codes = createCompute({ codes: 'i8' });
+    codes.loadPartition('p', 1, 256, rows);
+    const all = vectorsOfRows(rows, 256);
+    let provenEarly = 0;
+    for (let q = 0; q < 20; q++) {
+      const query = normalised(Float32Array.from({ length: 256 }, () => random() - 0.5));
+      const result = codes.scan(request(query, 10));
+      if (!('candidates' in result)) throw new Error('an 8-bit scan returns candidates');
+      const full = finishScan(request(query, 10), result.candidates, all);
+      const { order, first } = readOrder(result.candidates, 10);
+      expect(first).toBeLessThan(order.length);
+      const read = new Map(order.slice(0, first).map(({ id }) => [id, all.get(id)!]));
+      const early = finishScan(request(query, 10), result.candidates, read, order.slice(first));
+      if (early) {
+        provenEarly++;
+        expect(early.map((hit) => hit.id)).toEqual(full!.map((hit) => hit.id));
+      }
+    }
+    expect(provenEarly).toBeGreaterThan(10);
+  });
+
+  it('proves nothing while an unread candidate could still beat the k-th', () => {
+    const random = createRandom(23);
+    const rows = randomRows(random, 1_000, 256, true);
+    const codes = createCompute({ codes: 'i8' });
+    codes.loadPartition('p', 1, 256, rows);
+    const query = normalised(Float32Array.from({ length: 256 }, (_, j) => rows.vectors[j]! + random() - 0.5));
+    const result = codes.scan(request(query, 5));
+    if (!('candidates' in result)) throw new Error('an 8-bit scan returns candidates');
+    const all = vectorsOfRows(rows, 256);
+    const { order } = readOrder(result.candidates, 5);
+    // The best candidate by ceiling left unread: the five read below it cannot be proven the top five.
+    const read = new Map(order.slice(1, 6).map(({ id }) => [id, all.get(id)!]));
+    expect(finishScan(request(query, 5), result.candidates, read, [order[0]!])).toBeNull();
   });
 });
