@@ -13,7 +13,8 @@ export function toExportedInput(input: InputRow): ExportedInput {
     const session = { ...(input.scope === 'session' ? { scope: 'session' as const } : {}), ...(input.sessionId !== '' ? { sessionId: input.sessionId } : {}) };
     return { kind: 'remember', at: input.at, ...session, source: input.source, fact: input.fact!, ...metadata, ...(input.replaces !== undefined ? { replaces: input.replaces } : {}) };
   }
-  return { kind: input.kind, at: input.at, sessionId: input.sessionId, source: input.source, messages: input.messages, ...metadata };
+  const candidates = input.candidates !== undefined ? { candidates: input.candidates } : {};
+  return { kind: input.kind, at: input.at, sessionId: input.sessionId, source: input.source, messages: input.messages, ...metadata, ...candidates };
 }
 
 /**

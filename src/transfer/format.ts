@@ -5,7 +5,7 @@
  * device is parsed at the edge like any other caller input.
  */
 import { z } from 'zod';
-import { ChatMessage, Fact, Id, MemoryRecord, MetadataText, SourceInput } from '../schema';
+import { Candidate, ChatMessage, Fact, Id, MemoryRecord, MetadataText, SourceInput } from '../schema';
 import { Replaces } from '../store/input-row';
 
 /** The only format version this release reads and writes. */
@@ -27,8 +27,23 @@ export type ExportedMemory = z.infer<typeof ExportedMemory>;
 
 const Messages = z.array(ChatMessage.strict()).max(EXPORT_LIMITS.messages, { error: `must hold at most ${EXPORT_LIMITS.messages} messages` });
 
+/**
+ * The candidates a conversation's write decided over, as stored with it: replay uses them instead
+ * of extracting again, so a fact taken out by `undo` stays out on the importing device, and a
+ * device with another extractor replays what this one decided.
+ */
+const Candidates = z.array(Candidate).max(EXPORT_LIMITS.messages, { error: `must hold at most ${EXPORT_LIMITS.messages} candidates` });
+
 /** The user messages of one `ingest` (user scope) or `summarizeSession` (that session's scope). */
-const ConversationInput = z.strictObject({ kind: z.enum(['ingest', 'summary']), at: Timestamp, sessionId: Id, source: SourceInput, messages: Messages, metadata: MetadataText.optional() });
+const ConversationInput = z.strictObject({
+  kind: z.enum(['ingest', 'summary']),
+  at: Timestamp,
+  sessionId: Id,
+  source: SourceInput,
+  messages: Messages,
+  metadata: MetadataText.optional(),
+  candidates: Candidates.optional(),
+});
 
 /** One `remember`d fact; `scope` only for a session-scope fact (user scope otherwise), `sessionId` when the write named one. */
 const RememberInput = z.strictObject({

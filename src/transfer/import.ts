@@ -33,7 +33,8 @@ export function toInputRow(input: ExportedInput, owner: Owner): InputRow {
     return writeInput('remember', { userId, appName, scope, sessionId, source, metadata, replaces }, input.at, { fact: input.fact });
   }
   const scope = input.kind === 'summary' ? 'session' : 'user';
-  return writeInput(input.kind, { userId, appName, scope, sessionId: input.sessionId, source: input.source, metadata }, input.at, { messages: input.messages });
+  const row = writeInput(input.kind, { userId, appName, scope, sessionId: input.sessionId, source: input.source, metadata }, input.at, { messages: input.messages });
+  return input.candidates !== undefined ? { ...row, candidates: input.candidates } : row;
 }
 
 /**

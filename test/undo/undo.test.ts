@@ -51,6 +51,25 @@ describe('undo', () => {
     await memory.close();
   });
 
+  it('keeps an undone fact out on another device, when the export is imported and a replay there rebuilds its message', async () => {
+    const { memory, clock } = await createTestMemory();
+    await memory.remember({ content: 'The user likes jazz.', topic: 'music' }, { ...owner, source: source('s0') });
+    clock.advance(DAY);
+    const [diet, seat] = await memory.ingest([{ role: 'user', content: "I'm vegetarian. I prefer the aisle seat." }], { ...owner, sessionId: 'c', source: source('s1', 'user_implicit') });
+    expect([diet!.content, seat!.content]).toEqual(['The user follows a vegetarian diet.', 'The user prefers aisle seating on flights.']);
+    await memory.undo(diet!, owner);
+    const data = await memory.export(owner);
+    const other = await createTestMemory();
+    await other.memory.import(data);
+    // Forgetting the earlier source replays s1's message on both devices: the undone fact stays out.
+    for (const device of [memory, other.memory]) {
+      await device.forgetSource('s0', owner);
+      expect((await device.list(owner)).map((record) => record.content)).toEqual(['The user prefers aisle seating on flights.']);
+    }
+    await memory.close();
+    await other.memory.close();
+  });
+
   it('keeps the other facts of the message at their time when one of them is undone after later writes', async () => {
     const { memory, clock } = await createTestMemory();
     const operations = await memory.ingest([{ role: 'user', content: "I'm vegetarian. I prefer the aisle seat." }], { ...owner, sessionId: 'c', source: source('s1', 'user_implicit') });
