@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PluginError, ValidationError } from '../../src/errors';
 import { assembleContext, byRank, type AssemblePlan } from '../../src/inject/assemble';
-import { renderContext, MEMORIES_CLOSE } from '../../src/inject/inject';
+import { EPISODES_HEADING, renderContext, MEMORIES_CLOSE } from '../../src/inject/inject';
 import { estimateTokens } from '../../src/inject/tokens';
 import type { Retrieved } from '../../src/retrieve/retrieve';
 import type { MemoryRecord } from '../../src/schema';
@@ -31,10 +31,12 @@ const memories = fc
       content: fc.string({ minLength: 1, maxLength: 80, unit: fc.constantFrom('a', 'b', ' ', '李', 'é', '\n', '[', '<', '😊') }).filter((text) => text.trim() !== ''),
       score: fc.double({ min: 0, max: 1, noNaN: true }),
       created: fc.integer({ min: 0, max: 1000 }),
+      // Episodes too: their part of the block has a heading of its own, which the budget must count.
+      topic: fc.constantFrom('t', 'episode'),
     }),
     { maxLength: 25 },
   )
-  .map((rows) => rows.map((row, i) => hit(record(`m${String(i).padStart(3, '0')}`, row.content, 't', { createdAt: T + row.created * 1000 }), row.score)));
+  .map((rows) => rows.map((row, i) => hit(record(`m${String(i).padStart(3, '0')}`, row.content, row.topic, { createdAt: T + row.created * 1000 }), row.score)));
 
 describe('assembleContext', () => {
   it('never exceeds maxTokens and drops the lowest-ranked first, under any of the counters', () => {
@@ -121,6 +123,25 @@ describe("assembleContext order: 'stable'", () => {
     const head = before.slice(0, before.length - MEMORIES_CLOSE.length);
     expect(after.startsWith(head)).toBe(true);
     expect(after.slice(head.length)).toBe(`- [confidence: medium, source: user_implicit] newest\n${MEMORIES_CLOSE}`);
+  });
+
+  it('writes episodes after the facts under their heading, so a new episode keeps the block as its prefix and a new fact the facts before it', () => {
+    const episode = record('e1', 'I went hiking yesterday.', 'episode', { createdAt: T + 500, updatedAt: T + 500 });
+    const later = record('e2', 'I baked bread today.', 'episode', { createdAt: T + 3000, updatedAt: T + 3000 });
+    const stable = (hits: Retrieved[]) => assembleContext('sys', hits, plan(10_000, { order: 'stable' })).text;
+    const before = stable([hit(episode, 0.9), hit(oldest, 0.2), hit(middle, 0.5)]);
+    const lines = before.split('\n');
+    expect(lines.slice(lines.indexOf(EPISODES_HEADING) - 2, lines.indexOf(EPISODES_HEADING) + 2)).toEqual([
+      '- [confidence: high, source: user_implicit] oldest',
+      '- [confidence: medium, source: user_implicit] middle',
+      EPISODES_HEADING,
+      `- [confidence: medium, source: user_implicit] (${new Date(T).toISOString().slice(0, 10)}) I went hiking yesterday.`,
+    ]);
+    const head = before.slice(0, before.length - MEMORIES_CLOSE.length);
+    expect(stable([hit(later, 1), hit(episode, 0.9), hit(oldest, 0.2), hit(middle, 0.5)]).startsWith(head)).toBe(true);
+    const withFact = stable([hit(newest, 1), hit(episode, 0.9), hit(oldest, 0.2), hit(middle, 0.5)]);
+    const facts = before.slice(0, before.indexOf(EPISODES_HEADING));
+    expect(withFact.startsWith(`${facts}- [confidence: medium, source: user_implicit] newest\n${EPISODES_HEADING}\n`)).toBe(true);
   });
 
   it('still chooses by rank when the budget binds', () => {
