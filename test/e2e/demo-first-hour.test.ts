@@ -5,23 +5,11 @@
  * Screenshots go to artifacts/demo-ux-*.png.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { collectConsoleErrors, type ConsoleProblems } from './browser';
-import { active, idle, ready, resetAnswering, startDemo, storeShows, type DemoRun } from './demo-page';
+import { describe, expect, it } from 'vitest';
+import { active, idle, openTab, ready, resetAnswering, storeShows, useDemo, type DemoRun } from './demo-page';
 
 let demo: DemoRun;
 let page: Page;
-let launchError: unknown;
-
-/** A second page of the same browser profile: another tab of the demo. */
-async function openTab(viewport = { width: 1280, height: 900 }): Promise<{ tab: Page; errors: ConsoleProblems }> {
-  const tab = await demo.browser.context.newPage();
-  const errors = collectConsoleErrors(tab);
-  await tab.setViewportSize(viewport);
-  await tab.goto(demo.served.url);
-  await ready(tab);
-  return { tab, errors };
-}
 
 /** Takes the demo's walkthrough lock in `tab` (as a step running there would) until {@link releaseWalkLock}. */
 async function holdWalkLock(tab: Page) {
@@ -120,32 +108,15 @@ async function walkShows(tab: Page, done: number) {
     });
 }
 
-beforeAll(async () => {
-  try {
-    demo = await startDemo('demo-ux');
-    page = demo.page;
-  } catch (error) {
-    launchError = error;
-  }
-});
-
-// A missing browser fails every test with the install hint instead of skipping them. The main
-// page comes to the front: a background tab gets no animation frames, so its CSS animations
-// and Playwright's frame-based polling stand still.
-beforeEach(async () => {
-  if (launchError) throw launchError;
-  await page.bringToFront();
-});
-
-afterAll(async () => {
-  await demo?.browser.close();
-  await demo?.served.close();
+useDemo('demo-ux', (run) => {
+  demo = run;
+  page = run.page;
 });
 
 describe('demo page', () => {
   it('says where the Store panel is in words that fit the layout, at 1280 px and at 390 px', async () => {
     expect(await visibleText(page, 'walk-intro')).toContain('the Store panel on the right follows along');
-    const { tab: phone, errors } = await openTab({ width: 390, height: 844 });
+    const { tab: phone, errors } = await openTab(demo, { width: 390, height: 844 });
     const intro = await visibleText(phone, 'walk-intro');
     expect(intro).toContain('the Store panel below follows along');
     expect(intro).not.toContain('on the right');
@@ -262,7 +233,7 @@ describe('demo page', () => {
   });
 
   it('shares walkthrough progress between two tabs, and runs a step once when both click at once', async () => {
-    const { tab: other, errors } = await openTab();
+    const { tab: other, errors } = await openTab(demo);
     await stepIn(page, 1);
     // The other tab follows without a reload: progress, card and store.
     await walkShows(other, 1);
@@ -273,7 +244,7 @@ describe('demo page', () => {
 
     // Both click "Next step" (session 3) while a third tab holds the walkthrough lock, so both
     // clicks are in before either can run: session 3 runs once, and neither runs query 1 unasked.
-    const { tab: holder } = await openTab();
+    const { tab: holder } = await openTab(demo);
     await holdWalkLock(holder);
     // Clicked from script: Playwright's click waits for animation frames, which a background tab does not get.
     for (const tab of [page, other]) {
@@ -298,7 +269,7 @@ describe('demo page', () => {
 
   it('shows the progress line with the buttons disabled while an action waits, and hides it after', async () => {
     // Another tab holds the walkthrough lock, so "Next step" waits for as long as it does.
-    const { tab: other } = await openTab();
+    const { tab: other } = await openTab(demo);
     await holdWalkLock(other);
     await page.bringToFront();
     await page.getByTestId('next-step').click();
@@ -353,7 +324,7 @@ describe('demo page', () => {
   });
 
   it('drops "wired across" from the lineage caption at 390 px, where no wires are drawn', async () => {
-    const { tab: phone, errors } = await openTab({ width: 390, height: 844 });
+    const { tab: phone, errors } = await openTab(demo, { width: 390, height: 844 });
     await phone.getByTestId('store-owner').selectOption('u_ada');
     await storeShows(phone, 'u_ada');
     expect(await phone.getByTestId('lineage-edge').count()).toBe(1);
@@ -387,7 +358,7 @@ describe('demo page', () => {
     expect(await page.getByTestId('next-step').getAttribute('data-done')).toBe('4');
 
     // Confirmed with another tab open on the database: both start over, and both keep working.
-    const { tab: other, errors } = await openTab();
+    const { tab: other, errors } = await openTab(demo);
     await resetAnswering(page, 'confirm');
     expect(await active(page)).toEqual([]);
     expect(await page.getByTestId('next-step').getAttribute('data-done')).toBe('0');
@@ -403,7 +374,7 @@ describe('demo page', () => {
   });
 
   it('redraws the store panel of another tab when this tab writes for the user both show (memory.subscribe)', async () => {
-    const { tab: other, errors } = await openTab();
+    const { tab: other, errors } = await openTab(demo);
     await storeShows(other, 'u_ada');
     // The ingest also saves the playground's fields, and that `storage` event alone would
     // redraw the other tab: this tab keeps nothing in localStorage while it ingests.

@@ -5,6 +5,7 @@
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { buildDemo, collectConsoleErrors, launchChromium, REPO_ROOT, serveBuilt, type ConsoleProblems, type LaunchedBrowser, type Served } from './browser';
 
 export const ARTIFACTS = join(REPO_ROOT, 'artifacts');
@@ -80,6 +81,43 @@ export async function startDemo(prefix: string): Promise<DemoRun> {
   await page.goto(served.url);
   await ready(page);
   return { served, browser, page, problems, shots };
+}
+
+/**
+ * A suite's demo, as {@link startDemo} says to hold it: started once before the tests (and
+ * handed to `started`), closed after them. A launch failure fails every test with its error
+ * instead of skipping them, and each test brings the main page to the front: a background tab
+ * gets no animation frames, so its CSS animations and Playwright's frame-based polling stand still.
+ */
+export function useDemo(prefix: string, started: (demo: DemoRun) => void): void {
+  let demo: DemoRun | undefined;
+  let launchError: unknown;
+  beforeAll(async () => {
+    try {
+      demo = await startDemo(prefix);
+      started(demo);
+    } catch (error) {
+      launchError = error;
+    }
+  });
+  beforeEach(async () => {
+    if (launchError) throw launchError;
+    await demo!.page.bringToFront();
+  });
+  afterAll(async () => {
+    await demo?.browser.close();
+    await demo?.served.close();
+  });
+}
+
+/** A second page of the demo's browser profile (another tab), at `viewport`, ready, its console errors collected. */
+export async function openTab(demo: DemoRun, viewport = { width: 1280, height: 900 }): Promise<{ tab: Page; errors: ConsoleProblems }> {
+  const tab = await demo.browser.context.newPage();
+  const errors = collectConsoleErrors(tab);
+  await tab.setViewportSize(viewport);
+  await tab.goto(demo.served.url);
+  await ready(tab);
+  return { tab, errors };
 }
 
 // The waits poll on a timer, not on animation frames: a page in the background (another tab

@@ -5,32 +5,15 @@
  * no Prompt API warning on load. Screenshots go to artifacts/demo-round-two-*.png.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { collectConsoleErrors } from './browser';
-import { ready, startDemo, storeShows, type DemoRun } from './demo-page';
+import { describe, expect, it } from 'vitest';
+import { openTab, ready, storeShows, useDemo, type DemoRun } from './demo-page';
 
 let demo: DemoRun;
 let page: Page;
-let launchError: unknown;
 
-beforeAll(async () => {
-  try {
-    demo = await startDemo('demo-round-two');
-    page = demo.page;
-  } catch (error) {
-    launchError = error;
-  }
-});
-
-// A missing browser fails every test with the install hint instead of skipping them.
-beforeEach(async () => {
-  if (launchError) throw launchError;
-  await page.bringToFront();
-});
-
-afterAll(async () => {
-  await demo?.browser.close();
-  await demo?.served.close();
+useDemo('demo-round-two', (run) => {
+  demo = run;
+  page = run.page;
 });
 
 /** Clicks "Next step" until `done` steps are done. */
@@ -95,11 +78,7 @@ describe('demo page (round two)', () => {
 
   it('keeps each radio of the Models panel beside its label, at 1280 px and at 390 px', async () => {
     for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
-      const tab = await demo.browser.context.newPage();
-      const errors = collectConsoleErrors(tab);
-      await tab.setViewportSize(viewport);
-      await tab.goto(demo.served.url);
-      await ready(tab);
+      const { tab, errors } = await openTab(demo, viewport);
       const radios = await radioLayout(tab);
       expect(radios.map((radio) => radio.value)).toEqual(['offline', 'openai', 'chrome']);
       for (const radio of radios) {
