@@ -39,6 +39,25 @@ function request(query: Float32Array, k: number): ScanRequest {
   return { partitions: ['p'], query, now: NOW, weights: WEIGHTS, k, scopes: ['user'] };
 }
 
+/** An 8-bit compute holding 256-d `rows` as partition 'p', and those rows' f32 vectors by id (what the store would read). */
+function loadCodes(rows: IndexRows) {
+  const codes = createCompute({ codes: 'i8' });
+  codes.loadPartition('p', 1, 256, rows);
+  return { codes, all: vectorsOfRows(rows, 256) };
+}
+
+/** A 256-d query near the first row (its vector plus noise), normalised. */
+function queryNearFirstRow(rows: IndexRows, random: () => number): Float32Array {
+  return normalised(Float32Array.from({ length: 256 }, (_, j) => rows.vectors[j]! + random() - 0.5));
+}
+
+/** What an 8-bit scan hands the store to re-rank (it always answers with candidates). */
+function scanCandidates(codes: ReturnType<typeof createCompute>, query: Float32Array, k: number) {
+  const result = codes.scan(request(query, k));
+  if (!('candidates' in result)) throw new Error('an 8-bit scan returns candidates');
+  return result.candidates;
+}
+
 describe.runIf(loadKernelModule() !== null)('createCompute (8-bit codes)', () => {
   for (const dim of [256, 384]) {
     for (const clustered of [false, true]) {
@@ -130,21 +149,18 @@ describe.runIf(loadKernelModule() !== null)('createCompute (8-bit codes)', () =>
   it('drops candidates the store no longer holds and asks for more when the rest cannot prove the top k', () => {
     const random = createRandom(12);
     const rows = randomRows(random, 500, 256, true);
-    const codes = createCompute({ codes: 'i8' });
-    codes.loadPartition('p', 1, 256, rows);
-    const query = normalised(Float32Array.from({ length: 256 }, (_, j) => rows.vectors[j]! + random() - 0.5));
-    const result = codes.scan(request(query, 5));
-    if (!('candidates' in result)) throw new Error('an 8-bit scan returns candidates');
-    const all = vectorsOfRows(rows, 256);
-    const hits = finishScan(request(query, 5), result.candidates, all);
+    const { codes, all } = loadCodes(rows);
+    const query = queryNearFirstRow(rows, random);
+    const candidates = scanCandidates(codes, query, 5);
+    const hits = finishScan(request(query, 5), candidates, all);
     const best = hits![0]!.id;
     // Without the best row's vector (tombstoned since the scan) it is not returned.
     const without = new Map([...all].filter(([id]) => id !== best));
-    const rest = finishScan(request(query, 5), result.candidates, without) ?? scanWithVectors(codes, request(query, 5), without);
+    const rest = finishScan(request(query, 5), candidates, without) ?? scanWithVectors(codes, request(query, 5), without);
     expect(rest.map((hit) => hit.id)).not.toContain(best);
     // With no vectors at all nothing is proven while rows are left out: the caller must scan again with more.
-    expect(finishScan(request(query, 5), result.candidates, new Map())).toBeNull();
-    expect(result.candidates.ceilings[0]).toBeGreaterThan(Number.NEGATIVE_INFINITY);
+    expect(finishScan(request(query, 5), candidates, new Map())).toBeNull();
+    expect(candidates.ceilings[0]).toBeGreaterThan(Number.NEGATIVE_INFINITY);
   });
 });
 
@@ -233,14 +249,10 @@ describe('packQuery', () => {
   it('bounds each candidate by its ceiling: no exact score above it', () => {
     const random = createRandom(21);
     const rows = randomRows(random, 2_000, 256, true);
-    const codes = createCompute({ codes: 'i8' });
-    codes.loadPartition('p', 1, 256, rows);
-    const all = vectorsOfRows(rows, 256);
+    const { codes, all } = loadCodes(rows);
     for (let q = 0; q < 10; q++) {
-      const query = normalised(Float32Array.from({ length: 256 }, (_, j) => rows.vectors[j]! + random() - 0.5));
-      const result = codes.scan(request(query, 10));
-      if (!('candidates' in result)) throw new Error('an 8-bit scan returns candidates');
-      const { candidates, dense } = result.candidates;
+      const query = queryNearFirstRow(rows, random);
+      const { candidates, dense } = scanCandidates(codes, query, 10);
       for (const candidate of candidates) {
         const vector = all.get(candidate.id)!;
         let cosine = 0;
@@ -253,19 +265,16 @@ describe('packQuery', () => {
   it('proves the top k from the candidates with the highest ceilings, leaving the rest unread, with the same hits as reading all', () => {
     const random = createRandom(22);
     const rows = randomRows(random, 5_000, 256);
-    const codes = createCompute({ codes: 'i8' });
-    codes.loadPartition('p', 1, 256, rows);
-    const all = vectorsOfRows(rows, 256);
+    const { codes, all } = loadCodes(rows);
     let provenEarly = 0;
     for (let q = 0; q < 20; q++) {
       const query = normalised(Float32Array.from({ length: 256 }, () => random() - 0.5));
-      const result = codes.scan(request(query, 10));
-      if (!('candidates' in result)) throw new Error('an 8-bit scan returns candidates');
-      const full = finishScan(request(query, 10), result.candidates, all);
-      const { order, first } = readOrder(result.candidates, 10);
+      const candidates = scanCandidates(codes, query, 10);
+      const full = finishScan(request(query, 10), candidates, all);
+      const { order, first } = readOrder(candidates, 10);
       expect(first).toBeLessThan(order.length);
       const read = new Map(order.slice(0, first).map(({ id }) => [id, all.get(id)!]));
-      const early = finishScan(request(query, 10), result.candidates, read, order.slice(first));
+      const early = finishScan(request(query, 10), candidates, read, order.slice(first));
       if (early) {
         provenEarly++;
         expect(early.map((hit) => hit.id)).toEqual(full!.map((hit) => hit.id));
@@ -277,15 +286,12 @@ describe('packQuery', () => {
   it('proves nothing while an unread candidate could still beat the k-th', () => {
     const random = createRandom(23);
     const rows = randomRows(random, 1_000, 256, true);
-    const codes = createCompute({ codes: 'i8' });
-    codes.loadPartition('p', 1, 256, rows);
-    const query = normalised(Float32Array.from({ length: 256 }, (_, j) => rows.vectors[j]! + random() - 0.5));
-    const result = codes.scan(request(query, 5));
-    if (!('candidates' in result)) throw new Error('an 8-bit scan returns candidates');
-    const all = vectorsOfRows(rows, 256);
-    const { order } = readOrder(result.candidates, 5);
+    const { codes, all } = loadCodes(rows);
+    const query = queryNearFirstRow(rows, random);
+    const candidates = scanCandidates(codes, query, 5);
+    const { order } = readOrder(candidates, 5);
     // The best candidate by ceiling left unread: the five read below it cannot be proven the top five.
     const read = new Map(order.slice(1, 6).map(({ id }) => [id, all.get(id)!]));
-    expect(finishScan(request(query, 5), result.candidates, read, [order[0]!])).toBeNull();
+    expect(finishScan(request(query, 5), candidates, read, [order[0]!])).toBeNull();
   });
 });
