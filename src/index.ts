@@ -92,3 +92,5 @@ export {
 export { userPartition, appPartition, partitionOf, isVisibleTo } from './store/owner';
 // The identical-fact key a backend indexes to serve `workingSet({ facts })` without reading the topic.
 export { factHash } from './text';
+// The order `list` returns on every backend (oldest first, then by id).
+export { byCreation } from './schema';

@@ -147,6 +147,11 @@ export const MemoryRecord = z.object({
 });
 export type MemoryRecord = z.infer<typeof MemoryRecord>;
 
+/** Oldest first, then by id: the order `list` returns (every backend), and the stable prompt block's. */
+export function byCreation(a: Pick<MemoryRecord, 'createdAt' | 'id'>, b: Pick<MemoryRecord, 'createdAt' | 'id'>): number {
+  return a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
 export const Role = z.enum(['user', 'assistant', 'system', 'tool']);
 /** Not strict, unlike option objects: a chat app's messages carry their own fields (ids, times), which are dropped. */
 export const ChatMessage = z.object({ role: Role, content: Text });

@@ -16,7 +16,7 @@
  * - A replayed memory carries the id of the stored record it became (same scope, session, topic
  *   and text; the stored sources extend the replayed ones), so `get` and `history` find it.
  */
-import type { MemoryRecord } from '../schema';
+import { byCreation, type MemoryRecord } from '../schema';
 import type { InputRow, Owner, Storage } from '../storage/contract';
 
 export interface AsOfDeps {
@@ -80,11 +80,6 @@ async function replayUntil(deps: AsOfDeps, inputs: readonly InputRow[], asOf: nu
   const replayed = [...(await deps.replay(madeBy(inputs, asOf))).values()];
   const ids = storedIds(replayed, stored, prefix);
   return replayed.map((record) => renamed(record, ids));
-}
-
-/** Oldest first, then by id: the order `list` returns. */
-function byCreation(a: MemoryRecord, b: MemoryRecord): number {
-  return a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 /**

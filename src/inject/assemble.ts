@@ -16,7 +16,7 @@
  */
 import { PluginError, ValidationError } from '../errors';
 import type { Retrieved } from '../retrieve/retrieve';
-import { decayedConfidence } from '../schema';
+import { byCreation, decayedConfidence } from '../schema';
 import { memoryLine, renderBlock } from './inject';
 
 /** How the block orders the chosen memories: by rank (`'score'`), or by creation so it stays byte-stable (`'stable'`). */
@@ -39,11 +39,9 @@ export interface Assembled {
   tokens: number;
 }
 
-/** Oldest first, then by id: the order of the stable block, and the tiebreak of the ranking. */
-export function byCreation(a: Retrieved, b: Retrieved): number {
-  const { createdAt: x, id: i } = a.memory;
-  const { createdAt: y, id: j } = b.memory;
-  return x - y || (i < j ? -1 : i > j ? 1 : 0);
+/** Oldest first, then by id ({@link byCreation} of the memories): the order of the stable block, and the tiebreak of the ranking. */
+export function byCreatedMemory(a: Retrieved, b: Retrieved): number {
+  return byCreation(a.memory, b.memory);
 }
 
 /**
@@ -51,7 +49,7 @@ export function byCreation(a: Retrieved, b: Retrieved): number {
  * exist, rank before every unpinned one here, and so are the last the budget drops.
  */
 export function byRank(a: Retrieved, b: Retrieved): number {
-  return b.score - a.score || byCreation(a, b);
+  return b.score - a.score || byCreatedMemory(a, b);
 }
 
 /** The ranking of `retrieved` with each memory once (the best-ranked copy of a memory given twice). */
@@ -101,7 +99,7 @@ export function assembleContext(system: string, retrieved: readonly Retrieved[],
   const ranked = rank(retrieved);
   const stable = plan.order === 'stable';
   const lines = new Map(ranked.map((hit) => [hit, memoryLine(hit.memory, stable ? hit.memory.confidence : decayedConfidence(hit.memory, plan.now))]));
-  const arrange = (chosen: Retrieved[]) => (stable ? chosen.sort(byCreation) : chosen);
+  const arrange = (chosen: Retrieved[]) => (stable ? chosen.sort(byCreatedMemory) : chosen);
   const counted = new Map<number, { text: string; tokens: number }>();
   const measure = (p: number) => {
     let entry = counted.get(p);

@@ -5,7 +5,7 @@
  */
 import { Dexie } from 'dexie';
 import { toStorageError } from '../errors';
-import { MemoryRecord, type Scope } from '../schema';
+import { byCreation, MemoryRecord, type Scope } from '../schema';
 import type { RecordStore } from '../storage/contract';
 import { sameFactKey } from '../text';
 import { activeAfter, createActiveSets } from './active-set';
@@ -147,7 +147,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
           if (scopes.includes('app')) rows.push(...(await db.memories.where('[appName+scope]').equals([owner.appName, 'app']).toArray()));
           const wanted = includeInvalid ? rows : rows.filter((row) => row.invalidatedAt === undefined);
           const records = await visible(wanted, owner);
-          return records.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+          return records.sort(byCreation);
         }),
       ),
 
@@ -177,7 +177,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
           // Many sources at once (a user's whole history): all of the owner's rows in one read, which the contract allows.
           if (sourceIds.length > MANY_SOURCES) {
             const own = await Promise.all((['user', 'session'] as const).map((scope) => db.memories.where('[userId+appName+scope]').equals([owner.userId, owner.appName, scope]).toArray()));
-            return (await visible(own.flat(), owner)).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+            return (await visible(own.flat(), owner)).sort(byCreation);
           }
           const activeIds = [...(await active.read(owner, 'user')).rows.keys()];
           const [current, since, listing] = await Promise.all([
@@ -187,7 +187,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
           ]);
           const rows = [...new Map([...current, ...since, ...listing].map((row) => [row.id, row])).values()].filter((row) => row.scope !== 'app');
           const records = await visible(rows, owner);
-          return records.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+          return records.sort(byCreation);
         }),
       ),
 

@@ -4,7 +4,7 @@
  * what came back; rows that fail to parse are quarantined. Reads go through the seqlock of
  * intents.ts, so no commit is ever seen half-applied.
  */
-import { appPartition, factHash, isVisibleTo, userPartition, type MemoryRecord, type Scope } from 'engram';
+import { appPartition, byCreation, factHash, isVisibleTo, userPartition, type MemoryRecord, type Scope } from 'engram';
 import type { Owner, RecordLocation, RecordStore } from '../../storage/contract';
 import type { Collections, ReadRow } from './collections';
 import { consistentRead, readControl, type IntentOptions } from './intents';
@@ -13,7 +13,6 @@ import { and, eq, NOTHING, oneOf, or, type Filter } from './where';
 
 export type RecordReads = Omit<RecordStore, 'commit' | 'quarantined'>;
 
-const byCreation = (a: MemoryRecord, b: MemoryRecord) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1);
 
 /** The filter for an owner's records of `scopes` (app scope: its app's), any state. */
 export function scopeFilter(owner: Owner, scopes: readonly Scope[]): Filter {
