@@ -8,7 +8,7 @@
  * `faults`) leaves the state as it was.
  */
 import { ConflictError, IdCollisionError, PermissionError, StorageError, toStorageError } from '../../src/errors';
-import type { MemoryRecord } from '../../src/schema';
+import { byCreation, type MemoryRecord } from '../../src/schema';
 import { sameFactKey } from '../../src/text';
 import {
   isVisibleTo,
@@ -53,7 +53,6 @@ function emptyState(): MemoryState {
   return { records: new Map(), changed: new Map(), inputs: [], lastSeq: 0, versions: new Map(), revocations: new Map() };
 }
 
-const byCreated = (a: MemoryRecord, b: MemoryRecord) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1);
 const ownerOf = (row: { userId: string; appName: string }, owner: Owner) => row.userId === owner.userId && row.appName === owner.appName;
 const revocationKey = (userId: string, appName: string, sourceId: string) => JSON.stringify([userId, appName, sourceId]);
 
@@ -101,7 +100,7 @@ function ownerReads(state: MemoryState, read: Read): OwnerReads {
     getMany: (ids, owner) => read(() => visible(owner, ids.flatMap((id) => state.records.get(id) ?? []))),
     list: (owner, { scopes, includeInvalid }) =>
       read(() =>
-        visible(owner, [...state.records.values()].filter((record) => scopes.includes(record.scope) && (includeInvalid || record.invalidatedAt === undefined))).sort(byCreated),
+        visible(owner, [...state.records.values()].filter((record) => scopes.includes(record.scope) && (includeInvalid || record.invalidatedAt === undefined))).sort(byCreation),
       ),
     workingSet: (owner, { ids, topics, facts = [], scope }) =>
       read(() => {
@@ -120,7 +119,7 @@ function ownerReads(state: MemoryState, read: Read): OwnerReads {
             ownerOf(record, owner) &&
             (record.invalidatedAt === undefined || record.sources.some((source) => sourceIds.includes(source.id)) || (fromSeq !== undefined && state.changed.get(record.id)! >= fromSeq)),
         );
-        return visible(owner, reached.filter((record) => record.scope !== 'app')).sort(byCreated);
+        return visible(owner, reached.filter((record) => record.scope !== 'app')).sort(byCreation);
       }),
     inputs: (owner) => read(() => ownInputs(owner)),
     inputsAfter: (owner, seq) => read(() => ownInputs(owner, (input) => input.seq! > seq)),
