@@ -34,8 +34,11 @@ export default defineConfig(({ mode }) => {
     base: './',
     // The worker ships as one file: a consumer's bundler copies it as an asset (the library
     // refers to it by URL) and follows none of its imports, so a chunk it split off (the model
-    // runtime it loads on first use) would be missing from the consumer's build.
-    worker: { format: 'es', rolldownOptions: { output: { codeSplitting: false } } },
+    // runtime it loads on first use) would be missing from the consumer's build. For the same
+    // reason it ships minified: the consumer's build copies it as it is, and every page that
+    // starts engram downloads it. Function names are kept for stack traces, and its source map
+    // leads into src/.
+    worker: { format: 'es', rolldownOptions: { output: { codeSplitting: false, minify: true, keepNames: true } } },
     build: {
       target: 'es2022',
       // Readable output: a user's stack trace names engram's functions (`at consolidate`, not

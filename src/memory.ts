@@ -8,7 +8,9 @@
  * 3. build the deps record (verbs/deps.ts): storage, compute, embedder, extractor, the
  *    consolidation policy, the checked clock and ids;
  * 4. hand each public verb to its own module in verbs/ (ingest.ts, remember.ts, retrieve.ts,
- *    forget.ts, …), which parses its arguments at the edge and runs its stage with the deps.
+ *    forget.ts, …), which parses its arguments at the edge and runs its stage with the deps. The
+ *    verbs called now and then (erasure, undo, prune, re-embedding, summaries, export/import)
+ *    load as one chunk on first use (verbs/occasional.ts), so starting engram loads less code.
  *
  * A newcomer who wants to know what `ingest` does reads verbs/ingest.ts, not this file.
  */
@@ -24,21 +26,15 @@ import type { Storage } from './storage/contract';
 import { indexedDbStorage } from './store/indexeddb';
 import { createComputeClient, type ComputeClient } from './worker/client';
 import { createDeps } from './verbs/deps';
-import { forgetSource } from './verbs/forget';
 import { ingest } from './verbs/ingest';
+import { occasionalVerbs } from './verbs/load';
 import { get, history, list, locate } from './verbs/inspect';
 import { LOCATE } from './facade-access';
-import { prune } from './verbs/prune';
-import { reembed } from './verbs/reembed';
 import { remember } from './verbs/remember';
 import { assemble, inject, retrieve } from './verbs/retrieve';
-import { summarizeSession } from './verbs/summarize';
-import { undo } from './verbs/undo';
 import { checkedForEviction, type NoteStore } from './durability/eviction';
 import { estimateStorage, persistStorage } from './durability/persist';
 import { createSubscriptions, subscribe } from './durability/subscribe';
-import { exportOwner } from './transfer/export';
-import { importOwner } from './transfer/import';
 import type { Dexie } from 'dexie';
 import type { Memory, MemoryOptions } from './memory-api';
 
@@ -109,19 +105,19 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
     computeLocation: compute.location,
     ingest: (messages, options) => ingest(deps, messages, options),
     remember: (fact, options) => remember(deps, fact, options),
-    summarizeSession: (messages, options) => summarizeSession(deps, messages, options),
+    summarizeSession: async (messages, options) => (await occasionalVerbs()).summarizeSession(deps, messages, options),
     retrieve: (query, options) => retrieve(deps, query, options),
     inject: (system, retrieved) => inject(deps, system, retrieved),
     assemble: (system, retrieved, options) => assemble(deps, system, retrieved, options),
-    forgetSource: (sourceId, options) => forgetSource(deps, sourceId, options),
-    prune: (options) => prune(deps, options),
-    undo: (operation, owner) => undo(deps, operation, owner),
+    forgetSource: async (sourceId, options) => (await occasionalVerbs()).forgetSource(deps, sourceId, options),
+    prune: async (options) => (await occasionalVerbs()).prune(deps, options),
+    undo: async (operation, owner) => (await occasionalVerbs()).undo(deps, operation, owner),
     list: (options) => list(deps, options),
     get: (id, owner) => get(deps, id, owner),
     history: (id, owner) => history(deps, id, owner),
-    reembed: (options) => reembed(deps, options),
-    export: async (options) => exportOwner(storage.records, parseOwner(options), deps.clock()),
-    import: (data) => importOwner(deps, data),
+    reembed: async (options) => (await occasionalVerbs()).reembed(deps, options),
+    export: async (options) => (await occasionalVerbs()).exportOwner(storage.records, parseOwner(options), deps.clock()),
+    import: async (data) => (await occasionalVerbs()).importOwner(deps, data),
     subscribe: (options, listener) => subscribe(subscriptions, options, listener),
     persist: persistStorage,
     storageEstimate: estimateStorage,

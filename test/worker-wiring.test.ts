@@ -51,7 +51,7 @@ describe('createMemory (worker wiring)', () => {
     expect(viaWorker.retrieved[0]![0]!.id).toBe(viaWorker.operations[2]!.at(-1)!.memoryId);
   });
 
-  it('extracts ordinary speech in the worker (the default extractor runs in compute) as it does in-process', async () => {
+  it('extracts ordinary speech the same whether compute runs in the worker or in-process (the default extractor runs on the calling thread)', async () => {
     const facts = async (worker: 'auto' | 'off') => {
       const { memory } = await build(worker);
       await memory.ingest([{ role: 'user', content: 'My name is Sam and I live in Berlin. Yesterday I adopted a puppy!' }], { userId: 'sam', sessionId: 's1', source: { type: 'user_explicit', id: 'm1' } });

@@ -5,6 +5,17 @@
  */
 import type { CandidateInput, ChatMessage } from '../schema';
 
+/** A fact the offline extractor read from a user message (src/extract/speech): a candidate before validation. */
+export interface ExtractedFact {
+  content: string;
+  topic: string;
+  confidence: number;
+  /** The user's sentence it came from, as typed. */
+  excerpt: string;
+  importance: number;
+  halfLifeDays: number;
+}
+
 export interface ExtractContext {
   userId: string;
   appName: string;

@@ -8,7 +8,7 @@ import type { PlanContext } from '../consolidate/plan';
 import type { Embedder } from '../embed/embedder';
 import { ValidationError } from '../errors';
 import type { Extractor } from '../extract/extractor';
-import { createComputeExtractor } from '../extract/compute-extractor';
+import { createDefaultExtractor } from '../extract/default-extractor';
 import { checkedIdGenerator, defaultIdGenerator } from '../ids';
 import type { ParsedMemoryOptions } from '../memory-options';
 import { DEFAULT_EXCLUSIVE_TOPICS, DEFAULT_TRUST } from '../schema';
@@ -55,7 +55,7 @@ export function createDeps(options: ParsedMemoryOptions, parts: OpenedParts): Me
   const newId = options.idGenerator ? checkedIdGenerator(options.idGenerator) : defaultIdGenerator;
   return {
     ...parts,
-    extractor: options.extractor ?? createComputeExtractor(parts.compute),
+    extractor: options.extractor ?? createDefaultExtractor(),
     episodes: options.episodes ?? true,
     context: {
       decider: options.decider ?? createPolicyDecider({ trust, exclusiveTopics }),

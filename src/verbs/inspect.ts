@@ -1,24 +1,16 @@
 /** `memory.list`, `memory.get` and `memory.history`: reading what is stored (or, `asOf`, what was), always for one owner. */
-import { recordsAsOf, type AsOfDeps } from '../asof/as-of';
 import { NotFoundError } from '../errors';
-import { replay } from '../forget/replay';
 import { ListOptions, parseInput, parseOwner, type OwnerOptions } from '../options';
 import type { HistoryEntry, MemoryRecord } from '../schema';
 import type { RecordLocation } from '../storage/contract';
 import { Id } from '../schema';
 import type { MemoryDeps } from './deps';
-import { replayDepsOf } from './forget';
-
-/** The deps of an as-of read: the storage, and forgetSource's replay from a fresh working set. */
-export function asOfDeps(deps: MemoryDeps): AsOfDeps {
-  const replayDeps = replayDepsOf(deps);
-  return { storage: deps.storage, replay: (inputs) => replay(replayDeps, inputs) };
-}
+import { occasionalVerbs } from './load';
 
 export async function list(deps: MemoryDeps, options: ListOptions): Promise<MemoryRecord[]> {
   const parsed = parseInput(ListOptions, options, 'options');
   const owner = { userId: parsed.userId, appName: parsed.appName };
-  if (parsed.asOf !== undefined) return recordsAsOf(asOfDeps(deps), owner, parsed.asOf, parsed.includeInvalid);
+  if (parsed.asOf !== undefined) return (await occasionalVerbs()).listAsOf(deps, owner, parsed.asOf, parsed.includeInvalid);
   return deps.storage.records.list(owner, { scopes: ['user', 'session', 'app'], includeInvalid: parsed.includeInvalid });
 }
 

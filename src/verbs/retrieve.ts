@@ -6,9 +6,7 @@ import { estimateTokens } from '../inject/tokens';
 import { describeValue } from '../issues';
 import { AssembleOptions, checkRetrieved, parseInput, Query, RetrieveOptions } from '../options';
 import { retrieveMemories, type RetrievePlan, type Retrieved } from '../retrieve/retrieve';
-import { recordsAsOf } from '../asof/as-of';
-import { rankRecords } from '../asof/rank';
-import { asOfDeps } from './inspect';
+import { occasionalVerbs } from './load';
 import { DEFAULT_WEIGHTS, type Scope } from '../schema';
 import type { MemoryDeps } from './deps';
 
@@ -24,16 +22,8 @@ export async function retrieve(deps: MemoryDeps, query: string, options: Retriev
     weights: parsed.weights ?? DEFAULT_WEIGHTS,
     ...(parsed.sessionId !== undefined ? { sessionId: parsed.sessionId } : {}),
   };
-  if (parsed.asOf !== undefined) return retrieveAsOf(deps, text, plan, parsed.asOf);
+  if (parsed.asOf !== undefined) return (await occasionalVerbs()).retrieveAsOf(deps, text, plan, parsed.asOf);
   return retrieveMemories(deps, text, plan);
-}
-
-/** The top k of what the store held at `asOf`, ranked as retrieval ranked then (recency as of `asOf`). */
-async function retrieveAsOf(deps: MemoryDeps, text: string, plan: RetrievePlan, asOf: number): Promise<Retrieved[]> {
-  if (plan.k === 0 || plan.scopes.length === 0) return [];
-  const records = await recordsAsOf(asOfDeps(deps), plan.owner, asOf, false);
-  const [vector] = await deps.embedder.embed([text]);
-  return rankRecords(records, { vector: vector!, text }, plan, asOf);
 }
 
 function checkSystem(system: unknown): asserts system is string {

@@ -135,17 +135,6 @@ export interface ModelEmbedderSpec {
   moduleUrl?: string;
 }
 
-/** A fact the offline extractor read from a user message (src/extract/speech): a candidate before validation. */
-export interface ExtractedFact {
-  content: string;
-  topic: string;
-  confidence: number;
-  /** The user's sentence it came from, as typed. */
-  excerpt: string;
-  importance: number;
-  halfLifeDays: number;
-}
-
 /** Every method may be called across the worker boundary: arguments and results are cloneable. */
 export interface ComputeApi {
   /** Hash-embeds texts (the built-in embedder). */
@@ -186,12 +175,6 @@ export interface ComputeApi {
   loadModel(spec: ModelEmbedderSpec): Promise<{ id: string; dim: number }>;
   /** Embeds texts with a model loaded by {@link ComputeApi.loadModel} (loading it first if needed). */
   embedModel(spec: ModelEmbedderSpec, texts: string[]): Promise<Float32Array[]>;
-  /**
-   * The offline extractor over user messages' texts written at `at` (ms since epoch; relative
-   * times such as "yesterday" are read against it, and stay as said without it). Its code is
-   * loaded on the first call, so an application that never ingests never loads it.
-   */
-  extract(texts: string[], at: number | undefined): Promise<ExtractedFact[]>;
   /** Drops caches that may hold user text (the hash embedder's token cache); erasure calls it. */
   clearCaches(): void;
 }

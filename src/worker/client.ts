@@ -8,7 +8,7 @@
 import { transfer, wrap, type Remote } from 'comlink';
 import { WorkerError } from '../errors';
 import type { ComputeApi, IndexRows } from './api';
-import { createCompute, type ComputeOptions } from './compute';
+import type { ComputeOptions } from './compute';
 
 /**
  * Every compute method as the library calls it: Comlink's view of the compute API (each call a
@@ -54,7 +54,6 @@ const FORWARDED: { readonly [K in keyof ComputeApi]: true } = {
   stats: true,
   loadModel: true,
   embedModel: true,
-  extract: true,
   clearCaches: true,
 };
 /** Every compute method, from {@link FORWARDED}. */
@@ -75,11 +74,21 @@ function completeClient(calls: Record<string, unknown>, location: ComputeClient[
   return Object.assign(calls, { location, close }) as unknown as ComputeClient;
 }
 
+/**
+ * Compute in this thread. Its module (the kernel, the partitions, the scan) is imported on the
+ * first call, so a browser application, where compute runs in the worker, does not carry a
+ * second copy of it in its main bundle.
+ */
 function createInProcessClient(computeOptions?: ComputeOptions): ComputeClient {
-  const compute = createCompute(computeOptions);
+  let compute: Promise<ComputeApi> | undefined;
+  const loaded = () => {
+    const loading = (compute ??= import('./compute').then(({ createCompute }) => createCompute(computeOptions)));
+    loading.catch(() => (compute = undefined));
+    return loading;
+  };
   const calls: Record<string, unknown> = {};
   for (const method of COMPUTE_METHODS) {
-    calls[method] = async (...args: unknown[]) => (compute[method] as (...a: unknown[]) => unknown)(...args);
+    calls[method] = async (...args: unknown[]) => ((await loaded())[method] as (...a: unknown[]) => unknown)(...args);
   }
   return completeClient(calls, 'in-process', () => {});
 }

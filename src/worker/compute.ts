@@ -4,7 +4,7 @@
  */
 import { createHashEmbedder } from '../embed/hash-embedder';
 import type { Scope } from '../schema';
-import { SCOPE_CODE, type ComputeApi, type ComputeStats, type ExtractedFact, type ModelEmbedderSpec, type ScanCandidate, type ScanCandidates, type ScanHit, type ScanRequest, type ScanResult } from './api';
+import { SCOPE_CODE, type ComputeApi, type ComputeStats, type ModelEmbedderSpec, type ScanCandidate, type ScanCandidates, type ScanHit, type ScanRequest, type ScanResult } from './api';
 import { relevanceTerm, scoreLexical } from './fusion';
 import { hitOf } from './exact';
 import type { ModelRuntime } from '../adapters/transformers/runtime';
@@ -25,17 +25,6 @@ export interface ComputeOptions {
    * themselves, ranked in one pass. The JS kernel always holds f32.
    */
   codes?: VectorCodes;
-  /**
-   * Loads the speech extractor `extract` runs. The worker passes the module it bundles (a worker
-   * is copied by an application's bundler as one file, so it cannot load chunks of its own); the
-   * in-process client passes a dynamic import, so the main bundle loads it on the first ingest.
-   */
-  speech?: () => Promise<SpeechModule>;
-}
-
-/** What `extract` needs of src/extract/speech. */
-export interface SpeechModule {
-  speechCandidates(content: string, at: number | undefined): ExtractedFact[];
 }
 
 function scopeMask(scopes: readonly Scope[]): number {
@@ -49,8 +38,6 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
   const module = options.kernel === 'js' ? null : loadKernelModule();
   const codes = options.codes ?? 'i8';
   const partitions = new Map<string, Partition>();
-  let speech: Promise<SpeechModule> | undefined;
-  const loadSpeech = options.speech ?? (() => import('../extract/speech/extractor'));
   const embedders = new Map<number, ReturnType<typeof createHashEmbedder>>();
 
   function embedderFor(dim: number) {
@@ -103,11 +90,6 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
     embed(texts, dim) {
       const embedder = embedderFor(dim);
       return texts.map((text) => embedder.embedOne(text));
-    },
-
-    async extract(texts, at) {
-      const { speechCandidates } = await (speech ??= loadSpeech());
-      return texts.flatMap((text): ExtractedFact[] => speechCandidates(text, at));
     },
 
     loadPartition(key, version, dim, rows, capacity) {

@@ -1,32 +1,27 @@
 /**
  * The default extractor on ordinary speech: the labelled corpus (test/extract/speech/) scored
  * by precision and recall, and the behaviours it is built for (hedges, negation on an exclusive
- * topic, relative times, named people, what is no fact), through the compute path the default
- * takes and through ingest.
+ * topic, relative times, named people, what is no fact), through the default extractor
+ * and through ingest.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createComputeExtractor } from '../../src/extract/compute-extractor';
-import { createComputeClient, type ComputeClient } from '../../src/worker/client';
+import { createDefaultExtractor } from '../../src/extract/default-extractor';
 import { EXCLUSIVE_TOPICS, TOPICS } from '../../src/extract/topics';
 import { DEFAULT_EXCLUSIVE_TOPICS } from '../../src/index';
 import { createTestMemory, type TestMemory } from '../helpers/memory';
 import { expectedKey, factKey, LABELLED, SPOKEN_AT } from './speech/corpus';
 
 const context = { userId: 'u', appName: 'a', sessionId: 's', at: SPOKEN_AT };
-let compute: ComputeClient | undefined;
 let test: TestMemory | undefined;
 afterEach(async () => {
-  compute?.close();
-  compute = undefined;
   await test?.memory.close();
   test = undefined;
 });
 
 /** The facts the default extractor reads from one message said at `at` (`'no time'`: the context carries none). */
 async function facts(message: string, at: number | 'no time' = SPOKEN_AT) {
-  compute ??= createComputeClient({ worker: 'off' });
   const { at: _, ...timeless } = context;
-  return createComputeExtractor(compute).extract([{ role: 'user', content: message }], at === 'no time' ? timeless : { ...context, at });
+  return createDefaultExtractor().extract([{ role: 'user', content: message }], at === 'no time' ? timeless : { ...context, at });
 }
 
 describe('the default extractor (labelled corpus)', () => {

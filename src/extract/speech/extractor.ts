@@ -7,8 +7,7 @@
  */
 import { instructionSignal, normalizeApostrophes, ownStatementCheck } from '../../defences';
 import type { ChatMessage } from '../../schema';
-import type { ExtractedFact } from '../../worker/api';
-import type { Extractor, ExtractContext } from '../extractor';
+import type { ExtractedFact, Extractor, ExtractContext } from '../extractor';
 import { ruleCandidates, sentenceAround, SEED_RULES, type Rule } from '../rules';
 import { TOPIC_HALF_LIFE_DAYS, TOPIC_IMPORTANCE } from './weights';
 import { factsOfClause } from './read';
@@ -60,7 +59,7 @@ export function speechExtract(messages: readonly Pick<ChatMessage, 'content'>[],
 
 /**
  * The offline extractor for ordinary first-person speech, run in the calling thread. The
- * default extractor runs the same code in compute, in the worker (../compute-extractor.ts).
+ * default extractor (../default-extractor.ts) is this one, loaded on the first ingest.
  */
 export function createSpeechExtractor(): Extractor {
   return { extract: (userMessages, context) => speechExtract(userMessages, context) };
