@@ -4,7 +4,7 @@
  * key lists the valid ones (and the likely intended one). Messages a schema sets itself
  * (`must contain at least one message`) take precedence over these.
  */
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 
 type Schema = z.core.$ZodType;
 interface Def {

@@ -4,7 +4,7 @@
  * ValidationError listing the valid ones; plugins are checked for their shape here, their
  * output where it is used.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import type { Decider } from './consolidate/decider';
 import type { Embedder } from './embed/embedder';
 import { isModelEmbedder } from './embed/model-embedder';
@@ -58,77 +58,70 @@ const TRUST_RULE = { error: 'must be a number from 0 to 1' };
 // inferred inside z.strictObject(...) is printed without comments).
 const memoryOptionsShape = {
   /** IndexedDB database name. Default `'engram'`. */
-  name: z.string().min(1).optional(),
+  name: z.optional(z.string().check(z.minLength(1))),
   /** IndexedDB factory (fake-indexeddb's `new IDBFactory()` under Node). */
-  indexedDB: z
-    .custom<IDBFactory>((value) => hasMethods(value, 'open', 'deleteDatabase'), { error: "must be an IDBFactory (under Node: new IDBFactory() from 'fake-indexeddb')" })
-    .optional(),
+  indexedDB: z.optional(z
+    .custom<IDBFactory>((value) => hasMethods(value, 'open', 'deleteDatabase'), { error: "must be an IDBFactory (under Node: new IDBFactory() from 'fake-indexeddb')" })),
   /** The `IDBKeyRange` class that goes with `indexedDB` (fake-indexeddb's under Node). */
-  IDBKeyRange: z
-    .custom<IDBKeyRangeClass>((value) => isFunction(value) && hasMethods(value, 'bound', 'lowerBound', 'upperBound', 'only'), { error: "must be the IDBKeyRange class (under Node: IDBKeyRange from 'fake-indexeddb')" })
-    .optional(),
+  IDBKeyRange: z.optional(z
+    .custom<IDBKeyRangeClass>((value) => isFunction(value) && hasMethods(value, 'bound', 'lowerBound', 'upperBound', 'only'), { error: "must be the IDBKeyRange class (under Node: IDBKeyRange from 'fake-indexeddb')" })),
   /** `'auto'` (default): compute in a module Worker where `Worker` exists, else in-process. `'off'`: in-process. */
-  worker: z.enum(['auto', 'off'] satisfies WorkerMode[]).optional(),
+  worker: z.optional(z.enum(['auto', 'off'] satisfies WorkerMode[])),
   /**
    * A compute call (embed, scan) that takes longer than this rejects with WorkerError and the
    * worker is restarted; a worker that was terminated from outside is only noticed this way.
    * Default 30 000 ms.
    */
-  workerTimeoutMs: z.number().gt(0, TIMEOUT_RULE).max(3_600_000, TIMEOUT_RULE).optional(),
+  workerTimeoutMs: z.optional(z.number().check(z.gt(0, TIMEOUT_RULE)).check(z.lte(3_600_000, TIMEOUT_RULE))),
   /** Replaces the offline hash embedder (256-d). */
-  embedder: z.custom<Embedder>(isEmbedder, { error: 'must be an embedder { id: non-empty string, dim: positive integer (or 0 with load()), embed(texts) }' }).optional(),
+  embedder: z.optional(z.custom<Embedder>(isEmbedder, { error: 'must be an embedder { id: non-empty string, dim: positive integer (or 0 with load()), embed(texts) }' })),
   /** Replaces the offline rule extractor. */
-  extractor: z.custom<Extractor>((value) => hasMethods(value, 'extract'), { error: 'must be an extractor { extract(userMessages, context) }' }).optional(),
+  extractor: z.optional(z.custom<Extractor>((value) => hasMethods(value, 'extract'), { error: 'must be an extractor { extract(userMessages, context) }' })),
   /** Replaces the seed's consolidation policy. */
-  decider: z.custom<Decider>((value) => hasMethods(value, 'decide'), { error: 'must be a decider { decide(input) }' }).optional(),
+  decider: z.optional(z.custom<Decider>((value) => hasMethods(value, 'decide'), { error: 'must be a decider { decide(input) }' })),
   /** Milliseconds since epoch; inject one to simulate time. Default `Date.now`. */
-  clock: z.custom<() => number>(isFunction, { error: 'must be a function returning ms since epoch' }).optional(),
+  clock: z.optional(z.custom<() => number>(isFunction, { error: 'must be a function returning ms since epoch' })),
   /**
    * Topics where a user holds one value at a time. Default `['diet', 'travel', 'identity']`.
    * Never `'episode'`: episodes accumulate and never replace one another.
    */
-  exclusiveTopics: z
-    .array(Id)
-    .readonly()
-    .refine((topics) => !topics.includes(EPISODE_TOPIC), { error: `must not include '${EPISODE_TOPIC}': episodes are kept side by side, never one at a time (turn them off with episodes: false)` })
-    .optional(),
+  exclusiveTopics: z.optional(z.readonly(z
+    .array(Id)).check(z.refine((topics) => !topics.includes(EPISODE_TOPIC), { error: `must not include '${EPISODE_TOPIC}': episodes are kept side by side, never one at a time (turn them off with episodes: false)` }))),
   /**
    * `true` (default): an ingest also keeps each user turn with personal content as an episode
    * (its text, bounded, on topic `'episode'`), retrieved beside facts and injected in its own
    * part of the block. `false`: facts only. Small talk is never kept.
    */
-  episodes: z.boolean({ error: 'must be true or false' }).optional(),
+  episodes: z.optional(z.boolean({ error: 'must be true or false' })),
   /** Base trust per source type, each from 0 to 1 (partial: merged over the defaults). */
-  trust: z
-    .partialRecord(SourceType, z.number().min(0, TRUST_RULE).max(1, TRUST_RULE))
-    .transform((given): Readonly<Record<SourceType, number>> => ({ ...DEFAULT_TRUST, ...given }))
-    .optional(),
+  trust: z.optional(z.pipe(z
+    .partialRecord(SourceType, z.number().check(z.gte(0, TRUST_RULE)).check(z.lte(1, TRUST_RULE))), z.transform((given): Readonly<Record<SourceType, number>> => ({ ...DEFAULT_TRUST, ...given })))),
   /** Cosine at or above which an existing memory is a consolidation neighbour, from -1 to 1. Default 0.6. */
-  candidateThreshold: z.number().min(-1, THRESHOLD_RULE).max(1, THRESHOLD_RULE).optional(),
+  candidateThreshold: z.optional(z.number().check(z.gte(-1, THRESHOLD_RULE)).check(z.lte(1, THRESHOLD_RULE))),
   /**
    * Memory id generator. Default `mem_` + 32 random hex digits (128 bits). A generated id that
    * already exists is never written over (whoever's record it is): the write is decided again
    * with a new id, and a generator that keeps repeating itself gets a ConflictError.
    */
-  idGenerator: z.custom<() => string>(isFunction, { error: 'must be a function returning a new id' }).optional(),
+  idGenerator: z.optional(z.custom<() => string>(isFunction, { error: 'must be a function returning a new id' })),
   /**
    * What to do with memories another embedder wrote. `'manual'` (default): `retrieve` rejects
    * with EmbedderMismatchError until `memory.reembed()` has run. `'auto'`: `createMemory`
    * re-embeds them before it resolves.
    */
-  reembed: z.enum(['auto', 'manual']).optional(),
+  reembed: z.optional(z.enum(['auto', 'manual'])),
   /**
    * What opening does when the browser cleared or evicted the database engram stored here
    * (see StorageEvictedError). `'reject'` (default): `createMemory` rejects with
    * StorageEvictedError, never serving the empty database as the user's. `'start-over'`: the
    * empty database is accepted as a new store (then restore backups with `memory.import`).
    */
-  onEviction: z.enum(['reject', 'start-over'] satisfies EvictionPolicy[]).optional(),
+  onEviction: z.optional(z.enum(['reject', 'start-over'] satisfies EvictionPolicy[])),
   /**
    * Where memories are stored: a backend `{ open(context) }` (e.g. `createChromaStorage()` from
    * `engram/chroma`). Default: IndexedDB (Dexie, with the worker's vector index), named `name`.
    */
-  storage: z.custom<StorageBackend>((value) => hasMethods(value, 'open'), { error: 'must be a storage backend { open(context) }' }).optional(),
+  storage: z.optional(z.custom<StorageBackend>((value) => hasMethods(value, 'open'), { error: 'must be a storage backend { open(context) }' })),
   /**
    * Encrypts at rest: every text that came from a user (contents, excerpts, history reasons,
    * stored messages and facts) and every vector and term list is stored AES-GCM-encrypted with
@@ -137,9 +130,9 @@ const memoryOptionsShape = {
    * always opened the same way: a wrong, missing or extra key is an EncryptionKeyError at
    * `createMemory`, and nothing is written.
    */
-  encryptionKey: z.custom<CryptoKey>(isEncryptionKey, ENCRYPTION_KEY_RULE).optional(),
+  encryptionKey: z.optional(z.custom<CryptoKey>(isEncryptionKey, ENCRYPTION_KEY_RULE)),
 };
-export const MemoryOptions: z.ZodObject<typeof memoryOptionsShape, z.core.$strict> = z.strictObject(memoryOptionsShape);
+export const MemoryOptions: z.ZodMiniObject<typeof memoryOptionsShape, z.core.$strict> = z.strictObject(memoryOptionsShape);
 export type MemoryOptions = z.input<typeof MemoryOptions>;
 export type ParsedMemoryOptions = z.output<typeof MemoryOptions>;
 

@@ -4,20 +4,20 @@
  * objects are strict: a misspelt key (`userID`) is an error that names the valid keys, never
  * silently ignored.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { ValidationError } from './errors';
 import type { ReembedProgress } from './reembed/reembed';
 import { describeValue, expectedOf, issueMessage, issueValue } from './issues';
 import { ChatMessage, DEFAULT_WEIGHTS, Fact, Id, MemoryRecord, Metadata, MetadataText, positiveZero, Scope, SourceInput, Weights } from './schema';
 
 /** A past time to read the store as of (`retrieve`, `list`): ms since epoch. */
-const AsOf = z.number().nonnegative({ error: 'must be a time in ms since epoch (≥ 0)' });
+const AsOf = z.number().check(z.nonnegative({ error: 'must be a time in ms since epoch (≥ 0)' }));
 
 /** Owner ids must be real strings: a missing or empty userId is an error, never "everyone". */
 const UserId = Id;
-const AppName = Id.default('default');
+const AppName = z._default(Id, 'default');
 /** The caller's metadata, kept as JSON text on the stored input and on the memories the write creates. */
-const WriteMetadata = Metadata.transform((value) => JSON.stringify(value)).pipe(MetadataText);
+const WriteMetadata = z.pipe(z.pipe(Metadata, z.transform((value) => JSON.stringify(value))), MetadataText);
 
 export const IngestOptions = z.strictObject({
   userId: UserId,
@@ -25,48 +25,46 @@ export const IngestOptions = z.strictObject({
   sessionId: Id,
   source: SourceInput,
   /** A JSON object kept with the memories this write creates (their `metadata`, as JSON text). */
-  metadata: WriteMetadata.optional(),
+  metadata: z.optional(WriteMetadata),
 });
 export type IngestOptions = z.input<typeof IngestOptions>;
 
-export const IngestMessages = z.array(ChatMessage).min(1, { error: 'must contain at least one message' }).max(10_000, { error: 'must contain at most 10000 messages' });
+export const IngestMessages = z.array(ChatMessage).check(z.minLength(1, { error: 'must contain at least one message' })).check(z.maxLength(10_000, { error: 'must contain at most 10000 messages' }));
 
 export const RememberOptions = z.strictObject({
-  userId: UserId.optional(),
+  userId: z.optional(UserId),
   appName: AppName,
-  scope: Scope.default('user'),
-  sessionId: Id.optional(),
+  scope: z._default(Scope, 'user'),
+  sessionId: z.optional(Id),
   source: SourceInput,
   /** A JSON object kept with the memory this write creates (its `metadata`, as JSON text). */
-  metadata: WriteMetadata.optional(),
+  metadata: z.optional(WriteMetadata),
   /**
    * The id of an active memory of the same owner and scope that this fact replaces: the write is
    * an UPDATE of it (it stays in history as superseded), subject to the trust gate. When that
    * memory is not active, the fact is consolidated as usual.
    */
-  replaces: Id.optional(),
+  replaces: z.optional(Id),
 });
 export type RememberOptions = z.input<typeof RememberOptions>;
 
 /** Weights a caller may give in part: the missing ones are taken from DEFAULT_WEIGHTS. */
-const PartialWeights = Weights.partial().transform(
-  (given): Weights => ({
+const PartialWeights = z.pipe(z.partial(Weights), z.transform((given): Weights => ({
     relevance: given.relevance ?? DEFAULT_WEIGHTS.relevance,
     recency: given.recency ?? DEFAULT_WEIGHTS.recency,
     importance: given.importance ?? DEFAULT_WEIGHTS.importance,
-  }),
-);
+  })));
 
 export const RetrieveOptions = z.strictObject({
   userId: UserId,
   appName: AppName,
-  sessionId: Id.optional(),
-  scopes: z.array(Scope).max(3).optional(),
-  k: z.number().int().min(0).max(1000).transform(positiveZero).default(5),
+  sessionId: z.optional(Id),
+  scopes: z.optional(z.array(Scope).check(z.maxLength(3))),
+  k: z._default(z.pipe(z.int().check(z.gte(0)).check(z.lte(1000)), z.transform(positiveZero)), 5),
   /** Each a number from 0 to 1000; a partial object is merged over `{ relevance: 0.6, recency: 0.25, importance: 0.15 }`. */
-  weights: PartialWeights.optional(),
+  weights: z.optional(PartialWeights),
   /** Rank what the store held at this time (ms since epoch), scored as of then. */
-  asOf: AsOf.optional(),
+  asOf: z.optional(AsOf),
 });
 /**
  * Options of `memory.retrieve`: the owner (`userId`, `appName` default `'default'`), an optional
@@ -87,30 +85,27 @@ export function parseOwner(options: unknown, name = 'options'): z.output<typeof 
   return parseInput(OwnerOptions, options, name);
 }
 
-export const ListOptions = OwnerOptions.extend({ includeInvalid: z.boolean().default(false), asOf: AsOf.optional() });
+export const ListOptions = z.extend(OwnerOptions, { includeInvalid: z._default(z.boolean(), false), asOf: z.optional(AsOf) });
 export type ListOptions = z.input<typeof ListOptions>;
 
-export const PruneOptions = OwnerOptions.extend({
-  floor: z.number().min(0, { error: 'must be a number from 0 to 1' }).max(1, { error: 'must be a number from 0 to 1' }).transform(positiveZero),
+export const PruneOptions = z.extend(OwnerOptions, {
+  floor: z.pipe(z.number().check(z.gte(0, { error: 'must be a number from 0 to 1' })).check(z.lte(1, { error: 'must be a number from 0 to 1' })), z.transform(positiveZero)),
 });
 export type PruneOptions = z.input<typeof PruneOptions>;
 
 export const SummarizeOptions = z.strictObject({ userId: UserId, appName: AppName, sessionId: Id, source: SourceInput });
 export type SummarizeOptions = z.input<typeof SummarizeOptions>;
 
-export const ReembedOptions = z
+export const ReembedOptions = z._default(z
   .strictObject({
-    onProgress: z.custom<(progress: ReembedProgress) => void>((value) => typeof value === 'function', { error: 'must be a function' }).optional(),
-    signal: z.custom<AbortSignal>((value) => typeof AbortSignal !== 'undefined' && value instanceof AbortSignal, { error: 'must be an AbortSignal' }).optional(),
-    batchSize: z.number().int().min(1).max(10_000).default(256),
-  })
-  .default({ batchSize: 256 });
+    onProgress: z.optional(z.custom<(progress: ReembedProgress) => void>((value) => typeof value === 'function', { error: 'must be a function' })),
+    signal: z.optional(z.custom<AbortSignal>((value) => typeof AbortSignal !== 'undefined' && value instanceof AbortSignal, { error: 'must be an AbortSignal' })),
+    batchSize: z._default(z.int().check(z.gte(1)).check(z.lte(10_000)), 256),
+  }), { batchSize: 256 });
 export type ReembedOptions = z.input<typeof ReembedOptions>;
 
-export const Query = z
-  .string()
-  .max(100_000, { error: 'must be at most 100000 characters' })
-  .transform((value) => value.toWellFormed());
+export const Query = z.pipe(z
+  .string().check(z.maxLength(100_000, { error: 'must be at most 100000 characters' })), z.transform((value) => value.toWellFormed()));
 
 export { Fact, IngestMessages as Messages };
 
@@ -123,7 +118,7 @@ function isThenable(value: unknown): boolean {
  * key if there is one (a misspelt `userID` also makes `userId` missing, and the typo is the
  * cause), else the first.
  */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown, name: string): z.output<S> {
+export function parseInput<S extends z.ZodMiniType>(schema: S, input: unknown, name: string): z.output<S> {
   if (isThenable(input)) throw new ValidationError(name, `must be ${expectedOf(schema)}, not a Promise: await it first (got a Promise)`);
   const result = schema.safeParse(input, { error: issueMessage, reportInput: true });
   if (result.success) return result.data;
@@ -138,7 +133,7 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, name:
 /** What `inject` reads of each retrieve() result. */
 const RetrievedList = z.array(
   z.object({
-    memory: MemoryRecord.pick({ content: true, confidence: true, updatedAt: true, halfLifeDays: true, sources: true }),
+    memory: z.pick(MemoryRecord, { content: true, confidence: true, updatedAt: true, halfLifeDays: true, sources: true }),
     score: z.number(),
   }),
 );
@@ -146,18 +141,18 @@ const RetrievedList = z.array(
 /** What `assemble` reads: `inject`'s fields, plus what the stable order and the ranking's tiebreak sort by. */
 const AssembleList = z.array(
   z.object({
-    memory: MemoryRecord.pick({ id: true, createdAt: true, content: true, confidence: true, updatedAt: true, halfLifeDays: true, sources: true }),
+    memory: z.pick(MemoryRecord, { id: true, createdAt: true, content: true, confidence: true, updatedAt: true, halfLifeDays: true, sources: true }),
     score: z.number(),
   }),
 );
 
 export const AssembleOptions = z.strictObject({
   /** The most tokens the whole text (system prompt and block) may take under `countTokens`. */
-  maxTokens: z.number().int().min(1).max(100_000_000),
+  maxTokens: z.int().check(z.gte(1)).check(z.lte(100_000_000)),
   /** The app's tokenizer: `(text) => number of tokens`. Default: {@link estimateTokens}, an upper bound. */
-  countTokens: z.custom<(text: string) => number>((value) => typeof value === 'function', { error: 'must be a function (text) => number of tokens' }).optional(),
+  countTokens: z.optional(z.custom<(text: string) => number>((value) => typeof value === 'function', { error: 'must be a function (text) => number of tokens' })),
   /** `'score'` (default): best first. `'stable'`: by creation, so an unchanged set gives the same bytes (prompt caches stay warm). */
-  order: z.enum(['score', 'stable']).default('score'),
+  order: z._default(z.enum(['score', 'stable']), 'score'),
 });
 /**
  * Options of `memory.assemble`: `maxTokens` (an integer ≥ 1: the budget of the whole text),

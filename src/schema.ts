@@ -2,7 +2,7 @@
  * The data model. Each schema is the single definition of its type (`z.infer`); records
  * read back from IndexedDB and everything a caller passes in are parsed with these.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { DAY_MS } from './time';
 import { EXCLUSIVE_TOPICS } from './extract/topics';
 
@@ -15,21 +15,14 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 /** A non-empty identifier: no lone surrogates (they collide once encoded), no surrounding whitespace. */
 export const Id = z
-  .string()
-  .min(1, { error: 'must not be empty' })
-  .max(MAX_ID_LENGTH, { error: `must be at most ${MAX_ID_LENGTH} characters` })
-  .refine((value) => value.trim() === value, { error: 'must not start or end with whitespace' })
-  .refine((value) => !LONE_SURROGATE.test(value), { error: 'must not contain lone UTF-16 surrogates' });
+  .string().check(z.minLength(1, { error: 'must not be empty' })).check(z.maxLength(MAX_ID_LENGTH, { error: `must be at most ${MAX_ID_LENGTH} characters` })).check(z.refine((value) => value.trim() === value, { error: 'must not start or end with whitespace' })).check(z.refine((value) => !LONE_SURROGATE.test(value), { error: 'must not contain lone UTF-16 surrogates' }));
 
 /**
  * Free text: lone surrogates are replaced by U+FFFD (what the browser would do on encode anyway),
  * empty or whitespace-only text is rejected.
  */
-export const Text = z
-  .string()
-  .max(MAX_TEXT_LENGTH, { error: `must be at most ${MAX_TEXT_LENGTH} characters` })
-  .transform((value) => value.toWellFormed())
-  .refine((value) => value.trim().length > 0, { error: 'must contain non-whitespace text' });
+export const Text = z.pipe(z
+  .string().check(z.maxLength(MAX_TEXT_LENGTH, { error: `must be at most ${MAX_TEXT_LENGTH} characters` })), z.transform((value) => value.toWellFormed())).check(z.refine((value) => value.trim().length > 0, { error: 'must contain non-whitespace text' }));
 
 /** `-0` becomes `0`: it passes `min(0)` but prints as "-0" and is not `Object.is` zero. */
 export const positiveZero = (value: number): number => (value === 0 ? 0 : value);
@@ -40,10 +33,10 @@ export const MIN_HALF_LIFE_DAYS = 0.001;
 // Range messages sit on the checks: an error given to `z.number()` itself would also word
 // every check (`-1` would read "must be a finite number"). Wrong types are worded by parseInput.
 const UNIT_RULE = { error: 'must be a number from 0 to 1' };
-const UnitInterval = z.number().min(0, UNIT_RULE).max(1, UNIT_RULE).transform(positiveZero);
-const Timestamp = z.number().nonnegative({ error: 'must be ms since epoch (≥ 0)' });
+const UnitInterval = z.pipe(z.number().check(z.gte(0, UNIT_RULE)).check(z.lte(1, UNIT_RULE)), z.transform(positiveZero));
+const Timestamp = z.number().check(z.nonnegative({ error: 'must be ms since epoch (≥ 0)' }));
 const HALF_LIFE_RULE = { error: `must be a number of days from ${MIN_HALF_LIFE_DAYS} to 365000` };
-const HalfLifeDays = z.number().min(MIN_HALF_LIFE_DAYS, HALF_LIFE_RULE).max(365_000, HALF_LIFE_RULE);
+const HalfLifeDays = z.number().check(z.gte(MIN_HALF_LIFE_DAYS, HALF_LIFE_RULE)).check(z.lte(365_000, HALF_LIFE_RULE));
 
 export const SourceType = z.enum(['bootstrapped', 'user_explicit', 'user_implicit', 'tool_output']);
 export type SourceType = z.infer<typeof SourceType>;
@@ -57,7 +50,7 @@ export const Source = z.object({
   /** Session id, CRM record id, form id: what `forgetSource` revokes. */
   id: Id,
   /** The span the memory came from, for auditing ("why do you think I'm vegetarian?"). */
-  excerpt: z.string().max(MAX_TEXT_LENGTH),
+  excerpt: z.string().check(z.maxLength(MAX_TEXT_LENGTH)),
   at: Timestamp,
 });
 export type Source = z.infer<typeof Source>;
@@ -75,13 +68,13 @@ export const HistoryEntry = z.object({
   event: HistoryEvent,
   reason: z.string(),
   /** The other memory involved: the replacement, the predecessor, … */
-  related: z.string().optional(),
+  related: z.optional(z.string()),
   /**
    * The source whose statement caused this event (created, corroborated, superseded). Its reason
    * may quote or paraphrase that statement (an LLM decider's does), so `forgetSource` of it
    * drops the reason wherever the entry is, whatever the wording.
    */
-  sourceId: z.string().optional(),
+  sourceId: z.optional(z.string()),
 });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 
@@ -96,9 +89,7 @@ function allFinite(vector: Float32Array): boolean {
  * it is sealed at rest like any other text, and erased with the source it came from.
  */
 export const MetadataText = z
-  .string()
-  .max(MAX_TEXT_LENGTH, { error: `must be at most ${MAX_TEXT_LENGTH} characters as JSON` })
-  .refine(isJsonObjectText, { error: 'must be the JSON text of an object' });
+  .string().check(z.maxLength(MAX_TEXT_LENGTH, { error: `must be at most ${MAX_TEXT_LENGTH} characters as JSON` })).check(z.refine(isJsonObjectText, { error: 'must be the JSON text of an object' }));
 
 function isJsonObjectText(text: string): boolean {
   try {
@@ -110,29 +101,29 @@ function isJsonObjectText(text: string): boolean {
 }
 
 /** Metadata as a caller gives it: a plain object of JSON values, stored as {@link MetadataText}. */
-export const Metadata = z.record(z.string().min(1).max(MAX_ID_LENGTH), z.json());
+export const Metadata = z.record(z.string().check(z.minLength(1)).check(z.maxLength(MAX_ID_LENGTH)), z.json());
 export type Metadata = z.infer<typeof Metadata>;
 
 export const MemoryRecord = z.object({
   id: Id,
   /** The owner; `''` only on app-scope memories, which belong to the whole app. */
-  userId: z.string().max(MAX_ID_LENGTH),
+  userId: z.string().check(z.maxLength(MAX_ID_LENGTH)),
   appName: Id,
   scope: Scope,
-  sessionId: Id.optional(),
+  sessionId: z.optional(Id),
   topic: Id,
-  content: z.string().max(MAX_TEXT_LENGTH),
+  content: z.string().check(z.maxLength(MAX_TEXT_LENGTH)),
   importance: UnitInterval,
   halfLifeDays: HalfLifeDays,
   confidence: UnitInterval,
   sources: z.array(Source),
   createdAt: Timestamp,
   updatedAt: Timestamp,
-  invalidatedAt: Timestamp.optional(),
-  supersededBy: Id.optional(),
+  invalidatedAt: z.optional(Timestamp),
+  supersededBy: z.optional(Id),
   history: z.array(HistoryEntry),
   /** The caller's metadata of the write that created it ({@link MetadataText}); gone when that write's source is erased. */
-  metadata: MetadataText.optional(),
+  metadata: z.optional(MetadataText),
   // A NaN in a stored vector would make every score it touches NaN; an empty one is no vector.
   // (Whether the length matches the embedder's dim is the store's check: the schema has no dim.)
   embedding: z.custom<Float32Array>((value) => value instanceof Float32Array && value.length > 0 && allFinite(value), {
@@ -143,7 +134,7 @@ export const MemoryRecord = z.object({
    * On a fact: the episode (the user's turn, kept in their words) it was extracted from, when
    * that turn was kept as one. A link, not an owner: forgetting either follows its own sources.
    */
-  episodeId: Id.optional(),
+  episodeId: z.optional(Id),
 });
 export type MemoryRecord = z.infer<typeof MemoryRecord>;
 
@@ -162,9 +153,9 @@ export const Candidate = z.object({
   content: Text,
   topic: Id,
   confidence: UnitInterval,
-  excerpt: z.string().max(MAX_TEXT_LENGTH),
-  importance: UnitInterval.default(0.5),
-  halfLifeDays: HalfLifeDays.default(180),
+  excerpt: z.string().check(z.maxLength(MAX_TEXT_LENGTH)),
+  importance: z._default(UnitInterval, 0.5),
+  halfLifeDays: z._default(HalfLifeDays, 180),
 });
 export type Candidate = z.infer<typeof Candidate>;
 export type CandidateInput = z.input<typeof Candidate>;
@@ -178,7 +169,7 @@ export const Operation = z.object({
   /** The memory that now holds the fact: the new one for CREATE/UPDATE, the existing one for NOOP. */
   memoryId: z.string(),
   /** The existing memory the decision was about (UPDATE: the one tombstoned; NOOP: the one kept). */
-  targetId: z.string().optional(),
+  targetId: z.optional(z.string()),
   content: z.string(),
   reason: z.string(),
 });
@@ -188,14 +179,14 @@ export type Operation = z.infer<typeof Operation>;
 export const Fact = z.strictObject({
   content: Text,
   topic: Id,
-  importance: UnitInterval.optional(),
-  halfLifeDays: HalfLifeDays.optional(),
-  confidence: UnitInterval.optional(),
+  importance: z.optional(UnitInterval),
+  halfLifeDays: z.optional(HalfLifeDays),
+  confidence: z.optional(UnitInterval),
 });
 export type Fact = z.infer<typeof Fact>;
 
 const WEIGHT_RULE = { error: 'must be a number from 0 to 1000 (0 switches that term off)' };
-const Weight = z.number().min(0, WEIGHT_RULE).max(1000, WEIGHT_RULE).transform(positiveZero);
+const Weight = z.pipe(z.number().check(z.gte(0, WEIGHT_RULE)).check(z.lte(1000, WEIGHT_RULE)), z.transform(positiveZero));
 export const Weights = z.strictObject({ relevance: Weight, recency: Weight, importance: Weight });
 export type Weights = z.infer<typeof Weights>;
 

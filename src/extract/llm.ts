@@ -4,7 +4,7 @@
  * own and holds no API key). The model's answer is data: it is parsed and validated, and
  * anything that reads as an instruction is dropped before consolidation sees it.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { PluginError } from '../errors';
 import type { CandidateInput, ChatMessage } from '../schema';
 import { instructionSignal } from '../defences';
@@ -34,12 +34,12 @@ CONVERSATION:
 export const LlmExtraction = z.object({
   memories: z.array(
     z.object({
-      content: z.string().min(1).max(1_000),
-      topic: z.string().min(1).max(64),
-      confidence: z.number().min(0).max(1),
-      excerpt: z.string().max(1_000),
-      importance: z.number().min(0).max(1).optional().describe('how much this matters for future conversations, 0 to 1'),
-      halfLifeDays: z.number().positive().max(36_500).optional().describe('days until the fact is half as likely to still hold: years for a name, weeks for a current issue'),
+      content: z.string().check(z.minLength(1)).check(z.maxLength(1_000)),
+      topic: z.string().check(z.minLength(1)).check(z.maxLength(64)),
+      confidence: z.number().check(z.gte(0)).check(z.lte(1)),
+      excerpt: z.string().check(z.maxLength(1_000)),
+      importance: z.optional(z.number().check(z.gte(0)).check(z.lte(1))).check(z.describe('how much this matters for future conversations, 0 to 1')),
+      halfLifeDays: z.optional(z.number().check(z.positive()).check(z.lte(36_500))).check(z.describe('days until the fact is half as likely to still hold: years for a name, weeks for a current issue')),
     }),
   ),
 });

@@ -4,19 +4,19 @@
  * (a planted row, a half-migrated database) must stop a replay with a typed error before it
  * starts, not crash it halfway or, skipped, silently rebuild a history without it.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { StorageError } from '../errors';
 import { describeValue, issueMessage, issueValue } from '../issues';
 import { Candidate, ChatMessage, Fact, Id, MAX_ID_LENGTH, MetadataText, Scope, SourceInput } from '../schema';
 
-const Seq = z.number().int().positive();
+const Seq = z.int().check(z.positive());
 
 /**
  * What a remember replaces: that memory's topic and {@link factHash} (never its text, which
  * belongs to another source). Replay replaces the active memory that matches, if any.
  */
-export const Replaces = z.strictObject({ topic: Id, fact: z.number().int().nonnegative() });
-const At = z.number().nonnegative();
+export const Replaces = z.strictObject({ topic: Id, fact: z.int().check(z.nonnegative()) });
+const At = z.number().check(z.nonnegative());
 
 /**
  * One write input, kept so `forgetSource` can replay the remaining ones: the user messages of
@@ -26,30 +26,28 @@ const At = z.number().nonnegative();
 export const WriteInput = z
   .object({
     /** Auto-incremented: the global order of inputs, across tabs. Absent until stored. */
-    seq: Seq.optional(),
+    seq: z.optional(Seq),
     /** `''` only for an app-scope `remember`, which belongs to the whole app. */
-    userId: z.string().max(MAX_ID_LENGTH),
+    userId: z.string().check(z.maxLength(MAX_ID_LENGTH)),
     appName: Id,
     scope: Scope,
     /** `''` when the write names no session (a `remember`). */
-    sessionId: z.string().max(MAX_ID_LENGTH),
+    sessionId: z.string().check(z.maxLength(MAX_ID_LENGTH)),
     source: SourceInput,
     at: At,
     kind: z.enum(['ingest', 'remember', 'summary']),
     messages: z.array(ChatMessage),
-    fact: Fact.optional(),
+    fact: z.optional(Fact),
     /**
      * What the write decided over (extracted, or the fact): replay takes them instead of running
      * the extractor again. Text of this input only, so erasing the input erases them.
      */
-    candidates: z.array(Candidate).optional(),
+    candidates: z.optional(z.array(Candidate)),
     /** The caller's metadata (JSON text): replay gives it to the memories it rebuilds from this input. */
-    metadata: MetadataText.optional(),
+    metadata: z.optional(MetadataText),
     /** A remember that replaces a memory ({@link Replaces}). */
-    replaces: Replaces.optional(),
-  })
-  .refine((input) => input.kind !== 'remember' || input.fact !== undefined, { error: 'a remember input must hold its fact', path: ['fact'] })
-  .refine((input) => (input.scope === 'app') === (input.userId === ''), { error: "must be '' exactly for app scope", path: ['userId'] });
+    replaces: z.optional(Replaces),
+  }).check(z.refine((input) => input.kind !== 'remember' || input.fact !== undefined, { error: 'a remember input must hold its fact', path: ['fact'] })).check(z.refine((input) => (input.scope === 'app') === (input.userId === ''), { error: "must be '' exactly for app scope", path: ['userId'] }));
 export type WriteInput = z.infer<typeof WriteInput>;
 
 /**
@@ -57,12 +55,12 @@ export type WriteInput = z.infer<typeof WriteInput>;
  * must prune at the same times, or regeneration would bring pruned memories back.
  */
 export const PruneInput = z.object({
-  seq: Seq.optional(),
+  seq: z.optional(Seq),
   userId: Id,
   appName: Id,
   at: At,
   kind: z.literal('prune'),
-  floor: z.number().min(0).max(1),
+  floor: z.number().check(z.gte(0)).check(z.lte(1)),
 });
 export type PruneInput = z.infer<typeof PruneInput>;
 
@@ -71,7 +69,7 @@ export const InputRow = z.discriminatedUnion('kind', [WriteInput, PruneInput]);
 export type InputRow = z.infer<typeof InputRow>;
 
 /** A stored input as read back: `seq` is always there. */
-const StoredInputRow = z.discriminatedUnion('kind', [WriteInput.safeExtend({ seq: Seq }), PruneInput.extend({ seq: Seq })]);
+const StoredInputRow = z.discriminatedUnion('kind', [z.safeExtend(WriteInput, { seq: Seq }), z.extend(PruneInput, { seq: Seq })]);
 
 /**
  * Parses stored inputs read back for `action`. A damaged row rejects the whole read with a

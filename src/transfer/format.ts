@@ -4,7 +4,7 @@
  * `memory.import` parses it with these schemas: the schema is the type, and data from another
  * device is parsed at the edge like any other caller input.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { Candidate, ChatMessage, Fact, Id, MemoryRecord, MetadataText, SourceInput } from '../schema';
 import { Replaces } from '../store/input-row';
 
@@ -14,25 +14,24 @@ export const EXPORT_FORMAT = 'engram-export/1';
 /** Bounds on one export, so a damaged or hostile file is refused before anything is built from it. */
 export const EXPORT_LIMITS = Object.freeze({ memories: 200_000, inputs: 200_000, sources: 10_000, history: 10_000, messages: 10_000 });
 
-const Timestamp = z.number().nonnegative({ error: 'must be ms since epoch (≥ 0)' });
+const Timestamp = z.number().check(z.nonnegative({ error: 'must be ms since epoch (≥ 0)' }));
 
 /** A stored memory without its vector (vectors belong to one embedder; import embeds again). */
-export const ExportedMemory = MemoryRecord.omit({ embedding: true })
-  .extend({
-    sources: MemoryRecord.shape.sources.max(EXPORT_LIMITS.sources, { error: `must hold at most ${EXPORT_LIMITS.sources} sources` }),
-    history: MemoryRecord.shape.history.max(EXPORT_LIMITS.history, { error: `must hold at most ${EXPORT_LIMITS.history} entries` }),
-  })
-  .strict();
+export const ExportedMemory = z.strictObject({
+  ...z.omit(MemoryRecord, { embedding: true }).shape,
+  sources: MemoryRecord.shape.sources.check(z.maxLength(EXPORT_LIMITS.sources, { error: `must hold at most ${EXPORT_LIMITS.sources} sources` })),
+  history: MemoryRecord.shape.history.check(z.maxLength(EXPORT_LIMITS.history, { error: `must hold at most ${EXPORT_LIMITS.history} entries` })),
+});
 export type ExportedMemory = z.infer<typeof ExportedMemory>;
 
-const Messages = z.array(ChatMessage.strict()).max(EXPORT_LIMITS.messages, { error: `must hold at most ${EXPORT_LIMITS.messages} messages` });
+const Messages = z.array(z.strictObject(ChatMessage.shape)).check(z.maxLength(EXPORT_LIMITS.messages, { error: `must hold at most ${EXPORT_LIMITS.messages} messages` }));
 
 /**
  * The candidates a conversation's write decided over, as stored with it: replay uses them instead
  * of extracting again, so a fact taken out by `undo` stays out on the importing device, and a
  * device with another extractor replays what this one decided.
  */
-const Candidates = z.array(Candidate).max(EXPORT_LIMITS.messages, { error: `must hold at most ${EXPORT_LIMITS.messages} candidates` });
+const Candidates = z.array(Candidate).check(z.maxLength(EXPORT_LIMITS.messages, { error: `must hold at most ${EXPORT_LIMITS.messages} candidates` }));
 
 /** The user messages of one `ingest` (user scope) or `summarizeSession` (that session's scope). */
 const ConversationInput = z.strictObject({
@@ -41,24 +40,24 @@ const ConversationInput = z.strictObject({
   sessionId: Id,
   source: SourceInput,
   messages: Messages,
-  metadata: MetadataText.optional(),
-  candidates: Candidates.optional(),
+  metadata: z.optional(MetadataText),
+  candidates: z.optional(Candidates),
 });
 
 /** One `remember`d fact; `scope` only for a session-scope fact (user scope otherwise), `sessionId` when the write named one. */
 const RememberInput = z.strictObject({
   kind: z.literal('remember'),
   at: Timestamp,
-  scope: z.literal('session').optional(),
-  sessionId: Id.optional(),
+  scope: z.optional(z.literal('session')),
+  sessionId: z.optional(Id),
   source: SourceInput,
   fact: Fact,
-  metadata: MetadataText.optional(),
-  replaces: Replaces.optional(),
+  metadata: z.optional(MetadataText),
+  replaces: z.optional(Replaces),
 });
 
 /** One `prune` call: replay prunes at the same time with the same floor. */
-const PruneInput = z.strictObject({ kind: z.literal('prune'), at: Timestamp, floor: z.number().min(0).max(1) });
+const PruneInput = z.strictObject({ kind: z.literal('prune'), at: Timestamp, floor: z.number().check(z.gte(0)).check(z.lte(1)) });
 
 export const ExportedInput = z.discriminatedUnion('kind', [ConversationInput, RememberInput, PruneInput]);
 export type ExportedInput = z.infer<typeof ExportedInput>;
@@ -69,9 +68,9 @@ export const OwnerExport = z.strictObject({
   exportedAt: Timestamp,
   userId: Id,
   appName: Id,
-  memories: z.array(ExportedMemory).max(EXPORT_LIMITS.memories, { error: `must hold at most ${EXPORT_LIMITS.memories} memories` }),
+  memories: z.array(ExportedMemory).check(z.maxLength(EXPORT_LIMITS.memories, { error: `must hold at most ${EXPORT_LIMITS.memories} memories` })),
   /** Stored inputs in the order they were written: the user messages of each ingest or summary, each remembered fact, each prune. */
-  inputs: z.array(ExportedInput).max(EXPORT_LIMITS.inputs, { error: `must hold at most ${EXPORT_LIMITS.inputs} inputs` }),
+  inputs: z.array(ExportedInput).check(z.maxLength(EXPORT_LIMITS.inputs, { error: `must hold at most ${EXPORT_LIMITS.inputs} inputs` })),
 });
 export type OwnerExport = z.infer<typeof OwnerExport>;
 

@@ -1,5 +1,5 @@
 /** `memory.remember`: one fact without extraction, the only way to write app scope. */
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { NotFoundError, PermissionError, ValidationError } from '../errors';
 import { Fact, parseInput, RememberOptions } from '../options';
 import type { Operation } from '../schema';
