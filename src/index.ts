@@ -32,7 +32,7 @@ export { REDACTED, type ForgetReport } from './forget/forget';
 export type { PruneReport } from './forget/prune';
 export type { UndoReport } from './undo/undo';
 export { SESSION_SUMMARY_TOPIC } from './session/summarize';
-export { EPISODE_TOPIC } from './episode/episode';
+export { EPISODE_TOPIC } from './extract/topics';
 export { EPISODES_HEADING } from './inject/inject';
 export type { Embedder } from './embed/embedder';
 export { createHashEmbedder } from './embed/hash-embedder';

@@ -10,7 +10,7 @@ import type { Embedder } from './embed/embedder';
 import { isModelEmbedder } from './embed/model-embedder';
 import { StorageError, ValidationError } from './errors';
 import type { Extractor } from './extract/extractor';
-import { EPISODE_TOPIC } from './episode/episode';
+import { EPISODE_TOPIC } from './extract/topics';
 import { parseInput } from './options';
 import { DEFAULT_TRUST, Id, SourceType } from './schema';
 import type { StorageBackend } from './storage/contract';

@@ -9,8 +9,9 @@
  *    consolidation policy, the checked clock and ids;
  * 4. hand each public verb to its own module in verbs/ (ingest.ts, remember.ts, retrieve.ts,
  *    forget.ts, …), which parses its arguments at the edge and runs its stage with the deps. The
- *    verbs called now and then (erasure, undo, prune, re-embedding, summaries, export/import)
- *    load as one chunk on first use (verbs/occasional.ts), so starting engram loads less code.
+ *    write verbs (verbs/writes.ts) and those called now and then (verbs/occasional.ts: erasure,
+ *    undo, prune, re-embedding, export/import) are chunks of their own (verbs/load.ts), so
+ *    starting engram loads less code.
  *
  * A newcomer who wants to know what `ingest` does reads verbs/ingest.ts, not this file.
  */
@@ -26,11 +27,9 @@ import type { Storage } from './storage/contract';
 import { indexedDbStorage } from './store/indexeddb';
 import { createComputeClient, type ComputeClient } from './worker/client';
 import { createDeps } from './verbs/deps';
-import { ingest } from './verbs/ingest';
-import { occasionalVerbs } from './verbs/load';
+import { occasionalVerbs, writeVerbs } from './verbs/load';
 import { get, history, list, locate } from './verbs/inspect';
 import { LOCATE } from './facade-access';
-import { remember } from './verbs/remember';
 import { assemble, inject, retrieve } from './verbs/retrieve';
 import { checkedForEviction, type NoteStore } from './durability/eviction';
 import { estimateStorage, persistStorage } from './durability/persist';
@@ -103,9 +102,9 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
   const subscriptions = createSubscriptions(storage);
   const memory: Memory = {
     computeLocation: compute.location,
-    ingest: (messages, options) => ingest(deps, messages, options),
-    remember: (fact, options) => remember(deps, fact, options),
-    summarizeSession: async (messages, options) => (await occasionalVerbs()).summarizeSession(deps, messages, options),
+    ingest: async (messages, options) => (await writeVerbs()).ingest(deps, messages, options),
+    remember: async (fact, options) => (await writeVerbs()).remember(deps, fact, options),
+    summarizeSession: async (messages, options) => (await writeVerbs()).summarizeSession(deps, messages, options),
     retrieve: (query, options) => retrieve(deps, query, options),
     inject: (system, retrieved) => inject(deps, system, retrieved),
     assemble: (system, retrieved, options) => assemble(deps, system, retrieved, options),
@@ -132,6 +131,8 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
   // Off the public type: engram/mem0's id-only calls (facade-access.ts). Spread along with the wrappers below.
   Object.assign(memory, { [LOCATE]: (id: string) => (closed ? Promise.reject(new ClosedError('memory.locate was called after close(): this memory is closed.')) : locate(deps, id)) });
   const guarded = guardClosed(checkedForEviction(memory, storage), () => closed);
+  // The write path's chunk, fetched now so the first ingest does not wait for it (a failed load is retried there).
+  writeVerbs().catch(() => {});
   if (options.reembed === 'auto') {
     await guarded.reembed().catch(async (error: unknown) => {
       await guarded.close();

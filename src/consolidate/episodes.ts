@@ -5,7 +5,7 @@
  * text (trimmed, case-folded) corroborates the earlier episode (+0.05 confidence, the source
  * appended once); anything else is a new episode. An episode never supersedes anything.
  */
-import { isEpisode } from '../episode/episode';
+import { isEpisode } from '../extract/topics';
 import type { Candidate, MemoryRecord } from '../schema';
 import { sameFactKey } from '../text';
 import type { Decision } from './decider';

@@ -10,7 +10,7 @@ import type { Candidate, MemoryRecord, Operation, Scope, Source, SourceType } fr
 import type { WriteInput } from '../storage/contract';
 import { trustRefusal, type Decider, type Decision } from './decider';
 import { factHash, sameFactKey } from '../text';
-import { isEpisode } from '../episode/episode';
+import { isEpisode } from '../extract/topics';
 import { decideEpisode, EpisodeLinks, sameKind } from './episodes';
 
 export interface PlanTarget {

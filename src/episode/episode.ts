@@ -17,8 +17,9 @@ import type { Candidate, ChatMessage } from '../schema';
 import { sameFactKey } from '../text';
 import { isPersonal } from './small-talk';
 
-/** The topic every episode is stored on; reserved: never exclusive, never a fact's. */
-export const EPISODE_TOPIC = 'episode';
+import { EPISODE_TOPIC } from '../extract/topics';
+
+export { EPISODE_TOPIC, isEpisode } from '../extract/topics';
 /** Longest episode text: a longer turn is cut at a word boundary and ends with "…". */
 export const MAX_EPISODE_LENGTH = 1_000;
 /**
@@ -60,9 +61,4 @@ export function episodeCandidates(userMessages: readonly ChatMessage[]): Candida
     out.push({ content, topic: EPISODE_TOPIC, confidence: EPISODE_CONFIDENCE, excerpt: content, importance: EPISODE_IMPORTANCE, halfLifeDays: EPISODE_HALF_LIFE_DAYS });
   }
   return out;
-}
-
-/** Whether a memory (or candidate) is an episode. */
-export function isEpisode(memory: { topic: string }): boolean {
-  return memory.topic === EPISODE_TOPIC;
 }

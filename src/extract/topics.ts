@@ -7,6 +7,17 @@
  */
 
 /** Each topic and what belongs under it (the LLM prompt quotes these). */
+/** The topic every episode is stored on (src/episode/); reserved: never exclusive, never a fact's. */
+export const EPISODE_TOPIC = 'episode';
+
+/** Whether a memory (or candidate) is an episode. */
+export function isEpisode(memory: { topic: string }): boolean {
+  return memory.topic === EPISODE_TOPIC;
+}
+
+/** The topic of session summaries (src/session/); always exclusive (one summary per session). */
+export const SESSION_SUMMARY_TOPIC = 'session-summary';
+
 export const TOPIC_DESCRIPTIONS = Object.freeze({
   identity: 'the name the user goes by or how to address them',
   pronouns: "the user's pronouns",

@@ -7,7 +7,7 @@
  */
 import { confidenceBand, decayedConfidence } from '../schema';
 import type { Retrieved } from '../retrieve/retrieve';
-import { isEpisode } from '../episode/episode';
+import { isEpisode } from '../extract/topics';
 import type { MemoryRecord } from '../schema';
 import { oneLine } from '../text';
 

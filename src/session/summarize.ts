@@ -13,7 +13,9 @@ import { instructionSignal, normalizeApostrophes, ownStatementCheck, reportsSome
 import { claimsReservedName } from '../names';
 import type { Candidate, ChatMessage } from '../schema';
 
-export const SESSION_SUMMARY_TOPIC = 'session-summary';
+import { SESSION_SUMMARY_TOPIC } from '../extract/topics';
+
+export { SESSION_SUMMARY_TOPIC };
 /** Longest summary text; whole sentences are dropped from the end to stay under it. */
 export const MAX_SUMMARY_LENGTH = 600;
 export const SUMMARY_PREFIX = 'In this session the user said: ';

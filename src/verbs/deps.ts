@@ -12,7 +12,7 @@ import { createDefaultExtractor } from '../extract/default-extractor';
 import { checkedIdGenerator, defaultIdGenerator } from '../ids';
 import type { ParsedMemoryOptions } from '../memory-options';
 import { DEFAULT_EXCLUSIVE_TOPICS, DEFAULT_TRUST } from '../schema';
-import { SESSION_SUMMARY_TOPIC } from '../session/summarize';
+import { SESSION_SUMMARY_TOPIC } from '../extract/topics';
 import type { Storage } from '../storage/contract';
 import type { ComputeClient } from '../worker/client';
 

@@ -1,6 +1,6 @@
 /**
  * The verbs an application calls now and then rather than every turn: erasure, undo, pruning,
- * re-embedding, session summaries, export and import, and the `asOf` reads (which replay the
+ * re-embedding, export and import, and the `asOf` reads (which replay the
  * stored inputs). They load as one chunk on the first such call (./load.ts), so the code an
  * application loads to start and run a conversation stays small.
  */
@@ -16,7 +16,6 @@ import { replayDepsOf } from './forget';
 export { forgetSource } from './forget';
 export { prune } from './prune';
 export { reembed } from './reembed';
-export { summarizeSession } from './summarize';
 export { undo } from './undo';
 export { exportOwner } from '../transfer/export';
 export { importOwner } from '../transfer/import';
