@@ -58,7 +58,7 @@ export default defineConfig(({ mode }) => {
         formats: ['es'],
         fileName: (_format, name) => `${name}.js`,
       },
-      rollupOptions: { external: ['dexie', 'comlink', 'zod', 'engram', 'ai', '@ai-sdk/provider', 'chromadb'] },
+      rollupOptions: { external: ['dexie', 'comlink', 'zod', 'zod/mini', 'engram', 'ai', '@ai-sdk/provider', 'chromadb'] },
     },
     test: {
       // The JSON report is what .ci/run reads to print its closing 'N passed, N failed' line.
