@@ -3,14 +3,13 @@
  * (strict), and `json_object` with the schema in the prompt for servers that refuse it. The
  * answer's text goes back to the caller, who parses it with zod: a model's output is data.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { PluginError } from 'engram';
 import type { Transport } from './transport';
 
 const ChatAnswer = z.object({
   choices: z
-    .array(z.object({ message: z.object({ content: z.string().nullable().optional(), refusal: z.string().nullable().optional() }) }))
-    .min(1),
+    .array(z.object({ message: z.object({ content: z.optional(z.nullable(z.string())), refusal: z.optional(z.nullable(z.string())) }) })).check(z.minLength(1)),
 });
 
 export interface StructuredChatRequest {

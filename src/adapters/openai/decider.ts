@@ -4,7 +4,7 @@
  * reason. It only proposes: engram's plan still enforces the owner, the scope, the
  * exclusive-topic rule and the trust gate whatever it answers.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { DEFAULT_EXCLUSIVE_TOPICS, oneLine, PluginError, type Decider, type DecideInput, type Decision } from 'engram';
 import { createStructuredChat } from './chat';
 import { createTransport, type OpenAIConnection } from './transport';
@@ -27,9 +27,9 @@ EXISTING MEMORIES:
 
 export const DecisionAnswer = z.object({
   action: z.enum(['CREATE', 'UPDATE', 'NOOP']),
-  targetId: z.string().max(200).nullable(),
+  targetId: z.nullable(z.string().check(z.maxLength(200))),
   corroborates: z.boolean(),
-  reason: z.string().min(1).max(500),
+  reason: z.string().check(z.minLength(1)).check(z.maxLength(500)),
 });
 const SCHEMA = z.toJSONSchema(DecisionAnswer) as Record<string, unknown>;
 

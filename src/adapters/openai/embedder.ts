@@ -3,7 +3,7 @@
  * vector checked for length and L2-normalised. Its `id` names the model and the dimension, so
  * switching either is an embedder change that `memory.reembed()` migrates.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { normalize, PluginError, type Embedder } from 'engram';
 import { createTransport, type OpenAIConnection } from './transport';
 
@@ -22,7 +22,7 @@ export type OpenAIEmbedderOptions = OpenAIConnection & {
 };
 
 const EmbeddingAnswer = z.object({
-  data: z.array(z.object({ index: z.number().int().nonnegative().optional(), embedding: z.array(z.number()) })),
+  data: z.array(z.object({ index: z.optional(z.int().check(z.nonnegative())), embedding: z.array(z.number()) })),
 });
 
 /** The embedder id: one rule for every place that needs to know whether two vectors are comparable. */
