@@ -58,7 +58,13 @@ export default defineConfig(({ mode }) => {
         formats: ['es'],
         fileName: (_format, name) => `${name}.js`,
       },
-      rollupOptions: { external: ['dexie', 'comlink', 'zod', 'zod/mini', 'engram', 'ai', '@ai-sdk/provider', 'chromadb'] },
+      rollupOptions: {
+        external: ['dexie', 'comlink', 'zod', 'zod/mini', 'engram', 'ai', '@ai-sdk/provider', 'chromadb'],
+        // One file per module (dist/ mirrors src/; the entries keep their names): an application's
+        // bundler then splits engram as it would the sources, so what only a lazily loaded verb needs
+        // stays out of the page's first chunk instead of riding along in a chunk the entry shares.
+        output: { preserveModules: true, preserveModulesRoot: 'src' },
+      },
     },
     test: {
       // The JSON report is what .ci/run reads to print its closing 'N passed, N failed' line.

@@ -6,38 +6,55 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from 'vite';
 import { rewriteDeclarations } from '../scripts/dts-extensions';
 
 describe('vite build (library)', () => {
   const outDir = mkdtempSync(join(tmpdir(), 'engram-lib-'));
-  let entry = '';
   let workerFile = '';
 
   beforeAll(async () => {
     await build({ configFile: join(process.cwd(), 'vite.config.ts'), logLevel: 'silent', build: { outDir, emptyOutDir: true } });
-    entry = readFileSync(join(outDir, 'engram.js'), 'utf8');
     workerFile = readdirSync(join(outDir, 'assets')).find((name) => /^worker-.*\.js$/.test(name)) ?? '';
-  }, 60_000);
+  }, 120_000);
 
   afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
-  /** Import statements only (error messages in the bundle quote `from 'fake-indexeddb'`). */
-  const imports = (code: string) => [...code.matchAll(/^import\b[^;]*?\bfrom\s*["']([^"']+)["']/gm)].map((match) => match[1]!).sort();
-  /** The engram entry and the chunks of its own code it loads (every .js at the top level that is not another entry). */
-  const ADAPTER_ENTRIES = ['mem0.js', 'ai-sdk.js', 'openai.js', 'chrome-ai.js', 'transformers.js', 'chroma.js'];
-  const ownChunks = () => readdirSync(outDir).filter((name) => name.endsWith('.js') && !ADAPTER_ENTRIES.includes(name)).map((name) => readFileSync(join(outDir, name), 'utf8'));
+  const read = (file: string) => readFileSync(join(outDir, file), 'utf8');
+  /** Static import and re-export statements only (error messages in the bundle quote `from 'fake-indexeddb'`). */
+  const staticSpecifiers = (code: string) => [...code.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']/gm)].map((match) => match[1]!);
+  const dynamicSpecifiers = (code: string) => [...code.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)].map((match) => match[1]!);
+  /**
+   * The files `file` loads, itself included: modules are kept one file each (preserveModules),
+   * so a consumer's bundler splits them as it would the sources. `lazy` follows import() too.
+   */
+  function closure(file: string, lazy: boolean): { files: string[]; bare: string[] } {
+    const files: string[] = [];
+    const bare = new Set<string>();
+    const queue = [file];
+    while (queue.length) {
+      const next = queue.shift()!;
+      if (files.includes(next)) continue;
+      files.push(next);
+      const code = read(next);
+      for (const specifier of [...staticSpecifiers(code), ...(lazy ? dynamicSpecifiers(code) : [])]) {
+        if (specifier.startsWith('.')) queue.push(join(dirname(next), specifier));
+        else bare.add(specifier);
+      }
+    }
+    return { files, bare: [...bare].sort() };
+  }
 
-  it('emits the worker as its own file, referenced relative to the entry', () => {
+  it('emits the worker as its own file, referenced relative to the module that starts it', () => {
     expect(workerFile).not.toBe('');
-    expect(entry).toContain(`new URL("assets/${workerFile}", import.meta.url)`);
+    expect(read('worker/client.js')).toContain(`new URL("../assets/${workerFile}", import.meta.url)`);
     expect(existsSync(join(outDir, 'assets', workerFile))).toBe(true);
   });
 
   it('emits the worker as one file that imports no chunk of its own, since an application copies it as an asset and follows no import', () => {
-    const worker = readFileSync(join(outDir, 'assets', workerFile), 'utf8');
+    const worker = read(join('assets', workerFile));
     expect(worker).not.toMatch(/^\s*import\b[^(]*from\s*["']/m);
     expect(worker).not.toMatch(/import\(\s*["']\.{1,2}\//);
     // The one import left is the model runtime's, of the specifier the caller names (moduleUrl).
@@ -46,76 +63,76 @@ describe('vite build (library)', () => {
   });
 
   it('leaves dexie, comlink and zod to the application, and keeps zod and the extractor out of the minified worker', () => {
-    // Across the entry and its chunks (the write path, the occasional verbs, the extractor, …).
-    const bare = new Set(ownChunks().flatMap((code) => imports(code).filter((name) => !name.startsWith('./'))));
-    expect([...bare].sort()).toEqual(['comlink', 'dexie', 'zod/mini']);
-    const worker = readFileSync(join(outDir, 'assets', workerFile), 'utf8');
+    // Across everything the entry loads, now or later (the write path, the occasional verbs, the extractor, …).
+    expect(closure('engram.js', true).bare).toEqual(['comlink', 'dexie', 'zod/mini']);
+    const worker = read(join('assets', workerFile));
     expect(worker).not.toMatch(/ZodError|safeParse/);
     // Minified (an application's bundler copies it as it is): the kernel, partitions, scans and
-    // the hash embedder. The speech extractor runs on the calling thread, a chunk of the entry.
+    // the hash embedder. The speech extractor runs on the calling thread, a module of its own.
     expect(worker.length).toBeLessThan(45_000);
     expect(worker).not.toMatch(/speechCandidates/);
-    expect(ownChunks().some((code) => /function speechCandidates\(/.test(code))).toBe(true);
+    expect(read('extract/speech/extractor.js')).toMatch(/function speechCandidates\(/);
   });
 
-  it('keeps function names readable and maps both files back to src/ when built', () => {
-    expect(entry).toMatch(/\basync function openMemory\(/);
-    expect(ownChunks().some((code) => /\bValidationError = class extends EngramError\b/.test(code))).toBe(true);
+  it('keeps function names readable and maps the modules and the worker back to src/ when built', () => {
+    expect(read('memory.js')).toMatch(/\basync function openMemory\(/);
+    expect(read('errors.js')).toMatch(/\bValidationError = class extends EngramError\b/);
     // The minified worker keeps its functions' names for stack traces.
-    expect(readFileSync(join(outDir, 'assets', workerFile), 'utf8')).toMatch(/\bfunction scanPartition\(/);
-    expect(entry).toContain('//# sourceMappingURL=engram.js.map');
-    for (const file of [join(outDir, 'engram.js.map'), join(outDir, 'assets', `${workerFile}.map`)]) {
-      const map = JSON.parse(readFileSync(file, 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] };
+    expect(read(join('assets', workerFile))).toMatch(/\bfunction scanPartition\(/);
+    // The entry only re-exports (no code of its own to map); the modules carry their maps.
+    expect(read('memory.js')).toContain('//# sourceMappingURL=memory.js.map');
+    for (const file of ['memory.js.map', 'store/store.js.map', join('assets', `${workerFile}.map`)]) {
+      const map = JSON.parse(read(file)) as { sources: string[]; sourcesContent?: (string | null)[] };
       expect(map.sources.some((source) => /\/src\/.*\.ts$/.test(source))).toBe(true);
       expect(map.sourcesContent?.length).toBe(map.sources.length);
       expect(map.sourcesContent?.every((content) => typeof content === 'string' && content.length > 0)).toBe(true);
     }
   });
 
-  it('builds engram/mem0 and engram/ai-sdk as their own entries that import engram instead of copying it', () => {
-    // The main entry carries no adapter code, and it imports nothing but its three dependencies
-    // and its own worker: the adapters add nothing to what a browser app loads.
-    expect(entry).not.toMatch(/Top-level entity parameters|engramMiddleware|from ["']\.\/(mem0|ai-sdk)/);
-    // Besides its dependencies, the entry imports only chunks of its own code ("./…"); the write
-    // path, the occasional verbs and the speech extractor are chunks it loads by import().
-    expect(imports(entry).every((name) => name.startsWith('./') || ['comlink', 'dexie', 'zod/mini'].includes(name))).toBe(true);
-    for (const lazy of ['writes', 'occasional']) expect(entry).toMatch(new RegExp(`import\\("\\./${lazy}-[\\w-]+\\.js"\\)`));
-    expect(ownChunks().some((code) => /import\("\.\/extractor-[\w-]+\.js"\)/.test(code))).toBe(true);
-    expect(imports(entry).some((name) => /extractor|writes|occasional/.test(name))).toBe(false);
-    for (const name of ['mem0.js', 'ai-sdk.js']) {
-      const adapter = readFileSync(join(outDir, name), 'utf8');
-      expect(imports(adapter)).toEqual(['engram']);
-      expect(adapter).not.toMatch(/class \w*Dexie|ZodError/);
+  it('loads the write path, the occasional verbs, the extractor and in-process compute only by import()', () => {
+    const now = closure('engram.js', false).files;
+    const later = closure('engram.js', true).files;
+    // (A module the entry re-exports a name of, such as forget/erasure-plan.js's REDACTED, is in
+    // the static graph here; a consumer's bundler drops what the page does not import.)
+    for (const file of ['verbs/writes.js', 'verbs/occasional.js', 'extract/speech/extractor.js', 'worker/compute.js', 'consolidate/consolidate.js', 'transfer/import.js', 'undo/undo.js']) {
+      expect(now, file).not.toContain(file);
+      expect(later, file).toContain(file);
     }
   });
-  it('builds the model adapters as their own entries on engram, and leaves transformers.js unresolved and unbundled', () => {
-    expect(entry).not.toMatch(/chat\/completions|LanguageModel\.availability|dist\/transformers\.min\.js/);
-    const imports = (code: string) => [...code.matchAll(/^import\b[^;]*?\bfrom\s*["']([^"']+)["']/gm)].map((match) => match[1]);
-    expect(imports(readFileSync(join(outDir, 'openai.js'), 'utf8')).sort()).toEqual(['engram', 'zod/mini']);
-    expect(imports(readFileSync(join(outDir, 'chrome-ai.js'), 'utf8'))).toEqual(['engram']);
-    expect(imports(readFileSync(join(outDir, 'transformers.js'), 'utf8')).filter((name) => !name!.startsWith('./'))).toEqual(['engram']);
-    // engram/chroma is its own budget (the Chroma test below): this one is about transformers.js staying out.
-    const files = [...readdirSync(outDir), ...readdirSync(join(outDir, 'assets')).map((name) => join('assets', name))].filter((name) => name.endsWith('.js') && name !== 'chroma.js');
-    const code = files.map((name) => readFileSync(join(outDir, name), 'utf8'));
+
+  it('builds each adapter as its own entry on engram and its peer, sharing none of engram’s modules', () => {
+    const expected: Record<string, string[]> = {
+      mem0: ['engram'],
+      'ai-sdk': ['engram'],
+      openai: ['engram', 'zod/mini'],
+      'chrome-ai': ['engram'],
+      transformers: ['engram'],
+      chroma: ['chromadb', 'engram', 'zod/mini'],
+    };
+    const own = new Set(closure('engram.js', true).files);
+    for (const [name, bare] of Object.entries(expected)) {
+      const { files, bare: imported } = closure(`${name}.js`, true);
+      expect(imported, name).toEqual(bare);
+      // The adapter's files are its entry and its own folder (the transformers runtime is also the worker's).
+      expect(files.filter((file) => own.has(file) && !file.startsWith('adapters/transformers/')), name).toEqual([]);
+      expect(files.map(read).join('\n'), name).not.toMatch(/class \w*Dexie|class EngramError|ZodError/);
+    }
+    // The main entry carries no adapter code.
+    expect([...own].filter((file) => file.startsWith('adapters/') && !file.startsWith('adapters/transformers/runtime'))).toEqual([]);
+    expect([...own].map(read).join('\n')).not.toMatch(/Top-level entity parameters|engramMiddleware|chat\/completions|LanguageModel\.availability|function createChromaStorage|ChromaClient/);
+    expect(read('chroma.js') + closure('chroma.js', true).files.map(read).join('\n')).toMatch(/\bfunction createChromaStorage\(/);
+  });
+
+  it('leaves transformers.js unresolved and unbundled, and keeps engram’s files within budget', () => {
+    const files = [...closure('engram.js', true).files, ...Object.keys({ mem0: 1, 'ai-sdk': 1, openai: 1, 'chrome-ai': 1, transformers: 1 }).flatMap((name) => closure(`${name}.js`, true).files), join('assets', workerFile)];
+    const code = [...new Set(files)].map(read);
     // Named, never resolved: an application without the optional peer must still build.
     expect(code.some((text) => text.includes('"@huggingface/transformers"'))).toBe(true);
     expect(code.some((text) => /import\(\s*["'`]@huggingface\/transformers/.test(text))).toBe(false);
-    // engram's own files come to ~690 kB (entry, worker with the 8-bit kernel, sealing, episodes, assemble/asOf/undo,
-    // mem0 metadata, adapters,
-    // and the speech extractor twice: the entry's lazy chunk for in-process compute and the
-    // worker's copy); the smallest transformers.js build (transformers.web.min.js) is 470 kB
-    // on its own, so bundling it by mistake crosses this budget.
+    // engram's own files, unminified with their TSDoc, come to about 600 kB; the smallest
+    // transformers.js build (transformers.web.min.js) is 470 kB on its own, so bundling it by
+    // mistake crosses this budget.
     expect(code.reduce((sum, text) => sum + text.length, 0)).toBeLessThan(740_000);
-  });
-  it('builds engram/chroma as its own entry on engram, zod and the chromadb peer, and keeps Chroma out of the main entry', () => {
-    const imports = (code: string) => [...code.matchAll(/^import\b[^;]*?\bfrom\s*["']([^"']+)["']/gm)].map((match) => match[1]).sort();
-    const chroma = readFileSync(join(outDir, 'chroma.js'), 'utf8');
-    expect(imports(chroma)).toEqual(['chromadb', 'engram', 'zod/mini']);
-    expect(chroma).toMatch(/\bfunction createChromaStorage\(/);
-    expect(chroma).not.toMatch(/class \w*Dexie|class EngramError/);
-    expect(chroma.length).toBeLessThan(60_000);
-    // No import of chromadb and no Chroma code (a doc comment may name the entry).
-    expect(entry).not.toMatch(/from ["']chromadb["']|function createChromaStorage|ChromaClient/);
   });
 });
 

@@ -36,8 +36,8 @@ export async function command(file: string, args: readonly string[], cwd: string
 }
 
 /** `command`, but a non-zero exit throws with the output, for steps that must succeed. */
-export async function mustRun(file: string, args: readonly string[], cwd: string): Promise<string> {
-  const result = await command(file, args, cwd);
+export async function mustRun(file: string, args: readonly string[], cwd: string, timeoutMs?: number): Promise<string> {
+  const result = await command(file, args, cwd, timeoutMs);
   if (result.code !== 0) throw new Error(`${file} ${args.join(' ')} exited ${result.code} in ${cwd}:\n${result.stdout}\n${result.stderr}`);
   return result.stdout;
 }
@@ -55,7 +55,8 @@ export interface Consumer {
  */
 export async function createConsumer(): Promise<Consumer> {
   const dir = await mkdtemp(join(tmpdir(), 'engram-consumer-'));
-  await mustRun('npm', ['run', 'build', '--silent'], REPO_ROOT);
+  // The library build and its declarations: about 10 s on a quiet machine, over a minute on a loaded one.
+  await mustRun('npm', ['run', 'build', '--silent'], REPO_ROOT, 300_000);
   const before = new Set(await readdir(dir));
   const modules = CONSUMER_DEPENDENCIES.map((name) => join(REPO_ROOT, 'node_modules', name));
   await mustRun('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', dir, REPO_ROOT, ...modules], REPO_ROOT);
