@@ -19,7 +19,14 @@ export function writeBenchSection(name: string, title: string, command: string, 
   const close = `<!-- /bench:${name} -->`;
   const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
   const load = loadavg()[0]?.toFixed(1) ?? '?';
-  const body = [open, `## ${title}`, '', `\`${command}\`, ${when} UTC, ${cpus().length} cores, load ${load}.`, '', '```text', ...lines, '```', close].join('\n');
+  // A bench often prints a blank line before a table: inside the block it is noise.
+  const blank = (line: string | undefined) => line !== undefined && line.trim() === '';
+  let from = 0;
+  let to = lines.length;
+  while (from < to && blank(lines[from])) from++;
+  while (to > from && blank(lines[to - 1])) to--;
+  const kept = lines.slice(from, to);
+  const body = [open, `## ${title}`, '', `\`${command}\`, ${when} UTC, ${cpus().length} cores, load ${load}.`, '', '```text', ...kept, '```', close].join('\n');
   const text = existsSync(path) ? readFileSync(path, 'utf8') : HEAD;
   const start = text.indexOf(open);
   const end = text.indexOf(close);
