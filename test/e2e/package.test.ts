@@ -92,7 +92,7 @@ const TRANSFORMERS_FILES = ['transformers.min.js', 'ort-wasm-simd-threaded.jsep.
 const PAGE_RESULT = { computeLocation: 'worker', operations: ['CREATE', 'CREATE', 'CREATE'], top: 'The user follows a vegetarian diet.' };
 
 // What the README's Vite note says to write when engram is excluded from pre-bundling.
-const README_OPTIMIZE_DEPS = { exclude: ['engram'], include: ['dexie', 'comlink', 'zod'] };
+const README_OPTIMIZE_DEPS = { exclude: ['engram'], include: ['dexie', 'comlink', 'zod/mini'] };
 
 const tsconfigOf = (mode: string) => `tsconfig.${mode}.json`;
 
@@ -253,7 +253,7 @@ describe('engram (packed tarball)', () => {
     ['the README optimizeDeps', README_OPTIMIZE_DEPS],
   ])('ingests and retrieves with compute in the worker when the Vite dev server serves the page with %s', async (label, optimizeDeps) => {
     const readme = await readFile(join(REPO_ROOT, 'README.md'), 'utf8');
-    expect(readme).toContain("optimizeDeps: { exclude: ['engram'], include: ['dexie', 'comlink', 'zod'] }");
+    expect(readme).toContain(`optimizeDeps: { exclude: ['engram'], include: [${README_OPTIMIZE_DEPS.include.map((name) => `'${name}'`).join(', ')}] }`);
     const web = await writePage(`web-dev-${label.replace(/\W+/g, '-')}`);
     const server = await createServer({
       configFile: false,
