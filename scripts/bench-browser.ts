@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { build, preview } from 'vite';
 import { launchChromium, REPO_ROOT } from '../test/e2e/browser';
 import { checkoutRelease, parseEndToEnd, printComparison, type EndToEndRow } from './bench-baseline';
+import { benchCommand, writeBenchSection } from './bench-doc';
 
 type BenchResult = { failures: string[]; error?: string };
 
@@ -90,7 +91,12 @@ async function runPage(url: string, prefix: string): Promise<{ failed: boolean; 
 let failed = true;
 try {
   if (!pages.baseline) {
-    failed = (await runPage(`${pages.current.url}${query}`, '')).failed;
+    const run = await runPage(`${pages.current.url}${query}`, '');
+    failed = run.failed;
+    // The page runs one section, or all of them in turn: its lines go to docs/benchmarks.md as one.
+    const only = ['--speech-only', '--codes-only', '--topic-only', '--long-only', '--sealed-only', '--e2e-only', '--peers'].find((flag) => args.includes(flag));
+    const name = only ? `browser-${only.replace(/^--|-only$/g, '')}` : 'browser';
+    writeBenchSection(name, `Headless Chromium, real IndexedDB, compute in a module Worker${only ? ` (${only})` : ''}`, benchCommand('bench:browser', args), run.lines);
   } else {
     const results: { baseline: EndToEndRow[]; current: EndToEndRow[] }[] = [];
     failed = false;

@@ -14,6 +14,7 @@ import { indexedDbStorage } from '../src/store/indexeddb';
 import { createComputeClient } from '../src/worker/client';
 import { BENCH_APP, BENCH_USER, conversation, createBenchData, createRandom, EMBEDDER_ID, queryText, T0, median } from './bench-data';
 import { startChromaServer } from './chroma-server';
+import { benchCommand, writeBenchSection } from './bench-doc';
 
 const OWNER = { userId: BENCH_USER, appName: BENCH_APP };
 const K = 10;
@@ -66,11 +67,18 @@ async function measureIndexedDb(n: number, stamp: string) {
   }
 }
 
+/** The lines printed, also written to docs/benchmarks.md when the run ends. */
+const lines: string[] = [];
+const print = (line: string) => {
+  lines.push(line);
+  console.log(line);
+};
+
 const server = await startChromaServer();
 try {
-  console.log(`engram on Chroma (server ${server.url}, chromadb 3.5.0 client, binding 1.0.5) beside IndexedDB (fake-indexeddb), Node ${process.versions.node}, compute in-process`);
-  console.log('| backend | memories | build (s) | retrieve p50 (ms) | ingest p50 (ms) |');
-  console.log('|---|---:|---:|---:|---:|');
+  print(`engram on Chroma (server ${server.url}, chromadb 3.5.0 client, binding 1.0.5) beside IndexedDB (fake-indexeddb), Node ${process.versions.node}, compute in-process`);
+  print('| backend | memories | build (s) | retrieve p50 (ms) | ingest p50 (ms) |');
+  print('|---|---:|---:|---:|---:|');
   for (const n of sizes.length ? sizes : [1_000, 10_000]) {
     const stamp = Date.now().toString(36);
     const rows = [
@@ -78,9 +86,10 @@ try {
       ['Chroma', await measure(createChromaStorage({ host: server.host, port: server.port, collectionPrefix: `bench_${n}_${stamp}_` }), `bench-chroma-${n}`, n)],
     ] as const;
     for (const [label, figures] of rows) {
-      console.log(`| ${label} | ${n} | ${(figures.build / 1000).toFixed(1)} | ${figures.retrieve.toFixed(1)} | ${figures.ingest.toFixed(1)} |`);
+      print(`| ${label} | ${n} | ${(figures.build / 1000).toFixed(1)} | ${figures.retrieve.toFixed(1)} | ${figures.ingest.toFixed(1)} |`);
     }
   }
+  writeBenchSection('chroma', 'Chroma beside IndexedDB (Node)', benchCommand('bench:chroma', process.argv.slice(2)), lines);
 } finally {
   await server.stop();
 }

@@ -19,10 +19,39 @@ export function writeBenchSection(name: string, title: string, command: string, 
   const close = `<!-- /bench:${name} -->`;
   const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
   const load = loadavg()[0]?.toFixed(1) ?? '?';
-  const body = [open, `## ${title}`, '', `\`${command}\`, ${when} UTC, ${cpus().length} cores, load ${load}.`, '', '```text', ...lines, '```', close].join('\n');
+  // A bench often prints a blank line before a table: inside the block it is noise.
+  const blank = (line: string | undefined) => line !== undefined && line.trim() === '';
+  let from = 0;
+  let to = lines.length;
+  while (from < to && blank(lines[from])) from++;
+  while (to > from && blank(lines[to - 1])) to--;
+  const kept = lines.slice(from, to);
+  const body = [open, `## ${title}`, '', `\`${command}\`, ${when} UTC, ${cpus().length} cores, load ${load}.`, '', '```text', ...kept, '```', close].join('\n');
   const text = existsSync(path) ? readFileSync(path, 'utf8') : HEAD;
   const start = text.indexOf(open);
   const end = text.indexOf(close);
   const next = start >= 0 && end > start ? text.slice(0, start) + body + text.slice(end + close.length) : `${text.trimEnd()}\n\n${body}\n`;
   writeFileSync(path, next);
+}
+
+/** What a bench section needs of its environment: the function it prints its lines with. */
+export interface Printing {
+  print(line: string): void;
+}
+
+/**
+ * Runs one section of a bench with `env.print` teed into a list (the lines still print as
+ * before), then writes that list as section `name` of docs/benchmarks.md. Returns what `run` did.
+ */
+export async function benchSection<E extends Printing, T>(env: E, name: string, title: string, command: string, run: (env: E) => T | Promise<T>): Promise<T> {
+  const lines: string[] = [];
+  const teed: E = { ...env, print: (line: string) => { lines.push(line); env.print(line); } };
+  const result = await run(teed);
+  writeBenchSection(name, title, command, lines);
+  return result;
+}
+
+/** The command line that ran this bench (`npm run bench -- --speech-only`), for a section's header. */
+export function benchCommand(script: string, args: readonly string[]): string {
+  return args.length ? `npm run ${script} -- ${args.join(' ')}` : `npm run ${script}`;
 }

@@ -24,6 +24,7 @@ import { printTopicIngest } from './bench-topic';
 import { runMem0Bench } from './bench-mem0';
 import { runPeersBench } from './bench-peers';
 import { nodePeers } from './bench-peers-node';
+import { benchCommand, benchSection } from './bench-doc';
 
 const args = process.argv.slice(2);
 const sizes = args.map(Number).filter((n) => Number.isInteger(n) && n > 0);
@@ -31,6 +32,9 @@ const longSizes = args.find((arg) => arg.startsWith('--long='))?.slice('--long='
 const sealedSizes = args.find((arg) => arg.startsWith('--sealed='))?.slice('--sealed='.length).split(',').map(Number) ?? SEALED_SIZES;
 const sealedOnly = args.includes('--sealed-only');
 const factory = new IDBFactory();
+/** Each section's printed lines also go to docs/benchmarks.md (scripts/bench-doc.ts). */
+const command = benchCommand('bench', args);
+const NODE = ' (Node, fake-indexeddb)';
 
 const env: BenchEnvironment = {
   label: `Node ${process.versions.node}, store on fake-indexeddb (not a browser), compute in-process`,
@@ -43,20 +47,20 @@ const env: BenchEnvironment = {
 };
 const peers = args.find((arg) => arg === '--peers' || arg.startsWith('--peers='));
 if (peers) {
-  await runPeersBench(env.print, sizes.length ? sizes : [10_000, 100_000], nodePeers, peers.includes('=') ? peers.slice('--peers='.length).split(',') : undefined);
+  await benchSection(env, 'node-peers', `Peers${NODE}`, command, (e) => runPeersBench(e.print, sizes.length ? sizes : [10_000, 100_000], nodePeers, peers.includes('=') ? peers.slice('--peers='.length).split(',') : undefined));
   process.exit(0);
 }
-if (args.includes('--codes-only')) process.exit(runCodesBench(env).length ? 1 : 0);
-if (args.includes('--mem0-only')) process.exit((await runMem0Bench(env)).length ? 1 : 0);
-if (!env.endToEndOnly) await runSpeechBench(env);
+if (args.includes('--codes-only')) process.exit((await benchSection(env, 'node-codes', `8-bit codes${NODE}`, command, runCodesBench)).length ? 1 : 0);
+if (args.includes('--mem0-only')) process.exit((await benchSection(env, 'node-mem0', `engram/mem0 deleteAll${NODE}`, command, runMem0Bench)).length ? 1 : 0);
+if (!env.endToEndOnly) await benchSection(env, 'node-speech', `Ordinary speech ingest${NODE}`, command, runSpeechBench);
 if (args.includes('--speech-only')) process.exit(0);
 if (args.includes('--topic-only')) {
-  await printTopicIngest(env);
+  await benchSection(env, 'node-topic', `Writes on a big topic${NODE}`, command, printTopicIngest);
   process.exit(0);
 }
-const failures = args.includes('--long-only') || sealedOnly ? [] : await runBench(env);
+const failures = args.includes('--long-only') || sealedOnly ? [] : await benchSection(env, env.endToEndOnly ? 'node-e2e' : 'node-core', `Retrieve, ingest, cold start and scan${NODE}`, command, runBench);
 if (env.endToEndOnly) process.exit(failures.length ? 1 : 0);
-if (!args.includes('--no-long') && !sealedOnly) await runLongUserBench(env, longSizes);
-if (!args.includes('--long-only')) await runSealedBench(env, sealedSizes);
-const slowErasures = args.includes('--long-only') || sealedOnly ? [] : await runMem0Bench(env);
+if (!args.includes('--no-long') && !sealedOnly) await benchSection(env, 'node-long', `A long-time user${NODE}`, command, (e) => runLongUserBench(e, longSizes));
+if (!args.includes('--long-only')) await benchSection(env, 'node-sealed', `Encryption at rest${NODE}`, command, (e) => runSealedBench(e, sealedSizes));
+const slowErasures = args.includes('--long-only') || sealedOnly ? [] : await benchSection(env, 'node-mem0', `engram/mem0 deleteAll${NODE}`, command, runMem0Bench);
 process.exit(failures.length || slowErasures.length ? 1 : 0);

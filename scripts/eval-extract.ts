@@ -6,7 +6,7 @@
  * all turns that do, facts per turn, and ms per turn. `--show N` prints N annotated turns that
  * yield nothing, and N facts read, for reading by eye. The split is read from ../shared/data,
  * never copied; the extractor was tuned on its own corpus (test/extract/speech), and this split
- * only measured (see README).
+ * only measured (see docs/eval.md).
  */
 import { readFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';

@@ -1,6 +1,6 @@
 /**
  * engram: on-device long-term memory for chat apps. This file names every public export; a
- * name exported here is a promise (README "Stable API"), so helpers stay in their modules.
+ * name exported here is a promise (docs/api.md, "Stable API"), so helpers stay in their modules.
  */
 export { createMemory, type Memory, type MemoryOptions } from './memory';
 export { OwnerExport, type ImportReport } from './transfer/format';

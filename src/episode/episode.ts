@@ -23,7 +23,7 @@ export { EPISODE_TOPIC, isEpisode } from '../extract/topics';
 /** Longest episode text: a longer turn is cut at a word boundary and ends with "…". */
 export const MAX_EPISODE_LENGTH = 1_000;
 /**
- * The episode prior and decay, tuned on the LoCoMo dev split (README, "Episodes"): below a
+ * The episode prior and decay, tuned on the LoCoMo dev split (docs/eval.md, "Episodes"): below a
  * fact's default importance (0.5) and half-life (180 days), so of two memories equally relevant
  * to a query the fact ranks first and an old episode fades sooner.
  */

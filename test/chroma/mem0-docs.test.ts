@@ -2,7 +2,7 @@
  * mem0's documented Node examples (test/fixtures/mem0-docs.ts), run as written but for the
  * import line, on the Chroma backend (the run's real server): each on a fresh collection
  * prefix. The basic example is left out here: it calls reset(), which deletes an IndexedDB
- * database and is refused on another backend (README, mem0 table).
+ * database and is refused on another backend (docs/adapters.md, mem0 table).
  */
 import { createChromaStorage } from '../../src/adapters/chroma/index';
 import { describeMem0Docs } from '../adapters/mem0-docs';

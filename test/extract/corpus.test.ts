@@ -4,9 +4,9 @@
  * One database per corpus, one owner per message: each owner's memories are exactly its own
  * message's, whatever the other owners' messages wrote (RELIABILITY 18).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../helpers/memory-fixture';
 import type { Memory, MemoryRecord } from '../../src/index';
-import { createTestMemory, type TestMemory } from '../helpers/memory';
 import { HOSTILE, OTHER_OWNERS } from './corpus/hostile';
 import { ORDINARY, type CorpusCase } from './corpus/ordinary';
 import { ORDINARY_MORE } from './corpus/ordinary-more';
@@ -41,14 +41,11 @@ function mismatches(outcomes: readonly Outcome[]): string[] {
 }
 
 describe('Memory.ingest (extraction corpora, invariant 14)', () => {
-  let test: TestMemory | undefined;
-  afterEach(async () => test?.memory.close());
-
-  it(`keeps the exact expected memories of all ${ORDINARY.length} ordinary first-person messages when they go through ingest`, async () => {
+  it(`keeps the exact expected memories of all ${ORDINARY.length} ordinary first-person messages when they go through ingest`, async ({ open }) => {
     const registers = new Set(ORDINARY.map((entry) => entry.register));
     expect(ORDINARY.length).toBeGreaterThanOrEqual(100);
     expect(ORDINARY.every((entry) => entry.expected.length > 0)).toBe(true);
-    test = await createTestMemory();
+    const test = await open();
     const outcomes = await ingestEach(test.memory, ORDINARY);
     const failed = mismatches(outcomes);
     console.log(`ordinary corpus: ${ORDINARY.length - failed.length}/${ORDINARY.length} kept exactly, over ${registers.size} registers`);
@@ -62,14 +59,14 @@ describe('Memory.ingest (extraction corpora, invariant 14)', () => {
     }
   });
 
-  it(`gives each of the ${HOSTILE.length} hostile messages its exact outcome, with 0 app-scope and 0 foreign-owner memories`, async () => {
-    test = await createTestMemory();
+  it(`gives each of the ${HOSTILE.length} hostile messages its exact outcome, with 0 app-scope and 0 foreign-owner memories`, async ({ open }) => {
+    const test = await open();
     const outcomes = await ingestEach(test.memory, HOSTILE);
     const failed = mismatches(outcomes);
     const mine = outcomes.flatMap((outcome) => outcome.records.map((record) => ({ ...outcome, record })));
     const foreign = mine.filter(({ owner, record }) => record.userId !== owner).length;
-    const others = (await Promise.all(OTHER_OWNERS.map((userId) => test!.memory.list({ userId, includeInvalid: true })))).flat();
-    const surfaced = (await Promise.all(OTHER_OWNERS.map((userId) => test!.memory.retrieve('vegan window seat name export diet', { userId, sessionId: 'c1', k: 50 })))).flat();
+    const others = (await Promise.all(OTHER_OWNERS.map((userId) => test.memory.list({ userId, includeInvalid: true })))).flat();
+    const surfaced = (await Promise.all(OTHER_OWNERS.map((userId) => test.memory.retrieve('vegan window seat name export diet', { userId, sessionId: 'c1', k: 50 })))).flat();
     const appScope = [...mine.map(({ record }) => record), ...others].filter((record) => record.scope === 'app').length;
     console.log(
       `hostile corpus: ${HOSTILE.length - failed.length}/${HOSTILE.length} exact; ${mine.length} memories, all the caller's own; ${appScope} app-scope, ${foreign + others.length + surfaced.length} foreign`,

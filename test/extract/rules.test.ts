@@ -1,10 +1,10 @@
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../helpers/memory-fixture';
 import { isReservedName } from '../../src/names';
 import { createRuleExtractor, SEED_RULES, type ChatMessage, type Extractor } from '../../src/index';
 import { extractCandidates, userMessagesOf } from '../../src/extract/candidates';
 import { PluginError } from '../../src/errors';
-import { createTestMemory, type TestMemory } from '../helpers/memory';
 import { expectLinearGrowth } from '../helpers/growth';
 
 const context = { userId: 'u', appName: 'default', sessionId: 's1' };
@@ -207,12 +207,9 @@ describe('extractCandidates', () => {
 });
 
 describe('Memory.ingest (extraction)', () => {
-  let test: TestMemory | undefined;
-  afterEach(async () => test?.memory.close());
-
-  it('passes only user messages to the extractor when the conversation has assistant, system and tool turns', async () => {
+  it('passes only user messages to the extractor when the conversation has assistant, system and tool turns', async ({ open }) => {
     const seen: ChatMessage[][] = [];
-    test = await createTestMemory({ extractor: { extract: (messages) => (seen.push([...messages]), []) } });
+    const test = await open({ extractor: { extract: (messages) => (seen.push([...messages]), []) } });
     await test.memory.ingest(
       [
         { role: 'system', content: "I'm vegan" },
@@ -225,8 +222,8 @@ describe('Memory.ingest (extraction)', () => {
     expect(seen).toEqual([[{ role: 'user', content: 'hello' }]]);
   });
 
-  it('stores the candidate with the excerpt from the user message when ingesting', async () => {
-    test = await createTestMemory();
+  it('stores the candidate with the excerpt from the user message when ingesting', async ({ open }) => {
+    const test = await open();
     await test.memory.ingest([{ role: 'user', content: "Hello. I'm vegan! Thanks." }], {
       userId: 'u',
       sessionId: 's1',

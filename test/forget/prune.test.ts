@@ -1,6 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../helpers/memory-fixture';
 import { decayedConfidence, ValidationError } from '../../src/index';
-import { createTestMemory, DAY, T0, type TestMemory } from '../helpers/memory';
+import { DAY, T0 } from '../helpers/memory';
+import type { MemoryFixtures } from '../helpers/memory-fixture';
 
 const owner = { userId: 'u_ada', appName: 'default' };
 const source = { type: 'user_explicit' as const, id: 's1' };
@@ -10,11 +12,8 @@ const MONTHS = [1, 6, 12] as const;
 const at = (months: number) => T0 + Math.round((months * 365) / 12) * DAY;
 
 describe('Memory.prune', () => {
-  let test: TestMemory | undefined;
-  afterEach(async () => test?.memory.close());
-
-  async function remainingByMonth(floor: number): Promise<Record<number, string[]>> {
-    test = await createTestMemory();
+  async function remainingByMonth(open: MemoryFixtures['open'], floor: number): Promise<Record<number, string[]>> {
+    const test = await open();
     await test.memory.ingest(conversation, { ...owner, sessionId: 'c1', source });
     const remaining: Record<number, string[]> = {};
     for (const month of MONTHS) {
@@ -22,7 +21,7 @@ describe('Memory.prune', () => {
       const report = await test.memory.prune({ ...owner, floor });
       const active = await test.memory.list(owner);
       expect(report.remaining).toBe(active.length);
-      remaining[month] = active.map((m) => `${m.topic} ${decayedConfidence(m, test!.clock()).toFixed(2)}`);
+      remaining[month] = active.map((m) => `${m.topic} ${decayedConfidence(m, test.clock()).toFixed(2)}`);
       console.log(
         `prune floor ${floor} at ${String(month).padStart(2)} months: kept [${remaining[month].join(', ')}]; pruned [${report.pruned
           .map((p) => `${p.content} ${p.decayedConfidence.toFixed(3)}`)
@@ -32,8 +31,8 @@ describe('Memory.prune', () => {
     return remaining;
   }
 
-  it('prunes the 30-day issue memory and keeps the 10-year identity memory after a simulated year', async () => {
-    const remaining = await remainingByMonth(0.3);
+  it('prunes the 30-day issue memory and keeps the 10-year identity memory after a simulated year', async ({ open }) => {
+    const remaining = await remainingByMonth(open, 0.3);
     const topics = (month: number) => remaining[month]!.map((line) => line.split(' ')[0]);
     expect(topics(1)).toEqual(['diet', 'travel', 'identity', 'issue']); // 0.7 · ½ = 0.35 ≥ 0.3
     expect(topics(6)).toEqual(['diet', 'travel', 'identity']);
@@ -41,14 +40,14 @@ describe('Memory.prune', () => {
     expect(remaining[12]).toContain('identity 0.84'); // 0.9 · ½^(365/3650)
   });
 
-  it('lets the one-year memories go too when the floor is above their half-life value', async () => {
-    const remaining = await remainingByMonth(0.5);
+  it('lets the one-year memories go too when the floor is above their half-life value', async ({ open }) => {
+    const remaining = await remainingByMonth(open, 0.5);
     expect(remaining[1]!.map((line) => line.split(' ')[0])).toEqual(['diet', 'travel', 'identity']);
     expect(remaining[12]).toEqual(['identity 0.84']);
   });
 
-  it('tombstones pruned memories with a pruned history entry, out of retrieval but listed with includeInvalid', async () => {
-    test = await createTestMemory();
+  it('tombstones pruned memories with a pruned history entry, out of retrieval but listed with includeInvalid', async ({ open }) => {
+    const test = await open();
     await test.memory.ingest(conversation, { ...owner, sessionId: 'c1', source });
     test.clock.set(at(12));
     const report = await test.memory.prune({ ...owner, floor: 0.3 });
@@ -64,8 +63,8 @@ describe('Memory.prune', () => {
     expect(await test.memory.prune({ ...owner, floor: 0.3 })).toEqual({ pruned: [], remaining: 3 });
   });
 
-  it("leaves other users' memories and app-scope memories alone when pruning one user", async () => {
-    test = await createTestMemory();
+  it("leaves other users' memories and app-scope memories alone when pruning one user", async ({ open }) => {
+    const test = await open();
     await test.memory.ingest(conversation, { ...owner, sessionId: 'c1', source });
     await test.memory.ingest(conversation, { userId: 'u_bob', sessionId: 'c2', source: { type: 'user_explicit', id: 's2' } });
     await test.memory.remember({ content: 'Solaris support answers within a day.', topic: 'support', halfLifeDays: 1 }, { scope: 'app', source: { type: 'bootstrapped', id: 'crm' } });
@@ -75,8 +74,8 @@ describe('Memory.prune', () => {
     expect((await test.memory.list({ userId: 'u_bob' })).filter((m) => m.scope === 'user')).toHaveLength(4);
   });
 
-  it('keeps a pruned memory pruned when forgetSource later regenerates the store', async () => {
-    test = await createTestMemory();
+  it('keeps a pruned memory pruned when forgetSource later regenerates the store', async ({ open }) => {
+    const test = await open();
     await test.memory.ingest([{ role: 'user', content: 'The export keeps failing.' }], { ...owner, sessionId: 'a', source: { type: 'user_explicit', id: 'a' } });
     await test.memory.ingest([{ role: 'user', content: "I'm vegan." }], { ...owner, sessionId: 'b', source: { type: 'user_explicit', id: 'b' } });
     test.clock.set(at(6));
@@ -86,8 +85,8 @@ describe('Memory.prune', () => {
     expect((await test.memory.list(owner)).map((m) => m.content)).toEqual(['The user follows a vegan diet.']);
   });
 
-  it('prunes in the replay what only the revoked source kept fresh, as if it had never been said', async () => {
-    test = await createTestMemory();
+  it('prunes in the replay what only the revoked source kept fresh, as if it had never been said', async ({ open }) => {
+    const test = await open();
     await test.memory.ingest([{ role: 'user', content: 'The export keeps failing.' }], { ...owner, sessionId: 'a', source: { type: 'user_explicit', id: 'a' } });
     // Five months later source b says it again: corroborated (0.75), a month old at the prune: kept.
     test.clock.set(at(5));
@@ -100,8 +99,8 @@ describe('Memory.prune', () => {
     expect(await test.memory.list(owner)).toEqual([]);
   });
 
-  it('rejects a floor outside [0, 1] with ValidationError and prunes nothing', async () => {
-    test = await createTestMemory();
+  it('rejects a floor outside [0, 1] with ValidationError and prunes nothing', async ({ open }) => {
+    const test = await open();
     await test.memory.ingest(conversation, { ...owner, sessionId: 'c1', source });
     test.clock.set(at(12));
     for (const floor of [Number.NaN, -0.1, 1.5, Number.POSITIVE_INFINITY]) {

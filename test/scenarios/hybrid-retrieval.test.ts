@@ -1,7 +1,8 @@
 import { IDBKeyRange } from 'fake-indexeddb';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../helpers/memory-fixture';
 import { EngramDatabase } from '../../src/store/database';
-import { createTestMemory, DAY, type TestMemory } from '../helpers/memory';
+import { DAY, type TestMemory } from '../helpers/memory';
 
 const OWNER = { userId: 'u_mel', appName: 'app' };
 const SOURCE = { type: 'user_implicit', id: 'chat-1' } as const;
@@ -13,9 +14,6 @@ const FACTS = [
   'Melanie signed up for a pottery class.',
 ];
 
-let test: TestMemory | undefined;
-afterEach(async () => test?.memory.close());
-
 async function writeFacts(memory: TestMemory): Promise<void> {
   for (const content of FACTS) {
     await memory.memory.remember({ content, topic: 'general' }, { ...OWNER, source: SOURCE });
@@ -24,8 +22,8 @@ async function writeFacts(memory: TestMemory): Promise<void> {
 }
 
 describe('Memory.retrieve (hybrid relevance)', () => {
-  it('ranks the old memory that shares the rare words first when newer ones are fresher', async () => {
-    test = await createTestMemory();
+  it('ranks the old memory that shares the rare words first when newer ones are fresher', async ({ open }) => {
+    const test = await open();
     await writeFacts(test);
     const [first, second] = await test.memory.retrieve('What did Melanie raise awareness for with the race?', { ...OWNER, k: 3 });
     expect(first!.memory.content).toBe(FACTS[0]);
@@ -35,8 +33,8 @@ describe('Memory.retrieve (hybrid relevance)', () => {
     expect(first!.relevance).toBeCloseTo(0.05 * first!.cosine! + 0.95 * first!.lexical!, 6);
   });
 
-  it('ranks by the lexical channel again after reopening a database whose packs hold no terms', async () => {
-    test = await createTestMemory();
+  it('ranks by the lexical channel again after reopening a database whose packs hold no terms', async ({ open }) => {
+    const test = await open();
     await writeFacts(test);
     const query = 'Which class did Melanie sign up for?';
     const before = await test.memory.retrieve(query, { ...OWNER, k: 3 });
@@ -53,8 +51,8 @@ describe('Memory.retrieve (hybrid relevance)', () => {
     });
     expect(await db.vectorPacks.count() + (await db.vectorLog.count())).toBeGreaterThan(0);
     db.close();
-    test = await createTestMemory({ name: test.name, indexedDB: test.factory });
-    const after = await test.memory.retrieve(query, { ...OWNER, k: 3 });
+    const reopened = await open({ name: test.name, indexedDB: test.factory });
+    const after = await reopened.memory.retrieve(query, { ...OWNER, k: 3 });
     expect(after.map((hit) => [hit.memory.id, hit.lexical])).toEqual(before.map((hit) => [hit.memory.id, hit.lexical]));
     expect(after[0]!.memory.content).toBe(FACTS[4]);
   });

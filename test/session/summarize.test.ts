@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../helpers/memory-fixture';
 import { SESSION_SUMMARY_TOPIC, ValidationError, type ChatMessage } from '../../src/index';
 import { durableStatements, MAX_SUMMARY_LENGTH, summaryText } from '../../src/session/summarize';
 import { SEED_SESSIONS, SEED_SYSTEM } from '../../scripts/seed-sessions';
-import { createTestMemory, DAY, type TestMemory } from '../helpers/memory';
+import { DAY } from '../helpers/memory';
 
 const owner = { userId: 'u_ada', appName: 'default' };
 const source = { type: 'user_explicit' as const, id: 'sum-1' };
@@ -61,11 +62,8 @@ describe('summaryText', () => {
 });
 
 describe('Memory.summarizeSession', () => {
-  let test: TestMemory | undefined;
-  afterEach(async () => test?.memory.close());
-
-  it('writes one session-scope memory with the session id and the summary topic', async () => {
-    test = await createTestMemory();
+  it('writes one session-scope memory with the session id and the summary topic', async ({ open }) => {
+    const test = await open();
     const operation = await test.memory.summarizeSession(transcript, { ...owner, sessionId: 'trip-1', source });
     expect(operation).toMatchObject({ action: 'CREATE' });
     const records = await test.memory.list(owner);
@@ -83,8 +81,8 @@ describe('Memory.summarizeSession', () => {
     expect(records[0]!.content).not.toMatch(/Lisbon|nuts|allergic/);
   });
 
-  it('is retrieved for its own session only, and not without a session id', async () => {
-    test = await createTestMemory();
+  it('is retrieved for its own session only, and not without a session id', async ({ open }) => {
+    const test = await open();
     await test.memory.summarizeSession(transcript, { ...owner, sessionId: 'trip-1', source });
     const query = 'what should we book for dinner?';
     expect((await test.memory.retrieve(query, { ...owner, sessionId: 'trip-1' })).map((hit) => hit.memory.topic)).toEqual([SESSION_SUMMARY_TOPIC]);
@@ -93,8 +91,8 @@ describe('Memory.summarizeSession', () => {
     expect(await test.memory.retrieve(query, { userId: 'u_bob', sessionId: 'trip-1' })).toEqual([]);
   });
 
-  it('stands in for the transcript on the next turn: the injected block carries the durable statements in far fewer characters', async () => {
-    test = await createTestMemory();
+  it('stands in for the transcript on the next turn: the injected block carries the durable statements in far fewer characters', async ({ open }) => {
+    const test = await open();
     await test.memory.summarizeSession(transcript, { ...owner, sessionId: 'trip-1', source });
     test.clock.advance(DAY);
     const prompt = test.memory.inject(SEED_SYSTEM, await test.memory.retrieve('book a flight and a meal', { ...owner, sessionId: 'trip-1' }));
@@ -103,8 +101,8 @@ describe('Memory.summarizeSession', () => {
     expect(prompt.length - SEED_SYSTEM.length).toBeLessThan(transcriptLength);
   });
 
-  it('keeps one summary per session: a later summary of the same session replaces the earlier one', async () => {
-    test = await createTestMemory();
+  it('keeps one summary per session: a later summary of the same session replaces the earlier one', async ({ open }) => {
+    const test = await open();
     await test.memory.summarizeSession([{ role: 'user', content: 'I have two kids.' }], { ...owner, sessionId: 'trip-1', source });
     test.clock.advance(1000);
     const second = await test.memory.summarizeSession([{ role: 'user', content: 'I have two kids. I live in Porto.' }], { ...owner, sessionId: 'trip-1', source });
@@ -117,8 +115,8 @@ describe('Memory.summarizeSession', () => {
     ]);
   });
 
-  it('writes nothing and returns null when the user said nothing durable', async () => {
-    test = await createTestMemory();
+  it('writes nothing and returns null when the user said nothing durable', async ({ open }) => {
+    const test = await open();
     const operation = await test.memory.summarizeSession(
       [
         { role: 'user', content: 'Hello! What time is it?' },
@@ -130,8 +128,8 @@ describe('Memory.summarizeSession', () => {
     expect(await test.memory.list(owner)).toEqual([]);
   });
 
-  it('is erased with its source and rebuilt without it by forgetSource', async () => {
-    test = await createTestMemory();
+  it('is erased with its source and rebuilt without it by forgetSource', async ({ open }) => {
+    const test = await open();
     await test.memory.summarizeSession([{ role: 'user', content: 'I have two kids.' }], { ...owner, sessionId: 'trip-1', source: { type: 'user_explicit', id: 'a' } });
     test.clock.advance(1000);
     await test.memory.summarizeSession([{ role: 'user', content: 'I live in Porto with my zqx-kids.' }], {
@@ -149,8 +147,8 @@ describe('Memory.summarizeSession', () => {
     expect(all).not.toContain('zqx-kids');
   });
 
-  it('rejects a missing session id or source with ValidationError and writes nothing', async () => {
-    test = await createTestMemory();
+  it('rejects a missing session id or source with ValidationError and writes nothing', async ({ open }) => {
+    const test = await open();
     const bad = [{ userId: 'u_ada', source }, { userId: 'u_ada', sessionId: 'trip-1' }, { sessionId: 'trip-1', source }, { ...owner, sessionId: '', source }];
     for (const options of bad) {
       await expect(test.memory.summarizeSession(transcript, options as never)).rejects.toThrow(ValidationError);

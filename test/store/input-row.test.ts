@@ -1,10 +1,9 @@
 import { IDBKeyRange } from 'fake-indexeddb';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../helpers/memory-fixture';
 import { StorageError } from '../../src/errors';
-import type { Memory } from '../../src/index';
 import { EngramDatabase } from '../../src/store/database';
 import { parseInputRows } from '../../src/store/input-row';
-import { createTestMemory } from '../helpers/memory';
 import { dumpDatabases } from '../helpers/scan';
 
 const ADA = { userId: 'ada', appName: 'default' };
@@ -36,12 +35,9 @@ describe('parseInputRows', () => {
 });
 
 describe('Memory.forgetSource (damaged stored input)', () => {
-  let memory: Memory | undefined;
-  afterEach(async () => memory?.close());
-
-  it('rejects with StorageError and changes nothing when an input it must replay is damaged', async () => {
-    const test = await createTestMemory();
-    memory = test.memory;
+  it('rejects with StorageError and changes nothing when an input it must replay is damaged', async ({ open }) => {
+    const test = await open();
+    const { memory } = test;
     const say = (content: string) => [{ role: 'user' as const, content }];
     await memory.ingest(say("I'm vegetarian."), { ...ADA, sessionId: 's1', source: source('s1') });
     await memory.ingest(say('I prefer the aisle seat.'), { ...ADA, sessionId: 's2', source: source('s2') });
