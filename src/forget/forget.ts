@@ -10,7 +10,7 @@
 import type { MemoryRecord } from '../schema';
 import { userPartition, type InputRow, type Owner, type Storage } from '../storage/contract';
 import { planErasure, type ForgetReport } from './erasure-plan';
-import { MAX_ATTEMPTS, writeUnderLock } from '../store/write-lock';
+import { MAX_ATTEMPTS, writeUnderLock } from '../storage/write-lock';
 
 export { REDACTED, type ForgetReport } from './erasure-plan';
 

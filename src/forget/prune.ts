@@ -5,7 +5,7 @@
  */
 import { decayedConfidence, type MemoryRecord } from '../schema';
 import { userPartition, type Owner, type PruneInput, type Storage } from '../storage/contract';
-import { MAX_ATTEMPTS, writeUnderLock } from '../store/write-lock';
+import { MAX_ATTEMPTS, writeUnderLock } from '../storage/write-lock';
 
 export interface PruneReport {
   /** Each pruned memory with the decayed confidence it had. */

@@ -9,7 +9,7 @@ import type { Embedder } from '../embed/embedder';
 import { AbortedError } from '../errors';
 import type { MemoryRecord } from '../schema';
 import { partitionOf, type Owner, type Storage } from '../storage/contract';
-import { MAX_ATTEMPTS, writeUnderLock } from '../store/write-lock';
+import { MAX_ATTEMPTS, writeUnderLock } from '../storage/write-lock';
 
 /** Reported after every batch. `total` is what remained when the run began (it grows if another embedder keeps writing). */
 export interface ReembedProgress {

@@ -27,7 +27,7 @@ import { Dexie } from 'dexie';
 import type { Scope } from '../schema';
 import { factHash } from '../text';
 import type { EngramDatabase, MemoryRow } from './database';
-import { partitionOf, type Owner } from './owner';
+import { partitionOf, type Owner } from '../storage/owner';
 
 /** One active row as the write path needs it: where it sits, and what a checkpoint records of it. */
 export interface ActiveEntry {

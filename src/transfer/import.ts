@@ -9,7 +9,7 @@ import { embedDistinct, type Embedder } from '../embed/embedder';
 import type { MemoryRecord } from '../schema';
 import { parseInput } from '../options';
 import { userPartition, type InputRow, type Owner, type RecordStore, type Storage } from '../storage/contract';
-import { withWriteLock } from '../store/write-lock';
+import { withWriteLock } from '../storage/write-lock';
 import { writeInput } from '../verbs/write-input';
 import { checkExport } from './check';
 import { OwnerExport, type ExportedInput, type ExportedMemory, type ImportReport } from './format';

@@ -18,7 +18,7 @@ import { ConflictError, NotFoundError, PermissionError, ValidationError } from '
 import { identity, REDACTED } from '../forget/erasure-plan';
 import type { Candidate, MemoryRecord, Operation } from '../schema';
 import { userPartition, type InputRow, type Owner, type Storage, type WriteInput } from '../storage/contract';
-import { MAX_ATTEMPTS, writeUnderLock } from '../store/write-lock';
+import { MAX_ATTEMPTS, writeUnderLock } from '../storage/write-lock';
 
 export interface UndoDeps {
   storage: Storage;
