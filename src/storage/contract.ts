@@ -25,9 +25,9 @@
 import type { MemoryRecord, Scope, Weights } from '../schema';
 import type { InputRow, PruneInput, WriteInput } from './input-row';
 import type { WorkingHints } from '../store/lineage';
-import { appPartition, isVisibleTo, partitionOf, partitionsFor, userPartition, type Owner } from './owner';
+import { appPartition, isVisibleTo, partitionOf, partitionsFor, recordUserId, userPartition, type Owner } from './owner';
 
-export { appPartition, isVisibleTo, partitionOf, partitionsFor, userPartition };
+export { appPartition, isVisibleTo, partitionOf, partitionsFor, recordUserId, userPartition };
 export type { InputRow, Owner, PruneInput, WorkingHints, WriteInput };
 
 /** Everything one write (a consolidation, an erasure, a prune, a re-embedding) stores, at once. */
