@@ -24,11 +24,22 @@
  */
 import type { MemoryRecord, Scope, Weights } from '../schema';
 import type { InputRow, PruneInput, WriteInput } from './input-row';
-import type { WorkingHints } from '../store/lineage';
 import { appPartition, isVisibleTo, partitionOf, partitionsFor, recordUserId, userPartition, type Owner } from './owner';
 
 export { appPartition, isVisibleTo, partitionOf, partitionsFor, recordUserId, userPartition };
-export type { InputRow, Owner, PruneInput, WorkingHints, WriteInput };
+export type { InputRow, Owner, PruneInput, WriteInput };
+
+/**
+ * What the writer tells the commit about the records it planned over: consolidation hands back
+ * the working-form records the store gave it, and forgetSource the complete records it read
+ * (erasureSet), so a memory it rebuilt can join the chain of the one it replaces.
+ */
+export interface WorkingHints {
+  /** The records as the store handed them out (working form, or complete), by id. */
+  loaded: ReadonlyMap<string, MemoryRecord>;
+  /** New memory id → the id of the loaded memory it supersedes (an UPDATE, or a rebuild): it inherits its sources. */
+  inherits: ReadonlyMap<string, string>;
+}
 
 /** Everything one write (a consolidation, an erasure, a prune, a re-embedding) stores, at once. */
 export interface Commit {

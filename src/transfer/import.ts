@@ -10,7 +10,7 @@ import type { MemoryRecord } from '../schema';
 import { parseInput } from '../options';
 import type { InputRow, Owner, RecordStore, Storage } from '../storage/contract';
 import { writeOwner } from '../storage/write-owner';
-import { writeInput } from '../verbs/write-input';
+import { writeInput } from '../storage/input-row';
 import { checkExport } from './check';
 import { OwnerExport, type ExportedInput, type ExportedMemory, type ImportReport } from './format';
 
