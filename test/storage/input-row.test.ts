@@ -3,7 +3,7 @@ import { describe, expect } from 'vitest';
 import { it } from '../helpers/memory-fixture';
 import { StorageError } from '../../src/errors';
 import { EngramDatabase } from '../../src/store/database';
-import { parseInputRows } from '../../src/store/input-row';
+import { parseInputRows } from '../../src/storage/input-row';
 import { dumpDatabases } from '../helpers/scan';
 
 const ADA = { userId: 'ada', appName: 'default' };
