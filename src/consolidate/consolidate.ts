@@ -8,6 +8,7 @@
 import type { Embedder } from '../embed/embedder';
 import type { Candidate, MemoryRecord, Operation, Source } from '../schema';
 import { partitionOf, type Owner, type Storage, type WriteInput } from '../storage/contract';
+import { withLineage } from '../storage/lineage';
 import { MAX_ATTEMPTS, writeUnderLock } from '../store/write-lock';
 import { MAX_NEIGHBOURS, planConsolidation, type PlanContext, type PlanTarget } from './plan';
 
@@ -79,20 +80,19 @@ async function decideAndCommit(
     const records = await store.workingSet(owner, { ids: [...new Set([...neighbourIds.flat(), ...(request.replacing !== undefined ? [request.replacing] : [])])], topics, facts, scope: target.scope, sourceId: request.source.id });
     for (const record of records) working.set(record.id, record);
   }
-  const loaded = new Map(working);
+  const loaded = new Set(working.keys());
   const now = deps.clock();
   const plan = await planConsolidation(working, items, target, { ...deps.context, now });
   // An UPDATE's new memory inherits the sources of the one it supersedes: by reference, so
   // the write stays O(1) however many sources that memory has gathered (lineage.ts).
-  const result = await store.commit({
+  const result = await store.commit(withLineage({
     records: plan.changed,
     creates: plan.created,
     // The candidates go with the input: a replay decides over the same ones without extracting again.
     inputs: request.input ? [{ ...request.input, candidates: [...candidates] }] : [],
     expected: versions,
-    hints: { loaded, inherits: plan.supersedes },
     ...(baseVersion !== undefined ? { inputsBaseVersion: baseVersion } : {}),
-  });
+  }, { working: loaded, inherits: plan.supersedes }));
   await vectors.afterCommit(result, plan.changed);
   return plan.operations;
 }

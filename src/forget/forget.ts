@@ -10,6 +10,7 @@
 import type { MemoryRecord } from '../schema';
 import { userPartition, type InputRow, type Owner, type Storage } from '../storage/contract';
 import { planErasure, type ForgetReport } from './erasure-plan';
+import { withLineage } from '../storage/lineage';
 import { MAX_ATTEMPTS, writeUnderLock } from '../store/write-lock';
 
 export { REDACTED, type ForgetReport } from './erasure-plan';
@@ -80,15 +81,14 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceIds: ReadonlySet<strin
   if (records.length === 0 && alreadyRevoked) return report;
   // The revocation is recorded even when nothing of the source is stored yet: an ingest of
   // it that is still in flight must not land after the user asked to forget it.
-  const result = await store.commit({
+  const result = await store.commit(withLineage({
     records,
     creates: created,
     deleteInputs: revoked.map((input) => input.seq!),
     expected: versions,
     revoke: { ...owner, sourceIds: [...sourceIds], at: deps.clock() },
-    // A rebuilt memory inherits the lineage of the one it replaces, less what it lacks (lineage.ts).
-    hints: { loaded: new Map(all.map((record) => [record.id, record])), inherits: rebuilds },
-  });
+    // Complete records; a rebuilt memory inherits the lineage of the one it replaces, less what it lacks (storage/lineage.ts).
+  }, { working: new Set(), inherits: rebuilds }));
   await vectors.afterCommit(result, records);
   await deps.clearCaches();
   return report;

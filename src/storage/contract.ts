@@ -24,15 +24,18 @@
  */
 import type { MemoryRecord, Scope, Weights } from '../schema';
 import type { InputRow, PruneInput, WriteInput } from '../store/input-row';
-import type { WorkingHints } from '../store/lineage';
 import { appPartition, isVisibleTo, partitionOf, partitionsFor, userPartition, type Owner } from '../store/owner';
 
 export { appPartition, isVisibleTo, partitionOf, partitionsFor, userPartition };
-export type { InputRow, Owner, PruneInput, WorkingHints, WriteInput };
+export type { InputRow, Owner, PruneInput, WriteInput };
 
 /** Everything one write (a consolidation, an erasure, a prune, a re-embedding) stores, at once. */
 export interface Commit {
-  /** Records to put (new or changed), complete or in the working form they were read in (see `hints`). */
+  /**
+   * Records to put (new or changed), complete: a backend whose {@link RecordStore.workingSet}
+   * returns complete records gets nothing else. (engram's IndexedDB backend hands out working
+   * form, and its commits say which records are in it, in a field this type leaves out.)
+   */
   records: MemoryRecord[];
   /**
    * Ids among `records` that this write creates. If any already exists (another owner's record
@@ -63,13 +66,6 @@ export interface Commit {
    * partition are bumped by one.
    */
   expected: ReadonlyMap<string, number>;
-  /**
-   * Which records were planned over (the {@link RecordStore.workingSet} or, for forgetSource,
-   * {@link RecordStore.erasureSet} reads), and which new memory inherits the sources of which
-   * superseded one (an UPDATE, or a memory an erasure rebuilt). A backend whose working set is
-   * the complete records may ignore it; the IndexedDB backend uses it to append only what changed.
-   */
-  hints?: WorkingHints;
 }
 
 /** What a commit did, for the vector layer to follow ({@link VectorLayer.afterCommit}). */
