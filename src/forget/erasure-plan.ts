@@ -6,18 +6,19 @@
  * A pipeline of pure steps ({@link planErasure}): each takes what the steps before produced
  * (immutable) and returns what it adds. Text leaves a record one way only ({@link blankText}).
  */
-import type { HistoryEntry, MemoryRecord, Source } from '../schema';
+import type { HistoryEntry, MemoryRecord } from '../schema';
 import { sameClaimKey } from '../text';
 import { freshId } from '../ids';
+import { blankText, erase, generalize, isErased, redactSources, REDACTED, withoutMetadata } from './erasure-text';
 import { REPLAY_ID } from './replay';
+
+export { REDACTED };
 
 /** What forgetSource did: erased ids, and each other affected memory with its replacement. */
 export interface ForgetReport {
   erased: string[];
   regenerated: { from: string; to: string | null }[];
 }
-
-export const REDACTED = '[redacted: source revoked]';
 
 /** What two memories must share to be the same active memory: scope, session, topic, text, source ids, confidence. */
 export function identity(record: MemoryRecord): string {
@@ -65,12 +66,6 @@ function describeSources(revoked: ReadonlySet<string>): string {
   return ids.length > 3 ? `sources ${shown} and ${ids.length - 3} more` : `sources ${shown}`;
 }
 
-/** The record without the caller's metadata: it is the erased write's, like the text. */
-function withoutMetadata(record: MemoryRecord): MemoryRecord {
-  const { metadata: _metadata, ...rest } = record;
-  return rest;
-}
-
 /** The source whose write created the record: its metadata is that write's. */
 function creatorOf(record: MemoryRecord): string | undefined {
   return record.history.find((entry) => entry.event === 'created')?.sourceId;
@@ -86,18 +81,6 @@ function groupBy(records: readonly MemoryRecord[], keyOf: (record: MemoryRecord)
     else groups.set(key, [record]);
   }
   return groups;
-}
-
-function redactSources(sources: readonly Source[], revoked: ReadonlySet<string>): Source[] {
-  return sources.map((source) => (revoked.has(source.id) ? { ...source, excerpt: '' } : source));
-}
-
-/**
- * A decision reason may quote the text it decided on (an LLM decider's does), so a record
- * whose text goes keeps its events, times and links but not their reasons.
- */
-function generalize(entry: HistoryEntry): HistoryEntry {
-  return { ...entry, reason: entry.related === undefined ? entry.event : `${entry.event} (${entry.related})` };
 }
 
 /** The replacement of an old memory: a rebuilt one on the same topic and scope that shares a remaining source. */
@@ -123,39 +106,6 @@ function isSupported(record: MemoryRecord, support: ReadonlyMap<string, Readonly
   const ids = support.get(claimOf(record));
   // In order: the oldest source of a line of memories is usually behind the replayed ones too.
   return ids !== undefined && record.sources.some((source) => !revoked.has(source.id) && ids.has(source.id));
-}
-
-/**
- * A vector with nothing of the text in it. Zeros of the same length, not an empty array: the
- * record schema requires a non-empty finite vector, and tombstones are never scanned anyway.
- */
-function blank(embedding: Float32Array): Float32Array {
-  return new Float32Array(Math.max(1, embedding.length));
-}
-
-/** Whether `record` is already the tombstone {@link erase} would make: erasing twice changes nothing. */
-function isErased(record: MemoryRecord, revoked: ReadonlySet<string>): boolean {
-  return (
-    record.content === REDACTED &&
-    record.invalidatedAt !== undefined &&
-    record.history.at(-1)?.event === 'erased' &&
-    record.sources.every((source) => !revoked.has(source.id) || source.excerpt === '')
-  );
-}
-
-/**
- * The record with every piece of its text gone: content, the revoked sources' excerpts, the
- * vector, the caller's metadata and the reasons of its history (events, times and links stay).
- * The one way an erasure removes text from a record.
- */
-function blankText(record: MemoryRecord, revoked: ReadonlySet<string>): MemoryRecord {
-  return { ...withoutMetadata(record), content: REDACTED, embedding: blank(record.embedding), sources: redactSources(record.sources, revoked), history: record.history.map(generalize) };
-}
-
-/** A tombstone that keeps id, times, topic, links and the reason for erasure; every piece of text is gone. */
-function erase(record: MemoryRecord, context: Context): MemoryRecord {
-  const blanked = blankText(record, context.revoked);
-  return { ...blanked, invalidatedAt: record.invalidatedAt ?? context.now, history: [...blanked.history, { at: context.now, event: 'erased', reason: context.erasedReason }] };
 }
 
 export interface ErasureInput {
@@ -303,7 +253,7 @@ function retireStale(context: Context, { stale, rebuilt }: Matched): { written: 
     const ids = sourceIdsOf(record);
     if (onlyRevoked(ids, revoked)) {
       erased.push(record.id);
-      writes.set(record.id, erase(record, context));
+      writes.set(record.id, erase(record, revoked, context.now, context.erasedReason));
       redacted.push(record.id);
       continue;
     }
@@ -380,7 +330,7 @@ function redactTombstones(context: Context, written: Written): Written {
       redacted.push(record.id);
       // Forgotten before (forgetSource is idempotent): nothing to write, nothing to report.
       if (isErased(record, revoked)) continue;
-      writes.set(record.id, erase(record, context));
+      writes.set(record.id, erase(record, revoked, context.now, context.erasedReason));
       erased.push(record.id);
       continue;
     }

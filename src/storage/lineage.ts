@@ -165,9 +165,12 @@ export interface CommitLineage {
   inherits: ReadonlyMap<string, string>;
 }
 
-/** `commit` carrying `lineage` for a store that keeps lineage ({@link lineageOfCommit}); still a plain Commit to any other. */
-export function withLineage(commit: Commit, lineage: CommitLineage): Commit {
-  return { ...commit, lineage } as Commit;
+/**
+ * `commit` carrying `lineage` for a store that keeps lineage ({@link lineageOfCommit}); still
+ * a plain commit of its own type to any other (a copy that spreads it keeps the field).
+ */
+export function withLineage<C extends Partial<Commit>>(commit: C, lineage: CommitLineage): C {
+  return { ...commit, lineage };
 }
 
 /** The lineage a writer put on `commit` with {@link withLineage}; none when it is not one of engram's own. */
