@@ -4,7 +4,6 @@
  * builds them (lineage-migration.ts) needs nothing of the database.
  */
 import type { HistoryEntry, MemoryRecord, Source } from '../schema';
-import type { Exclusions } from '../storage/lineage';
 
 /**
  * A stored memory (v4): the record's scalar fields, a bounded summary of its sources (the first
@@ -20,7 +19,7 @@ export type MemoryRow = MemoryRecord & {
   /** Position in the chain: its sources are the chain's lineage rows of depth ≤ this. */
   depth?: number;
   /** Sources of its chain it does not have (lineage.ts, exclusions): `[sourceKey, up to depth]`. */
-  excluded?: Exclusions;
+  excluded?: readonly (readonly [string, number])[];
   /** Lineage rows this memory itself added (its `n` runs 0 … sourceCount-1). */
   sourceCount?: number;
   /** All of its sources, inherited ones included. */
