@@ -15,14 +15,12 @@
  */
 import { Dexie } from 'dexie';
 import type { MemoryRecord } from '../schema';
-import { chainsToRead, createChain, placeAlone, placeRecords, sourceKey, type Chain, type CommitLineage, type Placed, type RowMeta, type Stored } from '../storage/lineage';
-import { metaOf } from '../storage/lineage';
+import { chainsToRead, createChain, metaOf, placeAlone, placeRecords, sourceKey, type Chain, type CommitLineage, type Placed, type RowMeta, type Stored } from '../storage/lineage';
 import type { EngramDatabase } from './database';
 import type { EventRow, LineageRow, MemoryRow } from './rows';
 import { factHash } from '../text';
 
 export { metaOf, sourceKey };
-export type { RowMeta };
 
 /** A row read back: the parsed record (summary sources, or full lists when inline) and its meta. */
 export interface ParsedRow {
