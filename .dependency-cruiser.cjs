@@ -10,23 +10,14 @@ const STAGES = '^src/(consolidate|retrieve|forget|reembed|session|undo|asof|tran
  * module is one of these three is reported as a warning; any other cycle, through them or not,
  * fails.
  */
-const LINEAGE_CYCLE = '^src/store/(database|lineage-migration|lineage)\\.ts$';
-
 module.exports = {
   forbidden: [
     {
       name: 'no-cycles',
-      comment: 'No import cycles, type imports included (STYLE.md): any cycle through a module outside LINEAGE_CYCLE fails.',
+      comment: 'No import cycles, type imports included (STYLE.md).',
       severity: 'error',
       from: {},
-      to: { circular: true, via: { pathNot: LINEAGE_CYCLE } },
-    },
-    {
-      name: 'known-lineage-cycle',
-      comment: 'Reported, not failed: the one cycle allowed until rd-lineage is merged. Delete this rule with LINEAGE_CYCLE.',
-      severity: 'warn',
-      from: { path: LINEAGE_CYCLE },
-      to: { circular: true, viaOnly: { path: LINEAGE_CYCLE } },
+      to: { circular: true },
     },
     {
       name: 'stages-use-storage',

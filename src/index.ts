@@ -23,7 +23,6 @@ export {
   type InputRow,
   type WriteInput,
   type PruneInput,
-  type WorkingHints,
 } from './storage/contract';
 export type { AssembleOptions, IngestOptions, RememberOptions, RetrieveOptions, OwnerOptions, ListOptions, PruneOptions, SummarizeOptions, ReembedOptions } from './options';
 export type { ReembedProgress, ReembedReport } from './reembed/reembed';

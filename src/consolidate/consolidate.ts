@@ -8,6 +8,7 @@
 import type { Embedder } from '../embed/embedder';
 import type { Candidate, MemoryRecord, Operation, Source } from '../schema';
 import type { Owner, Storage, WriteInput } from '../storage/contract';
+import { withLineage } from '../storage/lineage';
 import { writeOwner, type OwnerWrite } from '../storage/write-owner';
 import { MAX_NEIGHBOURS, planConsolidation, type PlanContext, type PlanTarget } from './plan';
 
@@ -81,19 +82,18 @@ async function decideAndCommit(
     const records = await store.workingSet(owner, { ids: [...new Set([...neighbourIds.flat(), ...(request.replacing !== undefined ? [request.replacing] : [])])], topics, facts, scope: target.scope, sourceId: request.source.id });
     for (const record of records) working.set(record.id, record);
   }
-  const loaded = new Map(working);
+  const loaded = new Set(working.keys());
   const now = deps.clock();
   const plan = await planConsolidation(working, items, target, { ...deps.context, now });
   // An UPDATE's new memory inherits the sources of the one it supersedes: by reference, so
   // the write stays O(1) however many sources that memory has gathered (lineage.ts).
-  await write.commit({
+  await write.commit(withLineage({
     records: plan.changed,
     creates: plan.created,
     // The candidates go with the input: a replay decides over the same ones without extracting again.
     inputs: request.input ? [{ ...request.input, candidates: [...candidates] }] : [],
-    hints: { loaded, inherits: plan.supersedes },
     ...(baseVersion !== undefined ? { inputsBaseVersion: baseVersion } : {}),
-  });
+  }, { working: loaded, inherits: plan.supersedes }));
   return plan.operations;
 }
 

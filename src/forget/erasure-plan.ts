@@ -2,11 +2,17 @@
  * Planning an erasure, purely: given the owner's records and the replay of its remaining
  * inputs, the records to write so that the active set equals the replay's and no text that
  * only the revoked source produced is left anywhere (contents, excerpts, reasons, vectors).
+ *
+ * A pipeline of pure steps ({@link planErasure}): each takes what the steps before produced
+ * (immutable) and returns what it adds. Text leaves a record one way only ({@link blankText}).
  */
-import type { HistoryEntry, MemoryRecord, Source } from '../schema';
+import type { HistoryEntry, MemoryRecord } from '../schema';
 import { sameClaimKey } from '../text';
 import { freshId } from '../ids';
+import { blankText, erase, generalize, isErased, redactSources, REDACTED, withoutMetadata } from './erasure-text';
 import { REPLAY_ID } from './replay';
+
+export { REDACTED };
 
 /** What forgetSource did: erased ids, and each other affected memory with its replacement. */
 export interface ForgetReport {
@@ -14,21 +20,20 @@ export interface ForgetReport {
   regenerated: { from: string; to: string | null }[];
 }
 
-export const REDACTED = '[redacted: source revoked]';
-
 /** What two memories must share to be the same active memory: scope, session, topic, text, source ids, confidence. */
 export function identity(record: MemoryRecord): string {
   const sourceIds = [...new Set(record.sources.map((source) => source.id))].sort();
   return JSON.stringify([record.scope, record.sessionId ?? '', record.topic, record.content, sourceIds, record.confidence]);
 }
 
-const sourceIds = new WeakMap<MemoryRecord, ReadonlySet<string>>();
-
-/** A record's source ids, computed once per record: a long line of memories has thousands. */
-function sourceIdsOf(record: MemoryRecord): ReadonlySet<string> {
-  let ids = sourceIds.get(record);
-  if (!ids) sourceIds.set(record, (ids = new Set(record.sources.map((source) => source.id))));
-  return ids;
+/** A record's source ids, computed once per record and plan: a long line of memories has thousands. */
+function createSourceIds(): (record: MemoryRecord) => ReadonlySet<string> {
+  const cache = new Map<MemoryRecord, ReadonlySet<string>>();
+  return (record) => {
+    let ids = cache.get(record);
+    if (!ids) cache.set(record, (ids = new Set(record.sources.map((source) => source.id))));
+    return ids;
+  };
 }
 
 /** What a fact says and about what: topic and content, as {@link isSupported} compares them. */
@@ -61,29 +66,9 @@ function describeSources(revoked: ReadonlySet<string>): string {
   return ids.length > 3 ? `sources ${shown} and ${ids.length - 3} more` : `sources ${shown}`;
 }
 
-/** The record without the caller's metadata: it is the erased write's, like the text. */
-function withoutMetadata(record: MemoryRecord): MemoryRecord {
-  const { metadata: _metadata, ...rest } = record;
-  return rest;
-}
-
 /** The source whose write created the record: its metadata is that write's. */
 function creatorOf(record: MemoryRecord): string | undefined {
   return record.history.find((entry) => entry.event === 'created')?.sourceId;
-}
-
-/**
- * Metadata of a revoked write, on records whose text stays (a corroborated memory created by
- * the revoked source, kept because another source said the same): it goes with the write.
- */
-function dropRevokedMetadata(planning: Planning): void {
-  const { touched, writes, sourceIds: revoked } = planning;
-  for (const record of touched) {
-    const base = writes.get(record.id) ?? record;
-    const creator = creatorOf(record);
-    if (base.metadata === undefined || creator === undefined || !revoked.has(creator)) continue;
-    writes.set(record.id, withoutMetadata(base));
-  }
 }
 
 /** Records grouped by a key, in their order. */
@@ -98,20 +83,8 @@ function groupBy(records: readonly MemoryRecord[], keyOf: (record: MemoryRecord)
   return groups;
 }
 
-function redactSources(sources: readonly Source[], revoked: ReadonlySet<string>): Source[] {
-  return sources.map((source) => (revoked.has(source.id) ? { ...source, excerpt: '' } : source));
-}
-
-/**
- * A decision reason may quote the text it decided on (an LLM decider's does), so a record
- * whose text goes keeps its events, times and links but not their reasons.
- */
-function generalize(entry: HistoryEntry): HistoryEntry {
-  return { ...entry, reason: entry.related === undefined ? entry.event : `${entry.event} (${entry.related})` };
-}
-
 /** The replacement of an old memory: a rebuilt one on the same topic and scope that shares a remaining source. */
-function replacementFor(old: MemoryRecord, rebuilt: readonly MemoryRecord[], revoked: ReadonlySet<string>): MemoryRecord | undefined {
+function replacementFor(old: MemoryRecord, rebuilt: readonly MemoryRecord[], { revoked, sourceIdsOf }: Pick<Context, 'revoked' | 'sourceIdsOf'>): MemoryRecord | undefined {
   const remaining = [...sourceIdsOf(old)].filter((id) => !revoked.has(id));
   return rebuilt.find(
     (record) =>
@@ -135,36 +108,6 @@ function isSupported(record: MemoryRecord, support: ReadonlyMap<string, Readonly
   return ids !== undefined && record.sources.some((source) => !revoked.has(source.id) && ids.has(source.id));
 }
 
-/**
- * A vector with nothing of the text in it. Zeros of the same length, not an empty array: the
- * record schema requires a non-empty finite vector, and tombstones are never scanned anyway.
- */
-function blank(embedding: Float32Array): Float32Array {
-  return new Float32Array(Math.max(1, embedding.length));
-}
-
-/** Whether `record` is already the tombstone {@link erase} would make: erasing twice changes nothing. */
-function isErased(record: MemoryRecord, revoked: ReadonlySet<string>): boolean {
-  return (
-    record.content === REDACTED &&
-    record.invalidatedAt !== undefined &&
-    record.history.at(-1)?.event === 'erased' &&
-    record.sources.every((source) => !revoked.has(source.id) || source.excerpt === '')
-  );
-}
-
-/** A tombstone that keeps id, times, topic, links and the reason for erasure; every piece of text is gone. */
-function erase(record: MemoryRecord, revoked: ReadonlySet<string>, now: number, reason: string): MemoryRecord {
-  return {
-    ...withoutMetadata(record),
-    content: REDACTED,
-    sources: redactSources(record.sources, revoked),
-    embedding: blank(record.embedding),
-    invalidatedAt: record.invalidatedAt ?? now,
-    history: [...record.history.map(generalize), { at: now, event: 'erased', reason }],
-  };
-}
-
 export interface ErasureInput {
   /** The revoked sources (one forgetSource call may revoke several: one replay for all). */
   sourceIds: ReadonlySet<string>;
@@ -178,62 +121,91 @@ export interface ErasureInput {
   touched: readonly MemoryRecord[];
 }
 
-/** What the steps below share while one erasure is planned. */
-interface Planning extends ErasureInput {
+/** What every step reads, computed once from the input. */
+interface Context extends Readonly<ErasureInput> {
+  revoked: ReadonlySet<string>;
+  /** The owner's active records. */
   current: readonly MemoryRecord[];
-  report: ForgetReport;
-  writes: Map<string, MemoryRecord>;
-  /** Records whose text was removed: other records' reasons about them are scrubbed. */
-  redacted: Set<string>;
-  /** Replay id → the stored id it became (matched, rebuilt, or a tombstone it stands for). */
-  idOf: Map<string, string>;
-  /** Ids of the rebuilt records: new, so the commit refuses them if they exist. */
-  created: string[];
-  /** Rebuilt id → the stale memory it replaces (the first one that names it): its lineage can be joined. */
-  rebuilds: Map<string, string>;
+  /** The reason an erased record's last entry gives. */
   erasedReason: string;
   /** {@link supportByClaim} of the replay. */
   support: ReadonlyMap<string, ReadonlySet<string>>;
+  sourceIdsOf: (record: MemoryRecord) => ReadonlySet<string>;
+}
+
+/** The replay matched against the store ({@link matchReplay}). */
+interface Matched {
+  /** Current active memories the replay does not hold as they are. */
+  stale: readonly MemoryRecord[];
+  /** Replayed active memories the store does not hold, under their fresh stored ids. */
+  rebuilt: readonly MemoryRecord[];
+  /** Replay id → the stored id it became (matched, rebuilt, or a tombstone it stands for). */
+  idOf: ReadonlyMap<string, string>;
+  /** Ids of the rebuilt records: new, so the commit refuses them if they exist. */
+  created: readonly string[];
+}
+
+/** What the writing steps have decided so far. */
+interface Written {
+  writes: ReadonlyMap<string, MemoryRecord>;
+  /** Records whose text was removed: other records' reasons about them are scrubbed. */
+  redacted: ReadonlySet<string>;
+  report: ForgetReport;
+}
+
+/** What {@link planErasure} hands the commit. */
+export interface ErasurePlan {
+  writes: Map<string, MemoryRecord>;
+  created: string[];
+  /** Rebuilt id → the stale memory it replaces (the first one that names it): a store may keep its lineage by reference. */
+  rebuilds: Map<string, string>;
+  report: ForgetReport;
+}
+
+function contextOf(input: ErasureInput): Context {
+  return {
+    ...input,
+    revoked: input.sourceIds,
+    current: input.all.filter((record) => record.invalidatedAt === undefined),
+    erasedReason: `erased: ${input.sourceIds.size === 1 ? 'sole ' : 'all its '}${describeSources(input.sourceIds)} revoked`,
+    support: supportByClaim(input.replayed),
+    sourceIdsOf: createSourceIds(),
+  };
+}
+
+/** `written` with `writes` (in order, after its own) and the rest of `more` added. */
+function extend(written: Written, more: { writes?: Iterable<[string, MemoryRecord]>; redacted?: Iterable<string>; erased?: readonly string[]; regenerated?: ForgetReport['regenerated'] }): Written {
+  return {
+    writes: new Map([...written.writes, ...(more.writes ?? [])]),
+    redacted: new Set([...written.redacted, ...(more.redacted ?? [])]),
+    report: { erased: [...written.report.erased, ...(more.erased ?? [])], regenerated: [...written.report.regenerated, ...(more.regenerated ?? [])] },
+  };
 }
 
 /**
  * The records to write so the active set equals the replay's and no text of `s` is left, and
  * for each rebuilt memory the stale one it replaces (a store may keep its lineage by reference).
  */
-export function planErasure(input: ErasureInput): { writes: Map<string, MemoryRecord>; created: string[]; rebuilds: Map<string, string>; report: ForgetReport } {
-  const planning: Planning = {
-    ...input,
-    current: input.all.filter((record) => record.invalidatedAt === undefined),
-    report: { erased: [], regenerated: [] },
-    writes: new Map(),
-    redacted: new Set(),
-    idOf: new Map(),
-    created: [],
-    rebuilds: new Map(),
-    erasedReason: `erased: ${input.sourceIds.size === 1 ? 'sole ' : 'all its '}${describeSources(input.sourceIds)} revoked`,
-    support: supportByClaim(input.replayed),
-  };
-  const { stale, rebuilt } = matchReplay(planning);
-  retireStale(planning, stale, rebuilt);
-  writeRebuilt(planning, rebuilt);
-  redactTombstones(planning);
-  scrubQuotes(planning);
-  dropRevokedMetadata(planning);
-  return { writes: planning.writes, created: planning.created, rebuilds: planning.rebuilds, report: planning.report };
+export function planErasure(input: ErasureInput): ErasurePlan {
+  const context = contextOf(input);
+  const matched = matchReplay(context);
+  const { written: retired, rebuilds } = retireStale(context, matched);
+  const rebuilt = writeRebuilt(context, matched, rebuilds, retired);
+  const redacted = redactTombstones(context, rebuilt);
+  const writes = dropRevokedMetadata(context, scrubQuotes(context, redacted));
+  return { writes: new Map(writes), created: [...matched.created], rebuilds: new Map(rebuilds), report: redacted.report };
 }
 
 /**
  * Pairs current active memories with replayed ones by identity (matches stay exactly as they
  * are); what is left on each side is stale (current) or to be rebuilt (replay, fresh ids).
  */
-function matchReplay(planning: Planning): { stale: MemoryRecord[]; rebuilt: MemoryRecord[] } {
-  const { replayed, all, current, idOf, sourceIds: revoked, newId } = planning;
-  const unmatchedReplay = new Map<string, MemoryRecord[]>();
-  for (const record of replayed.filter((candidate) => candidate.invalidatedAt === undefined)) {
-    const list = unmatchedReplay.get(identity(record)) ?? [];
-    list.push(record);
-    unmatchedReplay.set(identity(record), list);
-  }
+function matchReplay({ replayed, all, current, revoked, newId, sourceIdsOf }: Context): Matched {
+  const idOf = new Map<string, string>();
+  const unmatchedReplay = groupBy(
+    replayed.filter((candidate) => candidate.invalidatedAt === undefined),
+    identity,
+  );
   const stale: MemoryRecord[] = [];
   for (const record of current) {
     const twin = unmatchedReplay.get(identity(record))?.shift();
@@ -242,10 +214,11 @@ function matchReplay(planning: Planning): { stale: MemoryRecord[]; rebuilt: Memo
   }
   const stored = new Set(all.map((record) => record.id));
   const taken = new Set(stored);
+  const created: string[] = [];
   const rebuilt = [...unmatchedReplay.values()].flat().map((record) => {
     const id = freshId(newId, (candidate) => taken.has(candidate));
     taken.add(id);
-    planning.created.push(id);
+    created.push(id);
     idOf.set(record.id, id);
     return { ...record, id };
   });
@@ -264,33 +237,38 @@ function matchReplay(planning: Planning): { stale: MemoryRecord[]; rebuilt: Memo
       ?.find((other) => record.sources.some((source) => !revoked.has(source.id) && sourceIdsOf(other).has(source.id)));
     if (stand) idOf.set(record.id, stand.id);
   }
-  return { stale, rebuilt };
+  return { stale, rebuilt, idOf, created };
 }
 
 /** Stale active memories: erased when `s` was their only source, else superseded by their rebuilt version. */
-function retireStale(planning: Planning, stale: readonly MemoryRecord[], rebuilt: readonly MemoryRecord[]): void {
-  const { sourceIds: revoked, now, support, report, writes, redacted, erasedReason } = planning;
+function retireStale(context: Context, { stale, rebuilt }: Matched): { written: Written; rebuilds: ReadonlyMap<string, string> } {
+  const { revoked, now, support, sourceIdsOf } = context;
   const label = describeSources(revoked);
+  const writes = new Map<string, MemoryRecord>();
+  const redacted: string[] = [];
+  const erased: string[] = [];
+  const regenerated: ForgetReport['regenerated'] = [];
+  const rebuilds = new Map<string, string>();
   for (const record of stale) {
     const ids = sourceIdsOf(record);
     if (onlyRevoked(ids, revoked)) {
-      report.erased.push(record.id);
-      writes.set(record.id, erase(record, revoked, now, erasedReason));
-      redacted.add(record.id);
+      erased.push(record.id);
+      writes.set(record.id, erase(record, revoked, context.now, context.erasedReason));
+      redacted.push(record.id);
       continue;
     }
-    const replacement = replacementFor(record, rebuilt, revoked);
-    if (replacement && !planning.rebuilds.has(replacement.id)) planning.rebuilds.set(replacement.id, record.id);
+    const replacement = replacementFor(record, rebuilt, context);
+    if (replacement && !rebuilds.has(replacement.id)) rebuilds.set(replacement.id, record.id);
     const keepText = ![...ids].some((id) => revoked.has(id)) || isSupported(record, support, revoked);
-    if (!keepText) redacted.add(record.id);
-    report.regenerated.push({ from: record.id, to: replacement?.id ?? null });
+    if (!keepText) redacted.push(record.id);
+    regenerated.push({ from: record.id, to: replacement?.id ?? null });
+    const base = keepText ? { ...record, sources: redactSources(record.sources, revoked) } : blankText(record, revoked);
     writes.set(record.id, {
-      ...(keepText ? record : { ...withoutMetadata(record), content: REDACTED, embedding: blank(record.embedding) }),
-      sources: redactSources(record.sources, revoked),
+      ...base,
       invalidatedAt: now,
       ...(replacement ? { supersededBy: replacement.id } : {}),
       history: [
-        ...(keepText ? record.history : record.history.map(generalize)),
+        ...base.history,
         {
           at: now,
           event: 'regenerated',
@@ -302,50 +280,58 @@ function retireStale(planning: Planning, stale: readonly MemoryRecord[], rebuilt
       ],
     });
   }
+  return { written: { writes, redacted: new Set(redacted), report: { erased, regenerated } }, rebuilds };
 }
 
 /** Rebuilt memories: their replay history with temporary ids mapped to stored ones, plus the regeneration. */
-function writeRebuilt(planning: Planning, rebuilt: readonly MemoryRecord[]): void {
-  const { sourceIds, now, replayed, writes, idOf } = planning;
+function writeRebuilt({ sourceIds, now, replayed }: Context, { rebuilt, idOf }: Matched, rebuilds: ReadonlyMap<string, string>, written: Written): Written {
   const mapIds = createIdMapper(replayed.map((record) => record.id), idOf);
-  for (const { episodeId, ...record } of rebuilt) {
-    const from = planning.rebuilds.get(record.id);
+  const writes = rebuilt.map(({ episodeId, ...record }): [string, MemoryRecord] => {
+    const from = rebuilds.get(record.id);
     // The replay linked the fact to the episode under its temporary id: the stored id it became.
     const episode = episodeId === undefined ? undefined : idOf.get(episodeId);
-    writes.set(record.id, {
-      ...record,
-      ...(episode !== undefined ? { episodeId: episode } : {}),
-      history: [
-        ...record.history.map(({ related, reason, ...entry }) => {
-          const mapped = related === undefined ? undefined : idOf.get(related);
-          return { ...entry, reason: mapIds(reason), ...(mapped ? { related: mapped } : {}) };
-        }),
-        {
-          at: now,
-          event: 'regenerated',
-          reason: `rebuilt after ${describeSources(sourceIds)} ${sourceIds.size === 1 ? 'was' : 'were'} revoked${from ? `, replacing ${from}` : ''}`,
-          ...(from ? { related: from } : {}),
-        },
-      ],
-    });
-  }
+    return [
+      record.id,
+      {
+        ...record,
+        ...(episode !== undefined ? { episodeId: episode } : {}),
+        history: [
+          ...record.history.map(({ related, reason, ...entry }) => {
+            const mapped = related === undefined ? undefined : idOf.get(related);
+            return { ...entry, reason: mapIds(reason), ...(mapped ? { related: mapped } : {}) };
+          }),
+          {
+            at: now,
+            event: 'regenerated',
+            reason: `rebuilt after ${describeSources(sourceIds)} ${sourceIds.size === 1 ? 'was' : 'were'} revoked${from ? `, replacing ${from}` : ''}`,
+            ...(from ? { related: from } : {}),
+          },
+        ],
+      },
+    ];
+  });
+  return extend(written, { writes });
 }
 
 /**
  * Tombstones that still carry the revoked source: erase them, or drop its excerpt and any
  * text only it produced, and report where their lineage now ends.
  */
-function redactTombstones(planning: Planning): void {
-  const { sourceIds: revoked, now, support, touched, current, report, writes, redacted, erasedReason } = planning;
+function redactTombstones(context: Context, written: Written): Written {
+  const { revoked, support, touched, current, sourceIdsOf } = context;
+  const writes = new Map(written.writes);
+  const redacted: string[] = [];
+  const erased: string[] = [];
+  const regenerated: ForgetReport['regenerated'] = [];
   for (const record of touched) {
     if (writes.has(record.id) || record.invalidatedAt === undefined) continue;
     const ids = sourceIdsOf(record);
     if (onlyRevoked(ids, revoked)) {
-      redacted.add(record.id);
+      redacted.push(record.id);
       // Forgotten before (forgetSource is idempotent): nothing to write, nothing to report.
       if (isErased(record, revoked)) continue;
-      writes.set(record.id, erase(record, revoked, now, erasedReason));
-      report.erased.push(record.id);
+      writes.set(record.id, erase(record, revoked, context.now, context.erasedReason));
+      erased.push(record.id);
       continue;
     }
     if (isSupported(record, support, revoked)) {
@@ -354,13 +340,14 @@ function redactTombstones(planning: Planning): void {
       // blanks every excerpt of the source: nothing to write.
       if (!record.sources.some((source) => revoked.has(source.id) && source.excerpt !== '')) continue;
     } else {
-      redacted.add(record.id);
-      const next: MemoryRecord = { ...withoutMetadata(record), content: REDACTED, embedding: blank(record.embedding), history: record.history.map(generalize), sources: redactSources(record.sources, revoked) };
+      redacted.push(record.id);
+      const next = blankText(record, revoked);
       if (sameRecord(next, record)) continue;
       writes.set(record.id, next);
     }
-    report.regenerated.push({ from: record.id, to: headOf(record.supersededBy, writes, current) });
+    regenerated.push({ from: record.id, to: headOf(record.supersededBy, writes, current) });
   }
+  return extend({ ...written, writes }, { redacted, erased, regenerated });
 }
 
 /**
@@ -370,8 +357,7 @@ function redactTombstones(planning: Planning): void {
  * contains one of its excerpts word for word (entries written before tagging), and other
  * records' decisions about a redacted record. Each keeps its event, time and link; the reason goes.
  */
-function scrubQuotes(planning: Planning): void {
-  const { all, writes, redacted, sourceIds: revoked, touched } = planning;
+function scrubQuotes({ all, revoked, touched }: Context, { writes, redacted }: Written): ReadonlyMap<string, MemoryRecord> {
   // Once each: every memory of a line inherits the same entries of the source.
   const excerpts = [...new Set(touched.flatMap((record) => record.sources.filter((source) => revoked.has(source.id) && source.excerpt.length >= 8).map((source) => source.excerpt)))];
   const quotes = (entry: HistoryEntry) =>
@@ -379,11 +365,28 @@ function scrubQuotes(planning: Planning): void {
     entry.event !== 'erased' &&
     ((entry.sourceId !== undefined && revoked.has(entry.sourceId)) || (entry.related !== undefined && redacted.has(entry.related)) || excerpts.some((excerpt) => entry.reason.includes(excerpt))) &&
     entry.reason !== generalize(entry).reason;
+  const out = new Map(writes);
   for (const record of all) {
-    const base = writes.get(record.id) ?? record;
+    const base = out.get(record.id) ?? record;
     if (!base.history.some(quotes)) continue;
-    writes.set(record.id, { ...base, history: base.history.map((entry) => (quotes(entry) ? generalize(entry) : entry)) });
+    out.set(record.id, { ...base, history: base.history.map((entry) => (quotes(entry) ? generalize(entry) : entry)) });
   }
+  return out;
+}
+
+/**
+ * Metadata of a revoked write, on records whose text stays (a corroborated memory created by
+ * the revoked source, kept because another source said the same): it goes with the write.
+ */
+function dropRevokedMetadata({ touched, revoked }: Context, writes: ReadonlyMap<string, MemoryRecord>): ReadonlyMap<string, MemoryRecord> {
+  const out = new Map(writes);
+  for (const record of touched) {
+    const base = out.get(record.id) ?? record;
+    const creator = creatorOf(record);
+    if (base.metadata === undefined || creator === undefined || !revoked.has(creator)) continue;
+    out.set(record.id, withoutMetadata(base));
+  }
+  return out;
 }
 
 /** Field-by-field equality of two records, vectors included: a write that would change nothing is not made. */

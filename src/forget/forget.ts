@@ -11,6 +11,7 @@ import type { MemoryRecord } from '../schema';
 import type { InputRow, Owner, Storage } from '../storage/contract';
 import { writeOwner, type OwnerWrite } from '../storage/write-owner';
 import { planErasure, type ForgetReport } from './erasure-plan';
+import { withLineage } from '../storage/lineage';
 
 export { REDACTED, type ForgetReport } from './erasure-plan';
 
@@ -78,14 +79,13 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceIds: ReadonlySet<strin
   if (records.length === 0 && alreadyRevoked) return report;
   // The revocation is recorded even when nothing of the source is stored yet: an ingest of
   // it that is still in flight must not land after the user asked to forget it.
-  await write.commit({
+  await write.commit(withLineage({
     records,
     creates: created,
     deleteInputs: revoked.map((input) => input.seq!),
     revoke: { ...owner, sourceIds: [...sourceIds], at: deps.clock() },
-    // A rebuilt memory inherits the lineage of the one it replaces, less what it lacks (lineage.ts).
-    hints: { loaded: new Map(all.map((record) => [record.id, record])), inherits: rebuilds },
-  });
+    // Complete records; a rebuilt memory inherits the lineage of the one it replaces, less what it lacks (storage/lineage.ts).
+  }, { working: new Set(), inherits: rebuilds }));
   await deps.clearCaches();
   return report;
 }

@@ -1,80 +1,56 @@
 /**
  * Regeneration's engine: stored inputs replayed in write order (invariant 11) through the same
- * pure consolidation plan as the live path, into an in-memory working set. forgetSource
- * compares what this yields with what the store holds.
+ * pure consolidation plan as the live path (handed in: {@link ReplayDeps.plan}), into an
+ * in-memory working set. forgetSource compares what this yields with what the store holds.
  *
  * Rules this code keeps, so a replay costs O(inputs), not O(inputs × lineage):
  * - The plan sees records in *working form*, as the live path's sweep hands them out
- *   (store/lineage.ts): the first source of each type plus every source with the id being
- *   written, and no history. The full lists are kept beside it in {@link Ledger}s and joined
- *   once, at the end. An UPDATE's memory shares its predecessor's ledger one level deeper
- *   (a tombstone never changes again, so a ledger is a line and a record's sources are its
- *   prefix up to the record's depth).
+ *   (storage/working-form.ts): the first source of each type plus every source with the id
+ *   being written, and no history. The full lists are kept beside it in chains
+ *   (storage/lineage.ts, the model the IndexedDB store keeps its side tables by) and joined
+ *   once, at the end: an UPDATE's memory joins its predecessor's chain one level deeper.
  * - An input's candidates are what its write decided over: the ones stored with it (the same
  *   extraction, without running it again), else extracted now. Vectors are computed once per
  *   distinct content, in one batch for the whole replay.
  */
 import { embedDistinct, type Embedder } from '../embed/embedder';
-import { planConsolidation, targetOf, type PlanContext } from '../consolidate/plan';
 import type { Candidate, HistoryEntry, MemoryRecord, Source } from '../schema';
 import type { InputRow, WriteInput } from '../storage/contract';
-import { sourceKey, summarize } from '../storage/working-form';
+import { createChain, sourceKey, summarize, type Chain } from '../storage/lineage';
 import { pruneRecords } from './prune';
+
+/** One candidate of a write, with its vector and the source it came from. */
+export interface ReplayItem {
+  candidate: Candidate;
+  embedding: Float32Array;
+  source: Source;
+}
+
+/** What the consolidation plan did with one write: the records it changed, and each UPDATE's new id → the id it superseded. */
+export interface ReplayPlan {
+  changed: readonly MemoryRecord[];
+  supersedes: ReadonlyMap<string, string>;
+}
 
 export interface ReplayDeps {
   /** The candidates a write input yields: extraction for ingests and summaries, the fact itself for remember. */
   candidatesOf: (input: WriteInput) => Promise<Candidate[]>;
   embedder: Embedder;
-  /** The live path's plan context; time and ids are the replay's own. */
-  context: Omit<PlanContext, 'now' | 'newId'>;
+  /**
+   * The live path's consolidation plan over `working` (a Map by id it changes in place) for
+   * `input`'s items, with the replay's own time and ids.
+   */
+  plan: (working: Map<string, MemoryRecord>, items: readonly ReplayItem[], input: WriteInput, at: { now: number; newId: () => string }) => Promise<ReplayPlan>;
 }
 
 /** The ids a replay gives the memories it creates (never stored: the erasure maps each to a stored id). */
 export const REPLAY_ID = /^replay_\d+$/;
 
-/** The full sources of one line of memories (a memory and the UPDATEs descending from it), in the order they were gained. */
-interface Ledger {
-  sources: Source[];
-  /** The depth each of `sources` was gained at (non-decreasing). */
-  depths: number[];
-  keys: Set<string>;
-  /** Source id → indexes into `sources`: what working form adds for the source being written. */
-  byId: Map<string, number[]>;
-}
-
-/** Where one replayed record's lists are: its ledger and depth, and its own history. */
+/** Where one replayed record's lists are: its chain and depth, and its own history. */
 interface Place {
-  ledger: Ledger;
+  chain: Chain;
   depth: number;
   history: HistoryEntry[];
-}
-
-function newLedger(): Ledger {
-  return { sources: [], depths: [], keys: new Set(), byId: new Map() };
-}
-
-/** Appends the sources the ledger does not hold yet, at `depth`. */
-function gain(ledger: Ledger, sources: readonly Source[], depth: number): void {
-  for (const source of sources) {
-    const key = sourceKey(source);
-    if (ledger.keys.has(key)) continue;
-    ledger.keys.add(key);
-    ledger.byId.set(source.id, [...(ledger.byId.get(source.id) ?? []), ledger.sources.length]);
-    ledger.sources.push(source);
-    ledger.depths.push(depth);
-  }
-}
-
-/** The sources of the record at `depth`: the ledger's prefix gained at that depth or above. */
-function sourcesAt(ledger: Ledger, depth: number): Source[] {
-  // Binary search for the end of the prefix: depths never decrease along a ledger.
-  let [low, high] = [0, ledger.depths.length];
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (ledger.depths[middle]! <= depth) low = middle + 1;
-    else high = middle;
-  }
-  return ledger.sources.slice(0, low);
 }
 
 /** The replay's state: working-form records by id (the plan's map), and where each record's full lists are. */
@@ -86,9 +62,9 @@ class ReplayState {
 
   constructor(start: readonly MemoryRecord[]) {
     for (const record of start) {
-      const ledger = newLedger();
-      gain(ledger, record.sources, 0);
-      this.places.set(record.id, { ledger, depth: 0, history: [...record.history] });
+      const chain = createChain();
+      chain.gain({ depth: 0 }, record.sources);
+      this.places.set(record.id, { chain, depth: 0, history: [...record.history] });
       this.working.set(record.id, { ...record, sources: summarize(record.sources), history: [] });
     }
   }
@@ -100,9 +76,11 @@ class ReplayState {
   present(sourceId: string): Map<string, MemoryRecord> {
     const dressed = new Map<string, MemoryRecord>();
     for (const [id, record] of this.working) {
-      const { ledger, depth } = this.places.get(id)!;
-      const indexes = ledger.byId.get(sourceId)?.filter((i) => ledger.depths[i]! <= depth);
-      const extra = (indexes ?? []).map((i) => ledger.sources[i]!).filter((source) => !record.sources.includes(source));
+      const { chain, depth } = this.places.get(id)!;
+      const ofSource = chain.sourcesWithId({ depth }, sourceId);
+      if (ofSource.length === 0) continue;
+      const shown = new Set(record.sources.map(sourceKey));
+      const extra = ofSource.filter((source) => !shown.has(sourceKey(source)));
       if (extra.length === 0) continue;
       dressed.set(id, record);
       this.working.set(id, { ...record, sources: [...record.sources, ...extra] });
@@ -112,7 +90,7 @@ class ReplayState {
 
   /**
    * Takes in what a plan or a prune changed (`parents`: new id → the id it superseded): the
-   * new sources and history entries go to the ledgers, the records back to working form.
+   * new sources and history entries go to the chains, the records back to working form.
    * Existing records first, so an UPDATE's memory inherits what its predecessor gained.
    */
   settle(changed: readonly MemoryRecord[], parents: ReadonlyMap<string, string> = new Map()): void {
@@ -123,10 +101,10 @@ class ReplayState {
       else {
         const parent = parents.get(record.id);
         const from = parent === undefined ? undefined : this.places.get(parent);
-        place = { ledger: from?.ledger ?? newLedger(), depth: from ? from.depth + 1 : 0, history: [...record.history] };
+        place = { chain: from?.chain ?? createChain(), depth: from ? from.depth + 1 : 0, history: [...record.history] };
         this.places.set(record.id, place);
       }
-      gain(place.ledger, record.sources, place.depth);
+      place.chain.gain({ depth: place.depth }, record.sources);
       const slim: MemoryRecord = { ...record, sources: summarize(record.sources), history: [] };
       if (record.invalidatedAt === undefined) this.working.set(record.id, slim);
       else {
@@ -140,8 +118,8 @@ class ReplayState {
   complete(): Map<string, MemoryRecord> {
     const out = new Map<string, MemoryRecord>();
     for (const record of [...this.retired.values(), ...this.working.values()]) {
-      const { ledger, depth, history } = this.places.get(record.id)!;
-      out.set(record.id, { ...record, sources: sourcesAt(ledger, depth), history });
+      const { chain, depth, history } = this.places.get(record.id)!;
+      out.set(record.id, { ...record, sources: chain.sourcesAt({ depth }), history });
     }
     return out;
   }
@@ -153,7 +131,6 @@ async function candidatesOfAll(deps: ReplayDeps, inputs: readonly InputRow[]): P
   for (const input of inputs) if (input.kind !== 'prune') out.set(input, input.candidates ?? (await deps.candidatesOf(input)));
   return out;
 }
-
 
 /** Texts per embed call: one call for a typical replay, bounded for a model embedder. */
 const EMBED_BATCH = 512;
@@ -179,7 +156,7 @@ export async function replay(deps: ReplayDeps, inputs: readonly InputRow[], star
     }));
     if (items.length === 0) continue;
     const dressed = state.present(input.source.id);
-    const plan = await planConsolidation(state.working, items, targetOf(input), { ...deps.context, now: input.at, newId: () => `replay_${counter++}` });
+    const plan = await deps.plan(state.working, items, input, { now: input.at, newId: () => `replay_${counter++}` });
     state.settle(plan.changed, plan.supersedes);
     const changed = new Set(plan.changed.map((record) => record.id));
     for (const [id, plain] of dressed) if (!changed.has(id)) state.working.set(id, plain);

@@ -29,21 +29,13 @@ import { appPartition, isVisibleTo, partitionOf, partitionsFor, recordUserId, us
 export { appPartition, isVisibleTo, partitionOf, partitionsFor, recordUserId, userPartition };
 export type { InputRow, Owner, PruneInput, WriteInput };
 
-/**
- * What the writer tells the commit about the records it planned over: consolidation hands back
- * the working-form records the store gave it, and forgetSource the complete records it read
- * (erasureSet), so a memory it rebuilt can join the chain of the one it replaces.
- */
-export interface WorkingHints {
-  /** The records as the store handed them out (working form, or complete), by id. */
-  loaded: ReadonlyMap<string, MemoryRecord>;
-  /** New memory id → the id of the loaded memory it supersedes (an UPDATE, or a rebuild): it inherits its sources. */
-  inherits: ReadonlyMap<string, string>;
-}
-
 /** Everything one write (a consolidation, an erasure, a prune, a re-embedding) stores, at once. */
 export interface Commit {
-  /** Records to put (new or changed), complete or in the working form they were read in (see `hints`). */
+  /**
+   * Records to put (new or changed), complete: a backend whose {@link RecordStore.workingSet}
+   * returns complete records gets nothing else. (engram's IndexedDB backend hands out working
+   * form, and its commits say which records are in it, in a field this type leaves out.)
+   */
   records: MemoryRecord[];
   /**
    * Ids among `records` that this write creates. If any already exists (another owner's record
@@ -74,13 +66,6 @@ export interface Commit {
    * partition are bumped by one.
    */
   expected: ReadonlyMap<string, number>;
-  /**
-   * Which records were planned over (the {@link RecordStore.workingSet} or, for forgetSource,
-   * {@link RecordStore.erasureSet} reads), and which new memory inherits the sources of which
-   * superseded one (an UPDATE, or a memory an erasure rebuilt). A backend whose working set is
-   * the complete records may ignore it; the IndexedDB backend uses it to append only what changed.
-   */
-  hints?: WorkingHints;
 }
 
 /** What a commit did, for the vector layer to follow ({@link VectorLayer.afterCommit}). */

@@ -6,8 +6,8 @@
  * and reads quarantine it exactly as before.
  */
 import type { Transaction } from 'dexie';
-import type { EventRow, LineageRow, MemoryRow } from './database';
-import { sourceKey, summarize } from './lineage';
+import { sourceKey, summarize } from '../storage/working-form';
+import type { EventRow, LineageRow, MemoryRow } from './rows';
 
 export async function migrateToLineage(transaction: Transaction): Promise<void> {
   const memories = transaction.table<MemoryRow & { sourceIds?: string[] }, string>('memories');

@@ -4,11 +4,36 @@
  */
 import { Dexie } from 'dexie';
 import { HistoryEntry, Source, type MemoryRecord } from '../schema';
-import type { EngramDatabase, EventRow, LineageRow } from './database';
-import { isExcluded, rememberBase, rememberPlace, sourceKey, type ParsedRow } from './lineage';
+import { createChain, sourceKey, type Chain } from '../storage/lineage';
+import type { EngramDatabase } from './database';
+import type { ParsedRow } from './lineage';
+import type { EventRow, LineageRow } from './rows';
 
 function byDepthThenN(a: LineageRow, b: LineageRow): number {
   return a.depth - b.depth || a.n - b.n;
+}
+
+/** A row's source, parsed; null when it is corrupt (or filed under another id). */
+function sourceOf(row: LineageRow): Source | null {
+  const source = Source.safeParse(row.source);
+  return source.success && row.sourceId === source.data.id ? source.data : null;
+}
+
+/** The chain of `rows` (one chain's, any order), their valid sources only. */
+function chainOf(rows: readonly LineageRow[]): Chain {
+  return readChain(rows).chain;
+}
+
+/** The chain of `rows` and the depth of its first corrupt row (Infinity when none): every memory from there down is unreadable. */
+function readChain(rows: readonly LineageRow[]): { chain: Chain; brokenFrom: number } {
+  const chain = createChain();
+  let brokenFrom = Infinity;
+  for (const row of [...rows].sort(byDepthThenN)) {
+    const source = sourceOf(row);
+    if (source) chain.add(row.depth, source);
+    else brokenFrom = Math.min(brokenFrom, row.depth);
+  }
+  return { chain, brokenFrom };
 }
 
 /**
@@ -17,32 +42,24 @@ function byDepthThenN(a: LineageRow, b: LineageRow): number {
  * returned as they are. Reads O(records), never O(sources).
  */
 export async function toWorking(db: EngramDatabase, parsed: readonly ParsedRow[], sourceId: string | undefined): Promise<MemoryRecord[]> {
-  const chains = [...new Set(parsed.flatMap((row) => (row.meta ? [row.meta.chain] : [])))];
+  const chainIds = [...new Set(parsed.flatMap((row) => (row.meta ? [row.meta.chain] : [])))];
   const rowsOf = new Map<string, LineageRow[]>();
-  if (sourceId !== undefined && chains.length) {
+  if (sourceId !== undefined && chainIds.length) {
     // One equality query per owner on the source (its rows are the ones wanted, however many
     // chains the sweep read): a write's source is new or small, while a sweep reads up to
     // MAX_NEIGHBOURS chains, and one query per chain cost a round trip each.
     const owners = [...new Map(parsed.map(({ record }) => [JSON.stringify([record.userId, record.appName]), [record.userId, record.appName, sourceId] as const])).values()];
     const found = await Promise.all(owners.map((key) => db.lineage.where('[userId+appName+sourceId]').equals([...key]).toArray()));
-    const wanted = new Set(chains);
+    const wanted = new Set(chainIds);
     for (const row of found.flat()) if (wanted.has(row.chain)) rowsOf.set(row.chain, [...(rowsOf.get(row.chain) ?? []), row]);
   }
+  const chains = new Map([...rowsOf].map(([chain, rows]) => [chain, chainOf(rows)]));
   return parsed.map(({ record, meta }) => {
     if (!meta) return record;
-    const sources = [...record.sources];
-    const known = new Set(sources.map(sourceKey));
-    const mine = (row: LineageRow) => row.depth <= meta.depth && !isExcluded(meta.excluded, sourceKey(row.source), row.depth);
-    for (const row of (rowsOf.get(meta.chain) ?? []).filter(mine).sort(byDepthThenN)) {
-      const source = Source.safeParse(row.source);
-      if (source.success && !known.has(sourceKey(source.data))) {
-        known.add(sourceKey(source.data));
-        sources.push(source.data);
-      }
-    }
-    const working: MemoryRecord = { ...record, sources, history: [] };
-    rememberBase(working, { ...meta, known, summary: record.sources });
-    return working;
+    const known = new Set(record.sources.map(sourceKey));
+    const ofSource = sourceId === undefined ? [] : (chains.get(meta.chain)?.sourcesWithId(meta, sourceId) ?? []);
+    const extra = ofSource.filter((source) => !known.has(sourceKey(source)));
+    return { ...record, sources: [...record.sources, ...extra], history: [] };
   });
 }
 
@@ -77,10 +94,9 @@ async function readLists(db: EngramDatabase, parsed: readonly ParsedRow[], cutof
 }
 
 /**
- * Each chained record's full sources: its chain's rows down to its depth, in (depth, n) order,
- * once each, less its exclusions; null for a record behind a corrupt lineage row. Walks each
- * chain once, again from its start where a member's exclusions differ from the member above
- * (they change only where forgetSource rebuilt a memory).
+ * Each chained record's full sources: its chain's entries down to its depth, less its
+ * exclusions (storage/lineage.ts); null for a record behind a corrupt lineage row. At a
+ * checkpoint's cutoff a record counts only its own rows below the count.
  */
 function assembleSources(
   parsed: readonly ParsedRow[],
@@ -88,32 +104,21 @@ function assembleSources(
   cutoffs: ReadonlyMap<string, Cutoff> | undefined,
 ): Map<string, Source[] | null> {
   const sourcesOf = new Map<string, Source[] | null>();
-  for (const row of parsed) if (summaryIsComplete(row, cutoffs)) sourcesOf.set(row.record.id, row.record.sources.slice());
-  const byChain = groupBy(
-    parsed.filter((row) => row.meta && !sourcesOf.has(row.record.id)),
-    (row) => row.meta!.chain,
-  );
-  for (const [chain, members] of byChain) {
-    const rows = (chainRows.get(chain) ?? []).sort(byDepthThenN);
-    let acc: Source[] = [];
-    let seen = new Set<string>();
-    let next = 0;
-    let broken = false;
-    let walking: string | undefined;
-    for (const { record, meta } of [...members].sort((a, b) => a.meta!.depth - b.meta!.depth)) {
-      const { excluded, depth } = meta!;
-      const signature = JSON.stringify(excluded ?? []);
-      if (signature !== walking) [acc, seen, next, broken, walking] = [[], new Set(), 0, false, signature];
-      const cutoff = cutoffs?.get(record.id);
-      for (; next < rows.length && rows[next]!.depth <= depth; next++) {
-        const row = rows[next]!;
-        if (cutoff && row.memoryId === record.id && row.n >= cutoff.sourceCount) continue;
-        const source = Source.safeParse(row.source);
-        if (!source.success || row.sourceId !== source.data.id) broken = true;
-        else if (!seen.has(sourceKey(source.data)) && !isExcluded(excluded, sourceKey(source.data), row.depth)) (seen.add(sourceKey(source.data)), acc.push(source.data));
-      }
-      sourcesOf.set(record.id, broken ? null : acc.slice());
+  const chains = new Map<string, ReturnType<typeof readChain>>();
+  for (const row of parsed) {
+    const { record, meta } = row;
+    if (!meta) continue;
+    if (summaryIsComplete(row, cutoffs)) {
+      sourcesOf.set(record.id, record.sources.slice());
+      continue;
     }
+    const cutoff = cutoffs?.get(record.id);
+    const rows = chainRows.get(meta.chain) ?? [];
+    // One chain per chain id, read once, except where a cutoff leaves some of its rows out.
+    const read = cutoff
+      ? readChain(rows.filter((lineage) => !(lineage.memoryId === record.id && lineage.n >= cutoff.sourceCount)))
+      : (chains.get(meta.chain) ?? chains.set(meta.chain, readChain(rows)).get(meta.chain)!);
+    sourcesOf.set(record.id, read.brokenFrom <= meta.depth ? null : read.chain.sourcesAt(meta));
   }
   return sourcesOf;
 }
@@ -170,7 +175,6 @@ export async function hydrate(
       continue;
     }
     const full: MemoryRecord = { ...record, sources, history: entries.map((entry) => entry.data!) };
-    rememberPlace(full, meta);
     out.push(full);
   }
   return out;

@@ -24,7 +24,8 @@ import type { IndexRows } from '../worker/api';
 import type { EngramDatabase, InputRow } from './database';
 import { partitionOf } from '../storage/owner';
 import { createCodec, isPlain, isSealed, mapSealed, plainSlots, SEALED_TABLES, sealKeyCheck, verifyKeyCheck, type Codec, type Plain, type Slot } from './sealed';
-import { toVectorInput } from './vector-log';
+import { widestRows } from './lineage';
+import { logEntry } from './vector-log';
 
 interface Sealer {
   codec: Codec;
@@ -274,18 +275,19 @@ export async function refuseMixedSealing(db: EngramDatabase): Promise<void> {
 }
 
 /**
- * What a commit of `records` and `inputs` can write, in the shape of the rows writeRecords and
- * writePackLog build (lineage.ts, vector-pack.ts): each record's row, a lineage row per source,
- * an event row per history entry, its vector log input, and the inputs.
+ * What a commit of `records` and `inputs` can write, built by the functions that build the
+ * rows it writes (lineage.ts `widestRows`, vector-log.ts `logEntry`), so the two cannot
+ * drift apart: each record's row, a lineage row per source, an event row per history entry,
+ * its vector log entry, and the inputs as they are appended.
  */
 export function commitRows(records: readonly MemoryRecord[], inputs: readonly InputRow[]): PendingRow[] {
   const rows: PendingRow[] = inputs.map((row) => ({ table: 'inputs', row }));
   for (const record of records) {
-    const owner = { memoryId: record.id, userId: record.userId, appName: record.appName };
-    rows.push({ table: 'memories', row: { ...record, history: [] } });
-    for (const source of record.sources) rows.push({ table: 'lineage', row: { ...owner, source } });
-    for (const entry of record.history) rows.push({ table: 'events', row: { ...owner, entry } });
-    if (record.invalidatedAt === undefined) rows.push({ table: 'vectorLog', row: { partition: partitionOf(record), upserts: [toVectorInput(record)] } });
+    const { memory, lineage, events } = widestRows(record);
+    rows.push({ table: 'memories', row: memory });
+    for (const row of lineage) rows.push({ table: 'lineage', row });
+    for (const row of events) rows.push({ table: 'events', row });
+    rows.push({ table: 'vectorLog', row: logEntry(partitionOf(record), 0, [record]) });
   }
   return rows;
 }

@@ -7,6 +7,7 @@ import { Dexie } from 'dexie';
 import { toStorageError } from '../errors';
 import { byCreation, MemoryRecord, type Scope } from '../schema';
 import type { RecordStore } from '../storage/contract';
+import { lineageOfCommit } from '../storage/lineage';
 import { sameFactKey } from '../text';
 import { activeAfter, createActiveSets } from './active-set';
 import type { EngramDatabase, InputRow, MemoryRow } from './database';
@@ -231,7 +232,8 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
 
     countForeign: (embedderId) => read('counting memories to re-embed', () => db.memories.filter(isForeignActive(embedderId)).count()),
 
-    async commit({ records, creates = [], inputs = [], deleteInputs = [], expected, revoke, inputsBaseVersion, hints }) {
+    async commit(commit) {
+      const { records, creates = [], inputs = [], deleteInputs = [], expected, revoke, inputsBaseVersion } = commit;
       const touched = new Set([...expected.keys(), ...records.map(partitionOf), ...(revoke ? [userPartition(revoke)] : [])]);
       // Encrypted at rest: everything this commit can write is sealed first (sealing.ts).
       let release = () => {};
@@ -257,7 +259,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
           const checkpointed = before !== undefined && onCheckpointStride(versions.get(before.key)![1], before.rows.size);
           const seqs = inputs.length ? ((await db.inputs.bulkAdd(inputs, { allKeys: true })) as number[]) : [];
           const changed = seqs.length ? Math.max(...seqs) : (((await db.inputs.orderBy(':id').lastKey()) as number | undefined) ?? 0);
-          written = await writeRecords(db, records, changed, hints, existing);
+          written = await writeRecords(db, records, changed, lineageOfCommit(commit), existing);
           if (revoke) await redactSources(db, revoke, revoke.sourceIds);
           if (deleteInputs.length) await db.inputs.bulkDelete(deleteInputs);
           await db.partitions.bulkPut([...versions].map(([key, [, version]]) => ({ key, version })));

@@ -51,6 +51,16 @@ export async function dropPacks(db: EngramDatabase, key: string): Promise<void> 
   await db.vectorLog.where('[partition+version]').between(lower, upper, true, true).delete();
 }
 
+/** The log entry of one partition's `records` at `version`: active ones upserted, tombstones removed. */
+export function logEntry(key: string, version: number, records: readonly MemoryRecord[]): VectorLogRow {
+  return {
+    partition: key,
+    version,
+    upserts: records.filter((record) => record.invalidatedAt === undefined).map(toVectorInput),
+    removals: records.filter((record) => record.invalidatedAt !== undefined).map((record) => record.id),
+  };
+}
+
 /**
  * Inside the commit transaction: one log entry per touched partition (empty when only its
  * version moved), or the partition's packs dropped when a vector was wiped. Returns those keys.
@@ -64,12 +74,7 @@ export async function writePackLog(db: EngramDatabase, versions: ReadonlyMap<str
       dropped.push(key);
       continue;
     }
-    entries.push({
-      partition: key,
-      version: to,
-      upserts: mine.filter((record) => record.invalidatedAt === undefined).map(toVectorInput),
-      removals: mine.filter((record) => record.invalidatedAt !== undefined).map((record) => record.id),
-    });
+    entries.push(logEntry(key, to, mine));
   }
   for (const key of dropped) await dropPacks(db, key);
   if (entries.length) await db.vectorLog.bulkPut(entries);

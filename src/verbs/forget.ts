@@ -1,4 +1,5 @@
 /** `memory.forgetSource`: erase what only the source supported, regenerate the rest by replaying the owner's other inputs. */
+import { planConsolidation, targetOf } from '../consolidate/plan';
 import { forgetSource as eraseSource, type ForgetReport } from '../forget/forget';
 import { replay, type ReplayDeps } from '../forget/replay';
 import { parseInput, parseOwner, type OwnerOptions } from '../options';
@@ -12,7 +13,11 @@ const SourceIds = z.array(Id).check(z.minLength(1, { error: 'must name at least 
 
 /** What a replay runs with: it extracts and plans exactly as the live writes did (the same candidates, embedder and policy). */
 export function replayDepsOf(deps: MemoryDeps): ReplayDeps {
-  return { candidatesOf: (input) => candidatesOf(deps, input), embedder: deps.embedder, context: deps.context };
+  return {
+    candidatesOf: (input) => candidatesOf(deps, input),
+    embedder: deps.embedder,
+    plan: (working, items, input, at) => planConsolidation(working, items, targetOf(input), { ...deps.context, ...at }),
+  };
 }
 
 export async function forgetSource(deps: MemoryDeps, sourceId: string | readonly string[], options: OwnerOptions): Promise<ForgetReport> {

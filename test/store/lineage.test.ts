@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { EngramDatabase } from '../../src/store/database';
 import { createStore } from '../../src/store/store';
-import type { WorkingHints } from '../../src/store/lineage';
+import { withLineage, type CommitLineage } from '../../src/storage/lineage';
 import type { MemoryRecord } from '../../src/schema';
 import { record } from '../consolidate/fixtures';
 import { createReadCounter, longUserConversations } from '../../scripts/bench-long';
@@ -126,7 +126,7 @@ describe('createStore (a rebuilt memory joins the chain of the one it replaces)'
     db = new EngramDatabase(`lineage-join-${Date.now()}`, { indexedDB: new IDBFactory(), IDBKeyRange });
     await db.open();
     const store = createStore(db);
-    const commit = (records: MemoryRecord[], creates: string[], hints?: WorkingHints) => store.commit({ records, creates, expected: new Map(), ...(hints ? { hints } : {}) });
+    const commit = (records: MemoryRecord[], creates: string[], lineage?: CommitLineage) => store.commit(withLineage({ records, creates, expected: new Map() }, lineage ?? { working: new Set(), inherits: new Map() }));
     return { store, commit, lineageRows: () => db!.lineage.count() };
   }
 
@@ -135,7 +135,7 @@ describe('createStore (a rebuilt memory joins the chain of the one it replaces)'
     await commit([record('o', 'fact', 'general', { sources: [from('a'), from('b'), from('c')] })], ['o']);
     const [o] = await store.getMany(['o'], owner);
     const rebuilt = record('r', 'fact', 'general', { sources: [from('a'), from('c'), from('d')] });
-    await commit([{ ...o!, invalidatedAt: 5, supersededBy: 'r' }, rebuilt], ['r'], { loaded: new Map([['o', o!]]), inherits: new Map([['r', 'o']]) });
+    await commit([{ ...o!, invalidatedAt: 5, supersededBy: 'r' }, rebuilt], ['r'], { working: new Set(), inherits: new Map([['r', 'o']]) });
     expect(await lineageRows()).toBe(4);
     expect((await db!.memories.get('r'))).toMatchObject({ chain: 'o', depth: 1, excluded: [['user_explicit\u0000b', 0]] });
     const [oldOne, newOne] = await store.getMany(['o', 'r'], owner);
@@ -149,12 +149,12 @@ describe('createStore (a rebuilt memory joins the chain of the one it replaces)'
     await commit([record('o', 'fact', 'general', { sources: [from('a'), from('b'), from('c')] })], ['o']);
     const [o] = await store.getMany(['o'], owner);
     await commit([{ ...o!, invalidatedAt: 5, supersededBy: 'r' }, record('r', 'fact', 'general', { sources: [from('a'), from('c')] })], ['r'], {
-      loaded: new Map([['o', o!]]),
+      working: new Set(),
       inherits: new Map([['r', 'o']]),
     });
     const [working] = await store.workingSet(owner, { ids: ['r'], topics: [], scope: 'user', sourceId: 'b' });
     expect(working!.sources.map((s) => s.id)).toEqual(['a']);
-    await commit([{ ...working!, sources: [...working!.sources, from('b')] }], [], { loaded: new Map([['r', working!]]), inherits: new Map() });
+    await commit([{ ...working!, sources: [...working!.sources, from('b')] }], [], { working: new Set(['r']), inherits: new Map() });
     expect(await lineageRows()).toBe(4);
     expect((await store.getMany(['r'], owner))[0]!.sources.map((s) => s.id)).toEqual(['a', 'c', 'b']);
     expect((await store.getMany(['o'], owner))[0]!.sources.map((s) => s.id)).toEqual(['a', 'b', 'c']);
@@ -165,7 +165,7 @@ describe('createStore (a rebuilt memory joins the chain of the one it replaces)'
     await commit([record('o', 'fact', 'general', { sources: [from('a'), from('b')] })], ['o']);
     const [o] = await store.getMany(['o'], owner);
     await commit([{ ...o!, invalidatedAt: 5, supersededBy: 'r' }, record('r', 'fact', 'general', { sources: [from('b'), from('a')] })], ['r'], {
-      loaded: new Map([['o', o!]]),
+      working: new Set(),
       inherits: new Map([['r', 'o']]),
     });
     expect(await lineageRows()).toBe(4);
@@ -180,7 +180,7 @@ describe('createStore (a rebuilt memory joins the chain of the one it replaces)'
     delete row.sourceTotal;
     await db!.memories.put(row);
     const [o] = await store.getMany(['o'], owner);
-    await commit([{ ...o!, invalidatedAt: 5 }], [], { loaded: new Map([['o', o!]]), inherits: new Map() });
+    await commit([{ ...o!, invalidatedAt: 5 }], [], { working: new Set(), inherits: new Map() });
     expect(await lineageRows()).toBe(3);
     expect((await store.getMany(['o'], owner))[0]!.sources.map((s) => s.id)).toEqual(['a', 'b', 'c']);
   });
