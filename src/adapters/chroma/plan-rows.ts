@@ -51,15 +51,20 @@ export async function planIds(collections: Collections, id: string): Promise<str
   return (await collections.get('control', { where: eq('intent', id), documents: false })).map((row) => row.id);
 }
 
-/** The plan of intent `id`, read back and joined. */
+/**
+ * The plan of intent `id`, read back and joined. An intent an earlier engram left holds its
+ * plan as its own document, vectors as arrays: read as it is.
+ */
 export async function readPlan(collections: Collections, id: string): Promise<PlanText> {
   const rows = await collections.get('control', { where: eq('intent', id) });
   const parts = rows.map((row) => ({ n: row.metadata.n, text: row.metadata.text })).sort((a, b) => Number(a.n) - Number(b.n));
   const damaged = (why: string, cause?: unknown) => new StorageError(`the plan of intent ${id} in the control collection ${why}; delete the intent and its '${id}/…' rows by id if they were written by hand`, cause === undefined ? undefined : { cause });
-  if (parts.length === 0 || parts.some((part, i) => part.n !== i || typeof part.text !== 'string')) throw damaged('is missing parts');
+  if (parts.some((part, i) => part.n !== i || typeof part.text !== 'string')) throw damaged('is missing parts');
+  const text = parts.length ? parts.map((part) => part.text).join('') : (await collections.get('control', { ids: [id] }))[0]?.document;
+  if (!text) throw damaged('is missing');
   let parsed: { versions?: unknown; writes?: unknown };
   try {
-    parsed = JSON.parse(parts.map((part) => part.text).join('')) as typeof parsed;
+    parsed = JSON.parse(text) as typeof parsed;
   } catch (error) {
     throw damaged('is not readable JSON', error);
   }
