@@ -3,12 +3,13 @@
  * real server through the counting proxy: a search over an unchanged partition asks one control
  * read and nothing else; another instance's writes (new rows, tombstones) are caught up by write
  * version before the next answer; a decided commit whose plan spans many parts is finished by
- * the next opener after its writer failed mid-apply.
+ * the next opener after its writer failed mid-apply, and so is an intent in the earlier format.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userPartition, type Storage } from '../../src/storage/contract';
 import type { MemoryRecord } from '../../src/index';
 import { PART_CHARS } from '../../src/adapters/chroma/plan-rows';
+import { memoryRow } from '../../src/adapters/chroma/rows';
 import { chromaClient, freshPrefix, openTestStorage, server, testRecord, unitVector } from './helpers';
 import { startCountingProxy, type CountingProxy } from './proxy';
 
@@ -102,6 +103,24 @@ describe('createChromaStorage (held partitions)', () => {
     } finally {
       await reopened.close();
       await reference.close();
+    }
+  });
+
+  it('finishes an intent an earlier engram left with its plan in its document when the store is opened', async () => {
+    const prefix = freshPrefix('legacy');
+    await (await openTestStorage(prefix)).close();
+    const record = testRecord({ id: 'mem_legacy' });
+    const { wv: _unused, ...metadata } = memoryRow(record, 1).metadata;
+    const plan = { writes: [{ table: 'memories', upsert: [{ ...memoryRow(record, 1), metadata }] }], versions: [[key, 1]] };
+    const control = await chromaClient().getCollection({ name: `${prefix}control` } as never);
+    await control.upsert({ ids: ['i:legacy'], embeddings: [[1]], documents: [JSON.stringify(plan)], metadatas: [{ kind: 'intent', state: 'apply', at: 0, [`p:${key}`]: true }] });
+    const reopened = await openTestStorage(prefix);
+    try {
+      expect((await reopened.records.getMany(['mem_legacy'], owner)).map((stored) => stored.content)).toEqual([record.content]);
+      expect(await reopened.records.versions([key])).toEqual(new Map([[key, 1]]));
+      expect((await control.get({ where: { kind: 'intent' } })).ids).toEqual([]);
+    } finally {
+      await reopened.close();
     }
   });
 });
