@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userPartition, type Storage } from '../../src/storage/contract';
 import type { MemoryRecord } from '../../src/index';
-import { PART_CHARS } from '../../src/adapters/chroma/plan-rows';
+import { INLINE_PARTS, PART_CHARS } from '../../src/adapters/chroma/plan-rows';
 import { memoryRow } from '../../src/adapters/chroma/rows';
 import { chromaClient, freshPrefix, openTestStorage, server, testRecord, unitVector } from './helpers';
 import { startCountingProxy, type CountingProxy } from './proxy';
@@ -81,12 +81,14 @@ describe('createChromaStorage (held partitions)', () => {
     const writer = await openTestStorage(prefix, { dim: 64, internals: { faults } });
     const records = Array.from({ length: 40 }, (_, i) => testRecord({ id: `mem_${i}`, embedding: unitVector(i + 1, 64), embedderId: 'test-64' }, 64));
     faults.count = 0;
-    faults.failAt = 3; // the claim, the plan with the decision, then the memories upsert fails
+    faults.failAt = 4; // the claim, the plan (in the plans collection: it is large), the decision, then the memories upsert fails
     await expect(writer.records.commit({ records, creates: records.map((record) => record.id), expected: new Map() })).rejects.toThrow(/injected/);
     await writer.close();
     const control = await chromaClient().getCollection({ name: `${prefix}control` } as never);
-    const parts = await control.get({ where: { kind: 'plan' } });
-    expect(parts.ids.length).toBeGreaterThan(1);
+    const plans = await chromaClient().getCollection({ name: `${prefix}plans` } as never);
+    expect((await control.get({ where: { kind: 'plan' } })).ids).toEqual([]);
+    const parts = await plans.get({ where: { kind: 'plan' } });
+    expect(parts.ids.length).toBeGreaterThan(INLINE_PARTS);
     expect(parts.metadatas.every((metadata) => String(metadata!.text).length <= PART_CHARS)).toBe(true);
 
     const reopened = await openTestStorage(prefix, { dim: 64, internals: { leaseMs: 0 } });
@@ -100,6 +102,7 @@ describe('createChromaStorage (held partitions)', () => {
       expect(byId(listed)).toEqual(byId(await reference.records.list(owner, { scopes: ['user'], includeInvalid: true })));
       expect(await reopened.records.versions([key])).toEqual(new Map([[key, 1]]));
       expect((await control.get({ where: { kind: { $in: ['plan', 'intent'] } } })).ids).toEqual([]);
+      expect((await plans.get()).ids).toEqual([]);
     } finally {
       await reopened.close();
       await reference.close();

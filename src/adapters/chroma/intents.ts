@@ -25,7 +25,7 @@
 import type { Metadata } from 'chromadb';
 import { ConflictError } from 'engram';
 import type { ChromaRow, Collections, ReadRow, Table } from './collections';
-import { planIds, planRows, readPlan } from './plan-rows';
+import { INLINE_PARTS, planIds, planRows, readPlan } from './plan-rows';
 import { eq, or, type Filter } from './where';
 
 /** One write of a commit. */
@@ -83,6 +83,7 @@ export async function commitPlan(collections: Collections, plan: Plan, options: 
   await collections.upsert('control', [{ id, metadata: { kind: 'intent', state: 'claim', at: options.clock(), ...flags(keys) } }]);
   let decided = false;
   let partIds: string[] = [];
+  let inline = true;
   try {
     const control = await claim(collections, keys, id, options);
     const versions = new Map<string, [number, number]>();
@@ -95,26 +96,27 @@ export async function commitPlan(collections: Collections, plan: Plan, options: 
     await plan.check?.(control);
     const writes = plan.writes(versions);
     const after = [...versions].map(([key, [, version]]) => [key, version] as [string, number]);
-    // The decision and the new versions in one request: readers and writers see both or neither.
     const parts = planRows(id, { writes, versions: after });
-    partIds = parts.map((row) => row.id);
     const decision = [{ id, metadata: { state: 'apply' } }, ...versionRows(after)];
-    // The plan, the decision and the new versions in one request where they fit (readers and
-    // writers see all or none); else the plan first, and the decision alone after it.
-    if (parts.length + decision.length <= collections.maxBatch) await collections.upsert('control', [...parts, ...decision]);
+    // A small plan, the decision and the new versions in one request (readers and writers see
+    // all or none); a large plan (an import) first, in the plans collection, and the decision
+    // alone after it: the control collection, read by every call, only ever holds small rows.
+    inline = parts.length <= INLINE_PARTS && parts.length + decision.length <= collections.maxBatch;
+    partIds = parts.map((row) => row.id);
+    if (inline) await collections.upsert('control', [...parts, ...decision]);
     else {
-      await collections.upsert('control', parts);
+      await collections.upsert('plans', parts);
       await collections.upsert('control', decision);
     }
     decided = true;
     await apply(collections, writes);
-    await collections.remove('control', [id, ...partIds]);
+    await clear(collections, id, inline ? { control: partIds, plans: [] } : { control: [], plans: partIds });
     return versions;
   } catch (error) {
     // Before the `apply` mark nothing is written: withdrawing the claim is the whole rollback.
     // After it, the intent stays for the next reader, writer or opener to finish; this writer
     // gives it up (its lease ends now), so they need not wait for the lease to run out.
-    const cleanup = decided ? collections.mark('control', id, { at: 0 }) : collections.remove('control', [id, ...partIds]);
+    const cleanup = decided ? collections.mark('control', id, { at: 0 }) : clear(collections, id, inline ? { control: partIds, plans: [] } : { control: [], plans: partIds });
     await cleanup.catch((failure: unknown) => warnLeftBehind(id, decided, failure));
     throw error;
   }
@@ -173,8 +175,13 @@ async function finish(collections: Collections, intent: Intent): Promise<void> {
     await apply(collections, writes);
     await collections.upsert('control', versionRows(versions));
   }
-  // The intent first: parts left by a failure after it are never read again.
-  await collections.remove('control', [intent.id, ...(await planIds(collections, intent.id))]);
+  await clear(collections, intent.id, await planIds(collections, intent.id));
+}
+
+/** Deletes an intent and its plan: the intent (with the parts beside it) first, then the plans collection's parts (left by a failure in between, they are never read again). */
+async function clear(collections: Collections, id: string, parts: { control: readonly string[]; plans: readonly string[] }): Promise<void> {
+  await collections.remove('control', [id, ...parts.control]);
+  if (parts.plans.length) await collections.remove('plans', parts.plans);
 }
 
 /** On open: finishes every intent left behind longer than the lease (all of them with `leaseMs: 0`). */

@@ -4,8 +4,11 @@
  * (measured in docs/chroma-protocol.md), and one intent document per commit was such a row.
  * The plan is JSON with each vector as base64 of its float32 bytes (exact: Chroma keeps float32),
  * cut into parts of at most {@link PART_CHARS} characters, each a row `<intent>/<n>` whose
- * metadata holds the text (`kind: 'plan'`, `intent`, `n`). The parts carry no partition flag,
- * so control reads of versions and intents never return them.
+ * metadata holds the text (`kind: 'plan'`, `intent`, `n`). A plan of at most
+ * {@link INLINE_PARTS} parts (an ingest's) is written with the decision, in the control
+ * collection; the parts carry no partition flag, so control reads of versions and intents never
+ * return them. A larger plan (an import's) goes to the `plans` collection, one request before the
+ * decision: megabytes of parts would slow every later read and write of the control collection.
  */
 import { StorageError } from 'engram';
 import type { ChromaRow, Collections } from './collections';
@@ -46,17 +49,23 @@ export function planRows(id: string, plan: PlanText): ChromaRow[] {
   return rows;
 }
 
-/** Ids of the plan rows stored for intent `id` (any number, also none). */
-export async function planIds(collections: Collections, id: string): Promise<string[]> {
-  return (await collections.get('control', { where: eq('intent', id), documents: false })).map((row) => row.id);
+/** Plans of more parts go to the plans collection, written before the decision (plan-rows.ts header). */
+export const INLINE_PARTS = 16;
+
+/** Ids of the plan rows stored for intent `id`, in each collection (any number, also none). */
+export async function planIds(collections: Collections, id: string): Promise<{ control: string[]; plans: string[] }> {
+  const [control, plans] = await Promise.all(PLAN_TABLES.map(async (table) => (await collections.get(table, { where: eq('intent', id), documents: false })).map((row) => row.id)));
+  return { control: control!, plans: plans! };
 }
+
+const PLAN_TABLES = ['control', 'plans'] as const;
 
 /**
  * The plan of intent `id`, read back and joined. An intent an earlier engram left holds its
  * plan as its own document, vectors as arrays: read as it is.
  */
 export async function readPlan(collections: Collections, id: string): Promise<PlanText> {
-  const rows = await collections.get('control', { where: eq('intent', id) });
+  const rows = (await Promise.all(PLAN_TABLES.map((table) => collections.get(table, { where: eq('intent', id) })))).flat();
   const parts = rows.map((row) => ({ n: row.metadata.n, text: row.metadata.text })).sort((a, b) => Number(a.n) - Number(b.n));
   const damaged = (why: string, cause?: unknown) => new StorageError(`the plan of intent ${id} in the control collection ${why}; delete the intent and its '${id}/…' rows by id if they were written by hand`, cause === undefined ? undefined : { cause });
   if (parts.some((part, i) => part.n !== i || typeof part.text !== 'string')) throw damaged('is missing parts');
