@@ -50,7 +50,7 @@ export function planRows(id: string, plan: PlanText): ChromaRow[] {
 }
 
 /** Plans of more parts go to the plans collection, written before the decision (plan-rows.ts header). */
-export const INLINE_PARTS = 16;
+export const INLINE_PARTS = 64;
 
 /** Ids of the plan rows stored for intent `id`, in each collection (any number, also none). */
 export async function planIds(collections: Collections, id: string): Promise<{ control: string[]; plans: string[] }> {
