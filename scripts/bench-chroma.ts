@@ -2,9 +2,13 @@
  * `npm run bench:chroma`: engram end to end on a real Chroma server beside the IndexedDB
  * backend (fake-indexeddb under Node: not a browser's figures), in the same run, on the same
  * seeded data: ingest p50 (a 10-message conversation: extract, consolidate, commit) and
- * retrieve p50 (k = 10) at each size. Starts its own server and stops it by its pid.
- * Sizes: `npm run bench:chroma -- 1000 10000` (the default). Not part of CI.
+ * retrieve p50 (k = 10) at each size, and how many HTTP requests each call sends to the server
+ * (counted on `fetch`, the client's transport, by collection and operation). Starts its own
+ * server and stops it by its pid; publishes the table as the `chroma` section of
+ * docs/benchmarks.md. Sizes: `npm run bench:chroma -- 1000 10000` (the default). Not part of CI.
  */
+import { loadavg } from 'node:os';
+import { ChromaClient } from 'chromadb';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { HASH_DIM } from '../src/embed/hash-embedder';
 import { createMemory } from '../src/index';
@@ -25,18 +29,65 @@ const BUILD_CHUNK = 500;
 
 const sizes = process.argv.slice(2).map(Number).filter((n) => Number.isInteger(n) && n > 0);
 
-async function timed(count: number, body: (i: number) => Promise<unknown>): Promise<number> {
+/** Counts the requests the Chroma client sends (it calls the global `fetch` on every request). */
+const requests = {
+  log: [] as string[],
+  names: new Map<string, string>(),
+  /** Each operation's round-trip times (ms), for the breakdown. */
+  times: new Map<string, number[]>(),
+  take(): string[] {
+    const out = requests.log;
+    requests.log = [];
+    return out;
+  },
+};
+const realFetch = globalThis.fetch;
+globalThis.fetch = (input, init) => {
+  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  const path = new URL(url).pathname;
+  const collection = /\/collections\/([^/]+)\/(\w+)$/.exec(path);
+  const op = collection ? `${requests.names.get(collection[1]!) ?? 'collection'} ${collection[2]}` : `${init?.method ?? 'GET'} ${path.split('/').at(-1)}`;
+  requests.log.push(op);
+  const started = performance.now();
+  return realFetch(input, init).finally(() => (requests.times.get(op) ?? requests.times.set(op, []).get(op)!).push(performance.now() - started));
+};
+
+/** Names the prefix's collections by table, for the per-operation counts. */
+async function nameCollections(client: ChromaClient, prefix: string): Promise<void> {
+  for (const collection of await client.listCollections({ limit: 1000 })) {
+    if (collection.name.startsWith(prefix)) requests.names.set(collection.id, collection.name.slice(prefix.length));
+  }
+}
+
+interface Timing {
+  p50: number;
+  /** Median requests per call, and the breakdown of the median call. */
+  requests: number;
+  breakdown: string;
+}
+
+async function timed(count: number, body: (i: number) => Promise<unknown>): Promise<Timing> {
   const times: number[] = [];
+  const calls: string[][] = [];
+  requests.times.clear();
   for (let i = 0; i < count; i++) {
+    requests.take();
     const started = performance.now();
     await body(i);
     times.push(performance.now() - started);
+    calls.push(requests.take());
   }
-  return median(times);
+  const counts = calls.map((call) => call.length).sort((a, b) => a - b);
+  const middle = counts[Math.floor(counts.length / 2)]!;
+  const typical = calls.find((call) => call.length === middle) ?? [];
+  const tally = new Map<string, number>();
+  for (const op of typical) tally.set(op, (tally.get(op) ?? 0) + 1);
+  const each = (op: string) => median(requests.times.get(op) ?? [Number.NaN]).toFixed(0);
+  return { p50: median(times), requests: middle, breakdown: [...tally].map(([op, n]) => `${n}× ${op} (${each(op)} ms)`).join(', ') };
 }
 
 /** Builds the store through the contract's commit, then measures the library on it. */
-async function measure(backend: StorageBackend, name: string, n: number) {
+async function measure(backend: StorageBackend, name: string, n: number, named?: () => Promise<void>) {
   const data = createBenchData(n, Math.round(n / 10));
   const started = performance.now();
   const storage = await backend.open({ name, embedder: { id: EMBEDDER_ID, dim: HASH_DIM } });
@@ -46,6 +97,7 @@ async function measure(backend: StorageBackend, name: string, n: number) {
   await storage.vectors.settled();
   await storage.close();
   const build = performance.now() - started;
+  await named?.();
 
   const memory = await createMemory({ name, storage: backend, clock: () => T0, worker: 'off' });
   const random = createRandom(7 + n);
@@ -67,29 +119,37 @@ async function measureIndexedDb(n: number, stamp: string) {
   }
 }
 
+const server = await startChromaServer();
 /** The lines printed, also written to docs/benchmarks.md when the run ends. */
 const lines: string[] = [];
 const print = (line: string) => {
-  lines.push(line);
   console.log(line);
+  lines.push(line);
 };
-
-const server = await startChromaServer();
 try {
-  print(`engram on Chroma (server ${server.url}, chromadb 3.5.0 client, binding 1.0.5) beside IndexedDB (fake-indexeddb), Node ${process.versions.node}, compute in-process`);
-  print('| backend | memories | build (s) | retrieve p50 (ms) | ingest p50 (ms) |');
-  print('|---|---:|---:|---:|---:|');
+  const client = new ChromaClient({ host: server.host, port: server.port });
+  print(`engram on Chroma (local server, chromadb 3.5.0 client, binding 1.0.5) beside IndexedDB (fake-indexeddb), Node ${process.versions.node}, compute in-process; load ${loadavg()[0]!.toFixed(1)} at start`);
+  print('| backend | memories | build (s) | retrieve p50 (ms) | requests / retrieve | ingest p50 (ms) | requests / ingest |');
+  print('|---|---:|---:|---:|---:|---:|---:|');
+  const breakdowns: string[] = [];
   for (const n of sizes.length ? sizes : [1_000, 10_000]) {
     const stamp = Date.now().toString(36);
+    const prefix = `bench_${n}_${stamp}_`;
     const rows = [
       ['IndexedDB', await measureIndexedDb(n, stamp)],
-      ['Chroma', await measure(createChromaStorage({ host: server.host, port: server.port, collectionPrefix: `bench_${n}_${stamp}_` }), `bench-chroma-${n}`, n)],
+      ['Chroma', await measure(createChromaStorage({ host: server.host, port: server.port, collectionPrefix: prefix }), `bench-chroma-${n}`, n, () => nameCollections(client, prefix))],
     ] as const;
-    for (const [label, figures] of rows) {
-      print(`| ${label} | ${n} | ${(figures.build / 1000).toFixed(1)} | ${figures.retrieve.toFixed(1)} | ${figures.ingest.toFixed(1)} |`);
+    for (const [label, { build, retrieve, ingest }] of rows) {
+      const count = (timing: Timing) => (label === 'Chroma' ? String(timing.requests) : '–');
+      print(`| ${label} | ${n} | ${(build / 1000).toFixed(1)} | ${retrieve.p50.toFixed(1)} | ${count(retrieve)} | ${ingest.p50.toFixed(1)} | ${count(ingest)} |`);
+      if (label === 'Chroma') breakdowns.push(`${n}: retrieve ${retrieve.breakdown}; ingest ${ingest.breakdown}`);
     }
   }
-  writeBenchSection('chroma', 'Chroma beside IndexedDB (Node)', benchCommand('bench:chroma', process.argv.slice(2)), lines);
+  print('');
+  print('Chroma requests of the median call, by collection and operation (median round trip of each operation over the calls):');
+  for (const line of breakdowns) print(line);
+  print(`load ${loadavg()[0]!.toFixed(1)} at end`);
+  writeBenchSection('chroma', 'engram on Chroma beside IndexedDB', benchCommand('bench:chroma', process.argv.slice(2)), lines);
 } finally {
   await server.stop();
 }

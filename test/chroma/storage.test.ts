@@ -1,7 +1,7 @@
 /**
  * The Chroma backend's records and vector layers on the real server: what a commit writes
  * comes back parsed and owner-scoped, the refusals of the contract hold, the search ranks by
- * engram's blend over Chroma's neighbours, and metadata holds only scalars.
+ * engram's blend over the vectors the instance holds, and metadata holds only scalars.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConflictError, createMemory, PermissionError, StorageError, ValidationError } from '../../src/index';
@@ -109,7 +109,7 @@ describe('createChromaStorage (options)', () => {
 });
 
 describe('createChromaStorage (vectors)', () => {
-  it('ranks by the blend over Chroma neighbours, converting distances to cosines, within the owner', async () => {
+  it('ranks by the blend over the held vectors, within the owner', async () => {
     const storage = await openTestStorage(freshPrefix('search'));
     try {
       const now = 1_000 * 86_400_000;

@@ -31,7 +31,7 @@ export interface ReadRow {
   distance?: number;
 }
 
-export const TABLES = ['memories', 'inputs', 'control', 'revocations'] as const;
+export const TABLES = ['memories', 'inputs', 'control', 'revocations', 'plans'] as const;
 export type Table = (typeof TABLES)[number];
 
 const PLACEHOLDER = [1];

@@ -13,6 +13,7 @@ import { IdCollisionError, partitionOf, PermissionError, StorageError, userParti
 import type { Commit, CommitResult, WriteInput } from '../../storage/contract';
 import type { ChromaRow, Collections } from './collections';
 import { commitPlan, type IntentOptions, type Write } from './intents';
+import type { Held, Snapshots } from './snapshot';
 import { dropsFlags, inputId, inputPartition, inputRow, memoryRow, recordOf, sourceFlag } from './rows';
 import { revocationId } from './records';
 import { and, eq } from './where';
@@ -20,37 +21,60 @@ import { and, eq } from './where';
 /** Inputs one commit may append (their seqs are `version × SEQ_SPAN + i`; 2^33 commits per owner stay exact). */
 const SEQ_SPAN = 2 ** 20;
 
-export function createCommit(collections: Collections, intents: IntentOptions): (commit: Commit) => Promise<CommitResult> {
+export function createCommit(collections: Collections, intents: IntentOptions, snapshots: Snapshots): (commit: Commit) => Promise<CommitResult> {
   return async (commit) => {
     const { records, inputs = [], revoke } = commit;
     if (inputs.length >= SEQ_SPAN) throw new StorageError(`one commit on Chroma appends at most ${SEQ_SPAN - 1} stored inputs (got ${inputs.length}); nothing was written. Import the owner's history in parts.`);
     const partitions = [...new Set([...commit.expected.keys(), ...records.map(partitionOf), ...(revoke ? [userPartition(revoke)] : []), ...inputs.map(inputPartition)])];
     let stored = new Map<string, MemoryRecord>();
+    let written: ChromaRow[] = [];
     const versions = await commitPlan(
       collections,
       {
         partitions,
         expected: commit.expected,
-        check: async () => {
-          await refuseRevokedInputs(collections, inputs, commit.inputsBaseVersion);
-          stored = await storedRecords(collections, commit);
+        check: async (control) => {
+          // Both reads run once the claim is won (nothing moves under them), side by side.
+          [, stored] = await Promise.all([refuseRevokedInputs(collections, inputs, commit.inputsBaseVersion), storedRecords(collections, commit, snapshots.currentAt(control, [...new Set(records.map(partitionOf))]))]);
           refuseExistingIds(commit.creates ?? [], stored);
         },
-        writes: (versions) => writesOf(commit, stored, versions),
+        writes: (versions) => {
+          const planned = writesOf(commit, stored, versions);
+          written = planned.memories;
+          return planned.writes;
+        },
       },
       intents,
     );
+    snapshots.follow(versions, written.map((row) => ({ id: row.id, document: row.document ?? null, metadata: row.metadata, embedding: row.embedding! })));
     return { versions };
   };
 }
 
-/** The records the commit replaces, and (on a revocation) every record of the owner listing a revoked source: their source flags and excerpts change. */
-async function storedRecords(collections: Collections, commit: Commit): Promise<Map<string, MemoryRecord>> {
+/**
+ * The records the commit replaces, and (on a revocation) every record of the owner listing a
+ * revoked source: their source flags and excerpts change. With `held` (the records' partitions,
+ * current as of the claim) they come from there, and only the new ids are asked of the server
+ * (another partition may hold one); otherwise they are read by id.
+ */
+async function storedRecords(collections: Collections, commit: Commit, held: readonly Held[] | undefined): Promise<Map<string, MemoryRecord>> {
+  const out = new Map<string, MemoryRecord>();
+  const { revoke } = commit;
+  if (held && !revoke) {
+    for (const record of commit.records) {
+      for (const partition of held) {
+        const found = partition.rows.get(record.id);
+        if (found) out.set(record.id, found.record);
+      }
+    }
+    const asked = (commit.creates ?? []).filter((id) => !out.has(id));
+    // Existence is all a CREATE needs: ids only.
+    for (const row of await collections.get('memories', { ids: asked, documents: false })) out.set(row.id, { id: row.id } as MemoryRecord);
+    return out;
+  }
   const ids = [...new Set([...commit.records.map((record) => record.id), ...(commit.creates ?? [])])];
   const rows = await collections.get('memories', { ids, embeddings: true });
-  const { revoke } = commit;
   if (revoke) rows.push(...(await listingRows(collections, revoke)));
-  const out = new Map<string, MemoryRecord>();
   for (const row of rows) {
     const record = recordOf(row);
     if (record) out.set(record.id, record);
@@ -91,8 +115,8 @@ async function refuseRevokedInputs(collections: Collections, inputs: Commit['inp
   }
 }
 
-/** Every write of the commit, in apply order: memories, inputs appended, inputs deleted, the revocation. */
-function writesOf(commit: Commit, stored: ReadonlyMap<string, MemoryRecord>, versions: ReadonlyMap<string, [number, number]>): Write[] {
+/** Every write of the commit, in apply order (memories, inputs appended, inputs deleted, the revocation), and the memory rows among them. */
+function writesOf(commit: Commit, stored: ReadonlyMap<string, MemoryRecord>, versions: ReadonlyMap<string, [number, number]>): { writes: Write[]; memories: ChromaRow[] } {
   const { inputs = [], deleteInputs = [], revoke } = commit;
   const final = new Map<string, MemoryRecord>();
   if (revoke) for (const record of stored.values()) if (record.sources) final.set(record.id, record);
@@ -103,7 +127,7 @@ function writesOf(commit: Commit, stored: ReadonlyMap<string, MemoryRecord>, ver
     revoke && record.userId === revoke.userId && record.sources.some((source) => revoked.has(source.id) && source.excerpt !== '')
       ? { ...record, sources: record.sources.map((source) => (revoked.has(source.id) ? { ...source, excerpt: '' } : source)) }
       : record;
-  const memories: ChromaRow[] = [...final.values()].map((record) => memoryRow(blank(record)));
+  const memories: ChromaRow[] = [...final.values()].map((record) => memoryRow(blank(record), versions.get(partitionOf(record))![1]));
   const rewritten = [...final.values()].filter((record) => {
     const previous = stored.get(record.id);
     return previous?.sources !== undefined && dropsFlags(record, previous);
@@ -122,5 +146,5 @@ function writesOf(commit: Commit, stored: ReadonlyMap<string, MemoryRecord>, ver
     const upsert = revoke.sourceIds.map((sourceId) => ({ id: revocationId(revoke, sourceId), metadata: { userId: revoke.userId, appName: revoke.appName, sourceId, version, at: revoke.at } }));
     writes.push({ table: 'revocations', upsert });
   }
-  return writes;
+  return { writes, memories };
 }

@@ -1,7 +1,8 @@
 /**
  * `engram/chroma`: engram's storage on a real Chroma server (Node or browser). The pipeline
  * above it is unchanged: extraction, consolidation, retrieval, injection and forgetting run as
- * with IndexedDB; Chroma holds the records and does the nearest-neighbour search.
+ * with IndexedDB; Chroma holds the records, and each instance holds the partitions it uses, by
+ * version, to search them (docs/chroma-protocol.md).
  *
  * ```ts
  * import { createMemory } from 'engram';

@@ -11,10 +11,11 @@
  *    lease: its writer died) is finished or withdrawn first. Two claims that see each other
  *    both withdraw: at most one writer per partition passes this step;
  * 3. compare the versions with what the decision was made against, run the caller's checks;
- * 4. mark the intent `apply`, with every write in its document, and write the new versions, in
- *    one request: from here on the commit is decided, and whoever finds the intent finishes it;
+ * 4. mark the intent `apply`, write its plan (every write, in small rows: plan-rows.ts) and the
+ *    new versions, in one request: from here on the commit is decided, and whoever finds the
+ *    intent finishes it;
  * 5. apply the writes (upserts and deletes by id: idempotent, so applying twice is applying once);
- * 6. delete the intent.
+ * 6. delete the intent and its plan (one request).
  * A crash before 4 leaves a claim (withdrawn: the pre-state); at or after 4, the intent is
  * finished by the next reader, writer or opener (the post-state).
  *
@@ -22,8 +23,9 @@
  * equal versions and no decided intent, or read again.
  */
 import type { Metadata } from 'chromadb';
-import { ConflictError, StorageError } from 'engram';
+import { ConflictError } from 'engram';
 import type { ChromaRow, Collections, ReadRow, Table } from './collections';
+import { INLINE_PARTS, planIds, planRows, readPlan } from './plan-rows';
 import { eq, or, type Filter } from './where';
 
 /** One write of a commit. */
@@ -34,8 +36,8 @@ export interface Plan {
   partitions: readonly string[];
   /** Versions the decision was made against; a mismatch fails with ConflictError. */
   expected: ReadonlyMap<string, number>;
-  /** Runs after the claim is won and the versions are checked; throws to abandon the commit. */
-  check?: (versions: ReadonlyMap<string, number>) => Promise<void>;
+  /** Runs after the claim is won and the versions are checked, with the control rows the claim read; throws to abandon the commit. */
+  check?: (control: Control) => Promise<void>;
   /** Built once the versions are known (the writes may carry them). */
   writes: (versions: ReadonlyMap<string, [number, number]>) => Write[];
 }
@@ -46,14 +48,13 @@ export interface IntentOptions {
   clock: () => number;
 }
 
-interface Intent {
+export interface Intent {
   id: string;
   state: 'claim' | 'apply';
   at: number;
-  document: string | null;
 }
 
-interface Control {
+export interface Control {
   versions: Map<string, number>;
   intents: Intent[];
 }
@@ -70,7 +71,7 @@ export async function readControl(collections: Collections, keys: readonly strin
   for (const row of rows) {
     const { kind, state, at, version } = row.metadata;
     if (kind === 'version' && row.id.startsWith('v:') && typeof version === 'number') versions.set(row.id.slice(2), version);
-    if (kind === 'intent' && (state === 'claim' || state === 'apply') && typeof at === 'number') intents.push({ id: row.id, state, at, document: row.document });
+    if (kind === 'intent' && (state === 'claim' || state === 'apply') && typeof at === 'number') intents.push({ id: row.id, state, at });
   }
   return { versions, intents };
 }
@@ -81,6 +82,8 @@ export async function commitPlan(collections: Collections, plan: Plan, options: 
   const id = `i:${randomHex()}`;
   await collections.upsert('control', [{ id, metadata: { kind: 'intent', state: 'claim', at: options.clock(), ...flags(keys) } }]);
   let decided = false;
+  let partIds: string[] = [];
+  let inline = true;
   try {
     const control = await claim(collections, keys, id, options);
     const versions = new Map<string, [number, number]>();
@@ -90,20 +93,30 @@ export async function commitPlan(collections: Collections, plan: Plan, options: 
       if (seen !== undefined && seen !== version) throw new ConflictError(`partition ${key} changed (version ${seen} → ${version}) while this write was being decided`);
       versions.set(key, [version, version + 1]);
     }
-    await plan.check?.(control.versions);
+    await plan.check?.(control);
     const writes = plan.writes(versions);
     const after = [...versions].map(([key, [, version]]) => [key, version] as [string, number]);
-    // The decision and the new versions in one request: readers and writers see both or neither.
-    await collections.upsert('control', [{ id, document: JSON.stringify({ writes, versions: after }), metadata: { state: 'apply' } }, ...versionRows(after)]);
+    const parts = planRows(id, { writes, versions: after });
+    const decision = [{ id, metadata: { state: 'apply' } }, ...versionRows(after)];
+    // A small plan, the decision and the new versions in one request (readers and writers see
+    // all or none); a large plan (an import) first, in the plans collection, and the decision
+    // alone after it: the control collection, read by every call, only ever holds small rows.
+    inline = parts.length <= INLINE_PARTS && parts.length + decision.length <= collections.maxBatch;
+    partIds = parts.map((row) => row.id);
+    if (inline) await collections.upsert('control', [...parts, ...decision]);
+    else {
+      await collections.upsert('plans', parts);
+      await collections.upsert('control', decision);
+    }
     decided = true;
     await apply(collections, writes);
-    await collections.remove('control', [id]);
+    await clear(collections, id, inline ? { control: partIds, plans: [] } : { control: [], plans: partIds });
     return versions;
   } catch (error) {
     // Before the `apply` mark nothing is written: withdrawing the claim is the whole rollback.
     // After it, the intent stays for the next reader, writer or opener to finish; this writer
     // gives it up (its lease ends now), so they need not wait for the lease to run out.
-    const cleanup = decided ? collections.mark('control', id, { at: 0 }) : collections.remove('control', [id]);
+    const cleanup = decided ? collections.mark('control', id, { at: 0 }) : clear(collections, id, inline ? { control: partIds, plans: [] } : { control: [], plans: partIds });
     await cleanup.catch((failure: unknown) => warnLeftBehind(id, decided, failure));
     throw error;
   }
@@ -131,12 +144,24 @@ const isStale = (intent: Intent, options: IntentOptions) => options.clock() - in
 
 const versionRows = (versions: readonly [string, number][]): ChromaRow[] => versions.map(([key, version]) => ({ id: `v:${key}`, metadata: { kind: 'version', version, [flag(key)]: true } }));
 
-/** Applies a decided commit's writes in order (upserts and deletes by id: applying twice is applying once). */
+/**
+ * Applies a decided commit's writes (upserts and deletes by id: applying twice is applying
+ * once): in order within a collection, the collections side by side (no write of one depends
+ * on another's; the intent stays until all have landed).
+ */
 async function apply(collections: Collections, writes: readonly Write[]): Promise<void> {
-  for (const write of writes) {
-    if ('upsert' in write) await collections.upsert(write.table, write.upsert);
-    else await collections.remove(write.table, write.remove);
-  }
+  const byTable = new Map<Table, Write[]>();
+  for (const write of writes) byTable.set(write.table, [...(byTable.get(write.table) ?? []), write]);
+  const results = await Promise.allSettled(
+    [...byTable.values()].map(async (run) => {
+      for (const write of run) {
+        if ('upsert' in write) await collections.upsert(write.table, write.upsert);
+        else await collections.remove(write.table, write.remove);
+      }
+    }),
+  );
+  const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /**
@@ -146,21 +171,17 @@ async function apply(collections: Collections, writes: readonly Write[]): Promis
  */
 async function finish(collections: Collections, intent: Intent): Promise<void> {
   if (intent.state === 'apply') {
-    const { writes, versions } = parseIntent(intent);
+    const { writes, versions } = await readPlan(collections, intent.id);
     await apply(collections, writes);
     await collections.upsert('control', versionRows(versions));
   }
-  await collections.remove('control', [intent.id]);
+  await clear(collections, intent.id, await planIds(collections, intent.id));
 }
 
-function parseIntent(intent: Intent): { writes: Write[]; versions: [string, number][] } {
-  try {
-    const parsed = JSON.parse(intent.document ?? '') as { writes: Write[]; versions: [string, number][] };
-    if (Array.isArray(parsed.writes) && Array.isArray(parsed.versions)) return parsed;
-  } catch (error) {
-    throw new StorageError(`the intent ${intent.id} in the control collection is not readable JSON; delete it by id if it was written by hand`, { cause: error });
-  }
-  throw new StorageError(`the intent ${intent.id} in the control collection has no writes or versions; delete it by id if it was written by hand`);
+/** Deletes an intent and its plan: the intent (with the parts beside it) first, then the plans collection's parts (left by a failure in between, they are never read again). */
+async function clear(collections: Collections, id: string, parts: { control: readonly string[]; plans: readonly string[] }): Promise<void> {
+  await collections.remove('control', [id, ...parts.control]);
+  if (parts.plans.length) await collections.remove('plans', parts.plans);
 }
 
 /** On open: finishes every intent left behind longer than the lease (all of them with `leaseMs: 0`). */
@@ -170,7 +191,7 @@ export async function recoverIntents(collections: Collections, options: IntentOp
   for (const row of rows) {
     const { state, at } = row.metadata;
     if ((state !== 'claim' && state !== 'apply') || typeof at !== 'number') continue;
-    const intent: Intent = { id: row.id, state, at, document: row.document };
+    const intent: Intent = { id: row.id, state, at };
     if (!isStale(intent, options)) continue;
     await finish(collections, intent);
     finished++;
@@ -183,16 +204,16 @@ const MAX_READS = 50;
 
 /**
  * Runs `body` so that it sees no commit half-applied on `keys`: the control rows are read
- * before and after it; when a write was in flight or a version moved in between, it waits
+ * before (handed to `body`: what it read is the store at those versions) and after it; when a write was in flight or a version moved in between, it waits
  * (finishing intents past their lease) and reads again.
  */
-export async function consistentRead<T>(collections: Collections, keys: readonly string[], body: () => Promise<T>, options: IntentOptions): Promise<T> {
+export async function consistentRead<T>(collections: Collections, keys: readonly string[], body: (before: Control) => Promise<T>, options: IntentOptions): Promise<T> {
   for (let attempt = 0; attempt < MAX_READS; attempt++) {
     // A claim has written nothing: only decided intents (`apply`) can be half-applied.
     const before = await readControl(collections, keys);
     const applying = before.intents.filter((intent) => intent.state === 'apply');
     if (applying.length === 0) {
-      const result = await body();
+      const result = await body(before);
       const after = await readControl(collections, keys);
       if (!after.intents.some((intent) => intent.state === 'apply') && keys.every((key) => after.versions.get(key) === before.versions.get(key))) return result;
     } else {

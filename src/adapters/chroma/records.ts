@@ -6,6 +6,7 @@
  */
 import { appPartition, byCreation, factHash, isVisibleTo, userPartition, type MemoryRecord, type Scope } from 'engram';
 import type { Owner, RecordLocation, RecordStore } from '../../storage/contract';
+import type { Held, Snapshots } from './snapshot';
 import type { Collections, ReadRow } from './collections';
 import { consistentRead, readControl, type IntentOptions } from './intents';
 import { inputOf, inputPartition, recordOf, sourceFlag } from './rows';
@@ -23,7 +24,7 @@ export function scopeFilter(owner: Owner, scopes: readonly Scope[]): Filter {
   );
 }
 
-export function createRecordReads(collections: Collections, intents: IntentOptions, quarantined: Set<string>): RecordReads {
+export function createRecordReads(collections: Collections, intents: IntentOptions, quarantined: Set<string>, snapshots: Snapshots): RecordReads {
   const ownKeys = (owner: Owner) => [userPartition(owner), appPartition(owner.appName)];
 
   /** Parsed, visible records of `rows` (unparseable ones quarantined). */
@@ -61,7 +62,13 @@ export function createRecordReads(collections: Collections, intents: IntentOptio
     versions: async (keys) => (await readControl(collections, keys)).versions,
 
     async getMany(ids, owner) {
-      const found = new Map((await memories(owner, ownKeys(owner), { ids })).map((record) => [record.id, record]));
+      // From the held partitions when each id is found in one that is current (one control read).
+      const keys = ownKeys(owner);
+      const control = await readControl(collections, keys);
+      const held = keys.flatMap((key) => snapshots.currentAt(control, [key]) ?? []);
+      const fromHeld = ids.flatMap((id) => held.flatMap((partition) => partition.rows.get(id)?.record ?? []).slice(0, 1));
+      if (fromHeld.length === ids.length) return fromHeld.filter((record) => isVisibleTo(record, owner));
+      const found = new Map((await memories(owner, keys, { ids })).map((record) => [record.id, record]));
       return ids.flatMap((id) => found.get(id) ?? []);
     },
 
@@ -70,8 +77,12 @@ export function createRecordReads(collections: Collections, intents: IntentOptio
       return (await memories(owner, ownKeys(owner), { where })).sort(byCreation);
     },
 
-    async workingSet(owner, { ids, topics, facts = [], scope }) {
-      const key = scope === 'app' ? appPartition(owner.appName) : userPartition(owner);
+    async workingSet(owner, request) {
+      const key = request.scope === 'app' ? appPartition(owner.appName) : userPartition(owner);
+      const [held] = (await snapshots.current([key])) ?? [];
+      const fromHeld = held && heldWorkingSet(held, request);
+      if (fromHeld) return [...new Map(fromHeld.filter((record) => isVisibleTo(record, owner)).map((record) => [record.id, record])).values()];
+      const { ids, topics, facts = [], scope } = request;
       const active = (clause: Filter) => collections.get('memories', { where: and(eq('pk', key), eq('scope', scope), eq('active', true), clause), embeddings: true });
       const hashes = [...new Set(facts.map((fact) => factHash(fact.topic, fact.content)))];
       // Neighbours (any state), the topic sweep and the identical facts (active, by `where`) in one consistent read.
@@ -127,6 +138,27 @@ export function createRecordReads(collections: Collections, intents: IntentOptio
 
     countForeign: async (embedderId) => (await foreign(embedderId)).length,
   };
+}
+
+/**
+ * The working set from a held partition: the ids (any state), the active rows of `scope` on one
+ * of `topics` or holding one of `facts`. Undefined when an id is not held there (it is in another
+ * partition: the caller reads from the server).
+ */
+function heldWorkingSet(held: Held, { ids, topics, facts = [], scope }: Parameters<RecordStore['workingSet']>[1]): MemoryRecord[] | undefined {
+  const out: MemoryRecord[] = [];
+  for (const id of ids) {
+    const row = held.rows.get(id);
+    if (!row) return undefined;
+    out.push(row.record);
+  }
+  const onTopic = new Set(topics);
+  const hashes = new Set(facts.map((fact) => factHash(fact.topic, fact.content)));
+  if (onTopic.size === 0 && hashes.size === 0) return out;
+  for (const { record, fact } of held.rows.values()) {
+    if (record.invalidatedAt === undefined && record.scope === scope && (onTopic.has(record.topic) || hashes.has(fact))) out.push(record);
+  }
+  return out;
 }
 
 /** Row id of an owner's revocation of `sourceId` (JSON: no two owners or sources share one). */

@@ -3,7 +3,7 @@
  *
  * - memories: vector = the embedding, document = the content, metadata = what `where` filters
  *   on (partition `pk`, owner, scope, session, topic, `active`, the scoring fields, the
- *   embedder) plus the whole record as JSON (`record`, without the vector). Chroma metadata
+ *   embedder, the write version `wv`) plus the whole record as JSON (`record`, without the vector). Chroma metadata
  *   holds no arrays, so the source ids are flags: `src:<id>: true`. Chroma's upsert merges
  *   metadata and a `null` does not remove a key, so a row that loses a flag is deleted and
  *   written anew (both in one intent: commit.ts).
@@ -29,8 +29,8 @@ export function dropsFlags(record: Pick<MemoryRecord, 'sources'>, previous: Pick
   return [...sourceIds(previous)].some((id) => !current.has(id));
 }
 
-/** A record as a row. */
-export function memoryRow(record: MemoryRecord): ChromaRow {
+/** A record as a row; `wv` is its partition's version after the commit that writes it (snapshot.ts catches up by it). */
+export function memoryRow(record: MemoryRecord, wv: number): ChromaRow {
   const { embedding, ...rest } = record;
   const flags: Metadata = {};
   for (const id of sourceIds(record)) flags[sourceFlag(id)] = true;
@@ -54,6 +54,7 @@ export function memoryRow(record: MemoryRecord): ChromaRow {
       halfLifeDays: record.halfLifeDays,
       confidence: record.confidence,
       embedderId: record.embedderId,
+      wv,
       record: JSON.stringify(rest),
       ...flags,
     },

@@ -12,6 +12,7 @@ import { createCommit } from './commit';
 import { recoverIntents, type IntentOptions } from './intents';
 import { createRecordReads } from './records';
 import { parseChromaOptions } from './options';
+import { createSnapshots } from './snapshot';
 import { createVectorLayer } from './vectors';
 
 /** Test seams (never in the published options). */
@@ -23,6 +24,8 @@ export interface ChromaInternals {
   lockName?: string;
   /** Makes a chosen write request fail (the contract suite's fault sweep). */
   faults?: WriteFaults;
+  /** Most memory rows the instance holds (snapshot.ts); default 200,000. */
+  maxHeldRows?: number;
 }
 
 export const DEFAULT_LEASE_MS = 30_000;
@@ -48,8 +51,9 @@ export async function openChromaStorage(connection: ChromaConnection & { collect
     throw collections.fail('finishing commits left behind', error);
   }
   const quarantined = new Set<string>();
-  const records: RecordStore = { quarantined, ...createRecordReads(collections, intents, quarantined), commit: createCommit(collections, intents) };
-  const vectors = createVectorLayer(collections, context.embedder.id);
+  const snapshots = createSnapshots(collections, intents, context.embedder.id, quarantined, internals.maxHeldRows);
+  const records: RecordStore = { quarantined, ...createRecordReads(collections, intents, quarantined, snapshots), commit: createCommit(collections, intents, snapshots) };
+  const vectors = createVectorLayer(snapshots, context.embedder.id);
   let closed = false;
   const isClosed = () => closed;
   const { tenant = 'default_tenant', database = 'default_database' } = connection;
@@ -59,6 +63,7 @@ export async function openChromaStorage(connection: ChromaConnection & { collect
     vectors: guardClosed(vectors, isClosed),
     async close() {
       closed = true;
+      snapshots.clear();
     },
   };
 }

@@ -1,31 +1,18 @@
 /**
- * The vector layer on Chroma's own nearest-neighbour search (cosine space: a distance is
- * `1 − cos`, converted back before anything is compared or blended).
- *
- * Retrieval ranks by engram's blend, `w.relevance·cos + rest` (rest = `w.recency·recency +
- * w.importance·importance`), and Chroma only ranks by distance, so the search asks for the
- * nearest `n` and blends them. A row it did not fetch has `cos ≤ cos_n` (the n-th fetched), so
- * it can enter the top k only if its own `rest > S_k − w.relevance·cos_n` (S_k: the k-th best
- * fetched score). The rests of every row are known here (the scoring columns), so those rows
- * are named, read by id with their vectors, and their cosine computed here (Chroma's query
- * restricted to ids scans); when there are none, the answer stands. Only when too many would qualify does it ask for
- * more neighbours (×4), up to every visible row. The top k is the one an exhaustive scan gives,
- * as on the IndexedDB path.
+ * The vector layer over the partitions this instance holds (snapshot.ts): `ensure` brings them
+ * to their current versions (one control read when nothing moved), and the searches run here,
+ * exactly, over the held vectors: the cosine of every visible active row, blended as
+ * `w.relevance·cos + w.recency·recency + w.importance·importance`, the top k by that score
+ * (ties by id), which is what an exhaustive scan on the IndexedDB path returns. Each hit carries
+ * its record, so retrieval reads nothing more. A search on partitions not held yet loads them.
  *
  * There is no lexical channel on Chroma: `text` is ignored and relevance is the cosine
  * (`lexical` is 0), as on the IndexedDB path for a query that shares no term with any memory.
  */
-import { appPartition, decayedConfidence, partitionOf, partitionsFor, userPartition, type Scope } from 'engram';
+import { appPartition, decayedConfidence, isVisibleTo, partitionsFor, userPartition, type MemoryRecord } from 'engram';
 import type { VectorHit, VectorLayer, VectorSearch } from '../../storage/contract';
-import type { Collections, ReadRow } from './collections';
-import { readControl } from './intents';
+import type { Held, HeldRow, Snapshots } from './snapshot';
 import { and, eq, NOTHING, or, type Filter } from './where';
-
-/** The first search asks for this many times k (at least MIN_FETCH). */
-const FIRST_FETCH_FACTOR = 4;
-const MIN_FETCH = 32;
-/** Most rows a search names by id in its second query; beyond it, it asks for more neighbours. */
-const MAX_NAMED = 2_000;
 
 /** The visible, active rows of a search: the owner's user and session rows of the scopes asked, the app's rows. */
 export function searchFilter(search: Pick<VectorSearch, 'owner' | 'scopes' | 'sessionId'>): Filter {
@@ -37,144 +24,99 @@ export function searchFilter(search: Pick<VectorSearch, 'owner' | 'scopes' | 'se
   return and(eq('active', true), or(and(eq('pk', userPartition(owner)), own), scopes.includes('app') ? eq('pk', appPartition(owner.appName)) : NOTHING));
 }
 
-/** What the blend needs of a row besides its cosine, kept per partition (see createVectorLayer). */
-interface Scoring {
-  updatedAt: number;
-  halfLifeDays: number;
-  importance: number;
+/** Whether a held row is a candidate of `search` (the rows {@link searchFilter} admits). */
+function admits(search: VectorSearch, record: MemoryRecord): boolean {
+  if (record.invalidatedAt !== undefined || !isVisibleTo(record, search.owner)) return false;
+  if (record.scope === 'app') return search.scopes.includes('app');
+  if (record.scope === 'user') return search.scopes.includes('user');
+  return search.scopes.includes('session') && search.sessionId !== undefined && record.sessionId === search.sessionId;
 }
 
-interface Columns {
-  version: number;
-  rows: Map<string, Scoring>;
-  /** Active rows another embedder wrote. */
-  foreign: number;
+function cosine(query: Float32Array, queryNorm: number, row: HeldRow): number {
+  const vector = row.record.embedding;
+  if (vector.length !== query.length || row.norm === 0 || queryNorm === 0) return 0;
+  let dot = 0;
+  for (let i = 0; i < query.length; i++) dot += query[i]! * vector[i]!;
+  return dot / (row.norm * queryNorm);
 }
 
-function hitOf(id: string, distance: number, scoring: Scoring, search: VectorSearch): VectorHit {
-  const cosine = 1 - distance;
+function norm(vector: Float32Array): number {
+  let sum = 0;
+  for (const value of vector) sum += value * value;
+  return Math.sqrt(sum);
+}
+
+function hitOf(row: HeldRow, cosine: number, search: VectorSearch): VectorHit {
+  const { record } = row;
   // Recency is the decay of a confidence of 1 (engram's one decay rule, exact: x · 1 = x).
-  const recency = decayedConfidence({ ...scoring, confidence: 1 }, search.now);
+  const recency = decayedConfidence({ updatedAt: record.updatedAt, halfLifeDays: record.halfLifeDays, confidence: 1 }, search.now);
   const { weights } = search;
-  const { importance } = scoring;
-  return { id, score: weights.relevance * cosine + weights.recency * recency + weights.importance * importance, relevance: cosine, cosine, lexical: 0, recency, importance };
+  const { importance } = record;
+  return { id: record.id, score: weights.relevance * cosine + weights.recency * recency + weights.importance * importance, relevance: cosine, cosine, lexical: 0, recency, importance, record };
 }
 
 const byScore = (a: VectorHit, b: VectorHit) => b.score - a.score || (a.id < b.id ? -1 : 1);
 
-function cosine(query: Float32Array, vector: readonly number[]): number {
-  let dot = 0;
-  let norm = 0;
-  let queryNorm = 0;
-  for (let i = 0; i < query.length; i++) {
-    dot += query[i]! * vector[i]!;
-    norm += vector[i]! * vector[i]!;
-    queryNorm += query[i]! * query[i]!;
+/** The top `k` of the held rows of `search`, best first. */
+function rank(search: VectorSearch, partitions: readonly Held[], embedderId: string): VectorHit[] {
+  const queryNorm = norm(search.vector);
+  const top: VectorHit[] = [];
+  for (const held of partitions) {
+    for (const row of held.rows.values()) {
+      if (row.record.embedderId !== embedderId || !admits(search, row.record)) continue;
+      const hit = hitOf(row, cosine(search.vector, queryNorm, row), search);
+      if (top.length === search.k && byScore(hit, top[top.length - 1]!) >= 0) continue;
+      // Insert in order (k is small): the list stays sorted and at most k long.
+      let at = top.length;
+      while (at > 0 && byScore(hit, top[at - 1]!) < 0) at--;
+      top.splice(at, 0, hit);
+      if (top.length > search.k) top.pop();
+    }
   }
-  return norm === 0 || queryNorm === 0 ? 0 : dot / Math.sqrt(norm * queryNorm);
+  return top;
 }
 
-/** Ids not fetched whose recency and importance alone exceed `need`: the only rows that could still enter the top k. */
-function contenders(search: VectorSearch, held: readonly Map<string, Scoring>[], fetched: ReadonlySet<string>, need: number): string[] {
-  const out: string[] = [];
-  for (const rows of held) {
-    for (const [id, scoring] of rows) {
-      if (fetched.has(id)) continue;
-      const hit = hitOf(id, 1, scoring, search); // distance 1: cos 0, so the score is the rest alone
-      if (hit.score >= need) out.push(id);
-    }
+/** The `limit` most similar active rows of `scope` at or above `threshold`, most similar first. */
+function nearest(held: Held, vector: Float32Array, threshold: number, scope: MemoryRecord['scope'], limit: number, embedderId: string): string[] {
+  const queryNorm = norm(vector);
+  const found: { id: string; cosine: number }[] = [];
+  for (const row of held.rows.values()) {
+    const { record } = row;
+    if (record.invalidatedAt !== undefined || record.scope !== scope || record.embedderId !== embedderId) continue;
+    const value = cosine(vector, queryNorm, row);
+    if (value >= threshold) found.push({ id: record.id, cosine: value });
   }
-  return out;
+  return found
+    .sort((a, b) => b.cosine - a.cosine || (a.id < b.id ? -1 : 1))
+    .slice(0, limit)
+    .map((hit) => hit.id);
 }
 
-/**
- * Chroma answers the searches with ids and distances only; the scoring fields of each
- * partition's active rows are kept here as of its version (loaded by `ensure` when the version
- * moved, kept in step by `afterCommit` for this instance's own writes), so a search that has to
- * look deep does not carry every row's metadata back.
- */
-export function createVectorLayer(collections: Collections, embedderId: string): VectorLayer {
-  const columns = new Map<string, Columns>();
-
-  async function load(key: string, version: number): Promise<void> {
-    const rows = await collections.get('memories', { where: and(eq('pk', key), eq('active', true)) });
-    const scoring = new Map<string, Scoring>();
-    let foreign = 0;
-    for (const { id, metadata } of rows) {
-      if (metadata.embedderId !== embedderId) foreign++;
-      const { updatedAt, halfLifeDays, importance } = metadata;
-      if (typeof updatedAt === 'number' && typeof halfLifeDays === 'number' && typeof importance === 'number') scoring.set(id, { updatedAt, halfLifeDays, importance });
-    }
-    columns.set(key, { version, rows: scoring, foreign });
-  }
-
-  async function search(request: VectorSearch): Promise<VectorHit[]> {
-    const where = searchFilter(request);
-    if (request.k === 0 || where === NOTHING) return [];
-    const keys = partitionsFor(request.owner, request.scopes);
-    if (keys.some((key) => !columns.has(key))) await ensure(keys);
-    const held = keys.map((key) => columns.get(key)!.rows);
-    // Not found: written by another instance after the last ensure, so not in this answer.
-    const scoringOf = (id: string) => held.find((rows) => rows.has(id))?.get(id);
-    const blend = (rows: readonly ReadRow[]) =>
-      rows.flatMap((row) => {
-        const scoring = scoringOf(row.id);
-        return scoring ? [hitOf(row.id, row.distance!, scoring, request)] : [];
-      });
-    for (let n = Math.max(MIN_FETCH, request.k * FIRST_FETCH_FACTOR); ; n *= 4) {
-      const [rows] = await collections.query('memories', { vectors: [request.vector], n, where, metadata: false });
-      const hits = blend(rows!).sort(byScore);
-      if (rows!.length < n) return hits.slice(0, request.k);
-      if (hits.length < request.k) continue;
-      const named = contenders(request, held, new Set(rows!.map((row) => row.id)), hits[request.k - 1]!.score - request.weights.relevance * (1 - rows!.at(-1)!.distance!));
-      if (named.length === 0) return hits.slice(0, request.k);
-      if (named.length > MAX_NAMED) continue;
-      // Their vectors, and the cosine here: Chroma's query restricted to ids is slow (a scan).
-      const more = await collections.get('memories', { ids: named, where, embeddings: true, documents: false });
-      const distances = more.map((row) => ({ ...row, distance: 1 - cosine(request.vector, row.embedding!) }));
-      return [...hits, ...blend(distances)].sort(byScore).slice(0, request.k);
-    }
-  }
-
-  async function ensure(keys: readonly string[]): Promise<Map<string, number>> {
-    const { versions } = await readControl(collections, keys);
-    await Promise.all(keys.map((key) => (columns.get(key)?.version === versions.get(key) ? undefined : load(key, versions.get(key)!))));
-    return versions;
+export function createVectorLayer(snapshots: Snapshots, embedderId: string): VectorLayer {
+  /** The held partitions of `keys`, loading those not held yet (a search before any ensure). */
+  async function heldFor(keys: readonly string[]): Promise<Held[]> {
+    if (keys.some((key) => !snapshots.held(key))) await snapshots.sync(keys);
+    return keys.map((key) => snapshots.held(key)!);
   }
 
   return {
-    ensure,
+    ensure: (keys) => snapshots.sync(keys),
 
     async neighbours(key, vectors, { threshold, scope, limit }) {
       if (vectors.length === 0) return [];
-      const results = await collections.query('memories', { vectors, n: limit, where: and(eq('pk', key), eq('scope', scope as Scope), eq('active', true)), metadata: false });
-      return results.map((rows) => rows.filter((row) => 1 - row.distance! >= threshold).map((row) => row.id));
+      const [held] = await heldFor([key]);
+      return vectors.map((vector) => nearest(held!, vector, threshold, scope, limit, embedderId));
     },
 
-    search,
-    foreignRows: (key) => columns.get(key)?.foreign ?? 0,
-
-    // Chroma holds the vectors the commit wrote; only the scoring columns follow it here.
-    async afterCommit(result, records) {
-      for (const [key, [before, after]] of result.versions) {
-        const held = columns.get(key);
-        if (!held || held.version !== before) {
-          columns.delete(key);
-          continue;
-        }
-        for (const record of records) {
-          if (partitionOf(record) !== key) continue;
-          if (record.invalidatedAt !== undefined) {
-            if (held.rows.delete(record.id) && record.embedderId !== embedderId) held.foreign--;
-            continue;
-          }
-          if (!held.rows.has(record.id) && record.embedderId !== embedderId) held.foreign++;
-          held.rows.set(record.id, { updatedAt: record.updatedAt, halfLifeDays: record.halfLifeDays, importance: record.importance });
-        }
-        held.version = after;
-      }
+    async search(request) {
+      if (request.k === 0 || searchFilter(request) === NOTHING) return [];
+      return rank(request, await heldFor(partitionsFor(request.owner, request.scopes)), embedderId);
     },
+
+    foreignRows: (key) => snapshots.held(key)?.foreign ?? 0,
+    // The commit itself follows into the held partitions (commit.ts): it knows the rows as stored.
+    afterCommit: async () => undefined,
     settled: async () => undefined,
-    reset: async () => columns.clear(),
+    reset: async () => snapshots.clear(),
   };
 }
