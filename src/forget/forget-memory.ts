@@ -16,10 +16,10 @@
  */
 import { NotFoundError, PermissionError } from '../errors';
 import type { Candidate, MemoryRecord } from '../schema';
-import { userPartition, type InputRow, type Owner, type WriteInput } from '../storage/contract';
+import type { InputRow, Owner, WriteInput } from '../storage/contract';
 import { createRedactor } from '../storage/redaction';
 import { sourceKey } from '../storage/working-form';
-import { MAX_ATTEMPTS, writeUnderLock } from '../store/write-lock';
+import { writeOwner, type OwnerWrite } from '../storage/write-owner';
 import { sameClaimKey } from '../text';
 import { applyErasure, type ForgetDeps } from './forget';
 import { isErased, type ForgetReport } from './erasure-plan';
@@ -32,7 +32,7 @@ export interface ForgetMemoryDeps extends ForgetDeps {
 
 /** Forgets the memory `id` of `owner`; see the module comment. The internal entry point of `memory.forget`. */
 export function forgetMemory(deps: ForgetMemoryDeps, id: string, owner: Owner): Promise<ForgetReport> {
-  return writeUnderLock(deps.storage.lockName, userPartition(owner), MAX_ATTEMPTS, () => forgetOnce(deps, id, owner));
+  return writeOwner(deps.storage, owner, (write) => forgetOnce(deps, id, owner, write));
 }
 
 /** The memory, checked: the owner's own (not app scope). */
@@ -79,9 +79,8 @@ async function takeOutAll(deps: ForgetMemoryDeps, memory: MemoryRecord, owner: O
   return { changed, spans: [...spans] };
 }
 
-async function forgetOnce(deps: ForgetMemoryDeps, id: string, owner: Owner): Promise<ForgetReport> {
-  const { records: store, vectors } = deps.storage;
-  const versions = await vectors.ensure([userPartition(owner)]);
+async function forgetOnce(deps: ForgetMemoryDeps, id: string, owner: Owner, write: OwnerWrite): Promise<ForgetReport> {
+  const store = deps.storage.records;
   const memory = await readMemory(deps, id, owner);
   // Forgotten before: a tombstone without text, nothing of it left to take out.
   if (isErased(memory, () => false)) return { erased: [], regenerated: [] };
@@ -93,7 +92,7 @@ async function forgetOnce(deps: ForgetMemoryDeps, id: string, owner: Owner): Pro
   const redactor = createRedactor(allSpans);
   const quoting = (excerpt: string) => excerpt !== '' && redactor.excerpt(excerpt) !== excerpt;
   const excerpts = [...new Set(listing.flatMap((record) => record.sources.filter((source) => quoting(source.excerpt)).map((source) => source.excerpt)))];
-  return applyErasure(deps, owner, versions, {
+  return applyErasure(deps, owner, write, {
     inputs: changed,
     sourceIds: new Set(),
     reads: sourceIds,

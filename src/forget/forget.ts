@@ -10,9 +10,9 @@
  * its memory came from rewritten instead of deleted.
  */
 import type { MemoryRecord } from '../schema';
-import { userPartition, type Commit, type InputRow, type Owner, type Storage } from '../storage/contract';
+import type { Commit, InputRow, Owner, Storage } from '../storage/contract';
+import { writeOwner, type OwnerWrite } from '../storage/write-owner';
 import { planErasure, type ForgetReport, type Forgotten } from './erasure-plan';
-import { MAX_ATTEMPTS, writeUnderLock } from '../store/write-lock';
 
 export { REDACTED, type ForgetReport } from './erasure-plan';
 
@@ -28,8 +28,7 @@ export interface ForgetDeps {
 
 /** Forgets several sources at once: one replay, one commit, the same end state as forgetting them one by one. */
 export function forgetSource(deps: ForgetDeps, sourceIds: ReadonlySet<string>, owner: Owner): Promise<ForgetReport> {
-  const key = userPartition(owner);
-  return writeUnderLock(deps.storage.lockName, key, MAX_ATTEMPTS, () => eraseAndRegenerate(deps, sourceIds, owner, key));
+  return writeOwner(deps.storage, owner, (write) => eraseAndRegenerate(deps, sourceIds, owner, write));
 }
 
 /** Past this many sources their inputs are found in one read of the owner's log, not one query each. */
@@ -56,18 +55,17 @@ async function noneActive(store: Storage['records'], owner: Owner, sourceIds: Re
   return true;
 }
 
-async function eraseAndRegenerate(deps: ForgetDeps, sourceIds: ReadonlySet<string>, owner: Owner, key: string): Promise<ForgetReport> {
-  // Versions first, reads after: a write landing in between makes the commit below fail
-  // with ConflictError, and the whole decision is made again on the new state.
-  const { records: store, vectors } = deps.storage;
-  const versions = await vectors.ensure([key]);
+async function eraseAndRegenerate(deps: ForgetDeps, sourceIds: ReadonlySet<string>, owner: Owner, write: OwnerWrite): Promise<ForgetReport> {
+  // Versions first (writeOwner), reads after: a write landing in between makes the commit
+  // below fail with ConflictError, and the whole decision is made again on the new state.
+  const store = deps.storage.records;
   const revoked = await revokedInputs(store, owner, sourceIds);
   // Idempotent (invariant 12): a source forgotten before leaves only tombstones that list it,
   // and nothing of it can be stored since (the commit refuses a revoked source's inputs). Then
   // the store already is one that never saw it: report nothing, write nothing.
   const alreadyRevoked = revoked.length === 0 && (await allRevoked(store, owner, sourceIds));
   if (alreadyRevoked && (await noneActive(store, owner, sourceIds))) return { erased: [], regenerated: [] };
-  return applyErasure(deps, owner, versions, {
+  return applyErasure(deps, owner, write, {
     inputs: new Map(revoked.map((input) => [input.seq!, null])),
     sourceIds,
     reads: [...sourceIds],
@@ -103,11 +101,12 @@ export interface ErasureRequest {
 
 /**
  * Replays the owner's inputs as the request leaves them, from the last checkpoint before the
- * first one it changes, plans the erasure (erasure-plan.ts) and commits it against `versions`
- * (read before anything else, so a write in between makes the commit fail and the call decide again).
+ * first one it changes, plans the erasure (erasure-plan.ts) and commits it with `write` (the
+ * versions writeOwner read before anything else: a write in between makes the commit fail and
+ * the call decide again).
  */
-export async function applyErasure(deps: ForgetDeps, owner: Owner, versions: Map<string, number>, request: ErasureRequest): Promise<ForgetReport> {
-  const { records: store, vectors } = deps.storage;
+export async function applyErasure(deps: ForgetDeps, owner: Owner, write: OwnerWrite, request: ErasureRequest): Promise<ForgetReport> {
+  const store = deps.storage.records;
   const seqs = [...request.inputs.keys()];
   const first = seqs.length ? Math.min(...seqs) : undefined;
   // What the erasure can have reached: the active memories and the rows changed since the
@@ -129,18 +128,16 @@ export async function applyErasure(deps: ForgetDeps, owner: Owner, versions: Map
   const records = [...writes.values()];
   if (records.length === 0 && request.quietWhenUnchanged) return report;
   const changed = [...request.inputs];
-  const result = await store.commit({
+  await write.commit({
     records,
     creates: created,
     deleteInputs: changed.filter(([, input]) => input === null).map(([seq]) => seq),
     rewriteInputs: changed.flatMap(([seq, input]) => (input === null ? [] : [{ ...input, seq }])),
-    expected: versions,
     ...(request.revoke ? { revoke: request.revoke } : {}),
     ...(request.redactExcerpts ? { redactExcerpts: request.redactExcerpts } : {}),
     // A rebuilt memory inherits the lineage of the one it replaces, less what it lacks (lineage.ts).
     hints: { loaded: new Map(all.map((record) => [record.id, record])), inherits: rebuilds },
   });
-  await vectors.afterCommit(result, records);
   await deps.clearCaches();
   return report;
 }

@@ -23,11 +23,11 @@
  *   next, as it is after); never between.
  */
 import type { MemoryRecord, Scope, Weights } from '../schema';
-import type { InputRow, PruneInput, WriteInput } from '../store/input-row';
+import type { InputRow, PruneInput, WriteInput } from './input-row';
 import type { WorkingHints } from '../store/lineage';
-import { appPartition, isVisibleTo, partitionOf, partitionsFor, userPartition, type Owner } from '../store/owner';
+import { appPartition, isVisibleTo, partitionOf, partitionsFor, recordUserId, userPartition, type Owner } from './owner';
 
-export { appPartition, isVisibleTo, partitionOf, partitionsFor, userPartition };
+export { appPartition, isVisibleTo, partitionOf, partitionsFor, recordUserId, userPartition };
 export type { InputRow, Owner, PruneInput, WorkingHints, WriteInput };
 
 /** Everything one write (a consolidation, an erasure, a prune, a re-embedding) stores, at once. */
@@ -138,7 +138,7 @@ export interface RecordStore {
   erasureSet(owner: Owner, request: { sourceIds: readonly string[]; fromSeq: number | undefined }): Promise<MemoryRecord[]>;
   /**
    * The owner's stored inputs (user and session writes and prunes), in the order written (`seq`),
-   * never by clock. Inputs come back parsed (store/input-row.ts): replay rebuilds memories from
+   * never by clock. Inputs come back parsed (storage/input-row.ts): replay rebuilds memories from
    * them, so a damaged one rejects the read with StorageError instead of being skipped.
    */
   inputs(owner: Owner): Promise<InputRow[]>;

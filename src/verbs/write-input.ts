@@ -9,7 +9,7 @@ import type { Candidate, ChatMessage, Fact, Operation, Scope, SourceInput } from
 import { EPISODE_TOPIC, episodeCandidates } from '../episode/episode';
 import { summaryCandidates } from '../session/summarize';
 import type { WriteInput } from '../storage/contract';
-import { userPartition, type Owner } from '../storage/contract';
+import { recordUserId, userPartition, type Owner } from '../storage/contract';
 import type { MemoryDeps } from './deps';
 
 /** Where a write goes and what it came from, as parsed at the edge. */
@@ -29,7 +29,7 @@ export interface WriteTarget {
 /** The one way a write input is built: the owner rule for app scope and the stored shape live here. */
 export function writeInput(kind: WriteInput['kind'], target: WriteTarget, at: number, content: { messages: ChatMessage[] } | { fact: Fact }): WriteInput {
   return {
-    userId: target.scope === 'app' ? '' : target.userId,
+    userId: recordUserId(target, target.scope),
     appName: target.appName,
     scope: target.scope,
     sessionId: target.sessionId ?? '',
