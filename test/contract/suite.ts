@@ -15,7 +15,7 @@ import { checkUndo } from './undo';
 import { checkForget } from './forget';
 import { checkEquivalence, forgetVersusFresh, SEED_CONVERSATIONS } from './equivalence';
 import { sweepSessionThree, sweepVerb } from './fault-sweep';
-import { CONTROL_VERBS } from './control';
+import { checkControlVerbs, CONTROL_VERBS } from './control';
 import { createStores, type MakeStore } from './harness';
 import { checkIsolation } from './isolation';
 import { seedScenario } from './seed-scenario';
@@ -122,6 +122,12 @@ export function describeStorageContract(name: string, makeStore: MakeStore, opti
         console.log(`undo property (${name}): ${runs} random histories, ${undone} with only CREATE/UPDATE in the last message (${operations} operations undone), 0 mismatches`);
         expect(undone).toBeGreaterThan(0);
       }, timeout * 2);
+    });
+
+    describe("the user's verbs (correct, pin, unpin, why)", () => {
+      it('corrects with an UPDATE, keeps a pinned memory through decay and prune, and explains the line', async () => {
+        await checkControlVerbs(await stores.open());
+      }, timeout);
     });
 
     describe("the user's verbs (fault sweep over each commit)", () => {
