@@ -30,6 +30,7 @@ export type { Retrieved } from './retrieve/retrieve';
 export { REDACTED, type ForgetReport } from './forget/forget';
 export type { PruneReport } from './forget/prune';
 export type { UndoReport } from './undo/undo';
+export type { WhyReport, WhySource, WhyStep } from './control/why';
 export { SESSION_SUMMARY_TOPIC } from './session/summarize';
 export { EPISODE_TOPIC } from './extract/topics';
 export { EPISODES_HEADING } from './inject/inject';
@@ -63,6 +64,7 @@ export {
   DEFAULT_EXCLUSIVE_TOPICS,
   DEFAULT_WEIGHTS,
   decayedConfidence,
+  decayHalfLife,
   confidenceBand,
   type ConfidenceBand,
   type CandidateInput,

@@ -10,6 +10,7 @@ import type { ReembedReport } from './reembed/reembed';
 import type { Retrieved } from './retrieve/retrieve';
 import type { ChatMessage, Fact, HistoryEntry, MemoryRecord, Operation } from './schema';
 import type { UndoReport } from './undo/undo';
+import type { WhyReport } from './control/why';
 import type { ImportReport, OwnerExport } from './transfer/format';
 import type { PersistResult, StorageEstimateResult } from './durability/persist';
 import type { ChangeListener } from './durability/subscribe';
@@ -80,6 +81,58 @@ export interface Memory {
    * them all in one replay and one commit (the same result as one call each, much faster for many).
    */
   forgetSource(sourceId: string | readonly string[], options: OwnerOptions): Promise<ForgetReport>;
+  /**
+   * The user deletes one memory (a "delete" in a chat app's memory settings). Its text leaves
+   * everything stored: the memory becomes a tombstone without text (history event `erased`),
+   * and the fact is taken out of every stored conversation it was extracted from, its span
+   * redacted there (`[forgotten]`) while the rest of each message stays for the memories it
+   * still supports; what quoted the span loses it too (the episode of that turn is rebuilt
+   * without it, excerpts and reasons that quote it are blanked). The memory's other sources
+   * and the other memories stay. Because the stored conversations no longer hold it, no later
+   * replay (`forgetSource`, `asOf`, `reembed`, an `import` of the export) brings it back; if
+   * the user states it again in a new message, it is remembered again. Forgetting the memory
+   * an UPDATE made lets the one it superseded stand again (its own statement is still stored).
+   * Forgetting a memory already forgotten does nothing.
+   * @returns `{ erased, regenerated }` as forgetSource: the memory (and any record that only
+   * quoted it), and the memories rebuilt because their text or sources changed.
+   * @throws NotFoundError for a memory the owner does not have; PermissionError for app scope;
+   * ValidationError for a bad id or owner.
+   */
+  forget(id: string, owner: OwnerOptions): Promise<ForgetReport>;
+  /**
+   * The user's own correction of one memory (an "edit" in a chat app's memory settings): a
+   * `user_explicit` UPDATE of it to `content`, on its topic and scope, written under the source
+   * `correction:<id>` (so `forgetSource` of that id reverts it). The old memory stays in history
+   * as superseded, the new one inherits its sources (lineage) and its pin. Stored as an input
+   * like `remember({ replaces })`, so every replay makes the same correction.
+   * @returns the Operation: an UPDATE (`memoryId`: the corrected memory's new id), or a NOOP when
+   * the memory already says `content`.
+   * @throws NotFoundError for a memory the owner does not have; PermissionError for app scope;
+   * ConflictError for a memory no longer active (its current version is named) or when a more
+   * trusted source stands behind it (a `bootstrapped` one: the trust gate refuses the UPDATE);
+   * ValidationError for empty or oversized content.
+   */
+  correct(id: string, content: string, owner: OwnerOptions): Promise<Operation>;
+  /**
+   * Pins one memory: it no longer decays (recency 1, confidence as stored), is never pruned,
+   * comes first among memories of equal score in `retrieve`, and shows `pinned: true`. The pin
+   * passes to what the memory becomes (an UPDATE, `correct`, a regeneration) and travels in
+   * `export`/`import`. Changes no content and no time. Pinning a pinned memory does nothing.
+   * @returns the record as it stands.
+   * @throws NotFoundError for a memory the owner does not have; PermissionError for app scope;
+   * ConflictError for a memory no longer active.
+   */
+  pin(id: string, owner: OwnerOptions): Promise<MemoryRecord>;
+  /** Undoes `pin`: the memory decays and may be pruned again. Errors as `pin`. */
+  unpin(id: string, owner: OwnerOptions): Promise<MemoryRecord>;
+  /**
+   * What made one memory what it is (a "why do you think that?"): its line (the memories it was
+   * updated or rebuilt from, oldest first), every event of the line with its reason and the
+   * source whose statement caused it, and the sources behind it (type, id, time, and the excerpt
+   * while it exists: `null` once erased). Works on tombstones too.
+   * @throws NotFoundError for a memory the owner cannot see.
+   */
+  why(id: string, owner: OwnerOptions): Promise<WhyReport>;
   /**
    * The owner's memories and its app's app-scope ones, oldest first; tombstones with `includeInvalid`.
    * With `asOf` (ms since epoch): the memories as they stood at that time, active then, with the

@@ -9,10 +9,21 @@
 import type { HistoryEntry, MemoryRecord } from '../schema';
 import { sameClaimKey } from '../text';
 import { freshId } from '../ids';
-import { blankText, erase, generalize, isErased, redactSources, REDACTED, withoutMetadata } from './erasure-text';
-import { REPLAY_ID } from './replay';
+import { blankText, erase, generalize, isErased, redactSources, REDACTED, withoutMetadata, type Blanks } from './erasure-text';
+import { pinKey, REPLAY_ID } from './replay';
+import { createRedactor } from '../storage/redaction';
 
-export { REDACTED };
+export { isErased, REDACTED };
+
+/**
+ * What the user forgot with `forget(id)` (take-out.ts): the memories whose text goes whatever
+ * supports them, and the spans of the stored messages they were read from. Any record whose
+ * content quotes a span goes too (an episode of the turn), any excerpt that quotes one is blanked.
+ */
+export interface Forgotten {
+  ids: ReadonlySet<string>;
+  spans: readonly string[];
+}
 
 /** What forgetSource did: erased ids, and each other affected memory with its replacement. */
 export interface ForgetReport {
@@ -109,8 +120,10 @@ function isSupported(record: MemoryRecord, support: ReadonlyMap<string, Readonly
 }
 
 export interface ErasureInput {
-  /** The revoked sources (one forgetSource call may revoke several: one replay for all). */
+  /** The revoked sources (one forgetSource call may revoke several: one replay for all); empty for a forget. */
   sourceIds: ReadonlySet<string>;
+  /** A forget's memories and spans (absent for forgetSource). */
+  forgotten?: Forgotten;
   now: number;
   newId: () => string;
   /** Every record the replay of the remaining inputs produced, tombstones included. */
@@ -128,6 +141,14 @@ interface Context extends Readonly<ErasureInput> {
   current: readonly MemoryRecord[];
   /** The reason an erased record's last entry gives. */
   erasedReason: string;
+  /** What happened, for the reasons: "source s1 revoked", "memory m forgotten by the user". */
+  cause: string;
+  /** Which excerpts go. */
+  blanks: Blanks;
+  /** Whether a record's text goes whatever supports it (a forget's memories and what quotes their spans). */
+  forgottenText: (record: MemoryRecord) => boolean;
+  /** Whether a reason quotes forgotten text (a forget's spans or contents). */
+  quotesForgotten: (text: string) => boolean;
   /** {@link supportByClaim} of the replay. */
   support: ReadonlyMap<string, ReadonlySet<string>>;
   sourceIdsOf: (record: MemoryRecord) => ReadonlySet<string>;
@@ -167,9 +188,37 @@ function contextOf(input: ErasureInput): Context {
     ...input,
     revoked: input.sourceIds,
     current: input.all.filter((record) => record.invalidatedAt === undefined),
-    erasedReason: `erased: ${input.sourceIds.size === 1 ? 'sole ' : 'all its '}${describeSources(input.sourceIds)} revoked`,
+    ...reasonsOf(input),
     support: supportByClaim(input.replayed),
     sourceIdsOf: createSourceIds(),
+    ...forgottenRules(input),
+  };
+}
+
+/** The reasons an erasure writes: forgetSource names the revoked sources, forget the memory. */
+function reasonsOf(input: ErasureInput): { erasedReason: string; cause: string } {
+  const forgotten = input.forgotten ? [...input.forgotten.ids] : [];
+  if (forgotten.length) {
+    const what = forgotten.length === 1 ? `memory ${forgotten[0]}` : `memories ${forgotten.join(', ')}`;
+    return { erasedReason: 'erased: forgotten by the user', cause: `${what} forgotten by the user` };
+  }
+  return { erasedReason: `erased: ${input.sourceIds.size === 1 ? 'sole ' : 'all its '}${describeSources(input.sourceIds)} revoked`, cause: `${describeSources(input.sourceIds)} revoked` };
+}
+
+/** The forget rules ({@link Forgotten}); for forgetSource, only the revoked sources' excerpts go. */
+function forgottenRules(input: ErasureInput): Pick<Context, 'blanks' | 'forgottenText' | 'quotesForgotten'> {
+  const revoked = input.sourceIds;
+  const forgotten = input.forgotten;
+  if (!forgotten) return { blanks: (source) => revoked.has(source.id), forgottenText: () => false, quotesForgotten: () => false };
+  const memories = input.all.filter((record) => forgotten.ids.has(record.id));
+  const redactor = createRedactor(forgotten.spans);
+  // A memory's own words are forgotten too where a reason quotes them (a decision's).
+  const quoted = createRedactor([...forgotten.spans, ...memories.map((record) => record.content)]);
+  const claims = new Set(memories.map(claimOf));
+  return {
+    blanks: (source) => revoked.has(source.id) || redactor.excerpt(source.excerpt) !== source.excerpt,
+    forgottenText: (record) => forgotten.ids.has(record.id) || claims.has(claimOf(record)) || redactor.text(record.content) !== record.content,
+    quotesForgotten: (text) => quoted.quotes(text),
   };
 }
 
@@ -242,8 +291,7 @@ function matchReplay({ replayed, all, current, revoked, newId, sourceIdsOf }: Co
 
 /** Stale active memories: erased when `s` was their only source, else superseded by their rebuilt version. */
 function retireStale(context: Context, { stale, rebuilt }: Matched): { written: Written; rebuilds: ReadonlyMap<string, string> } {
-  const { revoked, now, support, sourceIdsOf } = context;
-  const label = describeSources(revoked);
+  const { revoked, now, support, sourceIdsOf, blanks, cause } = context;
   const writes = new Map<string, MemoryRecord>();
   const redacted: string[] = [];
   const erased: string[] = [];
@@ -251,18 +299,18 @@ function retireStale(context: Context, { stale, rebuilt }: Matched): { written: 
   const rebuilds = new Map<string, string>();
   for (const record of stale) {
     const ids = sourceIdsOf(record);
-    if (onlyRevoked(ids, revoked)) {
+    if (onlyRevoked(ids, revoked) || context.forgotten?.ids.has(record.id)) {
       erased.push(record.id);
-      writes.set(record.id, erase(record, revoked, context.now, context.erasedReason));
+      writes.set(record.id, erase(record, blanks, context.now, context.erasedReason));
       redacted.push(record.id);
       continue;
     }
     const replacement = replacementFor(record, rebuilt, context);
     if (replacement && !rebuilds.has(replacement.id)) rebuilds.set(replacement.id, record.id);
-    const keepText = ![...ids].some((id) => revoked.has(id)) || isSupported(record, support, revoked);
+    const keepText = !context.forgottenText(record) && (![...ids].some((id) => revoked.has(id)) || isSupported(record, support, revoked));
     if (!keepText) redacted.push(record.id);
     regenerated.push({ from: record.id, to: replacement?.id ?? null });
-    const base = keepText ? { ...record, sources: redactSources(record.sources, revoked) } : blankText(record, revoked);
+    const base = keepText ? { ...record, sources: redactSources(record.sources, blanks) } : blankText(record, blanks);
     writes.set(record.id, {
       ...base,
       invalidatedAt: now,
@@ -272,9 +320,7 @@ function retireStale(context: Context, { stale, rebuilt }: Matched): { written: 
         {
           at: now,
           event: 'regenerated',
-          reason: replacement
-            ? `${label} revoked; rebuilt from the remaining sources as ${replacement.id}`
-            : `${label} revoked; the remaining sources no longer support it`,
+          reason: replacement ? `${cause}; rebuilt from the remaining sources as ${replacement.id}` : `${cause}; the remaining sources no longer support it`,
           ...(replacement ? { related: replacement.id } : {}),
         },
       ],
@@ -284,10 +330,14 @@ function retireStale(context: Context, { stale, rebuilt }: Matched): { written: 
 }
 
 /** Rebuilt memories: their replay history with temporary ids mapped to stored ones, plus the regeneration. */
-function writeRebuilt({ sourceIds, now, replayed }: Context, { rebuilt, idOf }: Matched, rebuilds: ReadonlyMap<string, string>, written: Written): Written {
+function writeRebuilt({ now, replayed, all, current, cause }: Context, { rebuilt, idOf }: Matched, rebuilds: ReadonlyMap<string, string>, written: Written): Written {
   const mapIds = createIdMapper(replayed.map((record) => record.id), idOf);
+  const stored = new Map(all.map((record) => [record.id, record]));
+  const pinned = new Set(current.filter((record) => record.pinned).map(pinKey));
   const writes = rebuilt.map(({ episodeId, ...record }): [string, MemoryRecord] => {
     const from = rebuilds.get(record.id);
+    // The user's pin goes with the memory rebuilt in place of the pinned one.
+    const pin = (from !== undefined && stored.get(from)?.pinned) || pinned.has(pinKey(record));
     // The replay linked the fact to the episode under its temporary id: the stored id it became.
     const episode = episodeId === undefined ? undefined : idOf.get(episodeId);
     return [
@@ -295,6 +345,7 @@ function writeRebuilt({ sourceIds, now, replayed }: Context, { rebuilt, idOf }: 
       {
         ...record,
         ...(episode !== undefined ? { episodeId: episode } : {}),
+        ...(pin ? { pinned: true as const } : {}),
         history: [
           ...record.history.map(({ related, reason, ...entry }) => {
             const mapped = related === undefined ? undefined : idOf.get(related);
@@ -303,7 +354,7 @@ function writeRebuilt({ sourceIds, now, replayed }: Context, { rebuilt, idOf }: 
           {
             at: now,
             event: 'regenerated',
-            reason: `rebuilt after ${describeSources(sourceIds)} ${sourceIds.size === 1 ? 'was' : 'were'} revoked${from ? `, replacing ${from}` : ''}`,
+            reason: `rebuilt after ${cause}${from ? `, replacing ${from}` : ''}`,
             ...(from ? { related: from } : {}),
           },
         ],
@@ -318,7 +369,7 @@ function writeRebuilt({ sourceIds, now, replayed }: Context, { rebuilt, idOf }: 
  * text only it produced, and report where their lineage now ends.
  */
 function redactTombstones(context: Context, written: Written): Written {
-  const { revoked, support, touched, current, sourceIdsOf } = context;
+  const { revoked, support, touched, current, sourceIdsOf, blanks } = context;
   const writes = new Map(written.writes);
   const redacted: string[] = [];
   const erased: string[] = [];
@@ -326,22 +377,22 @@ function redactTombstones(context: Context, written: Written): Written {
   for (const record of touched) {
     if (writes.has(record.id) || record.invalidatedAt === undefined) continue;
     const ids = sourceIdsOf(record);
-    if (onlyRevoked(ids, revoked)) {
+    if (onlyRevoked(ids, revoked) || context.forgotten?.ids.has(record.id)) {
       redacted.push(record.id);
       // Forgotten before (forgetSource is idempotent): nothing to write, nothing to report.
-      if (isErased(record, revoked)) continue;
-      writes.set(record.id, erase(record, revoked, context.now, context.erasedReason));
+      if (isErased(record, blanks)) continue;
+      writes.set(record.id, erase(record, blanks, context.now, context.erasedReason));
       erased.push(record.id);
       continue;
     }
-    if (isSupported(record, support, revoked)) {
+    if (!context.forgottenText(record) && (revoked.size === 0 || isSupported(record, support, revoked))) {
       // Text kept: only the excerpt changes, which the sources alone tell (comparing whole
       // records costs O(sources) per tombstone on a long history), and the commit's revocation
-      // blanks every excerpt of the source: nothing to write.
-      if (!record.sources.some((source) => revoked.has(source.id) && source.excerpt !== '')) continue;
+      // (or a forget's redaction) blanks every excerpt of the source: nothing to write.
+      if (!record.sources.some((source) => source.excerpt !== '' && blanks(source))) continue;
     } else {
       redacted.push(record.id);
-      const next = blankText(record, revoked);
+      const next = blankText(record, blanks);
       if (sameRecord(next, record)) continue;
       writes.set(record.id, next);
     }
@@ -357,13 +408,16 @@ function redactTombstones(context: Context, written: Written): Written {
  * contains one of its excerpts word for word (entries written before tagging), and other
  * records' decisions about a redacted record. Each keeps its event, time and link; the reason goes.
  */
-function scrubQuotes({ all, revoked, touched }: Context, { writes, redacted }: Written): ReadonlyMap<string, MemoryRecord> {
+function scrubQuotes({ all, revoked, touched, quotesForgotten }: Context, { writes, redacted }: Written): ReadonlyMap<string, MemoryRecord> {
   // Once each: every memory of a line inherits the same entries of the source.
   const excerpts = [...new Set(touched.flatMap((record) => record.sources.filter((source) => revoked.has(source.id) && source.excerpt.length >= 8).map((source) => source.excerpt)))];
   const quotes = (entry: HistoryEntry) =>
     entry.event !== 'regenerated' &&
     entry.event !== 'erased' &&
-    ((entry.sourceId !== undefined && revoked.has(entry.sourceId)) || (entry.related !== undefined && redacted.has(entry.related)) || excerpts.some((excerpt) => entry.reason.includes(excerpt))) &&
+    ((entry.sourceId !== undefined && revoked.has(entry.sourceId)) ||
+      (entry.related !== undefined && redacted.has(entry.related)) ||
+      excerpts.some((excerpt) => entry.reason.includes(excerpt)) ||
+      quotesForgotten(entry.reason)) &&
     entry.reason !== generalize(entry).reason;
   const out = new Map(writes);
   for (const record of all) {

@@ -12,9 +12,12 @@ export function withoutMetadata(record: MemoryRecord): MemoryRecord {
   return rest;
 }
 
-/** The sources with the revoked ones' excerpts blanked. */
-export function redactSources(sources: readonly Source[], revoked: ReadonlySet<string>): Source[] {
-  return sources.map((source) => (revoked.has(source.id) ? { ...source, excerpt: '' } : source));
+/** Whether a source's excerpt goes: its source is revoked, or it quotes a forgotten span (forget). */
+export type Blanks = (source: Source) => boolean;
+
+/** The sources with the excerpts that go ({@link Blanks}) blanked. */
+export function redactSources(sources: readonly Source[], blanks: Blanks): Source[] {
+  return sources.map((source) => (source.excerpt !== '' && blanks(source) ? { ...source, excerpt: '' } : source));
 }
 
 /**
@@ -34,26 +37,26 @@ function blank(embedding: Float32Array): Float32Array {
 }
 
 /** Whether `record` is already the tombstone {@link erase} would make: erasing twice changes nothing. */
-export function isErased(record: MemoryRecord, revoked: ReadonlySet<string>): boolean {
+export function isErased(record: MemoryRecord, blanks: Blanks): boolean {
   return (
     record.content === REDACTED &&
     record.invalidatedAt !== undefined &&
     record.history.at(-1)?.event === 'erased' &&
-    record.sources.every((source) => !revoked.has(source.id) || source.excerpt === '')
+    record.sources.every((source) => source.excerpt === '' || !blanks(source))
   );
 }
 
 /**
- * The record with every piece of its text gone: content, the revoked sources' excerpts, the
+ * The record with every piece of its text gone: content, the excerpts that go, the
  * vector, the caller's metadata and the reasons of its history (events, times and links stay).
  * The one way an erasure removes text from a record.
  */
-export function blankText(record: MemoryRecord, revoked: ReadonlySet<string>): MemoryRecord {
-  return { ...withoutMetadata(record), content: REDACTED, embedding: blank(record.embedding), sources: redactSources(record.sources, revoked), history: record.history.map(generalize) };
+export function blankText(record: MemoryRecord, blanks: Blanks): MemoryRecord {
+  return { ...withoutMetadata(record), content: REDACTED, embedding: blank(record.embedding), sources: redactSources(record.sources, blanks), history: record.history.map(generalize) };
 }
 
 /** A tombstone that keeps id, times, topic, links and the reason for erasure; every piece of text is gone. */
-export function erase(record: MemoryRecord, revoked: ReadonlySet<string>, now: number, reason: string): MemoryRecord {
-  const blanked = blankText(record, revoked);
+export function erase(record: MemoryRecord, blanks: Blanks, now: number, reason: string): MemoryRecord {
+  const blanked = blankText(record, blanks);
   return { ...blanked, invalidatedAt: record.invalidatedAt ?? now, history: [...blanked.history, { at: now, event: 'erased', reason }] };
 }

@@ -1,5 +1,6 @@
 /**
- * The verbs an application calls now and then rather than every turn: erasure, undo, pruning,
+ * The verbs an application calls now and then rather than every turn: erasure, the user's
+ * control (forget one memory, correct, pin, why), undo, pruning,
  * re-embedding, export and import, and the `asOf` reads (which replay the
  * stored inputs). They load as one chunk on the first such call (./load.ts), so the code an
  * application loads to start and run a conversation stays small.
@@ -14,6 +15,8 @@ import type { MemoryDeps } from './deps';
 import { replayDepsOf } from './forget';
 
 export { forgetSource } from './forget';
+export { forget } from './forget-memory';
+export { correct, pin, why } from './control';
 export { prune } from './prune';
 export { reembed } from './reembed';
 export { undo } from './undo';

@@ -12,8 +12,10 @@ import { noiseEmbedder } from '../helpers/noise-embedder';
 import { SEED_OWNER, ingestSeed } from '../helpers/seed';
 import { checkAsOf } from './as-of';
 import { checkUndo } from './undo';
+import { checkForget } from './forget';
 import { checkEquivalence, forgetVersusFresh, SEED_CONVERSATIONS } from './equivalence';
-import { sweepSessionThree } from './fault-sweep';
+import { sweepSessionThree, sweepVerb } from './fault-sweep';
+import { checkControlVerbs, CONTROL_VERBS } from './control';
 import { createStores, type MakeStore } from './harness';
 import { checkIsolation } from './isolation';
 import { seedScenario } from './seed-scenario';
@@ -119,6 +121,30 @@ export function describeStorageContract(name: string, makeStore: MakeStore, opti
         const { runs, undone, operations } = await checkUndo(stores.open, asOfRuns * 2);
         console.log(`undo property (${name}): ${runs} random histories, ${undone} with only CREATE/UPDATE in the last message (${operations} operations undone), 0 mismatches`);
         expect(undone).toBeGreaterThan(0);
+      }, timeout * 2);
+    });
+
+    describe("the user's verbs (correct, pin, unpin, why)", () => {
+      it('corrects with an UPDATE, keeps a pinned memory through decay and prune, and explains the line', async () => {
+        await checkControlVerbs(await stores.open());
+      }, timeout);
+    });
+
+    describe("the user's verbs (fault sweep over each commit)", () => {
+      for (const [verb, swept] of Object.entries(CONTROL_VERBS)) {
+        it(`leaves the store before or after ${verb}, never between, when each of its writes fails in turn`, async () => {
+          const writes = await sweepVerb(stores, swept);
+          console.log(`fault sweep (${name}): ${verb}'s commit makes ${writes} writes; each failed in turn; half-applied states: 0`);
+          expect(writes).toBeGreaterThanOrEqual(1);
+        }, timeout * 2);
+      }
+    });
+
+    describe('Memory.forget (one memory: no claim left, the replay equals the store)', () => {
+      it('forgets a random memory of random histories so that no replay brings it back and unrelated memories stay', async () => {
+        const { runs, forgotten } = await checkForget(stores.open, equivalenceRuns);
+        console.log(`forget property (${name}): ${runs} random histories, ${forgotten} memories forgotten, 0 mismatches`);
+        expect(forgotten).toBeGreaterThan(0);
       }, timeout * 2);
     });
 

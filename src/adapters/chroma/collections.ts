@@ -34,6 +34,9 @@ export interface ReadRow {
 export const TABLES = ['memories', 'inputs', 'control', 'revocations', 'plans'] as const;
 export type Table = (typeof TABLES)[number];
 
+/** One write of a commit's plan: rows upserted into a table, or ids removed from it. */
+export type Write = { table: Table; upsert: ChromaRow[] } | { table: Table; remove: string[] };
+
 const PLACEHOLDER = [1];
 
 /** Test seam: the `failAt`-th write request (upsert or delete batch) fails with StorageError; `count` counts them. */

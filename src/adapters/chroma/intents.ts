@@ -24,12 +24,12 @@
  */
 import type { Metadata } from 'chromadb';
 import { ConflictError } from 'engram';
-import type { ChromaRow, Collections, ReadRow, Table } from './collections';
+import type { ChromaRow, Collections, ReadRow, Table, Write } from './collections';
 import { INLINE_PARTS, planIds, planRows, readPlan } from './plan-rows';
 import { eq, or, type Filter } from './where';
 
 /** One write of a commit. */
-export type Write = { table: Table; upsert: ChromaRow[] } | { table: Table; remove: string[] };
+export type { Write } from './collections';
 
 export interface Plan {
   /** Partition keys the commit writes (their versions go up by one). */

@@ -11,9 +11,8 @@
  * decision: megabytes of parts would slow every later read and write of the control collection.
  */
 import { StorageError } from 'engram';
-import type { ChromaRow, Collections } from './collections';
+import type { ChromaRow, Collections, Write } from './collections';
 import { eq } from './where';
-import type { Write } from './intents';
 
 /** Characters of plan text per row. */
 export const PART_CHARS = 2_000;

@@ -9,7 +9,7 @@
  * There is no lexical channel on Chroma: `text` is ignored and relevance is the cosine
  * (`lexical` is 0), as on the IndexedDB path for a query that shares no term with any memory.
  */
-import { appPartition, decayedConfidence, isVisibleTo, partitionsFor, userPartition, type MemoryRecord } from 'engram';
+import { appPartition, decayedConfidence, decayHalfLife, isVisibleTo, partitionsFor, userPartition, type MemoryRecord } from 'engram';
 import type { VectorHit, VectorLayer, VectorSearch } from '../../storage/contract';
 import type { Held, HeldRow, Snapshots } from './snapshot';
 import { and, eq, NOTHING, or, type Filter } from './where';
@@ -49,7 +49,7 @@ function norm(vector: Float32Array): number {
 function hitOf(row: HeldRow, cosine: number, search: VectorSearch): VectorHit {
   const { record } = row;
   // Recency is the decay of a confidence of 1 (engram's one decay rule, exact: x · 1 = x).
-  const recency = decayedConfidence({ updatedAt: record.updatedAt, halfLifeDays: record.halfLifeDays, confidence: 1 }, search.now);
+  const recency = decayedConfidence({ updatedAt: record.updatedAt, halfLifeDays: decayHalfLife(record), confidence: 1 }, search.now);
   const { weights } = search;
   const { importance } = record;
   return { id: record.id, score: weights.relevance * cosine + weights.recency * recency + weights.importance * importance, relevance: cosine, cosine, lexical: 0, recency, importance, record };
