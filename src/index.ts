@@ -31,6 +31,8 @@ export type { Retrieved } from './retrieve/retrieve';
 export { REDACTED, type ForgetReport } from './forget/forget';
 export type { PruneReport } from './forget/prune';
 export type { UndoReport } from './undo/undo';
+export type { PendingMemory } from './review/held';
+export type { RejectReport } from './review/review';
 export { SESSION_SUMMARY_TOPIC } from './session/summarize';
 export { EPISODE_TOPIC } from './episode/episode';
 export { EPISODES_HEADING } from './inject/inject';

@@ -10,11 +10,15 @@ import type { ReembedReport } from './reembed/reembed';
 import type { Retrieved } from './retrieve/retrieve';
 import type { ChatMessage, Fact, HistoryEntry, MemoryRecord, Operation } from './schema';
 import type { UndoReport } from './undo/undo';
+import type { PendingMemory } from './review/held';
+import type { RejectReport } from './review/review';
 import type { ImportReport, OwnerExport } from './transfer/format';
 import type { PersistResult, StorageEstimateResult } from './durability/persist';
 import type { ChangeListener } from './durability/subscribe';
 
 export type { ImportReport, OwnerExport } from './transfer/format';
+export type { PendingMemory } from './review/held';
+export type { RejectReport } from './review/review';
 export type { PersistResult, StorageEstimateResult } from './durability/persist';
 export type { ChangeEvent, ChangeListener } from './durability/subscribe';
 
@@ -111,6 +115,29 @@ export interface Memory {
    * does not have; PermissionError for app scope.
    */
   undo(operation: Operation, owner: OwnerOptions): Promise<UndoReport>;
+  /**
+   * The owner's memories waiting for review (`createMemory({ review: { sources } })`), oldest
+   * first: what a write from a reviewed source type would create or update, not applied yet.
+   * A pending memory is never retrieved, injected, listed by `list` or counted by `prune`; a
+   * fact already pending is not queued twice.
+   */
+  pending(owner: OwnerOptions): Promise<PendingMemory[]>;
+  /**
+   * Applies one pending memory as it was decided, under the id `pending` listed: a CREATE
+   * stores it, an UPDATE supersedes its target now (not before). The consolidation rules still
+   * hold (an exclusive topic that gained a memory since is replaced, not doubled; the trust gate).
+   * @returns the Operation that was applied (`undo` takes it).
+   * @throws NotFoundError when `id` is not pending for `owner` (approved or rejected already, or
+   * never); ConflictError when the memory an UPDATE would supersede is no longer active (reject it).
+   */
+  approve(id: string, owner: OwnerOptions): Promise<Operation>;
+  /**
+   * Erases one pending memory: its fact leaves the stored conversation and its span is redacted
+   * from the stored messages, so no text of it remains and no replay (forgetSource, asOf)
+   * brings it back. It was never a record, a vector or a lexical entry.
+   * @throws NotFoundError when `id` is not pending for `owner`.
+   */
+  reject(id: string, owner: OwnerOptions): Promise<RejectReport>;
   /** Invalidates the owner's memories whose decayed confidence fell below `floor` (history event `pruned`). */
   prune(options: PruneOptions): Promise<PruneReport>;
   /** Writes one session-scope summary of the user's durable statements (null when there are none). */

@@ -138,6 +138,18 @@ const memoryOptionsShape = {
    * `createMemory`, and nothing is written.
    */
   encryptionKey: z.custom<CryptoKey>(isEncryptionKey, ENCRYPTION_KEY_RULE).optional(),
+  /**
+   * Review before saving: what a write from one of `sources` would change (each CREATE and
+   * UPDATE) waits as a pending memory, never retrieved or injected, until `memory.approve`
+   * applies it or `memory.reject` erases it (`memory.pending` lists them). App-scope writes
+   * (bootstrapped, the app's own) are never held. Default: nothing is held.
+   */
+  review: z
+    .strictObject({
+      /** The source types whose writes wait for review, e.g. `['user_implicit', 'tool_output']`. */
+      sources: z.array(SourceType).readonly(),
+    })
+    .optional(),
 };
 export const MemoryOptions: z.ZodObject<typeof memoryOptionsShape, z.core.$strict> = z.strictObject(memoryOptionsShape);
 export type MemoryOptions = z.input<typeof MemoryOptions>;

@@ -34,6 +34,7 @@ import { remember } from './verbs/remember';
 import { assemble, inject, retrieve } from './verbs/retrieve';
 import { summarizeSession } from './verbs/summarize';
 import { undo } from './verbs/undo';
+import { approve, pending, reject } from './verbs/review';
 import { checkedForEviction, type NoteStore } from './durability/eviction';
 import { estimateStorage, persistStorage } from './durability/persist';
 import { createSubscriptions, subscribe } from './durability/subscribe';
@@ -116,6 +117,9 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
     forgetSource: (sourceId, options) => forgetSource(deps, sourceId, options),
     prune: (options) => prune(deps, options),
     undo: (operation, owner) => undo(deps, operation, owner),
+    pending: (owner) => pending(deps, owner),
+    approve: (id, owner) => approve(deps, id, owner),
+    reject: (id, owner) => reject(deps, id, owner),
     list: (options) => list(deps, options),
     get: (id, owner) => get(deps, id, owner),
     history: (id, owner) => history(deps, id, owner),

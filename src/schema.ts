@@ -181,6 +181,11 @@ export const Operation = z.object({
   targetId: z.string().optional(),
   content: z.string(),
   reason: z.string(),
+  /**
+   * Set when the write waits for review (`createMemory({ review })`): `memoryId` is the pending
+   * memory's id, for `approve` or `reject`; nothing was applied yet.
+   */
+  pending: z.literal(true).optional(),
 });
 export type Operation = z.infer<typeof Operation>;
 

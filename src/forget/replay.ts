@@ -20,6 +20,7 @@ import type { Candidate, HistoryEntry, MemoryRecord, Source } from '../schema';
 import type { InputRow, WriteInput } from '../storage/contract';
 import { sourceKey, summarize } from '../storage/working-form';
 import { pruneRecords } from './prune';
+import { replayedCandidates } from '../review/held';
 
 export interface ReplayDeps {
   /** The candidates a write input yields: extraction for ingests and summaries, the fact itself for remember. */
@@ -150,7 +151,8 @@ class ReplayState {
 /** Each write input's candidates: stored with it (parsed when the store read the row), else extracted again. */
 async function candidatesOfAll(deps: ReplayDeps, inputs: readonly InputRow[]): Promise<Map<InputRow, readonly Candidate[]>> {
   const out = new Map<InputRow, readonly Candidate[]>();
-  for (const input of inputs) if (input.kind !== 'prune') out.set(input, input.candidates ?? (await deps.candidatesOf(input)));
+  // Candidates waiting for review are not memories yet: replay skips them (review/held.ts).
+  for (const input of inputs) if (input.kind !== 'prune') out.set(input, replayedCandidates(input, input.candidates ?? (await deps.candidatesOf(input))));
   return out;
 }
 

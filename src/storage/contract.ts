@@ -23,12 +23,12 @@
  *   next, as it is after); never between.
  */
 import type { MemoryRecord, Scope, Weights } from '../schema';
-import type { InputRow, PruneInput, WriteInput } from '../store/input-row';
+import type { InputRow, PendingEntry, PruneInput, WriteInput } from '../store/input-row';
 import type { WorkingHints } from '../store/lineage';
 import { appPartition, isVisibleTo, partitionOf, partitionsFor, userPartition, type Owner } from '../store/owner';
 
 export { appPartition, isVisibleTo, partitionOf, partitionsFor, userPartition };
-export type { InputRow, Owner, PruneInput, WorkingHints, WriteInput };
+export type { InputRow, Owner, PendingEntry, PruneInput, WorkingHints, WriteInput };
 
 /** Everything one write (a consolidation, an erasure, a prune, a re-embedding) stores, at once. */
 export interface Commit {
