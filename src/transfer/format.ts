@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { Candidate, ChatMessage, Fact, Id, MemoryRecord, MetadataText, SourceInput } from '../schema';
-import { Replaces } from '../store/input-row';
+import { PendingEntry, Replaces } from '../store/input-row';
 
 /** The only format version this release reads and writes. */
 export const EXPORT_FORMAT = 'engram-export/1';
@@ -34,6 +34,9 @@ const Messages = z.array(ChatMessage.strict()).max(EXPORT_LIMITS.messages, { err
  */
 const Candidates = z.array(Candidate).max(EXPORT_LIMITS.messages, { error: `must hold at most ${EXPORT_LIMITS.messages} candidates` });
 
+/** The write's decisions that wait for review, each naming one of its `candidates` (review/held.ts): they stay pending on the importing device. */
+const Pending = z.array(PendingEntry).max(EXPORT_LIMITS.messages, { error: `must hold at most ${EXPORT_LIMITS.messages} pending entries` });
+
 /** The user messages of one `ingest` (user scope) or `summarizeSession` (that session's scope). */
 const ConversationInput = z.strictObject({
   kind: z.enum(['ingest', 'summary']),
@@ -43,6 +46,7 @@ const ConversationInput = z.strictObject({
   messages: Messages,
   metadata: MetadataText.optional(),
   candidates: Candidates.optional(),
+  pending: Pending.optional(),
 });
 
 /** One `remember`d fact; `scope` only for a session-scope fact (user scope otherwise), `sessionId` when the write named one. */
@@ -55,6 +59,9 @@ const RememberInput = z.strictObject({
   fact: Fact,
   metadata: MetadataText.optional(),
   replaces: Replaces.optional(),
+  /** Only when the fact waits for review: its candidate and pending entry. */
+  candidates: Candidates.optional(),
+  pending: Pending.optional(),
 });
 
 /** One `prune` call: replay prunes at the same time with the same floor. */

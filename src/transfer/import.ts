@@ -6,9 +6,9 @@
  */
 import { ConflictError, IdCollisionError } from '../errors';
 import { embedDistinct, type Embedder } from '../embed/embedder';
-import type { MemoryRecord } from '../schema';
+import type { Candidate, MemoryRecord } from '../schema';
 import { parseInput } from '../options';
-import { userPartition, type InputRow, type Owner, type RecordStore, type Storage } from '../storage/contract';
+import { userPartition, type InputRow, type Owner, type PendingEntry, type RecordStore, type Storage, type WriteInput } from '../storage/contract';
 import { withWriteLock } from '../store/write-lock';
 import { writeInput } from '../verbs/write-input';
 import { checkExport } from './check';
@@ -30,11 +30,16 @@ export function toInputRow(input: ExportedInput, owner: Owner): InputRow {
   const { metadata } = input;
   if (input.kind === 'remember') {
     const { scope = 'user', sessionId, source, replaces } = input;
-    return writeInput('remember', { userId, appName, scope, sessionId, source, metadata, replaces }, input.at, { fact: input.fact });
+    return withHeld(writeInput('remember', { userId, appName, scope, sessionId, source, metadata, replaces }, input.at, { fact: input.fact }), input);
   }
   const scope = input.kind === 'summary' ? 'session' : 'user';
   const row = writeInput(input.kind, { userId, appName, scope, sessionId: input.sessionId, source: input.source, metadata }, input.at, { messages: input.messages });
-  return input.candidates !== undefined ? { ...row, candidates: input.candidates } : row;
+  return withHeld(row, input);
+}
+
+/** The row with the export's stored candidates and pending entries (review/held.ts), when it has them. */
+function withHeld(row: WriteInput, input: { candidates?: Candidate[] | undefined; pending?: PendingEntry[] | undefined }): WriteInput {
+  return { ...row, ...(input.candidates !== undefined ? { candidates: input.candidates } : {}), ...(input.pending !== undefined ? { pending: input.pending } : {}) };
 }
 
 /**

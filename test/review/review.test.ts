@@ -139,4 +139,35 @@ describe('review before saving', () => {
     await expect(createTestMemory({ review: { sources: ['user_implicit'], typo: true } as never })).rejects.toThrow(ValidationError);
     await expect(createTestMemory({ review: { sources: ['gossip'] } as never })).rejects.toThrow(ValidationError);
   });
+
+  it('carries pending memories through export and import, where they can be approved', async () => {
+    const { memory } = await createTestMemory({ review });
+    await memory.ingest([{ role: 'user', content: 'I live in Lisbon.' }], { ...owner, sessionId: 's1', source: implicit('c1') });
+    await memory.remember({ content: 'The user plays the cello.', topic: 'hobbies' }, { ...owner, source: implicit('r1') });
+    const pending = await memory.pending(owner);
+    expect(pending).toHaveLength(2);
+    const data = await memory.export(owner);
+    const other = await createTestMemory({ review });
+    await other.memory.import(JSON.parse(JSON.stringify(data)));
+    expect(await other.memory.pending(owner)).toEqual(pending);
+    expect(await other.memory.list(owner)).toEqual([]);
+    for (const entry of pending) await other.memory.approve(entry.id, owner);
+    expect((await other.memory.list(owner)).map((record) => record.id).sort()).toEqual(pending.map((entry) => entry.id).sort());
+    const exported = await other.memory.export(owner);
+    expect(exported.inputs.every((input) => input.kind === 'prune' || input.pending === undefined || input.pending.length === 0)).toBe(true);
+    await memory.close();
+    await other.memory.close();
+  });
+
+  it('refuses an import whose pending entry names no candidate', async () => {
+    const { memory } = await createTestMemory({ review });
+    await memory.ingest([{ role: 'user', content: 'I live in Lisbon.' }], { ...owner, sessionId: 's1', source: implicit('c1') });
+    const data = JSON.parse(JSON.stringify(await memory.export(owner)));
+    data.inputs[0].pending[0].index = 7;
+    const other = await createTestMemory();
+    await expect(other.memory.import(data)).rejects.toThrow(ValidationError);
+    expect(await other.memory.export(owner)).toMatchObject({ memories: [], inputs: [] });
+    await memory.close();
+    await other.memory.close();
+  });
 });
