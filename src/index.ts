@@ -33,6 +33,7 @@ export type { PruneReport } from './forget/prune';
 export type { UndoReport } from './undo/undo';
 export type { PendingMemory } from './review/held';
 export type { RejectReport } from './review/review';
+export type { Explanation, Miss, MissReason } from './retrieve/explain';
 export { SESSION_SUMMARY_TOPIC } from './session/summarize';
 export { EPISODE_TOPIC } from './episode/episode';
 export { EPISODES_HEADING } from './inject/inject';

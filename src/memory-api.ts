@@ -12,6 +12,7 @@ import type { ChatMessage, Fact, HistoryEntry, MemoryRecord, Operation } from '.
 import type { UndoReport } from './undo/undo';
 import type { PendingMemory } from './review/held';
 import type { RejectReport } from './review/review';
+import type { Explanation } from './retrieve/explain';
 import type { ImportReport, OwnerExport } from './transfer/format';
 import type { PersistResult, StorageEstimateResult } from './durability/persist';
 import type { ChangeListener } from './durability/subscribe';
@@ -19,6 +20,7 @@ import type { ChangeListener } from './durability/subscribe';
 export type { ImportReport, OwnerExport } from './transfer/format';
 export type { PendingMemory } from './review/held';
 export type { RejectReport } from './review/review';
+export type { Explanation, Miss, MissReason } from './retrieve/explain';
 export type { PersistResult, StorageEstimateResult } from './durability/persist';
 export type { ChangeEvent, ChangeListener } from './durability/subscribe';
 
@@ -52,6 +54,17 @@ export interface Memory {
    * `list`), recency measured at `asOf`.
    */
   retrieve(query: string, options: RetrieveOptions): Promise<Retrieved[]>;
+  /**
+   * Why `retrieve` answers what it does: `hits` are exactly its results for the same query and
+   * options (one run of the same ranking), each with its score parts (relevance from cosine and
+   * lexical, recency, importance); `misses` are the nearest memories left out (up to 10, best
+   * score first), each with `reason` and `detail`: `'below-k'` (ranked after the top k),
+   * `'pending'` (waits for review), `'other-session'` (a session memory of another session, or
+   * the query names none), `'decayed'` (pruned below a floor). A miss that no search could
+   * return is scored as if it were an active user memory, on the same formula.
+   * @throws the same errors as `retrieve`.
+   */
+  explain(query: string, options: RetrieveOptions): Promise<Explanation>;
   /**
    * The system prompt followed by a `<MEMORIES>` block: one line per memory with the band of
    * its decayed confidence (high ≥ 0.75, medium ≥ 0.5, low) and its latest source type. Memory

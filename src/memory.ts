@@ -35,6 +35,7 @@ import { assemble, inject, retrieve } from './verbs/retrieve';
 import { summarizeSession } from './verbs/summarize';
 import { undo } from './verbs/undo';
 import { approve, pending, reject } from './verbs/review';
+import { explain } from './verbs/explain';
 import { checkedForEviction, type NoteStore } from './durability/eviction';
 import { estimateStorage, persistStorage } from './durability/persist';
 import { createSubscriptions, subscribe } from './durability/subscribe';
@@ -112,6 +113,7 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
     remember: (fact, options) => remember(deps, fact, options),
     summarizeSession: (messages, options) => summarizeSession(deps, messages, options),
     retrieve: (query, options) => retrieve(deps, query, options),
+    explain: (query, options) => explain(deps, query, options),
     inject: (system, retrieved) => inject(deps, system, retrieved),
     assemble: (system, retrieved, options) => assemble(deps, system, retrieved, options),
     forgetSource: (sourceId, options) => forgetSource(deps, sourceId, options),

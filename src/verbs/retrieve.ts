@@ -12,7 +12,15 @@ import { asOfDeps } from './inspect';
 import { DEFAULT_WEIGHTS, type Scope } from '../schema';
 import type { MemoryDeps } from './deps';
 
-export async function retrieve(deps: MemoryDeps, query: string, options: RetrieveOptions): Promise<Retrieved[]> {
+/** A retrieve call parsed at the edge: the query text, the plan, and `asOf` when it ranks a past state. */
+export interface ParsedRetrieve {
+  text: string;
+  plan: RetrievePlan;
+  asOf?: number;
+}
+
+/** Parses `retrieve`'s arguments (and `explain`'s, which are the same). */
+export function parseRetrieve(query: string, options: RetrieveOptions): ParsedRetrieve {
   const text = parseInput(Query, query, 'query');
   const parsed = parseInput(RetrieveOptions, options, 'options');
   // A session's own memories join the default scopes only when the caller names the session.
@@ -24,8 +32,17 @@ export async function retrieve(deps: MemoryDeps, query: string, options: Retriev
     weights: parsed.weights ?? DEFAULT_WEIGHTS,
     ...(parsed.sessionId !== undefined ? { sessionId: parsed.sessionId } : {}),
   };
-  if (parsed.asOf !== undefined) return retrieveAsOf(deps, text, plan, parsed.asOf);
+  return { text, plan, ...(parsed.asOf !== undefined ? { asOf: parsed.asOf } : {}) };
+}
+
+/** The one ranking retrieve and explain run: the store's search, or a past state's. */
+export function runRetrieve(deps: MemoryDeps, { text, plan, asOf }: ParsedRetrieve): Promise<Retrieved[]> {
+  if (asOf !== undefined) return retrieveAsOf(deps, text, plan, asOf);
   return retrieveMemories(deps, text, plan);
+}
+
+export async function retrieve(deps: MemoryDeps, query: string, options: RetrieveOptions): Promise<Retrieved[]> {
+  return runRetrieve(deps, parseRetrieve(query, options));
 }
 
 /** The top k of what the store held at `asOf`, ranked as retrieval ranked then (recency as of `asOf`). */
