@@ -97,19 +97,27 @@ function without(input: InputRow & WriteInput, entry: PendingEntry): WriteInput 
 }
 
 /**
- * Approve's inputs: the held input without the candidate, and the candidate's own input (no
- * messages: replay takes the stored candidate; no pending entry), both appended in that order.
+ * What is left of a held input once one candidate is out: the rest, or nothing for a remember
+ * (its fact is that one candidate, so the row would keep the text of nothing).
  */
-export function splitApproved(held: HeldInput): { rest: WriteInput; approved: WriteInput } {
-  const { seq: _seq, pending: _pending, ...row } = held.input;
-  return { rest: without(held.input, held.entry), approved: { ...row, messages: [], candidates: [held.candidate] } };
+function restOf(held: HeldInput): WriteInput[] {
+  const rest = without(held.input, held.entry);
+  return rest.kind === 'remember' && rest.candidates!.length === 0 ? [] : [rest];
 }
 
-/** Reject's input: the held input without the candidate, its excerpt redacted from every message. */
-export function withoutRejected(held: HeldInput): WriteInput {
-  const rest = without(held.input, held.entry);
+/**
+ * Approve's inputs: what is left of the held input, then the candidate's own input (no messages:
+ * replay takes the stored candidate; no pending entry), appended in that order.
+ */
+export function splitApproved(held: HeldInput): WriteInput[] {
+  const { seq: _seq, pending: _pending, ...row } = held.input;
+  return [...restOf(held), { ...row, messages: [], candidates: [held.candidate] }];
+}
+
+/** Reject's inputs: what is left of the held input, the candidate's excerpt redacted from every message. */
+export function withoutRejected(held: HeldInput): WriteInput[] {
   const { excerpt, content } = held.candidate;
-  return { ...rest, messages: rest.messages.map((message) => redactMessage(message, [excerpt, content])) };
+  return restOf(held).map((rest) => ({ ...rest, messages: rest.messages.map((message) => redactMessage(message, [excerpt, content])) }));
 }
 
 /** `message` with every occurrence of each non-empty span replaced by {@link REJECTED}. */

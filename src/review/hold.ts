@@ -9,6 +9,7 @@
  *   (it would store the reviewed source's excerpt before anyone approved it).
  */
 import { planConsolidation, type EmbeddedCandidate, type Plan, type PlanContext, type PlanTarget } from '../consolidate/plan';
+import { freshId } from '../ids';
 import type { Candidate, MemoryRecord, Operation } from '../schema';
 import type { InputRow, PendingEntry } from '../storage/contract';
 import { heldEntries, pendingKey } from './held';
@@ -31,7 +32,9 @@ export function queuedFacts(inputs: readonly InputRow[], target: PlanTarget): Ma
 /** Plans `items` over `working` and holds the result for review (see the file comment). */
 export async function planHeld(working: Map<string, MemoryRecord>, items: readonly EmbeddedCandidate[], target: PlanTarget, context: PlanContext, queued: ReadonlyMap<string, string>): Promise<HeldPlan> {
   const fresh = items.filter((item) => !queued.has(pendingKey(item.candidate)));
-  const plan = await planConsolidation(working, fresh, target, context);
+  // One id per pending memory: never one the queue holds already.
+  const queuedIds = new Set(queued.values());
+  const plan = await planConsolidation(working, fresh, target, { ...context, newId: () => freshId(context.newId, (id) => queuedIds.has(id)) });
   const created = new Set(plan.created);
   const corroborated = new Set(plan.changed.map((record) => record.id).filter((id) => !created.has(id)));
   const candidates: Candidate[] = [];

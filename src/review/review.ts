@@ -10,7 +10,7 @@ import type { Decider, Decision } from '../consolidate/decider';
 import type { Embedder } from '../embed/embedder';
 import { ConflictError, NotFoundError } from '../errors';
 import type { MemoryRecord, Operation } from '../schema';
-import { userPartition, type Owner, type Storage, type WriteInput } from '../storage/contract';
+import { userPartition, type Owner, type Storage } from '../storage/contract';
 import { MAX_ATTEMPTS, writeUnderLock } from '../store/write-lock';
 import { describePending, heldEntries, splitApproved, withoutRejected, type HeldInput, type PendingMemory } from './held';
 
@@ -67,13 +67,15 @@ async function approveOnce(deps: ReviewDeps, id: string, owner: Owner): Promise<
   }
   const loaded = new Map(working);
   const source = { ...input.source, excerpt: candidate.excerpt, at: input.at };
-  const context = { ...deps.context, decider: decided(held), newId: () => id, now: deps.clock() };
+  // The id `pending` listed, unless a record took it meanwhile (a write never replaces a record
+  // it did not read): then a new one, which the Operation names.
+  const memoryId = (await store.locate(id)) === undefined ? id : deps.context.newId();
+  const context = { ...deps.context, decider: decided(held), newId: () => memoryId, now: deps.clock() };
   const plan = await planConsolidation(working, [{ candidate, embedding: embedding!, source }], target, context);
-  const { rest, approved } = splitApproved(held);
   const result = await store.commit({
     records: plan.changed,
     creates: plan.created,
-    inputs: [rest, approved],
+    inputs: splitApproved(held),
     deleteInputs: [input.seq!],
     expected: versions,
     inputsBaseVersion: versions.get(userPartition(owner))!,
@@ -102,8 +104,7 @@ async function rejectOnce(deps: Pick<ReviewDeps, 'storage'>, id: string, owner: 
   const versions = await vectors.ensure([userPartition(owner)]);
   const held = await findHeld(deps.storage, owner, id);
   const written: MemoryRecord[] = [];
-  const rest: WriteInput = withoutRejected(held);
-  const result = await store.commit({ records: written, inputs: [rest], deleteInputs: [held.input.seq!], expected: versions, inputsBaseVersion: versions.get(userPartition(owner))! });
+  const result = await store.commit({ records: written, inputs: withoutRejected(held), deleteInputs: [held.input.seq!], expected: versions, inputsBaseVersion: versions.get(userPartition(owner))! });
   await vectors.afterCommit(result, written);
   return { rejected: id };
 }
