@@ -113,6 +113,25 @@ function apply(model: QueueModel, outcome: Outcome, partner: Outcome | undefined
   if (result.reason instanceof NotFoundError && queued && taken && partner!.command.kind === 'forget') model.pending.delete(outcome.id!);
 }
 
+/**
+ * A write and an erasure of its source run at once may land in either order, and only the
+ * store knows which: the write's pending memory is kept exactly when the store kept it.
+ */
+async function settleRace(memory: Memory, model: QueueModel, outcomes: readonly Outcome[]): Promise<void> {
+  const [a, b] = outcomes;
+  if (!a || !b) return;
+  const write = [a, b].find((outcome) => outcome.command.kind === 'write');
+  const forget = [a, b].find((outcome) => outcome.command.kind === 'forget');
+  if (!write || !forget || write.command.user !== forget.command.user) return;
+  if (write.command.kind !== 'write' || forget.command.kind !== 'forget' || write.command.source !== forget.command.source) return;
+  const operation = (write.result as PromiseFulfilledResult<Operation>).value;
+  if (!operation.pending || operation.action === 'NOOP') return;
+  const userId = USERS[write.command.user]!;
+  const kept = (await memory.pending({ userId, appName: 'default' })).some((entry) => entry.id === operation.memoryId);
+  if (kept) model.pending.set(operation.memoryId, { user: userId, source: `s${write.command.source}`, canary: write.canary! });
+  else model.pending.delete(operation.memoryId);
+}
+
 async function checkAgainst(memories: readonly Memory[], model: QueueModel): Promise<void> {
   for (const userId of USERS) {
     const owner = { userId, appName: 'default' };
@@ -144,6 +163,7 @@ export async function checkReviewModel(stores: ReviewStores, runs: number): Prom
         // Each command sees the model as it was when its step began.
         const outcomes = await Promise.all(step.map((command) => run(memories, model, command)));
         outcomes.forEach((outcome, i) => apply(model, outcome, outcomes[1 - i]));
+        await settleRace(memories[0]!, model, outcomes);
         for (const outcome of outcomes) {
           if (outcome.result.status !== 'fulfilled') continue;
           if (outcome.command.kind === 'approve') approved++;
