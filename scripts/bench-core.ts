@@ -10,7 +10,7 @@ import { HASH_DIM, hashEmbedderId } from '../src/embed/hash-embedder';
 import { createMemory, type Memory, type MemoryOptions } from '../src/index';
 import { DEFAULT_WEIGHTS } from '../src/schema';
 import type { EngramDatabase } from '../src/store/database';
-import { userPartition } from '../src/store/owner';
+import { userPartition } from '../src/storage/owner';
 import { createIndexedDbStorage } from '../src/store/indexeddb';
 import { finishUpgrades } from '../src/store/unfinished-upgrades';
 import { retrieveMemories, type RetrieveDeps } from '../src/retrieve/retrieve';

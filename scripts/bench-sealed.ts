@@ -7,7 +7,7 @@
 import { HASH_DIM } from '../src/embed/hash-embedder';
 import { createMemory, type Memory } from '../src/index';
 import type { MemoryRecord } from '../src/schema';
-import { userPartition } from '../src/store/owner';
+import { userPartition } from '../src/storage/owner';
 import { checkSealing, installSealing } from '../src/store/sealing';
 import { createIndexedDbStorage } from '../src/store/indexeddb';
 import type { BenchEnvironment } from './bench-core';

@@ -22,7 +22,7 @@ import { DEFAULT_WEIGHTS } from '../src/schema';
 import type { Storage, StorageBackend, StorageContext } from '../src/storage/contract';
 import { indexedDbStorage } from '../src/store/indexeddb';
 import type { Store } from '../src/store/store';
-import { userPartition } from '../src/store/owner';
+import { userPartition } from '../src/storage/owner';
 import type { ScanRequest } from '../src/worker/api';
 import type { ComputeClient } from '../src/worker/client';
 import { median, ms } from './bench-data';

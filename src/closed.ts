@@ -5,9 +5,7 @@
  */
 import { ClosedError, isEngramError, StorageError, WorkerError } from './errors';
 import type { Memory } from './memory-api';
-
-/** The only synchronous calls; every other method returns a promise and rejects instead of throwing. */
-export const SYNC_METHODS: ReadonlySet<string> = new Set(['inject', 'assemble', 'subscribe'] satisfies (keyof Memory)[]);
+import { decorateCalls } from './memory-calls';
 
 function closedError(method: string, cause?: unknown): ClosedError {
   const when = cause === undefined ? 'after close()' : 'while close() ran, which stopped it (anything it had not committed was not written)';
@@ -21,27 +19,23 @@ function causedByClose(error: unknown): boolean {
 }
 
 /**
- * A view of `memory` whose calls check `isClosed()` first; `close` itself passes through (it
- * is idempotent). Internal calls between methods use the unguarded object.
+ * A view of `memory` whose calls check `isClosed()` first (memory-calls.ts: every kind but
+ * `close`, which is idempotent, and values). Internal calls between methods use the unguarded object.
  */
 export function guardClosed(memory: Memory, isClosed: () => boolean): Memory {
-  const guarded: Record<string, unknown> = { ...memory };
-  for (const [method, value] of Object.entries(memory)) {
-    if (typeof value !== 'function' || method === 'close') continue;
-    const call = value as (...args: unknown[]) => unknown;
-    guarded[method] = SYNC_METHODS.has(method)
-      ? (...args: unknown[]) => {
+  return decorateCalls(memory, ['store', 'device', 'sync'], (method, call, kind) =>
+    kind === 'sync'
+      ? (...args) => {
           if (isClosed()) throw closedError(method);
-          return call.apply(memory, args);
+          return call(...args);
         }
-      : async (...args: unknown[]) => {
+      : async (...args) => {
           if (isClosed()) throw closedError(method);
           try {
-            return await call.apply(memory, args);
+            return await call(...args);
           } catch (error) {
             throw isClosed() && causedByClose(error) ? closedError(method, error) : error;
           }
-        };
-  }
-  return guarded as unknown as Memory;
+        },
+  );
 }

@@ -92,7 +92,7 @@ export {
 } from './errors';
 // For storage backends (`createMemory({ storage })`, engram/chroma): the partition keys and the
 // isolation predicate every backend must agree with engram on.
-export { userPartition, appPartition, partitionOf, isVisibleTo } from './store/owner';
+export { userPartition, appPartition, partitionOf, isVisibleTo } from './storage/owner';
 // The identical-fact key a backend indexes to serve `workingSet({ facts })` without reading the topic.
 export { factHash } from './text';
 // The order `list` returns on every backend (oldest first, then by id).

@@ -7,8 +7,8 @@
  */
 import type { Embedder } from '../embed/embedder';
 import type { Candidate, MemoryRecord, Operation, Source } from '../schema';
-import { partitionOf, type Owner, type Storage, type WriteInput } from '../storage/contract';
-import { MAX_ATTEMPTS, writeUnderLock } from '../store/write-lock';
+import type { Owner, Storage, WriteInput } from '../storage/contract';
+import { writeOwner, type OwnerWrite } from '../storage/write-owner';
 import { MAX_NEIGHBOURS, planConsolidation, type PlanContext, type PlanTarget } from './plan';
 import { planHeld, queuedFacts } from '../review/hold';
 
@@ -49,15 +49,18 @@ export async function consolidate(deps: ConsolidateDeps, request: ConsolidateReq
     embedding: embeddings[i]!,
     source: { ...request.source, excerpt: candidate.excerpt },
   }));
-  const key = partitionOf({ ...owner, userId: target.scope === 'app' ? '' : owner.userId, scope: target.scope });
   // The version this write began from: a revocation of its source after it is a race with
   // forgetSource, and the commit refuses it (retries must not launder it to a newer version).
   let baseVersion = request.baseVersion;
-  return writeUnderLock(deps.storage.lockName, key, MAX_ATTEMPTS, async () => {
-    const versions = await deps.storage.vectors.ensure([key]);
-    baseVersion ??= versions.get(key);
-    return decideAndCommit(deps, request, items, owner, key, versions, baseVersion);
-  });
+  return writeOwner(
+    deps.storage,
+    owner,
+    (write) => {
+      baseVersion ??= write.versions.get(write.partition);
+      return decideAndCommit(deps, request, items, owner, write, baseVersion);
+    },
+    { scope: target.scope },
+  );
 }
 
 async function decideAndCommit(
@@ -65,8 +68,7 @@ async function decideAndCommit(
   request: ConsolidateRequest,
   items: readonly { candidate: Candidate; embedding: Float32Array; source: Source }[],
   owner: Owner,
-  key: string,
-  versions: Map<string, number>,
+  write: OwnerWrite,
   baseVersion: number | undefined,
 ): Promise<Operation[]> {
   const { records: store, vectors } = deps.storage;
@@ -74,7 +76,7 @@ async function decideAndCommit(
   const working = new Map<string, MemoryRecord>();
   if (items.length) {
     const neighbourIds = await vectors.neighbours(
-      key,
+      write.partition,
       items.map((item) => item.embedding),
       { threshold: deps.context.candidateThreshold, scope: target.scope, limit: MAX_NEIGHBOURS },
     );
@@ -90,16 +92,14 @@ async function decideAndCommit(
   const held = 'held' in plan ? plan.held : undefined;
   // An UPDATE's new memory inherits the sources of the one it supersedes: by reference, so
   // the write stays O(1) however many sources that memory has gathered (lineage.ts).
-  const result = await store.commit({
+  await write.commit({
     records: plan.changed,
     creates: plan.created,
     // The candidates go with the input: a replay decides over the same ones without extracting again.
     inputs: request.input ? [{ ...request.input, ...(held ? held : { candidates: [...candidates] }) }] : [],
-    expected: versions,
     hints: { loaded, inherits: plan.supersedes },
     ...(baseVersion !== undefined ? { inputsBaseVersion: baseVersion } : {}),
   });
-  await vectors.afterCommit(result, plan.changed);
   return plan.operations;
 }
 

@@ -7,7 +7,8 @@ import { callPlugin, PluginError } from '../errors';
 import { freshId } from '../ids';
 import { dot } from '../embed/vector';
 import type { Candidate, MemoryRecord, Operation, Scope, Source, SourceType } from '../schema';
-import type { WriteInput } from '../storage/contract';
+import { recordUserId, type WriteInput } from '../storage/contract';
+import { sameSource } from '../storage/working-form';
 import { trustRefusal, type Decider, type Decision } from './decider';
 import { factHash, sameFactKey } from '../text';
 import { isEpisode } from '../episode/episode';
@@ -86,7 +87,7 @@ export const MAX_NEIGHBOURS = 32;
 /** Whether `memory` lives where the plan writes: the target's owner, app, scope and (for session scope) session. */
 function inTarget(memory: MemoryRecord, target: PlanTarget): boolean {
   if (memory.scope !== target.scope || memory.appName !== target.appName) return false;
-  if (memory.userId !== (target.scope === 'app' ? '' : target.userId)) return false;
+  if (memory.userId !== recordUserId(target, target.scope)) return false;
   return target.scope !== 'session' || memory.sessionId === target.sessionId;
 }
 
@@ -195,7 +196,7 @@ function describeDecision(decision: unknown): string {
 
 
 function appendSource(sources: readonly Source[], source: Source): Source[] {
-  return sources.some((existing) => existing.id === source.id && existing.type === source.type) ? [...sources] : [...sources, source];
+  return sources.some((existing) => sameSource(existing, source)) ? [...sources] : [...sources, source];
 }
 
 /**
@@ -226,8 +227,8 @@ export async function planConsolidation(
       const target = decision.targetId === undefined ? undefined : working.get(decision.targetId);
       let reason = decision.reason;
       if (target && decision.corroborate) {
-        if (target.sources.some((existing) => existing.id === source.id)) {
-          reason = `${decision.reason}; already backed by source ${source.id}, not counted twice`;
+        if (target.sources.some((existing) => sameSource(existing, source))) {
+          reason = `${decision.reason}; already backed by ${source.type} source ${source.id}, not counted twice`;
         } else {
           working.set(target.id, {
             ...target,
@@ -250,7 +251,7 @@ export async function planConsolidation(
     if (isEpisode(candidate)) episodes.add(candidate, id);
     const record: MemoryRecord = {
       id,
-      userId: target.scope === 'app' ? '' : target.userId,
+      userId: recordUserId(target, target.scope),
       appName: target.appName,
       scope: target.scope,
       ...(target.scope === 'session' && target.sessionId !== undefined ? { sessionId: target.sessionId } : {}),

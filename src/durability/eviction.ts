@@ -8,9 +8,7 @@
  * empty store as the user's. While open, a connection the browser closed under engram is
  * checked again before the next call: a marker gone since open is the same eviction.
  */
-import { SYNC_METHODS } from '../closed';
-import { StorageError, StorageEvictedError, toStorageError } from '../errors';
-import type { Memory } from '../memory-api';
+import { StorageEvictedError, toStorageError } from '../errors';
 import type { EngramDatabase } from '../store/database';
 
 /** The marker's key in the `partitions` table; partition keys are JSON arrays, so it cannot clash. */
@@ -118,34 +116,4 @@ export async function guardEviction(db: EngramDatabase, notes: NoteStore | undef
       throw gone;
     },
   };
-}
-
-/** Methods that return no promise ({@link SYNC_METHODS}) or must work regardless: they are not checked. */
-const UNCHECKED: ReadonlySet<string> = new Set([...SYNC_METHODS, ...(['close', 'persist', 'storageEstimate'] satisfies (keyof Memory)[])]);
-
-/** A view of `memory` whose promise-returning calls run the storage's `check()` first (`memory` itself when it has none). */
-export function checkedForEviction(memory: Memory, guard: Partial<EvictionGuard>): Memory {
-  const check = guard.check?.bind(guard);
-  if (!check) return memory;
-  const checked: Record<string, unknown> = { ...memory };
-  for (const [method, value] of Object.entries(memory)) {
-    if (typeof value !== 'function' || UNCHECKED.has(method)) continue;
-    const call = value as (...args: unknown[]) => Promise<unknown>;
-    checked[method] = async (...args: unknown[]) => {
-      await check();
-      try {
-        return await call.apply(memory, args);
-      } catch (error) {
-        // The browser may clear the database under a call before it reports the close: a call
-        // that failed on storage is checked again, and an eviction is reported as one, not as
-        // its symptom.
-        if (!(error instanceof StorageError)) throw error;
-        await check(true).catch((checked: unknown) => {
-          if (checked instanceof StorageEvictedError) throw checked;
-        });
-        throw error;
-      }
-    };
-  }
-  return checked as unknown as Memory;
 }

@@ -1,4 +1,3 @@
-import type { ComputeClient } from '../worker/client';
 import type { Embedder } from './embedder';
 import { STOPWORDS } from './stopwords';
 import { ValidationError } from '../errors';
@@ -13,10 +12,19 @@ export function hashEmbedderId(dim: number): string {
 }
 
 /**
+ * The one compute call the hash embedder makes (the compute client's `embed`). Written here,
+ * not taken from worker/client.ts: the worker's compute runs this embedder, so a type import
+ * of the client would close a cycle.
+ */
+export interface HashCompute {
+  embed(texts: string[], dim: number): Promise<Float32Array[]>;
+}
+
+/**
  * The default embedder of a memory: the hash embedder computed by `compute` (in the worker
  * where there is one), under the same id as {@link createHashEmbedder} gives in this thread.
  */
-export function computeHashEmbedder(compute: Pick<ComputeClient, 'embed'>, dim: number = HASH_DIM): Embedder {
+export function computeHashEmbedder(compute: HashCompute, dim: number = HASH_DIM): Embedder {
   return { id: hashEmbedderId(dim), dim, embed: (texts) => compute.embed([...texts], dim) };
 }
 const WORD_WEIGHT = 1;

@@ -8,9 +8,9 @@
  * transaction that fails if any other write reached the owner's partition in the meantime.
  */
 import type { MemoryRecord } from '../schema';
-import { userPartition, type InputRow, type Owner, type Storage } from '../storage/contract';
+import type { InputRow, Owner, Storage } from '../storage/contract';
+import { writeOwner, type OwnerWrite } from '../storage/write-owner';
 import { planErasure, type ForgetReport } from './erasure-plan';
-import { MAX_ATTEMPTS, writeUnderLock } from '../store/write-lock';
 
 export { REDACTED, type ForgetReport } from './erasure-plan';
 
@@ -26,8 +26,7 @@ export interface ForgetDeps {
 
 /** Forgets several sources at once: one replay, one commit, the same end state as forgetting them one by one. */
 export function forgetSource(deps: ForgetDeps, sourceIds: ReadonlySet<string>, owner: Owner): Promise<ForgetReport> {
-  const key = userPartition(owner);
-  return writeUnderLock(deps.storage.lockName, key, MAX_ATTEMPTS, () => eraseAndRegenerate(deps, sourceIds, owner, key));
+  return writeOwner(deps.storage, owner, (write) => eraseAndRegenerate(deps, sourceIds, owner, write));
 }
 
 /** Past this many sources their inputs are found in one read of the owner's log, not one query each. */
@@ -54,11 +53,10 @@ async function noneActive(store: Storage['records'], owner: Owner, sourceIds: Re
   return true;
 }
 
-async function eraseAndRegenerate(deps: ForgetDeps, sourceIds: ReadonlySet<string>, owner: Owner, key: string): Promise<ForgetReport> {
-  // Versions first, reads after: a write landing in between makes the commit below fail
-  // with ConflictError, and the whole decision is made again on the new state.
-  const { records: store, vectors } = deps.storage;
-  const versions = await vectors.ensure([key]);
+async function eraseAndRegenerate(deps: ForgetDeps, sourceIds: ReadonlySet<string>, owner: Owner, write: OwnerWrite): Promise<ForgetReport> {
+  // Versions first (writeOwner), reads after: a write landing in between makes the commit
+  // below fail with ConflictError, and the whole decision is made again on the new state.
+  const store = deps.storage.records;
   const revoked = await revokedInputs(store, owner, sourceIds);
   // Idempotent (invariant 12): a source forgotten before leaves only tombstones that list it,
   // and nothing of it can be stored since (the commit refuses a revoked source's inputs). Then
@@ -80,16 +78,14 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceIds: ReadonlySet<strin
   if (records.length === 0 && alreadyRevoked) return report;
   // The revocation is recorded even when nothing of the source is stored yet: an ingest of
   // it that is still in flight must not land after the user asked to forget it.
-  const result = await store.commit({
+  await write.commit({
     records,
     creates: created,
     deleteInputs: revoked.map((input) => input.seq!),
-    expected: versions,
     revoke: { ...owner, sourceIds: [...sourceIds], at: deps.clock() },
     // A rebuilt memory inherits the lineage of the one it replaces, less what it lacks (lineage.ts).
     hints: { loaded: new Map(all.map((record) => [record.id, record])), inherits: rebuilds },
   });
-  await vectors.afterCommit(result, records);
   await deps.clearCaches();
   return report;
 }

@@ -4,8 +4,8 @@
  * forgetting by age, not erasure; use forgetSource to erase.
  */
 import { decayedConfidence, type MemoryRecord } from '../schema';
-import { userPartition, type Owner, type PruneInput, type Storage } from '../storage/contract';
-import { MAX_ATTEMPTS, writeUnderLock } from '../store/write-lock';
+import type { Owner, PruneInput, Storage } from '../storage/contract';
+import { writeOwner, type OwnerWrite } from '../storage/write-owner';
 
 export interface PruneReport {
   /** Each pruned memory with the decayed confidence it had. */
@@ -40,13 +40,11 @@ export function pruneRecords(active: readonly MemoryRecord[], now: number, floor
 }
 
 export function pruneMemories(deps: PruneDeps, owner: Owner, floor: number): Promise<PruneReport> {
-  const key = userPartition(owner);
-  return writeUnderLock(deps.storage.lockName, key, MAX_ATTEMPTS, () => pruneOnce(deps, owner, floor, key));
+  return writeOwner(deps.storage, owner, (write) => pruneOnce(deps, owner, floor, write));
 }
 
-async function pruneOnce(deps: PruneDeps, owner: Owner, floor: number, key: string): Promise<PruneReport> {
-  const { records: store, vectors } = deps.storage;
-  const versions = await vectors.ensure([key]);
+async function pruneOnce(deps: PruneDeps, owner: Owner, floor: number, write: OwnerWrite): Promise<PruneReport> {
+  const store = deps.storage.records;
   const now = deps.clock();
   const active = await store.list(owner, { scopes: ['user', 'session'], includeInvalid: false });
   const doomed = pruneRecords(active, now, floor);
@@ -54,8 +52,7 @@ async function pruneOnce(deps: PruneDeps, owner: Owner, floor: number, key: stri
   // Recorded even when nothing goes now: replayed without a revoked source, the same call
   // may prune what that source had kept fresh.
   const input: PruneInput = { userId: owner.userId, appName: owner.appName, at: now, kind: 'prune', floor };
-  const result = await store.commit({ records, inputs: [input], expected: versions });
-  await vectors.afterCommit(result, records);
+  await write.commit({ records, inputs: [input] });
   return {
     pruned: doomed.map(({ record, decayed }) => ({ id: record.id, content: record.content, decayedConfidence: decayed })),
     remaining: active.length - doomed.length,

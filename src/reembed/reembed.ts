@@ -8,8 +8,9 @@
 import type { Embedder } from '../embed/embedder';
 import { AbortedError } from '../errors';
 import type { MemoryRecord } from '../schema';
+import type { Scope } from '../schema';
 import { partitionOf, type Owner, type Storage } from '../storage/contract';
-import { MAX_ATTEMPTS, writeUnderLock } from '../store/write-lock';
+import { writeOwner } from '../storage/write-owner';
 
 /** Reported after every batch. `total` is what remained when the run began (it grows if another embedder keeps writing). */
 export interface ReembedProgress {
@@ -36,11 +37,18 @@ export interface ReembedRequest {
   signal?: AbortSignal | undefined;
 }
 
-function groupByPartition(records: readonly Pick<MemoryRecord, 'id' | 'userId' | 'appName' | 'scope'>[]): Map<string, { owner: Owner; ids: string[] }> {
-  const groups = new Map<string, { owner: Owner; ids: string[] }>();
+interface PartitionBatch {
+  owner: Owner;
+  /** A scope of the partition's records: which of the owner's partitions it is. */
+  scope: Scope;
+  ids: string[];
+}
+
+function groupByPartition(records: readonly Pick<MemoryRecord, 'id' | 'userId' | 'appName' | 'scope'>[]): Map<string, PartitionBatch> {
+  const groups = new Map<string, PartitionBatch>();
   for (const record of records) {
     const key = partitionOf(record);
-    const group = groups.get(key) ?? { owner: { userId: record.userId, appName: record.appName }, ids: [] };
+    const group = groups.get(key) ?? { owner: { userId: record.userId, appName: record.appName }, scope: record.scope, ids: [] };
     group.ids.push(record.id);
     groups.set(key, group);
   }
@@ -48,20 +56,24 @@ function groupByPartition(records: readonly Pick<MemoryRecord, 'id' | 'userId' |
 }
 
 /** Re-reads the batch under the lock (another writer may have superseded some), embeds and commits it. */
-function reembedPartition(deps: ReembedDeps, key: string, owner: Owner, ids: readonly string[]): Promise<number> {
+function reembedPartition(deps: ReembedDeps, { owner, scope, ids }: PartitionBatch): Promise<number> {
   const { embedder } = deps;
   const store = deps.storage.records;
-  return writeUnderLock(deps.storage.lockName, key, MAX_ATTEMPTS, async () => {
-    const versions = await store.versions([key]);
-    const stale = (await store.getMany(ids, owner)).filter((record) => record.invalidatedAt === undefined && record.embedderId !== embedder.id);
-    if (stale.length === 0) return 0;
-    const vectors = await embedder.embed(stale.map((record) => record.content));
-    // Only the vector and its embedder change: updatedAt drives recency and must not move.
-    const records = stale.map((record, i) => ({ ...record, embedding: vectors[i]!, embedderId: embedder.id }));
-    const result = await store.commit({ records, expected: versions });
-    await deps.storage.vectors.afterCommit(result, records);
-    return records.length;
-  });
+  // Versions from the records alone: the walk never searches, so it loads no partition's vectors.
+  return writeOwner(
+    deps.storage,
+    owner,
+    async (write) => {
+      const stale = (await store.getMany(ids, owner)).filter((record) => record.invalidatedAt === undefined && record.embedderId !== embedder.id);
+      if (stale.length === 0) return 0;
+      const vectors = await embedder.embed(stale.map((record) => record.content));
+      // Only the vector and its embedder change: updatedAt drives recency and must not move.
+      const records = stale.map((record, i) => ({ ...record, embedding: vectors[i]!, embedderId: embedder.id }));
+      await write.commit({ records });
+      return records.length;
+    },
+    { scope, versions: 'records' },
+  );
 }
 
 /** Re-embeds every active memory another embedder wrote; see the file comment. */
@@ -81,7 +93,7 @@ export async function reembed(deps: ReembedDeps, request: ReembedRequest): Promi
     const { rows, lastId } = await store.foreignActive(embedder.id, after, request.batchSize);
     if (lastId === undefined) break;
     after = lastId;
-    for (const [key, { owner, ids }] of groupByPartition(rows)) done += await reembedPartition(deps, key, owner, ids);
+    for (const batch of groupByPartition(rows).values()) done += await reembedPartition(deps, batch);
     request.onProgress?.({ done, total: Math.max(total, done), embedderId: embedder.id });
   }
   return { reembedded: done, embedderId: embedder.id };

@@ -9,9 +9,9 @@ import { planConsolidation, targetOf, type PlanContext } from '../consolidate/pl
 import type { Decider, Decision } from '../consolidate/decider';
 import type { Embedder } from '../embed/embedder';
 import { ConflictError, NotFoundError } from '../errors';
-import type { MemoryRecord, Operation } from '../schema';
-import { userPartition, type Owner, type Storage } from '../storage/contract';
-import { MAX_ATTEMPTS, writeUnderLock } from '../store/write-lock';
+import type { Operation } from '../schema';
+import type { Owner, Storage } from '../storage/contract';
+import { writeOwner, type OwnerWrite } from '../storage/write-owner';
 import { describePending, heldEntries, splitApproved, withoutRejected, type HeldInput, type PendingMemory } from './held';
 
 export interface ReviewDeps {
@@ -48,12 +48,11 @@ function decided(held: HeldInput): Decider {
  * UPDATE would supersede is no longer active (reject it, or write the fact again).
  */
 export function approvePending(deps: ReviewDeps, id: string, owner: Owner): Promise<Operation> {
-  return writeUnderLock(deps.storage.lockName, userPartition(owner), MAX_ATTEMPTS, () => approveOnce(deps, id, owner));
+  return writeOwner(deps.storage, owner, (write) => approveOnce(deps, id, owner, write));
 }
 
-async function approveOnce(deps: ReviewDeps, id: string, owner: Owner): Promise<Operation> {
-  const { records: store, vectors } = deps.storage;
-  const versions = await vectors.ensure([userPartition(owner)]);
+async function approveOnce(deps: ReviewDeps, id: string, owner: Owner, write: OwnerWrite): Promise<Operation> {
+  const store = deps.storage.records;
   const held = await findHeld(deps.storage, owner, id);
   const { candidate, entry, input } = held;
   const target = targetOf(input);
@@ -72,16 +71,14 @@ async function approveOnce(deps: ReviewDeps, id: string, owner: Owner): Promise<
   const memoryId = (await store.locate(id)) === undefined ? id : deps.context.newId();
   const context = { ...deps.context, decider: decided(held), newId: () => memoryId, now: deps.clock() };
   const plan = await planConsolidation(working, [{ candidate, embedding: embedding!, source }], target, context);
-  const result = await store.commit({
+  await write.commit({
     records: plan.changed,
     creates: plan.created,
     inputs: splitApproved(held),
     deleteInputs: [input.seq!],
-    expected: versions,
-    inputsBaseVersion: versions.get(userPartition(owner))!,
+    inputsBaseVersion: write.versions.get(write.partition)!,
     hints: { loaded, inherits: plan.supersedes },
   });
-  await vectors.afterCommit(result, plan.changed);
   return plan.operations[0]!;
 }
 
@@ -96,15 +93,11 @@ export interface RejectReport {
  * @throws NotFoundError when `id` is not pending for the owner.
  */
 export function rejectPending(deps: Pick<ReviewDeps, 'storage'>, id: string, owner: Owner): Promise<RejectReport> {
-  return writeUnderLock(deps.storage.lockName, userPartition(owner), MAX_ATTEMPTS, () => rejectOnce(deps, id, owner));
+  return writeOwner(deps.storage, owner, (write) => rejectOnce(deps, id, owner, write));
 }
 
-async function rejectOnce(deps: Pick<ReviewDeps, 'storage'>, id: string, owner: Owner): Promise<RejectReport> {
-  const { records: store, vectors } = deps.storage;
-  const versions = await vectors.ensure([userPartition(owner)]);
+async function rejectOnce(deps: Pick<ReviewDeps, 'storage'>, id: string, owner: Owner, write: OwnerWrite): Promise<RejectReport> {
   const held = await findHeld(deps.storage, owner, id);
-  const written: MemoryRecord[] = [];
-  const result = await store.commit({ records: written, inputs: withoutRejected(held), deleteInputs: [held.input.seq!], expected: versions, inputsBaseVersion: versions.get(userPartition(owner))! });
-  await vectors.afterCommit(result, written);
+  await write.commit({ records: [], inputs: withoutRejected(held), deleteInputs: [held.input.seq!], inputsBaseVersion: write.versions.get(write.partition)! });
   return { rejected: id };
 }

@@ -23,12 +23,23 @@
  *   next, as it is after); never between.
  */
 import type { MemoryRecord, Scope, Weights } from '../schema';
-import type { InputRow, PendingEntry, PruneInput, WriteInput } from '../store/input-row';
-import type { WorkingHints } from '../store/lineage';
-import { appPartition, isVisibleTo, partitionOf, partitionsFor, userPartition, type Owner } from '../store/owner';
+import type { InputRow, PendingEntry, PruneInput, WriteInput } from './input-row';
+import { appPartition, isVisibleTo, partitionOf, partitionsFor, recordUserId, userPartition, type Owner } from './owner';
 
-export { appPartition, isVisibleTo, partitionOf, partitionsFor, userPartition };
-export type { InputRow, Owner, PendingEntry, PruneInput, WorkingHints, WriteInput };
+export { appPartition, isVisibleTo, partitionOf, partitionsFor, recordUserId, userPartition };
+export type { InputRow, Owner, PendingEntry, PruneInput, WriteInput };
+
+/**
+ * What the writer tells the commit about the records it planned over: consolidation hands back
+ * the working-form records the store gave it, and forgetSource the complete records it read
+ * (erasureSet), so a memory it rebuilt can join the chain of the one it replaces.
+ */
+export interface WorkingHints {
+  /** The records as the store handed them out (working form, or complete), by id. */
+  loaded: ReadonlyMap<string, MemoryRecord>;
+  /** New memory id → the id of the loaded memory it supersedes (an UPDATE, or a rebuild): it inherits its sources. */
+  inherits: ReadonlyMap<string, string>;
+}
 
 /** Everything one write (a consolidation, an erasure, a prune, a re-embedding) stores, at once. */
 export interface Commit {
@@ -126,7 +137,7 @@ export interface RecordStore {
   erasureSet(owner: Owner, request: { sourceIds: readonly string[]; fromSeq: number | undefined }): Promise<MemoryRecord[]>;
   /**
    * The owner's stored inputs (user and session writes and prunes), in the order written (`seq`),
-   * never by clock. Inputs come back parsed (store/input-row.ts): replay rebuilds memories from
+   * never by clock. Inputs come back parsed (storage/input-row.ts): replay rebuilds memories from
    * them, so a damaged one rejects the read with StorageError instead of being skipped.
    */
   inputs(owner: Owner): Promise<InputRow[]>;

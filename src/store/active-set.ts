@@ -27,7 +27,7 @@ import { Dexie } from 'dexie';
 import type { Scope } from '../schema';
 import { factHash } from '../text';
 import type { EngramDatabase, MemoryRow } from './database';
-import { partitionOf, type Owner } from './owner';
+import { partitionOf, recordUserId, type Owner } from '../storage/owner';
 
 /** One active row as the write path needs it: where it sits, and what a checkpoint records of it. */
 export interface ActiveEntry {
@@ -137,7 +137,7 @@ export function createActiveSets(db: EngramDatabase): ActiveSets {
   const kept = new Map<string, ActivePartition>();
 
   async function rebuild(owner: Owner, scope: Scope, key: string, version: number): Promise<ActivePartition> {
-    const userId = scope === 'app' ? '' : owner.userId;
+    const userId = recordUserId(owner, scope);
     const rows = await db.memories.where('[userId+appName+active]').equals([userId, owner.appName, 1]).toArray();
     const partition: ActivePartition = { key, version, rows: new Map(), byTopic: new Map(), byFact: new Map() };
     for (const row of rows) {

@@ -21,7 +21,7 @@ import type { ActiveEntry } from './active-set';
 import type { CheckpointRow, EngramDatabase } from './database';
 import { type ParsedRow } from './lineage';
 import { hydrate } from './lineage-read';
-import type { Owner } from './owner';
+import type { Owner } from '../storage/owner';
 
 /** Owner writes between checkpoints: a regeneration replays at most this many inputs more than it must. */
 export const CHECKPOINT_EVERY = 32;

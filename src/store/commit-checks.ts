@@ -5,7 +5,7 @@
 import { ConflictError, IdCollisionError, PermissionError } from '../errors';
 import { CHECKPOINT_EVERY } from './checkpoints';
 import type { EngramDatabase, InputRow, MemoryRow, WriteInput } from './database';
-import { userPartition } from './owner';
+import { userPartition } from '../storage/owner';
 
 /** Inside the commit transaction: each touched partition's [current, next] version; ConflictError when one moved since `expected`. */
 export async function nextVersions(db: EngramDatabase, keys: readonly string[], expected: ReadonlyMap<string, number>): Promise<Map<string, [number, number]>> {

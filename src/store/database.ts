@@ -4,7 +4,7 @@
  */
 import { Dexie, type EntityTable } from 'dexie';
 import type { HistoryEntry, MemoryRecord, Scope, Source } from '../schema';
-import type { InputRow } from './input-row';
+import type { InputRow } from '../storage/input-row';
 import { migrateToLineage } from './lineage-migration';
 import { factHash } from '../text';
 
@@ -79,7 +79,7 @@ export interface EventRow {
   entry: HistoryEntry;
 }
 
-export type { InputRow, PruneInput, WriteInput } from './input-row';
+export type { InputRow, PruneInput, WriteInput } from '../storage/input-row';
 
 /**
  * A source an owner revoked with forgetSource, and the owner's partition version that revocation

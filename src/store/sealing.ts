@@ -22,7 +22,7 @@ import { EncryptionKeyError, StorageError } from '../errors';
 import type { MemoryRecord } from '../schema';
 import type { IndexRows } from '../worker/api';
 import type { EngramDatabase, InputRow } from './database';
-import { partitionOf } from './owner';
+import { partitionOf } from '../storage/owner';
 import { createCodec, isPlain, isSealed, mapSealed, plainSlots, SEALED_TABLES, sealKeyCheck, verifyKeyCheck, type Codec, type Plain, type Slot } from './sealed';
 import { toVectorInput } from './vector-log';
 

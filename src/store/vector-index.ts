@@ -13,7 +13,7 @@ import type { IndexRows, ScanHit, ScanRequest } from '../worker/api';
 import type { ComputeClient } from '../worker/client';
 import { finishScan, readOrder } from '../worker/exact';
 import type { EngramDatabase } from './database';
-import { partitionOf, partitionsFor, type Owner } from './owner';
+import { partitionOf, partitionsFor, type Owner } from '../storage/owner';
 import type { Store } from './store';
 import { PACK_CHUNK_ROWS, emptyRows, readPacked, readRecordRows, recordRows, rerankCandidates, sliceRows, writeSnapshot, type PackedPartition } from './vector-pack';
 

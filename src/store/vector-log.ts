@@ -9,7 +9,7 @@
 import { lexicalTerms } from '../embed/terms';
 import type { MemoryRecord } from '../schema';
 import type { EngramDatabase, VectorLogRow, VectorRowInput } from './database';
-import { partitionOf } from './owner';
+import { partitionOf } from '../storage/owner';
 
 /** A log row's inputs; `terms` is absent in rows written before the lexical channel. */
 export type LoggedRowInput = VectorRowInput & { terms?: Uint32Array };

@@ -23,7 +23,7 @@ import { toStorageError } from '../errors';
 import type { MemoryRecord, Scope } from '../schema';
 import { SCOPE_CODE, type IndexRows } from '../worker/api';
 import { STORED_SCOPE_CODE, type EngramDatabase, type MemoryRow, type PackedColumns, type VectorLogRow, type VectorPackRow } from './database';
-import { partitionOf } from './owner';
+import { partitionOf } from '../storage/owner';
 import { prepareSeals, snapshotRows } from './sealing';
 import { partitionRange, toVectorInput, type LoggedRowInput } from './vector-log';
 

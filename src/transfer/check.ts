@@ -5,7 +5,7 @@
  * has the stored input it came from (or `forgetSource` of it could not find it after the move).
  */
 import { PermissionError, ValidationError } from '../errors';
-import { sourceKey } from '../store/lineage';
+import { sourceKey } from '../storage/working-form';
 import type { OwnerExport } from './format';
 
 /** @throws PermissionError for another owner's or an app-scope memory, ValidationError for an inconsistent export. */

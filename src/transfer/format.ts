@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { Candidate, ChatMessage, Fact, Id, MemoryRecord, MetadataText, SourceInput } from '../schema';
-import { PendingEntry, Replaces } from '../store/input-row';
+import { PendingEntry, Replaces } from '../storage/input-row';
 
 /** The only format version this release reads and writes. */
 export const EXPORT_FORMAT = 'engram-export/1';

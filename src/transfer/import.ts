@@ -8,9 +8,9 @@ import { ConflictError, IdCollisionError } from '../errors';
 import { embedDistinct, type Embedder } from '../embed/embedder';
 import type { Candidate, MemoryRecord } from '../schema';
 import { parseInput } from '../options';
-import { userPartition, type InputRow, type Owner, type PendingEntry, type RecordStore, type Storage, type WriteInput } from '../storage/contract';
-import { withWriteLock } from '../store/write-lock';
-import { writeInput } from '../verbs/write-input';
+import type { InputRow, Owner, PendingEntry, RecordStore, Storage, WriteInput } from '../storage/contract';
+import { writeOwner } from '../storage/write-owner';
+import { writeInput } from '../storage/input-row';
 import { checkExport } from './check';
 import { OwnerExport, type ExportedInput, type ExportedMemory, type ImportReport } from './format';
 
@@ -79,19 +79,22 @@ export async function importOwner(deps: ImportDeps, data: unknown): Promise<Impo
   checkExport(parsed);
   const owner = { userId: parsed.userId, appName: parsed.appName };
   const ids = parsed.memories.map((memory) => memory.id);
-  const { records: store, vectors, lockName } = deps.storage;
+  const store = deps.storage.records;
   await refuseOccupied(store, owner);
   const records = await withVectors(parsed.memories, deps.embedder);
-  const key = userPartition(owner);
-  return withWriteLock(lockName, key, async () => {
-    // Again under the lock: a write may have landed while the vectors were computed. The
-    // commit's version check is the backstop for writers without it, and its `creates` check
-    // refuses an id any other owner holds.
-    await refuseOccupied(store, owner);
-    const expected = await vectors.ensure([key]);
-    const inputs = parsed.inputs.map((input) => toInputRow(input, owner));
-    const result = await store.commit({ records, creates: ids, inputs, expected }).catch(takenId);
-    await vectors.afterCommit(result, records);
-    return { ...owner, memories: records.length, inputs: inputs.length };
-  });
+  // One attempt: a conflict means another writer reached this owner, which import refuses anyway.
+  return writeOwner(
+    deps.storage,
+    owner,
+    async (write) => {
+      // Again under the lock: a write may have landed while the vectors were computed. The
+      // commit's version check is the backstop for writers without it, and its `creates` check
+      // refuses an id any other owner holds.
+      await refuseOccupied(store, owner);
+      const inputs = parsed.inputs.map((input) => toInputRow(input, owner));
+      await write.commit({ records, creates: ids, inputs }).catch(takenId);
+      return { ...owner, memories: records.length, inputs: inputs.length };
+    },
+    { attempts: 1 },
+  );
 }

@@ -17,8 +17,8 @@
 import { ConflictError, NotFoundError, PermissionError, ValidationError } from '../errors';
 import { identity, REDACTED } from '../forget/erasure-plan';
 import type { Candidate, MemoryRecord, Operation } from '../schema';
-import { userPartition, type InputRow, type Owner, type Storage, type WriteInput } from '../storage/contract';
-import { MAX_ATTEMPTS, writeUnderLock } from '../store/write-lock';
+import type { InputRow, Owner, Storage, WriteInput } from '../storage/contract';
+import { writeOwner, type OwnerWrite } from '../storage/write-owner';
 
 export interface UndoDeps {
   storage: Storage;
@@ -38,7 +38,7 @@ export interface UndoReport {
 }
 
 export function undoOperation(deps: UndoDeps, operation: Operation, owner: Owner): Promise<UndoReport> {
-  return writeUnderLock(deps.storage.lockName, userPartition(owner), MAX_ATTEMPTS, () => undoOnce(deps, operation, owner));
+  return writeOwner(deps.storage, owner, (write) => undoOnce(deps, operation, owner, write));
 }
 
 /** The memory the operation made, and the one it superseded: checked to be what the operation says. */
@@ -100,9 +100,8 @@ function sameSet(a: Map<string, number>, b: Map<string, number>): boolean {
   return a.size === b.size && [...a].every(([key, count]) => b.get(key) === count);
 }
 
-async function undoOnce(deps: UndoDeps, operation: Operation, owner: Owner): Promise<UndoReport> {
-  const { records: store, vectors } = deps.storage;
-  const versions = await vectors.ensure([userPartition(owner)]);
+async function undoOnce(deps: UndoDeps, operation: Operation, owner: Owner, write: OwnerWrite): Promise<UndoReport> {
+  const store = deps.storage.records;
   const { memory, target } = await readOperation(deps, operation, owner);
   checkUntouched(memory);
   const { input, rest } = await inputOf(deps, memory, owner);
@@ -130,8 +129,7 @@ async function undoOnce(deps: UndoDeps, operation: Operation, owner: Owner): Pro
     }
   }
   const written = [removed, ...(restored ? [restored] : [])];
-  const result = await store.commit({ records: written, creates: restored ? [restored.id] : [], inputs: reduced, deleteInputs: [input.seq!], expected: versions, inputsBaseVersion: versions.get(userPartition(owner))! });
-  await vectors.afterCommit(result, written);
+  await write.commit({ records: written, creates: restored ? [restored.id] : [], inputs: reduced, deleteInputs: [input.seq!], inputsBaseVersion: write.versions.get(write.partition)! });
   return { removed: memory.id, restored: restored ? { from: target!.id, to: restored.id } : null };
 }
 

@@ -1,47 +1,20 @@
 /**
- * The write path ingest, remember and summarizeSession share: one constructor for the input
- * each stores (what replay rebuilds memories from), its candidates, and its consolidation.
+ * The write path ingest, remember and summarizeSession share: the input each stores (built by
+ * storage/input-row.ts `writeInput`, what replay rebuilds memories from), its candidates, and
+ * its consolidation.
  */
 import { consolidate } from '../consolidate/consolidate';
 import { targetOf } from '../consolidate/plan';
 import { candidateOfFact, extractCandidates } from '../extract/candidates';
-import type { Candidate, ChatMessage, Fact, Operation, Scope, SourceInput } from '../schema';
+import type { Candidate, Operation } from '../schema';
 import { EPISODE_TOPIC, episodeCandidates } from '../episode/episode';
 import { summaryCandidates } from '../session/summarize';
 import type { WriteInput } from '../storage/contract';
 import { userPartition, type Owner } from '../storage/contract';
 import type { MemoryDeps } from './deps';
 
-/** Where a write goes and what it came from, as parsed at the edge. */
-export interface WriteTarget {
-  /** Ignored for app scope, which belongs to the whole app (stored as `''`). */
-  userId: string;
-  appName: string;
-  scope: Scope;
-  sessionId?: string | undefined;
-  source: SourceInput;
-  /** The caller's metadata, as JSON text. */
-  metadata?: string | undefined;
-  /** The memory a remember replaces, by topic and fact hash (WriteInput `replaces`). */
-  replaces?: WriteInput['replaces'];
-}
-
-/** The one way a write input is built: the owner rule for app scope and the stored shape live here. */
-export function writeInput(kind: WriteInput['kind'], target: WriteTarget, at: number, content: { messages: ChatMessage[] } | { fact: Fact }): WriteInput {
-  return {
-    userId: target.scope === 'app' ? '' : target.userId,
-    appName: target.appName,
-    scope: target.scope,
-    sessionId: target.sessionId ?? '',
-    source: target.source,
-    at,
-    kind,
-    messages: 'messages' in content ? content.messages : [],
-    ...('fact' in content ? { fact: content.fact } : {}),
-    ...(target.metadata !== undefined ? { metadata: target.metadata } : {}),
-    ...(target.replaces !== undefined ? { replaces: target.replaces } : {}),
-  };
-}
+// The input's constructor is the stored row's (storage/input-row.ts); the write verbs reach it here too.
+export { writeInput, type WriteTarget } from '../storage/input-row';
 
 /**
  * The candidates a write input yields, the same for the live write and its replay. An ingest's

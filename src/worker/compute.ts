@@ -7,7 +7,7 @@ import type { Scope } from '../schema';
 import { SCOPE_CODE, type ComputeApi, type ComputeStats, type ExtractedFact, type ModelEmbedderSpec, type ScanCandidate, type ScanCandidates, type ScanHit, type ScanRequest, type ScanResult } from './api';
 import { relevanceTerm, scoreLexical } from './fusion';
 import { hitOf } from './exact';
-import type { ModelRuntime } from '../adapters/transformers/runtime';
+import type { ModelRuntime } from './model-runtime';
 import { filterFor, neighbourRows, rowDot, scanPartition, type RelevanceTerm, type RowFilter } from './kernel';
 import { FIRST_CANDIDATES, quantisedCandidates, quantisedNeighbours } from './quantised';
 import { bytesOf, createPartition, exportRows, removeRow, upsertRows, type Partition } from './partition';
@@ -66,7 +66,7 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
     let model = models.get(key);
     if (!model) {
       // Imported on first use: compute that never hosts a model never loads its runtime.
-      model = import('../adapters/transformers/runtime').then(({ loadModelRuntime }) => loadModelRuntime(spec));
+      model = import('./model-runtime').then(({ loadModelRuntime }) => loadModelRuntime(spec));
       model.catch(() => models.delete(key));
       models.set(key, model);
     }

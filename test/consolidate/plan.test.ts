@@ -66,6 +66,19 @@ describe('planConsolidation', () => {
     expect(plan.changed[0]!).toMatchObject({ id: 'new_0001', confidence: 0.65, sources: [source('s1')], userId: 'u', scope: 'user' });
   });
 
+  it('counts a corroboration by another type of source with the same id, and not one by the same type and id', async () => {
+    // m1 is backed by the user_implicit source 's1' (fixtures): a document 's1' is another source.
+    const working = workingOf(record('m1', VEG, 'diet'));
+    const plan = await planConsolidation(working, [item(VEG, 'diet', source('s1', 'user_explicit')), item(VEG, 'diet', source('s1'))], TARGET, context());
+    expect(plan.operations.map((op) => op.reason)).toEqual([expect.not.stringMatching(/not counted twice/), expect.stringMatching(/already backed by user_implicit source s1, not counted twice/)]);
+    const updated = working.get('m1')!;
+    expect(updated.confidence).toBe(0.7);
+    expect(updated.sources.map((s) => [s.type, s.id])).toEqual([
+      ['user_implicit', 's1'],
+      ['user_explicit', 's1'],
+    ]);
+  });
+
   it('corroborates +0.05 and appends the source once when the candidate is identical', async () => {
     const working = workingOf(record('m1', VEG, 'diet'));
     const ctx = context();

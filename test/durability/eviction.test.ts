@@ -5,7 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { StorageError, StorageEvictedError, ValidationError, type Memory } from '../../src/index';
-import { checkedForEviction, type NoteStore } from '../../src/durability/eviction';
+import type { NoteStore } from '../../src/durability/eviction';
+import { checkedForEviction } from '../../src/durability/eviction-check';
 import { createTestMemory, type TestMemoryOptions } from '../helpers/memory';
 
 const ada = { userId: 'u_ada', appName: 'trips' };

@@ -23,7 +23,7 @@ import {
   type StorageBackend,
   type StorageContext,
 } from '../../src/storage/contract';
-import { parseInputRows } from '../../src/store/input-row';
+import { parseInputRows } from '../../src/storage/input-row';
 import { createMemoryVectors } from './memory-vectors';
 
 /** Everything the backend holds; plain data, so a snapshot is a structured clone. */

@@ -3,7 +3,7 @@ import type { DBCoreMutateRequest, DBCoreQueryRequest } from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHECKPOINT_EVERY, checkpointStride } from '../../src/store/checkpoints';
 import { EngramDatabase } from '../../src/store/database';
-import { appPartition, userPartition } from '../../src/store/owner';
+import { appPartition, userPartition } from '../../src/storage/owner';
 import { createStore, type Store } from '../../src/store/store';
 import type { MemoryRecord } from '../../src/schema';
 import { record } from '../consolidate/fixtures';

@@ -2,7 +2,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import type { Dexie } from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EngramDatabase } from '../../src/store/database';
-import { appPartition, isVisibleTo, partitionOf, userPartition } from '../../src/store/owner';
+import { appPartition, isVisibleTo, partitionOf, userPartition } from '../../src/storage/owner';
 import { createStore, type Store } from '../../src/store/store';
 import { ConflictError } from '../../src/errors';
 import type { MemoryRecord } from '../../src/schema';

@@ -3,7 +3,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Memory, MemoryRecord } from '../../src/index';
 import { EngramDatabase } from '../../src/store/database';
-import { userPartition } from '../../src/store/owner';
+import { userPartition } from '../../src/storage/owner';
 import { record, source, T } from '../consolidate/fixtures';
 import { createTestMemory, DAY } from '../helpers/memory';
 import { findInDatabases } from '../helpers/scan';

@@ -2,7 +2,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MemoryRecord } from '../../src/schema';
 import { EngramDatabase } from '../../src/store/database';
-import { userPartition } from '../../src/store/owner';
+import { userPartition } from '../../src/storage/owner';
 import { createStore } from '../../src/store/store';
 import { createVectorIndex } from '../../src/store/vector-index';
 import { readPacked, type PackedPartition } from '../../src/store/vector-pack';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputRow } from '../../src/store/input-row';
+import { InputRow } from '../../src/storage/input-row';
 import { writeInput } from '../../src/verbs/write-input';
 
 const source = { type: 'user_explicit' as const, id: 's1' };

@@ -8,7 +8,7 @@
  */
 import { PluginError, type Embedder } from 'engram';
 import type { ModelEmbedderSpec } from '../../worker/api';
-import { loadModelRuntime, modelEmbedderId, type ModelRuntime } from './runtime';
+import { loadModelRuntime, modelEmbedderId, type ModelRuntime } from '../../worker/model-runtime';
 
 /** The runtime's failures carry the name only (see modelError): this thread gets the class. */
 function asPluginError(error: unknown): never {

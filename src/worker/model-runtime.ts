@@ -3,7 +3,7 @@
  * L2-normalised. Loaded lazily by engram's compute (inside the worker, or in-process), so
  * neither the main bundle nor a page that never asks for it pays for transformers.js.
  */
-import type { ModelEmbedderSpec } from '../../worker/api';
+import type { ModelEmbedderSpec } from './api';
 
 /**
  * The failure of a hosted model, named `PluginError`. The runtime imports none of engram's

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { StorageError } from '../../src/errors';
 import type { Memory } from '../../src/index';
 import { EngramDatabase } from '../../src/store/database';
-import { parseInputRows } from '../../src/store/input-row';
+import { parseInputRows } from '../../src/storage/input-row';
 import { createTestMemory } from '../helpers/memory';
 import { dumpDatabases } from '../helpers/scan';
 

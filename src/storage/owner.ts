@@ -17,6 +17,14 @@ export function isVisibleTo(record: Pick<MemoryRecord, 'userId' | 'appName' | 's
   return record.appName === owner.appName && (record.scope === 'app' || (record.userId !== '' && record.userId === owner.userId));
 }
 
+/**
+ * The `userId` a record or input of `scope` is stored with: `''` for app scope, which belongs
+ * to the whole app and to no user, else the owner's. The one place the app-scope rule is written.
+ */
+export function recordUserId(owner: Pick<Owner, 'userId'>, scope: Scope): string {
+  return scope === 'app' ? '' : owner.userId;
+}
+
 // JSON arrays, not concatenation: 'a|b' + 'c' and 'a' + 'b|c' must never share a key.
 /** The partition holding an owner's user- and session-scope memories. */
 export function userPartition(owner: Owner): string {

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { StorageError } from '../errors';
 import { describeValue, issueMessage, issueValue } from '../issues';
 import { Candidate, ChatMessage, Fact, Id, MAX_ID_LENGTH, MetadataText, Scope, SourceInput } from '../schema';
+import { recordUserId } from './owner';
 
 const Seq = z.number().int().positive();
 
@@ -68,6 +69,37 @@ export const WriteInput = z
   .refine((input) => input.kind !== 'remember' || input.fact !== undefined, { error: 'a remember input must hold its fact', path: ['fact'] })
   .refine((input) => (input.scope === 'app') === (input.userId === ''), { error: "must be '' exactly for app scope", path: ['userId'] });
 export type WriteInput = z.infer<typeof WriteInput>;
+
+/** Where a write goes and what it came from, as parsed at the edge. */
+export interface WriteTarget {
+  /** Ignored for app scope, which belongs to the whole app (stored as `''`). */
+  userId: string;
+  appName: string;
+  scope: Scope;
+  sessionId?: string | undefined;
+  source: SourceInput;
+  /** The caller's metadata, as JSON text. */
+  metadata?: string | undefined;
+  /** The memory a remember replaces, by topic and fact hash (WriteInput `replaces`). */
+  replaces?: WriteInput['replaces'];
+}
+
+/** The one way a write input is built: the owner rule for app scope and the stored shape live here. */
+export function writeInput(kind: WriteInput['kind'], target: WriteTarget, at: number, content: { messages: ChatMessage[] } | { fact: Fact }): WriteInput {
+  return {
+    userId: recordUserId(target, target.scope),
+    appName: target.appName,
+    scope: target.scope,
+    sessionId: target.sessionId ?? '',
+    source: target.source,
+    at,
+    kind,
+    messages: 'messages' in content ? content.messages : [],
+    ...('fact' in content ? { fact: content.fact } : {}),
+    ...(target.metadata !== undefined ? { metadata: target.metadata } : {}),
+    ...(target.replaces !== undefined ? { replaces: target.replaces } : {}),
+  };
+}
 
 /**
  * A `prune` call, kept in the same ordered log: replaying the history without a revoked source

@@ -1,0 +1,63 @@
+/**
+ * The one write loop every writer of an owner's memories runs (consolidate, forgetSource,
+ * prune, reembed, import, undo): take the partition's write lock, read the partition's
+ * versions, let the writer read and decide, commit against those versions, let the vector
+ * layer follow, and decide again from the top when the commit reports a writer outside the
+ * lock got there first. Rules it keeps:
+ *
+ * - Versions are read before anything the decision reads: a write landing in between makes the
+ *   commit fail with ConflictError and the whole decision is made again on the new state.
+ * - A ConflictError is retried (after a random backoff) up to `attempts` in all, then passed
+ *   on; an IdCollisionError is decided again with new ids, without a backoff (write-lock.ts);
+ *   any other error is passed on at once.
+ */
+import type { Scope } from '../schema';
+import type { Commit, CommitResult, Owner, Storage } from './contract';
+import { partitionOf, recordUserId } from './owner';
+import { MAX_ATTEMPTS, writeUnderLock } from './write-lock';
+
+/** One attempt of a write, as its `decide` sees it. */
+export interface OwnerWrite {
+  /** The partition key whose lock this write holds. */
+  readonly partition: string;
+  /** The partition's version as this attempt read it: what {@link OwnerWrite.commit} commits against. */
+  readonly versions: ReadonlyMap<string, number>;
+  /** Commits against {@link OwnerWrite.versions} (`expected`), then lets the vector layer follow what it wrote. */
+  commit(commit: Omit<Commit, 'expected'>): Promise<CommitResult>;
+}
+
+export interface WriteOwnerOptions {
+  /** Which of the owner's partitions: `'app'` for its app's app-scope memories; default `'user'` (user and session scope). */
+  scope?: Scope;
+  /** Commit attempts before a ConflictError is passed on; default {@link MAX_ATTEMPTS}, 1 for none again. */
+  attempts?: number;
+  /**
+   * How the versions are read: `'vectors'` (default) with `vectors.ensure`, which brings the
+   * vector layer up to them first (a decision that searches it); `'records'` with
+   * `records.versions` alone (a write that never searches, over many partitions: reembed).
+   */
+  versions?: 'vectors' | 'records';
+}
+
+/**
+ * Runs `decide` as one write of the owner's partition (see the file comment): `decide` reads
+ * what it needs, commits at most once with `write.commit`, and resolves to the write's result.
+ * @throws ConflictError after `attempts` conflicting commits; whatever `decide` throws otherwise.
+ */
+export function writeOwner<T>(storage: Storage, owner: Owner, decide: (write: OwnerWrite) => Promise<T>, options: WriteOwnerOptions = {}): Promise<T> {
+  const scope = options.scope ?? 'user';
+  const partition = partitionOf({ appName: owner.appName, userId: recordUserId(owner, scope), scope });
+  const { records, vectors } = storage;
+  return writeUnderLock(storage.lockName, partition, options.attempts ?? MAX_ATTEMPTS, async () => {
+    const versions = options.versions === 'records' ? await records.versions([partition]) : await vectors.ensure([partition]);
+    return decide({
+      partition,
+      versions,
+      async commit(commit) {
+        const result = await records.commit({ ...commit, expected: versions });
+        await vectors.afterCommit(result, commit.records);
+        return result;
+      },
+    });
+  });
+}
