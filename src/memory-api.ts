@@ -98,6 +98,24 @@ export interface Memory {
    */
   forgetSource(sourceId: string | readonly string[], options: OwnerOptions): Promise<ForgetReport>;
   /**
+   * The user deletes one memory (a "delete" in a chat app's memory settings). Its text leaves
+   * everything stored: the memory becomes a tombstone without text (history event `erased`),
+   * and the fact is taken out of every stored conversation it was extracted from, its span
+   * redacted there (`[forgotten]`) while the rest of each message stays for the memories it
+   * still supports; what quoted the span loses it too (the episode of that turn is rebuilt
+   * without it, excerpts and reasons that quote it are blanked). The memory's other sources
+   * and the other memories stay. Because the stored conversations no longer hold it, no later
+   * replay (`forgetSource`, `asOf`, `reembed`, an `import` of the export) brings it back; if
+   * the user states it again in a new message, it is remembered again. Forgetting the memory
+   * an UPDATE made lets the one it superseded stand again (its own statement is still stored).
+   * Forgetting a memory already forgotten does nothing.
+   * @returns `{ erased, regenerated }` as forgetSource: the memory (and any record that only
+   * quoted it), and the memories rebuilt because their text or sources changed.
+   * @throws NotFoundError for a memory the owner does not have; PermissionError for app scope;
+   * ValidationError for a bad id or owner.
+   */
+  forget(id: string, owner: OwnerOptions): Promise<ForgetReport>;
+  /**
    * The owner's memories and its app's app-scope ones, oldest first; tombstones with `includeInvalid`.
    * With `asOf` (ms since epoch): the memories as they stood at that time, active then, with the
    * confidence and sources they had then, under the ids of the stored records they became. The

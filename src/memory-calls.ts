@@ -31,6 +31,7 @@ export const MEMORY_CALLS = {
   inject: 'sync',
   assemble: 'sync',
   forgetSource: 'store',
+  forget: 'store',
   prune: 'store',
   undo: 'store',
   pending: 'store',

@@ -25,6 +25,7 @@ import { indexedDbStorage } from './store/indexeddb';
 import { createComputeClient, type ComputeClient } from './worker/client';
 import { createDeps } from './verbs/deps';
 import { forgetSource } from './verbs/forget';
+import { forget } from './verbs/forget-memory';
 import { ingest } from './verbs/ingest';
 import { get, history, list, locate } from './verbs/inspect';
 import { LOCATE } from './facade-access';
@@ -118,6 +119,7 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
     inject: (system, retrieved) => inject(deps, system, retrieved),
     assemble: (system, retrieved, options) => assemble(deps, system, retrieved, options),
     forgetSource: (sourceId, options) => forgetSource(deps, sourceId, options),
+    forget: (id, owner) => forget(deps, id, owner),
     prune: (options) => prune(deps, options),
     undo: (operation, owner) => undo(deps, operation, owner),
     pending: (owner) => pending(deps, owner),

@@ -94,12 +94,12 @@ describe('vite build (library)', () => {
     // Named, never resolved: an application without the optional peer must still build.
     expect(code.some((text) => text.includes('"@huggingface/transformers"'))).toBe(true);
     expect(code.some((text) => /import\(\s*["'`]@huggingface\/transformers/.test(text))).toBe(false);
-    // engram's own files come to ~690 kB (entry, worker with the 8-bit kernel, sealing, episodes, assemble/asOf/undo,
-    // mem0 metadata, adapters, the review queue,
+    // engram's own files come to ~750 kB (entry, worker with the 8-bit kernel, sealing, episodes, assemble/asOf/undo,
+    // the user's verbs (forget, correct, pin, why, review, explain), mem0 metadata, adapters,
     // and the speech extractor twice: the entry's lazy chunk for in-process compute and the
     // worker's copy); the smallest transformers.js build (transformers.web.min.js) is 470 kB
     // on its own, so bundling it by mistake crosses this budget.
-    expect(code.reduce((sum, text) => sum + text.length, 0)).toBeLessThan(760_000);
+    expect(code.reduce((sum, text) => sum + text.length, 0)).toBeLessThan(810_000);
   });
   it('builds engram/chroma as its own entry on engram, zod and the chromadb peer, and keeps Chroma out of the main entry', () => {
     const imports = (code: string) => [...code.matchAll(/^import\b[^;]*?\bfrom\s*["']([^"']+)["']/gm)].map((match) => match[1]).sort();

@@ -7,6 +7,7 @@ import type { HistoryEntry, MemoryRecord, Source } from '../schema';
 import { sameClaimKey } from '../text';
 import { freshId } from '../ids';
 import { REPLAY_ID } from './replay';
+import { createRedactor } from '../storage/redaction';
 
 /** What forgetSource did: erased ids, and each other affected memory with its replacement. */
 export interface ForgetReport {
@@ -98,8 +99,11 @@ function groupBy(records: readonly MemoryRecord[], keyOf: (record: MemoryRecord)
   return groups;
 }
 
-function redactSources(sources: readonly Source[], revoked: ReadonlySet<string>): Source[] {
-  return sources.map((source) => (revoked.has(source.id) ? { ...source, excerpt: '' } : source));
+/** Whether a source's excerpt goes: its source is revoked, or it quotes a forgotten span. */
+type Blanks = (source: Source) => boolean;
+
+function redactSources(sources: readonly Source[], blanks: Blanks): Source[] {
+  return sources.map((source) => (source.excerpt !== '' && blanks(source) ? { ...source, excerpt: '' } : source));
 }
 
 /**
@@ -144,30 +148,42 @@ function blank(embedding: Float32Array): Float32Array {
 }
 
 /** Whether `record` is already the tombstone {@link erase} would make: erasing twice changes nothing. */
-function isErased(record: MemoryRecord, revoked: ReadonlySet<string>): boolean {
+export function isErased(record: MemoryRecord, blanks: Blanks): boolean {
   return (
     record.content === REDACTED &&
     record.invalidatedAt !== undefined &&
     record.history.at(-1)?.event === 'erased' &&
-    record.sources.every((source) => !revoked.has(source.id) || source.excerpt === '')
+    record.sources.every((source) => source.excerpt === '' || !blanks(source))
   );
 }
 
 /** A tombstone that keeps id, times, topic, links and the reason for erasure; every piece of text is gone. */
-function erase(record: MemoryRecord, revoked: ReadonlySet<string>, now: number, reason: string): MemoryRecord {
+function erase(record: MemoryRecord, blanks: Blanks, now: number, reason: string): MemoryRecord {
   return {
     ...withoutMetadata(record),
     content: REDACTED,
-    sources: redactSources(record.sources, revoked),
+    sources: redactSources(record.sources, blanks),
     embedding: blank(record.embedding),
     invalidatedAt: record.invalidatedAt ?? now,
     history: [...record.history.map(generalize), { at: now, event: 'erased', reason }],
   };
 }
 
+/**
+ * What the user forgot with `forget(id)` (take-out.ts): the memories whose text goes whatever
+ * supports them, and the spans of the stored messages they were read from. Any record whose
+ * content quotes a span goes too (an episode of the turn), any excerpt that quotes one is blanked.
+ */
+export interface Forgotten {
+  ids: ReadonlySet<string>;
+  spans: readonly string[];
+}
+
 export interface ErasureInput {
-  /** The revoked sources (one forgetSource call may revoke several: one replay for all). */
+  /** The revoked sources (one forgetSource call may revoke several: one replay for all); empty for a forget. */
   sourceIds: ReadonlySet<string>;
+  /** A forget's memories and spans (absent for forgetSource). */
+  forgotten?: Forgotten;
   now: number;
   newId: () => string;
   /** Every record the replay of the remaining inputs produced, tombstones included. */
@@ -192,8 +208,42 @@ interface Planning extends ErasureInput {
   /** Rebuilt id → the stale memory it replaces (the first one that names it): its lineage can be joined. */
   rebuilds: Map<string, string>;
   erasedReason: string;
+  /** What happened, for the reasons: "source s1 revoked", "memory m forgotten". */
+  cause: string;
   /** {@link supportByClaim} of the replay. */
   support: ReadonlyMap<string, ReadonlySet<string>>;
+  blanks: Blanks;
+  /** Whether a record's text goes whatever supports it (a forget's memories and what quotes their spans). */
+  forgottenText: (record: MemoryRecord) => boolean;
+  /** Whether a reason quotes forgotten text (a forget's spans or contents). */
+  quotesForgotten: (text: string) => boolean;
+}
+
+/** The reasons an erasure writes: forgetSource names the revoked sources, forget the memory. */
+function reasonsOf(input: ErasureInput): { erasedReason: string; cause: string } {
+  const forgotten = input.forgotten ? [...input.forgotten.ids] : [];
+  if (forgotten.length) {
+    const what = forgotten.length === 1 ? `memory ${forgotten[0]}` : `memories ${forgotten.join(', ')}`;
+    return { erasedReason: 'erased: forgotten by the user', cause: `${what} forgotten by the user` };
+  }
+  return { erasedReason: `erased: ${input.sourceIds.size === 1 ? 'sole ' : 'all its '}${describeSources(input.sourceIds)} revoked`, cause: `${describeSources(input.sourceIds)} revoked` };
+}
+
+/** The forget rules ({@link Forgotten}); for forgetSource, only the revoked sources' excerpts go. */
+function forgottenRules(input: ErasureInput): Pick<Planning, 'blanks' | 'forgottenText' | 'quotesForgotten'> {
+  const revoked = input.sourceIds;
+  const forgotten = input.forgotten;
+  if (!forgotten) return { blanks: (source) => revoked.has(source.id), forgottenText: () => false, quotesForgotten: () => false };
+  const memories = input.all.filter((record) => forgotten.ids.has(record.id));
+  const redactor = createRedactor(forgotten.spans);
+  // A memory's own words are forgotten too where a reason quotes them (a decision's).
+  const quoted = createRedactor([...forgotten.spans, ...memories.map((record) => record.content)]);
+  const claims = new Set(memories.map(claimOf));
+  return {
+    blanks: (source) => revoked.has(source.id) || redactor.excerpt(source.excerpt) !== source.excerpt,
+    forgottenText: (record) => forgotten.ids.has(record.id) || claims.has(claimOf(record)) || redactor.text(record.content) !== record.content,
+    quotesForgotten: (text) => quoted.quotes(text),
+  };
 }
 
 /**
@@ -210,8 +260,9 @@ export function planErasure(input: ErasureInput): { writes: Map<string, MemoryRe
     idOf: new Map(),
     created: [],
     rebuilds: new Map(),
-    erasedReason: `erased: ${input.sourceIds.size === 1 ? 'sole ' : 'all its '}${describeSources(input.sourceIds)} revoked`,
+    ...reasonsOf(input),
     support: supportByClaim(input.replayed),
+    ...forgottenRules(input),
   };
   const { stale, rebuilt } = matchReplay(planning);
   retireStale(planning, stale, rebuilt);
@@ -269,24 +320,23 @@ function matchReplay(planning: Planning): { stale: MemoryRecord[]; rebuilt: Memo
 
 /** Stale active memories: erased when `s` was their only source, else superseded by their rebuilt version. */
 function retireStale(planning: Planning, stale: readonly MemoryRecord[], rebuilt: readonly MemoryRecord[]): void {
-  const { sourceIds: revoked, now, support, report, writes, redacted, erasedReason } = planning;
-  const label = describeSources(revoked);
+  const { sourceIds: revoked, now, support, report, writes, redacted, erasedReason, cause, blanks } = planning;
   for (const record of stale) {
     const ids = sourceIdsOf(record);
-    if (onlyRevoked(ids, revoked)) {
+    if (onlyRevoked(ids, revoked) || planning.forgotten?.ids.has(record.id)) {
       report.erased.push(record.id);
-      writes.set(record.id, erase(record, revoked, now, erasedReason));
+      writes.set(record.id, erase(record, blanks, now, erasedReason));
       redacted.add(record.id);
       continue;
     }
     const replacement = replacementFor(record, rebuilt, revoked);
     if (replacement && !planning.rebuilds.has(replacement.id)) planning.rebuilds.set(replacement.id, record.id);
-    const keepText = ![...ids].some((id) => revoked.has(id)) || isSupported(record, support, revoked);
+    const keepText = !planning.forgottenText(record) && (![...ids].some((id) => revoked.has(id)) || isSupported(record, support, revoked));
     if (!keepText) redacted.add(record.id);
     report.regenerated.push({ from: record.id, to: replacement?.id ?? null });
     writes.set(record.id, {
       ...(keepText ? record : { ...withoutMetadata(record), content: REDACTED, embedding: blank(record.embedding) }),
-      sources: redactSources(record.sources, revoked),
+      sources: redactSources(record.sources, blanks),
       invalidatedAt: now,
       ...(replacement ? { supersededBy: replacement.id } : {}),
       history: [
@@ -294,9 +344,7 @@ function retireStale(planning: Planning, stale: readonly MemoryRecord[], rebuilt
         {
           at: now,
           event: 'regenerated',
-          reason: replacement
-            ? `${label} revoked; rebuilt from the remaining sources as ${replacement.id}`
-            : `${label} revoked; the remaining sources no longer support it`,
+          reason: replacement ? `${cause}; rebuilt from the remaining sources as ${replacement.id}` : `${cause}; the remaining sources no longer support it`,
           ...(replacement ? { related: replacement.id } : {}),
         },
       ],
@@ -306,7 +354,7 @@ function retireStale(planning: Planning, stale: readonly MemoryRecord[], rebuilt
 
 /** Rebuilt memories: their replay history with temporary ids mapped to stored ones, plus the regeneration. */
 function writeRebuilt(planning: Planning, rebuilt: readonly MemoryRecord[]): void {
-  const { sourceIds, now, replayed, writes, idOf } = planning;
+  const { now, replayed, writes, idOf, cause } = planning;
   const mapIds = createIdMapper(replayed.map((record) => record.id), idOf);
   for (const { episodeId, ...record } of rebuilt) {
     const from = planning.rebuilds.get(record.id);
@@ -323,7 +371,7 @@ function writeRebuilt(planning: Planning, rebuilt: readonly MemoryRecord[]): voi
         {
           at: now,
           event: 'regenerated',
-          reason: `rebuilt after ${describeSources(sourceIds)} ${sourceIds.size === 1 ? 'was' : 'were'} revoked${from ? `, replacing ${from}` : ''}`,
+          reason: `rebuilt after ${cause}${from ? `, replacing ${from}` : ''}`,
           ...(from ? { related: from } : {}),
         },
       ],
@@ -336,26 +384,26 @@ function writeRebuilt(planning: Planning, rebuilt: readonly MemoryRecord[]): voi
  * text only it produced, and report where their lineage now ends.
  */
 function redactTombstones(planning: Planning): void {
-  const { sourceIds: revoked, now, support, touched, current, report, writes, redacted, erasedReason } = planning;
+  const { sourceIds: revoked, now, support, touched, current, report, writes, redacted, erasedReason, blanks } = planning;
   for (const record of touched) {
     if (writes.has(record.id) || record.invalidatedAt === undefined) continue;
     const ids = sourceIdsOf(record);
-    if (onlyRevoked(ids, revoked)) {
+    if (onlyRevoked(ids, revoked) || planning.forgotten?.ids.has(record.id)) {
       redacted.add(record.id);
       // Forgotten before (forgetSource is idempotent): nothing to write, nothing to report.
-      if (isErased(record, revoked)) continue;
-      writes.set(record.id, erase(record, revoked, now, erasedReason));
+      if (isErased(record, blanks)) continue;
+      writes.set(record.id, erase(record, blanks, now, erasedReason));
       report.erased.push(record.id);
       continue;
     }
-    if (isSupported(record, support, revoked)) {
+    if (!planning.forgottenText(record) && (revoked.size === 0 || isSupported(record, support, revoked))) {
       // Text kept: only the excerpt changes, which the sources alone tell (comparing whole
       // records costs O(sources) per tombstone on a long history), and the commit's revocation
-      // blanks every excerpt of the source: nothing to write.
-      if (!record.sources.some((source) => revoked.has(source.id) && source.excerpt !== '')) continue;
+      // (or a forget's redaction) blanks every excerpt of the source: nothing to write.
+      if (!record.sources.some((source) => source.excerpt !== '' && blanks(source))) continue;
     } else {
       redacted.add(record.id);
-      const next: MemoryRecord = { ...withoutMetadata(record), content: REDACTED, embedding: blank(record.embedding), history: record.history.map(generalize), sources: redactSources(record.sources, revoked) };
+      const next: MemoryRecord = { ...withoutMetadata(record), content: REDACTED, embedding: blank(record.embedding), history: record.history.map(generalize), sources: redactSources(record.sources, blanks) };
       if (sameRecord(next, record)) continue;
       writes.set(record.id, next);
     }
@@ -377,7 +425,10 @@ function scrubQuotes(planning: Planning): void {
   const quotes = (entry: HistoryEntry) =>
     entry.event !== 'regenerated' &&
     entry.event !== 'erased' &&
-    ((entry.sourceId !== undefined && revoked.has(entry.sourceId)) || (entry.related !== undefined && redacted.has(entry.related)) || excerpts.some((excerpt) => entry.reason.includes(excerpt))) &&
+    ((entry.sourceId !== undefined && revoked.has(entry.sourceId)) ||
+      (entry.related !== undefined && redacted.has(entry.related)) ||
+      excerpts.some((excerpt) => entry.reason.includes(excerpt)) ||
+      planning.quotesForgotten(entry.reason)) &&
     entry.reason !== generalize(entry).reason;
   for (const record of all) {
     const base = writes.get(record.id) ?? record;

@@ -6,11 +6,13 @@
  * superseded by their rebuilt versions, and every trace of `s`'s text (excerpts, stored
  * conversation, contents and decision reasons only `s` produced, vectors) is removed, in one
  * transaction that fails if any other write reached the owner's partition in the meantime.
+ * `forget(id)` (forget-memory.ts) runs the same erasure ({@link applyErasure}) with the inputs
+ * its memory came from rewritten instead of deleted.
  */
 import type { MemoryRecord } from '../schema';
-import type { InputRow, Owner, Storage } from '../storage/contract';
+import type { Commit, InputRow, Owner, Storage } from '../storage/contract';
 import { writeOwner, type OwnerWrite } from '../storage/write-owner';
-import { planErasure, type ForgetReport } from './erasure-plan';
+import { planErasure, type ForgetReport, type Forgotten } from './erasure-plan';
 
 export { REDACTED, type ForgetReport } from './erasure-plan';
 
@@ -63,26 +65,76 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceIds: ReadonlySet<strin
   // the store already is one that never saw it: report nothing, write nothing.
   const alreadyRevoked = revoked.length === 0 && (await allRevoked(store, owner, sourceIds));
   if (alreadyRevoked && (await noneActive(store, owner, sourceIds))) return { erased: [], regenerated: [] };
-  const first = revoked.length ? revoked[0]!.seq! : undefined;
-  // What the sources can have reached: the active memories and the rows changed since the
-  // first of their inputs (a long history before it is not read), plus any that list one. Read
-  // beside where the replay starts, which only that first input decides.
-  const [all, start] = await Promise.all([store.erasureSet(owner, { sourceIds: [...sourceIds], fromSeq: first }), first === undefined ? undefined : replayStart(deps, owner, first)]);
-  // Every record a source touched is among them (app scope is never a user's to revoke).
-  const touched = all.filter((record) => record.sources.some((source) => sourceIds.has(source.id)));
-  const replayedAll = await regenerate(deps, owner, { revoked, touched, all, start }, sourceIds);
-  const { writes, created, rebuilds, report } = planErasure({ sourceIds, now: deps.clock(), newId: deps.newId, replayed: replayedAll, all, touched });
+  return applyErasure(deps, owner, write, {
+    inputs: new Map(revoked.map((input) => [input.seq!, null])),
+    sourceIds,
+    reads: [...sourceIds],
+    touches: (record) => record.sources.some((source) => sourceIds.has(source.id)),
+    // The revocation is recorded even when nothing of the source is stored yet: an ingest of
+    // it that is still in flight must not land after the user asked to forget it.
+    revoke: { ...owner, sourceIds: [...sourceIds], at: deps.clock() },
+    // Nothing to change and the revocations already recorded: no commit either.
+    quietWhenUnchanged: alreadyRevoked,
+  });
+}
 
+/**
+ * One erasure, however it was asked for: what it does to the stored inputs and which text must
+ * go. forgetSource deletes a source's inputs and revokes it; forget(id) rewrites the inputs a
+ * memory came from (take-out.ts) and names the memory and its spans.
+ */
+export interface ErasureRequest {
+  /** Stored input seq → the input as it stays (rewritten in place), or null: it goes. */
+  inputs: ReadonlyMap<number, InputRow | null>;
+  /** Revoked sources: their inputs leave the replay, their excerpts are blanked (empty for a forget). */
+  sourceIds: ReadonlySet<string>;
+  /** Source ids whose records the erasure reads (erasureSet). */
+  reads: readonly string[];
+  /** The owner's records the erasure touches (their text or excerpts may go). */
+  touches: (record: MemoryRecord) => boolean;
+  forgotten?: Forgotten;
+  revoke?: NonNullable<Commit['revoke']>;
+  redactExcerpts?: NonNullable<Commit['redactExcerpts']>;
+  /** No commit when the plan writes no record (the revocations are recorded already). */
+  quietWhenUnchanged?: boolean;
+}
+
+/**
+ * Replays the owner's inputs as the request leaves them, from the last checkpoint before the
+ * first one it changes, plans the erasure (erasure-plan.ts) and commits it with `write` (the
+ * versions writeOwner read before anything else: a write in between makes the commit fail and
+ * the call decide again).
+ */
+export async function applyErasure(deps: ForgetDeps, owner: Owner, write: OwnerWrite, request: ErasureRequest): Promise<ForgetReport> {
+  const store = deps.storage.records;
+  const seqs = [...request.inputs.keys()];
+  const first = seqs.length ? Math.min(...seqs) : undefined;
+  // What the erasure can have reached: the active memories and the rows changed since the
+  // first input it changes (a long history before it is not read), plus any that list one of
+  // its sources. Read beside where the replay starts, which only that first input decides.
+  const [all, start] = await Promise.all([store.erasureSet(owner, { sourceIds: request.reads, fromSeq: first }), first === undefined ? undefined : replayStart(deps, owner, first)]);
+  // Every record the erasure touches is among them (app scope is never a user's to erase).
+  const touched = all.filter(request.touches);
+  const replayedAll = await regenerate(deps, owner, { changed: request.inputs, touched, all, start }, request.sourceIds);
+  const { writes, created, rebuilds, report } = planErasure({
+    sourceIds: request.sourceIds,
+    ...(request.forgotten ? { forgotten: request.forgotten } : {}),
+    now: deps.clock(),
+    newId: deps.newId,
+    replayed: replayedAll,
+    all,
+    touched,
+  });
   const records = [...writes.values()];
-  // Nothing to change and the revocations already recorded: no commit either.
-  if (records.length === 0 && alreadyRevoked) return report;
-  // The revocation is recorded even when nothing of the source is stored yet: an ingest of
-  // it that is still in flight must not land after the user asked to forget it.
+  if (records.length === 0 && request.quietWhenUnchanged) return report;
+  const changed = [...request.inputs];
   await write.commit({
     records,
     creates: created,
-    deleteInputs: revoked.map((input) => input.seq!),
-    revoke: { ...owner, sourceIds: [...sourceIds], at: deps.clock() },
+    deleteInputs: changed.filter(([, input]) => input === null).map(([seq]) => seq),
+    rewriteInputs: changed.flatMap(([seq, input]) => (input === null ? [] : [{ ...input, seq }])),
+    ...(request.revoke ? { revoke: request.revoke } : {}),
+    ...(request.redactExcerpts ? { redactExcerpts: request.redactExcerpts } : {}),
     // A rebuilt memory inherits the lineage of the one it replaces, less what it lacks (lineage.ts).
     hints: { loaded: new Map(all.map((record) => [record.id, record])), inherits: rebuilds },
   });
@@ -109,14 +161,15 @@ async function replayStart(deps: ForgetDeps, owner: Owner, first: number | undef
 async function regenerate(
   deps: ForgetDeps,
   owner: Owner,
-  state: { revoked: readonly InputRow[]; touched: readonly MemoryRecord[]; all: readonly MemoryRecord[]; start: ReplayStart | undefined },
+  state: { changed: ReadonlyMap<number, InputRow | null>; touched: readonly MemoryRecord[]; all: readonly MemoryRecord[]; start: ReplayStart | undefined },
   sourceIds: ReadonlySet<string>,
 ): Promise<MemoryRecord[]> {
-  const { revoked, touched, all } = state;
-  if (revoked.length === 0 && touched.length === 0) return [...all];
-  // No stored input of the source, yet records list it: from the beginning.
+  const { changed, touched, all } = state;
+  if (changed.size === 0 && touched.length === 0) return [...all];
+  // No stored input changed, yet records are touched: from the beginning.
   const start = state.start ?? (await replayStart(deps, owner, undefined));
+  const inputs = start.inputs.flatMap((input) => (changed.has(input.seq!) ? (changed.get(input.seq!) ?? []) : [input]));
   // Prunes stay in the replay, at their times: a pruned memory must not come back.
-  const kept = start.inputs.filter((input) => input.kind === 'prune' || (!sourceIds.has(input.source.id) && input.scope !== 'app'));
+  const kept = inputs.filter((input) => input.kind === 'prune' || (!sourceIds.has(input.source.id) && input.scope !== 'app'));
   return [...(await deps.replay(kept, start.records)).values()];
 }

@@ -11,15 +11,14 @@
  *   (forgetSource, asOf, undo's check) never makes a memory the user has not approved.
  * - Approving takes the candidate out of its held input into an input of its own, appended
  *   after every other (it took effect then), without the pending entry: from then on replay
- *   applies it at that place in the order. Rejecting takes it out and redacts its span from the
- *   input's messages: no row keeps its text, and no replay brings it back.
+ *   applies it at that place in the order. Rejecting takes it out of the input in place and
+ *   redacts its span by forget's rule (forget/take-out.ts): no row keeps its text, and no
+ *   replay brings it back.
  */
-import type { Candidate, ChatMessage, SourceType } from '../schema';
+import { takeOutFact } from '../forget/take-out';
+import type { Candidate, SourceType } from '../schema';
 import type { InputRow, PendingEntry, WriteInput } from '../storage/contract';
 import { sameFactKey } from '../text';
-
-/** What replaces a rejected memory's span in the stored messages. */
-export const REJECTED = '[redacted: rejected in review]';
 
 /** One memory waiting for review, as `memory.pending` lists it. */
 export interface PendingMemory {
@@ -114,15 +113,15 @@ export function splitApproved(held: HeldInput): WriteInput[] {
   return [...restOf(held), { ...row, messages: [], candidates: [held.candidate] }];
 }
 
-/** Reject's inputs: what is left of the held input, the candidate's excerpt redacted from every message. */
-export function withoutRejected(held: HeldInput): WriteInput[] {
-  const { excerpt, content } = held.candidate;
-  return restOf(held).map((rest) => ({ ...rest, messages: rest.messages.map((message) => redactMessage(message, [excerpt, content])) }));
-}
-
-/** `message` with every occurrence of each non-empty span replaced by {@link REJECTED}. */
-function redactMessage(message: ChatMessage, spans: readonly string[]): ChatMessage {
-  let content = message.content;
-  for (const span of spans) if (span.trim() !== '') content = content.split(span).join(REJECTED);
-  return content === message.content ? message : { ...message, content };
+/**
+ * Reject's rewrite of the held input, in place: the candidate taken out and its span redacted by
+ * forget's rule (forget/take-out.ts), the other pending entries re-indexed; null when nothing is
+ * left (a remember of that fact).
+ */
+export function withoutRejected(held: HeldInput): { input: (InputRow & WriteInput) | null; spans: string[] } {
+  const candidates = held.input.candidates ?? [];
+  const taken = takeOutFact(held.input, candidates, (candidate) => candidate === held.candidate);
+  if (taken.input === null) return { input: null, spans: taken.spans };
+  const pending = (held.input.pending ?? []).filter((other) => other.id !== held.entry.id).map((other) => (other.index > held.entry.index ? { ...other, index: other.index - 1 } : other));
+  return { input: { ...taken.input, seq: held.input.seq!, pending }, spans: taken.spans };
 }

@@ -98,6 +98,12 @@ export function rejectPending(deps: Pick<ReviewDeps, 'storage'>, id: string, own
 
 async function rejectOnce(deps: Pick<ReviewDeps, 'storage'>, id: string, owner: Owner, write: OwnerWrite): Promise<RejectReport> {
   const held = await findHeld(deps.storage, owner, id);
-  await write.commit({ records: [], inputs: withoutRejected(held), deleteInputs: [held.input.seq!], inputsBaseVersion: write.versions.get(write.partition)! });
+  const { input, spans } = withoutRejected(held);
+  await write.commit({
+    records: [],
+    ...(input ? { rewriteInputs: [input] } : { deleteInputs: [held.input.seq!] }),
+    // A record of the same source quoting the span loses that excerpt, as forget does.
+    redactExcerpts: { ...owner, sourceIds: [held.input.source.id], excerpts: [held.candidate.excerpt, ...spans] },
+  });
   return { rejected: id };
 }

@@ -57,6 +57,18 @@ export interface Commit {
   /** Inputs to delete by `seq` (erasure removes a revoked source's conversations). */
   deleteInputs?: number[];
   /**
+   * Stored inputs to replace in place, each by its `seq` (forget takes a fact out of the
+   * conversations it came from): their place in the log stays. The store drops whatever it
+   * derived from the old inputs at or after the first of them (checkpoints).
+   */
+  rewriteInputs?: InputRow[];
+  /**
+   * Excerpts to blank (forget): every source with one of `sourceIds` in the owner's records
+   * whose excerpt is one of `excerpts` (the ones that quote a forgotten span) gets the excerpt
+   * `''`, as a revocation does for every excerpt of its sources.
+   */
+  redactExcerpts?: { userId: string; appName: string; sourceIds: readonly string[]; excerpts: readonly string[] };
+  /**
    * Records that this owner revoked these sources (forgetSource): from then on {@link RecordStore.isRevoked}
    * says so for each, and the excerpt of every source with one of these ids in the owner's records is blanked.
    */

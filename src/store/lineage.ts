@@ -344,16 +344,18 @@ async function lineageOf(db: EngramDatabase, owner: { userId: string; appName: s
 
 /**
  * Inside the commit transaction: blanks the excerpt of every lineage row of the sources for the
- * owner, and in the summaries of every memory that carries one (later memories of a chain
+ * owner that `blanks` picks (all of them for a revocation, those quoting a forgotten span for a
+ * forget), and in the summaries of every memory that carries one (later memories of a chain
  * inherit the summary).
  */
-export async function redactSources(db: EngramDatabase, owner: { userId: string; appName: string }, sourceIds: readonly string[]): Promise<void> {
+export async function redactSources(db: EngramDatabase, owner: { userId: string; appName: string }, sourceIds: readonly string[], blanks: (source: Source) => boolean = () => true): Promise<void> {
   const revoked = new Set(sourceIds);
+  const goes = (source: Source) => revoked.has(source.id) && source.excerpt !== '' && blanks(source);
   const rows = await lineageOf(db, owner, sourceIds);
-  const blanked = rows.filter((row) => row.source.excerpt !== '').map((row) => ({ ...row, source: { ...row.source, excerpt: '' } }));
+  const blanked = rows.filter((row) => goes(row.source)).map((row) => ({ ...row, source: { ...row.source, excerpt: '' } }));
   if (blanked.length) await db.lineage.bulkPut(blanked);
-  const quoting = (await memoriesOfLineage(db, rows)).filter((row) => row.sources.some((source) => revoked.has(source.id) && source.excerpt !== ''));
-  const redacted = quoting.map((row) => ({ ...row, sources: row.sources.map((source) => (revoked.has(source.id) ? { ...source, excerpt: '' } : source)) }));
+  const quoting = (await memoriesOfLineage(db, rows)).filter((row) => row.sources.some(goes));
+  const redacted = quoting.map((row) => ({ ...row, sources: row.sources.map((source) => (goes(source) ? { ...source, excerpt: '' } : source)) }));
   if (redacted.length) await db.memories.bulkPut(redacted);
 }
 

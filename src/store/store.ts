@@ -231,14 +231,14 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
 
     countForeign: (embedderId) => read('counting memories to re-embed', () => db.memories.filter(isForeignActive(embedderId)).count()),
 
-    async commit({ records, creates = [], inputs = [], deleteInputs = [], expected, revoke, inputsBaseVersion, hints }) {
+    async commit({ records, creates = [], inputs = [], deleteInputs = [], rewriteInputs = [], redactExcerpts, expected, revoke, inputsBaseVersion, hints }) {
       const touched = new Set([...expected.keys(), ...records.map(partitionOf), ...(revoke ? [userPartition(revoke)] : [])]);
       // Encrypted at rest: everything this commit can write is sealed first (sealing.ts).
       let release = () => {};
       let written: MemoryRow[] = [];
       try {
         await readCheckpointSet(inputs, expected);
-        release = await prepareSeals(db, () => commitRows(records, inputs));
+        release = await prepareSeals(db, () => commitRows(records, [...inputs, ...rewriteInputs]));
         // Nothing but IndexedDB is awaited in here: any other await would end the transaction
         // and leave the writes before it committed (RELIABILITY.md, "Traps").
         const tables = [db.memories, db.lineage, db.events, db.checkpoints, db.inputs, db.partitions, db.vectorLog, db.vectorPacks, db.revocations];
@@ -259,7 +259,13 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
           const changed = seqs.length ? Math.max(...seqs) : (((await db.inputs.orderBy(':id').lastKey()) as number | undefined) ?? 0);
           written = await writeRecords(db, records, changed, hints, existing);
           if (revoke) await redactSources(db, revoke, revoke.sourceIds);
+          if (redactExcerpts) await redactSources(db, redactExcerpts, redactExcerpts.sourceIds, oneOf(redactExcerpts.excerpts));
           if (deleteInputs.length) await db.inputs.bulkDelete(deleteInputs);
+          if (rewriteInputs.length) {
+            await db.inputs.bulkPut(rewriteInputs);
+            // Checkpoints at or after a rewritten input were derived from what it held before.
+            for (const owner of ownersOfInputs(rewriteInputs)) await dropCheckpoints(db, owner, Math.min(...rewriteInputs.filter((input) => input.userId === owner.userId && input.appName === owner.appName).map((input) => input.seq!)));
+          }
           await db.partitions.bulkPut([...versions].map(([key, [, version]]) => ({ key, version })));
           // An erasure drops the checkpoints that saw the revoked source (all of them when it has no stored input but changed records).
           if (revoke && (deleteInputs.length || records.length > 0)) await dropCheckpoints(db, revoke, deleteInputs.length ? Math.min(...deleteInputs) : 0);
@@ -280,6 +286,17 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
       }
     },
   };
+}
+
+/** The owners of some inputs, once each. */
+function ownersOfInputs(inputs: readonly InputRow[]): Owner[] {
+  return [...new Map(inputs.map((input) => [JSON.stringify([input.userId, input.appName]), { userId: input.userId, appName: input.appName }])).values()];
+}
+
+/** Whether a source's excerpt is one of `excerpts`. */
+function oneOf(excerpts: readonly string[]): (source: { excerpt: string }) => boolean {
+  const set = new Set(excerpts);
+  return (source) => set.has(source.excerpt);
 }
 
 export { appPartition, userPartition };

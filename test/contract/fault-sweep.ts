@@ -66,3 +66,47 @@ export async function sweepSessionThree(stores: FaultSweepStores): Promise<numbe
     expect(await view(memory)).toEqual(post);
   }
 }
+
+/** A verb whose commit the generic sweep fails: `prepare` builds the state before, `act` makes the one write under test. */
+export interface SweptVerb {
+  prepare(opened: OpenedMemory): Promise<void>;
+  act(opened: OpenedMemory): Promise<unknown>;
+}
+
+/**
+ * RELIABILITY 1 for any verb: `act`'s commit with the k-th write of the store failing, for
+ * every k until it needs fewer. After each failure the store is the state before (its snapshot
+ * unchanged) or after; never between. A retry then reaches the state after. Resolves to how
+ * many writes the verb's commit makes on this backend.
+ */
+export async function sweepVerb(stores: FaultSweepStores, verb: SweptVerb): Promise<number> {
+  const reference = await stores.on(await stores.store());
+  await verb.prepare(reference);
+  await verb.act(reference);
+  const post = await view(reference.memory);
+  for (let k = 1; ; k++) {
+    const store = await stores.store();
+    const opened = await stores.on(store);
+    await verb.prepare(opened);
+    const before = { snapshot: await store.snapshot(), view: await view(opened.memory) };
+    store.failWrite(k);
+    const outcome = await verb.act(opened).then(
+      () => 'ok' as const,
+      (error: unknown) => error,
+    );
+    const writes = store.writes;
+    store.failWrite(0);
+    if (outcome === 'ok') {
+      expect(writes).toBeLessThan(k);
+      expect(await view(opened.memory)).toEqual(post);
+      return k - 1;
+    }
+    expect(outcome).toBeInstanceOf(StorageError);
+    const after = await view(opened.memory);
+    if (JSON.stringify(after) === JSON.stringify(post)) continue;
+    expect(after).toEqual(before.view);
+    expect(await store.snapshot()).toEqual(before.snapshot);
+    await verb.act(opened);
+    expect(await view(opened.memory)).toEqual(post);
+  }
+}

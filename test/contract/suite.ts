@@ -13,8 +13,10 @@ import { SEED_OWNER, ingestSeed } from '../helpers/seed';
 import { checkAsOf } from './as-of';
 import { checkUndo } from './undo';
 import { checkExplainEqualsRetrieve, checkReviewModel, sweepReview } from './review';
+import { checkForget } from './forget';
 import { checkEquivalence, forgetVersusFresh, SEED_CONVERSATIONS } from './equivalence';
-import { sweepSessionThree } from './fault-sweep';
+import { sweepSessionThree, sweepVerb } from './fault-sweep';
+import { CONTROL_VERBS } from './control';
 import { createStores, type MakeStore } from './harness';
 import { checkIsolation } from './isolation';
 import { seedScenario } from './seed-scenario';
@@ -147,6 +149,24 @@ export function describeStorageContract(name: string, makeStore: MakeStore, opti
         console.log(`explain property (${name}): ${asOfRuns * 2} random stores, ${compared} hits equal to retrieve's, ${misses} misses explained`);
         expect(compared).toBeGreaterThan(0);
         expect(misses).toBeGreaterThan(0);
+      }, timeout * 2);
+    });
+
+    describe("the user's verbs (fault sweep over each commit)", () => {
+      for (const [verb, swept] of Object.entries(CONTROL_VERBS)) {
+        it(`leaves the store before or after ${verb}, never between, when each of its writes fails in turn`, async () => {
+          const writes = await sweepVerb(stores, swept);
+          console.log(`fault sweep (${name}): ${verb}'s commit makes ${writes} writes; each failed in turn; half-applied states: 0`);
+          expect(writes).toBeGreaterThanOrEqual(1);
+        }, timeout * 2);
+      }
+    });
+
+    describe('Memory.forget (one memory: no claim left, the replay equals the store)', () => {
+      it('forgets a random memory of random histories so that no replay brings it back and unrelated memories stay', async () => {
+        const { runs, forgotten } = await checkForget(stores.open, equivalenceRuns);
+        console.log(`forget property (${name}): ${runs} random histories, ${forgotten} memories forgotten, 0 mismatches`);
+        expect(forgotten).toBeGreaterThan(0);
       }, timeout * 2);
     });
 

@@ -179,8 +179,8 @@ function refuse(state: MemoryState, commit: Commit, keys: readonly string[]): vo
 
 /** Stages `commit` on copies of the state (calling `step` before each change), then swaps them in. */
 function applyCommit(state: MemoryState, commit: Commit, step: () => void): CommitResult {
-  const { records, inputs = [], deleteInputs = [], revoke } = commit;
-  const keys = [...new Set([...commit.expected.keys(), ...records.map(partitionOf), ...(revoke ? [userPartition(revoke)] : [])])];
+  const { records, inputs = [], deleteInputs = [], rewriteInputs = [], revoke, redactExcerpts } = commit;
+  const keys = [...new Set([...commit.expected.keys(), ...records.map(partitionOf), ...(revoke ? [userPartition(revoke)] : []), ...(redactExcerpts ? [userPartition(redactExcerpts)] : [])])];
   refuse(state, commit, keys);
   const next = { ...state, records: new Map(state.records), changed: new Map(state.changed), inputs: [...state.inputs], versions: new Map(state.versions), revocations: new Map(state.revocations) };
   for (const input of inputs) {
@@ -193,6 +193,12 @@ function applyCommit(state: MemoryState, commit: Commit, step: () => void): Comm
     next.changed.set(record.id, next.lastSeq);
   }
   if (revoke) redact(next, revoke, step);
+  if (redactExcerpts) redact(next, redactExcerpts, step, (excerpt) => redactExcerpts.excerpts.includes(excerpt));
+  const rewritten = new Map(rewriteInputs.map((input) => [input.seq!, input]));
+  if (rewritten.size) {
+    step();
+    next.inputs = next.inputs.map((input) => (rewritten.has(input.seq!) ? structuredClone(rewritten.get(input.seq!)!) : input));
+  }
   const doomed = new Set(deleteInputs);
   if (doomed.size) {
     step();
@@ -210,11 +216,14 @@ function applyCommit(state: MemoryState, commit: Commit, step: () => void): Comm
   return { versions };
 }
 
-/** Blanks the excerpt of every source of `revoke.sourceIds` in the owner's records. */
-function redact(next: MemoryState, revoke: NonNullable<Commit['revoke']>, step: () => void): void {
+/** Blanks the excerpt of every source of `revoke.sourceIds` in the owner's records (those `quotes` picks). */
+function redact(next: MemoryState, revoke: { userId: string; appName: string; sourceIds: readonly string[] }, step: () => void, quotes: (excerpt: string) => boolean = () => true): void {
+  const goes = (source: { id: string; excerpt: string }) => revoke.sourceIds.includes(source.id) && source.excerpt !== '' && quotes(source.excerpt);
   for (const record of next.records.values()) {
-    if (!ownerOf(record, revoke) || !record.sources.some((source) => revoke.sourceIds.includes(source.id) && source.excerpt !== '')) continue;
+    if (!ownerOf(record, revoke) || !record.sources.some(goes)) continue;
     step();
-    next.records.set(record.id, { ...record, sources: record.sources.map((source) => (revoke.sourceIds.includes(source.id) ? { ...source, excerpt: '' } : source)) });
+    next.records.set(record.id, { ...record, sources: record.sources.map((source) => (goes(source) ? { ...source, excerpt: '' } : source)) });
   }
 }
+
+

@@ -10,6 +10,7 @@
  * one owner's inputs; invariant 11 needs their order, never a global one).
  */
 import { IdCollisionError, partitionOf, PermissionError, StorageError, userPartition, type MemoryRecord } from 'engram';
+import type { Source } from '../../schema';
 import type { Commit, CommitResult, WriteInput } from '../../storage/contract';
 import type { ChromaRow, Collections } from './collections';
 import { commitPlan, type IntentOptions, type Write } from './intents';
@@ -22,9 +23,9 @@ const SEQ_SPAN = 2 ** 20;
 
 export function createCommit(collections: Collections, intents: IntentOptions): (commit: Commit) => Promise<CommitResult> {
   return async (commit) => {
-    const { records, inputs = [], revoke } = commit;
+    const { records, inputs = [], rewriteInputs = [], revoke, redactExcerpts } = commit;
     if (inputs.length >= SEQ_SPAN) throw new StorageError(`one commit on Chroma appends at most ${SEQ_SPAN - 1} stored inputs (got ${inputs.length}); nothing was written. Import the owner's history in parts.`);
-    const partitions = [...new Set([...commit.expected.keys(), ...records.map(partitionOf), ...(revoke ? [userPartition(revoke)] : []), ...inputs.map(inputPartition)])];
+    const partitions = [...new Set([...commit.expected.keys(), ...records.map(partitionOf), ...(revoke ? [userPartition(revoke)] : []), ...(redactExcerpts ? [userPartition(redactExcerpts)] : []), ...inputs.map(inputPartition), ...rewriteInputs.map(inputPartition)])];
     let stored = new Map<string, MemoryRecord>();
     const versions = await commitPlan(
       collections,
@@ -44,12 +45,15 @@ export function createCommit(collections: Collections, intents: IntentOptions): 
   };
 }
 
-/** The records the commit replaces, and (on a revocation) every record of the owner listing a revoked source: their source flags and excerpts change. */
+/**
+ * The records the commit replaces, and (on a revocation, or a forget's redaction) every record of
+ * the owner listing one of its sources: their source flags and excerpts change.
+ */
 async function storedRecords(collections: Collections, commit: Commit): Promise<Map<string, MemoryRecord>> {
   const ids = [...new Set([...commit.records.map((record) => record.id), ...(commit.creates ?? [])])];
   const rows = await collections.get('memories', { ids, embeddings: true });
-  const { revoke } = commit;
-  if (revoke) rows.push(...(await listingRows(collections, revoke)));
+  const listing = commit.revoke ?? commit.redactExcerpts;
+  if (listing) rows.push(...(await listingRows(collections, listing)));
   const out = new Map<string, MemoryRecord>();
   for (const row of rows) {
     const record = recordOf(row);
@@ -64,7 +68,7 @@ async function storedRecords(collections: Collections, commit: Commit): Promise<
  * The owner's rows that list one of the revoked sources: by the source's flag for one, else the
  * owner's partition read once (a `$or` of thousands of flags is no faster), kept when they list one.
  */
-async function listingRows(collections: Collections, revoke: NonNullable<Commit['revoke']>) {
+async function listingRows(collections: Collections, revoke: { userId: string; appName: string; sourceIds: readonly string[] }) {
   const [only] = revoke.sourceIds;
   if (revoke.sourceIds.length === 1) return collections.get('memories', { where: and(eq('pk', userPartition(revoke)), eq(sourceFlag(only!), true)), embeddings: true });
   const rows = await collections.get('memories', { where: eq('pk', userPartition(revoke)), embeddings: true });
@@ -91,18 +95,25 @@ async function refuseRevokedInputs(collections: Collections, inputs: Commit['inp
   }
 }
 
+/** What a revocation or a forget's redaction leaves of a record's excerpts. */
+function excerptBlanker({ revoke, redactExcerpts }: Commit): (record: MemoryRecord) => MemoryRecord {
+  const rules = [
+    ...(revoke ? [{ owner: revoke, ids: new Set(revoke.sourceIds), quotes: () => true }] : []),
+    ...(redactExcerpts ? [{ owner: redactExcerpts, ids: new Set(redactExcerpts.sourceIds), quotes: (excerpt: string) => redactExcerpts.excerpts.includes(excerpt) }] : []),
+  ];
+  const goes = (record: MemoryRecord, source: Source) =>
+    source.excerpt !== '' && rules.some((rule) => record.userId === rule.owner.userId && record.appName === rule.owner.appName && rule.ids.has(source.id) && rule.quotes(source.excerpt));
+  return (record) => (record.sources.some((source) => goes(record, source)) ? { ...record, sources: record.sources.map((source) => (goes(record, source) ? { ...source, excerpt: '' } : source)) } : record);
+}
+
 /** Every write of the commit, in apply order: memories, inputs appended, inputs deleted, the revocation. */
 function writesOf(commit: Commit, stored: ReadonlyMap<string, MemoryRecord>, versions: ReadonlyMap<string, [number, number]>): Write[] {
-  const { inputs = [], deleteInputs = [], revoke } = commit;
+  const { inputs = [], deleteInputs = [], rewriteInputs = [], revoke, redactExcerpts } = commit;
   const final = new Map<string, MemoryRecord>();
-  if (revoke) for (const record of stored.values()) if (record.sources) final.set(record.id, record);
+  if (revoke || redactExcerpts) for (const record of stored.values()) if (record.sources) final.set(record.id, record);
   for (const record of commit.records) final.set(record.id, record);
-  // The revoked sources' excerpts are blanked in every record of the owner that lists one.
-  const revoked = new Set(revoke?.sourceIds);
-  const blank = (record: MemoryRecord): MemoryRecord =>
-    revoke && record.userId === revoke.userId && record.sources.some((source) => revoked.has(source.id) && source.excerpt !== '')
-      ? { ...record, sources: record.sources.map((source) => (revoked.has(source.id) ? { ...source, excerpt: '' } : source)) }
-      : record;
+  // The revoked sources' excerpts (a forget's: those quoting its spans) are blanked in every record of the owner that lists one.
+  const blank = excerptBlanker(commit);
   const memories: ChromaRow[] = [...final.values()].map((record) => memoryRow(blank(record)));
   const rewritten = [...final.values()].filter((record) => {
     const previous = stored.get(record.id);
@@ -112,6 +123,7 @@ function writesOf(commit: Commit, stored: ReadonlyMap<string, MemoryRecord>, ver
   if (rewritten.length) writes.push({ table: 'memories', remove: rewritten.map((record) => record.id) });
   if (memories.length) writes.push({ table: 'memories', upsert: memories });
   if (inputs.length) writes.push({ table: 'inputs', upsert: inputs.map((input, i) => inputRow(input, versions.get(inputPartition(input))![1] * SEQ_SPAN + i)) });
+  if (rewriteInputs.length) writes.push({ table: 'inputs', upsert: rewriteInputs.map((input) => inputRow(input, input.seq!)) });
   if (deleteInputs.length) {
     // Seqs count per owner here: the erasing owner's (or, without a revocation, every owner the commit covers).
     const owners = revoke ? [userPartition(revoke)] : [...versions.keys()];
