@@ -65,16 +65,19 @@ async function approveOnce(deps: ReviewDeps, id: string, owner: Owner, write: Ow
     throw new ConflictError(`cannot approve '${id}': the memory it would supersede, '${entry.targetId}', is no longer active (it was replaced or forgotten since); reject it, or write the fact again`);
   }
   const loaded = new Map(working);
-  const source = { ...input.source, excerpt: candidate.excerpt, at: input.at };
+  // The write takes effect now: its source is dated now, as the input replay reads it from
+  // (splitApproved), so a past state (asOf) before the approval does not hold it.
+  const now = deps.clock();
+  const source = { ...input.source, excerpt: candidate.excerpt, at: now };
   // The id `pending` listed, unless a record took it meanwhile (a write never replaces a record
   // it did not read): then a new one, which the Operation names.
   const memoryId = (await store.locate(id)) === undefined ? id : deps.context.newId();
-  const context = { ...deps.context, decider: decided(held), newId: () => memoryId, now: deps.clock() };
+  const context = { ...deps.context, decider: decided(held), newId: () => memoryId, now };
   const plan = await planConsolidation(working, [{ candidate, embedding: embedding!, source }], target, context);
   await write.commit({
     records: plan.changed,
     creates: plan.created,
-    inputs: splitApproved(held),
+    inputs: splitApproved(held, now),
     deleteInputs: [input.seq!],
     inputsBaseVersion: write.versions.get(write.partition)!,
     hints: { loaded, inherits: plan.supersedes },

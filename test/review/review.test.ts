@@ -126,6 +126,19 @@ describe('review before saving', () => {
     await memory.close();
   });
 
+  it('holds an approved memory in past states only from the approval on', async () => {
+    const { memory, clock } = await createTestMemory({ review });
+    const [held] = await memory.ingest([{ role: 'user', content: 'I live in Lisbon.' }], { ...owner, sessionId: 's1', source: implicit('c1') });
+    clock.advance(DAY);
+    const between = clock();
+    clock.advance(DAY);
+    await memory.approve(held!.memoryId, owner);
+    expect(await memory.list({ ...owner, asOf: between })).toEqual([]);
+    expect((await memory.list({ ...owner, asOf: clock() })).map((record) => record.content)).toEqual([held!.content]);
+    expect((await memory.get(held!.memoryId, owner)).sources[0]!.at).toBe(clock());
+    await memory.close();
+  });
+
   it('reports a held write to subscribers', async () => {
     const { memory } = await createTestMemory({ review });
     let calls = 0;
