@@ -11,11 +11,17 @@ import type { Retrieved } from './retrieve/retrieve';
 import type { ChatMessage, Fact, HistoryEntry, MemoryRecord, Operation } from './schema';
 import type { UndoReport } from './undo/undo';
 import type { WhyReport } from './control/why';
+import type { PendingMemory } from './review/held';
+import type { RejectReport } from './review/review';
+import type { Explanation } from './retrieve/explain';
 import type { ImportReport, OwnerExport } from './transfer/format';
 import type { PersistResult, StorageEstimateResult } from './durability/persist';
 import type { ChangeListener } from './durability/subscribe';
 
 export type { ImportReport, OwnerExport } from './transfer/format';
+export type { PendingMemory } from './review/held';
+export type { RejectReport } from './review/review';
+export type { Explanation, Miss, MissReason } from './retrieve/explain';
 export type { PersistResult, StorageEstimateResult } from './durability/persist';
 export type { ChangeEvent, ChangeListener } from './durability/subscribe';
 
@@ -49,6 +55,17 @@ export interface Memory {
    * `list`), recency measured at `asOf`.
    */
   retrieve(query: string, options: RetrieveOptions): Promise<Retrieved[]>;
+  /**
+   * Why `retrieve` answers what it does: `hits` are exactly its results for the same query and
+   * options (one run of the same ranking), each with its score parts (relevance from cosine and
+   * lexical, recency, importance); `misses` are the nearest memories left out (up to 10, best
+   * score first), each with `reason` and `detail`: `'below-k'` (ranked after the top k),
+   * `'pending'` (waits for review), `'other-session'` (a session memory of another session, or
+   * the query names none), `'decayed'` (pruned below a floor). A miss that no search could
+   * return is scored as if it were an active user memory, on the same formula.
+   * @throws the same errors as `retrieve`.
+   */
+  explain(query: string, options: RetrieveOptions): Promise<Explanation>;
   /**
    * The system prompt followed by a `<MEMORIES>` block: one line per memory with the band of
    * its decayed confidence (high ≥ 0.75, medium ≥ 0.5, low) and its latest source type. Memory
@@ -164,6 +181,29 @@ export interface Memory {
    * does not have; PermissionError for app scope.
    */
   undo(operation: Operation, owner: OwnerOptions): Promise<UndoReport>;
+  /**
+   * The owner's memories waiting for review (`createMemory({ review: { sources } })`), oldest
+   * first: what a write from a reviewed source type would create or update, not applied yet.
+   * A pending memory is never retrieved, injected, listed by `list` or counted by `prune`; a
+   * fact already pending is not queued twice.
+   */
+  pending(owner: OwnerOptions): Promise<PendingMemory[]>;
+  /**
+   * Applies one pending memory as it was decided, under the id `pending` listed: a CREATE
+   * stores it, an UPDATE supersedes its target now (not before). The consolidation rules still
+   * hold (an exclusive topic that gained a memory since is replaced, not doubled; the trust gate).
+   * @returns the Operation that was applied (`undo` takes it).
+   * @throws NotFoundError when `id` is not pending for `owner` (approved or rejected already, or
+   * never); ConflictError when the memory an UPDATE would supersede is no longer active (reject it).
+   */
+  approve(id: string, owner: OwnerOptions): Promise<Operation>;
+  /**
+   * Erases one pending memory: its fact leaves the stored conversation and its span is redacted
+   * from the stored messages, so no text of it remains and no replay (forgetSource, asOf)
+   * brings it back. It was never a record, a vector or a lexical entry.
+   * @throws NotFoundError when `id` is not pending for `owner`.
+   */
+  reject(id: string, owner: OwnerOptions): Promise<RejectReport>;
   /** Invalidates the owner's memories whose decayed confidence fell below `floor` (history event `pruned`). */
   prune(options: PruneOptions): Promise<PruneReport>;
   /** Writes one session-scope summary of the user's durable statements (null when there are none). */

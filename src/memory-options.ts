@@ -131,6 +131,18 @@ const memoryOptionsShape = {
    * `createMemory`, and nothing is written.
    */
   encryptionKey: z.optional(z.custom<CryptoKey>(isEncryptionKey, ENCRYPTION_KEY_RULE)),
+  /**
+   * Review before saving: what a write from one of `sources` would change (each CREATE and
+   * UPDATE) waits as a pending memory, never retrieved or injected, until `memory.approve`
+   * applies it or `memory.reject` erases it (`memory.pending` lists them). App-scope writes
+   * (bootstrapped, the app's own) are never held. Default: nothing is held.
+   */
+  review: z.optional(
+    z.strictObject({
+      /** The source types whose writes wait for review, e.g. `['user_implicit', 'tool_output']`. */
+      sources: z.readonly(z.array(SourceType)),
+    }),
+  ),
 };
 export const MemoryOptions: z.ZodMiniObject<typeof memoryOptionsShape, z.core.$strict> = z.strictObject(memoryOptionsShape);
 export type MemoryOptions = z.input<typeof MemoryOptions>;

@@ -178,6 +178,11 @@ export const Operation = z.object({
   targetId: z.optional(z.string()),
   content: z.string(),
   reason: z.string(),
+  /**
+   * Set when the write waits for review (`createMemory({ review })`): `memoryId` is the pending
+   * memory's id, for `approve` or `reject`; nothing was applied yet.
+   */
+  pending: z.optional(z.literal(true)),
 });
 export type Operation = z.infer<typeof Operation>;
 

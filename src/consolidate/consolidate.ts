@@ -11,6 +11,7 @@ import type { Owner, Storage, WriteInput } from '../storage/contract';
 import { withLineage } from '../storage/lineage';
 import { writeOwner, type OwnerWrite } from '../storage/write-owner';
 import { MAX_NEIGHBOURS, planConsolidation, type PlanContext, type PlanTarget } from './plan';
+import { planHeld, queuedFacts } from '../review/hold';
 
 export interface ConsolidateDeps {
   storage: Storage;
@@ -36,6 +37,8 @@ export interface ConsolidateRequest {
   embeddings?: readonly Float32Array[];
   /** The id of the memory the write replaces (`target.replaces`): read with the sweep. */
   replacing?: string;
+  /** Hold the write for review (review/hold.ts): decided now, applied by `approve`. */
+  review?: boolean;
 }
 
 export async function consolidate(deps: ConsolidateDeps, request: ConsolidateRequest): Promise<Operation[]> {
@@ -84,14 +87,17 @@ async function decideAndCommit(
   }
   const loaded = new Set(working.keys());
   const now = deps.clock();
-  const plan = await planConsolidation(working, items, target, { ...deps.context, now });
+  const context = { ...deps.context, now };
+  // Under review the queue is read too, so a fact already waiting is not queued twice.
+  const plan = request.review ? await planHeld(working, items, target, context, queuedFacts(await store.inputs(owner), target)) : await planConsolidation(working, items, target, context);
+  const held = 'held' in plan ? plan.held : undefined;
   // An UPDATE's new memory inherits the sources of the one it supersedes: by reference, so
   // the write stays O(1) however many sources that memory has gathered (lineage.ts).
   await write.commit(withLineage({
     records: plan.changed,
     creates: plan.created,
     // The candidates go with the input: a replay decides over the same ones without extracting again.
-    inputs: request.input ? [{ ...request.input, candidates: [...candidates] }] : [],
+    inputs: request.input ? [{ ...request.input, ...(held ? held : { candidates: [...candidates] }) }] : [],
     ...(baseVersion !== undefined ? { inputsBaseVersion: baseVersion } : {}),
   }, { working: loaded, inherits: plan.supersedes }));
   return plan.operations;

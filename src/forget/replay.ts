@@ -32,6 +32,7 @@ export interface ReplayPlan {
   changed: readonly MemoryRecord[];
   supersedes: ReadonlyMap<string, string>;
 }
+import { replayedCandidates } from '../review/held';
 
 export interface ReplayDeps {
   /** The candidates a write input yields: extraction for ingests and summaries, the fact itself for remember. */
@@ -129,7 +130,8 @@ class ReplayState {
 /** Each write input's candidates: stored with it (parsed when the store read the row), else extracted again. */
 async function candidatesOfAll(deps: ReplayDeps, inputs: readonly InputRow[]): Promise<Map<InputRow, readonly Candidate[]>> {
   const out = new Map<InputRow, readonly Candidate[]>();
-  for (const input of inputs) if (input.kind !== 'prune') out.set(input, input.candidates ?? (await deps.candidatesOf(input)));
+  // Candidates waiting for review are not memories yet: replay skips them (review/held.ts).
+  for (const input of inputs) if (input.kind !== 'prune') out.set(input, replayedCandidates(input, input.candidates ?? (await deps.candidatesOf(input))));
   return out;
 }
 

@@ -23,11 +23,11 @@
  *   next, as it is after); never between.
  */
 import type { MemoryRecord, Scope, Weights } from '../schema';
-import type { InputRow, PruneInput, WriteInput } from './input-row';
+import type { InputRow, PendingEntry, PruneInput, WriteInput } from './input-row';
 import { appPartition, isVisibleTo, partitionOf, partitionsFor, recordUserId, userPartition, type Owner } from './owner';
 
 export { appPartition, isVisibleTo, partitionOf, partitionsFor, recordUserId, userPartition };
-export type { InputRow, Owner, PruneInput, WriteInput };
+export type { InputRow, Owner, PendingEntry, PruneInput, WriteInput };
 
 /** Everything one write (a consolidation, an erasure, a prune, a re-embedding) stores, at once. */
 export interface Commit {

@@ -20,6 +20,21 @@ export const Replaces = z.strictObject({ topic: Id, fact: z.int().check(z.nonneg
 const At = z.number().check(z.nonnegative());
 
 /**
+ * One decision of a write held for review (`createMemory({ review })`): the memory it would make
+ * (`id`), from the candidate at `index` of the input's `candidates`, and what was decided (an
+ * UPDATE names the memory it would supersede). No text of its own: the text is the candidate's,
+ * so erasing the candidate erases it. Replay skips held candidates; approve moves one into an
+ * input of its own, replayed from then on (review/held.ts).
+ */
+export const PendingEntry = z.strictObject({
+  id: Id,
+  index: z.int().check(z.nonnegative()),
+  action: z.enum(['CREATE', 'UPDATE']),
+  targetId: z.optional(Id),
+});
+export type PendingEntry = z.infer<typeof PendingEntry>;
+
+/**
  * One write input, kept so `forgetSource` can replay the remaining ones: the user messages of
  * an `ingest` (assistant text is never stored), the fact of a `remember`, or the messages a
  * session summary was made from.
@@ -48,6 +63,8 @@ export const WriteInput = z
     metadata: z.optional(MetadataText),
     /** A remember that replaces a memory ({@link Replaces}). */
     replaces: z.optional(Replaces),
+    /** The decisions of this write that wait for review ({@link PendingEntry}), one per held candidate. */
+    pending: z.optional(z.array(PendingEntry)),
   }).check(z.refine((input) => input.kind !== 'remember' || input.fact !== undefined, { error: 'a remember input must hold its fact', path: ['fact'] })).check(z.refine((input) => (input.scope === 'app') === (input.userId === ''), { error: "must be '' exactly for app scope", path: ['userId'] }));
 export type WriteInput = z.infer<typeof WriteInput>;
 

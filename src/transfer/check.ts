@@ -23,6 +23,7 @@ export function checkExport(data: OwnerExport): void {
   });
   checkSupersession(data);
   checkSourcesHaveInputs(data);
+  checkPending(data, ids);
   data.inputs.forEach((input, i) => {
     if (input.kind === 'remember' && (input.scope === 'session') !== (input.sessionId !== undefined)) {
       throw new ValidationError(`data.inputs.${i}`, "a remembered fact has a sessionId exactly when its scope is 'session'");
@@ -58,6 +59,20 @@ function checkSourcesHaveInputs(data: OwnerExport): void {
       if (source.excerpt !== '' && !stored.has(sourceKey(source))) {
         throw new ValidationError(`data.memories.${i}.sources.${j}`, `source '${source.id}' (${source.type}) has no stored input in the export, so forgetSource could not replay without it; the export is damaged or incomplete`);
       }
+    });
+  });
+}
+
+/** Pending entries name a candidate of their input, and an id no memory or other entry of the export has. */
+function checkPending(data: OwnerExport, memoryIds: ReadonlyMap<string, number>): void {
+  const seen = new Set<string>();
+  data.inputs.forEach((input, i) => {
+    if (input.kind === 'prune') return;
+    (input.pending ?? []).forEach((entry, j) => {
+      const path = `data.inputs.${i}.pending.${j}`;
+      if (entry.index >= (input.candidates?.length ?? 0)) throw new ValidationError(`${path}.index`, `is ${entry.index}, but the input holds ${input.candidates?.length ?? 0} candidates; the export is damaged`);
+      if (memoryIds.has(entry.id) || seen.has(entry.id)) throw new ValidationError(`${path}.id`, `'${entry.id}' is also the id of another memory or pending entry of the export; the export is damaged`);
+      seen.add(entry.id);
     });
   });
 }

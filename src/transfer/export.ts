@@ -9,12 +9,15 @@ import { EXPORT_FORMAT, type ExportedInput, type OwnerExport } from './format';
 export function toExportedInput(input: InputRow): ExportedInput {
   if (input.kind === 'prune') return { kind: 'prune', at: input.at, floor: input.floor };
   const metadata = input.metadata !== undefined ? { metadata: input.metadata } : {};
+  // A held write (review/held.ts) keeps its pending entries, and the candidates they name.
+  const pending = input.pending?.length ? { pending: input.pending } : {};
+  const candidates = input.candidates !== undefined ? { candidates: input.candidates } : {};
   if (input.kind === 'remember') {
     const session = { ...(input.scope === 'session' ? { scope: 'session' as const } : {}), ...(input.sessionId !== '' ? { sessionId: input.sessionId } : {}) };
-    return { kind: 'remember', at: input.at, ...session, source: input.source, fact: input.fact!, ...metadata, ...(input.replaces !== undefined ? { replaces: input.replaces } : {}) };
+    const held = input.pending?.length ? { ...candidates, ...pending } : {};
+    return { kind: 'remember', at: input.at, ...session, source: input.source, fact: input.fact!, ...metadata, ...(input.replaces !== undefined ? { replaces: input.replaces } : {}), ...held };
   }
-  const candidates = input.candidates !== undefined ? { candidates: input.candidates } : {};
-  return { kind: input.kind, at: input.at, sessionId: input.sessionId, source: input.source, messages: input.messages, ...metadata, ...candidates };
+  return { kind: input.kind, at: input.at, sessionId: input.sessionId, source: input.source, messages: input.messages, ...metadata, ...candidates, ...pending };
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod/mini';
 import { Candidate, ChatMessage, Fact, Id, MemoryRecord, MetadataText, SourceInput } from '../schema';
-import { Replaces } from '../storage/input-row';
+import { PendingEntry, Replaces } from '../storage/input-row';
 
 /** The only format version this release reads and writes. */
 export const EXPORT_FORMAT = 'engram-export/1';
@@ -33,6 +33,9 @@ const Messages = z.array(z.strictObject(ChatMessage.shape)).check(z.maxLength(EX
  */
 const Candidates = z.array(Candidate).check(z.maxLength(EXPORT_LIMITS.messages, { error: `must hold at most ${EXPORT_LIMITS.messages} candidates` }));
 
+/** The write's decisions that wait for review, each naming one of its `candidates` (review/held.ts): they stay pending on the importing device. */
+const Pending = z.array(PendingEntry).check(z.maxLength(EXPORT_LIMITS.messages, { error: `must hold at most ${EXPORT_LIMITS.messages} pending entries` }));
+
 /** The user messages of one `ingest` (user scope) or `summarizeSession` (that session's scope). */
 const ConversationInput = z.strictObject({
   kind: z.enum(['ingest', 'summary']),
@@ -42,6 +45,7 @@ const ConversationInput = z.strictObject({
   messages: Messages,
   metadata: z.optional(MetadataText),
   candidates: z.optional(Candidates),
+  pending: z.optional(Pending),
 });
 
 /** One `remember`d fact; `scope` only for a session-scope fact (user scope otherwise), `sessionId` when the write named one. */
@@ -54,6 +58,9 @@ const RememberInput = z.strictObject({
   fact: Fact,
   metadata: z.optional(MetadataText),
   replaces: z.optional(Replaces),
+  /** Only when the fact waits for review: its candidate and pending entry. */
+  candidates: z.optional(Candidates),
+  pending: z.optional(Pending),
 });
 
 /** One `prune` call: replay prunes at the same time with the same floor. */

@@ -6,9 +6,9 @@
  */
 import { ConflictError, IdCollisionError } from '../errors';
 import { embedDistinct, type Embedder } from '../embed/embedder';
-import type { MemoryRecord } from '../schema';
+import type { Candidate, MemoryRecord } from '../schema';
 import { parseInput } from '../options';
-import type { InputRow, Owner, RecordStore, Storage } from '../storage/contract';
+import type { InputRow, Owner, PendingEntry, RecordStore, Storage, WriteInput } from '../storage/contract';
 import { writeOwner } from '../storage/write-owner';
 import { writeInput } from '../storage/input-row';
 import { checkExport } from './check';
@@ -30,11 +30,16 @@ export function toInputRow(input: ExportedInput, owner: Owner): InputRow {
   const { metadata } = input;
   if (input.kind === 'remember') {
     const { scope = 'user', sessionId, source, replaces } = input;
-    return writeInput('remember', { userId, appName, scope, sessionId, source, metadata, replaces }, input.at, { fact: input.fact });
+    return withHeld(writeInput('remember', { userId, appName, scope, sessionId, source, metadata, replaces }, input.at, { fact: input.fact }), input);
   }
   const scope = input.kind === 'summary' ? 'session' : 'user';
   const row = writeInput(input.kind, { userId, appName, scope, sessionId: input.sessionId, source: input.source, metadata }, input.at, { messages: input.messages });
-  return input.candidates !== undefined ? { ...row, candidates: input.candidates } : row;
+  return withHeld(row, input);
+}
+
+/** The row with the export's stored candidates and pending entries (review/held.ts), when it has them. */
+function withHeld(row: WriteInput, input: { candidates?: Candidate[] | undefined; pending?: PendingEntry[] | undefined }): WriteInput {
+  return { ...row, ...(input.candidates !== undefined ? { candidates: input.candidates } : {}), ...(input.pending !== undefined ? { pending: input.pending } : {}) };
 }
 
 /**

@@ -11,7 +11,7 @@ import type { Extractor } from '../extract/extractor';
 import { createDefaultExtractor } from '../extract/default-extractor';
 import { checkedIdGenerator, defaultIdGenerator } from '../ids';
 import type { ParsedMemoryOptions } from '../memory-options';
-import { DEFAULT_EXCLUSIVE_TOPICS, DEFAULT_TRUST } from '../schema';
+import { DEFAULT_EXCLUSIVE_TOPICS, DEFAULT_TRUST, type SourceType } from '../schema';
 import { SESSION_SUMMARY_TOPIC } from '../extract/topics';
 import type { Storage } from '../storage/contract';
 import type { ComputeClient } from '../worker/client';
@@ -33,6 +33,8 @@ export interface MemoryDeps {
   /** Ms since epoch, checked on every read: a clock returning NaN or a negative time is a ValidationError, never a stored time. */
   clock: () => number;
   newId: () => string;
+  /** The source types whose writes wait for review (`options.review.sources`; empty: none). */
+  review: ReadonlySet<SourceType>;
 }
 
 /** The opened parts the deps are made of (storage and compute come from memory.ts's wiring). */
@@ -67,5 +69,6 @@ export function createDeps(options: ParsedMemoryOptions, parts: OpenedParts): Me
     },
     clock: checkedClock(options.clock ?? Date.now),
     newId,
+    review: new Set(options.review?.sources ?? []),
   };
 }

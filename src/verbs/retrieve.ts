@@ -4,26 +4,15 @@ import { assembleContext, type Assembled } from '../inject/assemble';
 import { renderContext } from '../inject/inject';
 import { estimateTokens } from '../inject/tokens';
 import { describeValue } from '../issues';
-import { AssembleOptions, checkRetrieved, parseInput, Query, RetrieveOptions } from '../options';
-import { retrieveMemories, type RetrievePlan, type Retrieved } from '../retrieve/retrieve';
+import { AssembleOptions, checkRetrieved, parseInput, type RetrieveOptions } from '../options';
+import type { Retrieved } from '../retrieve/retrieve';
+import { parseRetrieve, runRetrieve } from './run-retrieve';
 import { occasionalVerbs } from './load';
-import { DEFAULT_WEIGHTS, type Scope } from '../schema';
 import type { MemoryDeps } from './deps';
 
 export async function retrieve(deps: MemoryDeps, query: string, options: RetrieveOptions): Promise<Retrieved[]> {
-  const text = parseInput(Query, query, 'query');
-  const parsed = parseInput(RetrieveOptions, options, 'options');
-  // A session's own memories join the default scopes only when the caller names the session.
-  const scopes: Scope[] = parsed.scopes ?? (parsed.sessionId !== undefined ? ['user', 'session', 'app'] : ['user', 'app']);
-  const plan: RetrievePlan = {
-    owner: { userId: parsed.userId, appName: parsed.appName },
-    scopes: [...new Set(scopes)],
-    k: parsed.k,
-    weights: parsed.weights ?? DEFAULT_WEIGHTS,
-    ...(parsed.sessionId !== undefined ? { sessionId: parsed.sessionId } : {}),
-  };
-  if (parsed.asOf !== undefined) return (await occasionalVerbs()).retrieveAsOf(deps, text, plan, parsed.asOf);
-  return retrieveMemories(deps, text, plan);
+  // A past state (asOf) is ranked by the occasional verbs' chunk, loaded on the first such call.
+  return runRetrieve(deps, parseRetrieve(query, options), async (...args) => (await occasionalVerbs()).retrieveAsOf(...args));
 }
 
 function checkSystem(system: unknown): asserts system is string {

@@ -49,6 +49,8 @@ export function writeThrough(deps: MemoryDeps, input: WriteInput, candidates: Ca
     input,
     ...(baseVersion !== undefined ? { baseVersion } : {}),
     ...(replacing !== undefined ? { replacing } : {}),
+    // App scope is the app's own data (a bootstrapped source): there is no user to review it.
+    ...(input.scope !== 'app' && deps.review.has(input.source.type) ? { review: true } : {}),
   });
 }
 

@@ -12,6 +12,7 @@ import { noiseEmbedder } from '../helpers/noise-embedder';
 import { SEED_OWNER, ingestSeed } from '../helpers/seed';
 import { checkAsOf } from './as-of';
 import { checkUndo } from './undo';
+import { checkExplainEqualsRetrieve, checkReviewModel, sweepReview } from './review';
 import { checkForget } from './forget';
 import { checkEquivalence, forgetVersusFresh, SEED_CONVERSATIONS } from './equivalence';
 import { sweepSessionThree, sweepVerb } from './fault-sweep';
@@ -30,6 +31,8 @@ export interface ContractOptions {
   equivalenceRuns?: number;
   /** Random histories of the as-of property. Default 4. */
   asOfRuns?: number;
+  /** Random runs of the review queue model. Default 8. */
+  reviewRuns?: number;
   /** Per-test timeout in ms, for a store behind a server. Default 60 000. */
   timeout?: number;
 }
@@ -39,7 +42,7 @@ export interface ContractOptions {
  * needs (a fresh, empty one each time, under a unique name); each is torn down after its test.
  */
 export function describeStorageContract(name: string, makeStore: MakeStore, options: ContractOptions = {}): void {
-  const { isolationRuns = 400, equivalenceRuns = 12, asOfRuns = 4, timeout = 60_000 } = options;
+  const { isolationRuns = 400, equivalenceRuns = 12, asOfRuns = 4, reviewRuns = 8, timeout = 60_000 } = options;
   describe(`storage contract: ${name}`, () => {
     const stores = createStores(makeStore);
     afterEach(() => stores.teardown());
@@ -128,6 +131,31 @@ export function describeStorageContract(name: string, makeStore: MakeStore, opti
       it('corrects with an UPDATE, keeps a pinned memory through decay and prune, and explains the line', async () => {
         await checkControlVerbs(await stores.open());
       }, timeout);
+    });
+
+    describe('Memory.pending, approve and reject (review before saving)', () => {
+      it('lists what the model holds pending, never lists or retrieves it, and erases every rejected text, for random interleavings on two instances', async () => {
+        const { steps, approved, rejected } = await checkReviewModel(stores, reviewRuns);
+        console.log(`review model (${name}): ${reviewRuns} random runs, ${steps} steps on two instances, ${approved} approvals and ${rejected} rejections, 0 mismatches`);
+        expect(approved).toBeGreaterThan(0);
+        expect(rejected).toBeGreaterThan(0);
+      }, timeout * 4);
+
+      it('leaves the store before or after approve and reject, never between, when each write of their commits fails in turn', async () => {
+        const writes = await sweepReview(stores);
+        console.log(`review fault sweep (${name}): approve makes ${writes.approve} writes, reject ${writes.reject}; each failed in turn; half-applied states: 0`);
+        expect(writes.approve).toBeGreaterThanOrEqual(1);
+        expect(writes.reject).toBeGreaterThanOrEqual(1);
+      }, timeout * 4);
+    });
+
+    describe('Memory.explain (its hits are retrieve’s results)', () => {
+      it('returns retrieve’s results as its hits, for random stores and queries', async () => {
+        const { compared, misses } = await checkExplainEqualsRetrieve(stores, asOfRuns * 2);
+        console.log(`explain property (${name}): ${asOfRuns * 2} random stores, ${compared} hits equal to retrieve's, ${misses} misses explained`);
+        expect(compared).toBeGreaterThan(0);
+        expect(misses).toBeGreaterThan(0);
+      }, timeout * 2);
     });
 
     describe("the user's verbs (fault sweep over each commit)", () => {

@@ -128,7 +128,12 @@ describe('Memory (missing arguments)', () => {
       ['prune', [], 'options: is required: { userId, appName?, floor } (got undefined)'],
       ['summarizeSession', [[{ role: 'user', content: "I'm vegan" }]], 'options: is required: { userId, appName?, sessionId, source: { type, id } } (got undefined)'],
       ['export', [], 'options: is required: { userId, appName? } (got undefined)'],
-      ['undo', [], 'operation: is required: { action, memoryId, targetId?, content, reason } (got undefined)'],
+      ['undo', [], 'operation: is required: { action, memoryId, targetId?, content, reason, pending? } (got undefined)'],
+      ['explain', ['x'], 'options: is required: { userId, appName?, sessionId?, scopes?, k?, weights?: { relevance?, recency?, importance? }, asOf? } (got undefined)'],
+      ['pending', [], 'owner: is required: { userId, appName? } (got undefined)'],
+      ['approve', [], 'id: is required: a string (got undefined)'],
+      ['approve', ['mem_0001'], 'owner: is required: { userId, appName? } (got undefined)'],
+      ['reject', ['mem_0001'], 'owner: is required: { userId, appName? } (got undefined)'],
     ];
     for (const [method, args, message] of expected) {
       await expect(call[method]!(...args)).rejects.toThrow(ValidationError);

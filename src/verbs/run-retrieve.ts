@@ -1,0 +1,37 @@
+/** `retrieve`'s arguments parsed at the edge, and the one ranking that `retrieve` and `explain` both run. */
+import { parseInput, Query, RetrieveOptions } from '../options';
+import { retrieveMemories, type RetrievePlan, type Retrieved } from '../retrieve/retrieve';
+import { DEFAULT_WEIGHTS, type Scope } from '../schema';
+import type { MemoryDeps } from './deps';
+
+/** A retrieve call parsed at the edge: the query text, the plan, and `asOf` when it ranks a past state. */
+export interface ParsedRetrieve {
+  text: string;
+  plan: RetrievePlan;
+  asOf?: number;
+}
+
+/** Parses `retrieve`'s arguments (and `explain`'s, which are the same). */
+export function parseRetrieve(query: string, options: RetrieveOptions): ParsedRetrieve {
+  const text = parseInput(Query, query, 'query');
+  const parsed = parseInput(RetrieveOptions, options, 'options');
+  // A session's own memories join the default scopes only when the caller names the session.
+  const scopes: Scope[] = parsed.scopes ?? (parsed.sessionId !== undefined ? ['user', 'session', 'app'] : ['user', 'app']);
+  const plan: RetrievePlan = {
+    owner: { userId: parsed.userId, appName: parsed.appName },
+    scopes: [...new Set(scopes)],
+    k: parsed.k,
+    weights: parsed.weights ?? DEFAULT_WEIGHTS,
+    ...(parsed.sessionId !== undefined ? { sessionId: parsed.sessionId } : {}),
+  };
+  return { text, plan, ...(parsed.asOf !== undefined ? { asOf: parsed.asOf } : {}) };
+}
+
+/** How a past state is ranked (verbs/as-of.ts `retrieveAsOf`): passed in, so this module does not load the chunk that holds it. */
+export type RankAsOf = (deps: MemoryDeps, text: string, plan: RetrievePlan, asOf: number) => Promise<Retrieved[]>;
+
+/** The one ranking retrieve and explain run: the store's search, or a past state's. */
+export function runRetrieve(deps: MemoryDeps, { text, plan, asOf }: ParsedRetrieve, rankAsOf: RankAsOf): Promise<Retrieved[]> {
+  if (asOf !== undefined) return rankAsOf(deps, text, plan, asOf);
+  return retrieveMemories(deps, text, plan);
+}
