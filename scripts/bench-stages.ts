@@ -88,7 +88,7 @@ function timedStorage(storage: Storage, clocks: { ensure: Clock; search: Clock; 
   const store = records as Store;
   if (typeof store.visibleRecords === 'function') {
     const visibleRecords = store.visibleRecords.bind(store);
-    store.visibleRecords = (rows, owner) => clocks.records.time(() => visibleRecords(rows, owner));
+    store.visibleRecords = (rows, owner, events) => clocks.records.time(() => visibleRecords(rows, owner, events));
   }
   return {
     ...storage,

@@ -7,15 +7,14 @@
  * usable packs is read record by record, and is then snapshotted so the next cold start is a
  * bulk load. The only store-side file that talks to compute.
  */
-import type { MemoryRecord } from '../schema';
 import type { VectorLayer } from '../storage/contract';
 import type { IndexRows, ScanHit, ScanRequest } from '../worker/api';
 import type { ComputeClient } from '../worker/client';
-import { finishScan, readOrder } from '../worker/exact';
-import type { EngramDatabase } from './database';
+import { exactScan, finishScan, readOrder } from '../worker/exact';
+import type { EngramDatabase, EventRow, MemoryRow } from './database';
 import { partitionOf, partitionsFor, type Owner } from './owner';
 import type { Store } from './store';
-import { PACK_CHUNK_ROWS, emptyRows, readPacked, readRecordRows, recordRows, rerankCandidates, sliceRows, writeSnapshot, type PackedPartition } from './vector-pack';
+import { PACK_CHUNK_ROWS, emptyRows, readPacked, readRecordRows, readScanned, recordRows, sliceRows, writeSnapshot, type PackedPartition, type ScannedRead } from './vector-pack';
 
 /**
  * Log entries a load may replay before the snapshot is rewritten: at least LOG_LIMIT, and an
@@ -89,25 +88,34 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
   }
 
   /**
-   * Compute's answer to a scan: its top k (f32 rows), or (8-bit codes) its candidates re-ranked
-   * exactly from their stored f32 vectors, the winners' records read in the same transaction.
+   * A scan's hits with their records, read in one transaction that also checks the scan saw the
+   * store's current versions ({@link readScanned}): f32 rows, compute's top k; 8-bit codes, its
+   * candidates re-ranked exactly from their stored f32 vectors. 'stale' when the store moved on.
    */
-  async function scanExact(request: ScanRequest, owner: Owner): Promise<(ScanHit & { record?: MemoryRecord | null })[]> {
-    for (let more: number | undefined; ; ) {
-      const result = await compute.scan(more === undefined ? request : { ...request, candidates: more });
-      if ('hits' in result) return result.hits;
-      const { candidates } = result;
-      const reading = readOrder(candidates, request.k);
-      const ranked = await rerankCandidates(
-        db,
-        reading,
-        embedder,
-        (vectors, read) => finishScan(request, candidates, vectors, reading.order.slice(read)),
-        (rows) => store.visibleRecords(rows, owner),
-      );
-      if (ranked) return ranked.hits.map((hit) => ({ ...hit, record: ranked.records.get(hit.id) ?? null }));
-      // Each pass keeps 4× the candidates; once they hold every row, every ceiling is −∞ and the re-rank is final.
-      more = candidates.perPartition * 4;
+  async function scanAndRead(request: ScanRequest, owner: Owner): Promise<ScannedRead<ScanHit> | 'stale'> {
+    const scanned = (versions: readonly number[]) => ({ keys: request.partitions, versions });
+    return await exactScan(
+      (scan) => compute.scan(scan),
+      request,
+      (answer) => {
+        const hydrate = (rows: readonly MemoryRow[], events: ReadonlyMap<string, readonly EventRow[]>) => store.visibleRecords(rows, owner, events);
+        if ('hits' in answer) {
+          const { hits } = answer;
+          return readScanned(db, scanned(answer.versions), { order: hits, first: hits.length }, embedder, () => hits, hydrate);
+        }
+        const { candidates } = answer;
+        const reading = readOrder(candidates, request.k);
+        return readScanned(db, scanned(answer.versions), reading, embedder, (vectors, read) => finishScan(request, candidates, vectors, reading.order.slice(read)), hydrate);
+      },
+    );
+  }
+
+  /** {@link scanAndRead} until the scan saw the store's versions, catching the partitions up in between. */
+  async function searchCurrent(request: ScanRequest, owner: Owner): Promise<ScannedRead<ScanHit>> {
+    for (;;) {
+      const read = await scanAndRead(request, owner);
+      if (read !== 'stale') return read;
+      await ensure(request.partitions);
     }
   }
 
@@ -168,24 +176,28 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
     if (base < 0 || packed.version - base > logLimit(snapshotRows.get(key) ?? 0)) compactLater(key);
   }
 
+  async function ensure(keys: readonly string[]): Promise<Map<string, number>> {
+    // The store's versions and compute's are asked for at once: neither depends on the other.
+    const [versions, held] = await Promise.all([store.versions(keys), Promise.all(keys.map((key) => compute.partitionVersion(key)))]);
+    await Promise.all(
+      keys.map(async (key, i) => {
+        if (held[i] === versions.get(key)) return;
+        known.add(key);
+        let pending = loading.get(key);
+        if (!pending) {
+          pending = load(key).finally(() => loading.delete(key));
+          loading.set(key, pending);
+        }
+        await pending;
+      }),
+    );
+    return versions;
+  }
+
   return {
-    async ensure(keys) {
-      // The store's versions and compute's are asked for at once: neither depends on the other.
-      const [versions, held] = await Promise.all([store.versions(keys), Promise.all(keys.map((key) => compute.partitionVersion(key)))]);
-      await Promise.all(
-        keys.map(async (key, i) => {
-          if (held[i] === versions.get(key)) return;
-          known.add(key);
-          let pending = loading.get(key);
-          if (!pending) {
-            pending = load(key).finally(() => loading.delete(key));
-            loading.set(key, pending);
-          }
-          await pending;
-        }),
-      );
-      return versions;
-    },
+    ensure,
+
+    searchCatchesUp: true,
 
     async afterCommit(result, records) {
       for (const [key, [from, to]] of result.versions) {
@@ -214,17 +226,8 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
         scopes: [...scopes],
         ...(sessionId !== undefined ? { sessionId } : {}),
       };
-      const hits = await scanExact(request, owner);
-      return hits.map(({ id, score, relevance, cosine, lexical, recency, importance, record }) => ({
-        id,
-        score,
-        relevance,
-        cosine,
-        lexical,
-        recency,
-        importance,
-        ...(record !== undefined ? { record } : {}),
-      }));
+      const { hits, records } = await searchCurrent(request, owner);
+      return hits.map(({ id, score, relevance, cosine, lexical, recency, importance }) => ({ id, score, relevance, cosine, lexical, recency, importance, record: records.get(id) ?? null }));
     },
 
     compact,

@@ -22,7 +22,8 @@ import { flattenTerms } from '../embed/terms';
 import { toStorageError } from '../errors';
 import type { MemoryRecord, Scope } from '../schema';
 import { SCOPE_CODE, type IndexRows } from '../worker/api';
-import { STORED_SCOPE_CODE, type EngramDatabase, type MemoryRow, type PackedColumns, type VectorLogRow, type VectorPackRow } from './database';
+import { STORED_SCOPE_CODE, type EngramDatabase, type EventRow, type MemoryRow, type PackedColumns, type VectorLogRow, type VectorPackRow } from './database';
+import { eventsOf } from './lineage-read';
 import { partitionOf } from './owner';
 import { prepareSeals, snapshotRows } from './sealing';
 import { partitionRange, toVectorInput, type LoggedRowInput } from './vector-log';
@@ -85,44 +86,67 @@ export function sliceRows(rows: IndexRows, start: number, end: number, dim: numb
   };
 }
 
+/** What a scan read back from the store: its hits, and the records of those `owner` may see by id. */
+export interface ScannedRead<Hit> {
+  hits: Hit[];
+  records: Map<string, MemoryRecord>;
+}
+
 /**
- * The exact re-rank of an 8-bit scan where the f32 vectors are, in one read transaction: the
- * candidates' rows by id (compute keeps no f32 copy), highest ceiling first and only as many as
- * `rank` needs to prove the top k (it gets the vectors read and the candidates not read yet; a
- * record gone, tombstoned or malformed since the scan is left out), then the winners' full
- * records through `hydrate` in the same transaction, so a retrieve reads each row once. Null
- * when `rank` could not prove it from every candidate (scan again with more).
+ * What a scan's answer needs from the store, in one read transaction whose first wave asks for
+ * all of it at once: the scanned partitions' versions, the first `first` rows of `order` (the
+ * hits; or an 8-bit scan's candidates, highest ceiling first: compute keeps no f32 copy) and
+ * their event rows (history). `rank` gets the f32 vectors read so far and how many of `order`
+ * were read; null asks for more (the next rows, doubling, in the same transaction). Then the
+ * winners' full records through `hydrate`, in the same transaction, so a retrieve reads each
+ * row once. 'stale' when a partition's version is not `versions`' (the scan ran on other rows
+ * than the store now holds: catch up and scan again); null when `rank` could not prove it
+ * from every row of `order` (scan again with more candidates). A row gone, tombstoned or
+ * malformed since the scan is left out of the vectors.
  */
-export async function rerankCandidates<Hit extends { id: string }>(
+export async function readScanned<Hit extends { id: string }>(
   db: EngramDatabase,
+  scanned: { keys: readonly string[]; versions: readonly number[] },
   { order, first }: { order: readonly { id: string; partition: string }[]; first: number },
   embedder: { id: string; dim: number },
-  rank: (vectors: ReadonlyMap<string, Float32Array>, unread: number) => Hit[] | null,
-  hydrate: (rows: readonly MemoryRow[]) => Promise<MemoryRecord[]>,
-): Promise<{ hits: Hit[]; records: Map<string, MemoryRecord> } | null> {
+  rank: (vectors: ReadonlyMap<string, Float32Array>, read: number) => Hit[] | null,
+  hydrate: (rows: readonly MemoryRow[], events: ReadonlyMap<string, readonly EventRow[]>) => Promise<MemoryRecord[]>,
+): Promise<ScannedRead<Hit> | 'stale' | null> {
   try {
-    return await db.transaction('r', db.memories, db.lineage, db.events, async () => {
+    return await db.transaction('r', [db.partitions, db.memories, db.lineage, db.events], async () => {
       const vectors = new Map<string, Float32Array>();
       const byId = new Map<string, MemoryRow>();
-      for (let read = 0, upTo = first; ; upTo = Math.min(order.length, Math.max(1, upTo) * 2)) {
-        const batch = order.slice(read, upTo);
-        const rows = await db.memories.bulkGet(batch.map(({ id }) => id));
+      const events = new Map<string, EventRow[]>();
+      const firstBatch = order.slice(0, first);
+      const [partitions, firstRows] = await Promise.all([
+        db.partitions.bulkGet([...scanned.keys]),
+        db.memories.bulkGet(firstBatch.map(({ id }) => id)),
+        // History is read beside the rows (a winner needs it): one wave, not two.
+        ...firstBatch.map(({ id }) => eventsOf(db, id).then((rows) => void events.set(id, rows))),
+      ]);
+      if (partitions.some((row, i) => (row?.version ?? 0) !== scanned.versions[i])) return 'stale';
+      for (let read = 0, upTo = first, rows = firstRows; ; ) {
         rows.forEach((row, i) => {
           if (!row) return;
           byId.set(row.id, row);
-          if (isIndexable(row, batch[i]!.partition, embedder.id, embedder.dim, () => {})) vectors.set(row.id, row.embedding);
+          if (isIndexable(row, order[read + i]!.partition, embedder.id, embedder.dim, () => {})) vectors.set(row.id, row.embedding);
         });
         read = upTo;
         const hits = rank(vectors, read);
         if (hits) {
-          const records = await hydrate(hits.flatMap((hit) => (byId.has(hit.id) ? [byId.get(hit.id)!] : [])));
+          const records = await hydrate(
+            hits.flatMap((hit) => (byId.has(hit.id) ? [byId.get(hit.id)!] : [])),
+            events,
+          );
           return { hits, records: new Map(records.map((record) => [record.id, record])) };
         }
         if (read >= order.length) return null;
+        upTo = Math.min(order.length, Math.max(1, upTo) * 2);
+        rows = await db.memories.bulkGet(order.slice(read, upTo).map(({ id }) => id));
       }
     });
   } catch (error) {
-    throw toStorageError(error, 'reading the candidates’ vectors');
+    throw toStorageError(error, 'reading the scanned rows');
   }
 }
 
