@@ -30,6 +30,9 @@ function logLimit(rows: number): number {
 
 const rowCount = (chunks: readonly IndexRows[]) => chunks.reduce((sum, chunk) => sum + chunk.ids.length, 0);
 
+/** The version a partition holds while its snapshot streams in: compute's "stale", so nothing scans it as current. */
+const STREAMING = -1;
+
 /** The vector layer of the IndexedDB backend, plus what its benchmarks drive by hand. */
 export interface VectorIndex extends VectorLayer {
   /** Rewrites the partition's packed snapshot (from the loaded matrix, or with 8-bit codes from the records); resolves to whether it was written. */
@@ -143,19 +146,21 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
     if (snapshot === 'now') compactLater(key);
   }
 
-  /** Sends the packed partition to compute; false when compute refused a step (a concurrent change). */
-  async function apply(key: string, packed: PackedPartition, full: boolean): Promise<boolean> {
-    const calls: Promise<boolean | void>[] = [];
-    if (full) {
-      const rows = rowCount(packed.chunks) + rowCount(packed.log.map((entry) => entry.upserts));
-      const [first = emptyRows(), ...rest] = packed.chunks;
-      calls.push(compute.loadPartition(key, packed.base, embedder.dim, first, rows));
-      for (const chunk of rest) calls.push(compute.applyChanges(key, packed.base, packed.base, chunk, []));
+  /**
+   * Sends what the packs hold beyond the streamed snapshot chunks to compute: the version the
+   * snapshot reflects (until then the partition reads as stale, -1), then the log. False when
+   * compute refused a step (a concurrent change).
+   */
+  async function apply(key: string, packed: PackedPartition, snapshot: { calls: Promise<boolean | void>[]; rows: number } | null): Promise<boolean> {
+    const calls = snapshot?.calls ?? [];
+    if (snapshot) {
+      const rows = snapshot.rows + rowCount(packed.log.map((entry) => entry.upserts));
+      calls.push(calls.length ? compute.applyChanges(key, STREAMING, packed.base, emptyRows(), []) : compute.loadPartition(key, packed.base, embedder.dim, emptyRows(), rows));
     }
     for (const entry of packed.log) calls.push(compute.applyChanges(key, entry.version - 1, entry.version, entry.upserts, entry.removals));
     // Issued together: the worker runs them in order, and one round trip is paid, not one per chunk.
     const results = await Promise.all(calls);
-    if (full) trackForeign(key, [], [], true);
+    if (snapshot) trackForeign(key, [], [], true);
     // A row upserted by this embedder (re-embedded) is no longer foreign, whatever an earlier entry said.
     for (const entry of packed.log) trackForeign(key, entry.foreign, [...entry.removals, ...entry.upserts.ids].filter((id) => !entry.foreign.includes(id)), false);
     return results.every((result) => result !== false);
@@ -163,14 +168,25 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
 
   async function load(key: string): Promise<void> {
     const held = await compute.partitionVersion(key);
-    const packed = await readPacked(db, key, embedder.id, embedder.dim, held >= 0 ? held : null);
-    if (!packed) return loadFromRecords(key);
-    if (!packed.lexical) return loadFromRecords(key, 'next-write');
-    const full = !(held >= 0 && packed.base === held && packed.chunks.length === 0);
-    if (!(await apply(key, packed, full))) return loadFromRecords(key);
+    // The snapshot's chunks go to compute as they are read, under the stale version: compute
+    // builds one while the next is read, and the partition counts as loaded only once apply
+    // has set the snapshot's version after the last of them.
+    const streamed = { calls: [] as Promise<boolean | void>[], rows: 0 };
+    const packed = await readPacked(db, key, embedder.id, embedder.dim, held >= 0 ? held : null, (chunk, part, parts) => {
+      streamed.rows += chunk.ids.length;
+      streamed.calls.push(
+        part === 0 ? compute.loadPartition(key, STREAMING, embedder.dim, chunk, parts * chunk.ids.length) : compute.applyChanges(key, STREAMING, STREAMING, chunk, []),
+      );
+    });
+    if (!packed || !packed.lexical) {
+      await Promise.all(streamed.calls);
+      return packed ? loadFromRecords(key, 'next-write') : loadFromRecords(key);
+    }
+    const full = streamed.calls.length > 0 || !(held >= 0 && packed.base === held);
+    if (!(await apply(key, packed, full ? streamed : null))) return loadFromRecords(key);
     if (full) {
       snapshotOf.set(key, packed.base);
-      snapshotRows.set(key, rowCount(packed.chunks));
+      snapshotRows.set(key, streamed.rows);
     }
     const base = snapshotOf.get(key) ?? -1;
     if (base < 0 || packed.version - base > logLimit(snapshotRows.get(key) ?? 0)) compactLater(key);

@@ -209,29 +209,28 @@ export function logRows(entry: VectorLogRow, embedderId: string, dim: number): {
   return { upserts: columnarRows(usable, dim), removals, foreign };
 }
 
-function isConsistent(chunks: readonly VectorPackRow[], embedderId: string, dim: number): boolean {
-  const first = chunks[0]!;
-  return chunks.every(
-    (chunk, i) =>
-      chunk.part === i &&
-      chunk.parts === chunks.length &&
-      chunk.version === first.version &&
-      chunk.embedderId === embedderId &&
-      chunk.dim === dim &&
-      chunk.vectors instanceof Float32Array &&
-      chunk.vectors.length === chunk.ids.length * dim &&
-      chunk.updatedAt.length === chunk.ids.length &&
-      ((chunk.terms === undefined && chunk.termOffsets === undefined) ||
-        (chunk.terms instanceof Uint32Array &&
-          chunk.termOffsets instanceof Uint32Array &&
-          chunk.termOffsets.length === chunk.ids.length + 1 &&
-          chunk.termOffsets[chunk.ids.length] === chunk.terms.length)),
+/** Whether stored chunk `chunk` can be part `part` of `parts` beside `first` (the partition's part 0). */
+function fits(chunk: VectorPackRow, part: number, parts: number, first: VectorPackRow, embedderId: string, dim: number): boolean {
+  return (
+    chunk.part === part &&
+    chunk.parts === parts &&
+    chunk.version === first.version &&
+    chunk.embedderId === embedderId &&
+    chunk.dim === dim &&
+    chunk.vectors instanceof Float32Array &&
+    chunk.vectors.length === chunk.ids.length * dim &&
+    chunk.updatedAt.length === chunk.ids.length &&
+    ((chunk.terms === undefined && chunk.termOffsets === undefined) ||
+      (chunk.terms instanceof Uint32Array &&
+        chunk.termOffsets instanceof Uint32Array &&
+        chunk.termOffsets.length === chunk.ids.length + 1 &&
+        chunk.termOffsets[chunk.ids.length] === chunk.terms.length))
   );
 }
 
-/** Whether every chunk and logged row carries term ids (false: written before the lexical channel). */
-function carriesTerms(chunks: readonly VectorPackRow[], log: readonly VectorLogRow[]): boolean {
-  return chunks.every((chunk) => chunk.terms !== undefined) && log.every((entry) => (entry.upserts as LoggedRowInput[]).every((row) => row.terms instanceof Uint32Array));
+/** Whether every logged row carries term ids (false: written before the lexical channel). */
+function logCarriesTerms(log: readonly VectorLogRow[]): boolean {
+  return log.every((entry) => (entry.upserts as LoggedRowInput[]).every((row) => row.terms instanceof Uint32Array));
 }
 
 async function readLog(db: EngramDatabase, key: string, after: number, upTo: number): Promise<VectorLogRow[] | null> {
@@ -241,32 +240,56 @@ async function readLog(db: EngramDatabase, key: string, after: number, upTo: num
   return entries.every((entry, i) => entry.version === after + 1 + i) ? entries : null;
 }
 
-/** Inside a read transaction over partitions, vectorPacks, vectorLog: see {@link readPacked}. */
-async function readPacks(db: EngramDatabase, key: string, embedderId: string, dim: number, from: number | null): Promise<PackedPartition | null> {
-  const version = (await db.partitions.get(key))?.version ?? 0;
+/** A snapshot chunk as it is read, before the rest: part `part` of `parts` (see {@link readPacked}). */
+export type ChunkSink = (rows: IndexRows, part: number, parts: number) => void;
+
+/**
+ * The snapshot's chunks, each checked against part 0 and handed to `sink` as it is read (kept
+ * in `chunks` without one); null when they are not one consistent snapshot.
+ */
+async function readChunks(db: EngramDatabase, key: string, embedderId: string, dim: number, sink: ChunkSink | undefined): Promise<{ base: number; lexical: boolean; chunks: IndexRows[] } | null> {
   const [lower, upper] = partitionRange(key);
+  const parts = (await db.vectorPacks.where('[partition+part]').between(lower, upper, true, true).primaryKeys()).length;
+  const chunks: IndexRows[] = [];
+  let first: VectorPackRow | undefined;
+  let lexical = true;
+  // One chunk at a time: each goes to compute while the next is read (and deserialised).
+  for (let part = 0; part < parts; part++) {
+    const chunk = await db.vectorPacks.get([key, part]);
+    if (!chunk || !fits(chunk, part, parts, (first ??= chunk), embedderId, dim)) return null;
+    lexical &&= chunk.terms !== undefined;
+    if (sink) sink(chunkRows(chunk), part, parts);
+    else chunks.push(chunkRows(chunk));
+  }
+  return { base: first?.version ?? 0, lexical, chunks };
+}
+
+/** Inside a read transaction over partitions, vectorPacks, vectorLog: see {@link readPacked}. */
+async function readPacks(db: EngramDatabase, key: string, embedderId: string, dim: number, from: number | null, sink: ChunkSink | undefined): Promise<PackedPartition | null> {
+  const version = (await db.partitions.get(key))?.version ?? 0;
   const entriesOf = (log: readonly VectorLogRow[]) => log.map((entry) => ({ version: entry.version, ...logRows(entry, embedderId, dim) }));
   if (from !== null && from >= 0 && from <= version) {
     const log = await readLog(db, key, from, version);
-    if (log) return { version, base: from, chunks: [], lexical: carriesTerms([], log), log: entriesOf(log) };
+    if (log) return { version, base: from, chunks: [], lexical: logCarriesTerms(log), log: entriesOf(log) };
   }
-  const stored = await db.vectorPacks.where('[partition+part]').between(lower, upper, true, true).toArray();
-  if (stored.length && !isConsistent(stored, embedderId, dim)) return null;
-  const base = stored[0]?.version ?? 0;
-  if (base > version) return null;
-  const log = await readLog(db, key, base, version);
+  const snapshot = await readChunks(db, key, embedderId, dim, sink);
+  if (!snapshot || snapshot.base > version) return null;
+  const log = await readLog(db, key, snapshot.base, version);
   if (!log) return null;
-  return { version, base, lexical: carriesTerms(stored, log), chunks: stored.map(chunkRows), log: entriesOf(log) };
+  return { version, base: snapshot.base, lexical: snapshot.lexical && logCarriesTerms(log), chunks: snapshot.chunks, log: entriesOf(log) };
 }
 
 /**
  * A partition from its packed vectors (snapshot chunks plus the log after them), or only the
  * log after `from` when compute already holds version `from` and that log is complete. Null
- * when the packs cannot produce the current version: load it from the records instead.
+ * when the packs cannot produce the current version: load it from the records instead. With
+ * `sink`, the snapshot's chunks go to it one by one as they are read (the result's `chunks`
+ * stay empty), so compute loads one while the next is read; a null result may come after some
+ * went, so what the sink built must not count as loaded until this resolves.
  */
-export async function readPacked(db: EngramDatabase, key: string, embedderId: string, dim: number, from: number | null): Promise<PackedPartition | null> {
+export async function readPacked(db: EngramDatabase, key: string, embedderId: string, dim: number, from: number | null, sink?: ChunkSink): Promise<PackedPartition | null> {
   try {
-    return await db.transaction('r', db.partitions, db.vectorPacks, db.vectorLog, () => readPacks(db, key, embedderId, dim, from));
+    return await db.transaction('r', db.partitions, db.vectorPacks, db.vectorLog, () => readPacks(db, key, embedderId, dim, from, sink));
   } catch (error) {
     throw toStorageError(error, 'loading packed vectors');
   }
