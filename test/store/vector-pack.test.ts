@@ -200,11 +200,17 @@ describe('packed vectors', () => {
     // While the chunks stream in, the partition reads as stale: nothing scans part of it as current.
     const inner = createComputeClient({ worker: 'off', compute: { codes: 'f32' } });
     const seen: number[] = [];
-    const after = <T>(result: Promise<T>) => result.then(async (value) => (seen.push(await inner.partitionVersion(KEY)), value));
     const watched: ComputeClient = {
       ...inner,
-      loadPartition: (...args) => after(inner.loadPartition(...args)),
-      applyChanges: (...args) => after(inner.applyChanges(...args)),
+      loadPartition: async (...args: Parameters<ComputeClient['loadPartition']>) => {
+        await inner.loadPartition(...args);
+        seen.push(await inner.partitionVersion(KEY));
+      },
+      applyChanges: async (...args: Parameters<ComputeClient['applyChanges']>) => {
+        const applied = await inner.applyChanges(...args);
+        seen.push(await inner.partitionVersion(KEY));
+        return applied;
+      },
     };
     await store.vectorIndex(watched).ensure([KEY]);
     expect(seen.length).toBe(exported.chunks.length + 1);
