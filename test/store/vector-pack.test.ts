@@ -206,11 +206,11 @@ describe('packed vectors', () => {
         await inner.loadPartition(...args);
         seen.push(await inner.partitionVersion(KEY));
       },
-      applyChanges: async (...args: Parameters<ComputeClient['applyChanges']>) => {
+      applyChanges: (async (...args: Parameters<ComputeClient['applyChanges']>) => {
         const applied = await inner.applyChanges(...args);
         seen.push(await inner.partitionVersion(KEY));
         return applied;
-      },
+      }) as ComputeClient['applyChanges'],
     };
     await store.vectorIndex(watched).ensure([KEY]);
     expect(seen.length).toBe(exported.chunks.length + 1);
