@@ -7,6 +7,7 @@
  * usable packs is read record by record, and is then snapshotted so the next cold start is a
  * bulk load. The only store-side file that talks to compute.
  */
+import { StorageError } from '../errors';
 import type { VectorLayer } from '../storage/contract';
 import type { IndexRows, ScanHit, ScanRequest } from '../worker/api';
 import type { ComputeClient } from '../worker/client';
@@ -29,6 +30,9 @@ function logLimit(rows: number): number {
 }
 
 const rowCount = (chunks: readonly IndexRows[]) => chunks.reduce((sum, chunk) => sum + chunk.ids.length, 0);
+
+/** Catch-ups one search may take when other writers keep moving the store on between its scan and its read. */
+const MAX_CATCH_UPS = 16;
 
 /** The version a partition holds while its snapshot streams in: compute's "stale", so nothing scans it as current. */
 const STREAMING = -1;
@@ -115,11 +119,12 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
 
   /** {@link scanAndRead} until the scan saw the store's versions, catching the partitions up in between. */
   async function searchCurrent(request: ScanRequest, owner: Owner): Promise<ScannedRead<ScanHit>> {
-    for (;;) {
+    for (let attempt = 0; attempt < MAX_CATCH_UPS; attempt++) {
       const read = await scanAndRead(request, owner);
       if (read !== 'stale') return read;
       await ensure(request.partitions);
     }
+    throw new StorageError(`the store changed under ${MAX_CATCH_UPS} searches in a row (another tab or instance writing without pause); retry the retrieve`);
   }
 
   function compactLater(key: string): void {
