@@ -177,11 +177,9 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
     // builds one while the next is read, and the partition counts as loaded only once apply
     // has set the snapshot's version after the last of them.
     const streamed = { calls: [] as Promise<boolean | void>[], rows: 0 };
-    const packed = await readPacked(db, key, embedder.id, embedder.dim, held >= 0 ? held : null, (chunk, part, parts) => {
+    const packed = await readPacked(db, key, embedder.id, embedder.dim, held >= 0 ? held : null, (chunk, part, rows) => {
       streamed.rows += chunk.ids.length;
-      streamed.calls.push(
-        part === 0 ? compute.loadPartition(key, STREAMING, embedder.dim, chunk, parts * chunk.ids.length) : compute.applyChanges(key, STREAMING, STREAMING, chunk, []),
-      );
+      streamed.calls.push(part === 0 ? compute.loadPartition(key, STREAMING, embedder.dim, chunk, rows) : compute.applyChanges(key, STREAMING, STREAMING, chunk, []));
     });
     if (!packed || !packed.lexical) {
       await Promise.all(streamed.calls);

@@ -240,28 +240,40 @@ async function readLog(db: EngramDatabase, key: string, after: number, upTo: num
   return entries.every((entry, i) => entry.version === after + 1 + i) ? entries : null;
 }
 
-/** A snapshot chunk as it is read, before the rest: part `part` of `parts` (see {@link readPacked}). */
-export type ChunkSink = (rows: IndexRows, part: number, parts: number) => void;
+/**
+ * A snapshot chunk as it is read, before the rest: part `part` of the snapshot, after which the
+ * partition holds `rows` rows, its log's upserts included (exact when the chunks between the
+ * first and the last are as long as the first, as the writer makes them; see {@link readPacked}).
+ */
+export type ChunkSink = (chunk: IndexRows, part: number, rows: number) => void;
 
 /**
- * The snapshot's chunks, each checked against part 0 and handed to `sink` as it is read (kept
- * in `chunks` without one); null when they are not one consistent snapshot.
+ * The snapshot's chunks after its last one (`last`, read first: it tells the snapshot's
+ * version and the row count), each checked against part 0 and handed to `sink` as it is read
+ * (kept in `chunks` without one), with `more` rows (the log's) counted in the reservation;
+ * null when they are not one consistent snapshot.
  */
-async function readChunks(db: EngramDatabase, key: string, embedderId: string, dim: number, sink: ChunkSink | undefined): Promise<{ base: number; lexical: boolean; chunks: IndexRows[] } | null> {
-  const [lower, upper] = partitionRange(key);
-  const parts = (await db.vectorPacks.where('[partition+part]').between(lower, upper, true, true).primaryKeys()).length;
+async function readChunks(
+  db: EngramDatabase,
+  key: string,
+  { parts, last, more }: { parts: number; last: VectorPackRow | undefined; more: number },
+  embedderId: string,
+  dim: number,
+  sink: ChunkSink | undefined,
+): Promise<{ lexical: boolean; chunks: IndexRows[] } | null> {
   const chunks: IndexRows[] = [];
   let first: VectorPackRow | undefined;
   let lexical = true;
   // One chunk at a time: each goes to compute while the next is read (and deserialised).
   for (let part = 0; part < parts; part++) {
-    const chunk = await db.vectorPacks.get([key, part]);
+    const chunk = part === parts - 1 ? last : await db.vectorPacks.get([key, part]);
     if (!chunk || !fits(chunk, part, parts, (first ??= chunk), embedderId, dim)) return null;
     lexical &&= chunk.terms !== undefined;
-    if (sink) sink(chunkRows(chunk), part, parts);
+    const rows = (parts - 1) * first.ids.length + (last?.ids.length ?? 0) + more;
+    if (sink) sink(chunkRows(chunk), part, rows);
     else chunks.push(chunkRows(chunk));
   }
-  return { base: first?.version ?? 0, lexical, chunks };
+  return { lexical, chunks };
 }
 
 /** Inside a read transaction over partitions, vectorPacks, vectorLog: see {@link readPacked}. */
@@ -272,11 +284,20 @@ async function readPacks(db: EngramDatabase, key: string, embedderId: string, di
     const log = await readLog(db, key, from, version);
     if (log) return { version, base: from, chunks: [], lexical: logCarriesTerms(log), log: entriesOf(log) };
   }
-  const snapshot = await readChunks(db, key, embedderId, dim, sink);
-  if (!snapshot || snapshot.base > version) return null;
-  const log = await readLog(db, key, snapshot.base, version);
+  // The last chunk and the log before any chunk goes out: what the partition will hold is then
+  // known (compute reserves it once), and a gap in the log sends nothing to compute at all.
+  const [lower, upper] = partitionRange(key);
+  const parts = (await db.vectorPacks.where('[partition+part]').between(lower, upper, true, true).primaryKeys()).length;
+  const last = parts > 0 ? await db.vectorPacks.get([key, parts - 1]) : undefined;
+  const base = last?.version ?? 0;
+  if (base > version || (parts > 0 && !last)) return null;
+  const log = await readLog(db, key, base, version);
   if (!log) return null;
-  return { version, base: snapshot.base, lexical: snapshot.lexical && logCarriesTerms(log), chunks: snapshot.chunks, log: entriesOf(log) };
+  const entries = entriesOf(log);
+  const more = entries.reduce((sum, entry) => sum + entry.upserts.ids.length, 0);
+  const snapshot = await readChunks(db, key, { parts, last, more }, embedderId, dim, sink);
+  if (!snapshot) return null;
+  return { version, base, lexical: snapshot.lexical && logCarriesTerms(log), chunks: snapshot.chunks, log: entries };
 }
 
 /**
