@@ -98,8 +98,9 @@ describe('vite build (library)', () => {
     // mem0 metadata, adapters,
     // and the speech extractor twice: the entry's lazy chunk for in-process compute and the
     // worker's copy); the smallest transformers.js build (transformers.web.min.js) is 470 kB
-    // on its own, so bundling it by mistake crosses this budget.
-    expect(code.reduce((sum, text) => sum + text.length, 0)).toBeLessThan(740_000);
+    // on its own, so bundling it by mistake crosses this budget (760 kB: the build is not
+    // minified, so comments count, and the store's read path grew by a few of them).
+    expect(code.reduce((sum, text) => sum + text.length, 0)).toBeLessThan(760_000);
   });
   it('builds engram/chroma as its own entry on engram, zod and the chromadb peer, and keeps Chroma out of the main entry', () => {
     const imports = (code: string) => [...code.matchAll(/^import\b[^;]*?\bfrom\s*["']([^"']+)["']/gm)].map((match) => match[1]).sort();
