@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeBenchSection } from './bench-doc';
 
 /** The release `rev`'s tree in a temp dir, ready to build its bench/ page; `dispose` removes it. */
 export async function checkoutRelease(repo: string, rev: string): Promise<{ dir: string; commit: string; dispose(): Promise<void> }> {
@@ -75,4 +76,18 @@ export function printComparison(print: (line: string) => void, label: { baseline
       print(pad([String(n), column, fmt(median(base)), fmt(median(mine)), `${(median(mine) / median(base)).toFixed(2)}×`, perRound]));
     }
   }
+}
+
+/** This tree's stage breakdowns (the lines from "Where a retrieve goes" up to the brute-force verdict). */
+export function stageLines(lines: readonly string[]): string[] {
+  const start = lines.findIndex((line) => line.startsWith('Where a retrieve goes'));
+  if (start < 0) return [];
+  const end = lines.findIndex((line, i) => i > start && line.startsWith('every top-k'));
+  return lines.slice(start, end < 0 ? undefined : end).filter((line, i, all) => line !== '' || all[i + 1] !== '');
+}
+
+/** Writes the comparison and this tree's stage breakdowns to docs/benchmarks.md (section `browser-end-to-end`). */
+export function publishComparison(baseline: string, table: readonly string[], stages: readonly string[], argv: readonly string[] = process.argv.slice(2)): void {
+  const lines = [...table.filter((line, i) => i > 0 || line !== ''), '', ...stages];
+  writeBenchSection('browser-end-to-end', `End to end in Chromium against ${baseline}`, `npm run bench:browser -- ${argv.join(' ')}`, lines);
 }

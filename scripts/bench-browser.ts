@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, preview } from 'vite';
 import { launchChromium, REPO_ROOT } from '../test/e2e/browser';
-import { checkoutRelease, parseEndToEnd, printComparison, type EndToEndRow } from './bench-baseline';
+import { checkoutRelease, parseEndToEnd, printComparison, publishComparison, stageLines, type EndToEndRow } from './bench-baseline';
 import { benchCommand, writeBenchSection } from './bench-doc';
 
 type BenchResult = { failures: string[]; error?: string };
@@ -99,6 +99,7 @@ try {
     writeBenchSection(name, `Headless Chromium, real IndexedDB, compute in a module Worker${only ? ` (${only})` : ''}`, benchCommand('bench:browser', args), run.lines);
   } else {
     const results: { baseline: EndToEndRow[]; current: EndToEndRow[] }[] = [];
+    let stages: string[] = [];
     failed = false;
     for (let round = 0; round < rounds; round++) {
       // Alternate which goes first, so neither always runs on the warmer (or more loaded) machine.
@@ -109,11 +110,15 @@ try {
         const run = await runPage(`${page.url}${query}`, `[${which} ${round + 1}] `);
         // The baseline's own checks are its business; only this tree's top-k decides the exit code.
         if (which === 'current') failed ||= run.failed;
+        if (which === 'current') stages = stageLines(run.lines);
         got[which] = parseEndToEnd(run.lines);
       }
       results.push({ baseline: got.baseline!, current: got.current! });
     }
-    printComparison(console.log, { baseline: release!.commit.slice(0, 7), current: 'this tree' }, results);
+    const table: string[] = [];
+    printComparison((line) => (console.log(line), table.push(line)), { baseline: release!.commit.slice(0, 7), current: 'this tree' }, results);
+    // Published only when this tree's top-k all matched: a table of wrong answers is no figure.
+    if (!failed) publishComparison(release!.commit.slice(0, 7), table, stages);
   }
 } finally {
   await browser.close();

@@ -132,7 +132,7 @@ describe('vite build (library)', () => {
     // engram's own files, unminified with their TSDoc, come to about 650 kB; the smallest
     // transformers.js build (transformers.web.min.js) is 470 kB on its own, so bundling it by
     // mistake crosses this budget.
-    expect(code.reduce((sum, text) => sum + text.length, 0)).toBeLessThan(760_000);
+    expect(code.reduce((sum, text) => sum + text.length, 0)).toBeLessThan(780_000);
   });
 });
 

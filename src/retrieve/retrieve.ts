@@ -74,15 +74,17 @@ export async function retrieveMemories(deps: RetrieveDeps, query: string, plan: 
   if (plan.k === 0 || scopes.length === 0) return [];
   const { records, vectors } = deps.storage;
   const keys = partitionsFor(owner, scopes);
-  // The query's vector and the first catch-up of the partitions do not depend on each other.
-  const [[vector]] = await Promise.all([deps.embedder.embed([query]), vectors.ensure(keys)]);
+  // The query's vector and the first catch-up of the partitions do not depend on each other;
+  // a layer whose search catches up itself is not asked to ensure first (one read, not two).
+  const catchUp = vectors.searchCatchesUp === true ? undefined : vectors.ensure(keys);
+  const [[vector]] = await Promise.all([deps.embedder.embed([query]), catchUp]);
   // A hit can fail to come back as a record: tombstoned or deleted since the scan (another tab
   // wrote; the next ensure() reloads), or quarantined by the store as corrupt (it stays in the
   // matrix). Either way it must not take one of the k slots, so rescan asking for more.
   let want = plan.k;
   let out: Retrieved[] = [];
   for (let attempt = 0; attempt < MAX_SCANS; attempt++) {
-    if (attempt > 0) await vectors.ensure(keys);
+    if (attempt > 0 && vectors.searchCatchesUp !== true) await vectors.ensure(keys);
     refuseForeignVectors(deps, keys);
     const hits = await vectors.search({
       owner,
@@ -94,6 +96,8 @@ export async function retrieveMemories(deps: RetrieveDeps, query: string, plan: 
       k: want,
       ...(plan.sessionId !== undefined ? { sessionId: plan.sessionId } : {}),
     });
+    // What the search caught up on may hold another embedder's rows: refuse them all the same.
+    if (vectors.searchCatchesUp === true) refuseForeignVectors(deps, keys);
     const found = await recordsOf(records, hits, owner);
     out = [];
     for (const hit of hits) {

@@ -233,6 +233,12 @@ export interface VectorLayer {
   /** The top `k` candidates for a query among what `search.owner` may see (see {@link VectorSearch}), best first. */
   search(search: VectorSearch): Promise<VectorHit[]>;
   /**
+   * True when `search` itself brings its partitions up to the store's versions, checked in the
+   * read that returns the hits' records (the IndexedDB layer): a retrieve then needs no
+   * `ensure` before it, and reads the store once. Absent: the caller ensures first.
+   */
+  readonly searchCatchesUp?: boolean;
+  /**
    * How many active records of a partition (as of the last ensure) were embedded by another
    * embedder: they cannot be searched with this one, so a search would silently miss them.
    */

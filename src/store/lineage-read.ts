@@ -73,8 +73,22 @@ function summaryIsComplete({ record, meta }: ParsedRow, cutoffs: ReadonlyMap<str
   return meta !== undefined && cutoffs === undefined && meta.sourceTotal === record.sources.length && !meta.excluded?.length;
 }
 
-/** Lineage and event rows of `parsed`: per chain and per record when few, the owners' whole tables when many. */
-async function readLists(db: EngramDatabase, parsed: readonly ParsedRow[], cutoffs: ReadonlyMap<string, Cutoff> | undefined): Promise<{ lineage: LineageRow[]; events: EventRow[] }> {
+/** One memory's event rows (its history), in `n` order. */
+export function eventsOf(db: EngramDatabase, memoryId: string): Promise<EventRow[]> {
+  return db.events.where('[memoryId+n]').between([memoryId, 0], [memoryId, Dexie.maxKey], true, true).toArray();
+}
+
+/**
+ * Lineage and event rows of `parsed`: per chain and per record when few (a record's events
+ * taken from `prefetched` when the caller read them already, in the same transaction), the
+ * owners' whole tables when many.
+ */
+async function readLists(
+  db: EngramDatabase,
+  parsed: readonly ParsedRow[],
+  cutoffs: ReadonlyMap<string, Cutoff> | undefined,
+  prefetched: ReadonlyMap<string, readonly EventRow[]> | undefined,
+): Promise<{ lineage: LineageRow[]; events: EventRow[] }> {
   const chained = parsed.filter((row) => row.meta);
   if (chained.length > 64) {
     const owners = [...new Map(chained.map(({ record }) => [JSON.stringify([record.userId, record.appName]), [record.userId, record.appName]])).values()];
@@ -88,7 +102,7 @@ async function readLists(db: EngramDatabase, parsed: readonly ParsedRow[], cutof
   for (const row of chained) if (!summaryIsComplete(row, cutoffs)) deepest.set(row.meta!.chain, Math.max(deepest.get(row.meta!.chain) ?? 0, row.meta!.depth));
   const [lineage, events] = await Promise.all([
     Promise.all([...deepest].map(([chain, depth]) => db.lineage.where('[chain+depth]').between([chain, 0], [chain, depth], true, true).toArray())),
-    Promise.all(chained.map(({ record }) => db.events.where('[memoryId+n]').between([record.id, 0], [record.id, Dexie.maxKey], true, true).toArray())),
+    Promise.all(chained.map(({ record }) => prefetched?.get(record.id) ?? eventsOf(db, record.id))),
   ]);
   return { lineage: lineage.flat(), events: events.flat() };
 }
@@ -145,14 +159,16 @@ export interface Cutoff {
  * history. A lineage or event row that fails validation quarantines the records it belongs
  * to (`onBad`), as a corrupt record row would. With `cutoffs`, a record is read as it was at
  * a checkpoint: only its own rows below the counts (at most one record per chain, its head).
+ * `prefetched`: event rows by memory id that the caller read in the same transaction ({@link eventsOf}).
  */
 export async function hydrate(
   db: EngramDatabase,
   parsed: readonly ParsedRow[],
   onBad: (id: string) => void,
   cutoffs?: ReadonlyMap<string, Cutoff>,
+  prefetched?: ReadonlyMap<string, readonly EventRow[]>,
 ): Promise<MemoryRecord[]> {
-  const { lineage, events } = await readLists(db, parsed, cutoffs);
+  const { lineage, events } = await readLists(db, parsed, cutoffs, prefetched);
   const chainRows = groupBy(lineage, (row) => row.chain);
   const history = groupBy(events, (row) => row.memoryId);
 

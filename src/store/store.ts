@@ -10,7 +10,7 @@ import type { RecordStore } from '../storage/contract';
 import { lineageOfCommit } from '../storage/lineage';
 import { sameFactKey } from '../text';
 import { activeAfter, createActiveSets } from './active-set';
-import type { EngramDatabase, InputRow, MemoryRow } from './database';
+import type { EngramDatabase, EventRow, InputRow, MemoryRow } from './database';
 import { checkpointBefore, dropCheckpoints, onCheckpointStride, restoreCheckpoint, writeCheckpoint } from './checkpoints';
 import { memoriesWithSource, metaOf, redactSources, writeRecords, type ParsedRow } from './lineage';
 import { parseInputRows } from '../storage/input-row';
@@ -31,9 +31,10 @@ export interface Store extends RecordStore {
   /**
    * The full records of the stored `rows` that `owner` may see, parsed (bad rows quarantined),
    * as {@link RecordStore.getMany} returns them; run inside the caller's read transaction over
-   * `memories`, `lineage` and `events` (the vector layer's re-rank, which read the rows already).
+   * `memories`, `lineage` and `events` (the vector layer's re-rank, which read the rows already,
+   * and with them `events`: the rows' event rows by memory id, read in the same transaction).
    */
-  visibleRecords(rows: readonly unknown[], owner: Owner): Promise<MemoryRecord[]>;
+  visibleRecords(rows: readonly unknown[], owner: Owner, events?: ReadonlyMap<string, readonly EventRow[]>): Promise<MemoryRecord[]>;
 }
 
 const isForeignActive = (embedderId: string) => (row: MemoryRow) => row.invalidatedAt === undefined && row.embedderId !== embedderId;
@@ -67,8 +68,8 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
   }
 
   /** Full records (lineage.ts hydrate) of the rows visible to `owner`. */
-  function visible(rows: readonly unknown[], owner: Owner): Promise<MemoryRecord[]> {
-    return hydrate(db, visibleRows(rows, owner), (id) => quarantined.add(id));
+  function visible(rows: readonly unknown[], owner: Owner, events?: ReadonlyMap<string, readonly EventRow[]>): Promise<MemoryRecord[]> {
+    return hydrate(db, visibleRows(rows, owner), (id) => quarantined.add(id), undefined, events);
   }
 
   /**

@@ -7,15 +7,15 @@
  * usable packs is read record by record, and is then snapshotted so the next cold start is a
  * bulk load. The only store-side file that talks to compute.
  */
-import type { MemoryRecord } from '../schema';
+import { StorageError } from '../errors';
 import type { VectorLayer } from '../storage/contract';
 import type { IndexRows, ScanHit, ScanRequest } from '../worker/api';
 import type { ComputeClient } from '../worker/client';
-import { finishScan, readOrder } from '../worker/exact';
-import type { EngramDatabase } from './database';
+import { exactScan, finishScan, readOrder } from '../worker/exact';
+import type { EngramDatabase, EventRow, MemoryRow } from './database';
 import { partitionOf, partitionsFor, type Owner } from '../storage/owner';
 import type { Store } from './store';
-import { PACK_CHUNK_ROWS, emptyRows, readPacked, readRecordRows, recordRows, rerankCandidates, sliceRows, writeSnapshot, type PackedPartition } from './vector-pack';
+import { PACK_CHUNK_ROWS, emptyRows, readPacked, readRecordRows, readScanned, recordRows, sliceRows, writeSnapshot, type PackedPartition, type ScannedRead } from './vector-pack';
 
 /**
  * Log entries a load may replay before the snapshot is rewritten: at least LOG_LIMIT, and an
@@ -30,6 +30,12 @@ function logLimit(rows: number): number {
 }
 
 const rowCount = (chunks: readonly IndexRows[]) => chunks.reduce((sum, chunk) => sum + chunk.ids.length, 0);
+
+/** Catch-ups one search may take when other writers keep moving the store on between its scan and its read. */
+const MAX_CATCH_UPS = 16;
+
+/** The version a partition holds while its snapshot streams in: compute's "stale", so nothing scans it as current. */
+const STREAMING = -1;
 
 /** The vector layer of the IndexedDB backend, plus what its benchmarks drive by hand. */
 export interface VectorIndex extends VectorLayer {
@@ -89,26 +95,36 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
   }
 
   /**
-   * Compute's answer to a scan: its top k (f32 rows), or (8-bit codes) its candidates re-ranked
-   * exactly from their stored f32 vectors, the winners' records read in the same transaction.
+   * A scan's hits with their records, read in one transaction that also checks the scan saw the
+   * store's current versions ({@link readScanned}): f32 rows, compute's top k; 8-bit codes, its
+   * candidates re-ranked exactly from their stored f32 vectors. 'stale' when the store moved on.
    */
-  async function scanExact(request: ScanRequest, owner: Owner): Promise<(ScanHit & { record?: MemoryRecord | null })[]> {
-    for (let more: number | undefined; ; ) {
-      const result = await compute.scan(more === undefined ? request : { ...request, candidates: more });
-      if ('hits' in result) return result.hits;
-      const { candidates } = result;
-      const reading = readOrder(candidates, request.k);
-      const ranked = await rerankCandidates(
-        db,
-        reading,
-        embedder,
-        (vectors, read) => finishScan(request, candidates, vectors, reading.order.slice(read)),
-        (rows) => store.visibleRecords(rows, owner),
-      );
-      if (ranked) return ranked.hits.map((hit) => ({ ...hit, record: ranked.records.get(hit.id) ?? null }));
-      // Each pass keeps 4× the candidates; once they hold every row, every ceiling is −∞ and the re-rank is final.
-      more = candidates.perPartition * 4;
+  async function scanAndRead(request: ScanRequest, owner: Owner): Promise<ScannedRead<ScanHit> | 'stale'> {
+    const scanned = (versions: readonly number[]) => ({ keys: request.partitions, versions });
+    return await exactScan(
+      (scan) => compute.scan(scan),
+      request,
+      (answer) => {
+        const hydrate = (rows: readonly MemoryRow[], events: ReadonlyMap<string, readonly EventRow[]>) => store.visibleRecords(rows, owner, events);
+        if ('hits' in answer) {
+          const { hits } = answer;
+          return readScanned(db, scanned(answer.versions), { order: hits, first: hits.length }, embedder, () => hits, hydrate);
+        }
+        const { candidates } = answer;
+        const reading = readOrder(candidates, request.k);
+        return readScanned(db, scanned(answer.versions), reading, embedder, (vectors, read) => finishScan(request, candidates, vectors, reading.order.slice(read)), hydrate);
+      },
+    );
+  }
+
+  /** {@link scanAndRead} until the scan saw the store's versions, catching the partitions up in between. */
+  async function searchCurrent(request: ScanRequest, owner: Owner): Promise<ScannedRead<ScanHit>> {
+    for (let attempt = 0; attempt < MAX_CATCH_UPS; attempt++) {
+      const read = await scanAndRead(request, owner);
+      if (read !== 'stale') return read;
+      await ensure(request.partitions);
     }
+    throw new StorageError(`the store changed under ${MAX_CATCH_UPS} searches in a row (another tab or instance writing without pause); retry the retrieve`);
   }
 
   function compactLater(key: string): void {
@@ -135,19 +151,21 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
     if (snapshot === 'now') compactLater(key);
   }
 
-  /** Sends the packed partition to compute; false when compute refused a step (a concurrent change). */
-  async function apply(key: string, packed: PackedPartition, full: boolean): Promise<boolean> {
-    const calls: Promise<boolean | void>[] = [];
-    if (full) {
-      const rows = rowCount(packed.chunks) + rowCount(packed.log.map((entry) => entry.upserts));
-      const [first = emptyRows(), ...rest] = packed.chunks;
-      calls.push(compute.loadPartition(key, packed.base, embedder.dim, first, rows));
-      for (const chunk of rest) calls.push(compute.applyChanges(key, packed.base, packed.base, chunk, []));
+  /**
+   * Sends what the packs hold beyond the streamed snapshot chunks to compute: the version the
+   * snapshot reflects (until then the partition reads as stale, -1), then the log. False when
+   * compute refused a step (a concurrent change).
+   */
+  async function apply(key: string, packed: PackedPartition, snapshot: { calls: Promise<boolean | void>[]; rows: number } | null): Promise<boolean> {
+    const calls = snapshot?.calls ?? [];
+    if (snapshot) {
+      const rows = snapshot.rows + rowCount(packed.log.map((entry) => entry.upserts));
+      calls.push(calls.length ? compute.applyChanges(key, STREAMING, packed.base, emptyRows(), []) : compute.loadPartition(key, packed.base, embedder.dim, emptyRows(), rows));
     }
     for (const entry of packed.log) calls.push(compute.applyChanges(key, entry.version - 1, entry.version, entry.upserts, entry.removals));
     // Issued together: the worker runs them in order, and one round trip is paid, not one per chunk.
     const results = await Promise.all(calls);
-    if (full) trackForeign(key, [], [], true);
+    if (snapshot) trackForeign(key, [], [], true);
     // A row upserted by this embedder (re-embedded) is no longer foreign, whatever an earlier entry said.
     for (const entry of packed.log) trackForeign(key, entry.foreign, [...entry.removals, ...entry.upserts.ids].filter((id) => !entry.foreign.includes(id)), false);
     return results.every((result) => result !== false);
@@ -155,37 +173,50 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
 
   async function load(key: string): Promise<void> {
     const held = await compute.partitionVersion(key);
-    const packed = await readPacked(db, key, embedder.id, embedder.dim, held >= 0 ? held : null);
-    if (!packed) return loadFromRecords(key);
-    if (!packed.lexical) return loadFromRecords(key, 'next-write');
-    const full = !(held >= 0 && packed.base === held && packed.chunks.length === 0);
-    if (!(await apply(key, packed, full))) return loadFromRecords(key);
+    // The snapshot's chunks go to compute as they are read, under the stale version: compute
+    // builds one while the next is read, and the partition counts as loaded only once apply
+    // has set the snapshot's version after the last of them.
+    const streamed = { calls: [] as Promise<boolean | void>[], rows: 0 };
+    const packed = await readPacked(db, key, embedder.id, embedder.dim, held >= 0 ? held : null, (chunk, part, rows) => {
+      streamed.rows += chunk.ids.length;
+      streamed.calls.push(part === 0 ? compute.loadPartition(key, STREAMING, embedder.dim, chunk, rows) : compute.applyChanges(key, STREAMING, STREAMING, chunk, []));
+    });
+    if (!packed || !packed.lexical) {
+      await Promise.all(streamed.calls);
+      return packed ? loadFromRecords(key, 'next-write') : loadFromRecords(key);
+    }
+    const full = streamed.calls.length > 0 || !(held >= 0 && packed.base === held);
+    if (!(await apply(key, packed, full ? streamed : null))) return loadFromRecords(key);
     if (full) {
       snapshotOf.set(key, packed.base);
-      snapshotRows.set(key, rowCount(packed.chunks));
+      snapshotRows.set(key, streamed.rows);
     }
     const base = snapshotOf.get(key) ?? -1;
     if (base < 0 || packed.version - base > logLimit(snapshotRows.get(key) ?? 0)) compactLater(key);
   }
 
+  async function ensure(keys: readonly string[]): Promise<Map<string, number>> {
+    // The store's versions and compute's are asked for at once: neither depends on the other.
+    const [versions, held] = await Promise.all([store.versions(keys), Promise.all(keys.map((key) => compute.partitionVersion(key)))]);
+    await Promise.all(
+      keys.map(async (key, i) => {
+        if (held[i] === versions.get(key)) return;
+        known.add(key);
+        let pending = loading.get(key);
+        if (!pending) {
+          pending = load(key).finally(() => loading.delete(key));
+          loading.set(key, pending);
+        }
+        await pending;
+      }),
+    );
+    return versions;
+  }
+
   return {
-    async ensure(keys) {
-      // The store's versions and compute's are asked for at once: neither depends on the other.
-      const [versions, held] = await Promise.all([store.versions(keys), Promise.all(keys.map((key) => compute.partitionVersion(key)))]);
-      await Promise.all(
-        keys.map(async (key, i) => {
-          if (held[i] === versions.get(key)) return;
-          known.add(key);
-          let pending = loading.get(key);
-          if (!pending) {
-            pending = load(key).finally(() => loading.delete(key));
-            loading.set(key, pending);
-          }
-          await pending;
-        }),
-      );
-      return versions;
-    },
+    ensure,
+
+    searchCatchesUp: true,
 
     async afterCommit(result, records) {
       for (const [key, [from, to]] of result.versions) {
@@ -214,17 +245,8 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
         scopes: [...scopes],
         ...(sessionId !== undefined ? { sessionId } : {}),
       };
-      const hits = await scanExact(request, owner);
-      return hits.map(({ id, score, relevance, cosine, lexical, recency, importance, record }) => ({
-        id,
-        score,
-        relevance,
-        cosine,
-        lexical,
-        recency,
-        importance,
-        ...(record !== undefined ? { record } : {}),
-      }));
+      const { hits, records } = await searchCurrent(request, owner);
+      return hits.map(({ id, score, relevance, cosine, lexical, recency, importance }) => ({ id, score, relevance, cosine, lexical, recency, importance, record: records.get(id) ?? null }));
     },
 
     compact,

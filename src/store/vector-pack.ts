@@ -22,7 +22,8 @@ import { flattenTerms } from '../embed/terms';
 import { toStorageError } from '../errors';
 import type { MemoryRecord, Scope } from '../schema';
 import { SCOPE_CODE, type IndexRows } from '../worker/api';
-import { STORED_SCOPE_CODE, type EngramDatabase, type MemoryRow, type PackedColumns, type VectorLogRow, type VectorPackRow } from './database';
+import { STORED_SCOPE_CODE, type EngramDatabase, type EventRow, type MemoryRow, type PackedColumns, type VectorLogRow, type VectorPackRow } from './database';
+import { eventsOf } from './lineage-read';
 import { partitionOf } from '../storage/owner';
 import { prepareSeals, snapshotRows } from './sealing';
 import { partitionRange, toVectorInput, type LoggedRowInput } from './vector-log';
@@ -85,44 +86,67 @@ export function sliceRows(rows: IndexRows, start: number, end: number, dim: numb
   };
 }
 
+/** What a scan read back from the store: its hits, and the records of those `owner` may see by id. */
+export interface ScannedRead<Hit> {
+  hits: Hit[];
+  records: Map<string, MemoryRecord>;
+}
+
 /**
- * The exact re-rank of an 8-bit scan where the f32 vectors are, in one read transaction: the
- * candidates' rows by id (compute keeps no f32 copy), highest ceiling first and only as many as
- * `rank` needs to prove the top k (it gets the vectors read and the candidates not read yet; a
- * record gone, tombstoned or malformed since the scan is left out), then the winners' full
- * records through `hydrate` in the same transaction, so a retrieve reads each row once. Null
- * when `rank` could not prove it from every candidate (scan again with more).
+ * What a scan's answer needs from the store, in one read transaction whose first wave asks for
+ * all of it at once: the scanned partitions' versions, the first `first` rows of `order` (the
+ * hits; or an 8-bit scan's candidates, highest ceiling first: compute keeps no f32 copy) and
+ * their event rows (history). `rank` gets the f32 vectors read so far and how many of `order`
+ * were read; null asks for more (the next rows, doubling, in the same transaction). Then the
+ * winners' full records through `hydrate`, in the same transaction, so a retrieve reads each
+ * row once. 'stale' when a partition's version is not `versions`' (the scan ran on other rows
+ * than the store now holds: catch up and scan again); null when `rank` could not prove it
+ * from every row of `order` (scan again with more candidates). A row gone, tombstoned or
+ * malformed since the scan is left out of the vectors.
  */
-export async function rerankCandidates<Hit extends { id: string }>(
+export async function readScanned<Hit extends { id: string }>(
   db: EngramDatabase,
+  scanned: { keys: readonly string[]; versions: readonly number[] },
   { order, first }: { order: readonly { id: string; partition: string }[]; first: number },
   embedder: { id: string; dim: number },
-  rank: (vectors: ReadonlyMap<string, Float32Array>, unread: number) => Hit[] | null,
-  hydrate: (rows: readonly MemoryRow[]) => Promise<MemoryRecord[]>,
-): Promise<{ hits: Hit[]; records: Map<string, MemoryRecord> } | null> {
+  rank: (vectors: ReadonlyMap<string, Float32Array>, read: number) => Hit[] | null,
+  hydrate: (rows: readonly MemoryRow[], events: ReadonlyMap<string, readonly EventRow[]>) => Promise<MemoryRecord[]>,
+): Promise<ScannedRead<Hit> | 'stale' | null> {
   try {
-    return await db.transaction('r', db.memories, db.lineage, db.events, async () => {
+    return await db.transaction('r', [db.partitions, db.memories, db.lineage, db.events], async () => {
       const vectors = new Map<string, Float32Array>();
       const byId = new Map<string, MemoryRow>();
-      for (let read = 0, upTo = first; ; upTo = Math.min(order.length, Math.max(1, upTo) * 2)) {
-        const batch = order.slice(read, upTo);
-        const rows = await db.memories.bulkGet(batch.map(({ id }) => id));
+      const events = new Map<string, EventRow[]>();
+      const firstBatch = order.slice(0, first);
+      const [partitions, firstRows] = await Promise.all([
+        db.partitions.bulkGet([...scanned.keys]),
+        db.memories.bulkGet(firstBatch.map(({ id }) => id)),
+        // History is read beside the rows (a winner needs it): one wave, not two.
+        ...firstBatch.map(({ id }) => eventsOf(db, id).then((rows) => void events.set(id, rows))),
+      ]);
+      if (partitions.some((row, i) => (row?.version ?? 0) !== scanned.versions[i])) return 'stale';
+      for (let read = 0, upTo = first, rows = firstRows; ; ) {
         rows.forEach((row, i) => {
           if (!row) return;
           byId.set(row.id, row);
-          if (isIndexable(row, batch[i]!.partition, embedder.id, embedder.dim, () => {})) vectors.set(row.id, row.embedding);
+          if (isIndexable(row, order[read + i]!.partition, embedder.id, embedder.dim, () => {})) vectors.set(row.id, row.embedding);
         });
         read = upTo;
         const hits = rank(vectors, read);
         if (hits) {
-          const records = await hydrate(hits.flatMap((hit) => (byId.has(hit.id) ? [byId.get(hit.id)!] : [])));
+          const records = await hydrate(
+            hits.flatMap((hit) => (byId.has(hit.id) ? [byId.get(hit.id)!] : [])),
+            events,
+          );
           return { hits, records: new Map(records.map((record) => [record.id, record])) };
         }
         if (read >= order.length) return null;
+        upTo = Math.min(order.length, Math.max(1, upTo) * 2);
+        rows = await db.memories.bulkGet(order.slice(read, upTo).map(({ id }) => id));
       }
     });
   } catch (error) {
-    throw toStorageError(error, 'reading the candidates’ vectors');
+    throw toStorageError(error, 'reading the scanned rows');
   }
 }
 
@@ -185,29 +209,28 @@ export function logRows(entry: VectorLogRow, embedderId: string, dim: number): {
   return { upserts: columnarRows(usable, dim), removals, foreign };
 }
 
-function isConsistent(chunks: readonly VectorPackRow[], embedderId: string, dim: number): boolean {
-  const first = chunks[0]!;
-  return chunks.every(
-    (chunk, i) =>
-      chunk.part === i &&
-      chunk.parts === chunks.length &&
-      chunk.version === first.version &&
-      chunk.embedderId === embedderId &&
-      chunk.dim === dim &&
-      chunk.vectors instanceof Float32Array &&
-      chunk.vectors.length === chunk.ids.length * dim &&
-      chunk.updatedAt.length === chunk.ids.length &&
-      ((chunk.terms === undefined && chunk.termOffsets === undefined) ||
-        (chunk.terms instanceof Uint32Array &&
-          chunk.termOffsets instanceof Uint32Array &&
-          chunk.termOffsets.length === chunk.ids.length + 1 &&
-          chunk.termOffsets[chunk.ids.length] === chunk.terms.length)),
+/** Whether stored chunk `chunk` can be part `part` of `parts` beside `first` (the partition's part 0). */
+function fits(chunk: VectorPackRow, part: number, parts: number, first: VectorPackRow, embedderId: string, dim: number): boolean {
+  return (
+    chunk.part === part &&
+    chunk.parts === parts &&
+    chunk.version === first.version &&
+    chunk.embedderId === embedderId &&
+    chunk.dim === dim &&
+    chunk.vectors instanceof Float32Array &&
+    chunk.vectors.length === chunk.ids.length * dim &&
+    chunk.updatedAt.length === chunk.ids.length &&
+    ((chunk.terms === undefined && chunk.termOffsets === undefined) ||
+      (chunk.terms instanceof Uint32Array &&
+        chunk.termOffsets instanceof Uint32Array &&
+        chunk.termOffsets.length === chunk.ids.length + 1 &&
+        chunk.termOffsets[chunk.ids.length] === chunk.terms.length))
   );
 }
 
-/** Whether every chunk and logged row carries term ids (false: written before the lexical channel). */
-function carriesTerms(chunks: readonly VectorPackRow[], log: readonly VectorLogRow[]): boolean {
-  return chunks.every((chunk) => chunk.terms !== undefined) && log.every((entry) => (entry.upserts as LoggedRowInput[]).every((row) => row.terms instanceof Uint32Array));
+/** Whether every logged row carries term ids (false: written before the lexical channel). */
+function logCarriesTerms(log: readonly VectorLogRow[]): boolean {
+  return log.every((entry) => (entry.upserts as LoggedRowInput[]).every((row) => row.terms instanceof Uint32Array));
 }
 
 async function readLog(db: EngramDatabase, key: string, after: number, upTo: number): Promise<VectorLogRow[] | null> {
@@ -217,32 +240,77 @@ async function readLog(db: EngramDatabase, key: string, after: number, upTo: num
   return entries.every((entry, i) => entry.version === after + 1 + i) ? entries : null;
 }
 
+/**
+ * A snapshot chunk as it is read, before the rest: part `part` of the snapshot, after which the
+ * partition holds `rows` rows, its log's upserts included (exact when the chunks between the
+ * first and the last are as long as the first, as the writer makes them; see {@link readPacked}).
+ */
+export type ChunkSink = (chunk: IndexRows, part: number, rows: number) => void;
+
+/**
+ * The snapshot's chunks after its last one (`last`, read first: it tells the snapshot's
+ * version and the row count), each checked against part 0 and handed to `sink` as it is read
+ * (kept in `chunks` without one), with `more` rows (the log's) counted in the reservation;
+ * null when they are not one consistent snapshot.
+ */
+async function readChunks(
+  db: EngramDatabase,
+  key: string,
+  { parts, last, more }: { parts: number; last: VectorPackRow | undefined; more: number },
+  embedderId: string,
+  dim: number,
+  sink: ChunkSink | undefined,
+): Promise<{ lexical: boolean; chunks: IndexRows[] } | null> {
+  const chunks: IndexRows[] = [];
+  let first: VectorPackRow | undefined;
+  let lexical = true;
+  // One chunk at a time: each goes to compute while the next is read (and deserialised).
+  for (let part = 0; part < parts; part++) {
+    const chunk = part === parts - 1 ? last : await db.vectorPacks.get([key, part]);
+    if (!chunk || !fits(chunk, part, parts, (first ??= chunk), embedderId, dim)) return null;
+    lexical &&= chunk.terms !== undefined;
+    const rows = (parts - 1) * first.ids.length + (last?.ids.length ?? 0) + more;
+    if (sink) sink(chunkRows(chunk), part, rows);
+    else chunks.push(chunkRows(chunk));
+  }
+  return { lexical, chunks };
+}
+
 /** Inside a read transaction over partitions, vectorPacks, vectorLog: see {@link readPacked}. */
-async function readPacks(db: EngramDatabase, key: string, embedderId: string, dim: number, from: number | null): Promise<PackedPartition | null> {
+async function readPacks(db: EngramDatabase, key: string, embedderId: string, dim: number, from: number | null, sink: ChunkSink | undefined): Promise<PackedPartition | null> {
   const version = (await db.partitions.get(key))?.version ?? 0;
-  const [lower, upper] = partitionRange(key);
   const entriesOf = (log: readonly VectorLogRow[]) => log.map((entry) => ({ version: entry.version, ...logRows(entry, embedderId, dim) }));
   if (from !== null && from >= 0 && from <= version) {
     const log = await readLog(db, key, from, version);
-    if (log) return { version, base: from, chunks: [], lexical: carriesTerms([], log), log: entriesOf(log) };
+    if (log) return { version, base: from, chunks: [], lexical: logCarriesTerms(log), log: entriesOf(log) };
   }
-  const stored = await db.vectorPacks.where('[partition+part]').between(lower, upper, true, true).toArray();
-  if (stored.length && !isConsistent(stored, embedderId, dim)) return null;
-  const base = stored[0]?.version ?? 0;
-  if (base > version) return null;
+  // The last chunk and the log before any chunk goes out: what the partition will hold is then
+  // known (compute reserves it once), and a gap in the log sends nothing to compute at all.
+  const [lower, upper] = partitionRange(key);
+  const parts = (await db.vectorPacks.where('[partition+part]').between(lower, upper, true, true).primaryKeys()).length;
+  const last = parts > 0 ? await db.vectorPacks.get([key, parts - 1]) : undefined;
+  const base = last?.version ?? 0;
+  if (base > version || (parts > 0 && !last)) return null;
   const log = await readLog(db, key, base, version);
   if (!log) return null;
-  return { version, base, lexical: carriesTerms(stored, log), chunks: stored.map(chunkRows), log: entriesOf(log) };
+  const entries = entriesOf(log);
+  const more = entries.reduce((sum, entry) => sum + entry.upserts.ids.length, 0);
+  const snapshot = await readChunks(db, key, { parts, last, more }, embedderId, dim, sink);
+  if (!snapshot) return null;
+  return { version, base, lexical: snapshot.lexical && logCarriesTerms(log), chunks: snapshot.chunks, log: entries };
 }
 
 /**
  * A partition from its packed vectors (snapshot chunks plus the log after them), or only the
  * log after `from` when compute already holds version `from` and that log is complete. Null
- * when the packs cannot produce the current version: load it from the records instead.
+ * when the packs cannot produce the current version: load it from the records instead. With
+ * `sink`, the snapshot's chunks go to it one by one as they are read (the result's `chunks`
+ * stay empty), so compute loads one while the next is read; a null result may come after some
+ * went, so what the sink built must not count as loaded until this resolves.
  */
-export async function readPacked(db: EngramDatabase, key: string, embedderId: string, dim: number, from: number | null): Promise<PackedPartition | null> {
+export async function readPacked(db: EngramDatabase, key: string, embedderId: string, dim: number, from: number | null, sink?: ChunkSink): Promise<PackedPartition | null> {
   try {
-    return await db.transaction('r', db.partitions, db.vectorPacks, db.vectorLog, () => readPacks(db, key, embedderId, dim, from));
+    return await db.transaction('r', db.partitions, db.vectorPacks, db.vectorLog, () => readPacks(db, key, embedderId, dim, from, sink));
   } catch (error) {
     throw toStorageError(error, 'loading packed vectors');
   }

@@ -88,8 +88,13 @@ export interface ScanCandidates {
   best: number;
 }
 
-/** A scan's answer: the top k, or (8-bit codes) the candidates whose exact re-rank gives it. */
-export type ScanResult = { hits: ScanHit[] } | { candidates: ScanCandidates };
+/**
+ * A scan's answer: the top k, or (8-bit codes) the candidates whose exact re-rank gives it.
+ * `versions`: per entry of `ScanRequest.partitions`, the store version the scanned rows
+ * reflect (-1: not loaded or stale), so a caller that reads the store afterwards can tell
+ * whether the scan saw what it reads (vector-index.ts).
+ */
+export type ScanResult = ({ hits: ScanHit[] } | { candidates: ScanCandidates }) & { versions: number[] };
 
 export interface ScanHit {
   id: string;

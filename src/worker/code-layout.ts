@@ -21,6 +21,9 @@ export function writeCodes(codes: Int8Array, row: number, source: Float32Array, 
     if (magnitude > largest) largest = magnitude;
   }
   const scale = Math.fround(largest / 127);
+  // A multiply, not a divide, per code: the codes may differ in the last place of rounding,
+  // and the error below is measured on the codes as written, so the bound holds either way.
+  const inverse = scale > 0 ? 1 / scale : 0;
   let error = 0;
   let norm = 0;
   // codeAt(row, j, stride), walked 16 codes at a time: one run of 16 bytes per 64-byte block slice.
@@ -30,7 +33,7 @@ export function writeCodes(codes: Int8Array, row: number, source: Float32Array, 
     for (let i = 0; i < 16; i++) {
       const j = chunk + i;
       const value = j < dim ? source[j]! : 0;
-      let code = scale > 0 ? Math.round(value / scale) : 0;
+      let code = Math.round(value * inverse);
       if (code > 127) code = 127;
       else if (code < -127) code = -127;
       // Even dimensions + 128: stored in an Int8Array, the value wraps to the same byte.

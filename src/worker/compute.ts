@@ -144,9 +144,10 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
       const best = scoreLexical(found.map((entry) => entry.data), request, mask);
       const term = relevanceTerm(request.weights.relevance, best);
       const filters = found.map(({ data }) => filterFor(data, mask, sessionId));
-      if (found.some(({ data }) => data.matrix.codes === 'i8')) return { candidates: toCandidates(request, found, filters, term, best) };
+      const versions = request.partitions.map((key) => partitions.get(key)?.version ?? -1);
+      if (found.some(({ data }) => data.matrix.codes === 'i8')) return { candidates: toCandidates(request, found, filters, term, best), versions };
       found.forEach(({ data }, tag) => scanPartition(data, request, filters[tag]!, top, tag, term));
-      return { hits: toHits(request, found, top, best) };
+      return { hits: toHits(request, found, top, best), versions };
     },
 
     neighbours(key, queries, threshold, scope, limit = Number.POSITIVE_INFINITY) {

@@ -69,19 +69,53 @@ export function readOrder(pending: ScanCandidates, k: number): { order: ScanCand
 /** Candidates read past k on the first read of a re-rank. */
 const READ_MARGIN = 4;
 
+type MaybePromise<T> = T | Promise<T>;
+
+function then<T, U>(value: MaybePromise<T>, next: (value: T) => MaybePromise<U>): MaybePromise<U> {
+  return value instanceof Promise ? value.then(next) : next(value);
+}
+
+/**
+ * The one loop of an exact scan, wherever the f32 vectors are: `scan` the request and hand the
+ * answer to `finish`, which makes the result of it (f32 rows: from the hits; 8-bit codes: the
+ * exact re-rank of the candidates), or null when the candidates cannot prove the top k; then
+ * the scan runs again keeping 4× the candidates per partition (once they hold every row, every
+ * ceiling is −∞ and the re-rank is final). Synchronous when `scan` and `finish` are, so the
+ * kernel benchmarks time the scan alone; the store's path passes async ones (vector-index.ts).
+ */
+export function exactScan<Result>(scan: (request: ScanRequest) => ScanResult, request: ScanRequest, finish: (answer: ScanResult) => Result | null): Result;
+export function exactScan<Result>(
+  scan: (request: ScanRequest) => MaybePromise<ScanResult>,
+  request: ScanRequest,
+  finish: (answer: ScanResult) => MaybePromise<Result | null>,
+): MaybePromise<Result>;
+export function exactScan<Result>(
+  scan: (request: ScanRequest) => MaybePromise<ScanResult>,
+  request: ScanRequest,
+  finish: (answer: ScanResult) => MaybePromise<Result | null>,
+): MaybePromise<Result> {
+  const pass = (candidates?: number): MaybePromise<Result> =>
+    then(scan(candidates === undefined ? request : { ...request, candidates }), (answer) =>
+      then(finish(answer), (result) => {
+        if (result !== null) return result;
+        if ('hits' in answer) throw new RangeError('a scan that returned hits needs no rescan');
+        return pass(answer.candidates.perPartition * 4);
+      }),
+    );
+  return pass();
+}
+
 /**
  * A whole scan where the f32 vectors are at hand (in-process compute, tests, the bench):
- * compute's hits, or its 8-bit candidates re-ranked from `vectors`, with more candidates until
- * the top k is proven. The library's own loop reads the vectors from the store (vector-index.ts).
+ * compute's hits, or its 8-bit candidates re-ranked from `vectors` ({@link exactScan}). The
+ * library's own path reads the vectors from the store (vector-index.ts).
  */
 export function scanWithVectors(compute: { scan(request: ScanRequest): ScanResult }, request: ScanRequest, vectors: ReadonlyMap<string, Float32Array>): ScanHit[] {
-  for (let more: number | undefined; ; ) {
-    const result = compute.scan(more === undefined ? request : { ...request, candidates: more });
-    if ('hits' in result) return result.hits;
-    const hits = finishScan(request, result.candidates, vectors);
-    if (hits) return hits;
-    more = result.candidates.perPartition * 4;
-  }
+  return exactScan(
+    (scan) => compute.scan(scan),
+    request,
+    (answer) => ('hits' in answer ? answer.hits : finishScan(request, answer.candidates, vectors)),
+  );
 }
 
 /** Vectors by id from columnar rows (`dim` floats each), for {@link scanWithVectors}. */

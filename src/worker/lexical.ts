@@ -47,18 +47,30 @@ export class LexicalIndex {
   private totalLength = 0;
   private rowsWithTerms = 0;
   private readonly postings = new Map<number, Posting>();
+  /** Scratch for {@link set}: one row's terms, sorted. */
+  private sorted = new Uint32Array(64);
 
   /** Replaces row `row`'s terms (ids with repetition; empty: the row has no text). */
   set(row: number, terms: ArrayLike<number>): void {
     this.clear(row);
-    const counts = new Map<number, number>();
-    for (let i = 0; i < terms.length; i++) counts.set(terms[i]!, (counts.get(terms[i]!) ?? 0) + 1);
-    const packed = new Uint32Array(counts.size * 2);
-    let at = 0;
-    for (const [term, count] of counts) {
+    // Distinct terms and their counts from a sorted copy, not a Map per row: a load sets
+    // every row of the partition, and a row holds tens of terms.
+    if (this.sorted.length < terms.length) this.sorted = new Uint32Array(Math.max(terms.length, this.sorted.length * 2));
+    const sorted = this.sorted.subarray(0, terms.length);
+    sorted.set(terms);
+    sorted.sort();
+    let distinct = 0;
+    for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) distinct++;
+    const packed = new Uint32Array(distinct * 2);
+    for (let i = 0, at = 0; i < sorted.length; ) {
+      const term = sorted[i]!;
+      let end = i + 1;
+      while (end < sorted.length && sorted[end] === term) end++;
+      const count = Math.min(end - i, 65_535);
       packed[at++] = term;
-      packed[at++] = Math.min(count, 65_535);
-      this.append(term, row, Math.min(count, 65_535));
+      packed[at++] = count;
+      this.append(term, row, count);
+      i = end;
     }
     this.rowTerms[row] = packed;
     this.lengths[row] = terms.length;

@@ -274,11 +274,15 @@ export class RowMatrix {
     // Grow by at least a quarter so repeated small writes do not grow page by page.
     const target = Math.max(bytes, current + (current >> 2));
     memory.grow(Math.ceil((target - current) / PAGE));
+    this.viewBuffer = null;
   }
 
   private refresh(): void {
+    // Only growMemory and reserve replace the buffer (the kernel never grows its memory), and
+    // both drop the views: so a view set taken at this capacity is current without asking
+    // WebAssembly.Memory for its buffer, which costs more than the write it guards.
+    if (this.viewBuffer !== null && this.viewCapacity === this.capacityRows) return;
     const buffer = this.buffer;
-    if (buffer === this.viewBuffer && this.viewCapacity === this.capacityRows) return;
     const capacity = this.capacityRows;
     this.viewBuffer = buffer;
     this.viewCapacity = capacity;

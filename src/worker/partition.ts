@@ -67,15 +67,20 @@ function sessionNumber(partition: Partition, sessionId: string): number {
   return number;
 }
 
-function writeRow(partition: Partition, row: number, rows: IndexRows, from: number): void {
+/** The matrix columns a row write sets, taken once per batch (views stay valid: the batch reserved first). */
+function columnsOf(matrix: RowMatrix) {
+  return { tags: matrix.tags, updatedAt: matrix.updatedAt, decay: matrix.decay, importance: matrix.importance };
+}
+
+function writeRow(partition: Partition, columns: ReturnType<typeof columnsOf>, row: number, rows: IndexRows, from: number): void {
   const { dim, matrix } = partition;
   matrix.writeVector(row, rows.vectors.subarray(from * dim, (from + 1) * dim));
   const scope = rows.scopes[from]!;
   const sessionId = rows.sessionIds[from]!;
-  matrix.tags[row] = scope | ((scope === SCOPE_CODE.session ? sessionNumber(partition, sessionId) : 0) << 3);
-  matrix.updatedAt[row] = rows.updatedAt[from]!;
-  matrix.decay[row] = Math.LN2 / (rows.halfLifeDays[from]! * DAY_MS);
-  matrix.importance[row] = rows.importance[from]!;
+  columns.tags[row] = scope | ((scope === SCOPE_CODE.session ? sessionNumber(partition, sessionId) : 0) << 3);
+  columns.updatedAt[row] = rows.updatedAt[from]!;
+  columns.decay[row] = Math.LN2 / (rows.halfLifeDays[from]! * DAY_MS);
+  columns.importance[row] = rows.importance[from]!;
   partition.halfLifeDays[row] = rows.halfLifeDays[from]!;
   partition.scopes[row] = scope;
   partition.sessionIds[row] = sessionId;
@@ -95,9 +100,10 @@ export function upsertRows(partition: Partition, rows: IndexRows): void {
     throw new RangeError(`termOffsets hold ${rows.termOffsets.length} entries, expected ${rows.ids.length + 1}`);
   }
   reserve(partition, partition.size + rows.ids.length);
+  const columns = columnsOf(partition.matrix);
   for (let i = 0; i < rows.ids.length; i++) {
     const existing = partition.rowOf.get(rows.ids[i]!);
-    writeRow(partition, existing ?? partition.size++, rows, i);
+    writeRow(partition, columns, existing ?? partition.size++, rows, i);
   }
 }
 

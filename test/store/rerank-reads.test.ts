@@ -1,9 +1,13 @@
 /**
  * What a retrieve reads on IndexedDB: the 8-bit scan's candidates highest ceiling first and only
  * as many as prove the top k, the winners' records hydrated in that same read (no second read
- * of them), and no lineage read for a memory whose stored summary already is its source list.
+ * of them), no lineage read for a memory whose stored summary already is its source list, and
+ * the partitions' versions checked in that read (no catch-up read before it), so another
+ * instance's write or erasure is seen by the next retrieve all the same.
  */
+import { IDBKeyRange } from 'fake-indexeddb';
 import type { DBCoreGetManyRequest, DBCoreQueryRequest, Dexie } from 'dexie';
+import { createMemory } from '../../src/index';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Memory } from '../../src/index';
 import { FIRST_CANDIDATES } from '../../src/worker/quantised';
@@ -20,6 +24,8 @@ interface Reads {
   on: boolean;
   memoryRows: number;
   lineageQueries: number;
+  /** Requests for partition rows (versions): a catch-up's read or the search's own check. */
+  partitionReads?: number;
 }
 
 function countReads(reads: Reads) {
@@ -27,6 +33,7 @@ function countReads(reads: Reads) {
     wrapTables(db, 'read-counter', (name, table) => ({
       getMany: (request: DBCoreGetManyRequest) => {
         if (reads.on && name === 'memories') reads.memoryRows += request.keys.length;
+        if (reads.on && name === 'partitions') reads.partitionReads = (reads.partitionReads ?? 0) + 1;
         return table.getMany(request);
       },
       query: (request: DBCoreQueryRequest) => {
@@ -61,6 +68,24 @@ describe('retrieve on IndexedDB (the exact re-rank’s reads)', () => {
     expect(reads.memoryRows).toBeGreaterThanOrEqual(5);
     expect(reads.memoryRows).toBeLessThan(FIRST_CANDIDATES);
     expect(reads.lineageQueries).toBe(0);
+    // The versions are read once, beside the rows (the search's check), not by an ensure first.
+    expect(reads.partitionReads).toBe(1);
+  });
+
+  it('sees another instance’s write and erasure on the next retrieve, caught up inside the search', async () => {
+    const test = await createTestMemory();
+    opened.push(test.memory);
+    const other = await createMemory({ name: test.name, indexedDB: test.factory, IDBKeyRange, worker: 'off', clock: test.clock });
+    opened.push(other);
+    await test.memory.remember({ content: 'The user likes quiet beaches.', topic: 'beaches' }, { ...owner, source: { type: 'user_explicit', id: 's1' } });
+    expect((await test.memory.retrieve('ferries in Oslo', { ...owner, k: 5 })).map((hit) => hit.memory.content)).toEqual(['The user likes quiet beaches.']);
+    test.clock.advance(60_000);
+    await other.remember({ content: 'The user likes ferries in Oslo.', topic: 'ferries' }, { ...owner, source: { type: 'user_explicit', id: 's2' } });
+    const after = await test.memory.retrieve('ferries in Oslo', { ...owner, k: 5 });
+    expect(after[0]!.memory.content).toBe('The user likes ferries in Oslo.');
+    await other.forgetSource('s2', owner);
+    const erased = await test.memory.retrieve('ferries in Oslo', { ...owner, k: 5 });
+    expect(erased.map((hit) => hit.memory.content)).toEqual(['The user likes quiet beaches.']);
   });
 
   it('reads the lineage of a memory whose sources share a type, and returns all of them', async () => {

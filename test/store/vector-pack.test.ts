@@ -5,7 +5,7 @@ import { EngramDatabase } from '../../src/store/database';
 import { userPartition } from '../../src/storage/owner';
 import { createStore } from '../../src/store/store';
 import { createVectorIndex } from '../../src/store/vector-index';
-import { readPacked, type PackedPartition } from '../../src/store/vector-pack';
+import { readPacked, writeSnapshot, type PackedPartition } from '../../src/store/vector-pack';
 import type { ComputeClient } from '../../src/worker/client';
 import type { IndexRows } from '../../src/worker/api';
 import { createComputeClient } from '../../src/worker/client';
@@ -184,6 +184,45 @@ describe('packed vectors', () => {
     const packed = (await store.readPacked(KEY, EMBEDDER.id, EMBEDDER.dim, null))!;
     expect(packed.log).toEqual([]);
     expect(materialize(packed)).toEqual(fromRecords(await test.memory.list({ ...SEED_OWNER, includeInvalid: true })));
+  });
+
+  it('stream a snapshot of several chunks into compute, and load from the records when a later chunk is damaged', async () => {
+    test = await createTestMemory();
+    await ingestSeed(test.memory, test.clock, 3);
+    const store = openStore(test);
+    const writer = createComputeClient({ worker: 'off', compute: { codes: 'f32' } });
+    await store.vectorIndex(writer).ensure([KEY]);
+    const exported = (await writer.exportPartition(KEY, 1))!;
+    expect(exported.chunks.length).toBeGreaterThan(2);
+    expect(await writeSnapshot(store.db, KEY, EMBEDDER, exported.version, exported.chunks)).toBe(true);
+    const records = fromRecords(await test.memory.list({ ...SEED_OWNER, includeInvalid: true }));
+    expect((await coldLoad(test)).rows).toEqual(records);
+    // While the chunks stream in, the partition reads as stale: nothing scans part of it as current.
+    const inner = createComputeClient({ worker: 'off', compute: { codes: 'f32' } });
+    const seen: number[] = [];
+    const watched: ComputeClient = {
+      ...inner,
+      loadPartition: async (...args: Parameters<ComputeClient['loadPartition']>) => {
+        await inner.loadPartition(...args);
+        seen.push(await inner.partitionVersion(KEY));
+      },
+      applyChanges: (async (...args: Parameters<ComputeClient['applyChanges']>) => {
+        const applied = await inner.applyChanges(...args);
+        seen.push(await inner.partitionVersion(KEY));
+        return applied;
+      }) as ComputeClient['applyChanges'],
+    };
+    await store.vectorIndex(watched).ensure([KEY]);
+    expect(seen.length).toBe(exported.chunks.length + 1);
+    expect(seen.slice(0, -1).every((version) => version === -1)).toBe(true);
+    expect(seen.at(-1)).toBe(exported.version);
+    // The last chunk claims another snapshot's version: the chunks before it already went to
+    // compute, yet the partition must load from the records, not stop at what they held.
+    const last = exported.chunks.length - 1;
+    const chunk = (await store.db.vectorPacks.get([KEY, last]))!;
+    await store.db.vectorPacks.put({ ...chunk, version: chunk.version + 1 });
+    expect(await store.readPacked(KEY, EMBEDDER.id, EMBEDDER.dim, null)).toBeNull();
+    expect((await coldLoad(test)).rows).toEqual(records);
   });
 
   it('fall back to the records when the log has a gap (a database written before packs)', async () => {
