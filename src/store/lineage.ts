@@ -48,7 +48,7 @@ export type Exclusions = readonly (readonly [string, number])[];
 
 /** Whether a chain row of `key` at `depth` is excluded from the memory with these exclusions. */
 export function isExcluded(excluded: Exclusions | undefined, key: string, depth: number): boolean {
-  return excluded !== undefined && excluded.some(([k, upTo]) => k === key && depth <= upTo);
+  return excluded?.some(([k, upTo]) => k === key && depth <= upTo) ?? false;
 }
 
 /** `excluded` plus `keys` at `depth` (the deeper bound kept per key). */

@@ -137,7 +137,7 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
 
   /** Sends the packed partition to compute; false when compute refused a step (a concurrent change). */
   async function apply(key: string, packed: PackedPartition, full: boolean): Promise<boolean> {
-    const calls: Promise<boolean | void>[] = [];
+    const calls: Promise<unknown>[] = [];
     if (full) {
       const rows = rowCount(packed.chunks) + rowCount(packed.log.map((entry) => entry.upserts));
       const [first = emptyRows(), ...rest] = packed.chunks;
