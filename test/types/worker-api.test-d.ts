@@ -1,5 +1,5 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import type { ComputeApi, ComputeStats, ExtractedFact, IndexRows, ModelEmbedderSpec, PartitionExport, ScanCandidates, ScanHit, ScanRequest, ScanResult } from '../../src/worker/api';
+import type { ComputeApi, ComputeStats, IndexRows, ModelEmbedderSpec, PartitionExport, ScanCandidates, ScanHit, ScanRequest, ScanResult } from '../../src/worker/api';
 import type { ComputeCalls } from '../../src/worker/client';
 import type { Cloneable, NotCloneableMethods } from './cloneable';
 
@@ -28,7 +28,6 @@ describe('ComputeApi', () => {
     expectTypeOf<Cloneable<ComputeStats>>().toEqualTypeOf<true>();
     expectTypeOf<Cloneable<PartitionExport>>().toEqualTypeOf<true>();
     expectTypeOf<Cloneable<ModelEmbedderSpec>>().toEqualTypeOf<true>();
-    expectTypeOf<Cloneable<ExtractedFact>>().toEqualTypeOf<true>();
   });
 
   it('holds vectors and row columns as typed arrays, so they transfer instead of copying', () => {
