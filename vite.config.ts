@@ -109,6 +109,16 @@ export default defineConfig(({ mode }) => {
           },
         },
         {
+          // Type tests (*.test-d.ts): the public API and the worker's wire types, checked by tsc
+          // through vitest's typecheck (nothing runs); a changed signature fails here.
+          resolve: { alias: SELF },
+          test: {
+            name: 'types',
+            include: [],
+            typecheck: { enabled: true, only: true, include: ['test/types/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+          },
+        },
+        {
           test: {
             name: 'e2e',
             environment: 'node',

@@ -136,7 +136,7 @@ export function issueMessage(issue: z.core.$ZodRawIssue): string | undefined {
 export function issueValue(issue: z.core.$ZodIssue): unknown {
   const { input } = issue;
   if (issue.code === 'invalid_union' && 'discriminator' in issue && typeof issue.discriminator === 'string' && typeof input === 'object' && input !== null) {
-    return Object.prototype.hasOwnProperty.call(input, issue.discriminator) ? (input as Record<string, unknown>)[issue.discriminator] : undefined;
+    return Object.hasOwn(input, issue.discriminator) ? (input as Record<string, unknown>)[issue.discriminator] : undefined;
   }
   return input;
 }

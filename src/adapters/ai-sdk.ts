@@ -66,7 +66,7 @@ function latestUserText(prompt: LanguageModelV3Prompt): { text: string; last: bo
   let index = prompt.length - 1;
   while (index >= 0 && prompt[index]!.role !== 'user') index--;
   const message = prompt[index];
-  if (!message || message.role !== 'user') return undefined;
+  if (message?.role !== 'user') return undefined;
   const text = message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
   return text.trim() === '' ? undefined : { text, last: index === prompt.length - 1 };
 }

@@ -19,7 +19,7 @@ import { Dexie } from 'dexie';
 import type { MemoryRecord } from '../schema';
 import type { ActiveEntry } from './active-set';
 import type { CheckpointRow, EngramDatabase } from './database';
-import { type ParsedRow } from './lineage';
+import type { ParsedRow } from './lineage';
 import { hydrate } from './lineage-read';
 import type { Owner } from '../storage/owner';
 

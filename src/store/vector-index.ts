@@ -156,7 +156,7 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
    * snapshot reflects (until then the partition reads as stale, -1), then the log. False when
    * compute refused a step (a concurrent change).
    */
-  async function apply(key: string, packed: PackedPartition, snapshot: { calls: Promise<boolean | void>[]; rows: number } | null): Promise<boolean> {
+  async function apply(key: string, packed: PackedPartition, snapshot: { calls: Promise<unknown>[]; rows: number } | null): Promise<boolean> {
     const calls = snapshot?.calls ?? [];
     if (snapshot) {
       const rows = snapshot.rows + rowCount(packed.log.map((entry) => entry.upserts));
@@ -176,7 +176,7 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
     // The snapshot's chunks go to compute as they are read, under the stale version: compute
     // builds one while the next is read, and the partition counts as loaded only once apply
     // has set the snapshot's version after the last of them.
-    const streamed = { calls: [] as Promise<boolean | void>[], rows: 0 };
+    const streamed = { calls: [] as Promise<unknown>[], rows: 0 };
     const packed = await readPacked(db, key, embedder.id, embedder.dim, held >= 0 ? held : null, (chunk, part, rows) => {
       streamed.rows += chunk.ids.length;
       streamed.calls.push(part === 0 ? compute.loadPartition(key, STREAMING, embedder.dim, chunk, rows) : compute.applyChanges(key, STREAMING, STREAMING, chunk, []));

@@ -41,7 +41,10 @@ export function passes(tag: number, filter: RowFilter): boolean {
 export function scanPartition(partition: Partition, request: ScanRequest, filter: RowFilter, top: TopK, tag: number, term: RelevanceTerm): void {
   const k = Math.min(request.k, partition.size);
   if (k <= 0) return;
-  if (!partition.matrix.kernel) return scanPartitionJs(partition, request, filter, top, tag, term);
+  if (!partition.matrix.kernel) {
+    scanPartitionJs(partition, request, filter, top, tag, term);
+    return;
+  }
   // 8-bit codes are scanned by quantised.ts, whose candidates are re-ranked where the f32 vectors are.
   if (partition.matrix.codes === 'i8') throw new RangeError('an 8-bit partition is scanned for candidates (quantisedCandidates), not into a top k');
   const found = runScan(partition, request, filter, term, k, null);
@@ -104,7 +107,7 @@ function scanPartitionJs(partition: Partition, request: ScanRequest, filter: Row
     for (let j = 0; j < dim; j++) sum += vectors[offset + j]! * query[j]!;
     const age = now - updatedAt[row]!;
     const relevance = wLex !== 0 ? wRel * sum + wLex * lexicalScores[row]! : wRel * sum;
-    top.push(relevance + wRec * Math.exp(-(age > 0 ? age : 0) * decay[row]!) + wImp * importance[row]!, sum, tag, row);
+    top.push(relevance + wRec * Math.exp(-Math.max(age, 0) * decay[row]!) + wImp * importance[row]!, sum, tag, row);
   }
 }
 

@@ -200,18 +200,18 @@ export function describeMem0Docs(label: string, backend: DocsBackend, options: {
       it('basic example: every step logs its result and none logs an error', async () => {
         await runExample(backend, example('basic example (add, get, update, getAll, search, history, delete, reset)'), async ({ logged, errors }) => {
           expect(errors).toEqual([]);
-          const after = (label: string) => logged.find((args) => args[0] === label)?.[1];
-          const added = after('Added memory:') as SearchResult;
+          const loggedAs = (label: string) => logged.find((args) => args[0] === label)?.[1];
+          const added = loggedAs('Added memory:') as SearchResult;
           expect(added.results.map((item) => item.memory)).toEqual(['Name is John', 'Is a software engineer']);
-          expect(after('Added messages:')).toEqual({ results: [] });
-          expect(after('Single memory:')).toMatchObject({ id: added.results[0]!.id, memory: 'Name is John' });
-          expect(after('Updated memory:')).toEqual({ message: 'Memory updated successfully!' });
-          const all = after('All memories:') as SearchResult;
+          expect(loggedAs('Added messages:')).toEqual({ results: [] });
+          expect(loggedAs('Single memory:')).toMatchObject({ id: added.results[0]!.id, memory: 'Name is John' });
+          expect(loggedAs('Updated memory:')).toEqual({ message: 'Memory updated successfully!' });
+          const all = loggedAs('All memories:') as SearchResult;
           expect(all.results.map((item) => [item.id, item.memory])).toEqual([
             [added.results[1]!.id, 'Is a software engineer'],
             [added.results[0]!.id, 'I love India, it is my favorite country.'],
           ]);
-          const history = after('Memory history:') as HistoryRow[];
+          const history = loggedAs('Memory history:') as HistoryRow[];
           expect(history.map((row) => [row.action, row.previous_value, row.new_value])).toEqual([
             ['UPDATE', 'Name is John', 'I love India, it is my favorite country.'],
             ['ADD', null, 'Name is John'],

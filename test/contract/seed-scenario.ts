@@ -6,6 +6,7 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import { DAY, OTHER_USER, SEED_APP, SEED_QUERIES, SEED_START, SEED_SYSTEM } from '../../scripts/seed-sessions';
+import { must } from '../helpers/must';
 import { ingestSeed, ingestSeedSession, SEED_OWNER } from '../helpers/seed';
 import type { OpenedMemory, OpenMemory } from './harness';
 
@@ -43,10 +44,10 @@ export function seedScenario(open: OpenMemory): void {
 
   it('corroborates the diet memory 0.65 → 0.70 with a NOOP when session 2 restates it', async () => {
     test = await open();
-    const [[diet]] = await ingestSeed(test.memory, test.clock, 1);
+    const diet = must((await ingestSeed(test.memory, test.clock, 1))[0]?.[0], 'the diet operation of session 1');
     const operations = await ingestSeedSession(test.memory, test.clock, 1);
-    expect(operations).toEqual([{ action: 'NOOP', memoryId: diet!.memoryId, targetId: diet!.memoryId, content: VEG, reason: 'identical to an existing memory' }]);
-    const record = await test.memory.get(diet!.memoryId, SEED_OWNER);
+    expect(operations).toEqual([{ action: 'NOOP', memoryId: diet.memoryId, targetId: diet.memoryId, content: VEG, reason: 'identical to an existing memory' }]);
+    const record = await test.memory.get(diet.memoryId, SEED_OWNER);
     expect(record.confidence).toBe(0.7);
     expect(record.sources.map((s) => s.id)).toEqual(['s1', 's2']);
     expect(record.updatedAt).toBe(SEED_START + DAY);
@@ -55,15 +56,15 @@ export function seedScenario(open: OpenMemory): void {
 
   it('tombstones the vegetarian memory with an UPDATE to "eats fish" at 0.90 from s1, s2, s3 when session 3 contradicts it', async () => {
     test = await open();
-    const [[diet]] = await ingestSeed(test.memory, test.clock, 2);
+    const diet = must((await ingestSeed(test.memory, test.clock, 2))[0]?.[0], 'the diet operation of session 1');
     const operations = await ingestSeedSession(test.memory, test.clock, 2);
     expect(test.clock()).toBe(SEED_START + 182 * DAY);
     expect(operations).toHaveLength(1);
     const [update] = operations;
-    expect(update).toMatchObject({ action: 'UPDATE', targetId: diet!.memoryId, content: FISH });
+    expect(update).toMatchObject({ action: 'UPDATE', targetId: diet.memoryId, content: FISH });
     expect(update!.reason).toContain('user_explicit');
 
-    const old = await test.memory.get(diet!.memoryId, SEED_OWNER);
+    const old = await test.memory.get(diet.memoryId, SEED_OWNER);
     expect(old).toMatchObject({ content: VEG, invalidatedAt: test.clock(), supersededBy: update!.memoryId, confidence: 0.7 });
     expect(old.history.map((h) => h.event)).toEqual(['created', 'corroborated', 'superseded']);
     expect(old.history.at(-1)!.reason).toContain(update!.reason);
@@ -76,7 +77,7 @@ export function seedScenario(open: OpenMemory): void {
       ['user_implicit', 's2'],
       ['user_explicit', 's3'],
     ]);
-    expect(replacement.history).toEqual([expect.objectContaining({ event: 'created', related: diet!.memoryId })]);
+    expect(replacement.history).toEqual([expect.objectContaining({ event: 'created', related: diet.memoryId })]);
     expect(await test.memory.history(update!.memoryId, SEED_OWNER)).toEqual(replacement.history);
 
     const active = await test.memory.list(SEED_OWNER);

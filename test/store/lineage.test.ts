@@ -8,6 +8,7 @@ import type { MemoryRecord } from '../../src/schema';
 import { record } from '../consolidate/fixtures';
 import { createReadCounter, longUserConversations } from '../../scripts/bench-long';
 import { createTestMemory, DAY, type TestMemory } from '../helpers/memory';
+import { must } from '../helpers/must';
 import { findInDatabases } from '../helpers/scan';
 
 const ada = { userId: 'u_ada', appName: 'default' };
@@ -48,7 +49,7 @@ describe('createStore (lineage side tables, schema v4)', () => {
       }
     }
     expect(sizes[1]).toBe(sizes[0]);
-    const [{ id }] = await test.memory.list(ada);
+    const { id } = must((await test.memory.list(ada))[0], "ada's memory");
     const full = await test.memory.get(id, ada);
     expect(full.sources.map((source) => source.id)).toEqual(Array.from({ length: 150 }, (_, i) => `s${i}`));
     expect(full.history.map((entry) => entry.event)).toEqual(['created', ...Array<string>(149).fill('corroborated')]);

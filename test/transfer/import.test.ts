@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConflictError, createHashEmbedder, OwnerExport, type Memory } from '../../src/index';
+import { ConflictError, createHashEmbedder, type OwnerExport, type Memory } from '../../src/index';
 import { createSequentialIds, createTestMemory, DAY, type TestMemoryOptions } from '../helpers/memory';
 
 const ada = { userId: 'u_ada', appName: 'trips' };

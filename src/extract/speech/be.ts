@@ -164,7 +164,7 @@ function progressiveFacts(reading: Reading, i: number, verbal: Verbal, first: nu
   const object = objectAt(reading, i + 1);
   if (verbal.negated || isVague(object.text)) return [];
   const verbWords = verbal.tense === 'perfect' ? `has been ${w}` : `is ${w}`;
-  return [draft(object.future ? 'plan' : 'event', sentence(USER, `${verbWords}${object.text ? ` ${object.text}` : ''}`, object.time), 0.7, first, object.last < i ? i : object.last)];
+  return [draft(object.future ? 'plan' : 'event', sentence(USER, `${verbWords}${object.text ? ` ${object.text}` : ''}`, object.time), 0.7, first, Math.max(object.last, i))];
 }
 
 const FEELING_OBJECT = new Set(['to', 'about', 'for', 'with']);
