@@ -114,7 +114,10 @@ const shortId = (id: string) => (id.length > 40 ? `${id.slice(0, 39)}…` : id);
 
 function renderOwnerOptions() {
   const ids = users.includes(owner.userId) ? users : [...users, owner.userId];
-  mount(ui.storeOwner, ids.map((userId) => h('option', { value: userId, selected: userId === owner.userId }, shortId(userId))));
+  mount(
+    ui.storeOwner,
+    ids.map((userId) => h('option', { value: userId, selected: userId === owner.userId }, shortId(userId))),
+  );
 }
 
 /** Redraws the store panel; a failed read marks what is shown as out of date instead of throwing. Resolves to whether the read worked. */
@@ -203,7 +206,11 @@ async function resetWarning(): Promise<(string | Node)[]> {
 
 async function confirmReset() {
   // The store may be unreadable (that is when people reach for Reset): then say it plainly.
-  const warning = await resetWarning().catch(() => ['This deletes the IndexedDB database ', h('code', {}, DB_NAME), " with everything stored in it, the walkthrough's progress and the simulated clock, in every tab of this page. It cannot be undone."]);
+  const warning = await resetWarning().catch(() => [
+    'This deletes the IndexedDB database ',
+    h('code', {}, DB_NAME),
+    " with everything stored in it, the walkthrough's progress and the simulated clock, in every tab of this page. It cannot be undone.",
+  ]);
   const confirmed = await confirmInPage('confirm-reset', ...warning);
   if (confirmed) await runner.run('Reset', reset);
 }
@@ -240,15 +247,24 @@ function wireControls() {
     const done = walkView.walk.results.length;
     if (done === STEPS.length) return void confirmReset();
     mount(ui.stepError);
-    void runner.run(`Walkthrough: ${STEPS[done]!.label}`, () => nextStep(done), (error) => mount(ui.stepError, renderActionError(STEPS[done]!.label, error)));
+    void runner.run(
+      `Walkthrough: ${STEPS[done]!.label}`,
+      () => nextStep(done),
+      (error) => mount(ui.stepError, renderActionError(STEPS[done]!.label, error)),
+    );
   });
   byId('reset').addEventListener('click', () => void confirmReset());
-  for (const [id, days] of [['clock-month', 30], ['clock-half-year', 182]] as const) {
-    byId(id).addEventListener('click', () =>
-      void runner.run(`Clock +${days} days`, async () => {
-        clock.advance(days * DAY_MS);
-        await refreshStore();
-      }),
+  for (const [id, days] of [
+    ['clock-month', 30],
+    ['clock-half-year', 182],
+  ] as const) {
+    byId(id).addEventListener(
+      'click',
+      () =>
+        void runner.run(`Clock +${days} days`, async () => {
+          clock.advance(days * DAY_MS);
+          await refreshStore();
+        }),
     );
   }
   ui.storeOwner.addEventListener('change', () => void runner.run(`Showing ${ui.storeOwner.value}`, () => showOwner({ ...owner, userId: ui.storeOwner.value })));

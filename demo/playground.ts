@@ -96,11 +96,15 @@ function createFields() {
   return {
     user: field('user', h('input', { name: 'user', list: 'known-users', autocomplete: 'off', 'data-testid': 'pg-user' })),
     session: field('session id', input('session', 'pg-session', 'e.g. p1')),
-    type: field('source type', h('select', { name: 'source-type', 'data-testid': 'pg-source-type' }, SOURCE_TYPES.map((type) => h('option', { value: type }, type)))),
-    messages: field(
-      'messages',
-      h('textarea', { name: 'messages', rows: 3, placeholder: "One message per line, e.g.\nCall me Sam. I prefer the window seat.\nassistant: (assistant lines are ignored)", 'data-testid': 'pg-messages' }),
+    type: field(
+      'source type',
+      h(
+        'select',
+        { name: 'source-type', 'data-testid': 'pg-source-type' },
+        SOURCE_TYPES.map((type) => h('option', { value: type }, type)),
+      ),
     ),
+    messages: field('messages', h('textarea', { name: 'messages', rows: 3, placeholder: 'One message per line, e.g.\nCall me Sam. I prefer the window seat.\nassistant: (assistant lines are ignored)', 'data-testid': 'pg-messages' })),
     query: field('ask as this user', input('query', 'pg-query', 'e.g. which seat should I book?'), true),
     revoke: field('revoke a source of this user', input('source-id', 'pg-revoke-id', 'source id, e.g. p1'), true),
   };
@@ -145,7 +149,12 @@ function ingestForm(context: Context) {
     { class: 'pg-form', 'data-testid': 'pg-ingest-form' },
     h('div', { class: 'row' }, fields.user.node, fields.session.node, fields.type.node),
     fields.messages.node,
-    h('p', { class: 'hint' }, 'The offline rule extractor understands: ', EXAMPLES.flatMap((example, i) => [i ? ', ' : '', h('q', {}, example)])),
+    h(
+      'p',
+      { class: 'hint' },
+      'The offline rule extractor understands: ',
+      EXAMPLES.flatMap((example, i) => [i ? ', ' : '', h('q', {}, example)]),
+    ),
     h('button', { type: 'submit', class: 'primary', 'data-testid': 'pg-ingest' }, 'Ingest'),
   );
   const check = () =>
@@ -154,51 +163,64 @@ function ingestForm(context: Context) {
       [fields.session, needText(fields.session.control.value, 'Enter a session id, e.g. p1: it is also the source id you can revoke later.')],
       [fields.messages, messagesProblem(parseMessages(fields.messages.control.value))],
     ]);
-  return action(context, form, () => `Ingest as ${ownerOf(context).userId}`, check, async () => {
-    const who = ownerOf(context);
-    const sessionId = fields.session.control.value.trim();
-    const type = SourceType.parse(fields.type.control.value);
-    const operations = await deps.memory().ingest(parseMessages(fields.messages.control.value), { ...who, sessionId, source: { type, id: sessionId } });
-    showResult(context, `Ingested as ${who.userId}, source ${type} ${sessionId}`, renderOperations(operations.map(viewOperation)));
-    fields.messages.control.value = '';
-    fields.session.control.value = nextSessionId(sessionId);
-    saveFields(context);
-    deps.phase('Updating the store panel…');
-    await deps.showOwner(who);
-  });
+  return action(
+    context,
+    form,
+    () => `Ingest as ${ownerOf(context).userId}`,
+    check,
+    async () => {
+      const who = ownerOf(context);
+      const sessionId = fields.session.control.value.trim();
+      const type = SourceType.parse(fields.type.control.value);
+      const operations = await deps.memory().ingest(parseMessages(fields.messages.control.value), { ...who, sessionId, source: { type, id: sessionId } });
+      showResult(context, `Ingested as ${who.userId}, source ${type} ${sessionId}`, renderOperations(operations.map(viewOperation)));
+      fields.messages.control.value = '';
+      fields.session.control.value = nextSessionId(sessionId);
+      saveFields(context);
+      deps.phase('Updating the store panel…');
+      await deps.showOwner(who);
+    },
+  );
 }
 
 function queryForm(context: Context) {
   const { deps, fields } = context;
   const form = h('form', { class: 'pg-form inline', 'data-testid': 'pg-query-form' }, fields.query.node, h('button', { type: 'submit', 'data-testid': 'pg-ask' }, 'Retrieve'));
   const check = () => valid([userCheck(fields), [fields.query, needText(fields.query.control.value, 'Type a question to retrieve with, e.g. which seat should I book?')]]);
-  return action(context, form, () => `Retrieve as ${ownerOf(context).userId}`, check, async () => {
-    const who = ownerOf(context);
-    deps.phase('Embedding the query and ranking this user’s memories in the worker…');
-    const view = await retrieveView(deps.memory(), fields.query.control.value, who, 3, SEED_SYSTEM);
-    showResult(context, 'Retrieval', renderRetrieval(view));
-    deps.phase('Updating the store panel…');
-    await deps.showOwner(who);
-  });
+  return action(
+    context,
+    form,
+    () => `Retrieve as ${ownerOf(context).userId}`,
+    check,
+    async () => {
+      const who = ownerOf(context);
+      deps.phase('Embedding the query and ranking this user’s memories in the worker…');
+      const view = await retrieveView(deps.memory(), fields.query.control.value, who, 3, SEED_SYSTEM);
+      showResult(context, 'Retrieval', renderRetrieval(view));
+      deps.phase('Updating the store panel…');
+      await deps.showOwner(who);
+    },
+  );
 }
 
 function revokeForm(context: Context) {
   const { deps, fields } = context;
-  const form = h(
-    'form',
-    { class: 'pg-form inline', 'data-testid': 'pg-revoke-form' },
-    fields.revoke.node,
-    h('button', { type: 'submit', class: 'danger', 'data-testid': 'pg-revoke' }, 'Revoke'),
-  );
+  const form = h('form', { class: 'pg-form inline', 'data-testid': 'pg-revoke-form' }, fields.revoke.node, h('button', { type: 'submit', class: 'danger', 'data-testid': 'pg-revoke' }, 'Revoke'));
   const check = () => valid([userCheck(fields), [fields.revoke, needText(fields.revoke.control.value, 'Enter the source id to revoke: the session id you ingested with, e.g. p1.')]]);
-  return action(context, form, () => `Revoke ${fields.revoke.control.value.trim()} of ${ownerOf(context).userId}`, check, async () => {
-    const who = ownerOf(context);
-    deps.phase('Erasing and replaying the remaining sources…');
-    const view = await forgetView(deps.memory(), fields.revoke.control.value.trim(), who);
-    showResult(context, 'Revoked', renderForget(view));
-    deps.phase('Updating the store panel…');
-    await deps.showOwner(who);
-  });
+  return action(
+    context,
+    form,
+    () => `Revoke ${fields.revoke.control.value.trim()} of ${ownerOf(context).userId}`,
+    check,
+    async () => {
+      const who = ownerOf(context);
+      deps.phase('Erasing and replaying the remaining sources…');
+      const view = await forgetView(deps.memory(), fields.revoke.control.value.trim(), who);
+      showResult(context, 'Revoked', renderForget(view));
+      deps.phase('Updating the store panel…');
+      await deps.showOwner(who);
+    },
+  );
 }
 
 export function createPlayground(deps: PlaygroundDeps): Playground {
@@ -219,7 +241,12 @@ export function createPlayground(deps: PlaygroundDeps): Playground {
     const who = ownerOf(context);
     if (who.userId !== '') void deps.showOwner(who);
   });
-  fields.user.control.addEventListener('focus', () => mount(datalist, deps.users().map((user) => h('option', { value: user }))));
+  fields.user.control.addEventListener('focus', () =>
+    mount(
+      datalist,
+      deps.users().map((user) => h('option', { value: user })),
+    ),
+  );
   restore();
   return {
     nodes: [datalist, ingestForm(context), queryForm(context), revokeForm(context), context.output],

@@ -25,9 +25,7 @@ export interface Runner {
 /** Disables every enabled button and select outside dialogs; returns the undo. */
 function disableControls(): () => void {
   const focused = document.activeElement;
-  const controls = [...document.querySelectorAll<HTMLButtonElement | HTMLSelectElement>('button:not(:disabled), select:not(:disabled)')].filter(
-    (control) => !control.closest('dialog'),
-  );
+  const controls = [...document.querySelectorAll<HTMLButtonElement | HTMLSelectElement>('button:not(:disabled), select:not(:disabled)')].filter((control) => !control.closest('dialog'));
   for (const control of controls) control.disabled = true;
   return () => {
     for (const control of controls) control.disabled = false;

@@ -12,9 +12,7 @@ export function renderConversation(messages: readonly ChatMessage[]) {
   return h(
     'ol',
     { class: 'chat', 'data-testid': 'conversation' },
-    messages.map((message) =>
-      h('li', { class: `bubble ${message.role}` }, h('span', { class: 'role' }, message.role), h('span', { class: 'text' }, message.content)),
-    ),
+    messages.map((message) => h('li', { class: `bubble ${message.role}` }, h('span', { class: 'role' }, message.role), h('span', { class: 'text' }, message.content))),
   );
 }
 
@@ -34,13 +32,7 @@ export function renderOperations(operations: readonly OperationView[]) {
           'div',
           { class: 'operation-body' },
           h('div', { class: 'operation-content', 'data-testid': 'operation-content' }, operation.content),
-          h(
-            'div',
-            { class: 'operation-meta' },
-            operation.targetId ? h('span', {}, 'target ', h('code', {}, operation.targetId), ' · ') : null,
-            'memory ',
-            h('code', {}, operation.memoryId),
-          ),
+          h('div', { class: 'operation-meta' }, operation.targetId ? h('span', {}, 'target ', h('code', {}, operation.targetId), ' · ') : null, 'memory ', h('code', {}, operation.memoryId)),
           h('div', { class: 'operation-reason', 'data-testid': 'operation-reason' }, operation.reason),
         ),
       ),
@@ -63,9 +55,7 @@ function segmentsOf(hit: HitView, weights: RetrievalView['weights']) {
 function renderHit(hit: HitView, rank: number, view: RetrievalView) {
   const total = view.weights.relevance + view.weights.recency + view.weights.importance;
   const inTop = rank < view.k;
-  const segments = segmentsOf(hit, view.weights).map(({ part, value, title }) =>
-    h('span', { class: `segment ${part}`, style: `width: ${((Math.max(0, value) / total) * 100).toFixed(2)}%`, title: `${title} = ${fixed(value, 3)}` }),
-  );
+  const segments = segmentsOf(hit, view.weights).map(({ part, value, title }) => h('span', { class: `segment ${part}`, style: `width: ${((Math.max(0, value) / total) * 100).toFixed(2)}%`, title: `${title} = ${fixed(value, 3)}` }));
   return h(
     'li',
     { class: `hit${inTop ? ' top' : ''}`, 'data-testid': 'hit', 'data-rank': rank + 1, 'data-top': inTop ? 'true' : 'false', 'data-topic': hit.topic },
@@ -78,14 +68,10 @@ function renderHit(hit: HitView, rank: number, view: RetrievalView) {
       h('span', { class: 'score', 'data-testid': 'hit-score' }, fixed(hit.score, 3)),
     ),
     h('div', { class: 'bar', role: 'img', 'aria-label': `score ${fixed(hit.score, 3)}` }, segments),
-    h(
-      'div',
-      { class: 'hit-parts' },
-      [
-        ...PARTS.map((part) => h('span', { class: `part ${part}` }, `${part} ${fixed(view.weights[part])}×${fixed(hit[part], 3)}`)),
-        h('span', { class: 'part lexical' }, `of which lexical ${fixed(hit.lexicalPart, 3)}`),
-      ],
-    ),
+    h('div', { class: 'hit-parts' }, [
+      ...PARTS.map((part) => h('span', { class: `part ${part}` }, `${part} ${fixed(view.weights[part])}×${fixed(hit[part], 3)}`)),
+      h('span', { class: 'part lexical' }, `of which lexical ${fixed(hit.lexicalPart, 3)}`),
+    ]),
   );
 }
 
@@ -102,10 +88,7 @@ export function renderRetrieval(view: RetrievalView, options: { showContext?: bo
       ? null
       : [
           h('p', { class: 'scale' }, 'Bar length is the score on a 0 to 1 scale (the weights sum to 1); each segment is one weighted part.'),
-          h('div', { class: 'legend' }, [
-            ...PARTS.map((part) => h('span', { class: `key ${part}` }, h('i', {}), `${fixed(weights[part])} × ${part}`)),
-            h('span', { class: 'key lexical' }, h('i', {}), 'lexical part of relevance'),
-          ]),
+          h('div', { class: 'legend' }, [...PARTS.map((part) => h('span', { class: `key ${part}` }, h('i', {}), `${fixed(weights[part])} × ${part}`)), h('span', { class: 'key lexical' }, h('i', {}), 'lexical part of relevance')]),
         ],
     view.hits.length === 0
       ? h('p', { class: 'empty nothing', 'data-testid': 'no-hits' }, `Nothing retrieved: ${view.userId} has no memories in this app, and nobody else's are visible.`)
@@ -155,7 +138,11 @@ function renderSupersededOutcomes(view: ForgetView) {
   return h(
     'div',
     { class: 'report-superseded', 'data-testid': 'superseded-outcomes' },
-    h('p', { class: 'muted' }, `Also cleaned: ${plural(view.superseded.length, 'memory', 'memories')} already superseded before (never retrieved, kept for lineage) no longer ${view.superseded.length === 1 ? 'lists' : 'list'} ${view.sourceId}:`),
+    h(
+      'p',
+      { class: 'muted' },
+      `Also cleaned: ${plural(view.superseded.length, 'memory', 'memories')} already superseded before (never retrieved, kept for lineage) no longer ${view.superseded.length === 1 ? 'lists' : 'list'} ${view.sourceId}:`,
+    ),
     h(
       'ul',
       { class: 'report' },

@@ -50,9 +50,7 @@ export function saveWalk(state: WalkState) {
 
 export function loadOwner(fallback: Owner): Owner {
   const value = read(OWNER_KEY);
-  return isObject(value) && typeof value['userId'] === 'string' && typeof value['appName'] === 'string'
-    ? { userId: value['userId'], appName: value['appName'] }
-    : fallback;
+  return isObject(value) && typeof value['userId'] === 'string' && typeof value['appName'] === 'string' ? { userId: value['userId'], appName: value['appName'] } : fallback;
 }
 
 export function saveOwner(owner: Owner) {

@@ -14,13 +14,7 @@ type ChipState = 'inherited' | 'new' | 'revoked';
 function sourceChip(source: Source, revoked: ReadonlySet<string>, state?: 'inherited' | 'new') {
   const shown: ChipState | undefined = revoked.has(source.id) ? 'revoked' : state;
   const title = shown === 'revoked' ? `source ${source.id} revoked: its conversation and excerpts are gone` : `trust ${DEFAULT_TRUST[source.type]}${source.excerpt ? ` · “${source.excerpt}”` : ''}`;
-  return h(
-    'span',
-    { class: `chip source ${source.type}${shown ? ` ${shown}` : ''}`, 'data-source-id': source.id, 'data-state': shown, title },
-    h('b', {}, source.id),
-    ` ${source.type}`,
-    shown ? h('em', {}, ` ${shown}`) : null,
-  );
+  return h('span', { class: `chip source ${source.type}${shown ? ` ${shown}` : ''}`, 'data-source-id': source.id, 'data-state': shown, title }, h('b', {}, source.id), ` ${source.type}`, shown ? h('em', {}, ` ${shown}`) : null);
 }
 
 /** Each source once, in first-seen order (a corroborated memory can list a session twice). */
@@ -33,9 +27,7 @@ function renderHistory(record: MemoryRecord) {
   return h(
     'ol',
     { class: 'history', 'data-testid': 'memory-history' },
-    record.history.map((entry) =>
-      h('li', {}, h('span', { class: `event ${entry.event}` }, entry.event), h('time', {}, formatTime(entry.at)), h('span', { class: 'reason' }, entry.reason)),
-    ),
+    record.history.map((entry) => h('li', {}, h('span', { class: `event ${entry.event}` }, entry.event), h('time', {}, formatTime(entry.at)), h('span', { class: 'reason' }, entry.reason))),
   );
 }
 
@@ -61,7 +53,11 @@ function renderActive(record: MemoryRecord, now: number, revoked: ReadonlySet<st
       h('span', { class: 'meter-full', style: `width: ${record.confidence * 100}%` }),
       h('span', { class: 'meter-decayed', style: `width: ${decayed * 100}%` }),
     ),
-    h('div', { class: 'chips', 'data-testid': 'memory-sources' }, sources.map((source) => sourceChip(source, revoked))),
+    h(
+      'div',
+      { class: 'chips', 'data-testid': 'memory-sources' },
+      sources.map((source) => sourceChip(source, revoked)),
+    ),
     h('details', {}, h('summary', {}, `history (${record.history.length})`), renderHistory(record)),
   );
 }
@@ -81,10 +77,12 @@ function renderInvalid(record: MemoryRecord, byId: ReadonlyMap<string, MemoryRec
     },
     h('div', { class: 'memory-head' }, h('span', { class: 'chip topic' }, record.topic), h('code', { class: 'id' }, record.id), h('span', { class: 'badge' }, erased ? 'erased' : 'superseded')),
     h('p', { class: 'memory-content', 'data-testid': 'memory-content' }, record.content),
-    record.supersededBy
-      ? h('p', { class: 'superseded-by', 'data-testid': 'superseded-by' }, 'superseded by ', h('code', {}, record.supersededBy), successor ? ` “${successor.content}”` : null)
-      : null,
-    h('div', { class: 'chips' }, distinctSources(record.sources).map((source) => sourceChip(source, revoked))),
+    record.supersededBy ? h('p', { class: 'superseded-by', 'data-testid': 'superseded-by' }, 'superseded by ', h('code', {}, record.supersededBy), successor ? ` “${successor.content}”` : null) : null,
+    h(
+      'div',
+      { class: 'chips' },
+      distinctSources(record.sources).map((source) => sourceChip(source, revoked)),
+    ),
     renderHistory(record),
   );
 }
@@ -183,7 +181,11 @@ export function renderStore(records: readonly MemoryRecord[], now: number, revok
   return [
     h('h3', {}, 'Active memories ', h('span', { class: 'count', 'data-testid': 'active-count' }, String(active.length))),
     active.length
-      ? h('ul', { class: 'memories', 'data-testid': 'active-memories' }, active.map((record) => renderActive(record, now, revoked)))
+      ? h(
+          'ul',
+          { class: 'memories', 'data-testid': 'active-memories' },
+          active.map((record) => renderActive(record, now, revoked)),
+        )
       : h('p', { class: 'empty', 'data-testid': 'no-active' }, 'No active memories.'),
     edges.length ? h('h3', {}, 'Lineage') : null,
     edges.length
@@ -196,14 +198,26 @@ export function renderStore(records: readonly MemoryRecord[], now: number, revok
           h('span', { class: 'when-side-by-side' }, ' (wired across)'),
           ' and ',
           h('span', { class: 'chip new' }, h('em', {}, 'new')),
-          invalid.some((record) => record.sources.some((source) => revoked.has(source.id))) ? [', except a ', h('span', { class: 'chip revoked' }, h('em', {}, 'revoked')), ' one: it stays only in the list of the memories it was taken from'] : null,
+          invalid.some((record) => record.sources.some((source) => revoked.has(source.id)))
+            ? [', except a ', h('span', { class: 'chip revoked' }, h('em', {}, 'revoked')), ' one: it stays only in the list of the memories it was taken from']
+            : null,
           '.',
         )
       : null,
-    edges.length ? h('ul', { class: 'lineage', 'data-testid': 'lineage' }, edges.map(([from, to]) => renderLineageEdge(from, to, revoked))) : null,
+    edges.length
+      ? h(
+          'ul',
+          { class: 'lineage', 'data-testid': 'lineage' },
+          edges.map(([from, to]) => renderLineageEdge(from, to, revoked)),
+        )
+      : null,
     h('h3', {}, 'Invalidated ', h('span', { class: 'count', 'data-testid': 'invalid-count' }, String(invalid.length)), h('small', {}, ' kept for lineage, never retrieved')),
     invalid.length
-      ? h('ul', { class: 'memories', 'data-testid': 'invalid-memories' }, invalid.map((record) => renderInvalid(record, byId, revoked)))
+      ? h(
+          'ul',
+          { class: 'memories', 'data-testid': 'invalid-memories' },
+          invalid.map((record) => renderInvalid(record, byId, revoked)),
+        )
       : h('p', { class: 'empty' }, 'None.'),
   ];
 }

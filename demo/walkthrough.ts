@@ -43,7 +43,10 @@ function sessionStep(session: SeedSession, index: number): Step {
       const operations = await memory.ingest(session.messages, { ...SEED_OWNER, sessionId: session.sessionId, source: session.source });
       return {
         kind: 'ingest',
-        title: session.title.replace(/\s+/g, ' ').replace(' -- ', ': ').replace(/^SESSION/, 'Session'),
+        title: session.title
+          .replace(/\s+/g, ' ')
+          .replace(' -- ', ': ')
+          .replace(/^SESSION/, 'Session'),
         note: SESSION_NOTES[index] ?? '',
         at: clock.now(),
         userId: SEED_USER,

@@ -22,7 +22,10 @@ import { benchCommand, writeBenchSection } from './bench-doc';
 type BenchResult = { failures: string[]; error?: string };
 
 const args = process.argv.slice(2);
-const sizes = args.filter((_, i) => args[i - 1] !== '--baseline').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+const sizes = args
+  .filter((_, i) => args[i - 1] !== '--baseline')
+  .map(Number)
+  .filter((n) => Number.isInteger(n) && n > 0);
 const long = args.find((arg) => arg.startsWith('--long='))?.slice('--long='.length);
 const sealed = args.find((arg) => arg.startsWith('--sealed='))?.slice('--sealed='.length);
 const extra = `${long ? `&long=${long}` : ''}${args.includes('--long-only') ? '&longOnly' : ''}${args.includes('--no-long') ? '&noLong' : ''}${sealed ? `&sealed=${sealed}` : ''}${args.includes('--sealed-only') ? '&sealedOnly' : ''}${args.includes('--codes-only') ? '&codesOnly' : ''}${args.includes('--topic-only') ? '&topicOnly' : ''}${args.includes('--speech-only') ? '&speechOnly' : ''}${args.includes('--peers') ? '&peers' : ''}`;

@@ -27,7 +27,10 @@ const INGESTS = 20;
 /** Records per build commit (a Chroma commit is one intent document holding all of them). */
 const BUILD_CHUNK = 500;
 
-const sizes = process.argv.slice(2).map(Number).filter((n) => Number.isInteger(n) && n > 0);
+const sizes = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => Number.isInteger(n) && n > 0);
 
 /** Counts the requests the Chroma client sends (it calls the global `fetch` on every request). */
 const requests = {

@@ -191,7 +191,10 @@ async function measureEndToEnd(env: BenchEnvironment, n: number, failures: strin
 
   const reference = lexicalReference(data.owner);
   const check = (label: string, query: string, hits: readonly { memory: { id: string }; score: number }[]) => {
-    const why = disagreement(hits.map((hit) => ({ id: hit.memory.id, score: hit.score })), bruteForce(data.owner, embedder.embedOne(query), now, { reference, text: query }));
+    const why = disagreement(
+      hits.map((hit) => ({ id: hit.memory.id, score: hit.score })),
+      bruteForce(data.owner, embedder.embedOne(query), now, { reference, text: query }),
+    );
     if (why) failures.push(`${label} N=${n} "${query}": ${why}`);
   };
   check('cold retrieve', queries[0]!, first);
@@ -252,7 +255,10 @@ async function compareRetrievePaths(deps: RetrieveDeps, queries: readonly string
   const hybrid: number[] = [];
   const vector: number[] = [];
   for (const query of queries) {
-    for (const [times, path] of [[hybrid, deps], [vector, vectorOnly]] as const) {
+    for (const [times, path] of [
+      [hybrid, deps],
+      [vector, vectorOnly],
+    ] as const) {
       const started = performance.now();
       await retrieveMemories(path, query, plan);
       times.push(performance.now() - started);
@@ -335,11 +341,13 @@ async function measureKernels(n: number, failures: string[]): Promise<KernelFigu
 
   const oramaStarted = performance.now();
   const orama = create({ schema: { embedding: `vector[${HASH_DIM}]` } as const });
-  await insertMultiple(orama, plain.map((memory) => ({ id: memory.id, embedding: memory.vector })), 5000);
-  const oramaBuild = performance.now() - oramaStarted;
-  const oramaTimes = await timeEach(n >= 100_000 ? 5 : 20, (i) =>
-    search(orama, { mode: 'vector', vector: { value: Array.from(queries[i]!), property: 'embedding' }, similarity: 0, limit: K, includeVectors: false }),
+  await insertMultiple(
+    orama,
+    plain.map((memory) => ({ id: memory.id, embedding: memory.vector })),
+    5000,
   );
+  const oramaBuild = performance.now() - oramaStarted;
+  const oramaTimes = await timeEach(n >= 100_000 ? 5 : 20, (i) => search(orama, { mode: 'vector', vector: { value: Array.from(queries[i]!), property: 'embedding' }, similarity: 0, limit: K, includeVectors: false }));
   for (const result of oramaTimes.results) {
     if ((await result).hits.length !== K) failures.push(`orama N=${n}: returned ${(await result).hits.length} hits`);
   }
@@ -443,7 +451,11 @@ export async function runBench(env: BenchEnvironment): Promise<string[]> {
   env.print('ingest: a 10-message conversation (5 user turns) into the N store. embed: hash embedder, texts/s.');
   env.print('hybrid/vector: retrieve p50 of the library path against the same retrieve with the text withheld from');
   env.print('the scan (vector only), interleaved in one run.');
-  printStages(env.print, endToEnd.map((row) => row.stages), pad);
+  printStages(
+    env.print,
+    endToEnd.map((row) => row.stages),
+    pad,
+  );
   if (env.endToEndOnly) {
     printVerdict(env, failures);
     return failures;

@@ -26,7 +26,10 @@ export function createRandom(seed: number): () => number {
 
 const VERBS = 'likes loves prefers avoids collects books orders enjoys dislikes recommends visits reads watches plays cooks buys rents studies photographs follows'.split(' ');
 const ADJECTIVES = 'spicy quiet early late cheap luxury vintage modern crowded remote sunny rainy vegan organic local foreign classic noisy cosy bright dark tiny huge slow fast rare popular'.split(' ');
-const NOUNS = 'hotels trains flights museums beaches restaurants markets concerts hikes bikes novels podcasts teas wines cheeses coffees ferries cabins tours festivals galleries bakeries libraries parks lakes mountains islands villages bridges castles'.split(' ');
+const NOUNS =
+  'hotels trains flights museums beaches restaurants markets concerts hikes bikes novels podcasts teas wines cheeses coffees ferries cabins tours festivals galleries bakeries libraries parks lakes mountains islands villages bridges castles'.split(
+    ' ',
+  );
 const PLACES = 'Lisbon Kyoto Oslo Lima Cairo Quito Seoul Dublin Porto Tallinn Hanoi Denver Perth Nairobi Bergen Krakow Valencia Cusco Tbilisi Osaka'.split(' ');
 
 function pick<T>(random: () => number, items: readonly T[]): T {

@@ -45,7 +45,13 @@ export interface Printing {
  */
 export async function benchSection<E extends Printing, T>(env: E, name: string, title: string, command: string, run: (env: E) => T | Promise<T>): Promise<T> {
   const lines: string[] = [];
-  const teed: E = { ...env, print: (line: string) => { lines.push(line); env.print(line); } };
+  const teed: E = {
+    ...env,
+    print: (line: string) => {
+      lines.push(line);
+      env.print(line);
+    },
+  };
   const result = await run(teed);
   writeBenchSection(name, title, command, lines);
   return result;

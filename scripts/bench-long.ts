@@ -106,7 +106,12 @@ export function longUserConversations(count: number, seed = 16): ChatMessage[][]
     if (random() < 0.5) turns.push(`On long flights I prefer the ${SEATS[seat]} seat.`);
     if (random() < 0.4) turns.push('Also, the export keeps failing when I sync my itinerary.');
     turns.push(FILLER[i % FILLER.length]!);
-    out.push(turns.flatMap((content): ChatMessage[] => [{ role: 'user', content }, { role: 'assistant', content: 'Noted.' }]));
+    out.push(
+      turns.flatMap((content): ChatMessage[] => [
+        { role: 'user', content },
+        { role: 'assistant', content: 'Noted.' },
+      ]),
+    );
   }
   return out;
 }
@@ -222,11 +227,16 @@ function printLongUser(env: BenchEnvironment, rows: readonly LongRow[], time: { 
     );
   }
   const base = rows[0]!;
-  const ratios = rows.slice(1).map((row) => `${row.n}: ${(row.p50 / base.p50).toFixed(2)}×`).join(', ');
+  const ratios = rows
+    .slice(1)
+    .map((row) => `${row.n}: ${(row.p50 / base.p50).toFixed(2)}×`)
+    .join(', ');
   env.print(`ingest p50 relative to ${base.n}: ${ratios} (target ≤ 1.5×). ms; ${SAMPLES} timed ingests per size, which join the history;`);
   env.print('ingest cpu: mean CPU ms of this process per ingest (Node only; wall time on a loaded machine is mostly waiting). heap: MB of');
-  env.print('JS heap held after a collection, after the timed ingests (the page\'s in Chromium, not the worker\'s).');
+  env.print("JS heap held after a collection, after the timed ingests (the page's in Chromium, not the worker's).");
   env.print('rows/kB read: every row IndexedDB handed out (get, getMany, query) during one ingest, all tables (cursors opened:');
   env.print(`${rows.map((row) => row.cursors.toFixed(1)).join('/')}); forget: wall ms, then cpu ms, one source each, newest first (an erasure drops the`);
-  env.print(`checkpoints after its source, so right after an old one a recent one replays further back); building the ${Math.max(...rows.map((row) => row.n))}-conversation history took ${(time.building / 1000).toFixed(1)} s, the section ${(time.total / 1000).toFixed(1)} s.`);
+  env.print(
+    `checkpoints after its source, so right after an old one a recent one replays further back); building the ${Math.max(...rows.map((row) => row.n))}-conversation history took ${(time.building / 1000).toFixed(1)} s, the section ${(time.total / 1000).toFixed(1)} s.`,
+  );
 }

@@ -23,7 +23,7 @@ function userExport(n: number): OwnerExport {
   const inputs: OwnerExport['inputs'] = [];
   for (let i = 0; i < n; i++) {
     const content = `${memoryText(random)} (${i})`;
-    const at = T0 - (n - i) * DAY / 24;
+    const at = T0 - ((n - i) * DAY) / 24;
     const source = { type: 'user_explicit' as const, id: `mem0_bench_${i}:0` };
     memories.push({
       id: `mem_bench_${String(i).padStart(6, '0')}`,

@@ -101,8 +101,7 @@ function oramaEngine(): Engine {
         vectors.map((vector, i) => ({ id: `m${i}`, embedding: Array.from(vector) })),
         5000,
       );
-      return async (query) =>
-        (await search(db, { mode: 'vector', vector: { value: Array.from(query), property: 'embedding' }, similarity: 0, limit: K, includeVectors: false })).hits.map((hit) => hit.id);
+      return async (query) => (await search(db, { mode: 'vector', vector: { value: Array.from(query), property: 'embedding' }, similarity: 0, limit: K, includeVectors: false })).hits.map((hit) => hit.id);
     },
   };
 }
@@ -239,10 +238,7 @@ export async function runPeersBench(print: (line: string) => void, sizes: readon
       hnswlib: hnswlibEngine,
       mememo: mememoEngine,
     };
-    const engines: [Engine, (() => number)?][] = [
-      [engramEngine(engramBytes), () => engramBytes.bytes],
-      ...PEER_KEYS.filter((key) => !only || only.includes(key)).map((key): [Engine] => [peers[key]()]),
-    ];
+    const engines: [Engine, (() => number)?][] = [[engramEngine(engramBytes), () => engramBytes.bytes], ...PEER_KEYS.filter((key) => !only || only.includes(key)).map((key): [Engine] => [peers[key]()])];
     const rows = [];
     for (const [engine, bytesOf] of engines) rows.push(await measure(env, engine, vectors, queries, exact, bytesOf));
     const engram = rows[0] as PeerFigures;
@@ -256,8 +252,17 @@ export async function runPeersBench(print: (line: string) => void, sizes: readon
       }
       const ratio = (value: number, of: number) => `${(value / of).toFixed(row === engram ? 0 : 1)}×`;
       print(
-        pad([row.name, row.kind, ms(row.build), ms(row.query), row.recall.toFixed(3), Number.isNaN(row.bytes) ? '–' : (row.bytes / 1e6).toFixed(1), ratio(row.build, engram.build), ratio(row.query, engram.query), Number.isNaN(row.bytes) ? '–' : ratio(row.bytes, engram.bytes)]) +
-          (row.note ? `  (${row.note})` : ''),
+        pad([
+          row.name,
+          row.kind,
+          ms(row.build),
+          ms(row.query),
+          row.recall.toFixed(3),
+          Number.isNaN(row.bytes) ? '–' : (row.bytes / 1e6).toFixed(1),
+          ratio(row.build, engram.build),
+          ratio(row.query, engram.query),
+          Number.isNaN(row.bytes) ? '–' : ratio(row.bytes, engram.bytes),
+        ]) + (row.note ? `  (${row.note})` : ''),
       );
     }
   }

@@ -82,7 +82,11 @@ async function measure(env: BenchEnvironment, n: number, key: CryptoKey): Promis
   const each = async (body: (memory: Memory) => Promise<unknown>, times: number[][]) => {
     for (const [i, memory] of memories.entries()) times[i]!.push((await timed(() => body(memory)))[0]);
   };
-  const [retrieves, lists, ingests]: [number[][], number[][], number[][]] = [[[], []], [[], []], [[], []]];
+  const [retrieves, lists, ingests]: [number[][], number[][], number[][]] = [
+    [[], []],
+    [[], []],
+    [[], []],
+  ];
   for (const query of queries) await each((memory) => memory.retrieve(query, { ...OWNER, k: K }), retrieves);
   for (let i = 0; i < 3; i++) await each((memory) => memory.list(OWNER), lists);
   for (let i = 0; i < 10; i++) await each((memory) => memory.ingest(conversation(i), { ...OWNER, sessionId: `sealed-s${i}`, source: { type: 'user_implicit', id: `sealed-c${i}` } }), ingests);

@@ -179,7 +179,10 @@ export async function measureStages(options: MemoryOptions, n: number, queries: 
   for (const query of queries) {
     const [q] = await embedder.embed([query]);
     const request: ScanRequest = { partitions: [key], query: q ?? vector!, now, weights: DEFAULT_WEIGHTS, k: 10, scopes: ['user'] };
-    for (const [times, scan] of [[withText, { ...request, queryText: query }], [without, request]] as const) {
+    for (const [times, scan] of [
+      [withText, { ...request, queryText: query }],
+      [without, request],
+    ] as const) {
       const at = performance.now();
       await compute.scan(scan);
       times.push(performance.now() - at);

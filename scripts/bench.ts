@@ -28,8 +28,18 @@ import { benchCommand, benchSection } from './bench-doc';
 
 const args = process.argv.slice(2);
 const sizes = args.map(Number).filter((n) => Number.isInteger(n) && n > 0);
-const longSizes = args.find((arg) => arg.startsWith('--long='))?.slice('--long='.length).split(',').map(Number) ?? LONG_USER_SIZES;
-const sealedSizes = args.find((arg) => arg.startsWith('--sealed='))?.slice('--sealed='.length).split(',').map(Number) ?? SEALED_SIZES;
+const longSizes =
+  args
+    .find((arg) => arg.startsWith('--long='))
+    ?.slice('--long='.length)
+    .split(',')
+    .map(Number) ?? LONG_USER_SIZES;
+const sealedSizes =
+  args
+    .find((arg) => arg.startsWith('--sealed='))
+    ?.slice('--sealed='.length)
+    .split(',')
+    .map(Number) ?? SEALED_SIZES;
 const sealedOnly = args.includes('--sealed-only');
 const factory = new IDBFactory();
 /** Each section's printed lines also go to docs/benchmarks.md (scripts/bench-doc.ts). */

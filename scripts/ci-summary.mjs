@@ -12,9 +12,7 @@ const report = JSON.parse(readFileSync(file, 'utf8'));
 const passed = report.numPassedTests ?? 0;
 // A file that failed outside its tests (load error, failing beforeAll) counts once: its tests
 // were never run, or were reported as skipped, so they are not in numFailedTests.
-const failedSuites = (report.testResults ?? []).filter(
-  (suite) => suite.status === 'failed' && !(suite.assertionResults ?? []).some((test) => test.status === 'failed'),
-).length;
+const failedSuites = (report.testResults ?? []).filter((suite) => suite.status === 'failed' && !(suite.assertionResults ?? []).some((test) => test.status === 'failed')).length;
 const failed = (report.numFailedTests ?? 0) + failedSuites + (passed === 0 && status !== '0' ? 1 : 0);
 const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);

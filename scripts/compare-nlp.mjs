@@ -42,7 +42,11 @@ const wink = winkNLP(model);
 const rows = [
   ['engram speech reader (whole extraction)', "import { createSpeechExtractor } from './src/extract/speech/extractor.ts'; console.log(createSpeechExtractor());", (text) => speechCandidates(text, SPOKEN_AT)],
   ['compromise 14.17 (parse, tag, one match)', "import nlp from 'compromise'; console.log(nlp('I am vegan').json());", (text) => nlp(text).match('(i|im|my) .+').json()],
-  ['wink-nlp 2.4 + eng-lite-web-model (tokens, POS)', "import w from 'wink-nlp'; import m from 'wink-eng-lite-web-model'; const n = w(m); console.log(n.readDoc('I am vegan').tokens().out(n.its.pos));", (text) => wink.readDoc(text).tokens().out(wink.its.pos)],
+  [
+    'wink-nlp 2.4 + eng-lite-web-model (tokens, POS)',
+    "import w from 'wink-nlp'; import m from 'wink-eng-lite-web-model'; const n = w(m); console.log(n.readDoc('I am vegan').tokens().out(n.its.pos));",
+    (text) => wink.readDoc(text).tokens().out(wink.its.pos),
+  ],
 ];
 const [base] = rows;
 const baseTime = perStatement(base[2]);

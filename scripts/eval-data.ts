@@ -54,7 +54,10 @@ export function parseSessionDate(text: string): number {
 
 /** Evidence strings may hold several turn ids separated by ';' or ','. */
 export function splitEvidence(evidence: readonly string[]): string[] {
-  return evidence.flatMap((item) => item.split(/[;,]/)).map((item) => item.trim()).filter((item) => /^D\d+:\d+$/.test(item));
+  return evidence
+    .flatMap((item) => item.split(/[;,]/))
+    .map((item) => item.trim())
+    .filter((item) => /^D\d+:\d+$/.test(item));
 }
 
 /** The speaker a question names (the first named); else the speaker of its first evidence turn. */
@@ -108,8 +111,8 @@ function toConversation(raw: Raw): EvalConversation {
 
 /** Where the split comes from and how to run the eval: what a user needs when it is missing or unreadable. */
 const DATA_HELP = [
-  'The eval reads the LoCoMo dev split (five of LoCoMo-10\'s conversations: conv-26, conv-30, conv-41, conv-42, conv-43),',
-  'gzipped JSON in the layout of snap-research/locomo\'s data/locomo10.json, from ../shared/data/locomo-dev.json.gz beside this',
+  "The eval reads the LoCoMo dev split (five of LoCoMo-10's conversations: conv-26, conv-30, conv-41, conv-42, conv-43),",
+  "gzipped JSON in the layout of snap-research/locomo's data/locomo10.json, from ../shared/data/locomo-dev.json.gz beside this",
   'repository (its README there describes it). It is evaluation data (CC BY-NC 4.0) and never part of the repository or the package.',
   'Put the file there (or take those five conversations from locomo10.json and gzip them), then run `npm run eval` again.',
 ].join('\n');

@@ -31,8 +31,7 @@ const PIPELINES: Pipeline[] = [
   {
     name: 'engram, every turn verbatim remember()',
     options: {},
-    write: (memory, turn, conversation) =>
-      memory.remember({ content: turn.text, topic: 'general' }, { userId: turn.speaker, appName: conversation.id, source: { type: 'user_implicit', id: turn.id } }),
+    write: (memory, turn, conversation) => memory.remember({ content: turn.text, topic: 'general' }, { userId: turn.speaker, appName: conversation.id, source: { type: 'user_implicit', id: turn.id } }),
   },
 ];
 
@@ -71,9 +70,7 @@ async function runPipeline(pipeline: Pipeline, conversation: TurnConversation, i
   into.episodes += active.filter(isEpisode).length;
   now = conversation.turns.at(-1)!.at + 60_000;
   for (const question of conversation.questions) {
-    const lists = await Promise.all(
-      question.speakers.map(async (userId) => (await memory.retrieve(question.question, { userId, appName: conversation.id, k: K })).map((hit) => ({ item: sourceIds(hit.memory), score: hit.score }))),
-    );
+    const lists = await Promise.all(question.speakers.map(async (userId) => (await memory.retrieve(question.question, { userId, appName: conversation.id, k: K })).map((hit) => ({ item: sourceIds(hit.memory), score: hit.score }))));
     into.ranked.push(mergeByScore(lists, K));
   }
   await memory.close();

@@ -36,20 +36,14 @@ interface Run {
   retrieves: number;
 }
 
-const VARIANTS: { name: string; weights?: Weights }[] = [
-  { name: 'engram, default options' },
-  { name: 'engram, relevance weight only', weights: { relevance: 1, recency: 0, importance: 0 } },
-];
+const VARIANTS: { name: string; weights?: Weights }[] = [{ name: 'engram, default options' }, { name: 'engram, relevance weight only', weights: { relevance: 1, recency: 0, importance: 0 } }];
 
 async function writeFacts(memory: Memory, conversation: EvalConversation, setNow: (at: number) => void, turnsOf: Map<string, Set<string>>): Promise<number> {
   const all = [...conversation.facts].flatMap(([speaker, facts]) => facts.map((fact) => ({ speaker, ...fact })));
   all.sort((a, b) => a.at - b.at);
   for (const fact of all) {
     setNow(fact.at);
-    const operation = await memory.remember(
-      { content: fact.content, topic: 'general' },
-      { userId: fact.speaker, appName: conversation.id, source: { type: 'user_implicit', id: `${conversation.id}-session-${fact.session}` } },
-    );
+    const operation = await memory.remember({ content: fact.content, topic: 'general' }, { userId: fact.speaker, appName: conversation.id, source: { type: 'user_implicit', id: `${conversation.id}-session-${fact.session}` } });
     const turns = turnsOf.get(operation.memoryId) ?? new Set<string>();
     for (const turn of fact.turns) turns.add(turn);
     turnsOf.set(operation.memoryId, turns);
@@ -68,10 +62,12 @@ async function evaluate(conversations: readonly EvalConversation[]): Promise<Run
     run.writes += await writeFacts(memory, conversation, (at) => (now = at), turnsOf);
     run.writeMs += performance.now() - started;
     now = conversation.end;
-    const baselines = new Map(conversation.speakers.map((speaker) => {
-      const facts = conversation.facts.get(speaker) ?? [];
-      return [speaker, { facts, bm25: createBm25(facts.map((fact) => fact.content)) }];
-    }));
+    const baselines = new Map(
+      conversation.speakers.map((speaker) => {
+        const facts = conversation.facts.get(speaker) ?? [];
+        return [speaker, { facts, bm25: createBm25(facts.map((fact) => fact.content)) }];
+      }),
+    );
     for (const question of conversation.questions) {
       run.evidence.push(question.evidence);
       run.categories.push(question.category);
@@ -105,7 +101,11 @@ function report(run: Run): void {
     console.log('');
     console.log(row([`category ${category} (${CATEGORIES[category]}, ${picked.length} q)`, ...KS.map((k) => `@${k}`)], widths));
     for (const variant of run.variants) {
-      const figures = recallAt(picked.map((i) => variant.ranked[i]!), picked.map((i) => run.evidence[i]!), KS);
+      const figures = recallAt(
+        picked.map((i) => variant.ranked[i]!),
+        picked.map((i) => run.evidence[i]!),
+        KS,
+      );
       console.log(row([variant.name, ...figures.map((v) => v.toFixed(1))], widths));
     }
   }

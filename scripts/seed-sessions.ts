@@ -47,10 +47,6 @@ export const SEED_SESSIONS: readonly SeedSession[] = [
   },
 ];
 
-export const SEED_QUERIES: readonly string[] = [
-  'any dietary restrictions I should know about?',
-  'what seat should I book on the flight?',
-  'what should we order for lunch?',
-];
+export const SEED_QUERIES: readonly string[] = ['any dietary restrictions I should know about?', 'what seat should I book on the flight?', 'what should we order for lunch?'];
 
 export const SEED_SYSTEM = 'You are a travel concierge for Solaris Trips.';

@@ -61,9 +61,7 @@ try {
     print();
     print(`query: '${query}'`);
     for (const hit of await memory.retrieve(query, { ...owner, k: 3 })) {
-      print(
-        `  ${hit.score.toFixed(3)}  ${hit.memory.content.padEnd(45)} (relevance ${hit.relevance.toFixed(3)}, recency ${hit.recency.toFixed(3)}, importance ${hit.importance.toFixed(2)})`,
-      );
+      print(`  ${hit.score.toFixed(3)}  ${hit.memory.content.padEnd(45)} (relevance ${hit.relevance.toFixed(3)}, recency ${hit.recency.toFixed(3)}, importance ${hit.importance.toFixed(2)})`);
     }
   }
   if (chroma) {

@@ -14,15 +14,13 @@
 import { isLineBreak, LINE_BREAK_CHARS } from './text';
 
 /** Where a standing instruction to the assistant starts: a clause start, "please", "you must", "from now on". */
-const IMPERATIVE_AT =
-  '(?:^|[.!?;:,][ \\t]*|\\bplease[ \\t]+|\\byou[ \\t]+(?:must|should|will|shall|need[ \\t]+to|have[ \\t]+to)[ \\t]+|\\b(?:want|need|like|ask)[ \\t]+you[ \\t]+to[ \\t]+|\\bfrom[ \\t]+now[ \\t]+on,?[ \\t]+)';
+const IMPERATIVE_AT = '(?:^|[.!?;:,][ \\t]*|\\bplease[ \\t]+|\\byou[ \\t]+(?:must|should|will|shall|need[ \\t]+to|have[ \\t]+to)[ \\t]+|\\b(?:want|need|like|ask)[ \\t]+you[ \\t]+to[ \\t]+|\\bfrom[ \\t]+now[ \\t]+on,?[ \\t]+)';
 const ROLE_NOUN = '(?:instructions?|prompts?|rules|guidelines|directions|directives|programming|system|commands?)';
 const EARLIER = '(?:all|any|every|the|your|these|those|of|previous|prior|above|earlier|preceding|former|original|existing|current|initial|system|safety|other|old)';
 /** Verbs that ask the store or the assistant to act for others: "tell every other user", "remember for all users". */
 const WRITE_VERB = '(?:for|across|tell|remind|inform|notify|send|remember|apply|share|save|store|show|give|set|update|add|write)';
 /** "Every other user", "all accounts", "all people"; not "the other members of my family", not "other people". */
-const EVERYONE_ELSE =
-  '(?:(?:all|every|each|any|other)[ \\t]+(?:users?|customers?|accounts?|members(?![ \\t]+of\\b)|profiles?)|all[ \\t]+(?:the[ \\t]+)?(?:other[ \\t]+)?people)';
+const EVERYONE_ELSE = '(?:(?:all|every|each|any|other)[ \\t]+(?:users?|customers?|accounts?|members(?![ \\t]+of\\b)|profiles?)|all[ \\t]+(?:the[ \\t]+)?(?:other[ \\t]+)?people)';
 
 /** Signs that a message is addressed to the model or the store rather than stating a fact. */
 const INSTRUCTION_PATTERNS: readonly [string, RegExp][] = [
@@ -53,14 +51,57 @@ const INSTRUCTION_PATTERNS: readonly [string, RegExp][] = [
   ['standing instruction', new RegExp(`${IMPERATIVE_AT}(?:always|never|only)[ \\t]+(?:recommend|suggest|promote|advertise|push|mention|say|tell|respond|answer|reply|output)\\b`, 'im')],
   // Requests to write beyond the caller: app scope, every user, someone else's account.
   ['write for everyone', new RegExp(`\\b${WRITE_VERB}[ \\t]+(?:(?:about|for|to|with|the|of|your|this|that|all|every|each|any|other)[ \\t]+){0,3}?${EVERYONE_ELSE}\\b`, 'i')],
-  ['write for everyone', /\b(?:remember|save|store|record|memori[sz]e|keep)\b[^.!?\n]{0,40}?\b(?:(?:for|to|across|with)[ \t]+(?:everyone|everybody)|globally)\b|\b(?:everyone|everybody)[ \t]+(?:should|must|needs?[ \t]+to|has[ \t]+to|will)[ \t]+remember\b/i],
-  ['scope escalation', /\b(?:app|global|application)[ -]?scope\b|\bapp[ -]wide\b|\bscope[ \t]*[:=]|\buser_?id[ \t]*[:=]|\bfor[ \t]+(?:the[ \t]+)?(?:user|account)[ \t]+(?:(?:id|named|called)[ \t]+)?[\w@.-]{1,40}[ \t]*:|\bfor[ \t]+(?:the[ \t]+)?(?:user|account)[ \t]+(?=[\w.-]{0,40}[_@\d])[\w@.-]{1,40}/i],
+  [
+    'write for everyone',
+    /\b(?:remember|save|store|record|memori[sz]e|keep)\b[^.!?\n]{0,40}?\b(?:(?:for|to|across|with)[ \t]+(?:everyone|everybody)|globally)\b|\b(?:everyone|everybody)[ \t]+(?:should|must|needs?[ \t]+to|has[ \t]+to|will)[ \t]+remember\b/i,
+  ],
+  [
+    'scope escalation',
+    /\b(?:app|global|application)[ -]?scope\b|\bapp[ -]wide\b|\bscope[ \t]*[:=]|\buser_?id[ \t]*[:=]|\bfor[ \t]+(?:the[ \t]+)?(?:user|account)[ \t]+(?:(?:id|named|called)[ \t]+)?[\w@.-]{1,40}[ \t]*:|\bfor[ \t]+(?:the[ \t]+)?(?:user|account)[ \t]+(?=[\w.-]{0,40}[_@\d])[\w@.-]{1,40}/i,
+  ],
 ];
 
 /** Latin letters that other scripts draw the same way ("Ѕуѕtеm"), in lower case; upper case follows. */
 const LOWER_LOOKALIKES: Readonly<Record<string, string>> = {
-  а: 'a', в: 'b', е: 'e', ё: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x', ѕ: 's', і: 'i', ї: 'i', ј: 'j', ԁ: 'd', һ: 'h', ӏ: 'l', ү: 'y', ԛ: 'q', ԝ: 'w',
-  α: 'a', β: 'b', ε: 'e', η: 'n', ι: 'i', κ: 'k', μ: 'm', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', ɑ: 'a', ı: 'i', ɡ: 'g',
+  а: 'a',
+  в: 'b',
+  е: 'e',
+  ё: 'e',
+  к: 'k',
+  м: 'm',
+  н: 'h',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  т: 't',
+  у: 'y',
+  х: 'x',
+  ѕ: 's',
+  і: 'i',
+  ї: 'i',
+  ј: 'j',
+  ԁ: 'd',
+  һ: 'h',
+  ӏ: 'l',
+  ү: 'y',
+  ԛ: 'q',
+  ԝ: 'w',
+  α: 'a',
+  β: 'b',
+  ε: 'e',
+  η: 'n',
+  ι: 'i',
+  κ: 'k',
+  μ: 'm',
+  ν: 'v',
+  ο: 'o',
+  ρ: 'p',
+  τ: 't',
+  υ: 'u',
+  χ: 'x',
+  ɑ: 'a',
+  ı: 'i',
+  ɡ: 'g',
 };
 const LOOKALIKES = new Map<string, string>(
   Object.entries(LOWER_LOOKALIKES).flatMap(([char, latin]) => [
@@ -102,8 +143,7 @@ const SPEECH_VERB =
 const ADVERBS = '(?:also|just|already|once|always|often|then|have|has|had|did|does|do|keeps|kept|even|never)';
 /** Prefix ending in a speech verb whose complement is the match: "Bob said: ", "my wife says that ", "she asked if ". */
 const SPEECH_BEFORE = new RegExp(
-  `(?:^|${NOT_WORD})(${WORD}{1,40})[ \\t]+(?:${ADVERBS}[ \\t]+){0,3}(${SPEECH_VERB})` +
-    `(?:[ \\t]+(?:to[ \\t]+)?(?:me|us|you|him|her|them|everyone))?(?:[ \\t]+(?:that|if|whether))?[ \\t]*[:,]?[ \\t]*["“«']?[ \\t]*$`,
+  `(?:^|${NOT_WORD})(${WORD}{1,40})[ \\t]+(?:${ADVERBS}[ \\t]+){0,3}(${SPEECH_VERB})` + `(?:[ \\t]+(?:to[ \\t]+)?(?:me|us|you|him|her|them|everyone))?(?:[ \\t]+(?:that|if|whether))?[ \\t]*[:,]?[ \\t]*["“«']?[ \\t]*$`,
   'iu',
 );
 /** What may follow an attribution before its clause ends: ", my wife told me so". */
@@ -112,10 +152,7 @@ const ATTRIBUTION_END = `(?:[ \\t]+(?:(?:to[ \\t]+)?(?:me|us|you|him|her|them)|s
  * Suffix attributing the statement to someone: "…, my wife said", "…, says Bob Smith". The
  * clause must end there: in "…, my doctor thinks it's healthy" the doctor says something else.
  */
-const SPEECH_AFTER = new RegExp(
-  `^["”»']?[ \\t]*[,;:—–-][ \\t]*(?:((?:${WORD}{1,40}[ \\t]+){1,2})(${SPEECH_VERB})|(${SPEECH_VERB})[ \\t]+(${WORD}{1,40})(?:[ \\t]+${WORD}{1,40})?)${ATTRIBUTION_END}`,
-  'iu',
-);
+const SPEECH_AFTER = new RegExp(`^["”»']?[ \\t]*[,;:—–-][ \\t]*(?:((?:${WORD}{1,40}[ \\t]+){1,2})(${SPEECH_VERB})|(${SPEECH_VERB})[ \\t]+(${WORD}{1,40})(?:[ \\t]+${WORD}{1,40})?)${ATTRIBUTION_END}`, 'iu');
 const ACCORDING_TO = /\baccording[ \t]+to\b[^.!?\n]{0,60}$/i;
 /** A possessive in front of the match ("Sam's export keeps failing", "José's upload …"): the fact is someone else's. */
 const THIRD_PARTY_POSSESSIVE = /(?:^|[^\p{L}\p{M}\p{N}_])(?:[Hh]is|[Hh]er|[Tt]heir|\p{Lu}[\p{L}\p{M}]{0,30}'s)[ \t]+$/u;
@@ -128,11 +165,76 @@ const SPEAKER_LABEL = /^[ \t]*(?:\[[^\]\n]{0,24}\][ \t]*)?(\p{L}[\p{L}\p{M}\p{N}
 const POSSESSIVE = /^(?:my|our|his|her|their|your)$/i;
 /** Labels people put before their own statement ("Update: I'm vegan", "Re: my booking", "Device: Pixel 7"). */
 const OWN_LABELS = new Set([
-  'update', 'quick update', 'note', 'fyi', 'ps', 'p.s', 'p.s.', 'pps', 'edit', 'also', 'btw', 'reminder', 'correction', 'context', 'background', 'heads up',
-  'one more thing', 'oh and', 'and', 're', 'fwd', 'subject', 'question', 'answer', 'my answer', 'summary', 'info', 'details', 'issue', 'problem', 'bug',
-  'feedback', 'request', 'important', 'nb', 'n.b', 'status', 'about me', 'diet', 'travel', 'name', 'me', 'myself', 'ok so', 'so', 'anyway', 'hi', 'hello', 'hey',
-  'device', 'browser', 'os', 'version', 'phone', 'app', 'platform', 'error', 'steps', 'my name', 'my diet', 'my seat', 'ok', 'okay', 'yes', 'no', 'yeah',
-  'well', 'honestly', 'tldr', 'lol',
+  'update',
+  'quick update',
+  'note',
+  'fyi',
+  'ps',
+  'p.s',
+  'p.s.',
+  'pps',
+  'edit',
+  'also',
+  'btw',
+  'reminder',
+  'correction',
+  'context',
+  'background',
+  'heads up',
+  'one more thing',
+  'oh and',
+  'and',
+  're',
+  'fwd',
+  'subject',
+  'question',
+  'answer',
+  'my answer',
+  'summary',
+  'info',
+  'details',
+  'issue',
+  'problem',
+  'bug',
+  'feedback',
+  'request',
+  'important',
+  'nb',
+  'n.b',
+  'status',
+  'about me',
+  'diet',
+  'travel',
+  'name',
+  'me',
+  'myself',
+  'ok so',
+  'so',
+  'anyway',
+  'hi',
+  'hello',
+  'hey',
+  'device',
+  'browser',
+  'os',
+  'version',
+  'phone',
+  'app',
+  'platform',
+  'error',
+  'steps',
+  'my name',
+  'my diet',
+  'my seat',
+  'ok',
+  'okay',
+  'yes',
+  'no',
+  'yeah',
+  'well',
+  'honestly',
+  'tldr',
+  'lol',
 ]);
 
 /** The speaker a line's label names, or undefined when the line has none (or the label is the user's own). */
@@ -253,7 +355,16 @@ export function notTheUsersOwn(text: string, start: number, end: number, quoted:
   const after = SPEECH_AFTER.exec(text.slice(end, sentenceEnd));
   if (after) {
     // ", my wife said" names the speaker before the verb; ", says Bob" after it.
-    const [subject, verb] = after[1] !== undefined ? [after[1].trim().split(/[ \t]+/).at(-1), after[2]] : [after[4], after[3]];
+    const [subject, verb] =
+      after[1] !== undefined
+        ? [
+            after[1]
+              .trim()
+              .split(/[ \t]+/)
+              .at(-1),
+            after[2],
+          ]
+        : [after[4], after[3]];
     if (someoneElseSpoke(subject, verb)) return 'reported speech';
   }
   return undefined;

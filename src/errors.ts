@@ -153,10 +153,7 @@ const ENGRAM_ERROR_NAMES = new Set([
 
 /** True for any engram error, including one whose class was lost crossing the worker boundary. */
 export function isEngramError(error: unknown): error is EngramError {
-  return (
-    error instanceof EngramError ||
-    (error instanceof Error && ENGRAM_ERROR_NAMES.has(error.name))
-  );
+  return error instanceof EngramError || (error instanceof Error && ENGRAM_ERROR_NAMES.has(error.name));
 }
 
 /** Wraps an IndexedDB/Dexie failure into a typed engram error, keeping the cause. */
@@ -166,10 +163,7 @@ export function toStorageError(error: unknown, action: string): EngramError {
   const inner = error instanceof Error && 'inner' in error ? (error as { inner?: unknown }).inner : undefined;
   const innerName = inner instanceof Error ? inner.name : '';
   if (name === 'QuotaExceededError' || innerName === 'QuotaExceededError') {
-    return new QuotaError(
-      `${action} failed: the browser's storage quota is exhausted. Nothing was written; free space (forgetSource, prune) or ask for persistent storage.`,
-      { cause: error },
-    );
+    return new QuotaError(`${action} failed: the browser's storage quota is exhausted. Nothing was written; free space (forgetSource, prune) or ask for persistent storage.`, { cause: error });
   }
   const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   return new StorageError(`${action} failed in IndexedDB (${detail}). Nothing was written; retry, or reopen with createMemory().`, {

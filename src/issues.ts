@@ -43,7 +43,10 @@ export function expectedOf(schema: Schema, depth = 0): string {
     return `{ ${fields.join(', ')} }`;
   }
   if (def.type === 'array' && def.element) return `an array, each ${expectedOf(def.element, depth)}`;
-  if (def.type === 'enum' && def.entries) return `one of ${Object.values(def.entries).map((value) => JSON.stringify(value)).join(', ')}`;
+  if (def.type === 'enum' && def.entries)
+    return `one of ${Object.values(def.entries)
+      .map((value) => JSON.stringify(value))
+      .join(', ')}`;
   return ARTICLE[def.type] ?? def.type;
 }
 

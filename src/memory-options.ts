@@ -46,8 +46,7 @@ function isEncryptionKey(value: unknown): value is CryptoKey {
 }
 
 const ENCRYPTION_KEY_RULE = {
-  error:
-    "must be a WebCrypto AES-GCM CryptoKey with usages ['encrypt', 'decrypt'], e.g. await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt'])",
+  error: "must be a WebCrypto AES-GCM CryptoKey with usages ['encrypt', 'decrypt'], e.g. await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt'])",
 };
 
 const THRESHOLD_RULE = { error: 'must be a cosine from -1 to 1' };
@@ -60,11 +59,11 @@ const memoryOptionsShape = {
   /** IndexedDB database name. Default `'engram'`. */
   name: z.optional(z.string().check(z.minLength(1))),
   /** IndexedDB factory (fake-indexeddb's `new IDBFactory()` under Node). */
-  indexedDB: z.optional(z
-    .custom<IDBFactory>((value) => hasMethods(value, 'open', 'deleteDatabase'), { error: "must be an IDBFactory (under Node: new IDBFactory() from 'fake-indexeddb')" })),
+  indexedDB: z.optional(z.custom<IDBFactory>((value) => hasMethods(value, 'open', 'deleteDatabase'), { error: "must be an IDBFactory (under Node: new IDBFactory() from 'fake-indexeddb')" })),
   /** The `IDBKeyRange` class that goes with `indexedDB` (fake-indexeddb's under Node). */
-  IDBKeyRange: z.optional(z
-    .custom<IDBKeyRangeClass>((value) => isFunction(value) && hasMethods(value, 'bound', 'lowerBound', 'upperBound', 'only'), { error: "must be the IDBKeyRange class (under Node: IDBKeyRange from 'fake-indexeddb')" })),
+  IDBKeyRange: z.optional(
+    z.custom<IDBKeyRangeClass>((value) => isFunction(value) && hasMethods(value, 'bound', 'lowerBound', 'upperBound', 'only'), { error: "must be the IDBKeyRange class (under Node: IDBKeyRange from 'fake-indexeddb')" }),
+  ),
   /** `'auto'` (default): compute in a module Worker where `Worker` exists, else in-process. `'off'`: in-process. */
   worker: z.optional(z.enum(['auto', 'off'] satisfies WorkerMode[])),
   /**
@@ -85,8 +84,9 @@ const memoryOptionsShape = {
    * Topics where a user holds one value at a time. Default `['diet', 'travel', 'identity']`.
    * Never `'episode'`: episodes accumulate and never replace one another.
    */
-  exclusiveTopics: z.optional(z.readonly(z
-    .array(Id)).check(z.refine((topics) => !topics.includes(EPISODE_TOPIC), { error: `must not include '${EPISODE_TOPIC}': episodes are kept side by side, never one at a time (turn them off with episodes: false)` }))),
+  exclusiveTopics: z.optional(
+    z.readonly(z.array(Id)).check(z.refine((topics) => !topics.includes(EPISODE_TOPIC), { error: `must not include '${EPISODE_TOPIC}': episodes are kept side by side, never one at a time (turn them off with episodes: false)` })),
+  ),
   /**
    * `true` (default): an ingest also keeps each user turn with personal content as an episode
    * (its text, bounded, on topic `'episode'`), retrieved beside facts and injected in its own
@@ -94,8 +94,12 @@ const memoryOptionsShape = {
    */
   episodes: z.optional(z.boolean({ error: 'must be true or false' })),
   /** Base trust per source type, each from 0 to 1 (partial: merged over the defaults). */
-  trust: z.optional(z.pipe(z
-    .partialRecord(SourceType, z.number().check(z.gte(0, TRUST_RULE)).check(z.lte(1, TRUST_RULE))), z.transform((given): Readonly<Record<SourceType, number>> => ({ ...DEFAULT_TRUST, ...given })))),
+  trust: z.optional(
+    z.pipe(
+      z.partialRecord(SourceType, z.number().check(z.gte(0, TRUST_RULE)).check(z.lte(1, TRUST_RULE))),
+      z.transform((given): Readonly<Record<SourceType, number>> => ({ ...DEFAULT_TRUST, ...given })),
+    ),
+  ),
   /** Cosine at or above which an existing memory is a consolidation neighbour, from -1 to 1. Default 0.6. */
   candidateThreshold: z.optional(z.number().check(z.gte(-1, THRESHOLD_RULE)).check(z.lte(1, THRESHOLD_RULE))),
   /**

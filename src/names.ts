@@ -12,8 +12,7 @@ import { foldForMatching, normalizeApostrophes } from './defences';
  * parts ("O'Brien", "Jean-Luc"), but a trailing "'s" is a possessive, not part of the name.
  * Each part is bounded and every separator is a character no part contains: linear.
  */
-export const CALL_ME =
-  /(?<![\p{L}\p{M}\p{N}_])[Cc][Aa][Ll][Ll] [Mm][Ee] ([\p{Lu}\p{Lt}\p{Lo}][\p{L}\p{M}\p{N}_]{0,40}(?:['-](?!s(?![\p{L}\p{M}\p{N}]))\p{L}[\p{L}\p{M}\p{N}_]{0,40}){0,3})(?![\p{L}\p{M}\p{N}_])/u;
+export const CALL_ME = /(?<![\p{L}\p{M}\p{N}_])[Cc][Aa][Ll][Ll] [Mm][Ee] ([\p{Lu}\p{Lt}\p{Lo}][\p{L}\p{M}\p{N}_]{0,40}(?:['-](?!s(?![\p{L}\p{M}\p{N}]))\p{L}[\p{L}\p{M}\p{N}_]{0,40}){0,3})(?![\p{L}\p{M}\p{N}_])/u;
 
 // With `i`, `\p{Lu}` also matches lower case.
 const CALL_ME_ANY_CASE = new RegExp(CALL_ME.source, 'giu');

@@ -17,7 +17,13 @@ const AsOf = z.number().check(z.nonnegative({ error: 'must be a time in ms since
 const UserId = Id;
 const AppName = z._default(Id, 'default');
 /** The caller's metadata, kept as JSON text on the stored input and on the memories the write creates. */
-const WriteMetadata = z.pipe(z.pipe(Metadata, z.transform((value) => JSON.stringify(value))), MetadataText);
+const WriteMetadata = z.pipe(
+  z.pipe(
+    Metadata,
+    z.transform((value) => JSON.stringify(value)),
+  ),
+  MetadataText,
+);
 
 export const IngestOptions = z.strictObject({
   userId: UserId,
@@ -29,7 +35,10 @@ export const IngestOptions = z.strictObject({
 });
 export type IngestOptions = z.input<typeof IngestOptions>;
 
-export const IngestMessages = z.array(ChatMessage).check(z.minLength(1, { error: 'must contain at least one message' })).check(z.maxLength(10_000, { error: 'must contain at most 10000 messages' }));
+export const IngestMessages = z
+  .array(ChatMessage)
+  .check(z.minLength(1, { error: 'must contain at least one message' }))
+  .check(z.maxLength(10_000, { error: 'must contain at most 10000 messages' }));
 
 export const RememberOptions = z.strictObject({
   userId: z.optional(UserId),
@@ -49,11 +58,16 @@ export const RememberOptions = z.strictObject({
 export type RememberOptions = z.input<typeof RememberOptions>;
 
 /** Weights a caller may give in part: the missing ones are taken from DEFAULT_WEIGHTS. */
-const PartialWeights = z.pipe(z.partial(Weights), z.transform((given): Weights => ({
-    relevance: given.relevance ?? DEFAULT_WEIGHTS.relevance,
-    recency: given.recency ?? DEFAULT_WEIGHTS.recency,
-    importance: given.importance ?? DEFAULT_WEIGHTS.importance,
-  })));
+const PartialWeights = z.pipe(
+  z.partial(Weights),
+  z.transform(
+    (given): Weights => ({
+      relevance: given.relevance ?? DEFAULT_WEIGHTS.relevance,
+      recency: given.recency ?? DEFAULT_WEIGHTS.recency,
+      importance: given.importance ?? DEFAULT_WEIGHTS.importance,
+    }),
+  ),
+);
 
 export const RetrieveOptions = z.strictObject({
   userId: UserId,
@@ -89,23 +103,33 @@ export const ListOptions = z.extend(OwnerOptions, { includeInvalid: z._default(z
 export type ListOptions = z.input<typeof ListOptions>;
 
 export const PruneOptions = z.extend(OwnerOptions, {
-  floor: z.pipe(z.number().check(z.gte(0, { error: 'must be a number from 0 to 1' })).check(z.lte(1, { error: 'must be a number from 0 to 1' })), z.transform(positiveZero)),
+  floor: z.pipe(
+    z
+      .number()
+      .check(z.gte(0, { error: 'must be a number from 0 to 1' }))
+      .check(z.lte(1, { error: 'must be a number from 0 to 1' })),
+    z.transform(positiveZero),
+  ),
 });
 export type PruneOptions = z.input<typeof PruneOptions>;
 
 export const SummarizeOptions = z.strictObject({ userId: UserId, appName: AppName, sessionId: Id, source: SourceInput });
 export type SummarizeOptions = z.input<typeof SummarizeOptions>;
 
-export const ReembedOptions = z._default(z
-  .strictObject({
+export const ReembedOptions = z._default(
+  z.strictObject({
     onProgress: z.optional(z.custom<(progress: ReembedProgress) => void>((value) => typeof value === 'function', { error: 'must be a function' })),
     signal: z.optional(z.custom<AbortSignal>((value) => typeof AbortSignal !== 'undefined' && value instanceof AbortSignal, { error: 'must be an AbortSignal' })),
     batchSize: z._default(z.int().check(z.gte(1)).check(z.lte(10_000)), 256),
-  }), { batchSize: 256 });
+  }),
+  { batchSize: 256 },
+);
 export type ReembedOptions = z.input<typeof ReembedOptions>;
 
-export const Query = z.pipe(z
-  .string().check(z.maxLength(100_000, { error: 'must be at most 100000 characters' })), z.transform((value) => value.toWellFormed()));
+export const Query = z.pipe(
+  z.string().check(z.maxLength(100_000, { error: 'must be at most 100000 characters' })),
+  z.transform((value) => value.toWellFormed()),
+);
 
 export { Fact, IngestMessages as Messages };
 

@@ -15,14 +15,22 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 /** A non-empty identifier: no lone surrogates (they collide once encoded), no surrounding whitespace. */
 export const Id = z
-  .string().check(z.minLength(1, { error: 'must not be empty' })).check(z.maxLength(MAX_ID_LENGTH, { error: `must be at most ${MAX_ID_LENGTH} characters` })).check(z.refine((value) => value.trim() === value, { error: 'must not start or end with whitespace' })).check(z.refine((value) => !LONE_SURROGATE.test(value), { error: 'must not contain lone UTF-16 surrogates' }));
+  .string()
+  .check(z.minLength(1, { error: 'must not be empty' }))
+  .check(z.maxLength(MAX_ID_LENGTH, { error: `must be at most ${MAX_ID_LENGTH} characters` }))
+  .check(z.refine((value) => value.trim() === value, { error: 'must not start or end with whitespace' }))
+  .check(z.refine((value) => !LONE_SURROGATE.test(value), { error: 'must not contain lone UTF-16 surrogates' }));
 
 /**
  * Free text: lone surrogates are replaced by U+FFFD (what the browser would do on encode anyway),
  * empty or whitespace-only text is rejected.
  */
-export const Text = z.pipe(z
-  .string().check(z.maxLength(MAX_TEXT_LENGTH, { error: `must be at most ${MAX_TEXT_LENGTH} characters` })), z.transform((value) => value.toWellFormed())).check(z.refine((value) => value.trim().length > 0, { error: 'must contain non-whitespace text' }));
+export const Text = z
+  .pipe(
+    z.string().check(z.maxLength(MAX_TEXT_LENGTH, { error: `must be at most ${MAX_TEXT_LENGTH} characters` })),
+    z.transform((value) => value.toWellFormed()),
+  )
+  .check(z.refine((value) => value.trim().length > 0, { error: 'must contain non-whitespace text' }));
 
 /** `-0` becomes `0`: it passes `min(0)` but prints as "-0" and is not `Object.is` zero. */
 export const positiveZero = (value: number): number => (value === 0 ? 0 : value);
@@ -89,7 +97,9 @@ function allFinite(vector: Float32Array): boolean {
  * it is sealed at rest like any other text, and erased with the source it came from.
  */
 export const MetadataText = z
-  .string().check(z.maxLength(MAX_TEXT_LENGTH, { error: `must be at most ${MAX_TEXT_LENGTH} characters as JSON` })).check(z.refine(isJsonObjectText, { error: 'must be the JSON text of an object' }));
+  .string()
+  .check(z.maxLength(MAX_TEXT_LENGTH, { error: `must be at most ${MAX_TEXT_LENGTH} characters as JSON` }))
+  .check(z.refine(isJsonObjectText, { error: 'must be the JSON text of an object' }));
 
 function isJsonObjectText(text: string): boolean {
   try {
@@ -233,10 +243,7 @@ export function recencyOf(memory: Pick<MemoryRecord, 'updatedAt' | 'halfLifeDays
 }
 
 /** Confidence after decay: an old memory presents as less certain automatically. */
-export function decayedConfidence(
-  memory: Pick<MemoryRecord, 'updatedAt' | 'halfLifeDays' | 'confidence'> & { pinned?: true | undefined },
-  now: number,
-): number {
+export function decayedConfidence(memory: Pick<MemoryRecord, 'updatedAt' | 'halfLifeDays' | 'confidence'> & { pinned?: true | undefined }, now: number): number {
   return memory.confidence * recencyOf(memory, now);
 }
 

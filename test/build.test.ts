@@ -114,7 +114,10 @@ describe('vite build (library)', () => {
       const { files, bare: imported } = closure(`${name}.js`, true);
       expect(imported, name).toEqual(bare);
       // The adapter's files are its entry and its own folder (the transformers runtime is also the worker's).
-      expect(files.filter((file) => own.has(file) && !file.startsWith('adapters/transformers/')), name).toEqual([]);
+      expect(
+        files.filter((file) => own.has(file) && !file.startsWith('adapters/transformers/')),
+        name,
+      ).toEqual([]);
       expect(files.map(read).join('\n'), name).not.toMatch(/class \w*Dexie|class EngramError|ZodError/);
     }
     // The main entry carries no adapter code.
@@ -144,10 +147,7 @@ describe('rewriteDeclarations', () => {
     mkdirSync(join(dir, 'store'));
     writeFileSync(join(dir, 'schema.d.ts'), 'export type Id = string;\n');
     writeFileSync(join(dir, 'store/index.d.ts'), "import type { Id } from '../schema';\nexport type Row = { id: Id };\n");
-    writeFileSync(
-      join(dir, 'index.d.ts'),
-      "export type { Id } from './schema';\nexport * from './store';\nexport declare const row: import('./store').Row;\nimport type { z } from 'zod';\nexport type Same = import('./schema.js').Id;\n",
-    );
+    writeFileSync(join(dir, 'index.d.ts'), "export type { Id } from './schema';\nexport * from './store';\nexport declare const row: import('./store').Row;\nimport type { z } from 'zod';\nexport type Same = import('./schema.js').Id;\n");
     expect(rewriteDeclarations(dir)).toBe(2);
     expect(readFileSync(join(dir, 'index.d.ts'), 'utf8')).toBe(
       "export type { Id } from './schema.js';\nexport * from './store/index.js';\nexport declare const row: import('./store/index.js').Row;\nimport type { z } from 'zod';\nexport type Same = import('./schema.js').Id;\n",

@@ -156,7 +156,11 @@ describe('ownStatementCheck', () => {
     const plain = 'I\'m vegan, "honestly".';
     const [first, second] = [ownStatementCheck(quoted), ownStatementCheck(plain)];
     const spans = (text: string) => [...text.matchAll(/I'm vegan/g)].map((match) => [match.index, match.index + match[0].length] as const);
-    for (const [text, check] of [[quoted, first], [plain, second], [quoted, first]] as const) {
+    for (const [text, check] of [
+      [quoted, first],
+      [plain, second],
+      [quoted, first],
+    ] as const) {
       for (const [start, end] of spans(text)) expect(check(start, end)).toBe(notTheUsersOwn(text, start, end));
     }
     expect(spans(quoted).map(([start, end]) => first(start, end))).toEqual(['quoted speech', undefined]);

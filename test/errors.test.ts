@@ -1,17 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ClosedError,
-  ConflictError,
-  EngramError,
-  isEngramError,
-  NotFoundError,
-  PermissionError,
-  PluginError,
-  QuotaError,
-  StorageError,
-  ValidationError,
-  WorkerError,
-} from '../src/index';
+import { ClosedError, ConflictError, EngramError, isEngramError, NotFoundError, PermissionError, PluginError, QuotaError, StorageError, ValidationError, WorkerError } from '../src/index';
 import { toStorageError } from '../src/errors';
 
 describe('EngramError', () => {

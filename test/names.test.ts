@@ -4,7 +4,41 @@ import { claimsReservedName, isReservedName } from '../src/names';
 import { expectLinearGrowth } from './helpers/growth';
 
 /** The reserved words, spelled out here as the spec the implementation must meet. */
-const ROLE_WORDS = ['system', 'assistant', 'admin', 'administrator', 'root', 'sudo', 'superuser', 'developer', 'dev', 'operator', 'moderator', 'mod', 'owner', 'user', 'users', 'everyone', 'everybody', 'all', 'ai', 'bot', 'model', 'tool', 'chatgpt', 'gpt', 'claude', 'openai', 'anthropic', 'ignore', 'instruction', 'instructions', 'prompt', 'memories', 'override'];
+const ROLE_WORDS = [
+  'system',
+  'assistant',
+  'admin',
+  'administrator',
+  'root',
+  'sudo',
+  'superuser',
+  'developer',
+  'dev',
+  'operator',
+  'moderator',
+  'mod',
+  'owner',
+  'user',
+  'users',
+  'everyone',
+  'everybody',
+  'all',
+  'ai',
+  'bot',
+  'model',
+  'tool',
+  'chatgpt',
+  'gpt',
+  'claude',
+  'openai',
+  'anthropic',
+  'ignore',
+  'instruction',
+  'instructions',
+  'prompt',
+  'memories',
+  'override',
+];
 
 /** Whether `word` (lower case) is one or more role words and nothing else. */
 function onlyRoleWords(word: string): boolean {
@@ -22,7 +56,7 @@ describe('isReservedName', () => {
   });
 
   it('accepts a name that only starts like a role name when it is a person’s name', () => {
-    for (const name of ['Aisha', 'Aiden', 'Devon', 'Devika', 'Allison', 'Claudette', 'Modesto', 'Botond', 'Alla', 'Rootes', 'Sudoku', 'Moderato', 'Userkaf', 'Ada', 'Zoë', '李雷', 'Дмитрий', 'Саша', 'O\'Brien', 'Jean-Luc']) {
+    for (const name of ['Aisha', 'Aiden', 'Devon', 'Devika', 'Allison', 'Claudette', 'Modesto', 'Botond', 'Alla', 'Rootes', 'Sudoku', 'Moderato', 'Userkaf', 'Ada', 'Zoë', '李雷', 'Дмитрий', 'Саша', "O'Brien", 'Jean-Luc']) {
       expect(isReservedName(name), name).toBe(false);
     }
   });

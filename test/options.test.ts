@@ -129,13 +129,9 @@ describe('parseInput (messages)', () => {
   });
 
   it('names an unknown key, the valid keys and the likely intended one when an options object has a typo', () => {
-    expect(() => parseInput(IngestOptions, { userID: 'u', sessionId: 's', source }, 'options')).toThrow(
-      "options: unknown key 'userID' (did you mean 'userId'?); valid keys: userId, appName, sessionId, source",
-    );
+    expect(() => parseInput(IngestOptions, { userID: 'u', sessionId: 's', source }, 'options')).toThrow("options: unknown key 'userID' (did you mean 'userId'?); valid keys: userId, appName, sessionId, source");
     expect(() => parseInput(ListOptions, { userId: 'u', includeInvalids: true }, 'options')).toThrow("unknown key 'includeInvalids' (did you mean 'includeInvalid'?)");
-    expect(() => parseInput(IngestOptions, { userId: 'u', sessionId: 's', source: { ...source, excerpt: 'x' } }, 'options')).toThrow(
-      "options.source: unknown key 'excerpt'; valid keys: type, id",
-    );
+    expect(() => parseInput(IngestOptions, { userId: 'u', sessionId: 's', source: { ...source, excerpt: 'x' } }, 'options')).toThrow("options.source: unknown key 'excerpt'; valid keys: type, id");
     expect(() => parseInput(Fact, { content: 'x', topic: 't', importnce: 0.5 }, 'fact')).toThrow("fact: unknown key 'importnce' (did you mean 'importance'?)");
     expect(() => parseInput(RememberOptions, { source, scopes: 'app' }, 'options')).toThrow("unknown key 'scopes' (did you mean 'scope'?)");
     expect(() => parseInput(RetrieveOptions, { userId: 'u', id: 'x' }, 'options')).toThrow(/^options: unknown key 'id'; valid keys: /);

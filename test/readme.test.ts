@@ -21,7 +21,11 @@ function anchorsOf(markdown: string): Set<string> {
   const seen = new Map<string, number>();
   const anchors = new Set<string>();
   for (const [, heading] of markdown.replace(/```[\s\S]*?```/g, '').matchAll(/^#{1,6} (.+)$/gm)) {
-    const slug = heading!.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
+    const slug = heading!
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N} _-]/gu, '')
+      .replace(/ /g, '-');
     const count = seen.get(slug) ?? 0;
     seen.set(slug, count + 1);
     anchors.add(count ? `${slug}-${count}` : slug);
@@ -66,7 +70,10 @@ describe('README', () => {
 
   it('opens with the command that runs the demo and the one that runs every test, as package.json and CI define them', () => {
     const [, block] = /^# engram\n\n```sh\n([\s\S]*?)```/.exec(readme) ?? [];
-    const commands = (block ?? '').split('\n').filter(Boolean).map((line) => line.replace(/\s+#.*$/, ''));
+    const commands = (block ?? '')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.replace(/\s+#.*$/, ''));
     expect(commands).toEqual(['npm ci && npm run demo', 'npm ci && npm test']);
     expect(scripts.demo).toMatch(/vite build --mode demo && vite preview --mode demo/);
     expect(scripts.test).toMatch(/vitest run$/);
@@ -78,7 +85,12 @@ describe('README', () => {
   });
 
   it('links only to files that exist, and to headings they have, from the README and every page of docs/', () => {
-    const pages = ['README.md', ...readdirSync(join(process.cwd(), 'docs')).filter((file) => file.endsWith('.md')).map((file) => `docs/${file}`)];
+    const pages = [
+      'README.md',
+      ...readdirSync(join(process.cwd(), 'docs'))
+        .filter((file) => file.endsWith('.md'))
+        .map((file) => `docs/${file}`),
+    ];
     const broken: string[] = [];
     let checked = 0;
     for (const page of pages) {

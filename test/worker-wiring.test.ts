@@ -47,7 +47,12 @@ describe('createMemory (worker wiring)', () => {
     // Each session's turns are kept as episodes too (by default), ahead of its facts.
     const episodeIds = new Set(viaWorker.records.filter((record) => record.topic === EPISODE_TOPIC).map((record) => record.id));
     expect(episodeIds.size).toBeGreaterThan(0);
-    expect(viaWorker.operations.flat().filter((op) => !episodeIds.has(op.memoryId)).map((op) => op.action)).toEqual(['CREATE', 'CREATE', 'CREATE', 'NOOP', 'UPDATE']);
+    expect(
+      viaWorker.operations
+        .flat()
+        .filter((op) => !episodeIds.has(op.memoryId))
+        .map((op) => op.action),
+    ).toEqual(['CREATE', 'CREATE', 'CREATE', 'NOOP', 'UPDATE']);
     expect(viaWorker.retrieved[0]![0]!.id).toBe(viaWorker.operations[2]!.at(-1)!.memoryId);
   });
 
@@ -105,7 +110,10 @@ describe('createComputeClient (worker failure)', () => {
     expect((await client.embed(['warm up'], 256))[0]!.length).toBe(256);
     const pending = client.embed(['x'.repeat(50_000)], 256);
     spawned[0]!.dispatchEvent(Object.assign(new Event('error'), { message: 'simulated crash' }));
-    const error = await pending.then(() => null, (reason: unknown) => reason);
+    const error = await pending.then(
+      () => null,
+      (reason: unknown) => reason,
+    );
     expect(isEngramError(error)).toBe(true);
     expect((error as Error).name).toBe('WorkerError');
     expect((await client.embed(['after restart'], 256))[0]!.length).toBe(256);

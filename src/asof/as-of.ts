@@ -88,11 +88,7 @@ async function replayUntil(deps: AsOfDeps, inputs: readonly InputRow[], asOf: nu
  */
 export async function recordsAsOf(deps: AsOfDeps, owner: Owner, asOf: number, includeInvalid: boolean): Promise<MemoryRecord[]> {
   const { records } = deps.storage;
-  const [own, app, stored] = await Promise.all([
-    records.inputs(owner),
-    records.inputs({ userId: '', appName: owner.appName }),
-    records.list(owner, { scopes: ['user', 'session', 'app'], includeInvalid: true }),
-  ]);
+  const [own, app, stored] = await Promise.all([records.inputs(owner), records.inputs({ userId: '', appName: owner.appName }), records.list(owner, { scopes: ['user', 'session', 'app'], includeInvalid: true })]);
   const replayed = [...(await replayUntil(deps, own, asOf, stored, 'asof_user_')), ...(await replayUntil(deps, app, asOf, stored, 'asof_app_'))];
   return replayed.filter((record) => includeInvalid || record.invalidatedAt === undefined).sort(byCreation);
 }

@@ -34,7 +34,16 @@ export function rankRecords(records: readonly MemoryRecord[], query: { vector: F
   const active = records.filter((record) => record.invalidatedAt === undefined && record.embedding.length === dim);
   // The JS kernel holds f32 rows, so a scan answers with exact hits (no re-rank from the store).
   const compute = createCompute({ kernel: 'js' });
-  for (const key of keys) compute.loadPartition(key, 1, dim, rowsOf(active.filter((record) => partitionOf(record) === key), dim));
+  for (const key of keys)
+    compute.loadPartition(
+      key,
+      1,
+      dim,
+      rowsOf(
+        active.filter((record) => partitionOf(record) === key),
+        dim,
+      ),
+    );
   const result = compute.scan({
     partitions: keys,
     query: query.vector,

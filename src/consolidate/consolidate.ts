@@ -93,13 +93,18 @@ async function decideAndCommit(
   const held = 'held' in plan ? plan.held : undefined;
   // An UPDATE's new memory inherits the sources of the one it supersedes: by reference, so
   // the write stays O(1) however many sources that memory has gathered (lineage.ts).
-  await write.commit(withLineage({
-    records: plan.changed,
-    creates: plan.created,
-    // The candidates go with the input: a replay decides over the same ones without extracting again.
-    inputs: request.input ? [{ ...request.input, ...(held ? held : { candidates: [...candidates] }) }] : [],
-    ...(baseVersion !== undefined ? { inputsBaseVersion: baseVersion } : {}),
-  }, { working: loaded, inherits: plan.supersedes }));
+  await write.commit(
+    withLineage(
+      {
+        records: plan.changed,
+        creates: plan.created,
+        // The candidates go with the input: a replay decides over the same ones without extracting again.
+        inputs: request.input ? [{ ...request.input, ...(held ? held : { candidates: [...candidates] }) }] : [],
+        ...(baseVersion !== undefined ? { inputsBaseVersion: baseVersion } : {}),
+      },
+      { working: loaded, inherits: plan.supersedes },
+    ),
+  );
   return plan.operations;
 }
 

@@ -122,13 +122,9 @@ function checkDecision(decision: Decision, similar: readonly MemoryRecord[]): De
   const valid =
     decision &&
     typeof decision.reason === 'string' &&
-    (decision.action === 'CREATE' ||
-      (decision.action === 'UPDATE' && similar.some((m) => m.id === decision.targetId)) ||
-      (decision.action === 'NOOP' && (decision.targetId === undefined || similar.some((m) => m.id === decision.targetId))));
+    (decision.action === 'CREATE' || (decision.action === 'UPDATE' && similar.some((m) => m.id === decision.targetId)) || (decision.action === 'NOOP' && (decision.targetId === undefined || similar.some((m) => m.id === decision.targetId))));
   if (!valid) {
-    throw new PluginError(
-      `the decider returned ${describeDecision(decision)}; expected CREATE, or UPDATE/NOOP whose targetId is one of the candidate memories (${similar.map((m) => m.id).join(', ') || 'none'})`,
-    );
+    throw new PluginError(`the decider returned ${describeDecision(decision)}; expected CREATE, or UPDATE/NOOP whose targetId is one of the candidate memories (${similar.map((m) => m.id).join(', ') || 'none'})`);
   }
   return decision;
 }
@@ -194,7 +190,6 @@ function describeDecision(decision: unknown): string {
   }
 }
 
-
 function appendSource(sources: readonly Source[], source: Source): Source[] {
   return sources.some((existing) => sameSource(existing, source)) ? [...sources] : [...sources, source];
 }
@@ -203,12 +198,7 @@ function appendSource(sources: readonly Source[], source: Source): Source[] {
  * Decides and applies each candidate in order against `working` (a Map by id, mutated:
  * later candidates see earlier ones' effects). Returns the operations and the changed records.
  */
-export async function planConsolidation(
-  working: Map<string, MemoryRecord>,
-  items: readonly EmbeddedCandidate[],
-  target: PlanTarget,
-  context: PlanContext,
-): Promise<Plan> {
+export async function planConsolidation(working: Map<string, MemoryRecord>, items: readonly EmbeddedCandidate[], target: PlanTarget, context: PlanContext): Promise<Plan> {
   const operations: Operation[] = [];
   const changed = new Set<string>();
   const created: string[] = [];
@@ -265,11 +255,7 @@ export async function planConsolidation(
       createdAt: now,
       updatedAt: now,
       ...(target.metadata !== undefined ? { metadata: target.metadata } : {}),
-      history: [
-        old
-          ? { at: now, event: 'created', reason: `created from ${old.id}: ${decision.reason}`, related: old.id, sourceId: source.id }
-          : { at: now, event: 'created', reason: decision.reason, sourceId: source.id },
-      ],
+      history: [old ? { at: now, event: 'created', reason: `created from ${old.id}: ${decision.reason}`, related: old.id, sourceId: source.id } : { at: now, event: 'created', reason: decision.reason, sourceId: source.id }],
       embedding: item.embedding,
       embedderId: context.embedderId,
       ...(episodeId !== undefined ? { episodeId } : {}),

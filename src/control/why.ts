@@ -50,7 +50,8 @@ export function explainMemory(memory: MemoryRecord, byId: ReadonlyMap<string, Me
   const line: MemoryRecord[] = [memory];
   const seen = new Set([memory.id]);
   for (let current = memory; line.length < MAX_LINE; ) {
-    const from = current.history.find((entry) => entry.event === 'created')?.related ?? current.history.find((entry) => entry.event === 'regenerated' && entry.related !== undefined && byId.get(entry.related)?.supersededBy === current.id)?.related;
+    const from =
+      current.history.find((entry) => entry.event === 'created')?.related ?? current.history.find((entry) => entry.event === 'regenerated' && entry.related !== undefined && byId.get(entry.related)?.supersededBy === current.id)?.related;
     const previous = from === undefined ? undefined : byId.get(from);
     if (!previous || seen.has(previous.id)) break;
     seen.add(previous.id);

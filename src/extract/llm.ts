@@ -71,9 +71,7 @@ export function extractionSchema(topics: readonly string[]): Record<string, unkn
 function topicLines(topics: readonly string[]): string {
   const described: Readonly<Record<string, string>> = TOPIC_DESCRIPTIONS;
   const exclusive = new Set<string>(EXCLUSIVE_TOPICS);
-  return topics
-    .map((topic) => `  - ${topic}${described[topic] ? `: ${described[topic]}` : ''}${exclusive.has(topic) ? ' (one value at a time: a new one replaces the old)' : ''}`)
-    .join('\n');
+  return topics.map((topic) => `  - ${topic}${described[topic] ? `: ${described[topic]}` : ''}${exclusive.has(topic) ? ' (one value at a time: a new one replaces the old)' : ''}`).join('\n');
 }
 
 function render(messages: readonly ChatMessage[]): string {

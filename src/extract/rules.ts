@@ -108,12 +108,7 @@ function hitsOf(rule: Rule, content: string, text: string, notOwn: (start: numbe
  * the candidates, and the spans the rules matched (own statements or not), so a reader that
  * runs after the rules leaves what they matched to them.
  */
-export function ruleCandidates(
-  rules: readonly Rule[],
-  content: string,
-  text: string,
-  notOwn: (start: number, end: number) => string | undefined,
-): { candidates: CandidateInput[]; spans: [number, number][] } {
+export function ruleCandidates(rules: readonly Rule[], content: string, text: string, notOwn: (start: number, end: number) => string | undefined): { candidates: CandidateInput[]; spans: [number, number][] } {
   const spans: [number, number][] = [];
   const candidates = rules.flatMap((rule) => hitsOf(rule, content, text, notOwn, spans));
   return { candidates, spans };

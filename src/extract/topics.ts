@@ -55,19 +55,7 @@ export type Topic = keyof typeof TOPIC_DESCRIPTIONS;
 export const TOPICS: readonly Topic[] = Object.freeze(Object.keys(TOPIC_DESCRIPTIONS) as Topic[]);
 
 /** Topics where the user has one value at a time: a new value replaces the old. */
-export const EXCLUSIVE_TOPICS: readonly Topic[] = Object.freeze([
-  'identity',
-  'pronouns',
-  'age',
-  'birthday',
-  'home',
-  'origin',
-  'occupation',
-  'employer',
-  'relationship',
-  'diet',
-  'travel',
-] as const);
+export const EXCLUSIVE_TOPICS: readonly Topic[] = Object.freeze(['identity', 'pronouns', 'age', 'birthday', 'home', 'origin', 'occupation', 'employer', 'relationship', 'diet', 'travel'] as const);
 
 /** Whether `topic` is one of the vocabulary's. */
 export function isTopic(topic: string): topic is Topic {

@@ -97,13 +97,7 @@ function groupBy(records: readonly MemoryRecord[], keyOf: (record: MemoryRecord)
 /** The replacement of an old memory: a rebuilt one on the same topic and scope that shares a remaining source. */
 function replacementFor(old: MemoryRecord, rebuilt: readonly MemoryRecord[], { revoked, sourceIdsOf }: Pick<Context, 'revoked' | 'sourceIdsOf'>): MemoryRecord | undefined {
   const remaining = [...sourceIdsOf(old)].filter((id) => !revoked.has(id));
-  return rebuilt.find(
-    (record) =>
-      record.topic === old.topic &&
-      record.scope === old.scope &&
-      (record.sessionId ?? '') === (old.sessionId ?? '') &&
-      remaining.some((id) => sourceIdsOf(record).has(id)),
-  );
+  return rebuilt.find((record) => record.topic === old.topic && record.scope === old.scope && (record.sessionId ?? '') === (old.sessionId ?? '') && remaining.some((id) => sourceIdsOf(record).has(id)));
 }
 
 /**
@@ -281,9 +275,7 @@ function matchReplay({ replayed, all, current, revoked, newId, sourceIdsOf }: Co
       idOf.set(record.id, record.id);
       continue;
     }
-    const stand = standIns
-      .get(JSON.stringify([record.scope, claimOf(record)]))
-      ?.find((other) => record.sources.some((source) => !revoked.has(source.id) && sourceIdsOf(other).has(source.id)));
+    const stand = standIns.get(JSON.stringify([record.scope, claimOf(record)]))?.find((other) => record.sources.some((source) => !revoked.has(source.id) && sourceIdsOf(other).has(source.id)));
     if (stand) idOf.set(record.id, stand.id);
   }
   return { stale, rebuilt, idOf, created };
@@ -331,7 +323,10 @@ function retireStale(context: Context, { stale, rebuilt }: Matched): { written: 
 
 /** Rebuilt memories: their replay history with temporary ids mapped to stored ones, plus the regeneration. */
 function writeRebuilt({ now, replayed, all, current, cause }: Context, { rebuilt, idOf }: Matched, rebuilds: ReadonlyMap<string, string>, written: Written): Written {
-  const mapIds = createIdMapper(replayed.map((record) => record.id), idOf);
+  const mapIds = createIdMapper(
+    replayed.map((record) => record.id),
+    idOf,
+  );
   const stored = new Map(all.map((record) => [record.id, record]));
   const pinned = new Set(current.filter((record) => record.pinned).map(pinKey));
   const writes = rebuilt.map(({ episodeId, ...record }): [string, MemoryRecord] => {
@@ -414,10 +409,7 @@ function scrubQuotes({ all, revoked, touched, quotesForgotten }: Context, { writ
   const quotes = (entry: HistoryEntry) =>
     entry.event !== 'regenerated' &&
     entry.event !== 'erased' &&
-    ((entry.sourceId !== undefined && revoked.has(entry.sourceId)) ||
-      (entry.related !== undefined && redacted.has(entry.related)) ||
-      excerpts.some((excerpt) => entry.reason.includes(excerpt)) ||
-      quotesForgotten(entry.reason)) &&
+    ((entry.sourceId !== undefined && revoked.has(entry.sourceId)) || (entry.related !== undefined && redacted.has(entry.related)) || excerpts.some((excerpt) => entry.reason.includes(excerpt)) || quotesForgotten(entry.reason)) &&
     entry.reason !== generalize(entry).reason;
   const out = new Map(writes);
   for (const record of all) {

@@ -38,12 +38,7 @@ function blank(embedding: Float32Array): Float32Array {
 
 /** Whether `record` is already the tombstone {@link erase} would make: erasing twice changes nothing. */
 export function isErased(record: MemoryRecord, blanks: Blanks): boolean {
-  return (
-    record.content === REDACTED &&
-    record.invalidatedAt !== undefined &&
-    record.history.at(-1)?.event === 'erased' &&
-    record.sources.every((source) => source.excerpt === '' || !blanks(source))
-  );
+  return record.content === REDACTED && record.invalidatedAt !== undefined && record.history.at(-1)?.event === 'erased' && record.sources.every((source) => source.excerpt === '' || !blanks(source));
 }
 
 /**

@@ -130,15 +130,20 @@ export async function applyErasure(deps: ForgetDeps, owner: Owner, write: OwnerW
   const records = [...writes.values()];
   if (records.length === 0 && request.quietWhenUnchanged) return report;
   const changed = [...request.inputs];
-  await write.commit(withLineage({
-    records,
-    creates: created,
-    deleteInputs: changed.filter(([, input]) => input === null).map(([seq]) => seq),
-    rewriteInputs: changed.flatMap(([seq, input]) => (input === null ? [] : [{ ...input, seq }])),
-    ...(request.revoke ? { revoke: request.revoke } : {}),
-    ...(request.redactExcerpts ? { redactExcerpts: request.redactExcerpts } : {}),
-    // Complete records; a rebuilt memory inherits the lineage of the one it replaces, less what it lacks (storage/lineage.ts).
-  }, { working: new Set(), inherits: rebuilds }));
+  await write.commit(
+    withLineage(
+      {
+        records,
+        creates: created,
+        deleteInputs: changed.filter(([, input]) => input === null).map(([seq]) => seq),
+        rewriteInputs: changed.flatMap(([seq, input]) => (input === null ? [] : [{ ...input, seq }])),
+        ...(request.revoke ? { revoke: request.revoke } : {}),
+        ...(request.redactExcerpts ? { redactExcerpts: request.redactExcerpts } : {}),
+        // Complete records; a rebuilt memory inherits the lineage of the one it replaces, less what it lacks (storage/lineage.ts).
+      },
+      { working: new Set(), inherits: rebuilds },
+    ),
+  );
   await deps.clearCaches();
   return report;
 }

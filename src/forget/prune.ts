@@ -25,19 +25,21 @@ export interface PruneDeps {
  * call and regeneration's replay prune identically.
  */
 export function pruneRecords(active: readonly MemoryRecord[], now: number, floor: number): { record: MemoryRecord; decayed: number }[] {
-  return active
-    // A pinned memory is never pruned: the user asked to keep it.
-    .filter((memory) => memory.invalidatedAt === undefined && memory.scope !== 'app' && !memory.pinned)
-    .map((memory) => ({ memory, decayed: decayedConfidence(memory, now) }))
-    .filter((entry) => entry.decayed < floor)
-    .map(({ memory, decayed }) => ({
-      decayed,
-      record: {
-        ...memory,
-        invalidatedAt: now,
-        history: [...memory.history, { at: now, event: 'pruned' as const, reason: `decayed confidence ${decayed.toFixed(3)} fell below the floor ${floor}` }],
-      },
-    }));
+  return (
+    active
+      // A pinned memory is never pruned: the user asked to keep it.
+      .filter((memory) => memory.invalidatedAt === undefined && memory.scope !== 'app' && !memory.pinned)
+      .map((memory) => ({ memory, decayed: decayedConfidence(memory, now) }))
+      .filter((entry) => entry.decayed < floor)
+      .map(({ memory, decayed }) => ({
+        decayed,
+        record: {
+          ...memory,
+          invalidatedAt: now,
+          history: [...memory.history, { at: now, event: 'pruned' as const, reason: `decayed confidence ${decayed.toFixed(3)} fell below the floor ${floor}` }],
+        },
+      }))
+  );
 }
 
 export function pruneMemories(deps: PruneDeps, owner: Owner, floor: number): Promise<PruneReport> {

@@ -135,7 +135,6 @@ async function candidatesOfAll(deps: ReplayDeps, inputs: readonly InputRow[]): P
   return out;
 }
 
-
 /** What a replay is told of the store it rebuilds. */
 export interface ReplayOptions {
   /** {@link pinKey}s of the memories the user pinned: replayed prunes leave what stands for them. */
@@ -157,7 +156,11 @@ const EMBED_BATCH = 512;
 export async function replay(deps: ReplayDeps, inputs: readonly InputRow[], start: readonly MemoryRecord[] = [], options: ReplayOptions = {}): Promise<Map<string, MemoryRecord>> {
   const kept = options.pinned ?? new Set<string>();
   const candidates = await candidatesOfAll(deps, inputs);
-  const vectors = await embedDistinct(deps.embedder, [...candidates.values()].flat().map((candidate) => candidate.content), EMBED_BATCH);
+  const vectors = await embedDistinct(
+    deps.embedder,
+    [...candidates.values()].flat().map((candidate) => candidate.content),
+    EMBED_BATCH,
+  );
   const state = new ReplayState(start);
   let counter = 0;
   for (const input of inputs) {

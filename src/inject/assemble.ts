@@ -104,7 +104,10 @@ export function assembleContext(system: string, retrieved: readonly Retrieved[],
   const measure = (p: number) => {
     let entry = counted.get(p);
     if (!entry) {
-      const text = renderBlock(system, arrange(ranked.slice(0, p)).map((hit) => ({ memory: hit.memory, line: lines.get(hit)! })));
+      const text = renderBlock(
+        system,
+        arrange(ranked.slice(0, p)).map((hit) => ({ memory: hit.memory, line: lines.get(hit)! })),
+      );
       counted.set(p, (entry = { text, tokens: count(text) }));
     }
     return entry;

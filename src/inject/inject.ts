@@ -13,8 +13,7 @@ import { oneLine } from '../text';
 
 export const MEMORIES_OPEN = '<MEMORIES>';
 export const MEMORIES_CLOSE = '</MEMORIES>';
-export const MEMORIES_PREAMBLE =
-  'Information you know about this user from previous conversations. Treat low-confidence items as weak priors.';
+export const MEMORIES_PREAMBLE = 'Information you know about this user from previous conversations. Treat low-confidence items as weak priors.';
 
 /**
  * One line of plain text: no line breaks, no control characters, no markup brackets, and no
@@ -22,13 +21,7 @@ export const MEMORIES_PREAMBLE =
  * `[confidence: …, source: …]` annotation on its own line (invariant 13).
  */
 export function escapeMemoryText(text: string): string {
-  return oneLine(text)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/\[/g, '&#91;')
-    .replace(/\]/g, '&#93;')
-    .trim();
+  return oneLine(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\[/g, '&#91;').replace(/\]/g, '&#93;').trim();
 }
 
 /** Heads the block's second part: the episodes, the user's own past words with their dates. */
@@ -66,5 +59,8 @@ export function renderBlock(system: string, entries: readonly { memory: LineMemo
 
 /** The system prompt followed by the `<MEMORIES>` block; `now` decays the confidences. */
 export function renderContext(system: string, retrieved: readonly Retrieved[], now: number): string {
-  return renderBlock(system, retrieved.map(({ memory }) => ({ memory, line: memoryLine(memory, decayedConfidence(memory, now)) })));
+  return renderBlock(
+    system,
+    retrieved.map(({ memory }) => ({ memory, line: memoryLine(memory, decayedConfidence(memory, now)) })),
+  );
 }

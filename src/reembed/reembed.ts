@@ -85,10 +85,7 @@ export async function reembed(deps: ReembedDeps, request: ReembedRequest): Promi
   let after: string | undefined;
   for (;;) {
     if (request.signal?.aborted) {
-      throw new AbortedError(
-        `reembed() was aborted after ${done} of ${total} memories; those are stored with '${embedder.id}'. Call reembed() again to re-embed the remaining ${Math.max(0, total - done)}`,
-        { cause: request.signal.reason },
-      );
+      throw new AbortedError(`reembed() was aborted after ${done} of ${total} memories; those are stored with '${embedder.id}'. Call reembed() again to re-embed the remaining ${Math.max(0, total - done)}`, { cause: request.signal.reason });
     }
     const { rows, lastId } = await store.foreignActive(embedder.id, after, request.batchSize);
     if (lastId === undefined) break;

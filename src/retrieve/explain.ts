@@ -45,8 +45,21 @@ export interface Outsider {
 export function pendingAsRecord(pending: PendingMemory, owner: { userId: string; appName: string }, embedding: Float32Array, embedderId: string): MemoryRecord {
   const at = pending.source.at;
   return {
-    id: pending.id, userId: owner.userId, appName: owner.appName, scope: 'user', topic: pending.topic, content: pending.content,
-    importance: pending.importance, halfLifeDays: pending.halfLifeDays, confidence: pending.confidence, sources: [], createdAt: at, updatedAt: at, history: [], embedding, embedderId,
+    id: pending.id,
+    userId: owner.userId,
+    appName: owner.appName,
+    scope: 'user',
+    topic: pending.topic,
+    content: pending.content,
+    importance: pending.importance,
+    halfLifeDays: pending.halfLifeDays,
+    confidence: pending.confidence,
+    sources: [],
+    createdAt: at,
+    updatedAt: at,
+    history: [],
+    embedding,
+    embedderId,
   };
 }
 
@@ -73,10 +86,16 @@ function scoreOutsiders(outsiders: readonly Outsider[], query: { vector: Float32
  */
 export function explainRanking(hits: readonly Retrieved[], wider: readonly Retrieved[], outsiders: readonly Outsider[], scoring: { query: { vector: Float32Array; text: string }; plan: RetrievePlan; now: number }): Explanation {
   const hitIds = new Set(hits.map((hit) => hit.memory.id));
-  const below: Miss[] = wider
-    .filter((entry) => !hitIds.has(entry.memory.id))
-    .map((entry) => ({ ...entry, reason: 'below-k', detail: `scored below the top ${scoring.plan.k} (k = ${scoring.plan.k}); a larger k would return it` }));
-  const misses = [...below, ...scoreOutsiders(outsiders.filter((outsider) => !hitIds.has(outsider.record.id)), scoring.query, scoring.plan, scoring.now)];
+  const below: Miss[] = wider.filter((entry) => !hitIds.has(entry.memory.id)).map((entry) => ({ ...entry, reason: 'below-k', detail: `scored below the top ${scoring.plan.k} (k = ${scoring.plan.k}); a larger k would return it` }));
+  const misses = [
+    ...below,
+    ...scoreOutsiders(
+      outsiders.filter((outsider) => !hitIds.has(outsider.record.id)),
+      scoring.query,
+      scoring.plan,
+      scoring.now,
+    ),
+  ];
   misses.sort((a, b) => b.score - a.score);
   return { hits: [...hits], misses: misses.slice(0, MAX_MISSES) };
 }

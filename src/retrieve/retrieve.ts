@@ -63,7 +63,14 @@ async function recordsOf(records: Storage['records'], hits: readonly VectorHit[]
   if (hits.every((hit) => hit.record !== undefined)) {
     return new Map(hits.flatMap((hit) => (hit.record ? [[hit.id, hit.record] as const] : [])));
   }
-  return new Map((await records.getMany(hits.map((hit) => hit.id), owner)).map((record) => [record.id, record]));
+  return new Map(
+    (
+      await records.getMany(
+        hits.map((hit) => hit.id),
+        owner,
+      )
+    ).map((record) => [record.id, record]),
+  );
 }
 
 /** Scans per retrieve at most: the first, plus rescans past hits that did not come back as records. */

@@ -75,13 +75,18 @@ async function approveOnce(deps: ReviewDeps, id: string, owner: Owner, write: Ow
   const memoryId = (await store.locate(id)) === undefined ? id : deps.context.newId();
   const context = { ...deps.context, decider: decided(held), newId: () => memoryId, now };
   const plan = await planConsolidation(working, [{ candidate, embedding: embedding!, source }], target, context);
-  await write.commit(withLineage({
-    records: plan.changed,
-    creates: plan.created,
-    inputs: splitApproved(held, now),
-    deleteInputs: [input.seq!],
-    inputsBaseVersion: write.versions.get(write.partition)!,
-  }, { working: loaded, inherits: plan.supersedes }));
+  await write.commit(
+    withLineage(
+      {
+        records: plan.changed,
+        creates: plan.created,
+        inputs: splitApproved(held, now),
+        deleteInputs: [input.seq!],
+        inputsBaseVersion: write.versions.get(write.partition)!,
+      },
+      { working: loaded, inherits: plan.supersedes },
+    ),
+  );
   return plan.operations[0]!;
 }
 

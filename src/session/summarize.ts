@@ -29,7 +29,10 @@ const TRANSIENT =
 const SENTENCE = /[^.!?\n\r]+[.!?]*/g;
 
 function key(sentence: string): string {
-  return sentence.toLowerCase().replace(/\s+/g, ' ').replace(/[.!?\s]+$/, '');
+  return sentence
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .replace(/[.!?\s]+$/, '');
 }
 
 /**

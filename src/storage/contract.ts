@@ -120,10 +120,7 @@ export interface RecordStore {
    * type (working-form.ts `summarize`) and every source with id `sourceId`, `history` may be empty. Complete records are a
    * valid working form.
    */
-  workingSet(
-    owner: Owner,
-    request: { ids: readonly string[]; topics: readonly string[]; facts?: readonly { topic: string; content: string }[]; scope: Scope; sourceId: string },
-  ): Promise<MemoryRecord[]>;
+  workingSet(owner: Owner, request: { ids: readonly string[]; topics: readonly string[]; facts?: readonly { topic: string; content: string }[]; scope: Scope; sourceId: string }): Promise<MemoryRecord[]>;
   /** All of the owner's records (any state) that list `sourceId` among their sources. */
   bySource(owner: Owner, sourceId: string): Promise<MemoryRecord[]>;
   /**

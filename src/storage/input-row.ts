@@ -65,7 +65,9 @@ export const WriteInput = z
     replaces: z.optional(Replaces),
     /** The decisions of this write that wait for review ({@link PendingEntry}), one per held candidate. */
     pending: z.optional(z.array(PendingEntry)),
-  }).check(z.refine((input) => input.kind !== 'remember' || input.fact !== undefined, { error: 'a remember input must hold its fact', path: ['fact'] })).check(z.refine((input) => (input.scope === 'app') === (input.userId === ''), { error: "must be '' exactly for app scope", path: ['userId'] }));
+  })
+  .check(z.refine((input) => input.kind !== 'remember' || input.fact !== undefined, { error: 'a remember input must hold its fact', path: ['fact'] }))
+  .check(z.refine((input) => (input.scope === 'app') === (input.userId === ''), { error: "must be '' exactly for app scope", path: ['userId'] }));
 export type WriteInput = z.infer<typeof WriteInput>;
 
 /** Where a write goes and what it came from, as parsed at the edge. */

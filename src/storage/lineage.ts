@@ -133,7 +133,7 @@ export function createChain(): Chain {
       const out: Source[] = [];
       for (let i = 0; i < sources.length && depths[i]! <= place.depth; i++) {
         const key = sourceKey(sources[i]!);
-        if (!seen.has(key) && visible(place, i)) (seen.add(key), out.push(sources[i]!));
+        if (!seen.has(key) && visible(place, i)) seen.add(key), out.push(sources[i]!);
       }
       return out;
     },
@@ -142,7 +142,7 @@ export function createChain(): Chain {
       const out: Source[] = [];
       for (const i of byId.get(id) ?? []) {
         const key = sourceKey(sources[i]!);
-        if (!seen.has(key) && visible(place, i)) (seen.add(key), out.push(sources[i]!));
+        if (!seen.has(key) && visible(place, i)) seen.add(key), out.push(sources[i]!);
       }
       return out;
     },
@@ -362,7 +362,7 @@ export function placeRecords(input: PlacementInput): Placed[] {
     const fresh: Source[] = [];
     // What is stored of it after this commit (a working-form record's `known` is never 'all').
     const keys = new Set(place.known === 'all' ? [] : place.known);
-    if (place.known !== 'all') for (const source of record.sources) if (!keys.has(sourceKey(source))) (keys.add(sourceKey(source)), fresh.push(source));
+    if (place.known !== 'all') for (const source of record.sources) if (!keys.has(sourceKey(source))) keys.add(sourceKey(source)), fresh.push(source);
     const total = place.known === 'all' ? record.sources.length : keys.size;
     // Complete form: `known` held every stored source. Working form: what was stored, plus the new ones.
     const sourceTotal = place.summary === null ? total : place.sourceTotal !== undefined ? place.sourceTotal + fresh.length : undefined;

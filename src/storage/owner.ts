@@ -42,8 +42,5 @@ export function partitionOf(record: Pick<MemoryRecord, 'userId' | 'appName' | 's
 
 /** The partitions a read of `scopes` covers: the owner's own (user, session) and its app's (app). */
 export function partitionsFor(owner: Owner, scopes: readonly Scope[]): string[] {
-  return [
-    ...(scopes.includes('user') || scopes.includes('session') ? [userPartition(owner)] : []),
-    ...(scopes.includes('app') ? [appPartition(owner.appName)] : []),
-  ];
+  return [...(scopes.includes('user') || scopes.includes('session') ? [userPartition(owner)] : []), ...(scopes.includes('app') ? [appPartition(owner.appName)] : [])];
 }

@@ -14,7 +14,7 @@ export const FORGOTTEN_SPAN = '[forgotten]';
 
 const MIN_SPAN = 3;
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
@@ -32,7 +32,7 @@ export interface Redactor {
 /** A redactor of `spans`. */
 export function createRedactor(spans: readonly string[]): Redactor {
   const kept = [...new Set(spans.map(fold).filter((span) => span.length >= MIN_SPAN))].sort((a, b) => b.length - a.length);
-  const source = kept.map((span) => span.split(' ').map(escape).join('\\s+')).join('|');
+  const source = kept.map((span) => span.split(' ').map(escapeRegExp).join('\\s+')).join('|');
   const global = kept.length ? new RegExp(source, 'giu') : null;
   const once = kept.length ? new RegExp(source, 'iu') : null;
   const inside = (value: string) => {

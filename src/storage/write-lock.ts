@@ -75,4 +75,3 @@ export function writeUnderLock<T>(database: string, partition: string, maxAttemp
     }
   });
 }
-

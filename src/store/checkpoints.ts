@@ -74,11 +74,7 @@ export async function checkpointBefore(db: EngramDatabase, owner: Owner, seq: nu
  * (missing, quarantined, or its text redacted since, which blanks its vector): the caller
  * replays from the beginning.
  */
-export async function restoreCheckpoint(
-  db: EngramDatabase,
-  checkpoint: CheckpointRow,
-  parse: (row: unknown) => ParsedRow | null,
-): Promise<MemoryRecord[] | null> {
+export async function restoreCheckpoint(db: EngramDatabase, checkpoint: CheckpointRow, parse: (row: unknown) => ParsedRow | null): Promise<MemoryRecord[] | null> {
   const rows = await db.memories.bulkGet(checkpoint.records.map((entry) => entry.id));
   const parsed: ParsedRow[] = [];
   for (const row of rows) {

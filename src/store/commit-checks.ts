@@ -56,9 +56,7 @@ export async function refuseRevokedInputs(db: EngramDatabase, inputs: readonly I
   const revocations = await db.revocations.bulkGet(owned.map((input) => [input.userId, input.appName, input.source.id] as [string, string, string]));
   revocations.forEach((revocation, i) => {
     if (revocation && (baseVersion === undefined || revocation.version > baseVersion)) {
-      throw new PermissionError(
-        `source '${owned[i]!.source.id}' was revoked with forgetSource while this write was in flight; nothing from it was stored. Ingest it again if the user shares it anew.`,
-      );
+      throw new PermissionError(`source '${owned[i]!.source.id}' was revoked with forgetSource while this write was in flight; nothing from it was stored. Ingest it again if the user shares it anew.`);
     }
   });
 }

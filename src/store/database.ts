@@ -174,8 +174,7 @@ export class EngramDatabase extends Dexie {
     // every row (a row whose topic or content is not a string is corrupt and left as it was).
     this.version(5)
       .stores({
-        memories:
-          'id, [userId+appName+scope], [appName+scope], [userId+appName+topic+active], [userId+appName+active], [userId+appName+changed], [chain+depth], [userId+appName+fact+active]',
+        memories: 'id, [userId+appName+scope], [appName+scope], [userId+appName+topic+active], [userId+appName+active], [userId+appName+changed], [chain+depth], [userId+appName+fact+active]',
       })
       .upgrade((transaction) => transaction.table<MemoryRow, string>('memories').toCollection().modify(addFactKey));
   }

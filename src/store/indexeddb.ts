@@ -84,10 +84,12 @@ export function indexedDbStorage({ compute, onDatabase, notes, onEviction, encry
       await db.open().catch((error: unknown) => {
         throw toStorageError(error, `opening the IndexedDB database '${db.name}'`);
       });
-      const failed = (action: string) => (error: unknown): never => {
-        db.close();
-        throw toStorageError(error, `${action} the IndexedDB database '${db.name}'`);
-      };
+      const failed =
+        (action: string) =>
+        (error: unknown): never => {
+          db.close();
+          throw toStorageError(error, `${action} the IndexedDB database '${db.name}'`);
+        };
       // A wrong, missing or extra key is refused first, before anything is written.
       await checkSealing(db).catch(failed('checking the encryption key of'));
       await finishUpgrades(db).catch(failed('finishing the upgrade of'));

@@ -42,4 +42,3 @@ export async function migrateToLineage(transaction: Transaction): Promise<void> 
   await transaction.table<LineageRow, [string, number]>('lineage').bulkPut(lineage);
   await transaction.table<EventRow, [string, number]>('events').bulkPut(events);
 }
-

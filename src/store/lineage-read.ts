@@ -49,7 +49,14 @@ export async function toWorking(db: EngramDatabase, parsed: readonly ParsedRow[]
     // chains the sweep read): a write's source is new or small, while a sweep reads up to
     // MAX_NEIGHBOURS chains, and one query per chain cost a round trip each.
     const owners = [...new Map(parsed.map(({ record }) => [JSON.stringify([record.userId, record.appName]), [record.userId, record.appName, sourceId] as const])).values()];
-    const found = await Promise.all(owners.map((key) => db.lineage.where('[userId+appName+sourceId]').equals([...key]).toArray()));
+    const found = await Promise.all(
+      owners.map((key) =>
+        db.lineage
+          .where('[userId+appName+sourceId]')
+          .equals([...key])
+          .toArray(),
+      ),
+    );
     const wanted = new Set(chainIds);
     for (const row of found.flat()) if (wanted.has(row.chain)) rowsOf.set(row.chain, [...(rowsOf.get(row.chain) ?? []), row]);
   }
@@ -92,10 +99,15 @@ async function readLists(
   const chained = parsed.filter((row) => row.meta);
   if (chained.length > 64) {
     const owners = [...new Map(chained.map(({ record }) => [JSON.stringify([record.userId, record.appName]), [record.userId, record.appName]])).values()];
-    const lineage = await Promise.all(
-      owners.map(([userId, appName]) => db.lineage.where('[userId+appName+sourceId]').between([userId, appName, Dexie.minKey], [userId, appName, Dexie.maxKey]).toArray()),
+    const lineage = await Promise.all(owners.map(([userId, appName]) => db.lineage.where('[userId+appName+sourceId]').between([userId, appName, Dexie.minKey], [userId, appName, Dexie.maxKey]).toArray()));
+    const events = await Promise.all(
+      owners.map((owner) =>
+        db.events
+          .where('[userId+appName]')
+          .equals(owner as [string, string])
+          .toArray(),
+      ),
     );
-    const events = await Promise.all(owners.map((owner) => db.events.where('[userId+appName]').equals(owner as [string, string]).toArray()));
     return { lineage: lineage.flat(), events: events.flat() };
   }
   const deepest = new Map<string, number>();
@@ -112,11 +124,7 @@ async function readLists(
  * exclusions (storage/lineage.ts); null for a record behind a corrupt lineage row. At a
  * checkpoint's cutoff a record counts only its own rows below the count.
  */
-function assembleSources(
-  parsed: readonly ParsedRow[],
-  chainRows: ReadonlyMap<string, LineageRow[]>,
-  cutoffs: ReadonlyMap<string, Cutoff> | undefined,
-): Map<string, Source[] | null> {
+function assembleSources(parsed: readonly ParsedRow[], chainRows: ReadonlyMap<string, LineageRow[]>, cutoffs: ReadonlyMap<string, Cutoff> | undefined): Map<string, Source[] | null> {
   const sourcesOf = new Map<string, Source[] | null>();
   const chains = new Map<string, ReturnType<typeof readChain>>();
   for (const row of parsed) {
@@ -129,9 +137,7 @@ function assembleSources(
     const cutoff = cutoffs?.get(record.id);
     const rows = chainRows.get(meta.chain) ?? [];
     // One chain per chain id, read once, except where a cutoff leaves some of its rows out.
-    const read = cutoff
-      ? readChain(rows.filter((lineage) => !(lineage.memoryId === record.id && lineage.n >= cutoff.sourceCount)))
-      : (chains.get(meta.chain) ?? chains.set(meta.chain, readChain(rows)).get(meta.chain)!);
+    const read = cutoff ? readChain(rows.filter((lineage) => !(lineage.memoryId === record.id && lineage.n >= cutoff.sourceCount))) : (chains.get(meta.chain) ?? chains.set(meta.chain, readChain(rows)).get(meta.chain)!);
     sourcesOf.set(record.id, read.brokenFrom <= meta.depth ? null : read.chain.sourcesAt(meta));
   }
   return sourcesOf;
@@ -161,13 +167,7 @@ export interface Cutoff {
  * a checkpoint: only its own rows below the counts (at most one record per chain, its head).
  * `prefetched`: event rows by memory id that the caller read in the same transaction ({@link eventsOf}).
  */
-export async function hydrate(
-  db: EngramDatabase,
-  parsed: readonly ParsedRow[],
-  onBad: (id: string) => void,
-  cutoffs?: ReadonlyMap<string, Cutoff>,
-  prefetched?: ReadonlyMap<string, readonly EventRow[]>,
-): Promise<MemoryRecord[]> {
+export async function hydrate(db: EngramDatabase, parsed: readonly ParsedRow[], onBad: (id: string) => void, cutoffs?: ReadonlyMap<string, Cutoff>, prefetched?: ReadonlyMap<string, readonly EventRow[]>): Promise<MemoryRecord[]> {
   const { lineage, events } = await readLists(db, parsed, cutoffs, prefetched);
   const chainRows = groupBy(lineage, (row) => row.chain);
   const history = groupBy(events, (row) => row.memoryId);

@@ -105,7 +105,14 @@ async function readChains(db: EngramDatabase, wanted: ReturnType<typeof chainsTo
   const bySource = [...wanted.bySource].flatMap(([chain, ids]) => [...ids].map((id) => [chain, id] as const));
   const [whole, some] = await Promise.all([
     lineageOfChains(db, wanted.all, records),
-    Promise.all(bySource.map((key) => db.lineage.where('[chain+sourceId]').equals([...key]).toArray())),
+    Promise.all(
+      bySource.map((key) =>
+        db.lineage
+          .where('[chain+sourceId]')
+          .equals([...key])
+          .toArray(),
+      ),
+    ),
   ]);
   const rows = new Map([...whole, ...some.flat()].map((row) => [JSON.stringify([row.memoryId, row.n]), row]));
   const ordered = [...rows.values()].sort((a, b) => a.depth - b.depth || a.n - b.n);

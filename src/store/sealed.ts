@@ -44,9 +44,18 @@ export const SEALED_TABLES: Readonly<Record<string, TableSeal>> = {
   memories: { bind: (row) => owned(row.id)(row), fields: [['content'], ['embedding'], ['sources', '*', 'excerpt'], ['history', '*', 'reason'], ['metadata']] },
   lineage: { bind: (row) => owned(row.memoryId)(row), fields: [['source', 'excerpt']] },
   events: { bind: (row) => owned(row.memoryId)(row), fields: [['entry', 'reason']] },
-  inputs: { bind: (row) => owned((row.source as { id?: unknown } | undefined)?.id ?? row.kind)(row), fields: [['messages', '*', 'content'], ['fact', 'content'], ['candidates', '*', 'content'], ['candidates', '*', 'excerpt'], ['metadata']] },
+  inputs: {
+    bind: (row) => owned((row.source as { id?: unknown } | undefined)?.id ?? row.kind)(row),
+    fields: [['messages', '*', 'content'], ['fact', 'content'], ['candidates', '*', 'content'], ['candidates', '*', 'excerpt'], ['metadata']],
+  },
   vectorPacks: { bind: (row) => [row.partition, row.part, row.version], fields: [['vectors'], ['terms'], ['termOffsets']] },
-  vectorLog: { bind: (row) => [row.partition], fields: [['upserts', '*', 'embedding'], ['upserts', '*', 'terms']] },
+  vectorLog: {
+    bind: (row) => [row.partition],
+    fields: [
+      ['upserts', '*', 'embedding'],
+      ['upserts', '*', 'terms'],
+    ],
+  },
 };
 
 /** One sealable leaf of a row: its value and the context its ciphertext is bound to. */
@@ -177,11 +186,7 @@ export function sealKeyCheck(codec: Codec): Promise<Uint8Array> {
 
 /** Throws EncryptionKeyError unless `check` was sealed with this codec's key. */
 export async function verifyKeyCheck(codec: Codec, check: unknown, database: string): Promise<void> {
-  const wrong = (cause?: unknown) =>
-    new EncryptionKeyError(
-      `the encryptionKey does not open database '${database}': it was encrypted with another key. Nothing was read or written; open it with the key it was created with.`,
-      { cause },
-    );
+  const wrong = (cause?: unknown) => new EncryptionKeyError(`the encryptionKey does not open database '${database}': it was encrypted with another key. Nothing was read or written; open it with the key it was created with.`, { cause });
   if (!isSealed(check)) throw wrong();
   const opened = await codec.open(check, KEY_CHECK_CONTEXT).catch((error: unknown) => {
     throw wrong(error);

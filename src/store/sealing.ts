@@ -194,17 +194,22 @@ function sealingMiddleware(sealer: Sealer, sealedTables: ReadonlySet<string>): M
           ...table,
           mutate: (request) =>
             request.type === 'add' || request.type === 'put'
-              ? table.mutate({ ...request, values: request.values.map((row) => withoutFactKey(name, mapSealed(name, row, (slot) => sealedFor(sealer, slot)))) } as typeof request)
+              ? table.mutate({
+                  ...request,
+                  values: request.values.map((row) =>
+                    withoutFactKey(
+                      name,
+                      mapSealed(name, row, (slot) => sealedFor(sealer, slot)),
+                    ),
+                  ),
+                } as typeof request)
               : table.mutate(request),
           // Outside read-only transactions the calls go straight down, adding no promise hop:
           // Dexie follows a transaction's zone across native awaits only as far as it expects.
           get: (request) => (isReadOnly(request.trans) ? table.get(request).then(async (row) => (await openRows(sealer, request.trans, name, [row]))[0]) : table.get(request)),
           getMany: (request) => (isReadOnly(request.trans) ? table.getMany(request).then((rows) => openRows(sealer, request.trans, name, rows)) : table.getMany(request)),
           openCursor: (request) => (isReadOnly(request.trans) && request.values ? table.openCursor(request).then((cursor) => guardedCursor(name, cursor)) : table.openCursor(request)),
-          query: (request) =>
-            isReadOnly(request.trans) && request.values
-              ? table.query(request).then(async (response) => ({ ...response, result: await openRows(sealer, request.trans, name, response.result) }))
-              : table.query(request),
+          query: (request) => (isReadOnly(request.trans) && request.values ? table.query(request).then(async (response) => ({ ...response, result: await openRows(sealer, request.trans, name, response.result) })) : table.query(request)),
         };
       },
     }),

@@ -84,8 +84,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
     const ids = [...topics.flatMap((topic) => byId(active.onTopic(partition, scope, topic))), ...facts.flatMap(({ topic, content }) => byId(active.withFact(partition, scope, topic, content)))];
     const onTopics = new Set(topics);
     const factKeys = new Set(facts.map(({ topic, content }) => `${topic}\u0000${sameFactKey(content)}`));
-    const wanted = ({ record }: ParsedRow) =>
-      record.scope === scope && record.invalidatedAt === undefined && (onTopics.has(record.topic) || factKeys.has(`${record.topic}\u0000${sameFactKey(record.content)}`));
+    const wanted = ({ record }: ParsedRow) => record.scope === scope && record.invalidatedAt === undefined && (onTopics.has(record.topic) || factKeys.has(`${record.topic}\u0000${sameFactKey(record.content)}`));
     return { ids, wanted };
   }
 
@@ -110,10 +109,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
   /** The owner's inputs after `seq`, in `seq` order (the index's order), parsed. */
   const inputsAfter = (owner: Owner, seq: number) =>
     read('reading stored conversations', async () =>
-      parseInputRows(
-        await db.inputs.where('[userId+appName+seq]').between([owner.userId, owner.appName, seq], [owner.userId, owner.appName, Dexie.maxKey], false, true).toArray(),
-        'reading stored conversations',
-      ),
+      parseInputRows(await db.inputs.where('[userId+appName+seq]').between([owner.userId, owner.appName, seq], [owner.userId, owner.appName, Dexie.maxKey], false, true).toArray(), 'reading stored conversations'),
     );
 
   /** Past this many sources, an erasure reads all of the owner's rows once instead of each source's. */
@@ -135,7 +131,10 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
       read('reading memories', () =>
         db.transaction('r', db.memories, db.lineage, db.events, async () => {
           const rows = await db.memories.bulkGet([...ids]);
-          return visible(rows.filter((row) => row !== undefined), owner);
+          return visible(
+            rows.filter((row) => row !== undefined),
+            owner,
+          );
         }),
       ),
 
@@ -161,7 +160,10 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
           const neighbours = new Set(ids);
           const all = [...new Set([...ids, ...sweep.ids])];
           const rows = all.length ? await db.memories.bulkGet(all) : [];
-          const parsed = visibleRows(rows.filter((row) => row !== undefined), owner).filter((row) => neighbours.has(row.record.id) || sweep.wanted(row));
+          const parsed = visibleRows(
+            rows.filter((row) => row !== undefined),
+            owner,
+          ).filter((row) => neighbours.has(row.record.id) || sweep.wanted(row));
           return toWorking(db, parsed, sourceId);
         }),
       ),
@@ -205,9 +207,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
     bySource: (owner, sourceId) =>
       read('reading memories by source', () =>
         // A chain's later memories all carry its sources unless they exclude one (lineage.ts).
-        db.transaction('r', db.memories, db.lineage, db.events, async () =>
-          (await visible(await memoriesWithSource(db, owner, [sourceId]), owner)).filter((record) => record.sources.some((source) => source.id === sourceId)),
-        ),
+        db.transaction('r', db.memories, db.lineage, db.events, async () => (await visible(await memoriesWithSource(db, owner, [sourceId]), owner)).filter((record) => record.sources.some((source) => source.id === sourceId))),
       ),
 
     // The order they were written in (invariant 11), never their clock times: after a clock went
@@ -221,8 +221,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
         return row === undefined ? undefined : { id: row.id, userId: row.userId, appName: row.appName, scope: row.scope };
       }),
 
-    isRevoked: (owner, sourceId) =>
-      read('reading revocations', async () => (await db.revocations.get([owner.userId, owner.appName, sourceId])) !== undefined),
+    isRevoked: (owner, sourceId) => read('reading revocations', async () => (await db.revocations.get([owner.userId, owner.appName, sourceId])) !== undefined),
 
     foreignActive: (embedderId, afterId, limit) =>
       read('reading memories to re-embed', async () => {

@@ -167,7 +167,13 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
     const results = await Promise.all(calls);
     if (snapshot) trackForeign(key, [], [], true);
     // A row upserted by this embedder (re-embedded) is no longer foreign, whatever an earlier entry said.
-    for (const entry of packed.log) trackForeign(key, entry.foreign, [...entry.removals, ...entry.upserts.ids].filter((id) => !entry.foreign.includes(id)), false);
+    for (const entry of packed.log)
+      trackForeign(
+        key,
+        entry.foreign,
+        [...entry.removals, ...entry.upserts.ids].filter((id) => !entry.foreign.includes(id)),
+        false,
+      );
     return results.every((result) => result !== false);
   }
 

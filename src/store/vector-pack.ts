@@ -70,10 +70,7 @@ export function columnarRows(rows: readonly LoggedRowInput[], dim: number): Inde
 /** Rows `[start, end)` of `rows` with their own buffers (a snapshot chunk). */
 export function sliceRows(rows: IndexRows, start: number, end: number, dim: number): IndexRows {
   const { terms, termOffsets } = rows;
-  const lexical =
-    terms && termOffsets
-      ? { terms: terms.slice(termOffsets[start]!, termOffsets[end]!), termOffsets: termOffsets.slice(start, end + 1).map((offset) => offset - termOffsets[start]!) }
-      : {};
+  const lexical = terms && termOffsets ? { terms: terms.slice(termOffsets[start]!, termOffsets[end]!), termOffsets: termOffsets.slice(start, end + 1).map((offset) => offset - termOffsets[start]!) } : {};
   return {
     ids: rows.ids.slice(start, end),
     vectors: rows.vectors.slice(start * dim, end * dim),
@@ -221,10 +218,7 @@ function fits(chunk: VectorPackRow, part: number, parts: number, first: VectorPa
     chunk.vectors.length === chunk.ids.length * dim &&
     chunk.updatedAt.length === chunk.ids.length &&
     ((chunk.terms === undefined && chunk.termOffsets === undefined) ||
-      (chunk.terms instanceof Uint32Array &&
-        chunk.termOffsets instanceof Uint32Array &&
-        chunk.termOffsets.length === chunk.ids.length + 1 &&
-        chunk.termOffsets[chunk.ids.length] === chunk.terms.length))
+      (chunk.terms instanceof Uint32Array && chunk.termOffsets instanceof Uint32Array && chunk.termOffsets.length === chunk.ids.length + 1 && chunk.termOffsets[chunk.ids.length] === chunk.terms.length))
   );
 }
 
@@ -321,18 +315,16 @@ export async function readPacked(db: EngramDatabase, key: string, embedderId: st
  * rows, the version they reflect, and the ids of active rows another embedder wrote (they
  * cannot be scanned with this one). Malformed rows are left out and passed to `quarantine`.
  */
-export async function readRecordRows(
-  db: EngramDatabase,
-  key: string,
-  embedder: { id: string; dim: number },
-  quarantine: (id: string) => void,
-): Promise<{ version: number; rows: IndexRows; foreign: string[] }> {
+export async function readRecordRows(db: EngramDatabase, key: string, embedder: { id: string; dim: number }, quarantine: (id: string) => void): Promise<{ version: number; rows: IndexRows; foreign: string[] }> {
   try {
     return await db.transaction('r', db.memories, db.partitions, async () => {
       const version = (await db.partitions.get(key))?.version ?? 0;
       const [kind, appName, userId] = JSON.parse(key) as [string, string, string?];
       // App-scope rows are the app's, under userId ''.
-      const rows = await db.memories.where('[userId+appName+active]').equals([kind === 'app' ? '' : userId!, appName, 1]).toArray();
+      const rows = await db.memories
+        .where('[userId+appName+active]')
+        .equals([kind === 'app' ? '' : userId!, appName, 1])
+        .toArray();
       const foreign = rows.filter((row) => row.invalidatedAt === undefined && row.embedderId !== embedder.id).map((row) => row.id);
       return { version, rows: recordRows(rows, key, embedder.id, embedder.dim, quarantine), foreign };
     });

@@ -48,7 +48,11 @@ function withHeld(row: WriteInput, input: { candidates?: Candidate[] | undefined
  */
 async function withVectors(memories: readonly ExportedMemory[], embedder: ImportDeps['embedder']): Promise<MemoryRecord[]> {
   const active = memories.filter((memory) => memory.invalidatedAt === undefined);
-  const vectors = await embedDistinct(embedder, active.map((memory) => memory.content), EMBED_BATCH);
+  const vectors = await embedDistinct(
+    embedder,
+    active.map((memory) => memory.content),
+    EMBED_BATCH,
+  );
   const vectorOf = (memory: ExportedMemory) => (memory.invalidatedAt === undefined ? vectors.get(memory.content)! : new Float32Array(embedder.dim));
   return memories.map((memory) => ({ ...memory, embedding: vectorOf(memory), embedderId: embedder.id }));
 }

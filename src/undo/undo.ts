@@ -112,7 +112,10 @@ async function undoOnce(deps: UndoDeps, operation: Operation, owner: Owner, writ
     sources: memory.sources.map((source, i) => (i === memory.sources.length - 1 ? { ...source, excerpt: '' } : source)),
     embedding: new Float32Array(Math.max(1, memory.embedding.length)),
     invalidatedAt: now,
-    history: [{ ...memory.history[0]!, reason: memory.history[0]!.event }, { at: now, event: 'erased', reason: `undone: ${operation.action} reverted${target ? `, '${target.id}' restored` : ''}` }],
+    history: [
+      { ...memory.history[0]!, reason: memory.history[0]!.event },
+      { at: now, event: 'erased', reason: `undone: ${operation.action} reverted${target ? `, '${target.id}' restored` : ''}` },
+    ],
   };
   const restored = target && reactivated(target, deps.newId(), `restored: '${target.id}' as it was before the undone update '${memory.id}'`, now);
   // The fact leaves its input; an input left with no fact goes whole.

@@ -9,7 +9,10 @@ import type { MemoryDeps } from './deps';
 import { candidatesOf } from './write-input';
 
 /** Several source ids (forgotten in one replay): at least one, at most 100000. */
-const SourceIds = z.array(Id).check(z.minLength(1, { error: 'must name at least one source' })).check(z.maxLength(100_000, { error: 'must name at most 100000 sources' }));
+const SourceIds = z
+  .array(Id)
+  .check(z.minLength(1, { error: 'must name at least one source' }))
+  .check(z.maxLength(100_000, { error: 'must name at most 100000 sources' }));
 
 /** What a replay runs with: it extracts and plans exactly as the live writes did (the same candidates, embedder and policy). */
 export function replayDepsOf(deps: MemoryDeps): ReplayDeps {

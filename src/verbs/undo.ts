@@ -10,9 +10,5 @@ import { candidatesOf } from './write-input';
 export async function undo(deps: MemoryDeps, operation: Operation, owner: OwnerOptions): Promise<UndoReport> {
   const parsed = parseInput(Operation, operation, 'operation');
   const replayDeps = replayDepsOf(deps);
-  return undoOperation(
-    { storage: deps.storage, clock: deps.clock, newId: deps.newId, candidatesOf: (input) => candidatesOf(deps, input), replay: (inputs) => replay(replayDeps, inputs) },
-    parsed,
-    parseOwner(owner, 'owner'),
-  );
+  return undoOperation({ storage: deps.storage, clock: deps.clock, newId: deps.newId, candidatesOf: (input) => candidatesOf(deps, input), replay: (inputs) => replay(replayDeps, inputs) }, parsed, parseOwner(owner, 'owner'));
 }

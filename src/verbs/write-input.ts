@@ -25,7 +25,11 @@ export async function candidatesOf(deps: Pick<MemoryDeps, 'extractor' | 'episode
   if (input.kind === 'remember') return input.fact ? [candidateOfFact(input.fact)] : [];
   const extracted = (await extractCandidates(deps.extractor, input.messages, { userId: input.userId, appName: input.appName, sessionId: input.sessionId, at: input.at })).map(asFact);
   // A summary keeps the sentences the extractor took facts from, plus other durable ones.
-  if (input.kind === 'summary') return summaryCandidates(input.messages, extracted.map((candidate) => candidate.excerpt));
+  if (input.kind === 'summary')
+    return summaryCandidates(
+      input.messages,
+      extracted.map((candidate) => candidate.excerpt),
+    );
   return deps.episodes ? [...episodeCandidates(input.messages), ...extracted] : extracted;
 }
 

@@ -119,10 +119,8 @@ function deadline(method: string, limit: number, expired: (error: WorkerError) =
 function workerCalls(call: (method: keyof ComputeApi, args: unknown[]) => Promise<unknown>): Record<string, unknown> {
   const calls: Record<string, unknown> = {};
   for (const method of COMPUTE_METHODS) calls[method] = (...args: unknown[]) => call(method, args);
-  calls['loadPartition'] = (key: string, version: number, dim: number, rows: IndexRows, capacity?: number) =>
-    call('loadPartition', [key, version, dim, transfer(rows, transferablesOf(rows)), capacity]);
-  calls['applyChanges'] = (key: string, from: number, to: number, upserts: IndexRows, removals: string[]) =>
-    call('applyChanges', [key, from, to, transfer(upserts, transferablesOf(upserts)), removals]);
+  calls['loadPartition'] = (key: string, version: number, dim: number, rows: IndexRows, capacity?: number) => call('loadPartition', [key, version, dim, transfer(rows, transferablesOf(rows)), capacity]);
+  calls['applyChanges'] = (key: string, from: number, to: number, upserts: IndexRows, removals: string[]) => call('applyChanges', [key, from, to, transfer(upserts, transferablesOf(upserts)), removals]);
   return calls;
 }
 

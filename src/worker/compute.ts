@@ -141,7 +141,11 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
         found.push({ partition: key, data });
       }
       // Lexical first: the fused relevance is relative to the best match over every partition.
-      const best = scoreLexical(found.map((entry) => entry.data), request, mask);
+      const best = scoreLexical(
+        found.map((entry) => entry.data),
+        request,
+        mask,
+      );
       const term = relevanceTerm(request.weights.relevance, best);
       const filters = found.map(({ data }) => filterFor(data, mask, sessionId));
       const versions = request.partitions.map((key) => partitions.get(key)?.version ?? -1);

@@ -9,12 +9,7 @@ import type { ScanCandidate, ScanCandidates, ScanHit, ScanRequest, ScanResult } 
 import { fusedRelevance } from './fusion';
 
 /** One hit's reported parts and blended score, in f64 (what both vector forms report). */
-export function hitOf(
-  id: string,
-  partition: string,
-  parts: { cosine: number; bm25: number; best: number; recency: number; importance: number },
-  weights: Weights,
-): ScanHit {
+export function hitOf(id: string, partition: string, parts: { cosine: number; bm25: number; best: number; recency: number; importance: number }, weights: Weights): ScanHit {
   const { relevance, cosine, lexical } = fusedRelevance(parts.cosine, parts.bm25, parts.best);
   const { recency, importance } = parts;
   const score = weights.relevance * relevance + weights.recency * recency + weights.importance * importance;
@@ -32,12 +27,7 @@ export function hitOf(
  * an unread candidate at most its own ceiling; so when the k-th best exact score among the
  * read candidates is at least all of those, nothing left out can displace one of the k.
  */
-export function finishScan(
-  request: ScanRequest,
-  pending: ScanCandidates,
-  vectors: ReadonlyMap<string, Float32Array>,
-  unread: readonly ScanCandidate[] = [],
-): ScanHit[] | null {
+export function finishScan(request: ScanRequest, pending: ScanCandidates, vectors: ReadonlyMap<string, Float32Array>, unread: readonly ScanCandidate[] = []): ScanHit[] | null {
   const scored: { index: number; cosine: number; score: number }[] = [];
   pending.candidates.forEach((candidate, index) => {
     const vector = vectors.get(candidate.id);
@@ -84,16 +74,8 @@ function then<T, U>(value: MaybePromise<T>, next: (value: T) => MaybePromise<U>)
  * kernel benchmarks time the scan alone; the store's path passes async ones (vector-index.ts).
  */
 export function exactScan<Result>(scan: (request: ScanRequest) => ScanResult, request: ScanRequest, finish: (answer: ScanResult) => Result | null): Result;
-export function exactScan<Result>(
-  scan: (request: ScanRequest) => MaybePromise<ScanResult>,
-  request: ScanRequest,
-  finish: (answer: ScanResult) => MaybePromise<Result | null>,
-): MaybePromise<Result>;
-export function exactScan<Result>(
-  scan: (request: ScanRequest) => MaybePromise<ScanResult>,
-  request: ScanRequest,
-  finish: (answer: ScanResult) => MaybePromise<Result | null>,
-): MaybePromise<Result> {
+export function exactScan<Result>(scan: (request: ScanRequest) => MaybePromise<ScanResult>, request: ScanRequest, finish: (answer: ScanResult) => MaybePromise<Result | null>): MaybePromise<Result>;
+export function exactScan<Result>(scan: (request: ScanRequest) => MaybePromise<ScanResult>, request: ScanRequest, finish: (answer: ScanResult) => MaybePromise<Result | null>): MaybePromise<Result> {
   const pass = (candidates?: number): MaybePromise<Result> =>
     then(scan(candidates === undefined ? request : { ...request, candidates }), (answer) =>
       then(finish(answer), (result) => {

@@ -30,7 +30,10 @@ export function scoreLexical(partitions: readonly Partition[], request: ScanRequ
   if (request.queryText === undefined) return 0;
   const terms = new Set(lexicalTerms(request.queryText));
   // One scale for the whole query: the IDF and the average length of every partition it reads.
-  const corpus = corpusOf(partitions.map((partition) => partition.lexical), terms);
+  const corpus = corpusOf(
+    partitions.map((partition) => partition.lexical),
+    terms,
+  );
   let best = 0;
   for (const partition of partitions) {
     const filter = filterFor(partition, mask, request.sessionId ?? null);

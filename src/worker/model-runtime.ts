@@ -42,9 +42,12 @@ function describe(spec: ModelEmbedderSpec): string {
 /** Loads the model named by `spec`. @throws PluginError when it is missing or fails to load (no network unless allowRemoteModels). */
 export async function loadModelRuntime(spec: ModelEmbedderSpec): Promise<ModelRuntime> {
   const specifier = spec.moduleUrl ?? TRANSFORMERS;
-  const { env, pipeline } = ((await import(/* @vite-ignore */ specifier).catch((error: unknown) => {
-    throw modelError(`transformersEmbedder could not import '${specifier}' (npm i ${TRANSFORMERS}@3.8.1; in a browser, pass moduleUrl: the URL of its dist/transformers.min.js): ${error instanceof Error ? error.message : String(error)}`, error);
-  })) as typeof import('@huggingface/transformers'));
+  const { env, pipeline } = (await import(/* @vite-ignore */ specifier).catch((error: unknown) => {
+    throw modelError(
+      `transformersEmbedder could not import '${specifier}' (npm i ${TRANSFORMERS}@3.8.1; in a browser, pass moduleUrl: the URL of its dist/transformers.min.js): ${error instanceof Error ? error.message : String(error)}`,
+      error,
+    );
+  })) as typeof import('@huggingface/transformers');
   // transformers.js keeps these on one global env; each load sets them for its own model.
   env.allowRemoteModels = spec.allowRemoteModels;
   env.allowLocalModels = true;

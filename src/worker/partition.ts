@@ -156,11 +156,5 @@ export function exportRows(partition: Partition, start: number, end: number): In
 
 /** Bytes held by the matrix and the per-row columns. */
 export function bytesOf(partition: Partition): number {
-  return (
-    partition.matrix.byteLength +
-    partition.halfLifeDays.byteLength +
-    partition.scopes.byteLength +
-    partition.lexical.byteLength +
-    partition.lexicalScores.byteLength
-  );
+  return partition.matrix.byteLength + partition.halfLifeDays.byteLength + partition.scopes.byteLength + partition.lexical.byteLength + partition.lexicalScores.byteLength;
 }

@@ -60,14 +60,7 @@ export function packQuery(codes: Int16Array, stride: number): { packed: Int16Arr
  * One partition's candidates (the best `perPartition` rows by the code score) with the exact
  * parts of their score other than the cosine, and the partition's ceiling (see above).
  */
-export function quantisedCandidates(
-  partition: Partition,
-  key: string,
-  request: ScanRequest,
-  filter: RowFilter,
-  term: RelevanceTerm,
-  perPartition: number,
-): { candidates: ScanCandidate[]; ceiling: number } {
+export function quantisedCandidates(partition: Partition, key: string, request: ScanRequest, filter: RowFilter, term: RelevanceTerm, perPartition: number): { candidates: ScanCandidate[]; ceiling: number } {
   const { matrix } = partition;
   const query = quantiseQuery(request.query, matrix.stride);
   const bound = Math.abs(term.dense) * matrix.quantisationError(query.norm, query.error) + SLACK;

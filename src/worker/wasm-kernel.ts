@@ -11,17 +11,7 @@ type ScanColumns = [vectors: number, tags: number, importance: number, updatedAt
 /** The row filter (scope mask, session number). */
 type ScanFilter = [mask: number, session: number];
 /** The blend weights, the clock and the heap. */
-type ScanBlend = [
-  relevanceWeight: number,
-  recencyWeight: number,
-  importanceWeight: number,
-  recencyMax: number,
-  now: number,
-  heap: number,
-  k: number,
-  lexicalScores: number,
-  lexicalWeight: number,
-];
+type ScanBlend = [relevanceWeight: number, recencyWeight: number, importanceWeight: number, recencyMax: number, now: number, heap: number, k: number, lexicalScores: number, lexicalWeight: number];
 
 /** The kernel's exports, bound to one linear memory. All pointers are byte offsets. */
 export interface KernelExports {

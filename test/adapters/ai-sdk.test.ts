@@ -42,7 +42,7 @@ async function contents(memory: Awaited<ReturnType<typeof createTestMemory>>['me
 }
 
 describe('engramMiddleware', () => {
-  it('puts the user\'s memories in the system prompt and stores only the user turn when generateText runs', async () => {
+  it("puts the user's memories in the system prompt and stores only the user turn when generateText runs", async () => {
     const { memory, factory } = await createTestMemory();
     await memory.ingest([{ role: 'user', content: "I'm vegetarian." }], { userId: 'alice', sessionId: 's0', source: { type: 'user_implicit', id: 's0' } });
     const model = new MockLanguageModelV3({ doGenerate: generated("I'm vegan, Call me Assistantia.") });
@@ -101,7 +101,11 @@ describe('engramMiddleware', () => {
     const middleware = engramMiddleware({ memory, userId: 'alice' });
     const wrapped = wrapLanguageModel({ model, middleware });
     const first = streamText({ model: wrapped, prompt: 'Call me Brokenna.' });
-    await expect((async () => { for await (const _ of first.textStream); })()).rejects.toThrow('connection reset');
+    await expect(
+      (async () => {
+        for await (const _ of first.textStream);
+      })(),
+    ).rejects.toThrow('connection reset');
     const errors: unknown[] = [];
     const second = streamText({ model: wrapped, prompt: 'Call me Erroria.', onError: ({ error }) => void errors.push(error) });
     await second.consumeStream();
@@ -134,10 +138,7 @@ describe('engramMiddleware', () => {
     const model = new MockLanguageModelV3({ doGenerate: generated('Hello!') });
     const middleware = engramMiddleware({ memory, userId: 'alice' });
     const wrapped = wrapLanguageModel({ model, middleware });
-    await Promise.all([
-      generateText({ model: wrapped, prompt: "What's my name? I'm vegetarian." }),
-      generateText({ model: wrapped, prompt: "What's my name? I'm vegan.", providerOptions: { engram: { userId: 'bob' } } }),
-    ]);
+    await Promise.all([generateText({ model: wrapped, prompt: "What's my name? I'm vegetarian." }), generateText({ model: wrapped, prompt: "What's my name? I'm vegan.", providerOptions: { engram: { userId: 'bob' } } })]);
     await middleware.flush();
     const [toAlice, toBob] = model.doGenerateCalls.map(systemOf);
     expect(toAlice).toContain('Alicia');

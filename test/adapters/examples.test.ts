@@ -23,7 +23,10 @@ describe('examples', () => {
 
   it('runs examples/ai-sdk-chat.ts and answers the last turn from memory when executed with tsx', async () => {
     const { stdout } = await run(tsx, ['examples/ai-sdk-chat.ts'], { timeout: 60_000 });
-    const last = stdout.split('\n').filter((line) => line.startsWith('assistant: ')).at(-1);
+    const last = stdout
+      .split('\n')
+      .filter((line) => line.startsWith('assistant: '))
+      .at(-1);
     expect(last).toContain('The user prefers aisle seating on flights.');
     expect(last).toContain('The user follows a vegetarian diet.');
     // Memories written by one ingest share a timestamp, so list() order among them is by id.

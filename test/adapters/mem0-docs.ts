@@ -25,7 +25,13 @@ const FACTS: readonly [string, { content: string; topic: string }[]][] = [
   ['I love sci-fi movies', [{ content: 'User loves sci-fi movies.', topic: 'preference' }]],
   ['I like to drink coffee in the morning and go for a walk', [{ content: 'Likes to drink coffee in the morning and go for a walk', topic: 'preference' }]],
   ['I love hiking on weekends', [{ content: 'Loves hiking on weekends', topic: 'preference' }]],
-  ['my name is John and I am a software engineer', [{ content: 'Name is John', topic: 'identity' }, { content: 'Is a software engineer', topic: 'work' }]],
+  [
+    'my name is John and I am a software engineer',
+    [
+      { content: 'Name is John', topic: 'identity' },
+      { content: 'Is a software engineer', topic: 'work' },
+    ],
+  ],
 ];
 
 async function docsModel({ prompt }: CompletionRequest) {
@@ -83,7 +89,10 @@ async function runExample(backend: DocsBackend, example: DocsExample, body: (ran
   try {
     for (const { id, messages, userId, metadata } of example.setup ?? []) {
       ids.next = id;
-      await inspect.add(messages.map((content) => ({ role: 'user', content })), { userId, infer: false, ...(metadata ? { metadata } : {}) });
+      await inspect.add(
+        messages.map((content) => ({ role: 'user', content })),
+        { userId, infer: false, ...(metadata ? { metadata } : {}) },
+      );
     }
     ids.next = example.firstId;
     const output = recordingConsole();
@@ -113,112 +122,144 @@ const example = (name: string) => DOCS_EXAMPLES.find((candidate) => candidate.na
 export function describeMem0Docs(label: string, backend: DocsBackend, options: { timeout?: number; skip?: readonly string[] } = {}): void {
   const timeout = options.timeout ?? 30_000;
   describe(`mem0's documented examples (${label})`, () => {
-    it('quick-start: search returns the memory with its score and the metadata given to add', async () => {
-      await runExample(backend, example('quick-start'), async ({ values, logged }) => {
-        const results = values['results'] as SearchResult;
-        expect(results.results).toHaveLength(1);
-        const [item] = results.results;
-        expect(item).toMatchObject({ memory: 'User loves sci-fi movies.', metadata: { category: 'movie_recommendations' }, user_id: 'alice' });
-        expect(item!.score).toBeGreaterThan(0);
-        expectItem(item!, 'alice');
-        expect(logged).toEqual([[results]]);
-      });
-    }, timeout);
+    it(
+      'quick-start: search returns the memory with its score and the metadata given to add',
+      async () => {
+        await runExample(backend, example('quick-start'), async ({ values, logged }) => {
+          const results = values['results'] as SearchResult;
+          expect(results.results).toHaveLength(1);
+          const [item] = results.results;
+          expect(item).toMatchObject({ memory: 'User loves sci-fi movies.', metadata: { category: 'movie_recommendations' }, user_id: 'alice' });
+          expect(item!.score).toBeGreaterThan(0);
+          expectItem(item!, 'alice');
+          expect(logged).toEqual([[results]]);
+        });
+      },
+      timeout,
+    );
 
-    it('add: returns the ADD with its id, and the repeat with an expiration date adds nothing new', async () => {
-      await runExample(backend, example('add'), async ({ values }) => {
-        const result = values['result'] as SearchResult;
-        expect(result.results).toEqual([{ id: expect.any(String), memory: 'Likes to drink coffee in the morning and go for a walk', metadata: { event: 'ADD' } }]);
-        // The same fact again: mem0 reports no event for a duplicate (engram corroborates it).
-        expect((values['expiring'] as SearchResult).results).toEqual([]);
-        const stored = await (values['memory'] as Memory).get(result.results[0]!.id);
-        expect(stored).toMatchObject({ id: result.results[0]!.id, metadata: { category: 'preferences' } });
-      });
-    }, timeout);
+    it(
+      'add: returns the ADD with its id, and the repeat with an expiration date adds nothing new',
+      async () => {
+        await runExample(backend, example('add'), async ({ values }) => {
+          const result = values['result'] as SearchResult;
+          expect(result.results).toEqual([{ id: expect.any(String), memory: 'Likes to drink coffee in the morning and go for a walk', metadata: { event: 'ADD' } }]);
+          // The same fact again: mem0 reports no event for a duplicate (engram corroborates it).
+          expect((values['expiring'] as SearchResult).results).toEqual([]);
+          const stored = await (values['memory'] as Memory).get(result.results[0]!.id);
+          expect(stored).toMatchObject({ id: result.results[0]!.id, metadata: { category: 'preferences' } });
+        });
+      },
+      timeout,
+    );
 
-    it('add with infer: false: stores every non-system message as it is, with the metadata', async () => {
-      await runExample(backend, example('add with infer: false'), async ({ values }) => {
-        const result = values['result'] as SearchResult;
-        expect(result.results.map((item) => [item.memory, item.metadata])).toEqual([
-          ["I'm planning to watch a movie tonight. Any recommendations?", { event: 'ADD' }],
-          ['How about thriller movies? They can be quite engaging.', { event: 'ADD' }],
-          ["I'm not a big fan of thriller movies but I love sci-fi movies.", { event: 'ADD' }],
-          ["Got it! I'll avoid thriller recommendations and suggest sci-fi movies in the future.", { event: 'ADD' }],
-        ]);
-        const all = await (values['memory'] as Memory).getAll({ filters: { user_id: 'alice', category: 'movie_recommendations' } });
-        expect(all.results.map((item) => item.id)).toEqual(result.results.map((item) => item.id));
-        all.results.forEach((item) => expectItem(item, 'alice'));
-      });
-    }, timeout);
+    it(
+      'add with infer: false: stores every non-system message as it is, with the metadata',
+      async () => {
+        await runExample(backend, example('add with infer: false'), async ({ values }) => {
+          const result = values['result'] as SearchResult;
+          expect(result.results.map((item) => [item.memory, item.metadata])).toEqual([
+            ["I'm planning to watch a movie tonight. Any recommendations?", { event: 'ADD' }],
+            ['How about thriller movies? They can be quite engaging.', { event: 'ADD' }],
+            ["I'm not a big fan of thriller movies but I love sci-fi movies.", { event: 'ADD' }],
+            ["Got it! I'll avoid thriller recommendations and suggest sci-fi movies in the future.", { event: 'ADD' }],
+          ]);
+          const all = await (values['memory'] as Memory).getAll({ filters: { user_id: 'alice', category: 'movie_recommendations' } });
+          expect(all.results.map((item) => item.id)).toEqual(result.results.map((item) => item.id));
+          all.results.forEach((item) => expectItem(item, 'alice'));
+        });
+      },
+      timeout,
+    );
 
-    it('search: the simple search ranks the coffee memory first, the metadata filter keeps only diet', async () => {
-      await runExample(backend, example('search'), async ({ values }) => {
-        const related = values['relatedMemories'] as SearchResult;
-        expect(related.results[0]!.memory).toBe('I like to drink coffee in the morning and go for a walk');
-        related.results.forEach((item) => expectItem(item, 'alice'));
-        const memories = values['memories'] as SearchResult;
-        expect(memories.results.map((item) => [item.memory, item.metadata])).toEqual([['I am vegetarian and avoid dairy', { categories: ['diet', 'food'] }]]);
-      });
-    }, timeout);
+    it(
+      'search: the simple search ranks the coffee memory first, the metadata filter keeps only diet',
+      async () => {
+        await runExample(backend, example('search'), async ({ values }) => {
+          const related = values['relatedMemories'] as SearchResult;
+          expect(related.results[0]!.memory).toBe('I like to drink coffee in the morning and go for a walk');
+          related.results.forEach((item) => expectItem(item, 'alice'));
+          const memories = values['memories'] as SearchResult;
+          expect(memories.results.map((item) => [item.memory, item.metadata])).toEqual([['I am vegetarian and avoid dairy', { categories: ['diet', 'food'] }]]);
+        });
+      },
+      timeout,
+    );
 
-    it('update: mem_123 keeps its id, takes the text, metadata and expiration date, and its history has the UPDATEs', async () => {
-      await runExample(backend, example('update'), async ({ inspect }) => {
-        expect(await inspect.get('mem_123')).toMatchObject({ id: 'mem_123', memory: 'Alex now prefers decaf coffee', metadata: { category: 'preferences', expiration_date: '2030-01-31' } });
-        const rows: HistoryRow[] = await inspect.history('mem_123');
-        expect(rows.map((row) => [row.memory_id, row.action, row.previous_value, row.new_value])).toEqual([
-          ['mem_123', 'UPDATE', 'Alex now prefers decaf coffee', 'Alex now prefers decaf coffee'],
-          ['mem_123', 'UPDATE', 'Alex now prefers decaf coffee', 'Alex now prefers decaf coffee'],
-          ['mem_123', 'UPDATE', 'Alex prefers coffee', 'Alex now prefers decaf coffee'],
-          ['mem_123', 'ADD', null, 'Alex prefers coffee'],
-        ]);
-        expect(rows.at(-1)!.updated_at).toBeNull();
-        expect(rows[0]!.updated_at).toMatch(ISO);
-      });
-    }, timeout);
+    it(
+      'update: mem_123 keeps its id, takes the text, metadata and expiration date, and its history has the UPDATEs',
+      async () => {
+        await runExample(backend, example('update'), async ({ inspect }) => {
+          expect(await inspect.get('mem_123')).toMatchObject({ id: 'mem_123', memory: 'Alex now prefers decaf coffee', metadata: { category: 'preferences', expiration_date: '2030-01-31' } });
+          const rows: HistoryRow[] = await inspect.history('mem_123');
+          expect(rows.map((row) => [row.memory_id, row.action, row.previous_value, row.new_value])).toEqual([
+            ['mem_123', 'UPDATE', 'Alex now prefers decaf coffee', 'Alex now prefers decaf coffee'],
+            ['mem_123', 'UPDATE', 'Alex now prefers decaf coffee', 'Alex now prefers decaf coffee'],
+            ['mem_123', 'UPDATE', 'Alex prefers coffee', 'Alex now prefers decaf coffee'],
+            ['mem_123', 'ADD', null, 'Alex prefers coffee'],
+          ]);
+          expect(rows.at(-1)!.updated_at).toBeNull();
+          expect(rows[0]!.updated_at).toMatch(ISO);
+        });
+      },
+      timeout,
+    );
 
-    it("delete: mem_123 and then all of alice's memories are gone, bob's stay", async () => {
-      await runExample(backend, example('delete'), async ({ inspect }) => {
-        expect(await inspect.get('mem_123')).toBeNull();
-        expect(await inspect.getAll({ filters: { user_id: 'alice' } })).toEqual({ results: [] });
-        expect((await inspect.getAll({ filters: { user_id: 'bob' } })).results.map((item) => item.memory)).toEqual(['Bob plays chess']);
-        expect((await inspect.history('mem_123')).map((row) => [row.action, row.previous_value, row.new_value, row.is_deleted])).toEqual([
-          ['DELETE', null, null, 1],
-          ['ADD', null, null, 0],
-        ]);
-      });
-    }, timeout);
+    it(
+      "delete: mem_123 and then all of alice's memories are gone, bob's stay",
+      async () => {
+        await runExample(backend, example('delete'), async ({ inspect }) => {
+          expect(await inspect.get('mem_123')).toBeNull();
+          expect(await inspect.getAll({ filters: { user_id: 'alice' } })).toEqual({ results: [] });
+          expect((await inspect.getAll({ filters: { user_id: 'bob' } })).results.map((item) => item.memory)).toEqual(['Bob plays chess']);
+          expect((await inspect.history('mem_123')).map((row) => [row.action, row.previous_value, row.new_value, row.is_deleted])).toEqual([
+            ['DELETE', null, null, 1],
+            ['ADD', null, null, 0],
+          ]);
+        });
+      },
+      timeout,
+    );
 
-    it('OSS Node operations: create, read, update and delete <memory_id> as the docs list them', async () => {
-      await runExample(backend, example('OSS Node operations'), async ({ inspect }) => {
-        expect(await inspect.get('<memory_id>')).toBeNull();
-        expect(await inspect.getAll({ filters: { user_id: 'alice' } })).toEqual({ results: [] });
-        expect((await inspect.history('<memory_id>')).map((row) => row.action)).toEqual(['DELETE', 'UPDATE', 'ADD']);
-      });
-    }, timeout);
+    it(
+      'OSS Node operations: create, read, update and delete <memory_id> as the docs list them',
+      async () => {
+        await runExample(backend, example('OSS Node operations'), async ({ inspect }) => {
+          expect(await inspect.get('<memory_id>')).toBeNull();
+          expect(await inspect.getAll({ filters: { user_id: 'alice' } })).toEqual({ results: [] });
+          expect((await inspect.history('<memory_id>')).map((row) => row.action)).toEqual(['DELETE', 'UPDATE', 'ADD']);
+        });
+      },
+      timeout,
+    );
 
     if (!options.skip?.includes('basic')) {
-      it('basic example: every step logs its result and none logs an error', async () => {
-        await runExample(backend, example('basic example (add, get, update, getAll, search, history, delete, reset)'), async ({ logged, errors }) => {
-          expect(errors).toEqual([]);
-          const loggedAs = (label: string) => logged.find((args) => args[0] === label)?.[1];
-          const added = loggedAs('Added memory:') as SearchResult;
-          expect(added.results.map((item) => item.memory)).toEqual(['Name is John', 'Is a software engineer']);
-          expect(loggedAs('Added messages:')).toEqual({ results: [] });
-          expect(loggedAs('Single memory:')).toMatchObject({ id: added.results[0]!.id, memory: 'Name is John' });
-          expect(loggedAs('Updated memory:')).toEqual({ message: 'Memory updated successfully!' });
-          const all = loggedAs('All memories:') as SearchResult;
-          expect(all.results.map((item) => [item.id, item.memory])).toEqual([
-            [added.results[1]!.id, 'Is a software engineer'],
-            [added.results[0]!.id, 'I love India, it is my favorite country.'],
-          ]);
-          const history = loggedAs('Memory history:') as HistoryRow[];
-          expect(history.map((row) => [row.action, row.previous_value, row.new_value])).toEqual([
-            ['UPDATE', 'Name is John', 'I love India, it is my favorite country.'],
-            ['ADD', null, 'Name is John'],
-          ]);
-          expect(logged.map((args) => args[0])).toContain('Memory deleted successfully');
-        });
-      }, timeout);
+      it(
+        'basic example: every step logs its result and none logs an error',
+        async () => {
+          await runExample(backend, example('basic example (add, get, update, getAll, search, history, delete, reset)'), async ({ logged, errors }) => {
+            expect(errors).toEqual([]);
+            const loggedAs = (label: string) => logged.find((args) => args[0] === label)?.[1];
+            const added = loggedAs('Added memory:') as SearchResult;
+            expect(added.results.map((item) => item.memory)).toEqual(['Name is John', 'Is a software engineer']);
+            expect(loggedAs('Added messages:')).toEqual({ results: [] });
+            expect(loggedAs('Single memory:')).toMatchObject({ id: added.results[0]!.id, memory: 'Name is John' });
+            expect(loggedAs('Updated memory:')).toEqual({ message: 'Memory updated successfully!' });
+            const all = loggedAs('All memories:') as SearchResult;
+            expect(all.results.map((item) => [item.id, item.memory])).toEqual([
+              [added.results[1]!.id, 'Is a software engineer'],
+              [added.results[0]!.id, 'I love India, it is my favorite country.'],
+            ]);
+            const history = loggedAs('Memory history:') as HistoryRow[];
+            expect(history.map((row) => [row.action, row.previous_value, row.new_value])).toEqual([
+              ['UPDATE', 'Name is John', 'I love India, it is my favorite country.'],
+              ['ADD', null, 'Name is John'],
+            ]);
+            expect(logged.map((args) => args[0])).toContain('Memory deleted successfully');
+          });
+        },
+        timeout,
+      );
     }
   });
 }

@@ -122,7 +122,10 @@ describe('Memory.search', () => {
 
   it('returns only the filtered user, at most topK, above threshold when several users share the store', async () => {
     const { memory } = createFacade();
-    await memory.add(['I prefer the aisle seat.', "I'm vegetarian.", 'Call me Ada.'].map((content) => ({ role: 'user', content })), { userId: 'alice' });
+    await memory.add(
+      ['I prefer the aisle seat.', "I'm vegetarian.", 'Call me Ada.'].map((content) => ({ role: 'user', content })),
+      { userId: 'alice' },
+    );
     await memory.add("I'm vegan.", { userId: 'bob' });
     const alice = await memory.search('what diet do I follow, vegetarian?', { filters: { user_id: 'alice' }, topK: 2 });
     expect(alice.results).toHaveLength(2);
@@ -179,7 +182,7 @@ describe('Memory.search', () => {
     await memory.close();
   });
 
-  it("rejects an empty query with a ValidationError, as mem0 does", async () => {
+  it('rejects an empty query with a ValidationError, as mem0 does', async () => {
     const { memory } = createFacade();
     await expect(memory.search('', { filters: { user_id: 'alice' } })).rejects.toThrow(ValidationError);
     await expect(memory.search('   ', { filters: { user_id: 'alice' } })).rejects.toThrow('query cannot be empty');
@@ -369,7 +372,10 @@ describe('Memory.deleteAll', () => {
 
   it("erases one user's memories and conversations when another user's stay", async () => {
     const { memory, factory } = createFacade();
-    await memory.add(['Call me Quillonia.', "I'm vegetarian."].map((content) => ({ role: 'user', content })), { userId: 'alice' });
+    await memory.add(
+      ['Call me Quillonia.', "I'm vegetarian."].map((content) => ({ role: 'user', content })),
+      { userId: 'alice' },
+    );
     await memory.add('Nothing durable here, Quillonia said', { userId: 'alice' });
     await memory.add('Call me Bartholomew.', { userId: 'bob' });
     await memory.deleteAll({ userId: 'alice' });

@@ -36,7 +36,7 @@ describe('openAIDecider', () => {
     expect((await memory.list(owner)).map((record) => record.content)).toEqual([FISH.content]);
   });
 
-  it('refuses the model\'s UPDATE and changes nothing when the new source is weaker than the strongest behind the memory', async () => {
+  it("refuses the model's UPDATE and changes nothing when the new source is weaker than the strongest behind the memory", async () => {
     stub.reply(CHAT, chatReply({ action: 'CREATE', targetId: null, corroborates: false, reason: 'first diet fact' }));
     const { memory } = await createTestMemory({ decider: decider() });
     const created = await memory.remember(VEG, { ...owner, source: { type: 'user_explicit', id: 'c1' } });
@@ -47,7 +47,7 @@ describe('openAIDecider', () => {
     expect(await memory.list({ ...owner, includeInvalid: true })).toEqual(before);
   });
 
-  it('turns the model\'s CREATE into an UPDATE when the candidate\'s exclusive topic already holds an active memory', async () => {
+  it("turns the model's CREATE into an UPDATE when the candidate's exclusive topic already holds an active memory", async () => {
     stub.reply(CHAT, chatReply({ action: 'CREATE', targetId: null, corroborates: false, reason: 'looks new' }));
     const { memory } = await createTestMemory({ decider: decider() });
     const created = await memory.remember(VEG, { ...owner, source: { type: 'user_explicit', id: 'c1' } });
@@ -56,7 +56,7 @@ describe('openAIDecider', () => {
     expect((await memory.list(owner)).filter((record) => record.topic === 'diet')).toHaveLength(1);
   });
 
-  it('turns the model\'s UPDATE of a memory on another topic into a CREATE, and that memory stays', async () => {
+  it("turns the model's UPDATE of a memory on another topic into a CREATE, and that memory stays", async () => {
     const { memory } = await createTestMemory({ decider: decider(), candidateThreshold: -1 });
     stub.reply(CHAT, chatReply({ action: 'CREATE', targetId: null, corroborates: false, reason: 'first diet fact' }));
     const diet = await memory.remember(VEG, { ...owner, source: { type: 'user_explicit', id: 'c1' } });
@@ -157,7 +157,15 @@ describe('openAIEmbedder', () => {
   });
 
   it('rejects with PluginError when a later answer has another length than the first one, and learns nothing from a ragged first answer', async () => {
-    stub.reply(EMBEDDINGS, embeddingsReply([[1, 0, 0, 0], [1, 0]]), embeddingsReply([[1, 0, 0]]), embeddingsReply([[1, 0]]));
+    stub.reply(
+      EMBEDDINGS,
+      embeddingsReply([
+        [1, 0, 0, 0],
+        [1, 0],
+      ]),
+      embeddingsReply([[1, 0, 0]]),
+      embeddingsReply([[1, 0]]),
+    );
     const embedder = openAIEmbedder({ baseURL: stub.baseURL, model: 'stub-embed' });
     await expect(embedder.embed(['a', 'b'])).rejects.toThrow(/length 2 \(text 1\), not the 4 its first answer had/);
     expect(embedder.dim).toBe(0);

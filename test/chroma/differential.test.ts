@@ -89,7 +89,10 @@ describe('createChromaStorage search (differential against IndexedDB)', () => {
           const search = randomSearch(random);
           const [fromChroma, fromIndexed] = await searchBoth(chroma, indexed, search);
           const label = `n=${n} query ${q} ${JSON.stringify({ ...search, vector: undefined })}`;
-          expect(fromChroma.map((hit) => hit.id), label).toEqual(fromIndexed.map((hit) => hit.id));
+          expect(
+            fromChroma.map((hit) => hit.id),
+            label,
+          ).toEqual(fromIndexed.map((hit) => hit.id));
           fromChroma.forEach((hit, i) => {
             expect(hit.score, label).toBeCloseTo(fromIndexed[i]!.score, 5);
             expect(hit.cosine, label).toBeCloseTo(fromIndexed[i]!.cosine, 5);
@@ -107,7 +110,10 @@ describe('createChromaStorage search (differential against IndexedDB)', () => {
         for (let q = 0; q < 10; q++) {
           const search = randomSearch(random);
           const [fromChroma, fromIndexed] = await searchBoth(chroma, indexed, search);
-          expect(fromChroma.map((hit) => [hit.id, hit.score.toFixed(5)]), `n=${n} after the write, query ${q}`).toEqual(fromIndexed.map((hit) => [hit.id, hit.score.toFixed(5)]));
+          expect(
+            fromChroma.map((hit) => [hit.id, hit.score.toFixed(5)]),
+            `n=${n} after the write, query ${q}`,
+          ).toEqual(fromIndexed.map((hit) => [hit.id, hit.score.toFixed(5)]));
           compared++;
         }
       } finally {

@@ -53,7 +53,7 @@ describe('createChromaStorage (held partitions)', () => {
     }
   });
 
-  it('catches up on another instance\'s new rows and tombstones by write version when the version moved', async () => {
+  it("catches up on another instance's new rows and tombstones by write version when the version moved", async () => {
     const prefix = freshPrefix('catchup');
     const a = await openTestStorage(prefix, { internals: { lockName: 'a' } });
     const b = await openTestStorage(prefix, { internals: { lockName: 'b' } });

@@ -51,7 +51,13 @@ describe('createChromaStorage (records)', () => {
     storage = await openTestStorage(freshPrefix('inputs'));
     const key = userPartition(ada);
     const input = (id: string, at: number) => ({ ...ada, scope: 'user' as const, sessionId: id, source: { type: 'user_implicit' as const, id }, at, kind: 'ingest' as const, messages: [{ role: 'user' as const, content: `said in ${id}` }] });
-    for (const [i, [id, at]] of ([['s1', 30], ['s2', 10], ['s1', 20]] as const).entries()) {
+    for (const [i, [id, at]] of (
+      [
+        ['s1', 30],
+        ['s2', 10],
+        ['s1', 20],
+      ] as const
+    ).entries()) {
       await storage.records.commit({ records: [], inputs: [input(id, at)], expected: new Map([[key, i]]) });
     }
     const all = await storage.records.inputs(ada);
@@ -81,7 +87,13 @@ describe('createChromaStorage (records)', () => {
     const prefix = freshPrefix('revoke');
     storage = await openTestStorage(prefix);
     const key = userPartition(ada);
-    const both = testRecord({ id: 'mem_a', sources: [{ type: 'user_implicit', id: 's1', excerpt: 'CANARY one', at: 1 }, { type: 'user_explicit', id: 's2', excerpt: 'kept', at: 2 }] });
+    const both = testRecord({
+      id: 'mem_a',
+      sources: [
+        { type: 'user_implicit', id: 's1', excerpt: 'CANARY one', at: 1 },
+        { type: 'user_explicit', id: 's2', excerpt: 'kept', at: 2 },
+      ],
+    });
     await storage.records.commit({ records: [both], creates: ['mem_a'], expected: new Map([[key, 0]]) });
     expect((await storage.records.bySource(ada, 's1')).map((record) => record.id)).toEqual(['mem_a']);
     const without = { ...both, sources: [both.sources[1]!] };

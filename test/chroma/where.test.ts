@@ -17,7 +17,12 @@ describe('where builder (engram/chroma)', () => {
     collection = await client.getOrCreateCollection({ name, embeddingFunction: null, configuration: { hnsw: { space: 'cosine' } } });
     await collection.upsert({
       ids: ['a', 'b', 'c', 'd'],
-      embeddings: [[1, 0], [0, 1], [1, 1], [1, -1]],
+      embeddings: [
+        [1, 0],
+        [0, 1],
+        [1, 1],
+        [1, -1],
+      ],
       metadatas: [
         { pk: 'p1', scope: 'user', active: true },
         { pk: 'p1', scope: 'session', active: false },

@@ -49,10 +49,7 @@ describe('createMemory({ decider }) (the gates every proposal passes)', () => {
 
 describe('planConsolidation (owner and visibility gate)', () => {
   it('never sweeps, so never lets a decider reach, a memory of another owner or app the working set holds', async () => {
-    const foreign = [
-      record('bob', 'The user follows a vegetarian diet.', 'diet', { userId: 'bob' }),
-      record('other-app', 'The user follows a vegetarian diet.', 'diet', { appName: 'other' }),
-    ];
+    const foreign = [record('bob', 'The user follows a vegetarian diet.', 'diet', { userId: 'bob' }), record('other-app', 'The user follows a vegetarian diet.', 'diet', { appName: 'other' })];
     const candidate = item('The user eats fish again.', 'diet', source('s2', 'user_explicit'));
     expect(sweep(foreign, candidate, TARGET, -1, new Set(['diet']))).toEqual([]);
     // The policy would otherwise supersede Bob's memory: it is a same-topic memory on an exclusive topic.

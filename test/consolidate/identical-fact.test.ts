@@ -9,7 +9,6 @@ afterEach(async () => {
   for (const memory of opened.splice(0)) await memory.close();
 });
 
-
 async function open(): Promise<Memory> {
   const { memory } = await createTestMemory({ embedder: noiseEmbedder(), exclusiveTopics: ['diet'], candidateThreshold: 0.99 });
   opened.push(memory);

@@ -25,8 +25,7 @@ async function play(memory: Memory, clock: { advance: (ms: number) => void }, wr
   return operations;
 }
 
-const activeSources = async (memory: Memory) =>
-  (await memory.list({ userId: 'u1' })).map((record) => [record.topic, record.sources.map((source) => source.id)]);
+const activeSources = async (memory: Memory) => (await memory.list({ userId: 'u1' })).map((record) => [record.topic, record.sources.map((source) => source.id)]);
 
 describe('consolidate (a record created and superseded in one commit)', () => {
   it('gives the last UPDATE of one message every source of the line', async () => {
@@ -51,7 +50,10 @@ describe('consolidate (a record created and superseded in one commit)', () => {
       // The first sentence corroborates the vegan memory with s2, the second replaces it.
       await play(test.memory, test.clock, [['s2', 'user_explicit', "I'm vegan. I'm pescatarian now."]]);
       const [record] = await test.memory.list({ userId: 'u1' });
-      expect(record?.sources.map((source) => [source.type, source.id])).toEqual([['user_implicit', 's1'], ['user_explicit', 's2']]);
+      expect(record?.sources.map((source) => [source.type, source.id])).toEqual([
+        ['user_implicit', 's1'],
+        ['user_explicit', 's2'],
+      ]);
       expect(activeFacts(await test.memory.list({ userId: 'u1' }))[0]?.confidence).toBe(0.9);
       // On disk: the line holds s2 once (a row per source gained, at most one per line).
       const lineage = (await storedRows(test.factory)).filter((row) => row.store === 'lineage').map((row) => (row.value as { sourceId: string }).sourceId);

@@ -67,7 +67,11 @@ export async function checkAsOf(open: OpenMemory, runs: number): Promise<{ reads
         }
         const target = conversations[pick % conversations.length]!;
         await original.memory.forgetSource(target.sourceId, { userId: target.userId });
-        const without = await playWatching(fresh.memory, fresh.clock.set, conversations.filter((c) => !(c.userId === target.userId && c.sourceId === target.sourceId)));
+        const without = await playWatching(
+          fresh.memory,
+          fresh.clock.set,
+          conversations.filter((c) => !(c.userId === target.userId && c.sourceId === target.sourceId)),
+        );
         for (const at of times) {
           expect(await asOf(original.memory, at)).toEqual(seenAt(without, at));
           const tombstonesToo = await original.memory.list({ userId: target.userId, asOf: at, includeInvalid: true });

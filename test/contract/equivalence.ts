@@ -29,7 +29,14 @@ export async function play(memory: Memory, setTime: (at: number) => void, conver
     const options = { userId: c.userId, sessionId: c.sessionId, source: { type: c.sourceType, id: c.sourceId } };
     if (c.kind === 'remember') await memory.remember(c.fact!, { userId: c.userId, source: options.source });
     else if (c.kind === 'summary') await memory.summarizeSession([{ role: 'user', content: c.text }], options);
-    else await memory.ingest([{ role: 'user', content: c.text }, { role: 'assistant', content: "I'm vegan and call me Bot." }], options);
+    else
+      await memory.ingest(
+        [
+          { role: 'user', content: c.text },
+          { role: 'assistant', content: "I'm vegan and call me Bot." },
+        ],
+        options,
+      );
   }
 }
 
@@ -48,7 +55,11 @@ export async function forgetVersusFresh(open: OpenMemory, conversations: readonl
     original.clock.advance(DAY);
     const before = activeFacts(await original.memory.list({ userId }));
     await original.memory.forgetSource(sourceId, { userId });
-    await play(fresh.memory, fresh.clock.set, conversations.filter((c) => !(c.userId === userId && revoked.has(c.sourceId))));
+    await play(
+      fresh.memory,
+      fresh.clock.set,
+      conversations.filter((c) => !(c.userId === userId && revoked.has(c.sourceId))),
+    );
     const after: Record<string, unknown> = {};
     const expected: Record<string, unknown> = {};
     for (const user of users) {
@@ -129,7 +140,6 @@ export const SEED_CONVERSATIONS = SEED_SESSIONS.map(
       .join(' '),
   }),
 );
-
 
 /** The sources one call revokes: the picked conversation's, and with `sources: 2` another of the same user's (when there is one). */
 function revokedOf(conversations: readonly Conversation[], pick: number, sources: 1 | 2): { userId: string; sourceIds: string[] } {

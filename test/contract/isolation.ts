@@ -41,10 +41,7 @@ export async function checkIsolation(memory: Memory, runs: number): Promise<{ re
       for (const topic of TOPICS) {
         const scope: Scope = n % 5 === 0 ? 'session' : 'user';
         const sessionId = SESSIONS[n % 2]!;
-        await memory.remember(
-          { content: `Note ${n} for ${userId} in ${appName} about ${topic} and trips`, topic },
-          { userId, appName, scope, ...(scope === 'session' ? { sessionId } : {}), source: { type: 'user_explicit', id: `f${n}` } },
-        );
+        await memory.remember({ content: `Note ${n} for ${userId} in ${appName} about ${topic} and trips`, topic }, { userId, appName, scope, ...(scope === 'session' ? { sessionId } : {}), source: { type: 'user_explicit', id: `f${n}` } });
         n++;
       }
     }

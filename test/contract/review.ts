@@ -34,13 +34,30 @@ type Command =
 const instance = fc.nat({ max: 1 });
 const user = fc.nat({ max: 1 });
 const commandArbitrary: fc.Arbitrary<Command> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('write' as const), instance, user, type: fc.constantFrom<SourceType>('user_implicit', 'user_implicit', 'tool_output', 'user_explicit'), source: fc.nat({ max: 3 }), word: fc.nat({ max: WORDS.length - 1 }), topic: fc.nat({ max: TOPICS.length - 1 }) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('write' as const),
+      instance,
+      user,
+      type: fc.constantFrom<SourceType>('user_implicit', 'user_implicit', 'tool_output', 'user_explicit'),
+      source: fc.nat({ max: 3 }),
+      word: fc.nat({ max: WORDS.length - 1 }),
+      topic: fc.nat({ max: TOPICS.length - 1 }),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('approve' as const), instance, user, pick: fc.nat({ max: 5 }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('reject' as const), instance, user, pick: fc.nat({ max: 5 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('forget' as const), instance, user, source: fc.nat({ max: 3 }) }) },
 );
 /** Steps: one command, or two run at once on the two instances. */
-const stepsArbitrary = fc.array(fc.oneof(commandArbitrary.map((c) => [c]), fc.tuple(commandArbitrary, commandArbitrary)), { minLength: 4, maxLength: 12 });
+const stepsArbitrary = fc.array(
+  fc.oneof(
+    commandArbitrary.map((c) => [c]),
+    fc.tuple(commandArbitrary, commandArbitrary),
+  ),
+  { minLength: 4, maxLength: 12 },
+);
 
 interface Queued {
   user: string;
@@ -135,7 +152,10 @@ async function settleRace(memory: Memory, model: QueueModel, outcomes: readonly 
 async function checkAgainst(memories: readonly Memory[], model: QueueModel): Promise<void> {
   for (const userId of USERS) {
     const owner = { userId, appName: 'default' };
-    const expected = [...model.pending].filter(([, queued]) => queued.user === userId).map(([id]) => id).sort();
+    const expected = [...model.pending]
+      .filter(([, queued]) => queued.user === userId)
+      .map(([id]) => id)
+      .sort();
     for (const memory of memories) {
       expect((await memory.pending(owner)).map((entry) => entry.id).sort()).toEqual(expected);
       const visible = [...(await memory.list(owner)), ...(await memory.retrieve('The user likes', { ...owner, k: 50 })).map((hit) => hit.memory)];
@@ -212,7 +232,10 @@ export async function sweepReview(stores: ReviewStores): Promise<{ approve: numb
       const act = () => (verb === 'approve' ? memory.approve(id, { userId: 'u1', appName: 'default' }) : memory.reject(id, { userId: 'u1', appName: 'default' }));
       const before = { snapshot: await store.snapshot(), view: await view(memory) };
       store.failWrite(k);
-      const outcome = await act().then(() => 'ok' as const, (error: unknown) => error);
+      const outcome = await act().then(
+        () => 'ok' as const,
+        (error: unknown) => error,
+      );
       const writes = store.writes;
       store.failWrite(0);
       if (outcome === 'ok') {
@@ -236,7 +259,12 @@ export async function sweepReview(stores: ReviewStores): Promise<{ approve: numb
 export async function checkExplainEqualsRetrieve(stores: ReviewStores, runs: number): Promise<{ compared: number; misses: number }> {
   let compared = 0;
   let misses = 0;
-  const query = fc.record({ text: fc.constantFrom('diet', 'seat', 'what does the user eat?', 'Ada', 'export failing', 'jazz music', 'dog'), k: fc.nat({ max: 6 }), session: fc.option(fc.nat({ max: 2 }), { nil: undefined }), userId: fc.constantFrom('u1', 'u2') });
+  const query = fc.record({
+    text: fc.constantFrom('diet', 'seat', 'what does the user eat?', 'Ada', 'export failing', 'jazz music', 'dog'),
+    k: fc.nat({ max: 6 }),
+    session: fc.option(fc.nat({ max: 2 }), { nil: undefined }),
+    userId: fc.constantFrom('u1', 'u2'),
+  });
   await fc.assert(
     fc.asyncProperty(historyArbitrary, fc.array(query, { minLength: 1, maxLength: 4 }), async (conversations, queries) => {
       const { memory, clock } = await stores.on(await stores.store(), { review: { sources: ['tool_output'] } });

@@ -51,7 +51,7 @@ export function seedScenario(open: OpenMemory): void {
     expect(record.confidence).toBe(0.7);
     expect(record.sources.map((s) => s.id)).toEqual(['s1', 's2']);
     expect(record.updatedAt).toBe(SEED_START + DAY);
-    expect((await test.memory.list(SEED_OWNER))).toHaveLength(3);
+    expect(await test.memory.list(SEED_OWNER)).toHaveLength(3);
   });
 
   it('tombstones the vegetarian memory with an UPDATE to "eats fish" at 0.90 from s1, s2, s3 when session 3 contradicts it', async () => {

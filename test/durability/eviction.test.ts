@@ -118,4 +118,3 @@ describe('checkedForEviction', () => {
     expect(forced).toBe(1);
   });
 });
-

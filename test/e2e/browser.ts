@@ -16,25 +16,13 @@ export const DEMO_OUT_DIR = join(REPO_ROOT, 'dist-demo');
 
 // Without the network flags Chromium keeps trying to reach Google services and floods the
 // closed network here; --no-sandbox because the tests run as root in containers.
-export const CHROMIUM_ARGS: readonly string[] = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export const CHROMIUM_ARGS: readonly string[] = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /** `CHROMIUM_PATH`, else `/usr/bin/chromium`. Throws (never skips) when it is not installed. */
 export function chromiumPath(): string {
   const path = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
   if (!existsSync(path)) {
-    throw new Error(
-      `Chromium not found at ${path}. Install it with \`apt-get install -y chromium\` ` +
-        '(Debian/Ubuntu; about a minute), or set CHROMIUM_PATH to a Chromium or Chrome executable.',
-    );
+    throw new Error(`Chromium not found at ${path}. Install it with \`apt-get install -y chromium\` ` + '(Debian/Ubuntu; about a minute), or set CHROMIUM_PATH to a Chromium or Chrome executable.');
   }
   return path;
 }

@@ -64,11 +64,7 @@ export async function createConsumer(): Promise<Consumer> {
   const tarball = tarballs.find((name) => name.startsWith('engram-'));
   if (!tarball || tarballs.length !== CONSUMER_DEPENDENCIES.length + 1) throw new Error(`npm pack left ${tarballs.join(', ')} in ${dir}`);
   await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'engram-consumer', private: true, type: 'module' }, null, 2));
-  await mustRun(
-    'npm',
-    ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock', ...tarballs.map((name) => `./${name}`)],
-    dir,
-  );
+  await mustRun('npm', ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock', ...tarballs.map((name) => `./${name}`)], dir);
   return { dir, tarball: join(dir, tarball) };
 }
 

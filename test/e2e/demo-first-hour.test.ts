@@ -92,11 +92,7 @@ async function stepIn(tab: Page, done: number) {
 /** Polled on a timer, not on frames: `tab` may be in the background. A timeout says what the tab shows instead. */
 async function walkShows(tab: Page, done: number) {
   await tab
-    .waitForFunction(
-      (count) => document.querySelector<HTMLElement>('[data-testid="next-step"]')?.dataset['done'] === String(count) && !document.body.classList.contains('busy'),
-      done,
-      { polling: 100, timeout: 15_000 },
-    )
+    .waitForFunction((count) => document.querySelector<HTMLElement>('[data-testid="next-step"]')?.dataset['done'] === String(count) && !document.body.classList.contains('busy'), done, { polling: 100, timeout: 15_000 })
     .catch(async (error: unknown) => {
       const shows = await tab.evaluate(() =>
         ['next-step', 'progress-title', 'progress-phase', 'step-error', 'error'].map((id) => {
@@ -287,9 +283,7 @@ describe('demo page', () => {
   });
 
   it('names each phase of a 3,000-line ingest in the progress line while it runs on a slow device', async () => {
-    const lines = Array.from({ length: 3000 }, (_, i) =>
-      i % 2 ? `assistant: Here is day ${i} of the plan.` : i % 6 === 0 ? 'I prefer the window seat.' : `Can you plan day ${i} of the Lisbon trip, with a museum?`,
-    );
+    const lines = Array.from({ length: 3000 }, (_, i) => (i % 2 ? `assistant: Here is day ${i} of the plan.` : i % 6 === 0 ? 'I prefer the window seat.' : `Can you plan day ${i} of the Lisbon trip, with a museum?`));
     await page.getByTestId('pg-user').fill('u_paste');
     await page.getByTestId('pg-messages').evaluate((element, text) => {
       (element as HTMLTextAreaElement).value = text;

@@ -135,11 +135,7 @@ export async function idle(page: Page) {
 
 /** Waits until the store panel shows `userId` and no action runs. */
 export async function storeShows(page: Page, userId: string) {
-  await page.waitForFunction(
-    (user) => document.querySelector<HTMLElement>('[data-testid="store"]')?.dataset['owner'] === user && !document.body.classList.contains('busy'),
-    userId,
-    { polling: 100 },
-  );
+  await page.waitForFunction((user) => document.querySelector<HTMLElement>('[data-testid="store"]')?.dataset['owner'] === user && !document.body.classList.contains('busy'), userId, { polling: 100 });
 }
 
 export async function storeOwner(page: Page): Promise<string> {

@@ -20,11 +20,7 @@ useDemo('demo-round-two', (run) => {
 async function walkTo(done: number) {
   for (let step = Number(await page.getByTestId('next-step').getAttribute('data-done')); step < done; step++) {
     await page.getByTestId('next-step').click();
-    await page.waitForFunction(
-      (count) => document.querySelector<HTMLElement>('[data-testid="next-step"]')?.dataset['done'] === String(count) && !document.body.classList.contains('busy'),
-      step + 1,
-      { polling: 100 },
-    );
+    await page.waitForFunction((count) => document.querySelector<HTMLElement>('[data-testid="next-step"]')?.dataset['done'] === String(count) && !document.body.classList.contains('busy'), step + 1, { polling: 100 });
   }
 }
 
@@ -77,7 +73,10 @@ describe('demo page (round two)', () => {
   });
 
   it('keeps each radio of the Models panel beside its label, at 1280 px and at 390 px', async () => {
-    for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+    for (const viewport of [
+      { width: 1280, height: 900 },
+      { width: 390, height: 844 },
+    ]) {
       const { tab, errors } = await openTab(demo, viewport);
       const radios = await radioLayout(tab);
       expect(radios.map((radio) => radio.value)).toEqual(['offline', 'openai', 'chrome']);
@@ -146,9 +145,7 @@ describe('demo page (round two)', () => {
 
   it('marks s1 as revoked wherever it still stands in the store, and never as inherited', async () => {
     await storeShows(page, 'u_ada');
-    const chips = await page.locator('[data-testid="store"] .chip[data-source-id="s1"]').evaluateAll((elements) =>
-      elements.map((element) => ({ state: (element as HTMLElement).dataset['state'] ?? '', text: element.textContent ?? '' })),
-    );
+    const chips = await page.locator('[data-testid="store"] .chip[data-source-id="s1"]').evaluateAll((elements) => elements.map((element) => ({ state: (element as HTMLElement).dataset['state'] ?? '', text: element.textContent ?? '' })));
     expect(chips.length).toBeGreaterThan(0);
     expect(chips.every((chip) => chip.state === 'revoked' && chip.text.endsWith('revoked'))).toBe(true);
     expect(await page.locator('[data-testid="lineage"] .chip.inherited[data-source-id="s1"]').count()).toBe(0);

@@ -67,9 +67,7 @@ async function operations(): Promise<{ action: string; content: string; reason: 
 }
 
 async function hits(scope: string): Promise<{ content: string; top: boolean }[]> {
-  return page.$$eval(`${scope} [data-testid="hit"]`, (rows) =>
-    rows.map((row) => ({ content: row.querySelector('[data-testid="hit-content"]')?.textContent ?? '', top: (row as HTMLElement).dataset['top'] === 'true' })),
-  );
+  return page.$$eval(`${scope} [data-testid="hit"]`, (rows) => rows.map((row) => ({ content: row.querySelector('[data-testid="hit-content"]')?.textContent ?? '', top: (row as HTMLElement).dataset['top'] === 'true' })));
 }
 
 beforeAll(async () => {
@@ -103,11 +101,7 @@ describe('demo page', () => {
     await nextStep(1, 'session-1');
     expect((await operations()).map((operation) => operation.action)).toEqual(['CREATE', 'CREATE', 'CREATE']);
     const memories = await active();
-    expect(memories.map((memory) => memory.content).sort()).toEqual([
-      'The user follows a vegetarian diet.',
-      'The user goes by Ada.',
-      'The user prefers aisle seating on flights.',
-    ]);
+    expect(memories.map((memory) => memory.content).sort()).toEqual(['The user follows a vegetarian diet.', 'The user goes by Ada.', 'The user prefers aisle seating on flights.']);
     expect(memories.every((memory) => memory.confidence === '0.65' && memory.sources.join() === 's1')).toBe(true);
     expect(await page.getByTestId('conversation').textContent()).toContain('For flights, I prefer the aisle seat.');
   });
@@ -156,11 +150,7 @@ describe('demo page', () => {
 
   it('answers the lunch query from the same three memories', async () => {
     await nextStep(6, 'query-lunch');
-    expect((await hits('[data-testid="step"]')).map((hit) => hit.content).sort()).toEqual([
-      'The user eats fish again.',
-      'The user goes by Ada.',
-      'The user prefers aisle seating on flights.',
-    ]);
+    expect((await hits('[data-testid="step"]')).map((hit) => hit.content).sort()).toEqual(['The user eats fish again.', 'The user goes by Ada.', 'The user prefers aisle seating on flights.']);
   });
 
   it('shows nothing for the second user', async () => {

@@ -64,7 +64,12 @@ describe('createMemory (eviction, Chromium)', () => {
       // What the browser's eviction removes: the origin's IndexedDB (localStorage stays).
       const cdp = await context.newCDPSession(page);
       await cdp.send('Storage.clearDataForOrigin', { origin: new URL(served.url).origin, storageTypes: 'indexeddb' });
-      const whileOpen = await page.evaluate(() => window.memory!.list({ userId: 'u' }).then((records) => `served ${records.length}`, (error: Error) => error.name));
+      const whileOpen = await page.evaluate(() =>
+        window.memory!.list({ userId: 'u' }).then(
+          (records) => `served ${records.length}`,
+          (error: Error) => error.name,
+        ),
+      );
       await page.reload();
       await page.waitForFunction(() => window.harnessReady === true);
       const atOpen = await page.evaluate(() =>
@@ -133,7 +138,7 @@ describe('createMemory (upgrade interrupted, Chromium)', () => {
         const upgrading = new Promise<void>((resolve) =>
           tab.page.on('console', (message) => {
             const [event, at] = message.text().split(' ');
-            if (event === 'upgrade-needed') (needed = Number(at), resolve());
+            if (event === 'upgrade-needed') (needed = Number(at)), resolve();
             if (event === 'upgrade-done') done = Number(at);
           }),
         );
@@ -180,14 +185,18 @@ describe('createMemory (upgrade interrupted, Chromium)', () => {
         const cut = left === 30 || migrated.chained < migrated.rows || migrated.keyed < migrated.rows;
         const reopened = await reopen(name);
         const finished = await page.evaluate((name) => window.durability.migratedRows(name), name);
-        outcomes.push(`${Math.round(fraction * upgradeMs)} ms in: left at version ${left}${sawDone ? ' (success seen)' : ''} with ${migrated.chained}/${migrated.rows} rows migrated (fact keys ${migrated.keyed}), reopened with ${reopened} of ${rows}`);
+        outcomes.push(
+          `${Math.round(fraction * upgradeMs)} ms in: left at version ${left}${sawDone ? ' (success seen)' : ''} with ${migrated.chained}/${migrated.rows} rows migrated (fact keys ${migrated.keyed}), reopened with ${reopened} of ${rows}`,
+        );
         if (cut) interrupted.push(fraction);
         expect([30, current]).toContain(left);
         expect(reopened).toBe(rows);
         expect(finished).toEqual({ chained: rows, keyed: rows, rows });
       }
       const measured = upgradeMs;
-      console.log(`[durability] upgrade interrupted by closing the tab (uninterrupted, the upgrade takes ${Math.round(measured)} ms; ${fixture.database.stores.find((store) => store.name === 'memories')!.rows.length}×${COPIES + 1} v3 rows): ${outcomes.join('; ')}; upgrades cut short ${interrupted.length}, memories lost 0`);
+      console.log(
+        `[durability] upgrade interrupted by closing the tab (uninterrupted, the upgrade takes ${Math.round(measured)} ms; ${fixture.database.stores.find((store) => store.name === 'memories')!.rows.length}×${COPIES + 1} v3 rows): ${outcomes.join('; ')}; upgrades cut short ${interrupted.length}, memories lost 0`,
+      );
       // At least one close landed inside the upgrade transaction (the database stayed at v3).
       expect(interrupted.length).toBeGreaterThan(0);
     });

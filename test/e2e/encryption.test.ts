@@ -40,11 +40,17 @@ function openSealed(page: Page, name: string, key: number[] | null): Promise<str
 function writeCanary(page: Page, canary: string): Promise<void> {
   return page.evaluate(async (canary) => {
     const memory = window.memory!;
-    await memory.ingest([{ role: 'user', content: `Please call me ${canary}. I'm vegan.` }, { role: 'assistant', content: 'Noted.' }], {
-      userId: 'u',
-      sessionId: 'c1',
-      source: { type: 'user_explicit', id: 's1' },
-    });
+    await memory.ingest(
+      [
+        { role: 'user', content: `Please call me ${canary}. I'm vegan.` },
+        { role: 'assistant', content: 'Noted.' },
+      ],
+      {
+        userId: 'u',
+        sessionId: 'c1',
+        source: { type: 'user_explicit', id: 's1' },
+      },
+    );
     await memory.remember({ content: `The user's passphrase is ${canary}.`, topic: 'secret' }, { userId: 'u', source: { type: 'user_explicit', id: 's2' } });
     await memory.retrieve(`passphrase ${canary}`, { userId: 'u', k: 5 });
     await memory.close();

@@ -162,14 +162,15 @@ afterAll(async () => {
 describe('engram (packed tarball)', () => {
   it.each(Object.keys(MODES))('type-checks a consumer and rejects exactly the one wrong call when moduleResolution is %s', async (mode) => {
     const { diagnostics, output } = await checks.get(mode)!;
-    expect(diagnostics, output).toEqual([
-      { file: 'src/check.ts', line: WRONG_LINE, code: 'TS2322', message: "Type 'string' is not assignable to type 'number'." },
-    ]);
+    expect(diagnostics, output).toEqual([{ file: 'src/check.ts', line: WRONG_LINE, code: 'TS2322', message: "Type 'string' is not assignable to type 'number'." }]);
   });
 
   it('ships LICENSE, README, the entry, the worker, source maps and types, and no sources', async () => {
     const listing = await command('tar', ['-tzf', consumer.tarball], consumer.dir);
-    const files = listing.stdout.split('\n').filter(Boolean).map((path) => path.replace(/^package\//, ''));
+    const files = listing.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((path) => path.replace(/^package\//, ''));
     for (const file of ['LICENSE', 'README.md', 'package.json', 'dist/engram.js', 'dist/memory.js', 'dist/memory.js.map', 'dist/types/index.d.ts']) expect(files).toContain(file);
     expect(files.some((file) => /^dist\/assets\/worker-.*\.js\.map$/.test(file))).toBe(true);
     expect(files.filter((file) => file.startsWith('src/') || file.startsWith('test/'))).toEqual([]);

@@ -34,9 +34,7 @@ function resolved(checker: ts.TypeChecker, symbol: ts.Symbol): ts.Symbol {
 
 /** The exports of the module `specifier` as `file` imports it. */
 function exportsOf(checker: ts.TypeChecker, file: ts.SourceFile, specifier: string): ts.Symbol[] {
-  const declaration = file.statements.find(
-    (statement): statement is ts.ImportDeclaration => ts.isImportDeclaration(statement) && (statement.moduleSpecifier as ts.StringLiteral).text === specifier,
-  );
+  const declaration = file.statements.find((statement): statement is ts.ImportDeclaration => ts.isImportDeclaration(statement) && (statement.moduleSpecifier as ts.StringLiteral).text === specifier);
   const module = declaration && checker.getSymbolAtLocation(declaration.moduleSpecifier);
   if (!module) throw new Error(`${file.fileName} does not import a resolvable '${specifier}'`);
   return checker.getExportsOfModule(module);
@@ -93,6 +91,11 @@ export async function publicSurface(consumerFile: string, packageDir: string, sp
     entries: Object.fromEntries([...entries].map(([specifier, exported]) => [specifier, exported.map((symbol) => symbol.name)])),
     unexported: [...unexported].sort(),
     anys: [...anys].sort(),
-    memoryOptions: options ? checker.getDeclaredTypeOfSymbol(resolved(checker, options)).getProperties().map((property) => property.name) : [],
+    memoryOptions: options
+      ? checker
+          .getDeclaredTypeOfSymbol(resolved(checker, options))
+          .getProperties()
+          .map((property) => property.name)
+      : [],
   };
 }

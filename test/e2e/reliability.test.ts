@@ -47,10 +47,7 @@ describe('browser reliability (Chromium, real IndexedDB, module Worker)', () => 
             const operations: { action: string; memoryId: string }[] = [];
             const started = performance.now();
             for (let i = 0; i < n; i++) {
-              const operation = await window.memory!.remember(
-                { content: `Fact ${tab} #${i}`, topic: 'note' },
-                { userId: 'u', source: { type: 'user_explicit', id: `${tab}-${i}` } },
-              );
+              const operation = await window.memory!.remember({ content: `Fact ${tab} #${i}`, topic: 'note' }, { userId: 'u', source: { type: 'user_explicit', id: `${tab}-${i}` } });
               operations.push({ action: operation.action, memoryId: operation.memoryId });
             }
             return { operations, ms: performance.now() - started, visibility: document.visibilityState };
@@ -115,10 +112,7 @@ describe('browser reliability (Chromium, real IndexedDB, module Worker)', () => 
             const operations: { action: string; memoryId: string; targetId: string | null; source: string }[] = [];
             for (let i = 0; i < n; i++) {
               const source = `${tab}-diet-${i}`;
-              const operation = await window.memory!.remember(
-                { content: `The user follows diet variant ${tab}-${i}.`, topic: 'diet' },
-                { userId: 'u', source: { type: 'user_explicit', id: source } },
-              );
+              const operation = await window.memory!.remember({ content: `The user follows diet variant ${tab}-${i}.`, topic: 'diet' }, { userId: 'u', source: { type: 'user_explicit', id: source } });
               operations.push({ action: operation.action, memoryId: operation.memoryId, targetId: operation.targetId ?? null, source });
             }
             return operations;
@@ -130,23 +124,26 @@ describe('browser reliability (Chromium, real IndexedDB, module Worker)', () => 
       const elapsed = Date.now() - started;
       const operations = [...one, ...two];
 
-      const state = await tabs[0]!.page.evaluate(async (ids) => {
-        const memory = window.memory!;
-        const all = await memory.list({ userId: 'u', includeInvalid: true });
-        const histories: Record<string, { event: string; related: string | null }[]> = {};
-        for (const id of ids) histories[id] = (await memory.history(id, { userId: 'u' })).map((entry) => ({ event: entry.event, related: entry.related ?? null }));
-        return {
-          records: all.map((record) => ({
-            id: record.id,
-            topic: record.topic,
-            content: record.content,
-            active: record.invalidatedAt === undefined,
-            supersededBy: record.supersededBy ?? null,
-            sources: record.sources.map((source) => source.id),
-          })),
-          histories,
-        };
-      }, operations.map((operation) => operation.memoryId));
+      const state = await tabs[0]!.page.evaluate(
+        async (ids) => {
+          const memory = window.memory!;
+          const all = await memory.list({ userId: 'u', includeInvalid: true });
+          const histories: Record<string, { event: string; related: string | null }[]> = {};
+          for (const id of ids) histories[id] = (await memory.history(id, { userId: 'u' })).map((entry) => ({ event: entry.event, related: entry.related ?? null }));
+          return {
+            records: all.map((record) => ({
+              id: record.id,
+              topic: record.topic,
+              content: record.content,
+              active: record.invalidatedAt === undefined,
+              supersededBy: record.supersededBy ?? null,
+              sources: record.sources.map((source) => source.id),
+            })),
+            histories,
+          };
+        },
+        operations.map((operation) => operation.memoryId),
+      );
       // The other tab sees the same active memory.
       const otherActive = await tabs[1]!.page.evaluate(async () => (await window.memory!.list({ userId: 'u' })).filter((record) => record.topic === 'diet').map((record) => record.id));
 
@@ -213,18 +210,16 @@ describe('browser reliability (Chromium, real IndexedDB, module Worker)', () => 
           const content = filler(i);
           let timer: ReturnType<typeof setTimeout> | undefined;
           const hung = new Promise<Outcome>((resolve) => (timer = setTimeout(() => resolve({ kind: 'hung', content }), SETTLE_MS)));
-          const call = memory
-            .remember({ content, topic: `q${i}` }, { userId: 'u', source: { type: 'user_explicit', id: `q-${i}` } })
-            .then(
-              (operation): Outcome => ({ kind: 'ok', id: operation.memoryId, content }),
-              (error: unknown): Outcome => ({
-                kind: 'error',
-                name: error instanceof Error ? error.name : typeof error,
-                message: error instanceof Error ? error.message : String(error),
-                engram: window.engram.isEngramError(error),
-                content,
-              }),
-            );
+          const call = memory.remember({ content, topic: `q${i}` }, { userId: 'u', source: { type: 'user_explicit', id: `q-${i}` } }).then(
+            (operation): Outcome => ({ kind: 'ok', id: operation.memoryId, content }),
+            (error: unknown): Outcome => ({
+              kind: 'error',
+              name: error instanceof Error ? error.name : typeof error,
+              message: error instanceof Error ? error.message : String(error),
+              engram: window.engram.isEngramError(error),
+              content,
+            }),
+          );
           const outcome = await Promise.race([call, hung]);
           clearTimeout(timer);
           return outcome;
@@ -383,11 +378,17 @@ describe('browser reliability (Chromium, real IndexedDB, module Worker)', () => 
           }
           // The canary goes in through ingest (stored conversation, excerpt, extracted memory) and
           // remember (content, stored fact), both from source 's-canary'.
-          await memory.ingest([{ role: 'user', content: `I'm vegan, my passphrase is ${canary}.` }, { role: 'assistant', content: 'Noted.' }], {
-            userId: 'u',
-            sessionId: 's-canary',
-            source: { type: 'user_implicit', id: 's-canary' },
-          });
+          await memory.ingest(
+            [
+              { role: 'user', content: `I'm vegan, my passphrase is ${canary}.` },
+              { role: 'assistant', content: 'Noted.' },
+            ],
+            {
+              userId: 'u',
+              sessionId: 's-canary',
+              source: { type: 'user_implicit', id: 's-canary' },
+            },
+          );
           await memory.remember({ content: `The user's passphrase is ${canary}`, topic: 'secret' }, { userId: 'u', source: { type: 'user_explicit', id: 's-canary' } });
           await memory.retrieve(`passphrase ${canary}`, { userId: 'u', k: 5 });
           return window.harness.countInDatabase(name, canary);
@@ -408,11 +409,14 @@ describe('browser reliability (Chromium, real IndexedDB, module Worker)', () => 
       context = await launchProfile(profile);
       const second = await openHarness(context);
       await openMemory(second.page, NAME);
-      const afterReopen = await second.page.evaluate(async ({ canary, name }) => {
-        await window.memory!.list({ userId: 'u' });
-        await window.memory!.close();
-        return window.harness.countInDatabase(name, canary);
-      }, { canary: CANARY, name: NAME });
+      const afterReopen = await second.page.evaluate(
+        async ({ canary, name }) => {
+          await window.memory!.list({ userId: 'u' });
+          await window.memory!.close();
+          return window.harness.countInDatabase(name, canary);
+        },
+        { canary: CANARY, name: NAME },
+      );
       await context.close();
       const filesAfterReopen = scanIndexedDbFiles(profile, CANARY);
 
@@ -473,7 +477,7 @@ describe('browser reliability (Chromium, real IndexedDB, module Worker)', () => 
           'river stone cloud maple ember harbor lantern meadow orbit pepper quartz saddle timber velvet willow yarrow zephyr copper dune fable garnet hazel iris jasper'
         ).split(' ');
         let seed = 12345;
-        const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+        const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
         const sentence = (label: string) => `${Array.from({ length: 8 }, () => words[Math.floor(random() * words.length)]).join(' ')} ${label}`;
         // Episodes off: this measures 10k memories, one per message, from the extractor alone.
         const memory = await window.engram.createMemory({ name, extractor: window.harness.messagePerFactExtractor(), episodes: false });

@@ -50,7 +50,9 @@ afterAll(async () => {
 
 describe('transformersEmbedder (Chromium)', () => {
   it("embeds in engram's module Worker on the WASM backend, storing the mean-pooled vector of the model's tokens", async () => {
-    const result = await page.evaluate(() => (window as unknown as { embedInWorker(text: string): Promise<{ location: string; embedderId: string; vector: number[]; relevance: number; mainThreadDim: number }> }).embedInWorker('The user likes green tea.'));
+    const result = await page.evaluate(() =>
+      (window as unknown as { embedInWorker(text: string): Promise<{ location: string; embedderId: string; vector: number[]; relevance: number; mainThreadDim: number }> }).embedInWorker('The user likes green tea.'),
+    );
     expect(result).toMatchObject({ location: 'worker', embedderId: `transformers:tiny-bert:fp32:${HIDDEN}`, mainThreadDim: 0 });
     const expected = expectedVector(['[CLS]', 'the', 'user', 'likes', 'green', 'tea', '.', '[SEP]'].map(idOf));
     expected.forEach((value, i) => expect(result.vector[i]!).toBeCloseTo(value, 5));

@@ -16,7 +16,10 @@ import { instructionSignal } from '../../src/defences';
 
 const owner = { userId: 'u_ada', appName: 'default' };
 const source = (id: string) => ({ type: 'user_implicit' as const, id });
-const say = (content: string) => [{ role: 'user' as const, content }, { role: 'assistant' as const, content: 'How lovely, zqx-assistant-canary!' }];
+const say = (content: string) => [
+  { role: 'user' as const, content },
+  { role: 'assistant' as const, content: 'How lovely, zqx-assistant-canary!' },
+];
 const episodes = (records: readonly MemoryRecord[]) => records.filter((record) => record.topic === EPISODE_TOPIC && record.invalidatedAt === undefined);
 
 describe('episodes (Memory.ingest → retrieve → inject)', () => {
@@ -47,7 +50,7 @@ describe('episodes (Memory.ingest → retrieve → inject)', () => {
     expect(episode!.episodeId).toBeUndefined();
   });
 
-  it('keeps no episode of small talk, of a question back or of a request, and never the assistant\'s words', async () => {
+  it("keeps no episode of small talk, of a question back or of a request, and never the assistant's words", async () => {
     const { memory } = await open();
     for (const [i, content] of ['Hi! How are you?', 'Thanks so much!', 'What do you like to read?', 'Please recommend a good book.'].entries()) {
       expect(await memory.ingest(say(content), { ...owner, sessionId: `c${i}`, source: source(`s${i}`) })).toEqual([]);
@@ -212,8 +215,6 @@ describe('episodes (Memory.ingest → retrieve → inject)', () => {
       ['general', 'The user has a greyhound.'],
     ]);
     expect(records[1]!.episodeId).toBe(records[0]!.id);
-    expect(await memory.ingest(say('Thanks!'), { ...owner, sessionId: 'c2', source: source('s2') })).toEqual([
-      expect.objectContaining({ action: 'NOOP', content: 'The user has a greyhound.' }),
-    ]);
+    expect(await memory.ingest(say('Thanks!'), { ...owner, sessionId: 'c2', source: source('s2') })).toEqual([expect.objectContaining({ action: 'NOOP', content: 'The user has a greyhound.' })]);
   });
 });

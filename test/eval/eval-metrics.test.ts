@@ -5,11 +5,7 @@ import { speakersOf, turnsOf, TURN_GAP_MS } from '../../scripts/eval-turns';
 
 describe('recallAt', () => {
   it('counts a question found at k when any of its first k hits came from an evidence turn', () => {
-    const ranked = [
-      [['D1:1'], ['D1:2', 'D2:5'], ['D3:3']],
-      [['D9:9'], ['D9:8']],
-      [],
-    ];
+    const ranked = [[['D1:1'], ['D1:2', 'D2:5'], ['D3:3']], [['D9:9'], ['D9:8']], []];
     const evidence = [['D2:5'], ['D1:1'], ['D1:1']];
     expect(recallAt(ranked, evidence, [1, 2, 10])).toEqual([0, 100 / 3, 100 / 3]);
   });
@@ -34,9 +30,15 @@ describe('createBm25', () => {
 });
 
 describe('mergeByScore', () => {
-  it('keeps the k best of several speakers\' lists by score, ties in list order', () => {
-    const a = [{ item: 'a1', score: 0.9 }, { item: 'a2', score: 0.5 }];
-    const b = [{ item: 'b1', score: 0.7 }, { item: 'b2', score: 0.5 }];
+  it("keeps the k best of several speakers' lists by score, ties in list order", () => {
+    const a = [
+      { item: 'a1', score: 0.9 },
+      { item: 'a2', score: 0.5 },
+    ];
+    const b = [
+      { item: 'b1', score: 0.7 },
+      { item: 'b2', score: 0.5 },
+    ];
     expect(mergeByScore([a, b], 3)).toEqual(['a1', 'b1', 'a2']);
     expect(mergeByScore([a, b], 10)).toEqual(['a1', 'b1', 'a2', 'b2']);
   });
@@ -61,7 +63,10 @@ describe('turnsOf', () => {
       session_2_date_time: '1:00 pm on 9 May, 2023',
       session_2: [{ speaker: 'B', dia_id: 'D2:1', text: 'z' }],
       session_1_date_time: '1:56 pm on 8 May, 2023',
-      session_1: [{ speaker: 'A', dia_id: 'D1:1', text: 'x' }, { speaker: 'B', dia_id: 'D1:2', text: 'y' }],
+      session_1: [
+        { speaker: 'A', dia_id: 'D1:1', text: 'x' },
+        { speaker: 'B', dia_id: 'D1:2', text: 'y' },
+      ],
     });
     const start = Date.UTC(2023, 4, 8, 13, 56);
     expect(turns.map((turn) => [turn.id, turn.session, turn.at])).toEqual([

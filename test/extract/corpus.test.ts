@@ -68,9 +68,7 @@ describe('Memory.ingest (extraction corpora, invariant 14)', () => {
     const others = (await Promise.all(OTHER_OWNERS.map((userId) => test.memory.list({ userId, includeInvalid: true })))).flat();
     const surfaced = (await Promise.all(OTHER_OWNERS.map((userId) => test.memory.retrieve('vegan window seat name export diet', { userId, sessionId: 'c1', k: 50 })))).flat();
     const appScope = [...mine.map(({ record }) => record), ...others].filter((record) => record.scope === 'app').length;
-    console.log(
-      `hostile corpus: ${HOSTILE.length - failed.length}/${HOSTILE.length} exact; ${mine.length} memories, all the caller's own; ${appScope} app-scope, ${foreign + others.length + surfaced.length} foreign`,
-    );
+    console.log(`hostile corpus: ${HOSTILE.length - failed.length}/${HOSTILE.length} exact; ${mine.length} memories, all the caller's own; ${appScope} app-scope, ${foreign + others.length + surfaced.length} foreign`);
     expect(failed).toEqual([]);
     expect(appScope).toBe(0);
     expect(foreign).toBe(0);

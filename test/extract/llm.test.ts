@@ -36,7 +36,7 @@ describe('createLlmExtractor', () => {
     expect(request!.schema).toMatchObject({ type: 'object', required: ['memories'] });
   });
 
-  it('offers the offline extractor\'s topic vocabulary in the prompt and as the schema\'s enum, exclusive topics marked', async () => {
+  it("offers the offline extractor's topic vocabulary in the prompt and as the schema's enum, exclusive topics marked", async () => {
     const model = scripted({ memories: [] });
     const { memory } = await createTestMemory({ extractor: createLlmExtractor(model) });
     await memory.ingest([{ role: 'user', content: 'I cost $& and $1 to run.' }], { ...owner, sessionId: 's1', source });

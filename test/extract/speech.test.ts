@@ -72,7 +72,7 @@ describe('the default extractor (behaviours)', () => {
     expect((await facts('I went to a LGBTQ support group yesterday.', 'no time')).map((f) => f.content)).toEqual(['The user went to a LGBTQ support group yesterday.']);
   });
 
-  it('keeps a fact about a named relative as the user\'s, and nothing of what a relative says or prefers', async () => {
+  it("keeps a fact about a named relative as the user's, and nothing of what a relative says or prefers", async () => {
     expect((await facts('my sister Ana lives in Lisbon')).map((f) => [f.topic, f.content])).toEqual([['family', "The user's sister Ana lives in Lisbon."]]);
     expect(await facts('My colleague Sam prefers the window seat.')).toEqual([]);
     expect(await facts("My wife says she's vegetarian.")).toEqual([]);
@@ -86,8 +86,19 @@ describe('the default extractor (behaviours)', () => {
     ]);
   });
 
-  it('reads no fact about the user from a question, a request, a hypothetical, someone else\'s words, a gerund subject or words about the listener', async () => {
-    for (const message of ['Are you vegan?', 'can you recommend a vegan restaurant', 'If I were vegan I would cook more.', "I'd love to live in Oslo.", 'Bob said "I live in Paris".', 'According to my doctor, I have asthma.', 'Please book me a table.', 'Overcoming challenges builds strength.', 'Taking a risk is scary.', "I'm rooting for you!"]) {
+  it("reads no fact about the user from a question, a request, a hypothetical, someone else's words, a gerund subject or words about the listener", async () => {
+    for (const message of [
+      'Are you vegan?',
+      'can you recommend a vegan restaurant',
+      'If I were vegan I would cook more.',
+      "I'd love to live in Oslo.",
+      'Bob said "I live in Paris".',
+      'According to my doctor, I have asthma.',
+      'Please book me a table.',
+      'Overcoming challenges builds strength.',
+      'Taking a risk is scary.',
+      "I'm rooting for you!",
+    ]) {
       expect(await facts(message), message).toEqual([]);
     }
   });
@@ -101,7 +112,7 @@ describe('the default extractor (behaviours)', () => {
     expect((await test.memory.list({ userId: 'ada' })).map((r) => [r.topic, r.content])).toEqual([['diet', 'The user no longer follows a vegan diet.']]);
   });
 
-  it('stores the issue\'s ordinary sentences through ingest with the default options', async () => {
+  it("stores the issue's ordinary sentences through ingest with the default options", async () => {
     test = await createTestMemory();
     const messages = ['I am vegan.', 'My name is Sam.', 'I work as a nurse.', 'I have two dogs.', "I'm allergic to peanuts.", 'I love hiking on weekends.', 'My name is Sam and I live in Berlin.'];
     for (const [i, content] of messages.entries()) await test.memory.ingest([{ role: 'user', content }], { userId: 'sam', sessionId: `s${i}`, source: { type: 'user_explicit', id: `m${i}` } });

@@ -74,7 +74,10 @@ describe('Memory.forgetSource (checkpointed regeneration)', () => {
 
     const fresh = await createTestMemory();
     tests.push(fresh);
-    await play(fresh, range(0, 200).filter((i) => i !== 195));
+    await play(
+      fresh,
+      range(0, 200).filter((i) => i !== 195),
+    );
     expect(activeFacts(await test.memory.list(owner))).toEqual(activeFacts(await fresh.memory.list(owner)));
   }, 120_000);
 
@@ -93,7 +96,10 @@ describe('Memory.forgetSource (checkpointed regeneration)', () => {
 
     const fresh = await createTestMemory();
     tests.push(fresh);
-    await play(fresh, range(0, 80).filter((i) => i !== 70));
+    await play(
+      fresh,
+      range(0, 80).filter((i) => i !== 70),
+    );
     expect(activeFacts(await test.memory.list(owner))).toEqual(activeFacts(await fresh.memory.list(owner)));
   }, 120_000);
 
@@ -110,7 +116,10 @@ describe('Memory.forgetSource (checkpointed regeneration)', () => {
 
     const fresh = await createTestMemory();
     tests.push(fresh);
-    await play(fresh, range(0, 260).filter((i) => i !== 190 && i !== 20 && i !== 250));
+    await play(
+      fresh,
+      range(0, 260).filter((i) => i !== 190 && i !== 20 && i !== 250),
+    );
     expect(activeFacts(await test.memory.list(owner))).toEqual(activeFacts(await fresh.memory.list(owner)));
   }, 180_000);
 
@@ -127,7 +136,10 @@ describe('Memory.forgetSource (checkpointed regeneration)', () => {
     expect((await db!.lineage.count()) - before).toBeLessThan(10);
     const fresh = await createTestMemory();
     tests.push(fresh);
-    await play(fresh, range(0, 120).filter((i) => i !== 60));
+    await play(
+      fresh,
+      range(0, 120).filter((i) => i !== 60),
+    );
     expect(ordered(await test.memory.list(owner))).toEqual(ordered(await fresh.memory.list(owner)));
   }, 120_000);
 
@@ -140,7 +152,10 @@ describe('Memory.forgetSource (checkpointed regeneration)', () => {
     for (const source of ['c150', 'c100', 'c5']) await test.memory.forgetSource(source, owner);
     const fresh = await createTestMemory();
     tests.push(fresh);
-    await play(fresh, range(0, 200).filter((i) => ![5, 60, 100, 150].includes(i)));
+    await play(
+      fresh,
+      range(0, 200).filter((i) => ![5, 60, 100, 150].includes(i)),
+    );
     expect(ordered(await test.memory.list(owner))).toEqual(ordered(await fresh.memory.list(owner)));
     expect(await test.memory.forgetSource('c60', owner)).toEqual({ erased: [], regenerated: [] });
     expect(ordered(await test.memory.list(owner))).toEqual(ordered(await fresh.memory.list(owner)));

@@ -53,10 +53,17 @@ describe('Memory.forgetSource (equivalence, invariant 6)', () => {
       sourceType: i % 7 === 3 ? 'tool_output' : i % 5 === 2 ? 'user_implicit' : 'user_explicit',
       sessionId: `s${i % 4}`,
       at: T0 + i * 3_600_000,
-      text: messages.filter((message) => message.role === 'user').map((message) => message.content).join(' '),
+      text: messages
+        .filter((message) => message.role === 'user')
+        .map((message) => message.content)
+        .join(' '),
     }),
   );
-  for (const [position, index] of [['an old', 2], ['a middle', 150], ['a recent', 297]] as const) {
+  for (const [position, index] of [
+    ['an old', 2],
+    ['a middle', 150],
+    ['a recent', 297],
+  ] as const) {
     it(`equals a store that never saw it when ${position} source of a 300-conversation history is revoked`, async () => {
       const { before, after, expected } = await forgetVersusFresh(openIndexedDb, long, 'u_long', `c${index}`, ['u_long']);
       expect(after).toEqual(expected);
@@ -64,10 +71,16 @@ describe('Memory.forgetSource (equivalence, invariant 6)', () => {
     }, 120_000);
   }
 
-  for (const [label, step] of [['every third', 3], ['two of every three', 1.5]] as const) {
+  for (const [label, step] of [
+    ['every third', 3],
+    ['two of every three', 1.5],
+  ] as const) {
     it(`equals a store that never saw them when ${label} source of a 60-conversation history is revoked in one call`, async () => {
       // Many sources (20 and 40): the erasure reads the owner's log, lineage, events and rows in one pass each instead of one query per source.
-      const revoked = long.slice(0, 60).filter((_, i) => (step === 3 ? i % 3 === 1 : i % 3 !== 0)).map((c) => c.sourceId);
+      const revoked = long
+        .slice(0, 60)
+        .filter((_, i) => (step === 3 ? i % 3 === 1 : i % 3 !== 0))
+        .map((c) => c.sourceId);
       const { before, after, expected } = await forgetVersusFresh(openIndexedDb, long.slice(0, 60), 'u_long', revoked, ['u_long']);
       expect(revoked).toHaveLength(step === 3 ? 20 : 40);
       expect(after).toEqual(expected);

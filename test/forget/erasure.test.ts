@@ -102,9 +102,12 @@ describe('Memory.forgetSource (erasure)', () => {
     await ingestWithCanaries(test);
     const before = await canaryHits(test);
     // The canaries really were stored (except the assistant's, which never is).
-    expect(Object.entries(before).filter(([, count]) => count > 0).map(([canary]) => canary).sort()).toEqual(
-      CANARIES.filter((canary) => canary !== 'zqx-canary-assistant').sort(),
-    );
+    expect(
+      Object.entries(before)
+        .filter(([, count]) => count > 0)
+        .map(([canary]) => canary)
+        .sort(),
+    ).toEqual(CANARIES.filter((canary) => canary !== 'zqx-canary-assistant').sort());
     // Every table is scanned, the lineage side tables too: excerpts live there, not only in the rows.
     const tablesBefore = new Set((await findInDatabases(test.factory, 'zqx-canary-excerpt')).map((row) => row.store));
     // s1's user turns were kept as episodes, canaries and all: the scan below covers them too.
@@ -122,7 +125,12 @@ describe('Memory.forgetSource (erasure)', () => {
 
     // What s2 and s4 said is intact: their facts, and their turns as episodes.
     const left = await test.memory.list(owner);
-    expect(left.filter((record) => record.topic === EPISODE_TOPIC).map((record) => record.content).sort()).toEqual(["Call me Ada. I'm vegetarian.", 'For flights, I prefer the aisle seat.']);
+    expect(
+      left
+        .filter((record) => record.topic === EPISODE_TOPIC)
+        .map((record) => record.content)
+        .sort(),
+    ).toEqual(["Call me Ada. I'm vegetarian.", 'For flights, I prefer the aisle seat.']);
     expect(activeFacts(left.filter((record) => record.topic !== EPISODE_TOPIC))).toEqual([
       { content: 'The user follows a vegetarian diet.', topic: 'diet', scope: 'user', sources: ['s2'], confidence: 0.65 },
       { content: 'The user goes by Ada.', topic: 'identity', scope: 'user', sources: ['s2'], confidence: 0.65 },

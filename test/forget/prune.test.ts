@@ -22,11 +22,7 @@ describe('Memory.prune', () => {
       const active = await test.memory.list(owner);
       expect(report.remaining).toBe(active.length);
       remaining[month] = active.map((m) => `${m.topic} ${decayedConfidence(m, test.clock()).toFixed(2)}`);
-      console.log(
-        `prune floor ${floor} at ${String(month).padStart(2)} months: kept [${remaining[month].join(', ')}]; pruned [${report.pruned
-          .map((p) => `${p.content} ${p.decayedConfidence.toFixed(3)}`)
-          .join(', ')}]`,
-      );
+      console.log(`prune floor ${floor} at ${String(month).padStart(2)} months: kept [${remaining[month].join(', ')}]; pruned [${report.pruned.map((p) => `${p.content} ${p.decayedConfidence.toFixed(3)}`).join(', ')}]`);
     }
     return remaining;
   }

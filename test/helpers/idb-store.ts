@@ -74,9 +74,7 @@ export function normalise(state: Snapshot) {
     // The store marker (eviction.ts) is a random id per database: not part of the state compared.
     partitions: state.partitions.filter((row) => row.key !== STORE_MARKER_KEY),
     lineage: state.lineage.map((row) => ({ ...row, memoryId: rename(row.memoryId), chain: rename(row.chain) })).sort(byJson),
-    events: state.events
-      .map((row) => ({ ...row, memoryId: rename(row.memoryId), entry: entry(row.entry) }))
-      .sort(byJson),
+    events: state.events.map((row) => ({ ...row, memoryId: rename(row.memoryId), entry: entry(row.entry) })).sort(byJson),
   };
 }
 

@@ -14,7 +14,7 @@ export interface MemoryFixtures {
 
 export const it = base.extend<MemoryFixtures>({
   // vitest reads the fixtures a fixture depends on from its first parameter's pattern: none here.
-  // eslint-disable-next-line no-empty-pattern
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from this pattern, and it has none
   open: async ({}, use) => {
     const opened: TestMemory[] = [];
     await use(async (options) => {

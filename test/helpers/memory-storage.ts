@@ -10,19 +10,7 @@
 import { ConflictError, IdCollisionError, PermissionError, StorageError, toStorageError } from '../../src/errors';
 import { byCreation, type MemoryRecord } from '../../src/schema';
 import { sameFactKey } from '../../src/text';
-import {
-  isVisibleTo,
-  partitionOf,
-  userPartition,
-  type Commit,
-  type CommitResult,
-  type InputRow,
-  type Owner,
-  type RecordStore,
-  type Storage,
-  type StorageBackend,
-  type StorageContext,
-} from '../../src/storage/contract';
+import { isVisibleTo, partitionOf, userPartition, type Commit, type CommitResult, type InputRow, type Owner, type RecordStore, type Storage, type StorageBackend, type StorageContext } from '../../src/storage/contract';
 import { parseInputRows } from '../../src/storage/input-row';
 import { createMemoryVectors } from './memory-vectors';
 
@@ -86,10 +74,8 @@ function ownerReads(state: MemoryState, read: Read): OwnerReads {
   const copy = (record: MemoryRecord) => structuredClone(record);
   const visible = (owner: Owner, records: Iterable<MemoryRecord>) => [...records].filter((record) => isVisibleTo(record, owner)).map(copy);
   /** The owner's inputs matching `keep`, parsed like every stored input read back. */
-  const ownInputs = (owner: Owner, keep: (input: InputRow) => boolean = () => true) =>
-    parseInputRows(structuredClone(state.inputs.filter((input) => ownerOf(input, owner) && keep(input))), 'reading stored conversations');
-  const withSource = (owner: Owner, sourceId: string) =>
-    [...state.records.values()].filter((record) => ownerOf(record, owner) && record.sources.some((source) => source.id === sourceId));
+  const ownInputs = (owner: Owner, keep: (input: InputRow) => boolean = () => true) => parseInputRows(structuredClone(state.inputs.filter((input) => ownerOf(input, owner) && keep(input))), 'reading stored conversations');
+  const withSource = (owner: Owner, sourceId: string) => [...state.records.values()].filter((record) => ownerOf(record, owner) && record.sources.some((source) => source.id === sourceId));
   return {
     versions: (keys) => read(() => new Map(keys.map((key) => [key, state.versions.get(key) ?? 0]))),
     locate: (id) =>
@@ -97,17 +83,24 @@ function ownerReads(state: MemoryState, read: Read): OwnerReads {
         const record = state.records.get(id);
         return record && { id: record.id, userId: record.userId, appName: record.appName, scope: record.scope };
       }),
-    getMany: (ids, owner) => read(() => visible(owner, ids.flatMap((id) => state.records.get(id) ?? []))),
+    getMany: (ids, owner) =>
+      read(() =>
+        visible(
+          owner,
+          ids.flatMap((id) => state.records.get(id) ?? []),
+        ),
+      ),
     list: (owner, { scopes, includeInvalid }) =>
       read(() =>
-        visible(owner, [...state.records.values()].filter((record) => scopes.includes(record.scope) && (includeInvalid || record.invalidatedAt === undefined))).sort(byCreation),
+        visible(
+          owner,
+          [...state.records.values()].filter((record) => scopes.includes(record.scope) && (includeInvalid || record.invalidatedAt === undefined)),
+        ).sort(byCreation),
       ),
     workingSet: (owner, { ids, topics, facts = [], scope }) =>
       read(() => {
         const sameFact = (record: MemoryRecord) => facts.some((fact) => fact.topic === record.topic && sameFactKey(fact.content) === sameFactKey(record.content));
-        const onTopic = [...state.records.values()].filter(
-          (record) => record.scope === scope && record.invalidatedAt === undefined && (topics.includes(record.topic) || sameFact(record)),
-        );
+        const onTopic = [...state.records.values()].filter((record) => record.scope === scope && record.invalidatedAt === undefined && (topics.includes(record.topic) || sameFact(record)));
         const picked = new Map([...ids.flatMap((id) => state.records.get(id) ?? []), ...onTopic].map((record) => [record.id, record]));
         return visible(owner, picked.values());
       }),
@@ -115,11 +108,12 @@ function ownerReads(state: MemoryState, read: Read): OwnerReads {
     erasureSet: (owner, { sourceIds, fromSeq }) =>
       read(() => {
         const reached = [...state.records.values()].filter(
-          (record) =>
-            ownerOf(record, owner) &&
-            (record.invalidatedAt === undefined || record.sources.some((source) => sourceIds.includes(source.id)) || (fromSeq !== undefined && state.changed.get(record.id)! >= fromSeq)),
+          (record) => ownerOf(record, owner) && (record.invalidatedAt === undefined || record.sources.some((source) => sourceIds.includes(source.id)) || (fromSeq !== undefined && state.changed.get(record.id)! >= fromSeq)),
         );
-        return visible(owner, reached.filter((record) => record.scope !== 'app')).sort(byCreation);
+        return visible(
+          owner,
+          reached.filter((record) => record.scope !== 'app'),
+        ).sort(byCreation);
       }),
     inputs: (owner) => read(() => ownInputs(owner)),
     inputsAfter: (owner, seq) => read(() => ownInputs(owner, (input) => input.seq! > seq)),
@@ -225,5 +219,3 @@ function redact(next: MemoryState, revoke: { userId: string; appName: string; so
     next.records.set(record.id, { ...record, sources: record.sources.map((source) => (goes(source) ? { ...source, excerpt: '' } : source)) });
   }
 }
-
-

@@ -22,8 +22,7 @@ function dot(a: Float32Array, b: Float32Array): number {
 
 export function createMemoryVectors(state: MemoryState, embedder: { id: string; dim: number }): VectorLayer {
   /** What the worker's matrix would hold for a partition: its active rows of this embedder. */
-  const rowsOf = (key: string) =>
-    [...state.records.values()].filter((record) => record.invalidatedAt === undefined && partitionOf(record) === key && record.embedderId === embedder.id && record.embedding.length === embedder.dim);
+  const rowsOf = (key: string) => [...state.records.values()].filter((record) => record.invalidatedAt === undefined && partitionOf(record) === key && record.embedderId === embedder.id && record.embedding.length === embedder.dim);
 
   function visibleIn(search: VectorSearch, record: MemoryRecord): boolean {
     if (!search.scopes.includes(record.scope)) return false;
@@ -34,7 +33,13 @@ export function createMemoryVectors(state: MemoryState, embedder: { id: string; 
     const candidates: { record: MemoryRecord; bm25: number }[] = [];
     for (const key of partitionsFor(request.owner, request.scopes)) {
       const rows = rowsOf(key);
-      const bm25 = request.text === undefined ? rows.map(() => 0) : createBm25(rows.map((row) => row.content), { tokens: lexicalTermStrings, k1: BM25_K1, b: BM25_B }).scores(request.text);
+      const bm25 =
+        request.text === undefined
+          ? rows.map(() => 0)
+          : createBm25(
+              rows.map((row) => row.content),
+              { tokens: lexicalTermStrings, k1: BM25_K1, b: BM25_B },
+            ).scores(request.text);
       rows.forEach((record, i) => visibleIn(request, record) && candidates.push({ record, bm25: bm25[i]! }));
     }
     const best = Math.max(0, ...candidates.map((candidate) => candidate.bm25));

@@ -8,12 +8,7 @@ import { SEED_APP, SEED_SESSIONS, SEED_START, SEED_USER, DAY } from '../../scrip
 export const SEED_OWNER = { userId: SEED_USER, appName: SEED_APP } as const;
 
 /** Ingests seed session `index` (0-based) at SEED_START + its day; returns its operations. */
-export async function ingestSeedSession(
-  memory: Memory,
-  clock: { set(value: number): void },
-  index: number,
-  owner: { userId: string; appName: string } = SEED_OWNER,
-): Promise<Operation[]> {
+export async function ingestSeedSession(memory: Memory, clock: { set(value: number): void }, index: number, owner: { userId: string; appName: string } = SEED_OWNER): Promise<Operation[]> {
   const session = SEED_SESSIONS[index]!;
   clock.set(SEED_START + session.day * DAY);
   return memory.ingest(session.messages, { ...owner, sessionId: session.sessionId, source: session.source });

@@ -63,14 +63,7 @@ function modelOnnx(): Uint8Array {
   const table = new Float32Array(VOCAB.flatMap((_, id) => weightOf(id)));
   const initializer = message(5, int(1, VOCAB.length), int(1, HIDDEN), int(2, FLOAT), str(8, 'embeddings.word_embeddings.weight'), bytes(9, new Uint8Array(table.buffer)));
   const gather = message(1, str(1, 'embeddings.word_embeddings.weight'), str(1, 'input_ids'), str(2, 'last_hidden_state'), str(3, 'embed'), str(4, 'Gather'));
-  const graph = message(
-    7,
-    gather,
-    str(2, 'tiny-bert'),
-    initializer,
-    valueInfo(11, 'input_ids', INT64, ['batch_size', 'sequence_length']),
-    valueInfo(12, 'last_hidden_state', FLOAT, ['batch_size', 'sequence_length', HIDDEN]),
-  );
+  const graph = message(7, gather, str(2, 'tiny-bert'), initializer, valueInfo(11, 'input_ids', INT64, ['batch_size', 'sequence_length']), valueInfo(12, 'last_hidden_state', FLOAT, ['batch_size', 'sequence_length', HIDDEN]));
   return concat([int(1, 8), str(2, 'engram-test'), graph, message(8, str(1, ''), int(2, 13))]);
 }
 

@@ -95,9 +95,15 @@ describe('assembleContext', () => {
     expect(() => assembleContext('sys', retrieved, plan(100, { countTokens: () => Number.NaN }))).toThrow(PluginError);
     expect(() => assembleContext('sys', retrieved, plan(100, { countTokens: () => -1 }))).toThrow(PluginError);
     expect(() =>
-      assembleContext('sys', retrieved, plan(100, { countTokens: () => {
-        throw new Error('vocabulary missing');
-      } })),
+      assembleContext(
+        'sys',
+        retrieved,
+        plan(100, {
+          countTokens: () => {
+            throw new Error('vocabulary missing');
+          },
+        }),
+      ),
     ).toThrow(/vocabulary missing/);
   });
 });
@@ -157,9 +163,12 @@ describe('estimateTokens', () => {
     const encoder = new TextEncoder();
     fc.assert(
       // Any UTF-16 code units: lone surrogates too (encoded as U+FFFD, three bytes).
-      fc.property(fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 64 }).map((units) => String.fromCharCode(...units)), (text) => {
-        expect(estimateTokens(text)).toBe(encoder.encode(text).length + 1);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 64 }).map((units) => String.fromCharCode(...units)),
+        (text) => {
+          expect(estimateTokens(text)).toBe(encoder.encode(text).length + 1);
+        },
+      ),
       { numRuns: 200 },
     );
     expect(estimateTokens('I live in Lisbon.')).toBe(18);

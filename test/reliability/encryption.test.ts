@@ -64,8 +64,7 @@ async function clearArrays(test: TestMemory): Promise<string[]> {
   const walk = (value: unknown, path: string) => {
     if (value instanceof Float32Array || value instanceof Uint32Array) {
       if (!SCORING_COLUMNS.has(path.split('.').at(-1)!)) found.push(path);
-    }
-    else if (Array.isArray(value)) value.forEach((item, i) => walk(item, `${path}[${i}]`));
+    } else if (Array.isArray(value)) value.forEach((item, i) => walk(item, `${path}[${i}]`));
     else if (typeof value === 'object' && value !== null && !ArrayBuffer.isView(value)) for (const [key, inner] of Object.entries(value)) walk(inner, `${path}.${key}`);
   };
   for (const row of await storedRows(test.factory)) walk(row.value, `${row.store}[${JSON.stringify(row.key)}]`);

@@ -66,9 +66,7 @@ describe('Memory.ingest (fault sweep over apply)', () => {
       const operations = await ingestSeedSession(memory, clock, 2);
       expect(operations.map((op) => op.action)).toEqual(['UPDATE']);
       expect(normalise(await snapshot(db))).toEqual(post);
-      expect((await memory.retrieve('vegetarian diet fish', { ...SEED_OWNER, k: 10 })).map((h) => h.memory.content)).not.toContain(
-        'The user follows a vegetarian diet.',
-      );
+      expect((await memory.retrieve('vegetarian diet fish', { ...SEED_OWNER, k: 10 })).map((h) => h.memory.content)).not.toContain('The user follows a vegetarian diet.');
     }
     console.log(`fault sweep: session 3's apply makes ${writes} writes; each failed in turn; half-applied states: 0`);
     expect(writes).toBeGreaterThanOrEqual(3);
@@ -133,10 +131,17 @@ describe('Memory.ingest (two instances, one database)', () => {
         fc.scheduler(),
         async (left, right, scheduler) => {
           const first = await seeded();
-          const second = await createMemory({ name: first.name, indexedDB: first.factory, IDBKeyRange, worker: 'off', clock: first.clock, idGenerator: (() => {
-            let next = 0;
-            return () => `other_${String(++next).padStart(4, '0')}`;
-          })() });
+          const second = await createMemory({
+            name: first.name,
+            indexedDB: first.factory,
+            IDBKeyRange,
+            worker: 'off',
+            clock: first.clock,
+            idGenerator: (() => {
+              let next = 0;
+              return () => `other_${String(++next).padStart(4, '0')}`;
+            })(),
+          });
           open.push(second);
           let sessions = 0;
           const run = async (memory: Memory, plan: typeof left, tag: string) => {
@@ -174,7 +179,9 @@ describe('Memory.ingest (two instances, one database)', () => {
       ),
       { numRuns: 25, seed: 20_260_101 },
     );
-    console.log(`two instances (${label}): ${stats.runs} interleavings, ${stats.ingests} ingests; lost ${stats.lost}, duplicated ${stats.duplicated}, dangling supersededBy ${stats.dangling}, exclusive topics with >1 active ${stats.overfull}`);
+    console.log(
+      `two instances (${label}): ${stats.runs} interleavings, ${stats.ingests} ingests; lost ${stats.lost}, duplicated ${stats.duplicated}, dangling supersededBy ${stats.dangling}, exclusive topics with >1 active ${stats.overfull}`,
+    );
   };
 
   it('loses, duplicates and dangles nothing and keeps ≤ 1 active memory per exclusive topic when ingests interleave', async () => {
@@ -218,4 +225,3 @@ describe('Memory.ingest (two instances, one database)', () => {
     }
   });
 });
-

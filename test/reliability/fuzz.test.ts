@@ -69,9 +69,7 @@ describe('Memory.remember (text fuzz)', () => {
     expect((await memory.list({ userId: 'big' }))[0]!.content).toBe(limit);
     const reject = async (size: number) => {
       await expect(memory.remember({ content: 'x'.repeat(size), topic: 'big' }, { userId: 'huge', source: source('h') })).rejects.toThrow(ValidationError);
-      await expect(memory.ingest([{ role: 'user', content: "I'm vegan ".repeat(size / 10) }], { userId: 'huge', sessionId: 'h', source: source('h') })).rejects.toThrow(
-        ValidationError,
-      );
+      await expect(memory.ingest([{ role: 'user', content: "I'm vegan ".repeat(size / 10) }], { userId: 'huge', sessionId: 'h', source: source('h') })).rejects.toThrow(ValidationError);
       await expect(memory.retrieve('q'.repeat(size), { userId: 'huge' })).rejects.toThrow(ValidationError);
     };
     for (const size of [1_000_000, 10_000_000]) await reject(size);
@@ -105,10 +103,7 @@ describe('Memory.remember (text fuzz)', () => {
 });
 
 describe('Memory (number fuzz)', () => {
-  const edge = fc.oneof(
-    fc.constantFrom(Number.NaN, Infinity, -Infinity, -0, 0, 1, -1, 1e-300, 5e-324, 1e308, 0.5, 1 + Number.EPSILON, Number.MAX_SAFE_INTEGER),
-    fc.double(),
-  );
+  const edge = fc.oneof(fc.constantFrom(Number.NaN, Infinity, -Infinity, -0, 0, 1, -1, 1e-300, 5e-324, 1e308, 0.5, 1 + Number.EPSILON, Number.MAX_SAFE_INTEGER), fc.double());
   // Mostly in range, so the read path is exercised too; the edge values still come often.
   const unit = fc.oneof({ arbitrary: edge, weight: 1 }, { arbitrary: fc.double({ min: 0, max: 1, noNaN: true }), weight: 3 });
   const halfLife = fc.oneof({ arbitrary: edge, weight: 1 }, { arbitrary: fc.double({ min: 0.001, max: 365_000, noNaN: true }), weight: 3 });
@@ -122,9 +117,7 @@ describe('Memory (number fuzz)', () => {
     await fc.assert(
       fc.asyncProperty(unit, unit, halfLife, fc.tuple(weight, weight, weight), count, async (importance, confidence, halfLifeDays, [relevance, recency, weightImportance], k) => {
         const userId = `num-${++facts}`;
-        const writeError = await outcome(() =>
-          memory.remember({ content: 'The user likes numbers.', topic: 'numbers', importance, confidence, halfLifeDays }, { userId, source: source('n') }),
-        );
+        const writeError = await outcome(() => memory.remember({ content: 'The user likes numbers.', topic: 'numbers', importance, confidence, halfLifeDays }, { userId, source: source('n') }));
         const inRange = (value: number) => Number.isFinite(value) && value >= 0 && value <= 1;
         const valid = inRange(importance) && inRange(confidence) && Number.isFinite(halfLifeDays) && halfLifeDays >= 0.001 && halfLifeDays <= 365_000;
         if (writeError !== null) {
@@ -211,8 +204,25 @@ describe('SEED_RULES (adversarial input)', () => {
     const size = 100_000;
     const fill = (unit: string, n: number) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
     const inputs = [
-      'a', ' ', "i'm ", "i'm a ", "i'm vegan ", "i've started eating ", "i've started eating fish ", 'i prefer the ', 'i prefer the aisle seat ',
-      'call me ', 'call me A', 'call me Ada ', 'export keeps ', 'export keeps failing ', 'i i i ', "i'", 'iiiiii', 'Aa0_', '\u00e9\u0301',
+      'a',
+      ' ',
+      "i'm ",
+      "i'm a ",
+      "i'm vegan ",
+      "i've started eating ",
+      "i've started eating fish ",
+      'i prefer the ',
+      'i prefer the aisle seat ',
+      'call me ',
+      'call me A',
+      'call me Ada ',
+      'export keeps ',
+      'export keeps failing ',
+      'i i i ',
+      "i'",
+      'iiiiii',
+      'Aa0_',
+      '\u00e9\u0301',
       "I'm vegan. call me Bo! i prefer a window seat\n",
     ];
     const cases = SEED_RULES.flatMap((rule) =>
@@ -227,7 +237,11 @@ describe('SEED_RULES (adversarial input)', () => {
       })),
     );
     const { worstMs, worst, ratios } = await expectLinearGrowth(cases, size);
-    console.log(`extraction regexes on 100 kB: worst ${worstMs.toFixed(1)} ms (${worst}); 2n/n of the slowest: ${Object.values(ratios).map((r) => r.toFixed(2)).join(', ')}`);
+    console.log(
+      `extraction regexes on 100 kB: worst ${worstMs.toFixed(1)} ms (${worst}); 2n/n of the slowest: ${Object.values(ratios)
+        .map((r) => r.toFixed(2))
+        .join(', ')}`,
+    );
   });
 });
 
@@ -236,7 +250,7 @@ describe('createRuleExtractor (adversarial input)', () => {
     const size = 100_000;
     const fill = (unit: string, n: number) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
     const extractor = createRuleExtractor();
-    const cases = ["i'm vegan ", 'call me Ada ', 'i prefer the aisle seat ', "I've started eating fish ", 'export keeps failing ', 'Bob said: "I\'m vegan ', '“i\'m vegan '].map((unit) => ({
+    const cases = ["i'm vegan ", 'call me Ada ', 'i prefer the aisle seat ', "I've started eating fish ", 'export keeps failing ', 'Bob said: "I\'m vegan ', "“i'm vegan "].map((unit) => ({
       label: JSON.stringify(unit),
       run: async (n: number) => {
         const candidates = await extractor.extract([{ role: 'user', content: fill(unit, n) }], { userId: 'u', appName: 'a', sessionId: 's' });
@@ -246,7 +260,11 @@ describe('createRuleExtractor (adversarial input)', () => {
     // Walking to the sentence ends and recounting quotes per match made this quadratic (29 s) before.
     // Growth from 25 kB to 50 kB: a quadratic walk shows as well there, at a fraction of the time.
     const { worstMs, worst, ratios } = await expectLinearGrowth(cases, size / 4, 2);
-    console.log(`rule extractor on 25 kB with dense matches: worst ${worstMs.toFixed(1)} ms (${worst}); 2n/n of the slowest: ${Object.values(ratios).map((r) => r.toFixed(2)).join(', ')}`);
+    console.log(
+      `rule extractor on 25 kB with dense matches: worst ${worstMs.toFixed(1)} ms (${worst}); 2n/n of the slowest: ${Object.values(ratios)
+        .map((r) => r.toFixed(2))
+        .join(', ')}`,
+    );
   });
 });
 
@@ -255,9 +273,28 @@ describe('speechCandidates (adversarial input)', () => {
     const fill = (unit: string, size: number) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
     const read = (unit: string) => (size: number) => speechCandidates(fill(unit, size), 0);
     // The seed rules' own units ("i'm vegan", "call me Ada") are timed above; these are the reader's.
-    const units = ['i am a a a a ', 'my my my ', 'i have ', "i'm not not not ", ', , , ', ',', 'i,', 'i i i i ', 'my sister my sister ', 'and i and i ', 'I went to Paris yesterday and ', 'last week last week ', 'hi hi hi ', 'x'.repeat(60), "i'm so so so so excited about "];
+    const units = [
+      'i am a a a a ',
+      'my my my ',
+      'i have ',
+      "i'm not not not ",
+      ', , , ',
+      ',',
+      'i,',
+      'i i i i ',
+      'my sister my sister ',
+      'and i and i ',
+      'I went to Paris yesterday and ',
+      'last week last week ',
+      'hi hi hi ',
+      'x'.repeat(60),
+      "i'm so so so so excited about ",
+    ];
     const size = 100_000;
-    const { ratios } = await expectLinearGrowth(units.map((unit) => ({ label: JSON.stringify(unit), run: read(unit) })), size);
+    const { ratios } = await expectLinearGrowth(
+      units.map((unit) => ({ label: JSON.stringify(unit), run: read(unit) })),
+      size,
+    );
     // A walk quadratic within each bounded piece is linear overall but many times slower: each
     // unit's CPU time is held against ordinary speech of the same length, timed in this run.
     const prose = await fastestCpuMs(read('I am vegan. I live in Berlin. My sister Ana lives in Lisbon. '), size);
@@ -265,10 +302,13 @@ describe('speechCandidates (adversarial input)', () => {
     const costs: [string, number][] = [];
     for (const unit of units) costs.push([JSON.stringify(unit), (await fastestCpuMs(read(unit), size)) / prose]);
     const [worst, cost] = costs.reduce((a, b) => (b[1] > a[1] ? b : a));
-    console.log(`speech extractor, 2n/n of the slowest: ${Object.values(ratios).map((r) => r.toFixed(2)).join(', ')}; costliest unit ${worst} at ${cost.toFixed(2)}x ordinary speech (${prose.toFixed(1)} ms CPU per 100 kB)`);
+    console.log(
+      `speech extractor, 2n/n of the slowest: ${Object.values(ratios)
+        .map((r) => r.toFixed(2))
+        .join(', ')}; costliest unit ${worst} at ${cost.toFixed(2)}x ordinary speech (${prose.toFixed(1)} ms CPU per 100 kB)`,
+    );
     for (const [unit, relative] of costs) expect(relative, unit).toBeLessThan(5);
     // Fifteen units, each timed several times over 100 kB: CPU-bound, so on a loaded machine it
     // needs more than the default 30 s of wall time (the assertions are on CPU time).
   }, 180_000);
 });
-

@@ -32,7 +32,13 @@ describe('explain', () => {
     const { hits, misses } = await memory.explain('jazz', owner);
     expect(hits).toEqual([]);
     const reasons = new Map(misses.map((miss) => [miss.memory.id, miss.reason]));
-    expect(reasons).toEqual(new Map([[old.memoryId, 'decayed'], [session.memoryId, 'other-session'], [held.memoryId, 'pending']]));
+    expect(reasons).toEqual(
+      new Map([
+        [old.memoryId, 'decayed'],
+        [session.memoryId, 'other-session'],
+        [held.memoryId, 'pending'],
+      ]),
+    );
     expect(misses.find((miss) => miss.reason === 'pending')!.detail).toContain(`memory.approve('${held.memoryId}')`);
     // Named, the session's memory is a hit; the others stay out.
     const named = await memory.explain('jazz', { ...owner, sessionId: 'other' });

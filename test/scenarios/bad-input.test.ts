@@ -21,11 +21,13 @@ async function expectNothingStored(): Promise<void> {
   expect(await memory.list({ ...owner, includeInvalid: true })).toEqual(before);
 }
 
-
 describe('Memory.ingest (bad input)', () => {
   it('rejects with ValidationError and stores nothing when a message text is empty, whitespace, oversized or not a string', async () => {
     for (const content of ['', '   ', '\n\t\u00A0', 'x'.repeat(100_001), 42, null]) {
-      const messages = [{ role: 'user', content: "I'm vegan" }, { role: 'user', content }] as never;
+      const messages = [
+        { role: 'user', content: "I'm vegan" },
+        { role: 'user', content },
+      ] as never;
       await expect(memory.ingest(messages, { ...owner, sessionId: 's1', source })).rejects.toThrow(ValidationError);
     }
     await expectNothingStored();
@@ -60,15 +62,42 @@ describe('Memory.remember (bad input)', () => {
   it('rejects with ValidationError and stores nothing when the fact or options are malformed', async () => {
     const fact = { content: 'The user likes tea.', topic: 'drink' };
     const cases: [unknown, unknown][] = [
-      [{ ...fact, content: '' }, { ...owner, source }],
-      [{ ...fact, content: ' \n ' }, { ...owner, source }],
-      [{ ...fact, content: 'x'.repeat(100_001) }, { ...owner, source }],
-      [{ ...fact, topic: '' }, { ...owner, source }],
-      [{ ...fact, importance: Number.NaN }, { ...owner, source }],
-      [{ ...fact, importance: Infinity }, { ...owner, source }],
-      [{ ...fact, importance: 2 }, { ...owner, source }],
-      [{ ...fact, confidence: -Infinity }, { ...owner, source }],
-      [{ ...fact, halfLifeDays: 0 }, { ...owner, source }],
+      [
+        { ...fact, content: '' },
+        { ...owner, source },
+      ],
+      [
+        { ...fact, content: ' \n ' },
+        { ...owner, source },
+      ],
+      [
+        { ...fact, content: 'x'.repeat(100_001) },
+        { ...owner, source },
+      ],
+      [
+        { ...fact, topic: '' },
+        { ...owner, source },
+      ],
+      [
+        { ...fact, importance: Number.NaN },
+        { ...owner, source },
+      ],
+      [
+        { ...fact, importance: Infinity },
+        { ...owner, source },
+      ],
+      [
+        { ...fact, importance: 2 },
+        { ...owner, source },
+      ],
+      [
+        { ...fact, confidence: -Infinity },
+        { ...owner, source },
+      ],
+      [
+        { ...fact, halfLifeDays: 0 },
+        { ...owner, source },
+      ],
       [fact, { ...owner, scope: 'global', source }],
       [fact, { ...owner, source: { type: 'hearsay', id: 's1' } }],
       [fact, { source }],
@@ -157,9 +186,7 @@ describe('Memory.inject (bad input)', () => {
     const listed = memory.list(owner);
     const retrieved = memory.retrieve('diet', owner);
     expect(() => memory.inject('You are helpful.', listed as never)).toThrow(ValidationError);
-    expect(() => memory.inject('You are helpful.', retrieved as never)).toThrow(
-      'retrieved: must be an array of memory.retrieve() results: [{ memory, score, relevance, recency, importance }], not a Promise: await it first',
-    );
+    expect(() => memory.inject('You are helpful.', retrieved as never)).toThrow('retrieved: must be an array of memory.retrieve() results: [{ memory, score, relevance, recency, importance }], not a Promise: await it first');
     await Promise.all([listed, retrieved]);
   });
 

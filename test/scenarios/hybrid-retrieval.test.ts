@@ -49,7 +49,7 @@ describe('Memory.retrieve (hybrid relevance)', () => {
     await db.vectorLog.toCollection().modify((row) => {
       for (const upsert of row.upserts) delete (upsert as { terms?: unknown }).terms;
     });
-    expect(await db.vectorPacks.count() + (await db.vectorLog.count())).toBeGreaterThan(0);
+    expect((await db.vectorPacks.count()) + (await db.vectorLog.count())).toBeGreaterThan(0);
     db.close();
     const reopened = await open({ name: test.name, indexedDB: test.factory });
     const after = await reopened.memory.retrieve(query, { ...OWNER, k: 3 });

@@ -3,8 +3,7 @@ import { it } from '../helpers/memory-fixture';
 import { PermissionError, type Memory, type SourceInput } from '../../src/index';
 
 const src = (id: string, type: SourceInput['type'] = 'user_implicit'): SourceInput => ({ type, id });
-const say = (memory: Memory, userId: string, content: string, source = src('s1'), appName = 'default') =>
-  memory.ingest([{ role: 'user', content }], { userId, appName, sessionId: source.id, source });
+const say = (memory: Memory, userId: string, content: string, source = src('s1'), appName = 'default') => memory.ingest([{ role: 'user', content }], { userId, appName, sessionId: source.id, source });
 const contents = async (memory: Memory, userId: string, appName = 'default') => (await memory.list({ userId, appName })).map((r) => r.content).sort();
 
 describe('Memory (consolidation policy)', () => {
@@ -60,10 +59,7 @@ describe('Memory (app scope)', () => {
   it('shows app-scope memories to every user of the app and to no other app', async ({ open }) => {
     const test = await open();
     const { memory } = test;
-    const operation = await memory.remember(
-      { content: 'Solaris Trips never books red-eye flights.', topic: 'policy' },
-      { appName: 'solaris', scope: 'app', source: src('handbook', 'bootstrapped') },
-    );
+    const operation = await memory.remember({ content: 'Solaris Trips never books red-eye flights.', topic: 'policy' }, { appName: 'solaris', scope: 'app', source: src('handbook', 'bootstrapped') });
     expect(operation.action).toBe('CREATE');
     for (const userId of ['ada', 'bob', 'someone-new']) {
       const hits = await memory.retrieve('red-eye flights', { userId, appName: 'solaris' });

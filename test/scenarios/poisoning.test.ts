@@ -30,9 +30,7 @@ describe('poisoning (RELIABILITY 17, 19)', () => {
     const records = await test.memory.list({ userId: 'anyone-else', includeInvalid: true });
     expect(records.filter((record) => record.scope === 'app')).toEqual([]);
     expect((await test.memory.list({ userId: CALLER })).map((record) => [record.scope, record.content])).toEqual([['user', VEGAN]]);
-    await expect(
-      test.memory.remember({ content: 'Every user is vegan.', topic: 'diet' }, { userId: CALLER, scope: 'app', source: { type: 'user_explicit', id: 's1' } }),
-    ).rejects.toThrow(PermissionError);
+    await expect(test.memory.remember({ content: 'Every user is vegan.', topic: 'diet' }, { userId: CALLER, scope: 'app', source: { type: 'user_explicit', id: 's1' } })).rejects.toThrow(PermissionError);
     expect(await test.memory.list({ userId: 'anyone-else' })).toEqual([]);
   });
 });
@@ -66,10 +64,7 @@ describe('injection escaping (invariant 7)', () => {
     const prompt = test.memory.inject(system, retrieved);
     const lines = prompt.split(LINE_BREAK);
     const memoryLines = lines.slice(4, -1);
-    const breakouts =
-      memoryLines.filter((line) => !/^- \[confidence: (?:high|medium|low), source: [a-z_]+\] \S/.test(line)).length +
-      (prompt.split(MEMORIES_OPEN).length - 2) +
-      (prompt.split(MEMORIES_CLOSE).length - 2);
+    const breakouts = memoryLines.filter((line) => !/^- \[confidence: (?:high|medium|low), source: [a-z_]+\] \S/.test(line)).length + (prompt.split(MEMORIES_OPEN).length - 2) + (prompt.split(MEMORIES_CLOSE).length - 2);
     console.log(`injection payloads: ${retrieved.length} memories rendered, ${lines.length} lines, breakouts ${breakouts}`);
     expect(lines.slice(0, 4)).toEqual([system, '', MEMORIES_OPEN, expect.stringContaining('Information you know about this user')]);
     expect(lines.at(-1)).toBe(MEMORIES_CLOSE);

@@ -18,13 +18,7 @@ const transcript: ChatMessage[] = [
 describe('durableStatements', () => {
   it("keeps the user's durable first-person sentences in order, once each, when the conversation mixes in chatter and questions", () => {
     const user = transcript.filter((message) => message.role === 'user');
-    expect(durableStatements(user)).toEqual([
-      "I'm vegetarian, so keep that in mind for any meal bookings.",
-      'Call me Ada.',
-      'For flights, I prefer the aisle seat.',
-      'I usually travel with my dog.',
-      'My budget is 2000 euros.',
-    ]);
+    expect(durableStatements(user)).toEqual(["I'm vegetarian, so keep that in mind for any meal bookings.", 'Call me Ada.', 'For flights, I prefer the aisle seat.', 'I usually travel with my dog.', 'My budget is 2000 euros.']);
   });
 
   it('keeps a sentence the extractor flagged even when its wording is not first-person', () => {
@@ -74,8 +68,7 @@ describe('Memory.summarizeSession', () => {
       sessionId: 'trip-1',
       topic: SESSION_SUMMARY_TOPIC,
       confidence: 0.9,
-      content:
-        "In this session the user said: I'm vegetarian, so keep that in mind for any meal bookings. Call me Ada. For flights, I prefer the aisle seat. I usually travel with my dog. My budget is 2000 euros.",
+      content: "In this session the user said: I'm vegetarian, so keep that in mind for any meal bookings. Call me Ada. For flights, I prefer the aisle seat. I usually travel with my dog. My budget is 2000 euros.",
     });
     // Nothing from the assistant, nothing Bob said.
     expect(records[0]!.content).not.toMatch(/Lisbon|nuts|allergic/);
@@ -139,9 +132,7 @@ describe('Memory.summarizeSession', () => {
     });
     const report = await test.memory.forgetSource('b', owner);
     const active = await test.memory.list(owner);
-    expect(active.map((record) => [record.sessionId, record.content, record.sources.map((s) => s.id)])).toEqual([
-      ['trip-1', 'In this session the user said: I have two kids.', ['a']],
-    ]);
+    expect(active.map((record) => [record.sessionId, record.content, record.sources.map((s) => s.id)])).toEqual([['trip-1', 'In this session the user said: I have two kids.', ['a']]]);
     expect(report.regenerated.map((entry) => entry.to)).toContain(active[0]!.id);
     const all = JSON.stringify(await test.memory.list({ ...owner, includeInvalid: true }));
     expect(all).not.toContain('zqx-kids');
@@ -149,7 +140,12 @@ describe('Memory.summarizeSession', () => {
 
   it('rejects a missing session id or source with ValidationError and writes nothing', async ({ open }) => {
     const test = await open();
-    const bad = [{ userId: 'u_ada', source }, { userId: 'u_ada', sessionId: 'trip-1' }, { sessionId: 'trip-1', source }, { ...owner, sessionId: '', source }];
+    const bad = [
+      { userId: 'u_ada', source },
+      { userId: 'u_ada', sessionId: 'trip-1' },
+      { sessionId: 'trip-1', source },
+      { ...owner, sessionId: '', source },
+    ];
     for (const options of bad) {
       await expect(test.memory.summarizeSession(transcript, options as never)).rejects.toThrow(ValidationError);
     }

@@ -262,4 +262,3 @@ describe('Memory (model-based run over every write)', () => {
     console.log(`two-instance model run: ${pairs} concurrent pairs (clock backwards too, ids repeating across instances), ${forgets} revocations, ${refused} in-flight writes of a revoked source refused, invariant violations 0`);
   });
 });
-

@@ -76,7 +76,7 @@ async function snapshot(factory: IDBFactory, name: string, memory: Awaited<Retur
 describe('memory.reembed', () => {
   it('migrates a 10k-memory store to a new embedder with progress, abort and resume after a reload, ending equal to a store built with the new embedder', async () => {
     const factory = new IDBFactory();
-    
+
     const active = await seedStore(factory, 'migrating', createHashEmbedder(256));
     await seedStore(factory, 'reference', createHashEmbedder(128));
     const open = (name: string) => createTestMemory({ indexedDB: factory, name, embedder: createHashEmbedder(128) });

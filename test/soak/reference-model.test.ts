@@ -149,9 +149,7 @@ describe('Memory (against a reference model of the seed rules, multi-statement m
       }),
       { numRuns: 200, seed: 2127 },
     );
-    console.log(
-      `reference model: ${counts.histories} histories, ${counts.steps} steps, ${counts.ingests} ingests (${counts.doubleUpdates} with two or more UPDATEs in one commit), ${counts.forgets} revocations; mismatches 0`,
-    );
+    console.log(`reference model: ${counts.histories} histories, ${counts.steps} steps, ${counts.ingests} ingests (${counts.doubleUpdates} with two or more UPDATEs in one commit), ${counts.forgets} revocations; mismatches 0`);
     expect(counts.doubleUpdates).toBeGreaterThan(50);
     expect(counts.forgets).toBeGreaterThan(50);
   });

@@ -9,7 +9,18 @@ import { dumpDatabases } from '../helpers/scan';
 const ADA = { userId: 'ada', appName: 'default' };
 const source = (id: string) => ({ type: 'user_explicit' as const, id });
 const ingestRow = { seq: 1, ...ADA, scope: 'user', sessionId: 's1', source: source('s1'), at: 1_000, kind: 'ingest', messages: [{ role: 'user', content: "I'm vegan." }] };
-const rememberRow = { seq: 2, userId: '', appName: 'default', scope: 'app', sessionId: '', source: { type: 'bootstrapped', id: 'kb' }, at: 2_000, kind: 'remember', messages: [], fact: { content: 'Free cancellation within 24 hours.', topic: 'policy' } };
+const rememberRow = {
+  seq: 2,
+  userId: '',
+  appName: 'default',
+  scope: 'app',
+  sessionId: '',
+  source: { type: 'bootstrapped', id: 'kb' },
+  at: 2_000,
+  kind: 'remember',
+  messages: [],
+  fact: { content: 'Free cancellation within 24 hours.', topic: 'policy' },
+};
 const pruneRow = { seq: 3, ...ADA, at: 3_000, kind: 'prune', floor: 0.3 };
 
 describe('parseInputRows', () => {

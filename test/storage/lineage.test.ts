@@ -19,7 +19,12 @@ function chainOf(entries: readonly [number, string][]): Chain {
 
 describe('createChain', () => {
   it('gives the memory at each depth the entries of its depth and above, in order', () => {
-    const chain = chainOf([[0, 'a'], [0, 'b'], [1, 'c'], [2, 'd']]);
+    const chain = chainOf([
+      [0, 'a'],
+      [0, 'b'],
+      [1, 'c'],
+      [2, 'd'],
+    ]);
     expect(ids(chain.sourcesAt({ depth: 0 }))).toEqual(['a', 'b']);
     expect(ids(chain.sourcesAt({ depth: 1 }))).toEqual(['a', 'b', 'c']);
     expect(ids(chain.sourcesAt({ depth: 5 }))).toEqual(['a', 'b', 'c', 'd']);
@@ -28,7 +33,12 @@ describe('createChain', () => {
   });
 
   it('leaves out what a memory excludes, and shows a source it gained again at its new place', () => {
-    const chain = chainOf([[0, 'a'], [0, 'b'], [0, 'c'], [2, 'b']]);
+    const chain = chainOf([
+      [0, 'a'],
+      [0, 'b'],
+      [0, 'c'],
+      [2, 'b'],
+    ]);
     const excluded = [[sourceKey(source('b')), 0]] as const;
     expect(ids(chain.sourcesAt({ depth: 1, excluded }))).toEqual(['a', 'c']);
     expect(ids(chain.sourcesAt({ depth: 2, excluded }))).toEqual(['a', 'c', 'b']);
@@ -72,8 +82,7 @@ describe('placeRecords', () => {
   it('joins a complete rebuild to its parent’s chain with the sources it lacks excluded, and starts a chain of its own when the order differs', () => {
     const stored: Stored = { meta: { chain: 'c0', depth: 0, sourceCount: 3, historyCount: 1, sourceTotal: 3 }, summaryKeys: new Set() };
     const parent = record('p', 'old', 'diet', { sources: [source('a'), source('b'), source('c')] });
-    const place = (child: MemoryRecord) =>
-      placeRecords({ records: [parent, child], stored: [stored, nothingStored], lineage: { working: new Set(), inherits: new Map([[child.id, 'p']]) }, chains: new Map() })[1]!;
+    const place = (child: MemoryRecord) => placeRecords({ records: [parent, child], stored: [stored, nothingStored], lineage: { working: new Set(), inherits: new Map([[child.id, 'p']]) }, chains: new Map() })[1]!;
     const joined = place(record('r', 'new', 'diet', { sources: [source('a'), source('c'), source('d')] }));
     expect(joined).toMatchObject({ chain: 'c0', depth: 1, excluded: [[sourceKey(source('b')), 0]], rewriteHistory: true });
     expect(ids(joined.fresh)).toEqual(['d']);

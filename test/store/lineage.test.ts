@@ -138,7 +138,7 @@ describe('createStore (a rebuilt memory joins the chain of the one it replaces)'
     const rebuilt = record('r', 'fact', 'general', { sources: [from('a'), from('c'), from('d')] });
     await commit([{ ...o!, invalidatedAt: 5, supersededBy: 'r' }, rebuilt], ['r'], { working: new Set(), inherits: new Map([['r', 'o']]) });
     expect(await lineageRows()).toBe(4);
-    expect((await db!.memories.get('r'))).toMatchObject({ chain: 'o', depth: 1, excluded: [['user_explicit\u0000b', 0]] });
+    expect(await db!.memories.get('r')).toMatchObject({ chain: 'o', depth: 1, excluded: [['user_explicit\u0000b', 0]] });
     const [oldOne, newOne] = await store.getMany(['o', 'r'], owner);
     expect(oldOne!.sources.map((s) => s.id)).toEqual(['a', 'b', 'c']);
     expect(newOne!.sources.map((s) => s.id)).toEqual(['a', 'c', 'd']);

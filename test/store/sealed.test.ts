@@ -65,11 +65,7 @@ describe('mapSealed', () => {
 
   it('lists the sealed leaves with contexts naming table, field, row, owner and source when walking a memory row', () => {
     const slots = plainSlots('memories', row);
-    expect(slots.map((slot) => slot.context)).toEqual([
-      'memories.content:["m1","u_ada","default"]',
-      'memories.embedding:["m1","u_ada","default"]',
-      'memories.sources.*.excerpt:["m1","u_ada","default"]:"s1"',
-    ]);
+    expect(slots.map((slot) => slot.context)).toEqual(['memories.content:["m1","u_ada","default"]', 'memories.embedding:["m1","u_ada","default"]', 'memories.sources.*.excerpt:["m1","u_ada","default"]:"s1"']);
   });
 
   it('copies the containers it changes and leaves the input row untouched when replacing leaves', () => {

@@ -19,8 +19,7 @@ import { record, source } from '../consolidate/fixtures';
 const owner = { userId: 'u', appName: 'default' };
 
 /** A slot as a comparable string: its context and its value (vectors by their numbers). */
-const slotKey = ({ context, value }: { context: string; value: unknown }) =>
-  `${context}\u0000${typeof value === 'string' ? value : JSON.stringify(Array.from(value as ArrayLike<number>))}`;
+const slotKey = ({ context, value }: { context: string; value: unknown }) => `${context}\u0000${typeof value === 'string' ? value : JSON.stringify(Array.from(value as ArrayLike<number>))}`;
 
 let db: EngramDatabase | undefined;
 afterEach(() => db?.close());
@@ -63,25 +62,20 @@ async function capturingStore() {
 describe('commitRows', () => {
   it('prepares every sealed value a complete, a working-form, an inherited and a rebuilt record are written with', async () => {
     const { store, commit } = await capturingStore();
-    const first = await commit(
-      [record('o', 'The user likes jazz.', 'music', { sources: [source('a', 'user_explicit'), source('b', 'user_implicit'), source('c', 'tool_output')], metadata: '{"tag":"x"}' })],
-      ['o'],
-      undefined,
-      [
-        {
-          kind: 'ingest',
-          userId: 'u',
-          appName: 'default',
-          scope: 'user',
-          sessionId: 'c1',
-          at: 1,
-          source: { type: 'user_explicit', id: 'a' },
-          messages: [{ role: 'user', content: 'I like jazz.' }],
-          candidates: [{ content: 'The user likes jazz.', topic: 'music', confidence: 0.9, excerpt: 'I like jazz.', importance: 0.5, halfLifeDays: 365 }],
-          metadata: '{"tag":"x"}',
-        },
-      ],
-    );
+    const first = await commit([record('o', 'The user likes jazz.', 'music', { sources: [source('a', 'user_explicit'), source('b', 'user_implicit'), source('c', 'tool_output')], metadata: '{"tag":"x"}' })], ['o'], undefined, [
+      {
+        kind: 'ingest',
+        userId: 'u',
+        appName: 'default',
+        scope: 'user',
+        sessionId: 'c1',
+        at: 1,
+        source: { type: 'user_explicit', id: 'a' },
+        messages: [{ role: 'user', content: 'I like jazz.' }],
+        candidates: [{ content: 'The user likes jazz.', topic: 'music', confidence: 0.9, excerpt: 'I like jazz.', importance: 0.5, halfLifeDays: 365 }],
+        metadata: '{"tag":"x"}',
+      },
+    ]);
     expect(first.written).toBeGreaterThan(5);
     expect(first.unprepared).toEqual([]);
 
@@ -92,7 +86,10 @@ describe('commitRows', () => {
       sources: [...working!.sources, source('d', 'user_explicit')],
       invalidatedAt: 5,
       supersededBy: 'n',
-      history: [{ at: 5, event: 'corroborated', reason: 'corroborated by d', sourceId: 'd' }, { at: 5, event: 'superseded', reason: 'superseded by n', related: 'n' }],
+      history: [
+        { at: 5, event: 'corroborated', reason: 'corroborated by d', sourceId: 'd' },
+        { at: 5, event: 'superseded', reason: 'superseded by n', related: 'n' },
+      ],
     };
     const update = record('n', 'The user likes free jazz.', 'music', { sources: [...corroborated.sources, source('e')] });
     const second = await commit([corroborated, update], ['n'], { working: new Set(['o']), inherits: new Map([['n', 'o']]) });

@@ -66,7 +66,13 @@ describe('installSealing', () => {
   it('reads the clear fields of cursor rows and throws StorageError on a sealed one when a read goes by cursor', async () => {
     const db = await sealedStore(3);
     const filtered = await db.memories.filter((row) => row.topic === 'boat-1').toArray();
-    const anyOf = await db.memories.where('[userId+appName+scope]').anyOf([[owner.userId, owner.appName, 'user'], [owner.userId, owner.appName, 'session']]).toArray();
+    const anyOf = await db.memories
+      .where('[userId+appName+scope]')
+      .anyOf([
+        [owner.userId, owner.appName, 'user'],
+        [owner.userId, owner.appName, 'session'],
+      ])
+      .toArray();
     expect(filtered.map((row) => row.topic)).toEqual(['boat-1']);
     expect(anyOf.map((row) => row.topic).sort()).toEqual(['boat-0', 'boat-1', 'boat-2']);
     expect(() => filtered[0]!.content).toThrow(StorageError);

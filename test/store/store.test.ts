@@ -74,8 +74,7 @@ describe('createStore', () => {
       record('a7', 'ada likes tofu', 'diet', { userId: 'ada', appName: 'trips' }),
     ];
     await store.commit({ records: more, expected: new Map() });
-    const bySweep = (owner: typeof ADA, scope: 'user' | 'app', content: string) =>
-      store.workingSet(owner, { ids: [], topics: [], facts: [{ topic: 'diet', content }], scope, sourceId: 'none' });
+    const bySweep = (owner: typeof ADA, scope: 'user' | 'app', content: string) => store.workingSet(owner, { ids: [], topics: [], facts: [{ topic: 'diet', content }], scope, sourceId: 'none' });
     // Same key (trimmed, case-folded), same topic, active, own scope and owner: a1 and a4, never a2 (session), a5, a6, a7 or b2.
     expect((await bySweep(ADA, 'user', 'Ada user fact ')).map((r) => r.id).sort()).toEqual(['a1', 'a4']);
     expect(await bySweep(ADA, 'user', 'ada session fact')).toEqual([]);
@@ -137,9 +136,7 @@ describe('createStore', () => {
     const store = await openStore();
     const key = userPartition(ADA);
     await store.commit({ records: [record('a1', 'one', 'diet', { userId: 'ada', appName: 'trips' })], expected: new Map([[key, 0]]) });
-    await expect(
-      store.commit({ records: [record('a2', 'two', 'diet', { userId: 'ada', appName: 'trips' })], expected: new Map([[key, 0]]) }),
-    ).rejects.toThrow(ConflictError);
+    await expect(store.commit({ records: [record('a2', 'two', 'diet', { userId: 'ada', appName: 'trips' })], expected: new Map([[key, 0]]) })).rejects.toThrow(ConflictError);
     expect(await db!.memories.count()).toBe(1);
     expect((await store.versions([key])).get(key)).toBe(1);
   });
@@ -147,7 +144,14 @@ describe('createStore', () => {
   it('orders stored inputs by the order they were written when their clock times went backwards (invariant 11)', async () => {
     const store = await openStore();
     const input = (at: number, id: string) => ({
-      userId: 'ada', appName: 'trips', scope: 'user' as const, sessionId: id, source: { type: 'user_implicit' as const, id }, at, kind: 'ingest' as const, messages: [],
+      userId: 'ada',
+      appName: 'trips',
+      scope: 'user' as const,
+      sessionId: id,
+      source: { type: 'user_implicit' as const, id },
+      at,
+      kind: 'ingest' as const,
+      messages: [],
     });
     await store.commit({ records: [], inputs: [input(20, 'late')], expected: new Map() });
     await store.commit({ records: [], inputs: [input(10, 'early'), { ...input(5, 'bob'), userId: 'bob' }], expected: new Map() });

@@ -66,14 +66,16 @@ async function writeV3(name: string, factory: IDBFactory): Promise<MemoryRecord[
   const records = v3Records();
   const db = openV3(name, factory);
   const input = (id: string, at: number, content: string) => ({
-    ...owner, scope: 'user', sessionId: `c-${id}`, source: { type: 'user_explicit', id }, at, kind: 'ingest', messages: [{ role: 'user', content }],
+    ...owner,
+    scope: 'user',
+    sessionId: `c-${id}`,
+    source: { type: 'user_explicit', id },
+    at,
+    kind: 'ingest',
+    messages: [{ role: 'user', content }],
   });
   await db.table('memories').bulkPut(records.map((r) => ({ ...r, sourceIds: [...new Set(r.sources.map((s) => s.id))] })));
-  await db.table('inputs').bulkAdd([
-    input('s1', T, "I'm vegetarian, zqxv3canary. The export keeps failing."),
-    input('s2', T + DAY, "I've started eating fish again."),
-    input('s3', T + 2 * DAY, 'The export keeps failing.'),
-  ]);
+  await db.table('inputs').bulkAdd([input('s1', T, "I'm vegetarian, zqxv3canary. The export keeps failing."), input('s2', T + DAY, "I've started eating fish again."), input('s3', T + 2 * DAY, 'The export keeps failing.')]);
   await db.table('partitions').bulkPut([{ key: userPartition(owner), version: 3 }]);
   db.close();
   return records;

@@ -45,7 +45,7 @@ const corpus: [string, Mutation, new (...args: never[]) => Error][] = [
   ['a memory of another app', (data) => void (first(data).appName = 'other'), PermissionError],
   ['an app-scope memory', (data) => void Object.assign(first(data), { scope: 'app', userId: 'u_ada' }), PermissionError],
   ['an export header naming another owner than its memories', (data) => ({ ...data, userId: 'u_bob' }), PermissionError],
-  ["an id that exists for another owner", (data) => void (first(data).id = bobsIds[0]!), ConflictError],
+  ['an id that exists for another owner', (data) => void (first(data).id = bobsIds[0]!), ConflictError],
   ['an oversized content', (data) => void (first(data).content = 'x'.repeat(100_001)), ValidationError],
   ['an oversized excerpt', (data) => void (first(data).sources[0]!.excerpt = 'x'.repeat(100_001)), ValidationError],
   ['an oversized message', (data) => void ((data.inputs[0] as { messages: { content: string }[] }).messages[0]!.content = 'x'.repeat(100_001)), ValidationError],

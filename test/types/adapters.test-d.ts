@@ -13,7 +13,14 @@ describe('engram/chroma', () => {
   it('makes a storage backend from optional connection options', () => {
     expectTypeOf(createChromaStorage).parameters.toEqualTypeOf<[options?: ChromaStorageOptions]>();
     expectTypeOf(createChromaStorage).returns.toEqualTypeOf<StorageBackend>();
-    expectTypeOf<ChromaStorageOptions>().toEqualTypeOf<{ host?: string | undefined; port?: number | undefined; ssl?: boolean | undefined; tenant?: string | undefined; database?: string | undefined; collectionPrefix?: string | undefined }>();
+    expectTypeOf<ChromaStorageOptions>().toEqualTypeOf<{
+      host?: string | undefined;
+      port?: number | undefined;
+      ssl?: boolean | undefined;
+      tenant?: string | undefined;
+      database?: string | undefined;
+      collectionPrefix?: string | undefined;
+    }>();
     expectTypeOf<ReturnType<typeof createChromaStorage>>().toExtend<NonNullable<MemoryOptions['storage']>>();
   });
 });

@@ -51,9 +51,7 @@ async function openUpgraded(): Promise<{ memory: Memory; factory: IDBFactory }> 
 }
 
 function facts(records: readonly MemoryRecord[]) {
-  return records
-    .map(({ content, topic, scope, confidence, sources }) => ({ content, topic, scope, confidence, sources: sources.map((source) => source.id) }))
-    .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+  return records.map(({ content, topic, scope, confidence, sources }) => ({ content, topic, scope, confidence, sources: sources.map((source) => source.id) })).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 }
 
 describe('createMemory (opening a database written by an earlier release)', () => {

@@ -51,7 +51,10 @@ function request(queryText: string, partitions: string[], k = 10): ScanRequest {
 
 /** The reference: BM25 over the texts with the channel's own terms and parameters, relative to the best. */
 function referenceLexical(docs: readonly Doc[], query: string): Map<string, number> {
-  const scores = createBm25(docs.map((doc) => doc.text), { tokens: lexicalTermStrings, k1: BM25_K1, b: BM25_B }).scores(query);
+  const scores = createBm25(
+    docs.map((doc) => doc.text),
+    { tokens: lexicalTermStrings, k1: BM25_K1, b: BM25_B },
+  ).scores(query);
   const best = Math.max(...scores);
   return new Map(docs.map((doc, i) => [doc.id, best > 0 ? scores[i]! / best : 0]));
 }

@@ -106,7 +106,10 @@ describe.runIf(loadKernelModule() !== null)('createCompute (8-bit codes)', () =>
     // What the sweep keeps: exact similarity ≥ threshold, most similar first, the first `limit`.
     const exactly = (ids: string[], query: Float32Array, threshold: number, limit: number) => {
       const similarity = (id: string) => vectors.get(id)!.reduce((sum, value, j) => sum + value * query[j]!, 0);
-      return ids.filter((id) => similarity(id) >= threshold).sort((a, b) => similarity(b) - similarity(a)).slice(0, limit);
+      return ids
+        .filter((id) => similarity(id) >= threshold)
+        .sort((a, b) => similarity(b) - similarity(a))
+        .slice(0, limit);
     };
     for (const threshold of [0.99, 0.995, 0.999]) {
       for (const limit of [3, 32, Number.POSITIVE_INFINITY]) {
@@ -235,11 +238,7 @@ describe('packQuery', () => {
     for (const dim of [1, 17, 255, 1000]) {
       // Rows of ±1 and 0 quantise to codes ±127 and 0 exactly (scale 1/127).
       const rows = Array.from({ length: 7 }, (_, i) => Float32Array.from({ length: dim }, (_, j) => (i === 0 ? 1 : i === 1 ? (j % 2 ? 1 : -1) : [1, -1, 0][Math.floor(random() * 3)]!)));
-      const queries = [
-        Int16Array.from({ length: dim }, () => 127),
-        Int16Array.from({ length: dim }, (_, j) => (j % 2 ? -127 : 127)),
-        Int16Array.from({ length: dim }, () => Math.floor(random() * 255) - 127),
-      ];
+      const queries = [Int16Array.from({ length: dim }, () => 127), Int16Array.from({ length: dim }, (_, j) => (j % 2 ? -127 : 127)), Int16Array.from({ length: dim }, () => Math.floor(random() * 255) - 127)];
       // Integer dots below 2^24 are exact in f32, so the kernel's f32 product with the scale is too.
       const scale = Math.fround(1 / 127);
       const want = rows.map((row) => queries.map((query) => (row.some((value) => value !== 0) ? Math.fround(row.reduce((sum, value, j) => sum + Math.round(value * 127) * query[j]!, 0) * scale) : 0)));

@@ -164,9 +164,7 @@ function operations(collection: (table: Table) => Collection, maxBatch: number, 
           ...(ids ? { ids: [...ids] } : {}),
           include: metadata ? ['metadatas', 'distances'] : ['distances'],
         });
-        return result.ids.map((ids, q) =>
-          ids.map((id, i) => ({ id, document: null, metadata: (result.metadatas[q]?.[i] ?? {}) as Metadata, distance: result.distances[q]?.[i] ?? Number.NaN })),
-        );
+        return result.ids.map((ids, q) => ids.map((id, i) => ({ id, document: null, metadata: (result.metadatas[q]?.[i] ?? {}) as Metadata, distance: result.distances[q]?.[i] ?? Number.NaN })));
       }),
   };
 }

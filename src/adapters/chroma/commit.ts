@@ -26,7 +26,16 @@ export function createCommit(collections: Collections, intents: IntentOptions, s
   return async (commit) => {
     const { records, inputs = [], rewriteInputs = [], revoke, redactExcerpts } = commit;
     if (inputs.length >= SEQ_SPAN) throw new StorageError(`one commit on Chroma appends at most ${SEQ_SPAN - 1} stored inputs (got ${inputs.length}); nothing was written. Import the owner's history in parts.`);
-    const partitions = [...new Set([...commit.expected.keys(), ...records.map(partitionOf), ...(revoke ? [userPartition(revoke)] : []), ...(redactExcerpts ? [userPartition(redactExcerpts)] : []), ...inputs.map(inputPartition), ...rewriteInputs.map(inputPartition)])];
+    const partitions = [
+      ...new Set([
+        ...commit.expected.keys(),
+        ...records.map(partitionOf),
+        ...(revoke ? [userPartition(revoke)] : []),
+        ...(redactExcerpts ? [userPartition(redactExcerpts)] : []),
+        ...inputs.map(inputPartition),
+        ...rewriteInputs.map(inputPartition),
+      ]),
+    ];
     let stored = new Map<string, MemoryRecord>();
     let written: ChromaRow[] = [];
     const versions = await commitPlan(
@@ -47,7 +56,10 @@ export function createCommit(collections: Collections, intents: IntentOptions, s
       },
       intents,
     );
-    snapshots.follow(versions, written.map((row) => ({ id: row.id, document: row.document ?? null, metadata: row.metadata, embedding: row.embedding! })));
+    snapshots.follow(
+      versions,
+      written.map((row) => ({ id: row.id, document: row.document ?? null, metadata: row.metadata, embedding: row.embedding! })),
+    );
     return { versions };
   };
 }
@@ -122,8 +134,7 @@ function excerptBlanker({ revoke, redactExcerpts }: Commit): (record: MemoryReco
     ...(revoke ? [{ owner: revoke, ids: new Set(revoke.sourceIds), quotes: () => true }] : []),
     ...(redactExcerpts ? [{ owner: redactExcerpts, ids: new Set(redactExcerpts.sourceIds), quotes: (excerpt: string) => redactExcerpts.excerpts.includes(excerpt) }] : []),
   ];
-  const goes = (record: MemoryRecord, source: Source) =>
-    source.excerpt !== '' && rules.some((rule) => record.userId === rule.owner.userId && record.appName === rule.owner.appName && rule.ids.has(source.id) && rule.quotes(source.excerpt));
+  const goes = (record: MemoryRecord, source: Source) => source.excerpt !== '' && rules.some((rule) => record.userId === rule.owner.userId && record.appName === rule.owner.appName && rule.ids.has(source.id) && rule.quotes(source.excerpt));
   return (record) => (record.sources.some((source) => goes(record, source)) ? { ...record, sources: record.sources.map((source) => (goes(record, source) ? { ...source, excerpt: '' } : source)) } : record);
 }
 

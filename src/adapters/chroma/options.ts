@@ -22,11 +22,9 @@ export const ChromaStorageOptions = z.strictObject({
    * Prepended to every collection name (`<prefix>memories`, `<prefix>inputs`, `<prefix>control`,
    * `<prefix>revocations`). Default: the memory's `name` and `_` (`engram_`).
    */
-  collectionPrefix: z.optional(z
-    .string().check(z.regex(/^[a-zA-Z0-9][a-zA-Z0-9._-]{0,400}$/, { error: 'must start with a letter or digit and hold only letters, digits, ".", "_" and "-" (Chroma names its collections with these)' }))),
+  collectionPrefix: z.optional(z.string().check(z.regex(/^[a-zA-Z0-9][a-zA-Z0-9._-]{0,400}$/, { error: 'must start with a letter or digit and hold only letters, digits, ".", "_" and "-" (Chroma names its collections with these)' }))),
 });
 export type ChromaStorageOptions = z.input<typeof ChromaStorageOptions>;
-
 
 /** The options as the storage uses them; ValidationError naming the field for anything Chroma cannot take. */
 export function parseChromaOptions(options: unknown): ChromaConnection {

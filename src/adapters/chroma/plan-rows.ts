@@ -66,7 +66,8 @@ const PLAN_TABLES = ['control', 'plans'] as const;
 export async function readPlan(collections: Collections, id: string): Promise<PlanText> {
   const rows = (await Promise.all(PLAN_TABLES.map((table) => collections.get(table, { where: eq('intent', id) })))).flat();
   const parts = rows.map((row) => ({ n: row.metadata.n, text: row.metadata.text })).sort((a, b) => Number(a.n) - Number(b.n));
-  const damaged = (why: string, cause?: unknown) => new StorageError(`the plan of intent ${id} in the control collection ${why}; delete the intent and its '${id}/…' rows by id if they were written by hand`, cause === undefined ? undefined : { cause });
+  const damaged = (why: string, cause?: unknown) =>
+    new StorageError(`the plan of intent ${id} in the control collection ${why}; delete the intent and its '${id}/…' rows by id if they were written by hand`, cause === undefined ? undefined : { cause });
   if (parts.some((part, i) => part.n !== i || typeof part.text !== 'string')) throw damaged('is missing parts');
   const text = parts.length ? parts.map((part) => part.text).join('') : (await collections.get('control', { ids: [id] }))[0]?.document;
   if (!text) throw damaged('is missing');
@@ -78,7 +79,15 @@ export async function readPlan(collections: Collections, id: string): Promise<Pl
   }
   if (!Array.isArray(parsed.writes) || !Array.isArray(parsed.versions)) throw damaged('has no writes or versions');
   const writes = (parsed.writes as Write[]).map((write) =>
-    'upsert' in write ? { ...write, upsert: write.upsert.map((row) => { const { e, ...rest } = row as ChromaRow & { e?: string }; return e === undefined ? rest : { ...rest, embedding: fromBase64(e) }; }) } : write,
+    'upsert' in write
+      ? {
+          ...write,
+          upsert: write.upsert.map((row) => {
+            const { e, ...rest } = row as ChromaRow & { e?: string };
+            return e === undefined ? rest : { ...rest, embedding: fromBase64(e) };
+          }),
+        }
+      : write,
   );
   return { writes, versions: parsed.versions as [string, number][] };
 }

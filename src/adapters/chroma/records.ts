@@ -14,14 +14,10 @@ import { and, eq, NOTHING, oneOf, or, type Filter } from './where';
 
 export type RecordReads = Omit<RecordStore, 'commit' | 'quarantined'>;
 
-
 /** The filter for an owner's records of `scopes` (app scope: its app's), any state. */
 export function scopeFilter(owner: Owner, scopes: readonly Scope[]): Filter {
   const own = scopes.filter((scope) => scope !== 'app');
-  return or(
-    own.length ? and(eq('pk', userPartition(owner)), oneOf('scope', own)) : NOTHING,
-    scopes.includes('app') ? eq('pk', appPartition(owner.appName)) : NOTHING,
-  );
+  return or(own.length ? and(eq('pk', userPartition(owner)), oneOf('scope', own)) : NOTHING, scopes.includes('app') ? eq('pk', appPartition(owner.appName)) : NOTHING);
 }
 
 export function createRecordReads(collections: Collections, intents: IntentOptions, quarantined: Set<string>, snapshots: Snapshots): RecordReads {
@@ -90,11 +86,7 @@ export function createRecordReads(collections: Collections, intents: IntentOptio
         collections,
         [key],
         async () => {
-          const [neighbours, onTopic, same] = await Promise.all([
-            collections.get('memories', { ids, embeddings: true }),
-            active(oneOf('topic', topics)),
-            active(oneOf('fact', hashes)),
-          ]);
+          const [neighbours, onTopic, same] = await Promise.all([collections.get('memories', { ids, embeddings: true }), active(oneOf('topic', topics)), active(oneOf('fact', hashes))]);
           return [...neighbours, ...onTopic, ...same];
         },
         intents,

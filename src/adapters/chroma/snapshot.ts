@@ -130,7 +130,10 @@ export function createSnapshots(collections: Collections, options: IntentOptions
       for (const [key, [before, after]] of versions) {
         const held = partitions.get(key);
         if (!held || held.version !== before) continue; // behind: the next sync catches up from its own version
-        merge(held, written.filter((row) => row.metadata.pk === key));
+        merge(
+          held,
+          written.filter((row) => row.metadata.pk === key),
+        );
         held.version = after;
       }
     },

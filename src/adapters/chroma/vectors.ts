@@ -17,10 +17,7 @@ import { and, eq, NOTHING, or, type Filter } from './where';
 /** The visible, active rows of a search: the owner's user and session rows of the scopes asked, the app's rows. */
 export function searchFilter(search: Pick<VectorSearch, 'owner' | 'scopes' | 'sessionId'>): Filter {
   const { owner, scopes, sessionId } = search;
-  const own = or(
-    scopes.includes('user') ? eq('scope', 'user') : NOTHING,
-    scopes.includes('session') && sessionId !== undefined ? and(eq('scope', 'session'), eq('sessionId', sessionId)) : NOTHING,
-  );
+  const own = or(scopes.includes('user') ? eq('scope', 'user') : NOTHING, scopes.includes('session') && sessionId !== undefined ? and(eq('scope', 'session'), eq('sessionId', sessionId)) : NOTHING);
   return and(eq('active', true), or(and(eq('pk', userPartition(owner)), own), scopes.includes('app') ? eq('pk', appPartition(owner.appName)) : NOTHING));
 }
 

@@ -32,9 +32,7 @@ export interface LanguageModelExpectations {
 /** The parts of Chrome's `LanguageModel` engram uses (the global, or an object of the same shape). */
 export interface LanguageModelLike {
   availability(options?: LanguageModelExpectations): Promise<ChromeAvailability>;
-  create(
-    options?: LanguageModelExpectations & { signal?: AbortSignal; monitor?: (monitor: EventTarget) => void; initialPrompts?: { role: 'system'; content: string }[] },
-  ): Promise<LanguageModelSessionLike>;
+  create(options?: LanguageModelExpectations & { signal?: AbortSignal; monitor?: (monitor: EventTarget) => void; initialPrompts?: { role: 'system'; content: string }[] }): Promise<LanguageModelSessionLike>;
 }
 
 export interface ChromeExtractorOptions {

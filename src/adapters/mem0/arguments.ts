@@ -19,10 +19,7 @@ const ENTITY_PARAMS = ['user_id', 'agent_id', 'run_id', 'userId', 'agentId', 'ru
 export function rejectTopLevelIds(options: object, method: string): void {
   const invalid = Object.keys(options).filter((key) => ENTITY_PARAMS.includes(key));
   if (invalid.length > 0) {
-    throw new ValidationError(
-      `${method} options`,
-      `Top-level entity parameters [${invalid.join(', ')}] are not supported in ${method}(). Use filters: { userId: "..." } instead.`,
-    );
+    throw new ValidationError(`${method} options`, `Top-level entity parameters [${invalid.join(', ')}] are not supported in ${method}(). Use filters: { userId: "..." } instead.`);
   }
 }
 
@@ -91,7 +88,10 @@ export function entityTarget(options: { userId?: string; agentId?: string; runId
     ...optional('runId', entityId(options.runId, 'runId') ?? oneOf(filters.run_id, filters.runId, 'filters.run_id')),
   };
   if (ids.userId === undefined && ids.agentId === undefined && ids.runId === undefined) {
-    throw new ValidationError(`${what} options`, what === 'add' ? 'One of the filters: userId, agentId or runId is required!' : 'At least one filter is required to delete all memories. If you want to delete all memories, use the `reset()` method.');
+    throw new ValidationError(
+      `${what} options`,
+      what === 'add' ? 'One of the filters: userId, agentId or runId is required!' : 'At least one filter is required to delete all memories. If you want to delete all memories, use the `reset()` method.',
+    );
   }
   return targetOf(ids, `${what} options`);
 }

@@ -28,7 +28,10 @@ function compare(left: unknown, right: unknown): number | undefined {
 
 function contains(value: unknown, needle: unknown, fold: boolean): boolean {
   const norm = (text: unknown) => (fold && typeof text === 'string' ? text.toLowerCase() : text);
-  if (typeof value === 'string' && typeof needle === 'string') return norm(value)!.toString().includes(norm(needle) as string);
+  if (typeof value === 'string' && typeof needle === 'string')
+    return norm(value)!
+      .toString()
+      .includes(norm(needle) as string);
   if (Array.isArray(value)) return value.some((item) => norm(item) === norm(needle));
   return false;
 }

@@ -10,7 +10,24 @@ import { compileFilter } from './filters';
 import { chooseForPrompt } from './prompt';
 import { rootOf } from './lineage';
 import { ownerReader, resolveId, type Owner, type Resolved } from './resolve';
-import { envelopeFor, envelopeOf, filterDocument, isExpired, toHistoryRows, toItem, type AddMemoryOptions, type DeleteAllMemoryOptions, type GetAllMemoryOptions, type HistoryRow, type MemoryItem, type Message, type SearchFilters, type SearchMemoryOptions, type SearchResult, type UpdateMemoryOptions } from './shapes';
+import {
+  envelopeFor,
+  envelopeOf,
+  filterDocument,
+  isExpired,
+  toHistoryRows,
+  toItem,
+  type AddMemoryOptions,
+  type DeleteAllMemoryOptions,
+  type GetAllMemoryOptions,
+  type HistoryRow,
+  type MemoryItem,
+  type Message,
+  type SearchFilters,
+  type SearchMemoryOptions,
+  type SearchResult,
+  type UpdateMemoryOptions,
+} from './shapes';
 import { addedItems, eraseMemory, ingestMessages, newCallId, rememberOptions, sourcesOfOwner, storeVerbatim } from './writes';
 
 /** What `new Memory(config)` takes: engram's options (it opens its own store) or an open engram `memory`. */
@@ -114,8 +131,7 @@ export class Memory {
     const conditions = compileFilter(metadata);
     const run = target.sessionId;
     const today = new Date().toISOString().slice(0, 10);
-    const passes = (record: MemoryRecord) =>
-      record.scope !== 'app' && (showExpired === true || !isExpired(record, today)) && conditions(filterDocument(record)) && (run === undefined || filterDocument(record)['run_id'] === run);
+    const passes = (record: MemoryRecord) => record.scope !== 'app' && (showExpired === true || !isExpired(record, today)) && conditions(filterDocument(record)) && (run === undefined || filterDocument(record)['run_id'] === run);
     return { owner: { userId: target.userId, appName: target.appName }, passes };
   }
 
@@ -137,7 +153,13 @@ export class Memory {
     const threshold = options.threshold ?? Number.NEGATIVE_INFINITY;
     const kept = retrieved.filter((hit) => hit.relevance >= threshold && passes(hit.memory)).slice(0, topK);
     const chosen = chooseForPrompt(engram, kept, options);
-    return { results: await this.#items(engram, owner, chosen.map((hit) => ({ record: hit.memory, score: hit.score }))) };
+    return {
+      results: await this.#items(
+        engram,
+        owner,
+        chosen.map((hit) => ({ record: hit.memory, score: hit.score })),
+      ),
+    };
   }
 
   /** The user's active memories (every run's, unless `run_id` names one), oldest first, at most `topK` (default 20). */
@@ -148,7 +170,13 @@ export class Memory {
     const { owner, passes } = this.#filterOf(options.filters, options.showExpired);
     const engram = await this.#engram();
     const records = (await engram.list(owner)).filter(passes);
-    return { results: await this.#items(engram, owner, records.slice(0, options.topK ?? DEFAULT_TOP_K).map((record) => ({ record }))) };
+    return {
+      results: await this.#items(
+        engram,
+        owner,
+        records.slice(0, options.topK ?? DEFAULT_TOP_K).map((record) => ({ record })),
+      ),
+    };
   }
 
   /** The memory `memoryId` names as it is now, or null (never stored, deleted, or another user's when the facade names one). */

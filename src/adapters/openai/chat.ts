@@ -8,8 +8,7 @@ import { PluginError } from 'engram';
 import type { Transport } from './transport';
 
 const ChatAnswer = z.object({
-  choices: z
-    .array(z.object({ message: z.object({ content: z.optional(z.nullable(z.string())), refusal: z.optional(z.nullable(z.string())) }) })).check(z.minLength(1)),
+  choices: z.array(z.object({ message: z.object({ content: z.optional(z.nullable(z.string())), refusal: z.optional(z.nullable(z.string())) }) })).check(z.minLength(1)),
 });
 
 export interface StructuredChatRequest {

@@ -40,10 +40,7 @@ export type OpenAIDeciderOptions = OpenAIConnection & {
 
 function render({ candidate, similar, source }: DecideInput): { candidate: string; memories: string } {
   // One line per memory whatever its text holds, so stored text cannot forge another entry.
-  const memories = similar.map(
-    (memory) =>
-      `- id=${memory.id}; topic=${oneLine(memory.topic)}; confidence=${memory.confidence}; sources=${[...new Set(memory.sources.map((s) => s.type))].join(', ')}; content=${oneLine(memory.content)}`,
-  );
+  const memories = similar.map((memory) => `- id=${memory.id}; topic=${oneLine(memory.topic)}; confidence=${memory.confidence}; sources=${[...new Set(memory.sources.map((s) => s.type))].join(', ')}; content=${oneLine(memory.content)}`);
   return { candidate: `[topic: ${oneLine(candidate.topic)}; source: ${source.type}] ${oneLine(candidate.content)}`, memories: memories.join('\n') || '(none)' };
 }
 

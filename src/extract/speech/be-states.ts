@@ -67,7 +67,22 @@ function allergy({ reading, i, w, next, verbal, first }: Complement): Draft[] | 
   const pair = next === 'intolerant' || next === 'free';
   if (!pair && w !== 'gluten-free' && w !== 'dairy-free' && w !== 'celiac' && w !== 'coeliac') return undefined;
   const end = pair ? i + 1 : i;
-  return [draft('allergy', sentence(USER, `${be} ${reading.tokens.slice(i, end + 1).map((t) => t.w).join(' ')}`, undefined), 0.85, first, end)];
+  return [
+    draft(
+      'allergy',
+      sentence(
+        USER,
+        `${be} ${reading.tokens
+          .slice(i, end + 1)
+          .map((t) => t.w)
+          .join(' ')}`,
+        undefined,
+      ),
+      0.85,
+      first,
+      end,
+    ),
+  ];
 }
 
 /** "I'm pregnant", "I'm diabetic", "I'm recovering from surgery". */

@@ -12,11 +12,149 @@ import type { Verbal } from './verbal';
 import { isGerund } from './verbs';
 
 const USER = 'The user';
-const INTENSIFIERS = new Set(['so', 'very', 'really', 'super', 'totally', 'pretty', 'quite', 'kinda', 'still', 'also', 'now', 'currently', 'officially', 'actually', 'just', 'definitely', 'literally', 'technically', 'basically', 'mostly', 'fully', 'strictly', 'completely', 'huge', 'big', 'originally', 'realy', 'rly', 'practising', 'practicing', 'devout', 'lapsed']);
+const INTENSIFIERS = new Set([
+  'so',
+  'very',
+  'really',
+  'super',
+  'totally',
+  'pretty',
+  'quite',
+  'kinda',
+  'still',
+  'also',
+  'now',
+  'currently',
+  'officially',
+  'actually',
+  'just',
+  'definitely',
+  'literally',
+  'technically',
+  'basically',
+  'mostly',
+  'fully',
+  'strictly',
+  'completely',
+  'huge',
+  'big',
+  'originally',
+  'realy',
+  'rly',
+  'practising',
+  'practicing',
+  'devout',
+  'lapsed',
+]);
 /** What a person is like: "a morning person", "a night owl", "a foodie". */
-const PERSONALITY = new Set(['person', 'owl', 'bird', 'foodie', 'introvert', 'extrovert', 'ambivert', 'homebody', 'bookworm', 'nerd', 'geek', 'perfectionist', 'optimist', 'pessimist', 'workaholic', 'adrenaline', 'junkie', 'fanatic', 'buff', 'lover', 'enthusiast', 'addict', 'snob']);
+const PERSONALITY = new Set([
+  'person',
+  'owl',
+  'bird',
+  'foodie',
+  'introvert',
+  'extrovert',
+  'ambivert',
+  'homebody',
+  'bookworm',
+  'nerd',
+  'geek',
+  'perfectionist',
+  'optimist',
+  'pessimist',
+  'workaholic',
+  'adrenaline',
+  'junkie',
+  'fanatic',
+  'buff',
+  'lover',
+  'enthusiast',
+  'addict',
+  'snob',
+]);
 const HOBBYIST = new Set(['keen', 'avid', 'passionate', 'amateur', 'enthusiastic', 'casual', 'hobby', 'hobbyist']);
-const ADJECTIVES = new Set(['big', 'huge', 'proud', 'new', 'full-time', 'part-time', 'senior', 'junior', 'head', 'lead', 'freelance', 'registered', 'professional', 'retired', 'former', 'trainee', 'qualified', 'certified', 'software', 'web', 'graphic', 'high', 'school', 'primary', 'middle', 'math', 'maths', 'science', 'english', 'music', 'art', 'history', 'pe', 'night', 'er', 'icu', 'pediatric', 'dental', 'civil', 'mechanical', 'electrical', 'data', 'ux', 'ui', 'product', 'project', 'sales', 'marketing', 'social', 'media', 'content', 'line', 'sous', 'pastry', 'stay-at-home', 'single', 'first-year', 'second-year', 'third-year', 'final-year', 'grad', 'graduate', 'phd', 'masters', 'college', 'university', 'uni', 'medical', 'law', 'nursing', 'engineering', 'computer', 'family', 'general', 'staff', 'research', 'tech', 'it', 'self-taught', 'aspiring']);
+const ADJECTIVES = new Set([
+  'big',
+  'huge',
+  'proud',
+  'new',
+  'full-time',
+  'part-time',
+  'senior',
+  'junior',
+  'head',
+  'lead',
+  'freelance',
+  'registered',
+  'professional',
+  'retired',
+  'former',
+  'trainee',
+  'qualified',
+  'certified',
+  'software',
+  'web',
+  'graphic',
+  'high',
+  'school',
+  'primary',
+  'middle',
+  'math',
+  'maths',
+  'science',
+  'english',
+  'music',
+  'art',
+  'history',
+  'pe',
+  'night',
+  'er',
+  'icu',
+  'pediatric',
+  'dental',
+  'civil',
+  'mechanical',
+  'electrical',
+  'data',
+  'ux',
+  'ui',
+  'product',
+  'project',
+  'sales',
+  'marketing',
+  'social',
+  'media',
+  'content',
+  'line',
+  'sous',
+  'pastry',
+  'stay-at-home',
+  'single',
+  'first-year',
+  'second-year',
+  'third-year',
+  'final-year',
+  'grad',
+  'graduate',
+  'phd',
+  'masters',
+  'college',
+  'university',
+  'uni',
+  'medical',
+  'law',
+  'nursing',
+  'engineering',
+  'computer',
+  'family',
+  'general',
+  'staff',
+  'research',
+  'tech',
+  'it',
+  'self-taught',
+  'aspiring',
+]);
 
 function isJob(word: string): boolean {
   return JOBS.has(word) || (JOB_SUFFIX.test(word) && !NOT_JOBS.has(word) && !DIETS.has(word) && !RELIGIONS.has(word));
@@ -68,13 +206,31 @@ function articleFacts(reading: Reading, i: number, verbal: Verbal, first: number
   const personal = personalityFacts(reading, i, i + softened, verbal, first);
   if (personal) return personal;
   if (article && HOBBYIST.has(tokens[i + 1]?.w ?? '') && tokens[i + 2] !== undefined) {
-    return [draft('hobby', sentence(USER, `${beWord(verbal)} ${tokens.slice(i, i + 3).map((t) => t.raw).join(' ')}`, undefined), 0.8, first, i + 2)];
+    return [
+      draft(
+        'hobby',
+        sentence(
+          USER,
+          `${beWord(verbal)} ${tokens
+            .slice(i, i + 3)
+            .map((t) => t.raw)
+            .join(' ')}`,
+          undefined,
+        ),
+        0.8,
+        first,
+        i + 2,
+      ),
+    ];
   }
   let j = article ? i + softened + 1 : i;
   while (j < tokens.length && j < i + 4 && ADJECTIVES.has(tokens[j]!.w) && !(isJob(tokens[j]!.w) && !ADJECTIVES.has(tokens[j + 1]?.w ?? '') && !isJob(tokens[j + 1]?.w ?? ''))) j++;
   const head = tokens[j]?.w;
   if (head === undefined) return undefined;
-  const words = tokens.slice(article ? i + 1 : i, j + 1).map((t) => t.raw).join(' ');
+  const words = tokens
+    .slice(article ? i + 1 : i, j + 1)
+    .map((t) => t.raw)
+    .join(' ');
   const articleWord = article ? typedArticle : /^[aeiou]/i.test(words) ? 'an' : 'a';
   if (head === 'member' && tokens[j + 1]?.w === 'of') {
     const club = objectAt(reading, j + 2, 8);
@@ -111,7 +267,10 @@ function personalityFacts(reading: Reading, i: number, articleAt: number, verbal
     if (tokens[k]!.w === 'lover' || tokens[k]!.w === 'enthusiast' || tokens[k]!.w === 'buff' || tokens[k]!.w === 'fanatic') {
       if (k === articleAt + 1) return undefined;
     }
-    const words = tokens.slice(i, k + 1).map((t) => t.raw).join(' ');
+    const words = tokens
+      .slice(i, k + 1)
+      .map((t) => t.raw)
+      .join(' ');
     return [draft('preference', sentence(USER, `${beWord(verbal)} ${words}`, undefined), 0.75, first, k)];
   }
   return undefined;
@@ -143,7 +302,10 @@ function progressiveFacts(reading: Reading, i: number, verbal: Verbal, first: nu
   if (w === 'working' && (next === 'as' || next === 'at' || next === 'for' || as === 'as')) {
     const split = next === 'as' || as === 'as' ? tokens.findIndex((t, k) => k > i + 2 && (t.w === 'at' || t.w === 'in' || t.w === 'for') && /^\p{Lu}/u.test(tokens[k + 1]?.raw ?? '')) : -1;
     if (split > 0) {
-      const job = tokens.slice(i + 2, split).map((t) => t.raw).join(' ');
+      const job = tokens
+        .slice(i + 2, split)
+        .map((t) => t.raw)
+        .join(' ');
       const employer = objectAt(reading, split + 1, 6);
       const article = /^(?:a|an|the)\s/i.test(job) ? '' : /^[aeiou]/i.test(job) ? 'an ' : 'a ';
       return [draft('occupation', `The user works as ${article}${job}.`, 0.8, first, split - 1), draft('employer', `The user works at ${employer.text}.`, 0.8, first, employer.last)];
@@ -180,7 +342,10 @@ function feelingFacts(reading: Reading, i: number, verbal: Verbal, first: number
   if (k === i || !FEELING_OBJECT.has(tokens[k]?.w ?? '') || verbal.negated) return undefined;
   const object = objectAt(reading, k + 1, 10);
   if (!object.text || object.text.split(' ').length < 2 || isVague(object.text) || /^(?:hear|see|know|say|help)\b/i.test(object.text)) return [];
-  const feeling = tokens.slice(i, k + 1).map((t) => t.raw).join(' ');
+  const feeling = tokens
+    .slice(i, k + 1)
+    .map((t) => t.raw)
+    .join(' ');
   return [draft(object.future ? 'plan' : 'event', sentence(USER, `${beWord(verbal)} ${feeling} ${object.text}`, object.time), 0.6, first, object.last)];
 }
 
@@ -193,7 +358,14 @@ function fanFacts(reading: Reading, i: number, verbal: Verbal, first: number): D
   if (w === 'into') [from, phrase] = [i + 1, 'into'];
   else if ((w === 'a' || w === 'an' || w === 'big' || w === 'huge') && tokens.slice(i, i + 4).some((t) => t.w === 'fan')) {
     const fan = tokens.findIndex((t, k) => k >= i && t.w === 'fan');
-    if (tokens[fan + 1]?.w === 'of') [from, phrase] = [fan + 2, `${tokens.slice(i, fan + 1).map((t) => t.w).join(' ')} of`];
+    if (tokens[fan + 1]?.w === 'of')
+      [from, phrase] = [
+        fan + 2,
+        `${tokens
+          .slice(i, fan + 1)
+          .map((t) => t.w)
+          .join(' ')} of`,
+      ];
   } else if ((w === 'obsessed' || w === 'passionate' || w === 'interested' || w === 'crazy' || w === 'addicted' || w === 'good' || w === 'bad' || w === 'terrible') && ['with', 'about', 'in', 'at', 'to'].includes(tokens[i + 1]?.w ?? '')) {
     [from, phrase] = [i + 2, `${w} ${tokens[i + 1]!.w}`];
   }

@@ -64,4 +64,3 @@ export function speechExtract(messages: readonly Pick<ChatMessage, 'content'>[],
 export function createSpeechExtractor(): Extractor {
   return { extract: (userMessages, context) => speechExtract(userMessages, context) };
 }
-

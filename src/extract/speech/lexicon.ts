@@ -71,7 +71,21 @@ export const MENTAL = set(`
   promise promised swear swore reckon reckoned admit admitted`);
 
 /** Present-tense verbs a fact may have, with their third person when it is not regular. */
-export const IRREGULAR_THIRD: Readonly<Record<string, string>> = { have: 'has', do: 'does', go: 'goes', be: 'is', am: 'is', watch: 'watches', teach: 'teaches', fix: 'fixes', wash: 'washes', miss: 'misses', catch: 'catches', coach: 'coaches', relax: 'relaxes' };
+export const IRREGULAR_THIRD: Readonly<Record<string, string>> = {
+  have: 'has',
+  do: 'does',
+  go: 'goes',
+  be: 'is',
+  am: 'is',
+  watch: 'watches',
+  teach: 'teaches',
+  fix: 'fixes',
+  wash: 'washes',
+  miss: 'misses',
+  catch: 'catches',
+  coach: 'coaches',
+  relax: 'relaxes',
+};
 
 /** Irregular past forms that report something the user did. */
 export const IRREGULAR_PAST = set(`
@@ -113,4 +127,5 @@ export const NON_STATEMENT_START = set(`
 export const HYPOTHETICAL = set("would could might should wish wonder i'd id if were");
 
 /** Frequency phrases that make a present-tense statement a routine. */
-export const FREQUENCY = /\b(?:every|each)\s+(?:day|morning|evening|night|week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|\b(?:daily|weekly|monthly|usually|always|often|normally|regularly|twice|once a|on weekends|on (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays))\b/;
+export const FREQUENCY =
+  /\b(?:every|each)\s+(?:day|morning|evening|night|week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|\b(?:daily|weekly|monthly|usually|always|often|normally|regularly|twice|once a|on weekends|on (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays))\b/;

@@ -11,11 +11,118 @@ import { LANGUAGES, PETS, RELATIVES } from './lexicon';
 import { capitalised, draft, nameAt, objectAt, sentence, type Draft, type Reading } from './phrase';
 import { isPlace, isVague } from './verb';
 
-const RELATIVE_ADJECTIVES = new Set(['little', 'big', 'older', 'younger', 'baby', 'best', 'ex', 'late', 'oldest', 'youngest', 'eldest', 'twin', 'step', 'new', 'two', 'three', 'four', 'grand', 'old', 'beloved', 'dear', 'lovely', 'husband', 'wife']);
+const RELATIVE_ADJECTIVES = new Set([
+  'little',
+  'big',
+  'older',
+  'younger',
+  'baby',
+  'best',
+  'ex',
+  'late',
+  'oldest',
+  'youngest',
+  'eldest',
+  'twin',
+  'step',
+  'new',
+  'two',
+  'three',
+  'four',
+  'grand',
+  'old',
+  'beloved',
+  'dear',
+  'lovely',
+  'husband',
+  'wife',
+]);
 /** What a relative's clause may say: the verb starts it. */
-const OTHERS_VERBS = new Set(['lives', 'live', 'lived', 'works', 'work', 'worked', 'is', 'are', 'was', 'were', 'has', 'have', 'had', 'studies', 'studied', 'moved', 'passed', 'died', 'got', 'turned', 'turns', 'just', 'recently', 'started', 'graduated', 'teaches', 'runs', 'owns', 'plays', 'goes', 'went', 'visited', 'came', 'comes', 'adopted', 'gave', 'bought', 'retired', 'joined', 'won', 'broke', 'lost', 'finished', 'left', 'flew', 'met', 'took', 'cooked', 'made', 'loves', 'love', 'likes', 'like', 'and']);
+const OTHERS_VERBS = new Set([
+  'lives',
+  'live',
+  'lived',
+  'works',
+  'work',
+  'worked',
+  'is',
+  'are',
+  'was',
+  'were',
+  'has',
+  'have',
+  'had',
+  'studies',
+  'studied',
+  'moved',
+  'passed',
+  'died',
+  'got',
+  'turned',
+  'turns',
+  'just',
+  'recently',
+  'started',
+  'graduated',
+  'teaches',
+  'runs',
+  'owns',
+  'plays',
+  'goes',
+  'went',
+  'visited',
+  'came',
+  'comes',
+  'adopted',
+  'gave',
+  'bought',
+  'retired',
+  'joined',
+  'won',
+  'broke',
+  'lost',
+  'finished',
+  'left',
+  'flew',
+  'met',
+  'took',
+  'cooked',
+  'made',
+  'loves',
+  'love',
+  'likes',
+  'like',
+  'and',
+]);
 /** Verbs after "my <relative>" that report what they think or say: never stored. */
-const REPORTING = new Set(['says', 'said', 'thinks', 'thought', 'believes', 'told', 'tells', 'claims', 'wants', 'prefers', 'asked', 'asks', 'insists', 'wrote', 'writes', 'texted', 'mentioned', 'would', 'could', 'should', 'might', 'wishes', 'hopes', 'feels', 'reckons', 'swears']);
+const REPORTING = new Set([
+  'says',
+  'said',
+  'thinks',
+  'thought',
+  'believes',
+  'told',
+  'tells',
+  'claims',
+  'wants',
+  'prefers',
+  'asked',
+  'asks',
+  'insists',
+  'wrote',
+  'writes',
+  'texted',
+  'mentioned',
+  'would',
+  'could',
+  'should',
+  'might',
+  'wishes',
+  'hopes',
+  'feels',
+  'reckons',
+  'swears',
+]);
 const LOVE = new Set(['loves', 'love', 'likes', 'like']);
 
 function is(reading: Reading, i: number): number | undefined {
@@ -55,7 +162,10 @@ export function myFacts(reading: Reading, i: number): Draft[] {
     if (verb < 0) return [];
     const value = objectAt(reading, verb + 1, 8);
     if (!value.text) return [];
-    const kind = tokens.slice(i + 2, verb).map((t) => t.raw).join(' ');
+    const kind = tokens
+      .slice(i + 2, verb)
+      .map((t) => t.raw)
+      .join(' ');
     return [draft('preference', `The user's favorite ${kind} ${tokens[verb]!.w} ${value.text}.`, 0.85, i, value.last)];
   }
   if (w === 'hobby' || w === 'hobbies' || w === 'passion') {
@@ -85,7 +195,33 @@ export function myFacts(reading: Reading, i: number): Draft[] {
 }
 
 /** Nouns after "my" that start no statement about the user's life ("my bad", "my god"). */
-const NOT_THINGS = new Set(['bad', 'god', 'goodness', 'gosh', 'pleasure', 'apologies', 'turn', 'question', 'answer', 'point', 'guess', 'opinion', 'thoughts', 'mind', 'head', 'heart', 'phone', 'battery', 'internet', 'wifi', 'computer', 'laptop', 'screen', 'message', 'last']);
+const NOT_THINGS = new Set([
+  'bad',
+  'god',
+  'goodness',
+  'gosh',
+  'pleasure',
+  'apologies',
+  'turn',
+  'question',
+  'answer',
+  'point',
+  'guess',
+  'opinion',
+  'thoughts',
+  'mind',
+  'head',
+  'heart',
+  'phone',
+  'battery',
+  'internet',
+  'wifi',
+  'computer',
+  'laptop',
+  'screen',
+  'message',
+  'last',
+]);
 const THING_VERBS = new Set(['is', 'are', 'was', 'has', 'have', 'means', 'gives', 'helps', 'keeps', 'brings', 'makes']);
 
 /**
@@ -100,7 +236,10 @@ function thingFacts(reading: Reading, i: number): Draft[] {
   if (verb === undefined || !THING_VERBS.has(verb) || NOT_THINGS.has(tokens[i + 1]!.w) || !/^\p{L}+$/u.test(tokens[k]!.raw)) return [];
   const rest = objectAt(reading, k + 2, 12);
   if (!rest.text || rest.text.split(' ').length < 2 || /(?:^|\s)(?:you|your)(?:\s|$)/i.test(rest.text)) return [];
-  const thing = tokens.slice(i + 1, k + 1).map((t) => t.raw).join(' ');
+  const thing = tokens
+    .slice(i + 1, k + 1)
+    .map((t) => t.raw)
+    .join(' ');
   return [draft('general', sentence(`The user's ${thing}`, `${verb} ${rest.text}`, rest.time), 0.5, i, rest.last)];
 }
 
@@ -114,7 +253,11 @@ function othersFacts(reading: Reading, i: number): Draft[] | undefined {
   if (possessive !== undefined) head = possessive;
   const pet = PETS.has(head);
   if (!pet && !RELATIVES.has(head)) return undefined;
-  const relation = tokens.slice(i + 1, k + 1).map((t) => t.raw).join(' ').replace(/['’]s$/, '');
+  const relation = tokens
+    .slice(i + 1, k + 1)
+    .map((t) => t.raw)
+    .join(' ')
+    .replace(/['’]s$/, '');
   // "my wife's name is Ana" → "The user's wife is named Ana."
   if (possessive !== undefined) {
     if (tokens[k + 1]?.w !== 'name' || is(reading, k + 2) === undefined) return [];
@@ -158,6 +301,15 @@ export function pairFacts(reading: Reading, first: number, verbAt: number, subje
   if (!past && !present && verb !== 'are' && verb !== 'were') return [];
   const rest = objectAt(reading, verbAt + 1, 12);
   if (!rest.text || isVague(rest.text)) return [];
-  const topic: Topic = verb === 'live' || verb === 'moved' ? 'home' : verb === 'are' && /\bmarried|engaged\b/.test(rest.text) ? 'relationship' : (verb === 'went' || verb === 'flew' || verb === 'visited' || verb === 'drove') && (verb === 'visited' || isPlace(reading, verbAt + (tokens[verbAt + 1]?.w === 'to' ? 2 : 1))) ? 'trip' : present ? 'hobby' : 'event';
+  const topic: Topic =
+    verb === 'live' || verb === 'moved'
+      ? 'home'
+      : verb === 'are' && /\bmarried|engaged\b/.test(rest.text)
+        ? 'relationship'
+        : (verb === 'went' || verb === 'flew' || verb === 'visited' || verb === 'drove') && (verb === 'visited' || isPlace(reading, verbAt + (tokens[verbAt + 1]?.w === 'to' ? 2 : 1)))
+          ? 'trip'
+          : present
+            ? 'hobby'
+            : 'event';
   return [draft(topic, sentence(subject, `${verb} ${rest.text}`, rest.time), 0.75, first, Math.max(rest.last, verbAt))];
 }

@@ -64,7 +64,12 @@ export function objectAt(reading: Reading, from: number, limit = MAX_OBJECT): Ph
     if (parts.length > 0 && NEW_SUBJECT.has(token.w)) break;
     const when = timeAt(words, i, at);
     if (when !== undefined && time === undefined) {
-      time = when.phrase ?? tokens.slice(i, i + when.words).map((t) => t.raw).join(' ');
+      time =
+        when.phrase ??
+        tokens
+          .slice(i, i + when.words)
+          .map((t) => t.raw)
+          .join(' ');
       future = when.future;
       last = i + when.words - 1;
       i += when.words;
@@ -85,10 +90,88 @@ export function capitalised(raw: string): string {
 
 /** Words that never start a name ("my name is not important", "call me back"). */
 const NOT_NAMES = new Set([
-  'not', 'a', 'an', 'the', 'and', 'but', 'or', 'so', 'is', 'was', 'back', 'later', 'tomorrow', 'today', 'tonight', 'anytime', 'when', 'if', 'at', 'on', 'in', 'maybe',
-  'crazy', 'old-fashioned', 'whatever', 'anything', 'something', 'that', 'this', 'it', 'please', 'pls', 'now', 'soon', 'again', 'sometime', 'asap', 'by', 'after', 'before',
-  'too', 'very', 'also', 'just', 'really', 'hard', 'long', 'weird', 'funny', 'unusual', 'common', 'different', 'difficult', 'easy', 'short', 'spelled', 'spelt', 'pronounced',
-  'here', 'there', 'what', 'who', 'how', 'why', 'your', 'my', 'his', 'her', 'their', 'our', 'you', 'me', 'i', 'we', 'they', 'he', 'she', 'from', 'to', 'for', 'with', 'of',
+  'not',
+  'a',
+  'an',
+  'the',
+  'and',
+  'but',
+  'or',
+  'so',
+  'is',
+  'was',
+  'back',
+  'later',
+  'tomorrow',
+  'today',
+  'tonight',
+  'anytime',
+  'when',
+  'if',
+  'at',
+  'on',
+  'in',
+  'maybe',
+  'crazy',
+  'old-fashioned',
+  'whatever',
+  'anything',
+  'something',
+  'that',
+  'this',
+  'it',
+  'please',
+  'pls',
+  'now',
+  'soon',
+  'again',
+  'sometime',
+  'asap',
+  'by',
+  'after',
+  'before',
+  'too',
+  'very',
+  'also',
+  'just',
+  'really',
+  'hard',
+  'long',
+  'weird',
+  'funny',
+  'unusual',
+  'common',
+  'different',
+  'difficult',
+  'easy',
+  'short',
+  'spelled',
+  'spelt',
+  'pronounced',
+  'here',
+  'there',
+  'what',
+  'who',
+  'how',
+  'why',
+  'your',
+  'my',
+  'his',
+  'her',
+  'their',
+  'our',
+  'you',
+  'me',
+  'i',
+  'we',
+  'they',
+  'he',
+  'she',
+  'from',
+  'to',
+  'for',
+  'with',
+  'of',
 ]);
 
 /** A name of one to three words from `tokens[from]`, capitalised, or undefined. */

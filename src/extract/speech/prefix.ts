@@ -19,18 +19,77 @@ export interface Opening {
 const GREETINGS = new Set(['hi', 'hello', 'hey', 'hiya', 'yo', 'greetings', 'howdy', 'heya', 'hallo', 'hola', 'ciao', 'salut']);
 /** Phrases that open a clause and say nothing: matched word by word. */
 const FILLER_PHRASES: readonly (readonly string[])[] = [
-  ['as', 'i', 'said', 'before'], ['as', 'i', 'said'], ['like', 'i', 'said'], ['as', 'i', 'mentioned', 'before'], ['as', 'i', 'mentioned'], ['as', 'mentioned'],
-  ['by', 'the', 'way'], ['to', 'be', 'honest'], ['just', 'so', 'you', 'know'], ['you', 'know'], ['for', 'the', 'record'], ['fun', 'fact'], ['in', 'fact'],
-  ['of', 'course'], ['to', 'be', 'fair'], ['truth', 'be', 'told'], ['long', 'story', 'short'], ['i', 'have', 'to', 'say'], ['i', 'must', 'say'], ['i', 'gotta', 'say'],
-  ['that', 'said'], ['for', 'what', "it's", 'worth'], ['good', 'news'], ['guess', 'what'], ['a', 'little', 'about', 'me'], ['about', 'me'], ['quick', 'update'],
-  ['oh', 'and'], ['and', 'also'], ['please', 'note', 'that'], ['please', 'note'], ['note', 'that'], ['i', 'would', 'like', 'to', 'note', 'that'], ['i', 'would', 'like', 'to', 'mention', 'that'],
-  ['i', 'should', 'mention', 'that'], ['i', 'should', 'mention'], ['i', 'should', 'say'], ['just', 'to', 'let', 'you', 'know'], ['i', 'wanted', 'to', 'let', 'you', 'know', 'that'], ['i', 'want', 'to', 'let', 'you', 'know', 'that'],
-  ['let', 'me', 'tell', 'you'], ['for', 'your', 'records'], ['for', 'your', 'information'], ['for', 'the', 'avoidance', 'of', 'doubt'], ['i', 'told', 'you'], ['i', 'always', 'say'], ['since', 'you', 'asked'], ['you', 'asked', 'about', 'my', 'diet'], ['nice', 'to', 'meet', 'you'],
+  ['as', 'i', 'said', 'before'],
+  ['as', 'i', 'said'],
+  ['like', 'i', 'said'],
+  ['as', 'i', 'mentioned', 'before'],
+  ['as', 'i', 'mentioned'],
+  ['as', 'mentioned'],
+  ['by', 'the', 'way'],
+  ['to', 'be', 'honest'],
+  ['just', 'so', 'you', 'know'],
+  ['you', 'know'],
+  ['for', 'the', 'record'],
+  ['fun', 'fact'],
+  ['in', 'fact'],
+  ['of', 'course'],
+  ['to', 'be', 'fair'],
+  ['truth', 'be', 'told'],
+  ['long', 'story', 'short'],
+  ['i', 'have', 'to', 'say'],
+  ['i', 'must', 'say'],
+  ['i', 'gotta', 'say'],
+  ['that', 'said'],
+  ['for', 'what', "it's", 'worth'],
+  ['good', 'news'],
+  ['guess', 'what'],
+  ['a', 'little', 'about', 'me'],
+  ['about', 'me'],
+  ['quick', 'update'],
+  ['oh', 'and'],
+  ['and', 'also'],
+  ['please', 'note', 'that'],
+  ['please', 'note'],
+  ['note', 'that'],
+  ['i', 'would', 'like', 'to', 'note', 'that'],
+  ['i', 'would', 'like', 'to', 'mention', 'that'],
+  ['i', 'should', 'mention', 'that'],
+  ['i', 'should', 'mention'],
+  ['i', 'should', 'say'],
+  ['just', 'to', 'let', 'you', 'know'],
+  ['i', 'wanted', 'to', 'let', 'you', 'know', 'that'],
+  ['i', 'want', 'to', 'let', 'you', 'know', 'that'],
+  ['let', 'me', 'tell', 'you'],
+  ['for', 'your', 'records'],
+  ['for', 'your', 'information'],
+  ['for', 'the', 'avoidance', 'of', 'doubt'],
+  ['i', 'told', 'you'],
+  ['i', 'always', 'say'],
+  ['since', 'you', 'asked'],
+  ['you', 'asked', 'about', 'my', 'diet'],
+  ['nice', 'to', 'meet', 'you'],
 ];
 /** Hedges that take a subject after them: "I think (that) I'm …", "I'm pretty sure my …". */
 const HEDGE_PHRASES: readonly (readonly string[])[] = [
-  ['i', 'think'], ['think'], ['i', 'guess'], ['i', 'believe'], ['i', 'suppose'], ['i', 'reckon'], ['i', 'feel', 'like'], ["i'm", 'pretty', 'sure'], ['im', 'pretty', 'sure'],
-  ["i'm", 'fairly', 'sure'], ['pretty', 'sure'], ["i'm", 'not', 'sure', 'but'], ['im', 'not', 'sure', 'but'], ['i', 'think', 'that'], ['not', 'sure', 'but'], ['kind', 'of'], ['sort', 'of'], ['i', 'dunno'], ['idk'],
+  ['i', 'think'],
+  ['think'],
+  ['i', 'guess'],
+  ['i', 'believe'],
+  ['i', 'suppose'],
+  ['i', 'reckon'],
+  ['i', 'feel', 'like'],
+  ["i'm", 'pretty', 'sure'],
+  ['im', 'pretty', 'sure'],
+  ["i'm", 'fairly', 'sure'],
+  ['pretty', 'sure'],
+  ["i'm", 'not', 'sure', 'but'],
+  ['im', 'not', 'sure', 'but'],
+  ['i', 'think', 'that'],
+  ['not', 'sure', 'but'],
+  ['kind', 'of'],
+  ['sort', 'of'],
+  ['i', 'dunno'],
+  ['idk'],
 ];
 const SUBJECTS = new Set(['i', "i'm", 'im', "i've", 'ive', "i'll", 'my', 'me', 'iam', "i'am"]);
 
@@ -49,22 +108,46 @@ export function openingOf(tokens: readonly Token[], question: boolean, at?: numb
   // Each step consumes at least one token: linear in the clause.
   for (let guard = 0; guard < tokens.length && i < tokens.length; guard++) {
     const w = tokens[i]!.w;
-    if (w === ',' || w === ':') { i++; continue; }
+    if (w === ',' || w === ':') {
+      i++;
+      continue;
+    }
     const filler = FILLER_PHRASES.find((phrase) => phraseAt(tokens, i, phrase));
-    if (filler) { i += filler.length; continue; }
-    const hedgePhrase = HEDGE_PHRASES.find((phrase) => phraseAt(tokens, i, phrase) && SUBJECTS.has(tokens[i + phrase.length]?.w === 'that' ? tokens[i + phrase.length + 1]?.w ?? '' : tokens[i + phrase.length]?.w ?? ''));
+    if (filler) {
+      i += filler.length;
+      continue;
+    }
+    const hedgePhrase = HEDGE_PHRASES.find((phrase) => phraseAt(tokens, i, phrase) && SUBJECTS.has(tokens[i + phrase.length]?.w === 'that' ? (tokens[i + phrase.length + 1]?.w ?? '') : (tokens[i + phrase.length]?.w ?? '')));
     if (hedgePhrase) {
       hedge = true;
       i += hedgePhrase.length + (tokens[i + hedgePhrase.length]?.w === 'that' ? 1 : 0);
       continue;
     }
-    if (HEDGE_WORDS.has(w)) { hedge = true; i++; continue; }
-    if (GREETINGS.has(w)) { greeted = true; i++; continue; }
+    if (HEDGE_WORDS.has(w)) {
+      hedge = true;
+      i++;
+      continue;
+    }
+    if (GREETINGS.has(w)) {
+      greeted = true;
+      i++;
+      continue;
+    }
     const when = leadTime === undefined ? timeAt(words, i, at) : undefined;
-    if (when !== undefined && when.phrase !== undefined) { leadTime = when.phrase; i += when.words; continue; }
+    if (when !== undefined && when.phrase !== undefined) {
+      leadTime = when.phrase;
+      i += when.words;
+      continue;
+    }
     // "Me, I am vegetarian": the subject said twice.
-    if (w === 'me' && SUBJECTS.has(tokens[i + 1]?.w ?? '') && tokens[i + 1]!.w !== 'my' && tokens[i + 1]!.w !== 'me') { i++; continue; }
-    if (FILLERS.has(w) && !SUBJECTS.has(w)) { i++; continue; }
+    if (w === 'me' && SUBJECTS.has(tokens[i + 1]?.w ?? '') && tokens[i + 1]!.w !== 'my' && tokens[i + 1]!.w !== 'me') {
+      i++;
+      continue;
+    }
+    if (FILLERS.has(w) && !SUBJECTS.has(w)) {
+      i++;
+      continue;
+    }
     break;
   }
   const first = tokens[i];

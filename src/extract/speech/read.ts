@@ -72,11 +72,107 @@ function weFacts(reading: Reading, i: number): Draft[] {
 
 /** Verbs a chat message starts with when it drops its "I": "just adopted a puppy", "finally finished my thesis". */
 /** Gerunds that open a clause without saying what the user does ("According to Sam", "Speaking of which"). */
-const NOT_DOING = new Set(['according', 'regarding', 'concerning', 'considering', 'including', 'assuming', 'supposing', 'speaking', 'talking', 'being', 'having', 'wondering', 'thinking', 'hoping', 'feeling', 'seeing', 'hearing', 'knowing', 'saying', 'asking', 'following', 'judging', 'excluding', 'given', 'during', 'nothing', 'something', 'anything', 'everything', 'bring', 'growing', 'coming']);
+const NOT_DOING = new Set([
+  'according',
+  'regarding',
+  'concerning',
+  'considering',
+  'including',
+  'assuming',
+  'supposing',
+  'speaking',
+  'talking',
+  'being',
+  'having',
+  'wondering',
+  'thinking',
+  'hoping',
+  'feeling',
+  'seeing',
+  'hearing',
+  'knowing',
+  'saying',
+  'asking',
+  'following',
+  'judging',
+  'excluding',
+  'given',
+  'during',
+  'nothing',
+  'something',
+  'anything',
+  'everything',
+  'bring',
+  'growing',
+  'coming',
+]);
 /** Finite verbs that show a gerund opening a clause is its subject ("Taking a risk is scary"). */
-const FINITE = new Set(['is', 'was', 'are', 'were', "'s", 'makes', 'helps', 'builds', 'gives', 'keeps', 'brings', 'means', 'feels', 'will', 'can', 'could', 'would', 'should', 'must', 'has', 'does', 'takes', 'teaches', 'shows', 'lets', 'pushes', 'matters', 'seems', 'sounds', 'looks']);
+const FINITE = new Set([
+  'is',
+  'was',
+  'are',
+  'were',
+  "'s",
+  'makes',
+  'helps',
+  'builds',
+  'gives',
+  'keeps',
+  'brings',
+  'means',
+  'feels',
+  'will',
+  'can',
+  'could',
+  'would',
+  'should',
+  'must',
+  'has',
+  'does',
+  'takes',
+  'teaches',
+  'shows',
+  'lets',
+  'pushes',
+  'matters',
+  'seems',
+  'sounds',
+  'looks',
+]);
 const WE_PRESENT = new Set(['love', 'like', 'enjoy', 'go', 'play', 'have']);
-const DROPPED_SUBJECT = new Set(['gonna', 'wanna', 'been', 'adopted', 'got', 'went', 'started', 'finished', 'bought', 'moved', 'visited', 'joined', 'booked', 'ran', 'made', 'tried', 'painted', 'baked', 'saw', 'met', 'watched', 'took', 'graduated', 'won', 'signed', 'passed', 'built', 'cooked', 'launched', 'completed', 'quit']);
+const DROPPED_SUBJECT = new Set([
+  'gonna',
+  'wanna',
+  'been',
+  'adopted',
+  'got',
+  'went',
+  'started',
+  'finished',
+  'bought',
+  'moved',
+  'visited',
+  'joined',
+  'booked',
+  'ran',
+  'made',
+  'tried',
+  'painted',
+  'baked',
+  'saw',
+  'met',
+  'watched',
+  'took',
+  'graduated',
+  'won',
+  'signed',
+  'passed',
+  'built',
+  'cooked',
+  'launched',
+  'completed',
+  'quit',
+]);
 
 /** A clause without "I" that starts with what the user did ("just adopted a puppy"): read as "I …". */
 function droppedSubject(reading: Reading, i: number): Draft[] {
@@ -88,7 +184,9 @@ function droppedSubject(reading: Reading, i: number): Draft[] {
     // "Overcoming challenges builds strength": the gerund is the subject of another verb, not what the user does.
     if (tokens.some((token, k) => k > at && FINITE.has(token.w))) return [];
     const object = objectAt(reading, at + 1);
-    return object.text && !/^(?:you|it|that|this)\b/i.test(object.text) ? [{ topic: object.future ? 'plan' : 'event', content: sentence('The user', `is ${w} ${object.text}`, object.time), confidence: 0.6, first: i, last: object.last }] : [];
+    return object.text && !/^(?:you|it|that|this)\b/i.test(object.text)
+      ? [{ topic: object.future ? 'plan' : 'event', content: sentence('The user', `is ${w} ${object.text}`, object.time), confidence: 0.6, first: i, last: object.last }]
+      : [];
   }
   if (!DROPPED_SUBJECT.has(w) || tokens.length - at < 3) return [];
   if (w === 'been') {

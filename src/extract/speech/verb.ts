@@ -12,16 +12,98 @@ import { isGerund, isPast, lemmaOf, thirdPerson } from './verbs';
 const USER = 'The user';
 /** Typed shortcuts, typos and agreement slips of the verbs the frames read. */
 const SPELLING: Readonly<Record<string, string>> = {
-  luv: 'love', lov: 'love', lyk: 'like', lik: 'like', liek: 'like', wrk: 'work', wok: 'work', wrok: 'work', liv: 'live', lve: 'live', stdy: 'study', enjoi: 'enjoy',
-  prefere: 'prefer', hav: 'have', hv: 'have', speek: 'speak', spek: 'speak', has: 'have', likes: 'like', loves: 'love', works: 'work', lives: 'live', working: 'work',
-  speaks: 'speak', plays: 'play', enjoys: 'enjoy', hates: 'hate', wants: 'want', studies: 'study', born: 'born',
+  luv: 'love',
+  lov: 'love',
+  lyk: 'like',
+  lik: 'like',
+  liek: 'like',
+  wrk: 'work',
+  wok: 'work',
+  wrok: 'work',
+  liv: 'live',
+  lve: 'live',
+  stdy: 'study',
+  enjoi: 'enjoy',
+  prefere: 'prefer',
+  hav: 'have',
+  hv: 'have',
+  speek: 'speak',
+  spek: 'speak',
+  has: 'have',
+  likes: 'like',
+  loves: 'love',
+  works: 'work',
+  lives: 'live',
+  working: 'work',
+  speaks: 'speak',
+  plays: 'play',
+  enjoys: 'enjoy',
+  hates: 'hate',
+  wants: 'want',
+  studies: 'study',
+  born: 'born',
 };
 /** Verbs of liking: with an activity ("love hiking") a hobby, with a thing a preference. */
 const LIKES = new Set(['like', 'love', 'enjoy', 'adore', 'hate', 'dislike', 'prefer', 'detest', 'despise', 'loathe']);
 const FOND = new Set(['like', 'love', 'enjoy', 'adore']);
 const TRAVEL = new Set(['visit', 'travel', 'fly', 'go', 'backpack', 'tour', 'explore', 'return', 'head']);
 /** Where one goes that is no trip: "went to the gym", "went to bed", "go to work". */
-const NOT_PLACES = new Set(['the', 'a', 'an', 'my', 'our', 'their', 'his', 'her', 'bed', 'work', 'school', 'church', 'sleep', 'class', 'college', 'uni', 'university', 'gym', 'store', 'shop', 'party', 'concert', 'bar', 'beach', 'park', 'doctor', 'dentist', 'hospital', 'office', 'lunch', 'dinner', 'breakfast', 'see', 'get', 'buy', 'visit', 'meet', 'watch', 'town', 'mass', 'therapy', 'practice', 'rehab', 'jail', 'court', 'this', 'that', 'some', 'one', 'two', 'it', 'there', 'here', 'home']);
+const NOT_PLACES = new Set([
+  'the',
+  'a',
+  'an',
+  'my',
+  'our',
+  'their',
+  'his',
+  'her',
+  'bed',
+  'work',
+  'school',
+  'church',
+  'sleep',
+  'class',
+  'college',
+  'uni',
+  'university',
+  'gym',
+  'store',
+  'shop',
+  'party',
+  'concert',
+  'bar',
+  'beach',
+  'park',
+  'doctor',
+  'dentist',
+  'hospital',
+  'office',
+  'lunch',
+  'dinner',
+  'breakfast',
+  'see',
+  'get',
+  'buy',
+  'visit',
+  'meet',
+  'watch',
+  'town',
+  'mass',
+  'therapy',
+  'practice',
+  'rehab',
+  'jail',
+  'court',
+  'this',
+  'that',
+  'some',
+  'one',
+  'two',
+  'it',
+  'there',
+  'here',
+  'home',
+]);
 const DEGREE = new Set(['degree', 'masters', "master's", 'phd', 'diploma', 'bachelors', "bachelor's", 'ba', 'bsc', 'msc', 'mba', 'doctorate']);
 
 /** The verb as the user's fact says it: "likes", "does not like", "liked", "has liked", "plans to like", "used to like". */
@@ -93,7 +175,13 @@ export function verbFacts(reading: Reading, verbal: Verbal, first: number): Draf
   const say = (topic: Topic, words: string, object: Phrase, confidence: number) =>
     !isVague(object.text) && (object.text || words) ? [draft(topic, sentence(USER, `${words}${object.text ? ` ${object.text}` : ''}`, object.time), confidence, first, Math.max(object.last, verbal.at))] : [];
   const verbWord = predicate(tensed, lemma, verb);
-  const recurring = FREQUENCY.test(tokens.slice(first, Math.min(tokens.length, verbal.at + 16)).map((t) => t.w).join(' ')) || tensed.adverbs.some((adverb) => adverb !== 'never');
+  const recurring =
+    FREQUENCY.test(
+      tokens
+        .slice(first, Math.min(tokens.length, verbal.at + 16))
+        .map((t) => t.w)
+        .join(' '),
+    ) || tensed.adverbs.some((adverb) => adverb !== 'never');
 
   if (lemma === 'born') return bornFacts(reading, from, first, 'was born');
   if (tensed.tense === 'future' && !TRAVEL.has(lemma) && lemma !== 'move') return say('plan', verbWord, objectAt(reading, from), 0.7);

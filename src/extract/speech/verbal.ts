@@ -23,7 +23,49 @@ export interface Verbal {
   at: number;
 }
 
-const DROPPED = new Set(['really', 'also', 'just', 'actually', 'totally', 'absolutely', 'definitely', 'literally', 'seriously', 'truly', 'honestly', 'personally', 'kinda', 'sorta', 'so', 'finally', 'recently', 'currently', 'now', 'even', 'already', 'officially', 'mostly', 'generally', 'still', 'basically', 'def', 'legit', 'realy', 'rly', 'relly', 'reeally', 'lowkey', 'highkey', 'genuinely', 'kind', 'sort', 'of', 'simply', 'only', 'first']);
+const DROPPED = new Set([
+  'really',
+  'also',
+  'just',
+  'actually',
+  'totally',
+  'absolutely',
+  'definitely',
+  'literally',
+  'seriously',
+  'truly',
+  'honestly',
+  'personally',
+  'kinda',
+  'sorta',
+  'so',
+  'finally',
+  'recently',
+  'currently',
+  'now',
+  'even',
+  'already',
+  'officially',
+  'mostly',
+  'generally',
+  'still',
+  'basically',
+  'def',
+  'legit',
+  'realy',
+  'rly',
+  'relly',
+  'reeally',
+  'lowkey',
+  'highkey',
+  'genuinely',
+  'kind',
+  'sort',
+  'of',
+  'simply',
+  'only',
+  'first',
+]);
 const KEPT = new Set(['usually', 'always', 'often', 'sometimes', 'never', 'rarely', 'occasionally', 'normally', 'regularly', 'frequently', 'seldom']);
 /** Modal and hypothetical words: what follows is not a fact about the user. */
 const MODAL = new Set(['would', 'could', 'might', 'should', 'may', 'must', 'shall', 'wish', "wouldn't", "couldn't", "shouldn't", 'wud', 'cud', 'shud']);
@@ -43,9 +85,23 @@ export function verbalAt(tokens: readonly Token[], from: number, subject: string
   for (let guard = 0; guard < 8 && i < tokens.length; guard++) {
     const w = tokens[i]!.w;
     if (MODAL.has(w)) return undefined;
-    if (!verbal.be && (w === 'am' || w === 'm')) { verbal.be = true; i++; continue; }
-    if (!verbal.be && (w === 'was' || w === 'wasnt' || w === "wasn't")) { verbal.be = true; verbal.tense = 'past'; verbal.negated ||= w !== 'was'; i++; continue; }
-    if (w === 'been' && haveAux) { verbal.be = true; i++; continue; }
+    if (!verbal.be && (w === 'am' || w === 'm')) {
+      verbal.be = true;
+      i++;
+      continue;
+    }
+    if (!verbal.be && (w === 'was' || w === 'wasnt' || w === "wasn't")) {
+      verbal.be = true;
+      verbal.tense = 'past';
+      verbal.negated ||= w !== 'was';
+      i++;
+      continue;
+    }
+    if (w === 'been' && haveAux) {
+      verbal.be = true;
+      i++;
+      continue;
+    }
     if ((w === 'have' || w === 'has' || w === "haven't" || w === 'havent' || w === "hasn't") && isParticipleAhead(tokens, i + 1)) {
       haveAux = true;
       verbal.tense = 'perfect';
@@ -53,25 +109,76 @@ export function verbalAt(tokens: readonly Token[], from: number, subject: string
       i++;
       continue;
     }
-    if (w === 'gonna' && verbal.be) { verbal.be = false; verbal.tense = 'future'; i++; continue; }
-    if (w === 'will' || w === 'gonna' || w === "won't" || w === 'wont') { verbal.tense = 'future'; verbal.negated ||= w !== 'will' && w !== 'gonna'; i++; continue; }
+    if (w === 'gonna' && verbal.be) {
+      verbal.be = false;
+      verbal.tense = 'future';
+      i++;
+      continue;
+    }
+    if (w === 'will' || w === 'gonna' || w === "won't" || w === 'wont') {
+      verbal.tense = 'future';
+      verbal.negated ||= w !== 'will' && w !== 'gonna';
+      i++;
+      continue;
+    }
     if (w === 'used' && tokens[i + 1]?.w === 'to') {
       verbal.usedTo = true;
       verbal.tense = 'past';
       i += 2;
-      if (tokens[i]?.w === 'be') { verbal.be = true; i++; break; }
+      if (tokens[i]?.w === 'be') {
+        verbal.be = true;
+        i++;
+        break;
+      }
       continue;
     }
-    if (w === 'no' && tokens[i + 1]?.w === 'longer') { verbal.negated = true; verbal.noLonger = true; i += 2; continue; }
-    if (w === 'can' || w === "can't" || w === 'cant' || w === 'cannot') { verbal.can = true; verbal.negated ||= w !== 'can'; i++; continue; }
+    if (w === 'no' && tokens[i + 1]?.w === 'longer') {
+      verbal.negated = true;
+      verbal.noLonger = true;
+      i += 2;
+      continue;
+    }
+    if (w === 'can' || w === "can't" || w === 'cant' || w === 'cannot') {
+      verbal.can = true;
+      verbal.negated ||= w !== 'can';
+      i++;
+      continue;
+    }
     // "I do love jazz" (emphasis) or "I do not"; "I do yoga" has "do" for its verb.
-    if ((w === 'do' || w === 'does') && (tokens[i + 1]?.w === 'not' || AFTER_DO.has(tokens[i + 1]?.w ?? ''))) { i++; continue; }
-    if (w === 'did') { verbal.tense = 'past'; i++; continue; }
-    if (w === "didn't" || w === 'didnt') { verbal.tense = 'past'; verbal.negated = true; i++; continue; }
-    if (w === 'never') { verbal.adverbs.push('never'); i++; continue; }
-    if (NEGATIONS.has(w)) { verbal.negated = true; i++; continue; }
-    if (KEPT.has(w)) { verbal.adverbs.push(w); i++; continue; }
-    if (DROPPED.has(w)) { i++; continue; }
+    if ((w === 'do' || w === 'does') && (tokens[i + 1]?.w === 'not' || AFTER_DO.has(tokens[i + 1]?.w ?? ''))) {
+      i++;
+      continue;
+    }
+    if (w === 'did') {
+      verbal.tense = 'past';
+      i++;
+      continue;
+    }
+    if (w === "didn't" || w === 'didnt') {
+      verbal.tense = 'past';
+      verbal.negated = true;
+      i++;
+      continue;
+    }
+    if (w === 'never') {
+      verbal.adverbs.push('never');
+      i++;
+      continue;
+    }
+    if (NEGATIONS.has(w)) {
+      verbal.negated = true;
+      i++;
+      continue;
+    }
+    if (KEPT.has(w)) {
+      verbal.adverbs.push(w);
+      i++;
+      continue;
+    }
+    if (DROPPED.has(w)) {
+      i++;
+      continue;
+    }
     break;
   }
   verbal.at = i;
@@ -83,7 +190,74 @@ export function verbalAt(tokens: readonly Token[], from: number, subject: string
 /** Verbs "do" can stand before as emphasis ("I do love jazz"). */
 const AFTER_DO = new Set(['love', 'like', 'enjoy', 'have', 'hate', 'live', 'work', 'speak', 'eat', 'drink', 'want', 'prefer', 'believe', 'need', 'think', 'know', 'miss']);
 
-const PARTICIPLES = new Set(['been', 'gone', 'seen', 'done', 'eaten', 'taken', 'written', 'driven', 'given', 'flown', 'known', 'grown', 'begun', 'swum', 'run', 'won', 'got', 'gotten', 'made', 'met', 'had', 'lost', 'found', 'bought', 'read', 'started', 'tried', 'lived', 'worked', 'visited', 'moved', 'always', 'never', 'just', 'recently', 'finally', 'also', 'already', 'not', 'really', 'ridden', 'become', 'come', 'left', 'kept', 'taught', 'spent', 'built', 'sold', 'broken', 'chosen', 'fallen', 'felt', 'heard', 'held', 'paid', 'quit', 'sung', 'slept', 'spoken', 'stolen', 'thrown', 'worn', 'drawn', 'drunk', 'flown']);
+const PARTICIPLES = new Set([
+  'been',
+  'gone',
+  'seen',
+  'done',
+  'eaten',
+  'taken',
+  'written',
+  'driven',
+  'given',
+  'flown',
+  'known',
+  'grown',
+  'begun',
+  'swum',
+  'run',
+  'won',
+  'got',
+  'gotten',
+  'made',
+  'met',
+  'had',
+  'lost',
+  'found',
+  'bought',
+  'read',
+  'started',
+  'tried',
+  'lived',
+  'worked',
+  'visited',
+  'moved',
+  'always',
+  'never',
+  'just',
+  'recently',
+  'finally',
+  'also',
+  'already',
+  'not',
+  'really',
+  'ridden',
+  'become',
+  'come',
+  'left',
+  'kept',
+  'taught',
+  'spent',
+  'built',
+  'sold',
+  'broken',
+  'chosen',
+  'fallen',
+  'felt',
+  'heard',
+  'held',
+  'paid',
+  'quit',
+  'sung',
+  'slept',
+  'spoken',
+  'stolen',
+  'thrown',
+  'worn',
+  'drawn',
+  'drunk',
+  'flown',
+]);
 
 function isParticipleAhead(tokens: readonly Token[], i: number): boolean {
   const w = tokens[i]?.w ?? '';

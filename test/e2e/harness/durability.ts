@@ -35,7 +35,10 @@ async function restoreFixture(name: string, fixture: DatabaseFixture, copies: nu
   });
   let memories = 0;
   try {
-    const tx = db.transaction(fixture.stores.map((store) => store.name), 'readwrite');
+    const tx = db.transaction(
+      fixture.stores.map((store) => store.name),
+      'readwrite',
+    );
     for (const store of fixture.stores) {
       for (const row of store.rows) {
         const value = decode(row.value) as { id?: string };

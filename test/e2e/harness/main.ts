@@ -57,7 +57,7 @@ function stringsIn(value: unknown, out: string[] = [], seen = new Set<unknown>()
     out.push(key);
     stringsIn(inner, out, seen);
   }
-  if (value instanceof Map) for (const [key, inner] of value) (stringsIn(key, out, seen), stringsIn(inner, out, seen));
+  if (value instanceof Map) for (const [key, inner] of value) stringsIn(key, out, seen), stringsIn(inner, out, seen);
   if (value instanceof Set) for (const inner of value) stringsIn(inner, out, seen);
   return out;
 }

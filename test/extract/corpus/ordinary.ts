@@ -21,8 +21,7 @@ export const goesBy = (name: string) => `The user goes by ${name}.`;
 export const ISSUE = 'The user reported a failing export/upload.';
 
 /** Corpus entries of one register from `[message, ...expected contents]` rows. */
-export const cases = (register: string, entries: readonly (readonly [string, ...string[]])[]): CorpusCase[] =>
-  entries.map(([message, ...expected]) => ({ register, message, expected }));
+export const cases = (register: string, entries: readonly (readonly [string, ...string[]])[]): CorpusCase[] => entries.map(([message, ...expected]) => ({ register, message, expected }));
 
 export const ORDINARY: readonly CorpusCase[] = [
   // The statements issue 8 found dropped: a name that merely starts like a reserved word, and
@@ -165,10 +164,7 @@ export const ORDINARY: readonly CorpusCase[] = [
       goesBy('Anaïs'),
       diet('vegetarian'),
     ],
-    [
-      "Long story short, my doctor said my iron was low, I argued about it for months, I read far too many articles, and in the end I've started eating fish again, mostly salmon, twice a week.",
-      eats('fish'),
-    ],
+    ["Long story short, my doctor said my iron was low, I argued about it for months, I read far too many articles, and in the end I've started eating fish again, mostly salmon, twice a week.", eats('fish')],
   ]),
   ...cases('non-native English', [
     ['Hello, I am from Brazil, please call me João, is more easy for me.', goesBy('João')],

@@ -12,8 +12,7 @@ export interface LabelledCase {
 
 export const SPOKEN_AT = Date.UTC(2023, 4, 8, 13, 56);
 
-export const labelled = (register: string, rows: readonly (readonly [string, ...string[]])[]): LabelledCase[] =>
-  rows.map(([message, ...facts]) => ({ register, message, facts }));
+export const labelled = (register: string, rows: readonly (readonly [string, ...string[]])[]): LabelledCase[] => rows.map(([message, ...facts]) => ({ register, message, facts }));
 
 export const PLAIN = labelled('plain', [
   ['I am vegan.', 'diet: The user follows a vegan diet.'],

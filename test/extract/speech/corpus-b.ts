@@ -50,7 +50,7 @@ export const EMOJI = labelled('emoji', [
   ['I have 2 kids 👦👧', 'family: The user has 2 kids.'],
   ['I hate Mondays 😩', 'preference: The user hates Mondays.'],
   ['I play tennis 🎾 every Saturday', 'routine: The user plays tennis every Saturday.'],
-  ["🎂 my birthday is July 4", "birthday: The user's birthday is July 4."],
+  ['🎂 my birthday is July 4', "birthday: The user's birthday is July 4."],
   ["I'm learning Spanish 🇪🇸", 'language: The user is learning Spanish.'],
   ['I love sushi 🍣🍣🍣', 'preference: The user loves sushi.'],
   ['I got engaged yesterday 💍', 'relationship: The user got engaged on 7 May 2023.'],
@@ -78,7 +78,7 @@ export const EMOJI = labelled('emoji', [
 ]);
 
 export const FORMAL = labelled('formal', [
-  ['I am a registered nurse at Guy\'s Hospital.', "occupation: The user works as a registered nurse at Guy's Hospital."],
+  ["I am a registered nurse at Guy's Hospital.", "occupation: The user works as a registered nurse at Guy's Hospital."],
   ['I reside in Zurich.', 'home: The user resides in Zurich.'],
   ['I am employed as an accountant.', 'occupation: The user works as an accountant.'],
   ['I would like to note that I am vegetarian.', 'diet: The user follows a vegetarian diet.'],

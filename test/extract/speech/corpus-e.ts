@@ -31,7 +31,7 @@ export const NOTHING = labelled('no fact', [
   ['Bob told me he lives in Paris.'],
   ['My wife thinks I work too much.'],
   ['According to my doctor, I have high blood pressure.'],
-  ["Sam is a nurse."],
+  ['Sam is a nurse.'],
   ['She lives in Berlin.'],
   ['They have two dogs.'],
   ['My neighbor says he hates cats.'],

@@ -15,7 +15,10 @@ export const LABELLED: readonly LabelledCase[] = [...PLAIN, ...CHAT, ...TYPOS, .
  * digits one space, trimmed. ("The user lives in berlin" matches "The user lives in Berlin.")
  */
 export function factKey(topic: string, content: string): string {
-  return `${topic}: ${content.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim()}`;
+  return `${topic}: ${content
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()}`;
 }
 
 /** `'topic: fact'` as written in the corpus, as its key. */
