@@ -113,15 +113,15 @@ describe('vite build (library)', () => {
     for (const [name, bare] of Object.entries(expected)) {
       const { files, bare: imported } = closure(`${name}.js`, true);
       expect(imported, name).toEqual(bare);
-      // The adapter's files are its entry and its own folder (the transformers runtime is also the worker's).
+      // The adapter's files are its entry and its own folder (the model runtime, worker/model-runtime.js, is also the worker's).
       expect(
-        files.filter((file) => own.has(file) && !file.startsWith('adapters/transformers/')),
+        files.filter((file) => own.has(file) && file !== 'worker/model-runtime.js'),
         name,
       ).toEqual([]);
       expect(files.map(read).join('\n'), name).not.toMatch(/class \w*Dexie|class EngramError|ZodError/);
     }
     // The main entry carries no adapter code.
-    expect([...own].filter((file) => file.startsWith('adapters/') && !file.startsWith('adapters/transformers/runtime'))).toEqual([]);
+    expect([...own].filter((file) => file.startsWith('adapters/'))).toEqual([]);
     expect([...own].map(read).join('\n')).not.toMatch(/Top-level entity parameters|engramMiddleware|chat\/completions|LanguageModel\.availability|function createChromaStorage|ChromaClient/);
     expect(read('chroma.js') + closure('chroma.js', true).files.map(read).join('\n')).toMatch(/\bfunction createChromaStorage\(/);
   });
