@@ -97,7 +97,11 @@ async function store(): Promise<void> {
   const memory = await createMemory({ name: `embedder-bench-${Date.now()}`, embedder: embedder(), clock: () => T0 });
   try {
     const { records } = createBenchData(size, 0);
-    const data = { format: 'engram-export/1', exportedAt: T0, ...OWNER, memories: records.map(({ embedding: _vector, ...record }) => record), inputs: [] };
+    // What an export of this store holds: the memories without vectors, and each source's conversation as its stored input.
+    const conversations = new Map<string, { at: number; lines: string[] }>();
+    for (const { sources } of records) for (const { id, at, excerpt } of sources) conversations.set(id, { at: Math.min(at, conversations.get(id)?.at ?? at), lines: [...(conversations.get(id)?.lines ?? []), excerpt] });
+    const inputs = [...conversations].map(([id, { at, lines }]) => ({ kind: 'ingest', at, sessionId: `s-${id}`, source: { type: 'user_implicit', id }, messages: [{ role: 'user', content: lines.join(' ') }] }));
+    const data = { format: 'engram-export/1', exportedAt: T0, ...OWNER, memories: records.map(({ embedding: _vector, ...record }) => record), inputs };
     print('');
     let watch = watchMainThread();
     const started = performance.now();
