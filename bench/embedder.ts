@@ -88,13 +88,19 @@ async function throughput(): Promise<void> {
       const total = times.reduce((a, b) => a + b, 0);
       print(`${batch} | ${((batch * calls) / (total / 1000)).toFixed(1)} | ${ms(percentile(times, 50))} | ${calls}`);
     }
+    // Consolidation's neighbour search is by cosine (threshold 0.6): say how spread these random-weight vectors are.
+    const vectors = await client.embedModel(spec, Array.from({ length: 32 }, () => memoryText(random)));
+    const cosines = vectors.flatMap((a, i) => vectors.slice(i + 1).map((b) => a.reduce((sum, value, j) => sum + value * b[j]!, 0)));
+    print(`cosine between 32 bench texts: min ${percentile(cosines, 0).toFixed(2)}, median ${percentile(cosines, 50).toFixed(2)}, max ${percentile(cosines, 100).toFixed(2)}`);
   } finally {
     client.close();
   }
 }
 
-async function store(): Promise<void> {
-  const memory = await createMemory({ name: `embedder-bench-${Date.now()}`, embedder: embedder(), clock: () => T0 });
+/** Import, retrieve and ingest on a store of `size`: with the model, or (`model` false) with the built-in hash embedder, the baseline of the same run. */
+async function store(model: boolean): Promise<{ retrieve: number; ingest: number }> {
+  const label = model ? 'model' : 'hash (baseline)';
+  const memory = await createMemory({ name: `embedder-bench-${label}-${Date.now()}`, ...(model ? { embedder: embedder() } : {}), clock: () => T0 });
   try {
     const { records } = createBenchData(size, 0);
     // What an export of this store holds: the memories without vectors, and each source's conversation as its stored input.
@@ -107,8 +113,8 @@ async function store(): Promise<void> {
     const started = performance.now();
     const report = await memory.import(data);
     const seconds = (performance.now() - started) / 1000;
-    print(`store: ${report.memories} memories by import, each embedded by the model in the worker: ${seconds.toFixed(1)} s (${(report.memories / seconds).toFixed(1)} memories/s)`);
-    print(stallLine('main thread during the import', watch.stop()));
+    print(`${label} store: ${report.memories} memories by import, each embedded in the worker: ${seconds.toFixed(1)} s (${(report.memories / seconds).toFixed(1)} memories/s)`);
+    print(stallLine(`${label}, main thread during the import`, watch.stop()));
     const random = createRandom(7 + size);
     const queries = Array.from({ length: 40 }, () => queryText(random));
     for (let i = 0; i < 3; i++) await memory.retrieve(queries[i]!, { ...OWNER, k: 10 });
@@ -129,9 +135,10 @@ async function store(): Promise<void> {
     const verdict = (value: number, goal: number) => `goal ≤ ${goal} ms: ${value <= goal ? 'met' : 'not met'}`;
     const r50 = percentile(retrieve, 50);
     const i50 = percentile(ingest, 50);
-    print(`retrieve at ${report.memories} memories (k 10, query embedded by the model): p50 ${ms(r50)} ms, p95 ${ms(percentile(retrieve, 95))} ms over ${retrieve.length} — ${verdict(r50, GOALS.retrieve)}`);
-    print(`ingest (a 10-message conversation, its facts embedded by the model): p50 ${ms(i50)} ms, p95 ${ms(percentile(ingest, 95))} ms over ${ingest.length} — ${verdict(i50, GOALS.ingest)}`);
-    print(stallLine('main thread during retrieve and ingest', stall));
+    print(`${label} retrieve at ${report.memories} memories (k 10): p50 ${ms(r50)} ms, p95 ${ms(percentile(retrieve, 95))} ms over ${retrieve.length} — ${verdict(r50, GOALS.retrieve)}`);
+    print(`${label} ingest (a 10-message conversation): p50 ${ms(i50)} ms, p95 ${ms(percentile(ingest, 95))} ms over ${ingest.length} — ${verdict(i50, GOALS.ingest)}`);
+    print(stallLine(`${label}, main thread during retrieve and ingest`, stall));
+    return { retrieve: r50, ingest: i50 };
   } finally {
     await memory.close();
   }
@@ -140,7 +147,12 @@ async function store(): Promise<void> {
 (async () => {
   print(`MiniLM-shaped model (scripts/minilm-model.ts: 6 layers, 384-d, 12 heads, 30,522 WordPiece vocab, random weights, fp32), Chromium ${chromium} (headless), ONNX Runtime WASM in engram's module Worker, ${navigator.hardwareConcurrency} hardware threads, crossOriginIsolated ${crossOriginIsolated}`);
   await throughput();
-  if (size > 0) await store();
+  if (size > 0) {
+    const hash = await store(false);
+    const model = await store(true);
+    print('');
+    print(`model / hash baseline, same run: retrieve p50 ${(model.retrieve / hash.retrieve).toFixed(2)}×, ingest p50 ${(model.ingest / hash.ingest).toFixed(2)}×`);
+  }
   return [];
 })().then(
   (failures: string[]) => (window.__engramBench = { failures }),

@@ -67,7 +67,12 @@ export function minilmOnnx(seed = 28): Uint8Array {
   const one64 = param('const.one64', [], int64s(1));
 
   // Embeddings: word + position + token type, then LayerNorm.
-  const word = op('Gather', [param('embeddings.word_embeddings.weight', [vocab, hidden], weights(random, vocab * hidden)), 'input_ids']);
+  // The word table at scale 1, not BERT's 0.02: with every table at 0.02, the position and
+  // token-type rows every text shares dominate the mean-pooled vector, and any two texts come
+  // out at cosine 0.88–0.98, so consolidation would see every memory as a near-duplicate. A
+  // trained model's vectors are spread out; with word identity dominating, these are too
+  // (texts sharing no word far apart, texts sharing words closer). The cost is the same.
+  const word = op('Gather', [param('embeddings.word_embeddings.weight', [vocab, hidden], weights(random, vocab * hidden, 1)), 'input_ids']);
   const seqLength = op('Gather', [op('Shape', ['input_ids']), one64], [{ name: 'axis', int: 0 }]);
   const positionIds = op('Range', [zero64, seqLength, one64]);
   const position = op('Gather', [param('embeddings.position_embeddings.weight', [positions, hidden], weights(random, positions * hidden)), positionIds]);
