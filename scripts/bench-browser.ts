@@ -4,6 +4,7 @@
  * Sizes: `npm run bench:browser -- 1000 10000`; `--long=…`, `--long-only`, `--no-long`,
  * `--sealed=…`, `--sealed-only`, `--codes-only`, `--topic-only` and `--speech-only` as for `npm run bench`.
  * `--peers`: only the peers table (scripts/bench-peers.ts; pass the sizes, e.g. 10000 100000).
+ * `--embedder-only [--memories=N]`: only the real-sized embedder bench (scripts/bench-embedder.ts).
  * `--e2e-only`: only the end-to-end table and its stage breakdown. `--baseline <rev>` (or
  * `--baseline=<rev>`, e.g. 86b3334): also builds that release's own bench page from git and runs
  * it in the same Chromium, alternating with this tree's for `--rounds=N` rounds (default 2), then
@@ -33,6 +34,11 @@ const baselineRev = args.find((arg) => arg.startsWith('--baseline='))?.slice('--
 const rounds = Number(args.find((arg) => arg.startsWith('--rounds='))?.slice('--rounds='.length) ?? 2);
 const e2eOnly = args.includes('--e2e-only') || baselineRev !== undefined;
 const query = `?sizes=${(sizes.length ? sizes : [1_000, 10_000, 100_000]).join(',')}${extra}${e2eOnly ? '&e2eOnly' : ''}`;
+
+if (args.includes('--embedder-only')) {
+  const { runEmbedderBench } = await import('./bench-embedder');
+  process.exit(await runEmbedderBench(args));
+}
 
 /** Builds the bench/ page of the tree at `root` and serves it (cross-origin isolated, so performance.now() has 5 µs resolution). */
 async function servePage(root: string): Promise<{ url: string; server: PreviewServer; outDir: string }> {

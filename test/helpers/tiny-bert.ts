@@ -2,11 +2,12 @@
  * A tiny BERT-shaped model written by the test itself (no weights can be downloaded here):
  * `config.json` (model_type bert), a WordPiece `tokenizer.json`, `tokenizer_config.json`, and
  * `onnx/model.onnx`, one Gather from `input_ids` into an embedding table, as
- * `last_hidden_state`. The ONNX protobuf is encoded by hand below (a few message types).
+ * `last_hidden_state`. The ONNX protobuf is encoded by ./onnx-writer.ts.
  * The weights are known, so a test can compute the expected mean-pooled vector itself.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { FLOAT, initializer, INT64, modelProto, node, valueInfo } from './onnx-writer';
 
 export const VOCAB = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]', 'hello', 'world', '##s', 'the', 'user', 'likes', 'tea', 'coffee', 'green', ',', '.', 'is', 'vegetarian', 'diet', 'drinks'];
 export const HIDDEN = 8;
@@ -27,44 +28,20 @@ export function expectedVector(ids: readonly number[]): number[] {
 
 export const idOf = (token: string): number => VOCAB.indexOf(token);
 
-// --- protobuf, just enough for ModelProto -------------------------------------------------
-
-type Field = Uint8Array;
-function varint(value: number): number[] {
-  const out: number[] = [];
-  let v = value;
-  while (v > 127) {
-    out.push((v & 127) | 128);
-    v = Math.floor(v / 128);
-  }
-  out.push(v);
-  return out;
-}
-const concat = (parts: readonly Uint8Array[]) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) out.set(part, (at += part.length) - part.length);
-  return out;
-};
-const int = (field: number, value: number): Field => Uint8Array.from([...varint(field << 3), ...varint(value)]);
-const bytes = (field: number, value: Uint8Array): Field => concat([Uint8Array.from([...varint((field << 3) | 2), ...varint(value.length)]), value]);
-const str = (field: number, value: string): Field => bytes(field, new TextEncoder().encode(value));
-const message = (field: number, ...fields: Field[]): Field => bytes(field, concat(fields));
-
-const FLOAT = 1;
-const INT64 = 7;
-/** ValueInfoProto with a tensor type; dims are names (symbolic) or sizes. */
-function valueInfo(field: number, name: string, elemType: number, dims: (string | number)[]): Field {
-  const shape = dims.map((dim) => message(1, typeof dim === 'string' ? str(2, dim) : int(1, dim)));
-  return message(field, str(1, name), message(2, message(1, int(1, elemType), message(2, ...shape))));
-}
+// --- the graph (protobuf from ./onnx-writer) ----------------------------------------------
 
 function modelOnnx(): Uint8Array {
   const table = new Float32Array(VOCAB.flatMap((_, id) => weightOf(id)));
-  const initializer = message(5, int(1, VOCAB.length), int(1, HIDDEN), int(2, FLOAT), str(8, 'embeddings.word_embeddings.weight'), bytes(9, new Uint8Array(table.buffer)));
-  const gather = message(1, str(1, 'embeddings.word_embeddings.weight'), str(1, 'input_ids'), str(2, 'last_hidden_state'), str(3, 'embed'), str(4, 'Gather'));
-  const graph = message(7, gather, str(2, 'tiny-bert'), initializer, valueInfo(11, 'input_ids', INT64, ['batch_size', 'sequence_length']), valueInfo(12, 'last_hidden_state', FLOAT, ['batch_size', 'sequence_length', HIDDEN]));
-  return concat([int(1, 8), str(2, 'engram-test'), graph, message(8, str(1, ''), int(2, 13))]);
+  return modelProto(
+    {
+      name: 'tiny-bert',
+      nodes: [node('Gather', ['embeddings.word_embeddings.weight', 'input_ids'], ['last_hidden_state'], 'embed')],
+      initializers: [initializer('embeddings.word_embeddings.weight', [VOCAB.length, HIDDEN], table)],
+      inputs: [valueInfo(11, 'input_ids', INT64, ['batch_size', 'sequence_length'])],
+      outputs: [valueInfo(12, 'last_hidden_state', FLOAT, ['batch_size', 'sequence_length', HIDDEN])],
+    },
+    13,
+  );
 }
 
 // --- tokenizer and config ------------------------------------------------------------------

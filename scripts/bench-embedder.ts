@@ -1,0 +1,87 @@
+/**
+ * `npm run bench:browser -- --embedder-only [--memories=N]` (issue #28): engram/transformers
+ * with a real-sized model. Writes the MiniLM-shaped model (scripts/minilm-model.ts) beside a
+ * Vite build of bench/embedder.html, serves transformers.js and ONNX Runtime's wasm from
+ * node_modules/@huggingface/transformers/dist, and runs the page in headless Chromium: texts/s
+ * by batch (1, 8, 32) in engram's worker, then retrieve and ingest p50 on a store of N memories
+ * (default 10,000; `--memories=0` skips it) and the main thread's longest stall. Publishes
+ * section `embedder` of docs/benchmarks.md.
+ */
+import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build, preview } from 'vite';
+import { launchChromium, REPO_ROOT } from '../test/e2e/browser';
+import { benchCommand, writeBenchSection } from './bench-doc';
+import { writeMinilmShaped } from './minilm-model';
+
+const TRANSFORMERS_FILES = ['transformers.min.js', 'ort-wasm-simd-threaded.jsep.mjs', 'ort-wasm-simd-threaded.jsep.wasm'];
+
+/** Builds and serves the page with the model and transformers.js beside it; resolves to its URL and a way to stop. */
+async function servePage(): Promise<{ url: string; close(): Promise<void> }> {
+  const outDir = await mkdtemp(join(tmpdir(), 'engram-bench-embedder-'));
+  await build({
+    configFile: false,
+    root: join(REPO_ROOT, 'bench'),
+    base: './',
+    logLevel: 'warn',
+    // The adapter imports engram by its package name: here, the sources.
+    resolve: { alias: [{ find: /^engram$/, replacement: join(REPO_ROOT, 'src/index.ts') }] },
+    worker: { format: 'es' },
+    build: { outDir, emptyOutDir: true, target: 'es2022', rollupOptions: { input: join(REPO_ROOT, 'bench/embedder.html') } },
+  });
+  writeMinilmShaped(join(outDir, 'models'));
+  await mkdir(join(outDir, 'vendor'));
+  for (const file of TRANSFORMERS_FILES) await copyFile(join(REPO_ROOT, 'node_modules/@huggingface/transformers/dist', file), join(outDir, 'vendor', file));
+  const server = await preview({
+    configFile: false,
+    root: join(REPO_ROOT, 'bench'),
+    logLevel: 'warn',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port: 0, open: false, headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } },
+  });
+  const url = server.resolvedUrls?.local[0];
+  const close = async () => {
+    await server.close();
+    await rm(outDir, { recursive: true, force: true });
+  };
+  if (!url) {
+    await close();
+    throw new Error('vite preview reported no local URL');
+  }
+  return { url, close };
+}
+
+/** Runs the embedder bench; resolves to the process exit code (1 when the page crashed). */
+export async function runEmbedderBench(args: readonly string[]): Promise<number> {
+  const memories = args.find((arg) => arg.startsWith('--memories='))?.slice('--memories='.length) ?? '10000';
+  const served = await servePage();
+  const browser = await launchChromium().catch(async (error: unknown) => {
+    await served.close();
+    throw error;
+  });
+  const lines: string[] = [];
+  try {
+    const page = await browser.context.newPage();
+    page.on('console', (message) => {
+      if (message.type() === 'log') {
+        lines.push(message.text());
+        console.log(message.text());
+      } else if (message.type() === 'error') console.error(`[page] ${message.text()}`);
+    });
+    page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
+    await page.goto(`${served.url}embedder.html?memories=${memories}`);
+    const read = () => (window as unknown as { __engramBench?: { failures: string[]; error?: string } }).__engramBench;
+    await page.waitForFunction(read, undefined, { timeout: 60 * 60_000, polling: 1000 });
+    const result = (await page.evaluate(read))!;
+    if (result.error) {
+      console.error(result.error);
+      return 1;
+    }
+    writeBenchSection('embedder', 'A real-sized embedder: MiniLM-shaped model in the worker, headless Chromium', benchCommand('bench:browser', args), lines);
+    return 0;
+  } finally {
+    await browser.close();
+    await served.close();
+  }
+}
