@@ -45,7 +45,10 @@ export function createCommit(collections: Collections, intents: IntentOptions, s
         expected: commit.expected,
         check: async (control) => {
           // Both reads run once the claim is won (nothing moves under them), side by side.
-          [, stored] = await Promise.all([refuseRevokedInputs(collections, inputs, commit.inputsBaseVersion), storedRecords(collections, commit, snapshots.currentAt(control, [...new Set(records.map(partitionOf))]))]);
+          const listing = revoke ?? redactExcerpts;
+          const keys = [...new Set([...records.map(partitionOf), ...(listing ? [userPartition(listing)] : [])])];
+          const held = snapshots.currentAt(control, keys);
+          [, stored] = await Promise.all([refuseRevokedInputs(collections, inputs, commit.inputsBaseVersion), storedRecords(collections, commit, held && new Map(keys.map((key, i) => [key, held[i]!])))]);
           refuseExistingIds(commit.creates ?? [], stored);
         },
         writes: (versions) => {
@@ -66,18 +69,22 @@ export function createCommit(collections: Collections, intents: IntentOptions, s
 
 /**
  * The records the commit replaces, and (on a revocation, or a forget's redaction) every record of
- * the owner listing one of its sources: their source flags and excerpts change. With `held` (the records' partitions,
- * current as of the claim) they come from there, and only the new ids are asked of the server
- * (another partition may hold one); otherwise they are read by id.
+ * the owner listing one of its sources: their source flags and excerpts change. With `held` (those
+ * partitions, current as of the claim) they come from there, and only the new ids are asked of the
+ * server (another partition may hold one); otherwise they are read by id and by source flag.
  */
-async function storedRecords(collections: Collections, commit: Commit, held: readonly Held[] | undefined): Promise<Map<string, MemoryRecord>> {
+async function storedRecords(collections: Collections, commit: Commit, held: ReadonlyMap<string, Held> | undefined): Promise<Map<string, MemoryRecord>> {
   const out = new Map<string, MemoryRecord>();
   const listing = commit.revoke ?? commit.redactExcerpts;
-  if (held && !listing) {
+  if (held) {
     for (const record of commit.records) {
-      for (const partition of held) {
-        const found = partition.rows.get(record.id);
-        if (found) out.set(record.id, found.record);
+      const found = held.get(partitionOf(record))?.rows.get(record.id);
+      if (found) out.set(record.id, found.record);
+    }
+    if (listing) {
+      const sourceIds = new Set(listing.sourceIds);
+      for (const { record } of held.get(userPartition(listing))?.rows.values() ?? []) {
+        if (record.sources.some((source) => sourceIds.has(source.id))) out.set(record.id, record);
       }
     }
     const asked = (commit.creates ?? []).filter((id) => !out.has(id));
