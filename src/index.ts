@@ -34,6 +34,7 @@ export type { UndoReport } from './undo/undo';
 export type { PendingMemory } from './review/held';
 export type { RejectReport } from './review/review';
 export type { Explanation, Miss, MissReason } from './retrieve/explain';
+export type { WhyReport, WhySource, WhyStep } from './control/why';
 export { SESSION_SUMMARY_TOPIC } from './session/summarize';
 export { EPISODE_TOPIC } from './episode/episode';
 export { EPISODES_HEADING } from './inject/inject';
@@ -67,6 +68,7 @@ export {
   DEFAULT_EXCLUSIVE_TOPICS,
   DEFAULT_WEIGHTS,
   decayedConfidence,
+  decayHalfLife,
   confidenceBand,
   type ConfidenceBand,
   type CandidateInput,

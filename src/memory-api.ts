@@ -13,6 +13,7 @@ import type { UndoReport } from './undo/undo';
 import type { PendingMemory } from './review/held';
 import type { RejectReport } from './review/review';
 import type { Explanation } from './retrieve/explain';
+import type { WhyReport } from './control/why';
 import type { ImportReport, OwnerExport } from './transfer/format';
 import type { PersistResult, StorageEstimateResult } from './durability/persist';
 import type { ChangeListener } from './durability/subscribe';
@@ -115,6 +116,40 @@ export interface Memory {
    * ValidationError for a bad id or owner.
    */
   forget(id: string, owner: OwnerOptions): Promise<ForgetReport>;
+  /**
+   * The user's own correction of one memory (an "edit" in a chat app's memory settings): a
+   * `user_explicit` UPDATE of it to `content`, on its topic and scope, written under the source
+   * `correction:<id>` (so `forgetSource` of that id reverts it). The old memory stays in history
+   * as superseded, the new one inherits its sources (lineage) and its pin. Stored as an input
+   * like `remember({ replaces })`, so every replay makes the same correction.
+   * @returns the Operation: an UPDATE (`memoryId`: the corrected memory's new id), or a NOOP when
+   * the memory already says `content`.
+   * @throws NotFoundError for a memory the owner does not have; PermissionError for app scope;
+   * ConflictError for a memory no longer active (its current version is named) or when a more
+   * trusted source stands behind it (a `bootstrapped` one: the trust gate refuses the UPDATE);
+   * ValidationError for empty or oversized content.
+   */
+  correct(id: string, content: string, owner: OwnerOptions): Promise<Operation>;
+  /**
+   * Pins one memory: it no longer decays (recency 1, confidence as stored), is never pruned,
+   * comes first among memories of equal score in `retrieve`, and shows `pinned: true`. The pin
+   * passes to what the memory becomes (an UPDATE, `correct`, a regeneration) and travels in
+   * `export`/`import`. Changes no content and no time. Pinning a pinned memory does nothing.
+   * @returns the record as it stands.
+   * @throws NotFoundError for a memory the owner does not have; PermissionError for app scope;
+   * ConflictError for a memory no longer active.
+   */
+  pin(id: string, owner: OwnerOptions): Promise<MemoryRecord>;
+  /** Undoes `pin`: the memory decays and may be pruned again. Errors as `pin`. */
+  unpin(id: string, owner: OwnerOptions): Promise<MemoryRecord>;
+  /**
+   * What made one memory what it is (a "why do you think that?"): its line (the memories it was
+   * updated or rebuilt from, oldest first), every event of the line with its reason and the
+   * source whose statement caused it, and the sources behind it (type, id, time, and the excerpt
+   * while it exists: `null` once erased). Works on tombstones too.
+   * @throws NotFoundError for a memory the owner cannot see.
+   */
+  why(id: string, owner: OwnerOptions): Promise<WhyReport>;
   /**
    * The owner's memories and its app's app-scope ones, oldest first; tombstones with `includeInvalid`.
    * With `asOf` (ms since epoch): the memories as they stood at that time, active then, with the

@@ -26,6 +26,7 @@ import { createComputeClient, type ComputeClient } from './worker/client';
 import { createDeps } from './verbs/deps';
 import { forgetSource } from './verbs/forget';
 import { forget } from './verbs/forget-memory';
+import { correct, pin, why } from './verbs/control';
 import { ingest } from './verbs/ingest';
 import { get, history, list, locate } from './verbs/inspect';
 import { LOCATE } from './facade-access';
@@ -120,6 +121,10 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
     assemble: (system, retrieved, options) => assemble(deps, system, retrieved, options),
     forgetSource: (sourceId, options) => forgetSource(deps, sourceId, options),
     forget: (id, owner) => forget(deps, id, owner),
+    correct: (id, content, owner) => correct(deps, id, content, owner),
+    pin: (id, owner) => pin(deps, id, owner, true),
+    unpin: (id, owner) => pin(deps, id, owner, false),
+    why: (id, owner) => why(deps, id, owner),
     prune: (options) => prune(deps, options),
     undo: (operation, owner) => undo(deps, operation, owner),
     pending: (owner) => pending(deps, owner),

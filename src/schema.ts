@@ -144,6 +144,12 @@ export const MemoryRecord = z.object({
    * that turn was kept as one. A link, not an owner: forgetting either follows its own sources.
    */
   episodeId: Id.optional(),
+  /**
+   * The user pinned it (`memory.pin`): it does not decay (recency 1, confidence as stored), is
+   * never pruned, and comes first among memories of equal score. Passed on to the memory an
+   * UPDATE or a regeneration makes of it.
+   */
+  pinned: z.literal(true).optional(),
 });
 export type MemoryRecord = z.infer<typeof MemoryRecord>;
 
@@ -222,14 +228,22 @@ export function ageDays(memory: Pick<MemoryRecord, 'updatedAt'>, now: number): n
   return Math.max(0, now - memory.updatedAt) / DAY_MS;
 }
 
-/** `0.5 ** (age / halfLife)`: 1 for a fresh memory, 0.5 after one half-life. */
-export function recencyOf(memory: Pick<MemoryRecord, 'updatedAt' | 'halfLifeDays'>, now: number): number {
-  return 0.5 ** (ageDays(memory, now) / memory.halfLifeDays);
+/** The half-life a pinned memory decays with: long enough that its recency is 1 to ten digits for a million years. */
+export const PINNED_HALF_LIFE_DAYS = 1e12;
+
+/** The half-life a memory's scores decay with: its own, or {@link PINNED_HALF_LIFE_DAYS} when pinned (every vector layer ranks with this). */
+export function decayHalfLife(memory: Pick<MemoryRecord, 'halfLifeDays'> & { pinned?: true | undefined }): number {
+  return memory.pinned ? PINNED_HALF_LIFE_DAYS : memory.halfLifeDays;
+}
+
+/** `0.5 ** (age / halfLife)`: 1 for a fresh memory, 0.5 after one half-life; always 1 for a pinned one. */
+export function recencyOf(memory: Pick<MemoryRecord, 'updatedAt' | 'halfLifeDays'> & { pinned?: true | undefined }, now: number): number {
+  return memory.pinned ? 1 : 0.5 ** (ageDays(memory, now) / memory.halfLifeDays);
 }
 
 /** Confidence after decay: an old memory presents as less certain automatically. */
 export function decayedConfidence(
-  memory: Pick<MemoryRecord, 'updatedAt' | 'halfLifeDays' | 'confidence'>,
+  memory: Pick<MemoryRecord, 'updatedAt' | 'halfLifeDays' | 'confidence'> & { pinned?: true | undefined },
   now: number,
 ): number {
   return memory.confidence * recencyOf(memory, now);

@@ -20,7 +20,7 @@ describe('MEMORY_CALLS', () => {
     // @ts-expect-error inject returns a string, not a promise: only 'sync' fits it
     const misfiled: CallTable = { ...MEMORY_CALLS, inject: 'store' };
     // @ts-expect-error a row for a member Memory does not have
-    const extra: CallTable = { ...MEMORY_CALLS, pin: 'store' };
+    const extra: CallTable = { ...MEMORY_CALLS, teleport: 'store' };
     expect([missing, misfiled, extra].every((table) => typeof table === 'object')).toBe(true);
   });
 });

@@ -273,6 +273,8 @@ export async function planConsolidation(
       embedding: item.embedding,
       embedderId: context.embedderId,
       ...(episodeId !== undefined ? { episodeId } : {}),
+      // The user's pin stays with the memory they pinned as it is updated.
+      ...(old?.pinned ? { pinned: true as const } : {}),
     };
     if (old) {
       working.set(old.id, {

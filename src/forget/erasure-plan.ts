@@ -6,7 +6,7 @@
 import type { HistoryEntry, MemoryRecord, Source } from '../schema';
 import { sameClaimKey } from '../text';
 import { freshId } from '../ids';
-import { REPLAY_ID } from './replay';
+import { pinKey, REPLAY_ID } from './replay';
 import { createRedactor } from '../storage/redaction';
 
 /** What forgetSource did: erased ids, and each other affected memory with its replacement. */
@@ -356,13 +356,18 @@ function retireStale(planning: Planning, stale: readonly MemoryRecord[], rebuilt
 function writeRebuilt(planning: Planning, rebuilt: readonly MemoryRecord[]): void {
   const { now, replayed, writes, idOf, cause } = planning;
   const mapIds = createIdMapper(replayed.map((record) => record.id), idOf);
+  const stored = new Map(planning.all.map((record) => [record.id, record]));
+  const pinned = new Set(planning.current.filter((record) => record.pinned).map(pinKey));
   for (const { episodeId, ...record } of rebuilt) {
     const from = planning.rebuilds.get(record.id);
+    // The user's pin goes with the memory rebuilt in place of the pinned one.
+    const pin = (from !== undefined && stored.get(from)?.pinned) || pinned.has(pinKey(record));
     // The replay linked the fact to the episode under its temporary id: the stored id it became.
     const episode = episodeId === undefined ? undefined : idOf.get(episodeId);
     writes.set(record.id, {
       ...record,
       ...(episode !== undefined ? { episodeId: episode } : {}),
+      ...(pin ? { pinned: true as const } : {}),
       history: [
         ...record.history.map(({ related, reason, ...entry }) => {
           const mapped = related === undefined ? undefined : idOf.get(related);

@@ -13,6 +13,7 @@ import type { MemoryRecord } from '../schema';
 import type { Commit, InputRow, Owner, Storage } from '../storage/contract';
 import { writeOwner, type OwnerWrite } from '../storage/write-owner';
 import { planErasure, type ForgetReport, type Forgotten } from './erasure-plan';
+import { pinKey, type ReplayOptions } from './replay';
 
 export { REDACTED, type ForgetReport } from './erasure-plan';
 
@@ -21,7 +22,7 @@ export interface ForgetDeps {
   clock: () => number;
   newId: () => string;
   /** Replays inputs in order into a working set (fresh, or the active memories `start`); returns every record it holds at the end. */
-  replay: (inputs: readonly InputRow[], start?: readonly MemoryRecord[]) => Promise<Map<string, MemoryRecord>>;
+  replay: (inputs: readonly InputRow[], start?: readonly MemoryRecord[], options?: ReplayOptions) => Promise<Map<string, MemoryRecord>>;
   /** Drops caches that may hold text (the embedder's token cache). */
   clearCaches: () => Promise<void>;
 }
@@ -171,5 +172,6 @@ async function regenerate(
   const inputs = start.inputs.flatMap((input) => (changed.has(input.seq!) ? (changed.get(input.seq!) ?? []) : [input]));
   // Prunes stay in the replay, at their times: a pruned memory must not come back.
   const kept = inputs.filter((input) => input.kind === 'prune' || (!sourceIds.has(input.source.id) && input.scope !== 'app'));
-  return [...(await deps.replay(kept, start.records)).values()];
+  const pinned = new Set(all.filter((record) => record.pinned && record.invalidatedAt === undefined).map(pinKey));
+  return [...(await deps.replay(kept, start.records, { pinned })).values()];
 }

@@ -26,7 +26,8 @@ export interface PruneDeps {
  */
 export function pruneRecords(active: readonly MemoryRecord[], now: number, floor: number): { record: MemoryRecord; decayed: number }[] {
   return active
-    .filter((memory) => memory.invalidatedAt === undefined && memory.scope !== 'app')
+    // A pinned memory is never pruned: the user asked to keep it.
+    .filter((memory) => memory.invalidatedAt === undefined && memory.scope !== 'app' && !memory.pinned)
     .map((memory) => ({ memory, decayed: decayedConfidence(memory, now) }))
     .filter((entry) => entry.decayed < floor)
     .map(({ memory, decayed }) => ({

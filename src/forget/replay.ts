@@ -21,6 +21,7 @@ import type { InputRow, WriteInput } from '../storage/contract';
 import { sourceKey, summarize } from '../storage/working-form';
 import { pruneRecords } from './prune';
 import { replayedCandidates } from '../review/held';
+import { sameClaimKey } from '../text';
 
 export interface ReplayDeps {
   /** The candidates a write input yields: extraction for ingests and summaries, the fact itself for remember. */
@@ -157,6 +158,17 @@ async function candidatesOfAll(deps: ReplayDeps, inputs: readonly InputRow[]): P
 }
 
 
+/** What a replay is told of the store it rebuilds. */
+export interface ReplayOptions {
+  /** {@link pinKey}s of the memories the user pinned: replayed prunes leave what stands for them. */
+  pinned?: ReadonlySet<string>;
+}
+
+/** What a pin is kept by across a replay (which makes new records): the memory's scope, session and claim. */
+export function pinKey(record: Pick<MemoryRecord, 'scope' | 'sessionId' | 'topic' | 'content'>): string {
+  return JSON.stringify([record.scope, record.sessionId ?? '', sameClaimKey(record)]);
+}
+
 /** Texts per embed call: one call for a typical replay, bounded for a model embedder. */
 const EMBED_BATCH = 512;
 
@@ -164,14 +176,17 @@ const EMBED_BATCH = 512;
  * Replays `inputs` in order into a working set (fresh, or the active memories `start`);
  * resolves to every record it holds at the end, complete, tombstones included.
  */
-export async function replay(deps: ReplayDeps, inputs: readonly InputRow[], start: readonly MemoryRecord[] = []): Promise<Map<string, MemoryRecord>> {
+export async function replay(deps: ReplayDeps, inputs: readonly InputRow[], start: readonly MemoryRecord[] = [], options: ReplayOptions = {}): Promise<Map<string, MemoryRecord>> {
+  const kept = options.pinned ?? new Set<string>();
   const candidates = await candidatesOfAll(deps, inputs);
   const vectors = await embedDistinct(deps.embedder, [...candidates.values()].flat().map((candidate) => candidate.content), EMBED_BATCH);
   const state = new ReplayState(start);
   let counter = 0;
   for (const input of inputs) {
     if (input.kind === 'prune') {
-      state.settle(pruneRecords([...state.working.values()], input.at, input.floor).map(({ record }) => record));
+      // A memory the user pinned was never pruned: neither is what the replay makes of it.
+      const prunable = [...state.working.values()].filter((record) => !kept.has(pinKey(record)));
+      state.settle(pruneRecords(prunable, input.at, input.floor).map(({ record }) => record));
       continue;
     }
     const items = candidates.get(input)!.map((candidate) => ({

@@ -106,5 +106,10 @@ export async function retrieveMemories(deps: RetrieveDeps, query: string, plan: 
     if (out.length >= plan.k || hits.length < want) break;
     want += hits.length - out.length;
   }
-  return out.slice(0, plan.k);
+  return pinnedFirst(out).slice(0, plan.k);
+}
+
+/** Best score first, as the vector layer ranked them; of equal scores, the pinned ones first (a stable sort keeps the rest). */
+function pinnedFirst(hits: Retrieved[]): Retrieved[] {
+  return hits.sort((a, b) => b.score - a.score || Number(b.memory.pinned === true) - Number(a.memory.pinned === true));
 }

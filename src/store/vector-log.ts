@@ -7,7 +7,7 @@
  * packs and log instead, so no copy of the old vector survives in them.
  */
 import { lexicalTerms } from '../embed/terms';
-import type { MemoryRecord } from '../schema';
+import { decayHalfLife, type MemoryRecord } from '../schema';
 import type { EngramDatabase, VectorLogRow, VectorRowInput } from './database';
 import { partitionOf } from '../storage/owner';
 
@@ -22,7 +22,7 @@ export function toVectorInput(record: MemoryRecord): LoggedRowInput {
     embedderId: record.embedderId,
     embedding: record.embedding,
     updatedAt: record.updatedAt,
-    halfLifeDays: record.halfLifeDays,
+    halfLifeDays: decayHalfLife(record),
     importance: record.importance,
     scope: record.scope,
     sessionId: record.sessionId ?? '',

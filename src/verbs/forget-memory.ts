@@ -15,7 +15,7 @@ export async function forget(deps: MemoryDeps, id: string, owner: OwnerOptions):
   return forgetMemory(
     {
       ...deps,
-      replay: (inputs, start) => replay(replayDeps, inputs, start),
+      replay: (inputs, start, options) => replay(replayDeps, inputs, start, options),
       clearCaches: async () => void (await deps.compute.clearCaches()),
       candidatesOf: (input) => candidatesOf(deps, input),
     },

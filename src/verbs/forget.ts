@@ -21,7 +21,7 @@ export async function forgetSource(deps: MemoryDeps, sourceId: string | readonly
   return eraseSource(
     {
       ...deps,
-      replay: (inputs, start) => replay(replayDeps, inputs, start),
+      replay: (inputs, start, options) => replay(replayDeps, inputs, start, options),
       clearCaches: async () => void (await deps.compute.clearCaches()),
     },
     ids,

@@ -16,7 +16,7 @@ import { checkExplainEqualsRetrieve, checkReviewModel, sweepReview } from './rev
 import { checkForget } from './forget';
 import { checkEquivalence, forgetVersusFresh, SEED_CONVERSATIONS } from './equivalence';
 import { sweepSessionThree, sweepVerb } from './fault-sweep';
-import { CONTROL_VERBS } from './control';
+import { checkControlVerbs, CONTROL_VERBS } from './control';
 import { createStores, type MakeStore } from './harness';
 import { checkIsolation } from './isolation';
 import { seedScenario } from './seed-scenario';
@@ -150,6 +150,12 @@ export function describeStorageContract(name: string, makeStore: MakeStore, opti
         expect(compared).toBeGreaterThan(0);
         expect(misses).toBeGreaterThan(0);
       }, timeout * 2);
+    });
+
+    describe("the user's verbs (correct, pin, unpin, why)", () => {
+      it('corrects with an UPDATE, keeps a pinned memory through decay and prune, and explains the line', async () => {
+        await checkControlVerbs(await stores.open());
+      }, timeout);
     });
 
     describe("the user's verbs (fault sweep over each commit)", () => {

@@ -5,7 +5,7 @@
  * (src/worker/fusion.ts), so its top-k equals the IndexedDB backend's for the same data.
  */
 import { lexicalTermStrings } from '../../src/embed/terms';
-import type { MemoryRecord } from '../../src/schema';
+import { decayHalfLife, type MemoryRecord } from '../../src/schema';
 import { partitionOf, partitionsFor, type VectorHit, type VectorLayer, type VectorSearch } from '../../src/storage/contract';
 import { fusedRelevance } from '../../src/worker/fusion';
 import { BM25_B, BM25_K1 } from '../../src/worker/lexical';
@@ -42,7 +42,7 @@ export function createMemoryVectors(state: MemoryState, embedder: { id: string; 
     return candidates
       .map(({ record, bm25 }): VectorHit => {
         const { relevance, cosine, lexical } = fusedRelevance(dot(record.embedding, request.vector), bm25, best);
-        const recency = 0.5 ** (Math.max(0, request.now - record.updatedAt) / DAY_MS / record.halfLifeDays);
+        const recency = 0.5 ** (Math.max(0, request.now - record.updatedAt) / DAY_MS / decayHalfLife(record));
         const score = weights.relevance * relevance + weights.recency * recency + weights.importance * record.importance;
         return { id: record.id, score, relevance, cosine, lexical, recency, importance: record.importance };
       })

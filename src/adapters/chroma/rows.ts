@@ -14,7 +14,7 @@
  * with its JSON) is reported as `null`, for the caller to quarantine.
  */
 import type { Metadata } from 'chromadb';
-import { factHash, MemoryRecord, partitionOf, StorageError, userPartition } from 'engram';
+import { decayHalfLife, factHash, MemoryRecord, partitionOf, StorageError, userPartition } from 'engram';
 import type { InputRow, Owner } from '../../storage/contract';
 import type { ChromaRow, ReadRow } from './collections';
 
@@ -51,7 +51,8 @@ export function memoryRow(record: MemoryRecord): ChromaRow {
       createdAt: record.createdAt,
       updatedAt: record.updatedAt,
       importance: record.importance,
-      halfLifeDays: record.halfLifeDays,
+      // What ranking decays with (a pinned memory's is long: schema.ts decayHalfLife).
+      halfLifeDays: decayHalfLife(record),
       confidence: record.confidence,
       embedderId: record.embedderId,
       record: JSON.stringify(rest),
@@ -80,7 +81,7 @@ export function recordOf(row: ReadRow): MemoryRecord | null {
     metadata.scope === record.scope &&
     metadata.active === (record.invalidatedAt === undefined) &&
     metadata.updatedAt === record.updatedAt &&
-    metadata.halfLifeDays === record.halfLifeDays &&
+    metadata.halfLifeDays === decayHalfLife(record) &&
     metadata.importance === record.importance;
   return agrees ? record : null;
 }

@@ -15,7 +15,7 @@
  * There is no lexical channel on Chroma: `text` is ignored and relevance is the cosine
  * (`lexical` is 0), as on the IndexedDB path for a query that shares no term with any memory.
  */
-import { appPartition, decayedConfidence, partitionOf, partitionsFor, userPartition, type Scope } from 'engram';
+import { appPartition, decayedConfidence, decayHalfLife, partitionOf, partitionsFor, userPartition, type Scope } from 'engram';
 import type { VectorHit, VectorLayer, VectorSearch } from '../../storage/contract';
 import type { Collections, ReadRow } from './collections';
 import { readControl } from './intents';
@@ -169,7 +169,7 @@ export function createVectorLayer(collections: Collections, embedderId: string):
             continue;
           }
           if (!held.rows.has(record.id) && record.embedderId !== embedderId) held.foreign++;
-          held.rows.set(record.id, { updatedAt: record.updatedAt, halfLifeDays: record.halfLifeDays, importance: record.importance });
+          held.rows.set(record.id, { updatedAt: record.updatedAt, halfLifeDays: decayHalfLife(record), importance: record.importance });
         }
         held.version = after;
       }
