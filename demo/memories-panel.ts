@@ -104,6 +104,8 @@ export function createMemoriesPanel(deps: MemoriesPanelDeps): MemoriesPanel {
     list,
   );
   let unwatch: (() => void) | undefined;
+  /** The user the panel last subscribed to. */
+  let watched: string | undefined;
   let generation = 0;
   /** Memory ids whose "why" is open, and what it said: kept across redraws. */
   const openWhy = new Map<string, WhyReport>();
@@ -162,7 +164,7 @@ export function createMemoriesPanel(deps: MemoriesPanelDeps): MemoriesPanel {
     });
     const cancel = () => {
       editing = undefined;
-      void refresh().then(() => say('Edit cancelled.'));
+      act('Cancel edit', async () => 'Edit cancelled.');
     };
     const save = () => {
       const content = input.value.trim();
@@ -189,7 +191,7 @@ export function createMemoriesPanel(deps: MemoriesPanelDeps): MemoriesPanel {
     const why = openWhy.get(record.id);
     const item = h('li', { class: `mem-item${pinned ? ' pinned' : ''}`, 'data-testid': 'user-memory', 'data-id': record.id, 'data-pinned': String(pinned) });
     const toggleWhy = () => {
-      if (openWhy.delete(record.id)) return void refresh().then(() => say(`Closed why for ${what}.`));
+      if (openWhy.delete(record.id)) return act('Hide why', async () => `Closed why for ${what}.`);
       act('Why', async () => {
         openWhy.set(record.id, await deps.memory().why(record.id, deps.owner()));
         return `Why ${what}: its steps and sources are below it.`;
@@ -253,8 +255,12 @@ export function createMemoriesPanel(deps: MemoriesPanelDeps): MemoriesPanel {
     refresh: () => refresh(),
     watch() {
       unwatch?.();
-      openWhy.clear();
-      editing = undefined;
+      // Another user: what was open or being edited was the last user's.
+      if (watched !== deps.owner().userId) {
+        openWhy.clear();
+        editing = undefined;
+        watched = deps.owner().userId;
+      }
       unwatch = deps.memory().subscribe(deps.owner(), () => void refresh());
       void refresh(false);
     },

@@ -172,6 +172,8 @@ describe('demo page: Your memories', () => {
       expect(layout.panelRight).toBeLessThanOrEqual(viewport.width);
       // Four per memory, two per pending item.
       expect(layout.buttons.length).toBe(3 * 4 + 2);
+      // The why opened before the ingest is still open (a redraw keeps it).
+      expect(await item(page, 'window seating').getByTestId('why').isVisible()).toBe(true);
       for (const button of layout.buttons) {
         expect(button.label, button.text).not.toBe('');
         expect(button.width, button.label).toBeGreaterThan(0);
