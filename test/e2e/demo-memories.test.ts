@@ -92,6 +92,7 @@ describe('demo page: Your memories', () => {
     expect(events).toContain('superseded');
     expect(await why.textContent()).toContain(`user_explicit correction:${before!.id}`);
     expect(await item(page, 'eats eggs').getByTestId('mem-why').getAttribute('aria-expanded')).toBe('true');
+    await item(page, 'eats eggs').screenshot({ path: demo.shots.path('why-after-edit') });
   });
 
   it('deletes a memory, and it does not come back after a reload', async () => {
