@@ -11,6 +11,7 @@ import { OTHER_USER, SEED_USER } from '../scripts/seed-sessions';
 import { createSimulatedClock, DAY_MS, formatTime } from './clock';
 import { confirmInPage } from './confirm';
 import { byId, h, mount } from './dom';
+import { createMemoriesPanel, REVIEWED_SOURCES } from './memories-panel';
 import { createPlayground } from './playground';
 import { revokedSources, summarizeStore } from './inventory';
 import { installModelSettings, modelOptions } from './settings';
@@ -53,6 +54,7 @@ function showError(error: unknown) {
 }
 
 const runner = createRunner(showError);
+const memoriesPanel = createMemoriesPanel({ memory: () => memory, owner: () => owner, run: runner.run });
 const playground = createPlayground({ memory: () => memory, run: runner.run, phase: runner.phase, showOwner, users: () => users, appName: SEED_OWNER.appName });
 
 /** Ends the store panel's subscription to the shown owner (see watchOwner). */
@@ -62,6 +64,7 @@ let unwatch: (() => void) | undefined;
 function watchOwner() {
   unwatch?.();
   unwatch = memory.subscribe(owner, () => void refreshStore());
+  memoriesPanel.watch();
 }
 
 /**
@@ -75,11 +78,14 @@ async function openMemory(startOver = false): Promise<Memory> {
     clock: clock.now,
     // The page's tour and store panel walk the extracted facts; episodes are not shown here yet.
     episodes: false,
+    // The Memories panel's review inbox: writes of these source types wait for approval.
+    review: { sources: [...REVIEWED_SOURCES] },
     ...models,
     extractor: reportingExtractor(models.extractor ?? createRuleExtractor(), runner.phase),
     ...(startOver ? { onEviction: 'start-over' as const } : {}),
   });
   unwatch = undefined;
+  memoriesPanel.detach();
   return opened;
 }
 
@@ -281,6 +287,7 @@ async function start() {
   ui.compute.dataset['location'] = memory.computeLocation;
   document.body.append(arrowheadDefs());
   mount(byId('playground-body'), playground.nodes);
+  byId('playground').after(memoriesPanel.node);
   playground.setUser(owner.userId);
   wireControls();
   installModelSettings(() =>

@@ -1,0 +1,271 @@
+/**
+ * "Your memories": a chat app's memory settings screen for the page's current user. Their
+ * active memories grouped by topic, each with edit (`correct`), delete (`forget`), pin/unpin
+ * and "why" (`why`'s steps and sources); above them the review inbox (`pending`) with approve
+ * and reject. It redraws on every change of the owner's memories (`subscribe`), in this tab or
+ * another, and after each of its own actions. Every action says what it did on the status line;
+ * a failure is said there as text.
+ */
+import type { Memory, MemoryRecord, PendingMemory, WhyReport } from '../src/index';
+import { formatTime } from './clock';
+import { h, mount } from './dom';
+import type { Owner } from './views';
+
+export interface MemoriesPanelDeps {
+  memory(): Memory;
+  owner(): Owner;
+  run(title: string, task: () => Promise<void>, onError?: (error: unknown) => void): Promise<boolean>;
+}
+
+export interface MemoriesPanel {
+  /** The panel's section, for index.html's column. */
+  node: HTMLElement;
+  /** Subscribes to the current owner on the current memory (ending the last subscription) and redraws. */
+  watch(): void;
+  /** Re-reads the owner's memories and review inbox and redraws; a failed read goes to the status line. */
+  refresh(): Promise<void>;
+  /** The memory it watched was closed: forget its subscription without calling it. */
+  detach(): void;
+}
+
+/** The source types whose writes wait for review in this demo (the walkthrough writes none of them). */
+export const REVIEWED_SOURCES = ['tool_output'] as const;
+
+const short = (text: string, length = 48) => (text.length > length ? `${text.slice(0, length - 1)}…` : text);
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/** Groups `records` by topic, topics in alphabetical order, pinned memories first in each. */
+function byTopic(records: readonly MemoryRecord[]): [string, MemoryRecord[]][] {
+  const groups = new Map<string, MemoryRecord[]>();
+  for (const record of records) groups.set(record.topic, [...(groups.get(record.topic) ?? []), record]);
+  return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([topic, list]) => [topic, list.sort((a, b) => Number(b.pinned === true) - Number(a.pinned === true))]);
+}
+
+function renderWhy(report: WhyReport) {
+  return h(
+    'div',
+    { class: 'why', 'data-testid': 'why' },
+    h('h4', {}, 'Why engram thinks this'),
+    h(
+      'ol',
+      { class: 'why-steps' },
+      report.steps.map((step) =>
+        h(
+          'li',
+          { 'data-testid': 'why-step', 'data-event': step.event },
+          h('span', { class: 'when' }, formatTime(step.at)),
+          ' ',
+          h('b', {}, step.event),
+          ': ',
+          step.reason,
+          step.source ? h('span', { class: 'muted' }, ` (${step.source.type} ${step.source.id})`) : null,
+        ),
+      ),
+    ),
+    h('h4', {}, 'Sources'),
+    h(
+      'ul',
+      { class: 'why-sources' },
+      report.sources.map((source) =>
+        h('li', { 'data-testid': 'why-source', 'data-source-id': source.id }, h('code', {}, `${source.type} ${source.id}`), ' ', source.excerpt === null ? h('span', { class: 'muted' }, 'excerpt erased') : h('q', {}, source.excerpt)),
+      ),
+    ),
+  );
+}
+
+/** The Memories panel; main.ts wires it to the page's memory, owner and runner. */
+export function createMemoriesPanel(deps: MemoriesPanelDeps): MemoriesPanel {
+  const status = h('p', { class: 'mem-status', role: 'status', 'aria-live': 'polite', 'data-testid': 'mem-status' }, 'Loading…');
+  const inbox = h('div', { 'data-testid': 'mem-inbox' });
+  const list = h('div', { 'data-testid': 'mem-list' });
+  const who = h('code', { 'data-testid': 'mem-owner' });
+  const node = h(
+    'section',
+    { class: 'panel', id: 'memories', 'aria-labelledby': 'memories-title' },
+    h(
+      'header',
+      { class: 'panel-head' },
+      h('h2', { id: 'memories-title' }, 'Your memories'),
+      h('p', {}, 'What the app remembers about ', who, ', as its memory settings would show it: edit, delete, pin, or ask why. Writes of source type ', h('code', {}, REVIEWED_SOURCES.join(', ')), ' wait in the review inbox.'),
+    ),
+    status,
+    h('h3', { class: 'mem-heading' }, 'Review inbox'),
+    inbox,
+    h('h3', { class: 'mem-heading' }, 'Remembered'),
+    list,
+  );
+  let unwatch: (() => void) | undefined;
+  /** The user the panel last subscribed to. */
+  let watched: string | undefined;
+  let generation = 0;
+  /** Memory ids whose "why" is open, and what it said: kept across redraws. */
+  const openWhy = new Map<string, WhyReport>();
+  /** The memory being edited and its draft, if any. */
+  let editing: { id: string; text: string } | undefined;
+
+  function say(text: string, failed = false) {
+    status.textContent = text;
+    status.classList.toggle('failed', failed);
+    status.setAttribute('role', failed ? 'alert' : 'status');
+    status.dataset['state'] = failed ? 'error' : 'ok';
+  }
+
+  /** Runs one action through the page's runner: its outcome, or its error, goes to the status line, then the panel redraws. */
+  function act(title: string, task: () => Promise<string>) {
+    void deps.run(
+      title,
+      async () => {
+        const done = await task();
+        await refresh();
+        say(done);
+      },
+      (error) => {
+        say(`${title} failed: ${describeError(error)}`, true);
+        void refresh();
+      },
+    );
+  }
+
+  function button(label: string, testId: string, ariaLabel: string, onClick: () => void, className?: string) {
+    return h('button', { type: 'button', class: className, 'data-testid': testId, 'aria-label': ariaLabel, onclick: onClick }, label);
+  }
+
+  function renderPending(item: PendingMemory) {
+    const what = `“${short(item.content)}”`;
+    return h(
+      'li',
+      { class: 'mem-item pending', 'data-testid': 'pending-memory', 'data-id': item.id },
+      h('p', { class: 'mem-text' }, h('span', { class: 'badge' }, item.action === 'UPDATE' ? 'would update' : 'new'), ' ', h('span', { 'data-testid': 'pending-content' }, item.content)),
+      h('p', { class: 'mem-meta' }, `[${item.topic}] from ${item.source.type} ${item.source.id}`),
+      h(
+        'div',
+        { class: 'mem-actions' },
+        button('Approve', 'mem-approve', `Approve ${what}`, () => act('Approve', async () => (await deps.memory().approve(item.id, deps.owner()), `Approved ${what}: it is remembered now.`)), 'primary'),
+        button('Reject', 'mem-reject', `Reject ${what}`, () => act('Reject', async () => (await deps.memory().reject(item.id, deps.owner()), `Rejected ${what}: it was not kept.`)), 'danger'),
+      ),
+    );
+  }
+
+  /** The editor of `record`, in place of its text and buttons; its draft survives a redraw (another tab's change). */
+  function renderEditor(record: MemoryRecord, draft: { id: string; text: string }) {
+    const input = h('textarea', { rows: 2, 'aria-label': `New text for “${short(record.content)}”`, 'data-testid': 'mem-edit-input' });
+    input.value = draft.text;
+    input.addEventListener('input', () => {
+      draft.text = input.value;
+    });
+    const cancel = () => {
+      editing = undefined;
+      act('Cancel edit', async () => 'Edit cancelled.');
+    };
+    const save = () => {
+      const content = input.value.trim();
+      if (content === '') return say('Edit: the new text is empty; type what the memory should say, or cancel.', true);
+      act('Edit', async () => {
+        const operation = await deps.memory().correct(record.id, content, deps.owner());
+        editing = undefined;
+        return operation.action === 'NOOP' ? `Edit: the memory already says “${short(content)}”.` : `Edited: it now says “${short(content)}”.`;
+      });
+    };
+    input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && !event.shiftKey) {
+        event.preventDefault();
+        save();
+      } else if (event.key === 'Escape') cancel();
+    });
+    queueMicrotask(() => input.focus());
+    return h('div', { class: 'mem-editor' }, input, h('div', { class: 'mem-actions' }, button('Save', 'mem-save', 'Save the new text', save, 'primary'), button('Cancel', 'mem-cancel', 'Cancel the edit', cancel)));
+  }
+
+  function renderRecord(record: MemoryRecord) {
+    const what = `“${short(record.content)}”`;
+    const pinned = record.pinned === true;
+    const why = openWhy.get(record.id);
+    const item = h('li', { class: `mem-item${pinned ? ' pinned' : ''}`, 'data-testid': 'user-memory', 'data-id': record.id, 'data-pinned': String(pinned) });
+    const toggleWhy = () => {
+      if (openWhy.delete(record.id)) return act('Hide why', async () => `Closed why for ${what}.`);
+      act('Why', async () => {
+        openWhy.set(record.id, await deps.memory().why(record.id, deps.owner()));
+        return `Why ${what}: its steps and sources are below it.`;
+      });
+    };
+    if (editing?.id === record.id) {
+      item.append(renderEditor(record, editing));
+      return item;
+    }
+    item.append(
+      h('p', { class: 'mem-text' }, pinned ? h('span', { class: 'badge pin', 'data-testid': 'mem-pinned' }, 'pinned') : null, pinned ? ' ' : null, h('span', { 'data-testid': 'mem-content' }, record.content)),
+      h(
+        'div',
+        { class: 'mem-actions' },
+        button('Edit', 'mem-edit', `Edit ${what}`, () => {
+          editing = { id: record.id, text: record.content };
+          item.replaceWith(renderRecord(record));
+        }),
+        pinned
+          ? button('Unpin', 'mem-unpin', `Unpin ${what}`, () => act('Unpin', async () => (await deps.memory().unpin(record.id, deps.owner()), `Unpinned ${what}: it ages like the others again.`)))
+          : button('Pin', 'mem-pin', `Pin ${what}`, () => act('Pin', async () => (await deps.memory().pin(record.id, deps.owner()), `Pinned ${what}: it is kept and never fades.`))),
+        h('button', { type: 'button', 'data-testid': 'mem-why', 'aria-label': `Why ${what}`, 'aria-expanded': String(why !== undefined), onclick: toggleWhy }, why ? 'Hide why' : 'Why?'),
+        button(
+          'Delete',
+          'mem-delete',
+          `Delete ${what}`,
+          () => act('Delete', async () => (await deps.memory().forget(record.id, deps.owner()), `Deleted ${what}: it is gone from the memory and from the conversation it came from.`)),
+          'danger',
+        ),
+      ),
+      ...(why ? [renderWhy(why)] : []),
+    );
+    return item;
+  }
+
+  function draw(records: readonly MemoryRecord[], pending: readonly PendingMemory[]) {
+    mount(inbox, pending.length === 0 ? h('p', { class: 'muted', 'data-testid': 'inbox-empty' }, 'Nothing waits for review.') : h('ul', { class: 'mem-items' }, pending.map(renderPending)));
+    const groups = byTopic(records);
+    mount(
+      list,
+      groups.length === 0
+        ? h('p', { class: 'muted', 'data-testid': 'mem-empty' }, 'Nothing remembered yet.')
+        : groups.map(([topic, members]) => h('section', { class: 'mem-topic', 'data-testid': 'mem-topic', 'data-topic': topic }, h('h4', {}, topic), h('ul', { class: 'mem-items' }, members.map(renderRecord)))),
+    );
+    node.dataset['owner'] = deps.owner().userId;
+  }
+
+  /** `quiet`: a redraw after a failure keeps the failure on the status line. */
+  async function refresh(quiet = true) {
+    const current = ++generation;
+    const owner = deps.owner();
+    who.textContent = owner.userId;
+    try {
+      const [records, pending] = await Promise.all([deps.memory().list(owner), deps.memory().pending(owner)]);
+      if (current !== generation) return;
+      for (const id of openWhy.keys()) if (!records.some((record) => record.id === id)) openWhy.delete(id);
+      if (editing && !records.some((record) => record.id === editing?.id)) editing = undefined;
+      draw(records, pending);
+      if (!quiet || status.textContent === 'Loading…') say(`${records.length} ${records.length === 1 ? 'memory' : 'memories'}, ${pending.length} waiting for review.`);
+    } catch (error) {
+      if (current === generation) say(`Reading ${owner.userId}'s memories failed: ${describeError(error)}`, true);
+    }
+  }
+
+  return {
+    node,
+    refresh: () => refresh(),
+    watch() {
+      unwatch?.();
+      // Another user: what was open or being edited was the last user's.
+      if (watched !== deps.owner().userId) {
+        openWhy.clear();
+        editing = undefined;
+        watched = deps.owner().userId;
+      }
+      unwatch = deps.memory().subscribe(deps.owner(), () => void refresh());
+      void refresh(false);
+    },
+    detach() {
+      unwatch = undefined;
+    },
+  };
+}

@@ -1,0 +1,215 @@
+/**
+ * The demo's "Your memories" panel, driven in Chromium on the real page: edit (`correct`) changes
+ * the text and `why` then shows the correction, delete (`forget`) removes a memory for good (also
+ * after a reload), a pin survives a reload, and the review inbox's approve moves a held write into
+ * the list while reject drops it. Screenshots at 1280 and 390 px go to artifacts/demo-memories-*.png.
+ */
+import { copyFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { ARTIFACTS, idle, ready, storeShows, useDemo, type DemoRun } from './demo-page';
+
+let demo: DemoRun;
+let page: Page;
+
+useDemo('demo-memories', (run) => {
+  demo = run;
+  page = run.page;
+});
+
+/** Ingests `text` through the playground as u_ada, session `sessionId`, source type `type`. */
+async function ingest(target: Page, sessionId: string, type: string, text: string) {
+  await target.getByTestId('pg-user').fill('u_ada');
+  await target.getByTestId('pg-session').fill(sessionId);
+  await target.getByTestId('pg-source-type').selectOption(type);
+  await target.getByTestId('pg-messages').fill(text);
+  await target.getByTestId('pg-ingest').click();
+  await storeShows(target, 'u_ada');
+  await panelSettled(target);
+}
+
+/** Waits until no action runs and the panel drew for u_ada. */
+async function panelSettled(target: Page) {
+  await idle(target);
+  await target.waitForFunction(() => document.getElementById('memories')?.dataset['owner'] === 'u_ada', undefined, { polling: 100 });
+}
+
+/** The memories the panel lists, as shown. */
+function listed(target: Page) {
+  return target.$$eval('[data-testid="user-memory"]', (items) =>
+    items.map((item) => ({
+      id: (item as HTMLElement).dataset['id'] ?? '',
+      topic: item.closest<HTMLElement>('[data-testid="mem-topic"]')?.dataset['topic'] ?? '',
+      content: item.querySelector('[data-testid="mem-content"]')?.textContent ?? '',
+      pinned: (item as HTMLElement).dataset['pinned'] === 'true' && item.querySelector('[data-testid="mem-pinned"]') !== null,
+    })),
+  );
+}
+
+const pendingShown = (target: Page) => target.getByTestId('pending-memory').locator('[data-testid="pending-content"]').allTextContents();
+const item = (target: Page, content: string): Locator => target.getByTestId('user-memory').filter({ hasText: content });
+const status = async (target: Page) => (await target.getByTestId('mem-status').textContent()) ?? '';
+
+async function reload(target: Page) {
+  await target.reload();
+  await ready(target);
+  await panelSettled(target);
+}
+
+describe('demo page: Your memories', () => {
+  it('lists the user’s memories grouped by topic, with nothing waiting for review', async () => {
+    await ingest(page, 'p1', 'user_explicit', "I'm vegan.\nCall me Sam.\nI prefer the window seat.");
+    const shown = await listed(page);
+    expect(shown.map((memory) => [memory.topic, memory.content])).toEqual([
+      ['diet', 'The user follows a vegan diet.'],
+      ['identity', 'The user goes by Sam.'],
+      ['travel', 'The user prefers window seating on flights.'],
+    ]);
+    expect(await page.getByTestId('inbox-empty').isVisible()).toBe(true);
+  });
+
+  it('edits a memory: the list shows the new text, and why shows the correction', async () => {
+    const [before] = (await listed(page)).filter((memory) => memory.topic === 'diet');
+    await item(page, 'vegan diet').getByTestId('mem-edit').click();
+    const input = page.getByTestId('mem-edit-input');
+    expect(await input.inputValue()).toBe('The user follows a vegan diet.');
+    await input.fill('The user is vegetarian but eats eggs.');
+    await page.getByTestId('mem-save').click();
+    await panelSettled(page);
+    const diet = (await listed(page)).filter((memory) => memory.topic === 'diet');
+    expect(diet.map((memory) => memory.content)).toEqual(['The user is vegetarian but eats eggs.']);
+    expect(diet[0]!.id).not.toBe(before!.id);
+    expect(await status(page)).toBe('Edited: it now says “The user is vegetarian but eats eggs.”.');
+
+    await item(page, 'eats eggs').getByTestId('mem-why').click();
+    await panelSettled(page);
+    const why = item(page, 'eats eggs').getByTestId('why');
+    const sources = await why.getByTestId('why-source').evaluateAll((rows) => rows.map((row) => (row as HTMLElement).dataset['sourceId']));
+    expect(sources).toEqual(['p1', `correction:${before!.id}`]);
+    expect(await why.getByTestId('why-source').first().textContent()).toContain("I'm vegan.");
+    const events = await why.getByTestId('why-step').evaluateAll((rows) => rows.map((row) => (row as HTMLElement).dataset['event']));
+    expect(events).toContain('superseded');
+    expect(await why.textContent()).toContain(`user_explicit correction:${before!.id}`);
+    expect(await item(page, 'eats eggs').getByTestId('mem-why').getAttribute('aria-expanded')).toBe('true');
+    await item(page, 'eats eggs').screenshot({ path: demo.shots.path('why-after-edit') });
+  });
+
+  it('deletes a memory, and it does not come back after a reload', async () => {
+    await item(page, 'goes by Sam').getByTestId('mem-delete').click();
+    await panelSettled(page);
+    expect((await listed(page)).map((memory) => memory.topic)).toEqual(['diet', 'travel']);
+    expect(await status(page)).toContain('Deleted “The user goes by Sam.”');
+    await reload(page);
+    expect((await listed(page)).map((memory) => memory.content)).toEqual(['The user is vegetarian but eats eggs.', 'The user prefers window seating on flights.']);
+  });
+
+  it('pins a memory, and it shows as pinned after a reload, its button then offering Unpin', async () => {
+    await item(page, 'window seating').getByTestId('mem-pin').click();
+    await panelSettled(page);
+    expect(await status(page)).toContain('Pinned “The user prefers window seating on flights.”');
+    await reload(page);
+    const pinned = (await listed(page)).filter((memory) => memory.pinned).map((memory) => memory.content);
+    expect(pinned).toEqual(['The user prefers window seating on flights.']);
+    expect(await item(page, 'window seating').getByTestId('mem-unpin').isVisible()).toBe(true);
+  });
+
+  it('holds tool_output writes in the review inbox: approve moves one into the list, reject removes the other', async () => {
+    await ingest(page, 't1', 'tool_output', 'Call me Max.\nThe export keeps failing.');
+    expect((await pendingShown(page)).sort()).toEqual(['The user goes by Max.', 'The user reported a failing export/upload.']);
+    // Held writes are not memories yet.
+    expect((await listed(page)).map((memory) => memory.topic)).toEqual(['diet', 'travel']);
+
+    await page.getByTestId('pending-memory').filter({ hasText: 'export' }).getByTestId('mem-approve').click();
+    await panelSettled(page);
+    expect(await status(page)).toContain('Approved “The user reported a failing export/upload.”');
+    expect(await pendingShown(page)).toEqual(['The user goes by Max.']);
+    expect((await listed(page)).map((memory) => memory.topic)).toEqual(['diet', 'issue', 'travel']);
+
+    await page.getByTestId('pending-memory').filter({ hasText: 'Max' }).getByTestId('mem-reject').click();
+    await panelSettled(page);
+    expect(await status(page)).toContain('Rejected “The user goes by Max.”');
+    expect(await page.getByTestId('pending-memory').count()).toBe(0);
+    expect((await listed(page)).map((memory) => memory.content)).toEqual(['The user is vegetarian but eats eggs.', 'The user reported a failing export/upload.', 'The user prefers window seating on flights.']);
+    await reload(page);
+    expect(await page.getByTestId('pending-memory').count()).toBe(0);
+    expect((await listed(page)).map((memory) => memory.topic)).toEqual(['diet', 'issue', 'travel']);
+  });
+
+  it('shows a failed action as text on the status line, and keeps the draft', async () => {
+    await item(page, 'eats eggs').getByTestId('mem-edit').click();
+    const tooLong = 'x'.repeat(100_001);
+    await page.getByTestId('mem-edit-input').fill(tooLong);
+    await page.getByTestId('mem-save').click();
+    await panelSettled(page);
+    const line = page.getByTestId('mem-status');
+    expect(await line.getAttribute('data-state')).toBe('error');
+    expect(await line.getAttribute('role')).toBe('alert');
+    expect(await status(page)).toMatch(/^Edit failed: \w+Error: \S/);
+    // The draft is still there to fix; the memory is unchanged.
+    expect((await page.getByTestId('mem-edit-input').inputValue()).length).toBe(100_001);
+    await page.getByTestId('mem-edit-input').press('Escape');
+    await panelSettled(page);
+    expect(await status(page)).toBe('Edit cancelled.');
+    expect((await listed(page)).filter((memory) => memory.topic === 'diet').map((memory) => memory.content)).toEqual(['The user is vegetarian but eats eggs.']);
+  });
+
+  it('reads at 1280 px and at 390 px without horizontal overflow, every button visible and labelled', async () => {
+    await item(page, 'window seating').getByTestId('mem-why').click();
+    await panelSettled(page);
+    await ingest(page, 't2', 'tool_output', 'Call me Sam.');
+    for (const viewport of [
+      { width: 1280, height: 900 },
+      { width: 390, height: 844 },
+    ]) {
+      await page.setViewportSize(viewport);
+      await page.evaluate(() => new Promise(requestAnimationFrame));
+      const layout = await page.evaluate(() => {
+        const panel = document.getElementById('memories')!;
+        const buttons = [...panel.querySelectorAll('button')].map((button) => {
+          const box = button.getBoundingClientRect();
+          return { label: button.getAttribute('aria-label') ?? '', text: button.textContent ?? '', left: box.left, right: box.right, width: box.width, height: box.height };
+        });
+        return { scrollWidth: document.documentElement.scrollWidth, innerWidth, panelRight: panel.getBoundingClientRect().right, buttons };
+      });
+      expect(layout.scrollWidth, `scrollWidth at ${viewport.width}`).toBeLessThanOrEqual(layout.innerWidth);
+      expect(layout.panelRight).toBeLessThanOrEqual(viewport.width);
+      // Four per memory, two per pending item.
+      expect(layout.buttons.length).toBe(3 * 4 + 2);
+      // The why opened before the ingest is still open (a redraw keeps it).
+      expect(await item(page, 'window seating').getByTestId('why').isVisible()).toBe(true);
+      for (const button of layout.buttons) {
+        expect(button.label, button.text).not.toBe('');
+        expect(button.width, button.label).toBeGreaterThan(0);
+        expect(button.height, button.label).toBeGreaterThan(0);
+        expect(button.left, button.label).toBeGreaterThanOrEqual(0);
+        expect(button.right, button.label).toBeLessThanOrEqual(viewport.width);
+      }
+      const file = join(ARTIFACTS, `demo-memories-${viewport.width}.png`);
+      await page.locator('#memories').screenshot({ path: file });
+      await copyFile(file, demo.shots.path(`panel-${viewport.width}`));
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('can be used from the keyboard: Enter on a focused Pin pins, Space on Unpin unpins', async () => {
+    await item(page, 'eats eggs').getByTestId('mem-pin').focus();
+    await page.keyboard.press('Enter');
+    await panelSettled(page);
+    expect(
+      (await listed(page))
+        .filter((memory) => memory.pinned)
+        .map((memory) => memory.topic)
+        .sort(),
+    ).toEqual(['diet', 'travel']);
+    await item(page, 'window seating').getByTestId('mem-unpin').focus();
+    await page.keyboard.press('Space');
+    await panelSettled(page);
+    expect((await listed(page)).filter((memory) => memory.pinned).map((memory) => memory.topic)).toEqual(['diet']);
+    expect(await status(page)).toContain('Unpinned “The user prefers window seating on flights.”');
+  });
+
+  it('logged no console errors', () => {
+    expect(demo.problems.errors).toEqual([]);
+  });
+});
