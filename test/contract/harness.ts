@@ -30,6 +30,14 @@ export interface ContractStore {
   teardown(): Promise<void>;
 }
 
+/**
+ * Everything `store` holds as one text (vectors left out), for erasure canaries: a text the
+ * user erased must not occur in it.
+ */
+export async function storedText(store: ContractStore): Promise<string> {
+  return JSON.stringify(await store.snapshot(), (_key, value: unknown) => (ArrayBuffer.isView(value) ? null : value));
+}
+
 /** The backend under test: async, so a server-backed store can create what it needs. */
 export type MakeStore = () => Promise<ContractStore>;
 

@@ -17,6 +17,7 @@ import { checkForget } from './forget';
 import { checkEquivalence, forgetVersusFresh, SEED_CONVERSATIONS } from './equivalence';
 import { sweepSessionThree, sweepVerb } from './fault-sweep';
 import { checkControlVerbs, CONTROL_VERBS } from './control';
+import { checkControlModel } from './control-model';
 import { createStores, type MakeStore } from './harness';
 import { checkIsolation } from './isolation';
 import { seedScenario } from './seed-scenario';
@@ -32,6 +33,8 @@ export interface ContractOptions {
   asOfRuns?: number;
   /** Random runs of the review queue model. Default 8. */
   reviewRuns?: number;
+  /** Random runs (30 steps each) of the control-verb model. Default 3. */
+  controlRuns?: number;
   /** Per-test timeout in ms, for a store behind a server. Default 60 000. */
   timeout?: number;
 }
@@ -41,7 +44,7 @@ export interface ContractOptions {
  * needs (a fresh, empty one each time, under a unique name); each is torn down after its test.
  */
 export function describeStorageContract(name: string, makeStore: MakeStore, options: ContractOptions = {}): void {
-  const { isolationRuns = 400, equivalenceRuns = 12, asOfRuns = 4, reviewRuns = 8, timeout = 60_000 } = options;
+  const { isolationRuns = 400, equivalenceRuns = 12, asOfRuns = 4, reviewRuns = 8, controlRuns = 3, timeout = 60_000 } = options;
   describe(`storage contract: ${name}`, () => {
     const stores = createStores(makeStore);
     afterEach(() => stores.teardown());
@@ -165,6 +168,18 @@ export function describeStorageContract(name: string, makeStore: MakeStore, opti
           await checkControlVerbs(await stores.open());
         },
         timeout,
+      );
+
+      it(
+        'keeps list, retrieve and export equal to the model and erases every forgotten text, for random runs on two instances',
+        async () => {
+          const { steps, forgotten, corrected, pinned } = await checkControlModel(stores, controlRuns);
+          console.log(`control model (${name}): ${controlRuns} random runs, ${steps} steps on two instances, ${forgotten} forgets, ${corrected} corrections, ${pinned} pins, 0 mismatches`);
+          expect(forgotten).toBeGreaterThan(0);
+          expect(corrected).toBeGreaterThan(0);
+          expect(pinned).toBeGreaterThan(0);
+        },
+        timeout * 4,
       );
     });
 
