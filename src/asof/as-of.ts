@@ -15,6 +15,7 @@
  *   `''`) are replayed apart, as consolidation keeps the two apart.
  * - A replayed memory carries the id of the stored record it became (same scope, session, topic
  *   and text; the stored sources extend the replayed ones), so `get` and `history` find it.
+ * - Pins carry no time, so a replayed memory shows the pin its stored record has now.
  */
 import { byCreation, type MemoryRecord } from '../schema';
 import type { InputRow, Owner, Storage } from '../storage/contract';
@@ -75,11 +76,19 @@ function renamed(record: MemoryRecord, ids: ReadonlyMap<string, string>): Memory
   };
 }
 
-/** One replay of the inputs up to `asOf`, its records under their stored ids. */
+/**
+ * One replay of the inputs up to `asOf`, its records under their stored ids. A pin is stored
+ * with no time (no input, no history event), so the past cannot know when it was set: a
+ * replayed record carries the pin its stored record has now.
+ */
 async function replayUntil(deps: AsOfDeps, inputs: readonly InputRow[], asOf: number, stored: readonly MemoryRecord[], prefix: string): Promise<MemoryRecord[]> {
   const replayed = [...(await deps.replay(madeBy(inputs, asOf))).values()];
   const ids = storedIds(replayed, stored, prefix);
-  return replayed.map((record) => renamed(record, ids));
+  const pinned = new Set(stored.filter((record) => record.pinned).map((record) => record.id));
+  return replayed.map((record) => {
+    const { pinned: _replayedPin, ...rest } = renamed(record, ids);
+    return pinned.has(rest.id) ? { ...rest, pinned: true as const } : rest;
+  });
 }
 
 /**

@@ -32,6 +32,24 @@ describe('list({ asOf })', () => {
     await memory.close();
   });
 
+  it('shows a memory pinned now as pinned in the past too (pins carry no time), and an unpinned one unpinned', async () => {
+    const { memory, clock } = await createTestMemory();
+    await memory.remember({ content: 'The user plays the cello.', topic: 'music' }, { ...owner, source: source('s1') });
+    await memory.remember({ content: 'The user lives in Lyon.', topic: 'home' }, { ...owner, source: source('s2') });
+    const t1 = clock();
+    clock.advance(DAY);
+    const [cello] = (await memory.list(owner)).filter((record) => record.topic === 'music');
+    await memory.pin(cello!.id, owner);
+    const past = await memory.list({ ...owner, asOf: t1 });
+    expect(past.map((record) => [record.content, record.pinned === true])).toEqual([
+      ['The user plays the cello.', true],
+      ['The user lives in Lyon.', false],
+    ]);
+    await memory.unpin(cello!.id, owner);
+    expect((await memory.list({ ...owner, asOf: t1 })).some((record) => record.pinned)).toBe(false);
+    await memory.close();
+  });
+
   it('refuses a time that is not one', async () => {
     const { memory } = await createTestMemory();
     await expect(memory.list({ ...owner, asOf: -1 })).rejects.toThrow(ValidationError);
