@@ -6,7 +6,7 @@
  * then reaches the state after.
  */
 import { expect } from 'vitest';
-import { StorageError, type Memory } from '../../src/index';
+import { StorageError, type Memory, type MemoryOptions } from '../../src/index';
 import { renamerByContent } from '../helpers/facts';
 import { ingestSeed, ingestSeedSession, SEED_OWNER } from '../helpers/seed';
 import type { ContractStore, OpenedMemory } from './harness';
@@ -30,47 +30,29 @@ async function view(memory: Memory) {
 
 export interface FaultSweepStores {
   store(): Promise<ContractStore>;
-  on(store: ContractStore): Promise<OpenedMemory>;
+  on(store: ContractStore, options?: MemoryOptions): Promise<OpenedMemory>;
 }
 
 /** Runs the sweep; resolves to how many writes session 3's commit makes on this backend. */
-export async function sweepSessionThree(stores: FaultSweepStores): Promise<number> {
-  const reference = await stores.on(await stores.store());
-  await ingestSeed(reference.memory, reference.clock);
-  const post = await view(reference.memory);
-  for (let k = 1; ; k++) {
-    const store = await stores.store();
-    const { memory, clock } = await stores.on(store);
-    await ingestSeed(memory, clock, 2);
-    const before = { snapshot: await store.snapshot(), view: await view(memory) };
-    store.failWrite(k);
-    const outcome = await ingestSeedSession(memory, clock, 2).then(
-      () => 'ok' as const,
-      (error: unknown) => error,
-    );
-    const writes = store.writes;
-    store.failWrite(0);
-    if (outcome === 'ok') {
-      expect(writes).toBeLessThan(k);
-      expect(await view(memory)).toEqual(post);
-      return k - 1;
-    }
-    expect(outcome).toBeInstanceOf(StorageError);
-    const after = await view(memory);
-    if (JSON.stringify(after) === JSON.stringify(post)) continue;
-    // Never between: exactly the session-2 state, everything the store holds.
-    expect(after).toEqual(before.view);
-    expect(await store.snapshot()).toEqual(before.snapshot);
-    expect((await memory.retrieve('vegetarian diet', { ...SEED_OWNER, k: 1 }))[0]!.memory.content).toBe('The user follows a vegetarian diet.');
-    expect((await ingestSeedSession(memory, clock, 2)).map((op) => op.action)).toEqual(['UPDATE']);
-    expect(await view(memory)).toEqual(post);
-  }
+export function sweepSessionThree(stores: FaultSweepStores): Promise<number> {
+  return sweepVerb(stores, {
+    prepare: async ({ memory, clock }) => void (await ingestSeed(memory, clock, 2)),
+    act: async ({ memory, clock }) => expect((await ingestSeedSession(memory, clock, 2)).map((op) => op.action)).toEqual(['UPDATE']),
+    // Never between: exactly the session-2 state, and its diet memory still retrieved.
+    before: async ({ memory }) => expect((await memory.retrieve('vegetarian diet', { ...SEED_OWNER, k: 1 }))[0]!.memory.content).toBe('The user follows a vegetarian diet.'),
+  });
 }
 
 /** A verb whose commit the generic sweep fails: `prepare` builds the state before, `act` makes the one write under test. */
-export interface SweptVerb {
-  prepare(opened: OpenedMemory): Promise<void>;
-  act(opened: OpenedMemory): Promise<unknown>;
+export interface SweptVerb<P = void> {
+  prepare(opened: OpenedMemory): Promise<P>;
+  act(opened: OpenedMemory, prepared: P): Promise<unknown>;
+  /** The state compared before, after and on the reference; the seed owner's export by default. */
+  view?(memory: Memory): Promise<unknown>;
+  /** What the memories open with (e.g. `{ review }`). */
+  open?: MemoryOptions;
+  /** Checked when a failure left the state before, ahead of the retry. */
+  before?(opened: OpenedMemory): Promise<void>;
 }
 
 /**
@@ -79,18 +61,18 @@ export interface SweptVerb {
  * unchanged) or after; never between. A retry then reaches the state after. Resolves to how
  * many writes the verb's commit makes on this backend.
  */
-export async function sweepVerb(stores: FaultSweepStores, verb: SweptVerb): Promise<number> {
-  const reference = await stores.on(await stores.store());
-  await verb.prepare(reference);
-  await verb.act(reference);
-  const post = await view(reference.memory);
+export async function sweepVerb<P>(stores: FaultSweepStores, verb: SweptVerb<P>): Promise<number> {
+  const see = verb.view ?? view;
+  const reference = await stores.on(await stores.store(), verb.open);
+  await verb.act(reference, await verb.prepare(reference));
+  const post = await see(reference.memory);
   for (let k = 1; ; k++) {
     const store = await stores.store();
-    const opened = await stores.on(store);
-    await verb.prepare(opened);
-    const before = { snapshot: await store.snapshot(), view: await view(opened.memory) };
+    const opened = await stores.on(store, verb.open);
+    const prepared = await verb.prepare(opened);
+    const before = { snapshot: await store.snapshot(), view: await see(opened.memory) };
     store.failWrite(k);
-    const outcome = await verb.act(opened).then(
+    const outcome = await verb.act(opened, prepared).then(
       () => 'ok' as const,
       (error: unknown) => error,
     );
@@ -98,15 +80,16 @@ export async function sweepVerb(stores: FaultSweepStores, verb: SweptVerb): Prom
     store.failWrite(0);
     if (outcome === 'ok') {
       expect(writes).toBeLessThan(k);
-      expect(await view(opened.memory)).toEqual(post);
+      expect(await see(opened.memory)).toEqual(post);
       return k - 1;
     }
     expect(outcome).toBeInstanceOf(StorageError);
-    const after = await view(opened.memory);
+    const after = await see(opened.memory);
     if (JSON.stringify(after) === JSON.stringify(post)) continue;
     expect(after).toEqual(before.view);
     expect(await store.snapshot()).toEqual(before.snapshot);
-    await verb.act(opened);
-    expect(await view(opened.memory)).toEqual(post);
+    await verb.before?.(opened);
+    await verb.act(opened, prepared);
+    expect(await see(opened.memory)).toEqual(post);
   }
 }

@@ -11,10 +11,11 @@
  */
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { NotFoundError, StorageError, ConflictError, type Memory, type Operation, type SourceType } from '../../src/index';
+import { NotFoundError, ConflictError, type Memory, type Operation, type SourceType } from '../../src/index';
 import { historyArbitrary, play } from './equivalence';
 import { storedText, type ContractStore, type OpenedMemory } from './harness';
 import { createSequentialIds } from '../helpers/memory';
+import { sweepVerb } from './fault-sweep';
 
 export interface ReviewStores {
   store(): Promise<ContractStore>;
@@ -222,37 +223,13 @@ async function view(memory: Memory) {
  * and reject (an input rewritten); resolves to how many writes each commit makes.
  */
 export async function sweepReview(stores: ReviewStores): Promise<{ approve: number; reject: number }> {
-  const out = { approve: 0, reject: 0 };
-  for (const verb of ['approve', 'reject'] as const) {
-    for (let k = 1; ; k++) {
-      const store = await stores.store();
-      const { memory } = await stores.on(store, { review: REVIEW });
-      const ids = await holdTwo(memory);
-      const id = verb === 'approve' ? ids.update : ids.create;
-      const act = () => (verb === 'approve' ? memory.approve(id, { userId: 'u1', appName: 'default' }) : memory.reject(id, { userId: 'u1', appName: 'default' }));
-      const before = { snapshot: await store.snapshot(), view: await view(memory) };
-      store.failWrite(k);
-      const outcome = await act().then(
-        () => 'ok' as const,
-        (error: unknown) => error,
-      );
-      const writes = store.writes;
-      store.failWrite(0);
-      if (outcome === 'ok') {
-        expect(writes).toBeLessThan(k);
-        out[verb] = k - 1;
-        break;
-      }
-      expect(outcome).toBeInstanceOf(StorageError);
-      const after = await view(memory);
-      if (after.pending.every((entry) => entry.id !== id)) continue; // finished by the store: the state after
-      expect(after).toEqual(before.view);
-      expect(await store.snapshot()).toEqual(before.snapshot);
-      await act();
-      expect((await view(memory)).pending.map((entry) => entry.id)).toEqual([verb === 'approve' ? ids.create : ids.update]);
-    }
-  }
-  return out;
+  const owner = { userId: 'u1', appName: 'default' };
+  const sweep = (act: (memory: Memory, ids: { update: string; create: string }) => Promise<unknown>) =>
+    sweepVerb(stores, { prepare: ({ memory }) => holdTwo(memory), act: ({ memory }, ids) => act(memory, ids), view, open: { review: REVIEW } });
+  return {
+    approve: await sweep((memory, ids) => memory.approve(ids.update, owner)),
+    reject: await sweep((memory, ids) => memory.reject(ids.create, owner)),
+  };
 }
 
 /** explain's hits equal retrieve's results, for random stores (some writes held) and queries; resolves to how many hits were compared. */
