@@ -4,7 +4,7 @@
  * engine of its own that holds just these rows for the one query and is dropped after it.
  */
 import { flattenTerms, lexicalTerms } from '../embed/terms';
-import type { MemoryRecord } from '../schema';
+import { decayHalfLife, type MemoryRecord } from '../schema';
 import { partitionOf, partitionsFor } from '../storage/contract';
 import type { RetrievePlan, Retrieved } from '../retrieve/retrieve';
 import { SCOPE_CODE, type IndexRows } from '../worker/api';
@@ -19,7 +19,7 @@ function rowsOf(records: readonly MemoryRecord[], dim: number): IndexRows {
     ids: records.map((record) => record.id),
     vectors,
     updatedAt: Float64Array.from(records, (record) => record.updatedAt),
-    halfLifeDays: Float32Array.from(records, (record) => record.halfLifeDays),
+    halfLifeDays: Float32Array.from(records, (record) => decayHalfLife(record)),
     importance: Float32Array.from(records, (record) => record.importance),
     scopes: Uint8Array.from(records, (record) => SCOPE_CODE[record.scope]),
     sessionIds: records.map((record) => record.sessionId ?? ''),

@@ -50,6 +50,19 @@ describe('list({ asOf })', () => {
     await memory.close();
   });
 
+  it('ranks a pinned memory in the past as retrieve does now: it does not decay', async () => {
+    const { memory, clock } = await createTestMemory();
+    await memory.remember({ content: 'The user plays the cello.', topic: 'music' }, { ...owner, source: source('s1') });
+    const [cello] = await memory.list(owner);
+    await memory.pin(cello!.id, owner);
+    clock.advance(1000 * DAY);
+    const live = await memory.retrieve('cello', owner);
+    const past = await memory.retrieve('cello', { ...owner, asOf: clock() });
+    expect(live[0]?.recency).toBeCloseTo(1, 6);
+    expect(past.map((hit) => [hit.memory.id, hit.recency])).toEqual(live.map((hit) => [hit.memory.id, hit.recency]));
+    await memory.close();
+  });
+
   it('refuses a time that is not one', async () => {
     const { memory } = await createTestMemory();
     await expect(memory.list({ ...owner, asOf: -1 })).rejects.toThrow(ValidationError);
