@@ -42,7 +42,8 @@ class ControlModel {
   texts = 0;
 }
 
-async function step(memories: readonly Memory[], model: ControlModel, command: Command): Promise<void> {
+/** Runs one command against its instance and the model; resolves to whether the verb acted on one of its own user's memories. */
+async function step(memories: readonly Memory[], model: ControlModel, command: Command): Promise<boolean> {
   const memory = memories[command.instance]!;
   const userId = USERS[command.user]!;
   const owner = { userId, appName: 'default' };
@@ -51,11 +52,11 @@ async function step(memories: readonly Memory[], model: ControlModel, command: C
     const operation = await memory.remember({ content, topic: `hobby${model.texts}` }, { ...owner, source: { type: 'user_explicit', id: `r${model.texts}` } });
     expect(operation.action).toBe('CREATE');
     model.active.set(operation.memoryId, { user: userId, content, pinned: false, corrected: false });
-    return;
+    return true;
   }
   const whose = command.foreign ? USERS[1 - command.user]! : userId;
   const candidates = [...model.active].filter(([, held]) => held.user === whose && (command.kind !== 'forget' || !held.corrected));
-  if (candidates.length === 0) return;
+  if (candidates.length === 0) return false;
   const [id, held] = candidates[command.pick % candidates.length]!;
   const fixed = `The user collects zqfix${model.texts++}x coins.`;
   const act = (): Promise<unknown> => {
@@ -65,7 +66,7 @@ async function step(memories: readonly Memory[], model: ControlModel, command: C
   };
   if (command.foreign) {
     await expect(act(), `${command.kind} of another user's ${id}`).rejects.toThrow(NotFoundError);
-    return;
+    return false;
   }
   const result = await act();
   if (command.kind === 'forget') {
@@ -80,6 +81,7 @@ async function step(memories: readonly Memory[], model: ControlModel, command: C
     held.pinned = command.kind === 'pin';
     expect((result as { pinned?: boolean }).pinned ?? false).toBe(held.pinned);
   }
+  return true;
 }
 
 async function checkAgainst(memories: readonly Memory[], model: ControlModel): Promise<void> {
@@ -115,15 +117,14 @@ export async function checkControlModel(stores: ReviewStores, runs: number): Pro
       for (const command of plan) {
         at += 60_000;
         for (const entry of opened) entry.clock.set(at);
-        const before = { forgotten: model.forgotten.size, corrected: [...model.active.values()].filter((held) => held.corrected).length };
-        await step(memories, model, command);
-        if (model.forgotten.size > before.forgotten) {
+        const acted = await step(memories, model, command);
+        if (acted && command.kind === 'forget') {
           counts.forgotten++;
           const held = await storedText(store);
           for (const text of model.forgotten) expect(held.includes(text), `forgotten '${text}' is still in the store`).toBe(false);
         }
-        if (command.kind === 'correct' && !command.foreign) counts.corrected++;
-        if (command.kind === 'pin' && !command.foreign) counts.pinned++;
+        if (acted && command.kind === 'correct') counts.corrected++;
+        if (acted && command.kind === 'pin') counts.pinned++;
         await checkAgainst(memories, model);
         counts.steps++;
       }
