@@ -47,7 +47,7 @@ export interface RowMeta extends ChainPlace {
 
 /** Whether a chain entry of `key` at `depth` is excluded from the memory with these exclusions. */
 export function isExcluded(excluded: Exclusions | undefined, key: string, depth: number): boolean {
-  return excluded !== undefined && excluded.some(([k, upTo]) => k === key && depth <= upTo);
+  return excluded?.some(([k, upTo]) => k === key && depth <= upTo) === true;
 }
 
 /** `excluded` plus `keys` at `depth` (the deeper bound kept per key). */

@@ -43,6 +43,6 @@ export function createRedactor(spans: readonly string[]): Redactor {
   return {
     text,
     excerpt: (value) => (value !== '' && inside(value) ? FORGOTTEN_SPAN : text(value)),
-    quotes: (value) => (once !== null && once.test(value)) || inside(value),
+    quotes: (value) => once?.test(value) === true || inside(value),
   };
 }
