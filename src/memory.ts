@@ -4,7 +4,8 @@
  * 1. parse the options (memory-options.ts) and start compute (worker/client.ts) and the
  *    embedder;
  * 2. open the storage: the records layer and the vector layer over it (one block below, the
- *    only place that knows the backend);
+ *    only place that knows the backend; the IndexedDB backend, Dexie with it, is a chunk of its
+ *    own that this step loads);
  * 3. build the deps record (verbs/deps.ts): storage, compute, embedder, extractor, the
  *    consolidation policy, the checked clock and ids;
  * 4. hand each public verb to its own module in verbs/ (ingest.ts, remember.ts, retrieve.ts,
@@ -54,7 +55,8 @@ export interface MemoryInternals {
  * Opens (or creates) the memory store and starts its compute.
  * @throws ValidationError for an unknown option or a bad value (the message lists the valid
  * ones), StorageError when there is no IndexedDB (under Node: pass fake-indexeddb's
- * `IDBFactory` and `IDBKeyRange`) or it cannot be opened.
+ * `IDBFactory` and `IDBKeyRange`) or it cannot be opened, or when the IndexedDB backend's
+ * chunk cannot be loaded (a network error).
  */
 export function createMemory(memoryOptions?: MemoryOptions): Promise<Memory> {
   return openMemory(memoryOptions, {});
@@ -83,7 +85,8 @@ type IndexedDbModule = typeof import('./store/indexeddb');
  * The IndexedDB backend (Dexie, the records layer, the vector packs: store/indexeddb.ts), a
  * chunk of its own: a memory on another backend (`storage`) never loads it, and the page's
  * first chunk is smaller. `openMemory` starts the load at once, beside the embedder; a failed
- * load is retried by the next `createMemory`.
+ * load is tried again by the next `createMemory` (where the browser refetches a module that
+ * failed: Firefox and WebKit do, Chromium only after a reload, whatwg/html#10327).
  */
 const indexedDbModule: () => Promise<IndexedDbModule> = once(() => import('./store/indexeddb'));
 
@@ -93,7 +96,7 @@ async function loadIndexedDb(loading: Promise<IndexedDbModule>): Promise<Indexed
     return await loading;
   } catch (error) {
     const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    throw new StorageError(`loading engram's IndexedDB backend failed (${detail}). Nothing was opened; retry createMemory().`, { cause: error });
+    throw new StorageError(`loading engram's IndexedDB backend failed (${detail}). Nothing was opened; call createMemory() again, or reload the page (Chromium loads a module that failed once only after a reload).`, { cause: error });
   }
 }
 
@@ -102,11 +105,7 @@ async function loadIndexedDb(loading: Promise<IndexedDbModule>): Promise<Indexed
  * index) by default: the only place that chooses one. The verbs see the storage contract.
  * `indexedDb` is the backend's module, being loaded when no other backend is named.
  */
-async function openStorage(
-  options: ParsedMemoryOptions,
-  internals: MemoryInternals,
-  context: { compute: ComputeClient; embedder: Embedder; indexedDb: Promise<IndexedDbModule> | undefined },
-): Promise<Storage> {
+async function openStorage(options: ParsedMemoryOptions, internals: MemoryInternals, context: { compute: ComputeClient; embedder: Embedder; indexedDb: Promise<IndexedDbModule> | undefined }): Promise<Storage> {
   try {
     const backend =
       options.storage ??
