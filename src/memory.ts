@@ -4,7 +4,8 @@
  * 1. parse the options (memory-options.ts) and start compute (worker/client.ts) and the
  *    embedder;
  * 2. open the storage: the records layer and the vector layer over it (one block below, the
- *    only place that knows the backend);
+ *    only place that knows the backend; the IndexedDB backend, Dexie with it, is a chunk of its
+ *    own that this step loads);
  * 3. build the deps record (verbs/deps.ts): storage, compute, embedder, extractor, the
  *    consolidation policy, the checked clock and ids;
  * 4. hand each public verb to its own module in verbs/ (ingest.ts, remember.ts, retrieve.ts,
@@ -20,14 +21,13 @@ import { computeHashEmbedder } from './embed/hash-embedder';
 import { resolveEmbedder } from './embed/model-embedder';
 import type { Embedder } from './embed/embedder';
 import { guardClosed } from './closed';
-import { ClosedError } from './errors';
+import { ClosedError, StorageError } from './errors';
 import { parseMemoryOptions, type ParsedMemoryOptions } from './memory-options';
 import { parseOwner } from './options';
 import type { Storage } from './storage/contract';
-import { indexedDbStorage } from './store/indexeddb';
 import { createComputeClient, type ComputeClient } from './worker/client';
 import { createDeps } from './verbs/deps';
-import { occasionalVerbs, writeVerbs } from './verbs/load';
+import { occasionalVerbs, once, writeVerbs } from './verbs/load';
 import { get, history, list, locate } from './verbs/inspect';
 import { LOCATE } from './facade-access';
 import { assemble, inject, retrieve } from './verbs/retrieve';
@@ -55,7 +55,8 @@ export interface MemoryInternals {
  * Opens (or creates) the memory store and starts its compute.
  * @throws ValidationError for an unknown option or a bad value (the message lists the valid
  * ones), StorageError when there is no IndexedDB (under Node: pass fake-indexeddb's
- * `IDBFactory` and `IDBKeyRange`) or it cannot be opened.
+ * `IDBFactory` and `IDBKeyRange`) or it cannot be opened, or when the IndexedDB backend's
+ * chunk cannot be loaded (a network error).
  */
 export function createMemory(memoryOptions?: MemoryOptions): Promise<Memory> {
   return openMemory(memoryOptions, {});
@@ -78,13 +79,44 @@ function computeOptions(options: ParsedMemoryOptions): Parameters<typeof createC
   };
 }
 
+type IndexedDbModule = typeof import('./store/indexeddb');
+
+/**
+ * The IndexedDB backend (Dexie, the records layer, the vector packs: store/indexeddb.ts), a
+ * chunk of its own: a memory on another backend (`storage`) never loads it, and the page's
+ * first chunk is smaller. `openMemory` starts the load at once, beside the embedder; a failed
+ * load is tried again by the next `createMemory` (where the browser refetches a module that
+ * failed: Firefox and WebKit do, Chromium only after a reload, whatwg/html#10327).
+ */
+const indexedDbModule: () => Promise<IndexedDbModule> = once(() => import('./store/indexeddb'));
+
+/** The IndexedDB backend's module, or a StorageError saying its chunk could not be loaded. */
+async function loadIndexedDb(loading: Promise<IndexedDbModule>): Promise<IndexedDbModule> {
+  try {
+    return await loading;
+  } catch (error) {
+    const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    throw new StorageError(`loading engram's IndexedDB backend failed (${detail}). Nothing was opened; call createMemory() again, or reload the page (Chromium loads a module that failed once only after a reload).`, { cause: error });
+  }
+}
+
 /**
  * ── Storage ── the backend the options name, IndexedDB (Dexie records, the worker's vector
  * index) by default: the only place that chooses one. The verbs see the storage contract.
+ * `indexedDb` is the backend's module, being loaded when no other backend is named.
  */
-async function openStorage(options: ParsedMemoryOptions, internals: MemoryInternals, context: { compute: ComputeClient; embedder: Embedder }): Promise<Storage> {
-  const backend = options.storage ?? indexedDbStorage({ compute: context.compute, indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange, onEviction: options.onEviction, encryptionKey: options.encryptionKey, ...internals });
+async function openStorage(options: ParsedMemoryOptions, internals: MemoryInternals, context: { compute: ComputeClient; embedder: Embedder; indexedDb: Promise<IndexedDbModule> | undefined }): Promise<Storage> {
   try {
+    const backend =
+      options.storage ??
+      (await loadIndexedDb(context.indexedDb ?? indexedDbModule())).indexedDbStorage({
+        compute: context.compute,
+        indexedDB: options.indexedDB,
+        IDBKeyRange: options.IDBKeyRange,
+        onEviction: options.onEviction,
+        encryptionKey: options.encryptionKey,
+        ...internals,
+      });
     return await backend.open({ name: options.name ?? 'engram', embedder: context.embedder });
   } catch (error) {
     context.compute.close();
@@ -95,10 +127,13 @@ async function openStorage(options: ParsedMemoryOptions, internals: MemoryIntern
 /** `createMemory` with test seams; internal (not exported from index.ts). */
 export async function openMemory(memoryOptions: MemoryOptions | undefined, internals: MemoryInternals): Promise<Memory> {
   const options = parseMemoryOptions(memoryOptions);
+  // Fetched while the embedder resolves; awaited (and its failure reported) in openStorage.
+  const indexedDb = options.storage === undefined ? indexedDbModule() : undefined;
+  indexedDb?.catch(() => {});
   const compute = createComputeClient(computeOptions(options));
   const embedder = await openEmbedder(options.embedder ?? computeHashEmbedder(compute), compute);
   let closed = false;
-  const storage = await openStorage(options, internals, { compute, embedder });
+  const storage = await openStorage(options, internals, { compute, embedder, indexedDb });
   const deps = createDeps(options, { storage, compute, embedder });
   const subscriptions = createSubscriptions(storage);
   const memory: Memory = {

@@ -6,7 +6,8 @@
 type Writes = typeof import('./writes');
 type Occasional = typeof import('./occasional');
 
-function once<T>(load: () => Promise<T>): () => Promise<T> {
+/** `load`, run once and shared; after a failed load the next call runs it again. */
+export function once<T>(load: () => Promise<T>): () => Promise<T> {
   let loading: Promise<T> | undefined;
   return () => {
     const pending = (loading ??= load());

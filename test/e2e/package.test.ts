@@ -13,7 +13,7 @@ import { expectedVector, HIDDEN, idOf, writeTinyBert } from '../helpers/tiny-ber
 import { collectConsoleErrors, launchChromium, REPO_ROOT, serveBuilt, type LaunchedBrowser, type Served } from './browser';
 import { command, createConsumer, typecheck, type Consumer } from './consumer';
 import { publicSurface } from './public-surface';
-import { bundleSizes, describeSizes } from './bundle';
+import { bundleSizes, describeSizes, filesMatching, lazySizes } from './bundle';
 
 // The one call in the consumer that must not compile: `k` is a number. If engram's types
 // degraded to `any` (extensionless imports under NodeNext) this line would compile silently.
@@ -96,10 +96,32 @@ const PAGE_RESULT = { computeLocation: 'worker', operations: ['CREATE', 'CREATE'
 const README_OPTIMIZE_DEPS = { exclude: ['engram'], include: ['dexie', 'comlink', 'zod/mini'] };
 
 /**
- * Gzip budgets (bytes) of a consumer's production build of the page above. Measured at 75.2 kB
- * and 13.6 kB: of the main part, Dexie is about 32 kB and zod/mini about 10 kB.
+ * Gzip budgets (bytes) of a consumer's production build of the page above (issue #28): the
+ * entry with its static imports, and the worker. Measured at 28.8 kB and 14.0 kB; the
+ * IndexedDB backend (Dexie, about 32 kB of it) is a chunk `createMemory` fetches, measured at
+ * 50.8 kB, and `opening` bounds the entry and that chunk together (all a page loads before
+ * `createMemory` resolves; 77.4 kB when the backend was in the entry).
  */
-const MAIN_WORKER_BUDGET = { main: 78_000, worker: 30_000 };
+const MAIN_WORKER_BUDGET = { main: 60_000, worker: 30_000, opening: 84_000 };
+
+// A page that opens a memory, writes and lists one memory, and reports how that ended: the test
+// aborts the IndexedDB backend chunk's request on the first load of the page, not on the reload.
+const RETRY_SCRIPT = `import { createMemory } from 'engram';
+
+async function attempt() {
+  try {
+    const memory = await createMemory({ name: 'consumer-retry' });
+    await memory.remember({ content: 'The user likes green tea.', topic: 'preference' }, { userId: 'u_ada', source: { type: 'user_explicit', id: 'r1' } });
+    const listed = await memory.list({ userId: 'u_ada' });
+    await memory.close();
+    return { memories: listed.length };
+  } catch (error) {
+    return { error: error.name, message: error.message };
+  }
+}
+window.result = await attempt();
+document.body.dataset.state = 'done';
+`;
 
 const tsconfigOf = (mode: string) => `tsconfig.${mode}.json`;
 
@@ -213,15 +235,51 @@ describe('engram (packed tarball)', () => {
     // What the page loads: the entry and its static imports before its script runs (the write
     // path, the occasional verbs and the extractor come later, by import()), and the worker.
     const sizes = await bundleSizes(outDir);
-    console.log(`[package] consumer build: ${describeSizes(sizes)}`);
+    const indexedDb = await lazySizes(outDir, sizes.main, 'indexeddb');
+    console.log(`[package] consumer build: ${describeSizes(sizes)}; IndexedDB backend (fetched by createMemory): ${(indexedDb.gzip / 1000).toFixed(1)} kB gzip (${indexedDb.files.length} files)`);
     expect(sizes.worker.files).toHaveLength(1);
     expect(sizes.worker.gzip).toBeLessThan(MAIN_WORKER_BUDGET.worker);
     expect(sizes.main.gzip).toBeLessThan(MAIN_WORKER_BUDGET.main);
+    expect(sizes.main.gzip + indexedDb.gzip).toBeLessThan(MAIN_WORKER_BUDGET.opening);
     expect(sizes.lazy.files.length).toBeGreaterThan(0);
+    // Dexie is in the backend's chunk, not in what the page loads before its script runs.
+    expect(await filesMatching(outDir, sizes.main.files, /\bDexie\b/)).toEqual([]);
+    expect(await filesMatching(outDir, indexedDb.files, /\bDexie\b/)).toHaveLength(1);
     const served = await serveBuilt(outDir);
     try {
       expect(await runPage(served.url)).toEqual({ result: PAGE_RESULT, errors: [] });
     } finally {
+      await served.close();
+    }
+  });
+
+  // Retrying in the same page is up to the browser: Chromium keeps a failed module fetch in its
+  // module map until the page reloads (whatwg/html#10327 lifts that; Firefox and WebKit refetch).
+  it('fails createMemory with a StorageError when the IndexedDB backend chunk does not load, and opens after a reload', async () => {
+    const web = await writePage('web-retry', RETRY_SCRIPT);
+    const outDir = join(consumer.dir, 'web-retry-dist');
+    await build({ configFile: false, root: web, base: './', logLevel: 'warn', build: { outDir, emptyOutDir: true, target: 'es2022' } });
+    const served = await serveBuilt(outDir);
+    const page = await browser.context.newPage();
+    try {
+      const aborted: string[] = [];
+      await page.route(/\/assets\/indexeddb-[^/]*\.js$/, async (route) => {
+        if (aborted.length > 0) return route.continue();
+        aborted.push(route.request().url());
+        return route.abort('internetdisconnected');
+      });
+      const outcome = async (load: () => Promise<unknown>) => {
+        await load();
+        await page.waitForSelector('body[data-state="done"]', { state: 'attached', timeout: 30_000 });
+        return page.evaluate(() => (window as unknown as { result: unknown }).result);
+      };
+      const failed = (await outcome(() => page.goto(served.url))) as { error: string; message: string };
+      expect(aborted).toHaveLength(1);
+      expect(failed).toMatchObject({ error: 'StorageError' });
+      expect(failed.message).toMatch(/^loading engram's IndexedDB backend failed \(TypeError: .+\)\. Nothing was opened; call createMemory\(\) again, or reload the page/);
+      expect(await outcome(() => page.reload())).toEqual({ memories: 1 });
+    } finally {
+      await page.close();
       await served.close();
     }
   });
