@@ -89,12 +89,12 @@ describe('vite build (library)', () => {
     }
   });
 
-  it('loads the write path, the occasional verbs, the extractor and in-process compute only by import()', () => {
+  it('loads the IndexedDB backend, the write path, the occasional verbs, the extractor and in-process compute only by import()', () => {
     const now = closure('engram.js', false).files;
     const later = closure('engram.js', true).files;
     // (A module the entry re-exports a name of, such as forget/erasure-plan.js's REDACTED, is in
     // the static graph here; a consumer's bundler drops what the page does not import.)
-    for (const file of ['verbs/writes.js', 'verbs/occasional.js', 'extract/speech/extractor.js', 'worker/compute.js', 'consolidate/consolidate.js', 'transfer/import.js', 'undo/undo.js']) {
+    for (const file of ['store/indexeddb.js', 'store/database.js', 'verbs/writes.js', 'verbs/occasional.js', 'extract/speech/extractor.js', 'worker/compute.js', 'consolidate/consolidate.js', 'transfer/import.js', 'undo/undo.js']) {
       expect(now, file).not.toContain(file);
       expect(later, file).toContain(file);
     }
