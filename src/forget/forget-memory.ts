@@ -77,6 +77,24 @@ async function takeOutAll(deps: ForgetMemoryDeps, line: readonly MemoryRecord[],
   return { changed, spans: [...spans] };
 }
 
+/** Longest line followed forward: a guard against a cycle in a damaged store. */
+const MAX_LINE = 10_000;
+
+/**
+ * The version of the memory the user sees now: an id a later version superseded (a correction
+ * or an update that landed first) names the same memory, so forget follows `supersededBy` to
+ * the end of its line (the active version, or the tombstone the line ended in).
+ */
+async function currentVersion(store: ForgetMemoryDeps['storage']['records'], owner: Owner, memory: MemoryRecord): Promise<MemoryRecord> {
+  let current = memory;
+  for (let steps = 0; current.supersededBy !== undefined && steps < MAX_LINE; steps++) {
+    const [next] = await store.getMany([current.supersededBy], owner);
+    if (!next) break;
+    current = next;
+  }
+  return current;
+}
+
 /**
  * The memory's line ({@link lineageOf}) and every record the erasure reads: the records that
  * list a source of the line. An earlier version shares a source with the next one (an UPDATE
@@ -98,7 +116,7 @@ async function readLine(store: ForgetMemoryDeps['storage']['records'], owner: Ow
 
 async function forgetOnce(deps: ForgetMemoryDeps, id: string, owner: Owner, write: OwnerWrite): Promise<ForgetReport> {
   const store = deps.storage.records;
-  const memory = await readMemory(deps, id, owner);
+  const memory = await currentVersion(store, owner, await readMemory(deps, id, owner));
   // Forgotten before: a tombstone without text, nothing of it left to take out.
   if (isErased(memory, () => false)) return { erased: [], regenerated: [] };
   const { line, listing, sourceIds } = await readLine(store, owner, memory);

@@ -169,6 +169,18 @@ describe('Memory.forget', () => {
     for (const text of ['egetarian', 'zqvegan']) expect(await findInDatabases(test.factory, text), `'${text}' is still stored`).toEqual([]);
   });
 
+  it('forgets the current version when given the id of a version a correction moved on from', async () => {
+    const test = await open({ episodes: false });
+    await test.memory.ingest([{ role: 'user', content: "I'm vegetarian." }], { ...owner, sessionId: 'c1', source: implicit('s1') });
+    const vegetarian = find(await test.memory.list(owner), 'egetarian')!;
+    // A delete the user clicked on what they saw, landing after an edit of it (another tab).
+    await test.memory.correct(vegetarian.id, 'The user is vegan.', owner);
+    test.clock.advance(DAY);
+    await test.memory.forget(vegetarian.id, owner);
+    expect(await test.memory.list(owner)).toEqual([]);
+    for (const text of ['egetarian', 'vegan']) expect(await findInDatabases(test.factory, text), `'${text}' is still stored`).toEqual([]);
+  });
+
   it('does nothing for a memory forgotten before, and refuses a foreign or app-scope memory', async () => {
     const test = await open();
     await ingestCanary(test);
