@@ -77,9 +77,6 @@ async function takeOutAll(deps: ForgetMemoryDeps, line: readonly MemoryRecord[],
   return { changed, spans: [...spans] };
 }
 
-/** Longest line followed forward: a guard against a cycle in a damaged store. */
-const MAX_LINE = 10_000;
-
 /**
  * The version of the memory the user sees now: an id a later version superseded (a correction
  * or an update that landed first) names the same memory, so forget follows `supersededBy` to
@@ -87,9 +84,12 @@ const MAX_LINE = 10_000;
  */
 async function currentVersion(store: ForgetMemoryDeps['storage']['records'], owner: Owner, memory: MemoryRecord): Promise<MemoryRecord> {
   let current = memory;
-  for (let steps = 0; current.supersededBy !== undefined && steps < MAX_LINE; steps++) {
+  // A cycle (a damaged store) ends the walk where it closes.
+  const seen = new Set([memory.id]);
+  while (current.supersededBy !== undefined && !seen.has(current.supersededBy)) {
     const [next] = await store.getMany([current.supersededBy], owner);
     if (!next) break;
+    seen.add(next.id);
     current = next;
   }
   return current;
