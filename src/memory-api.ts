@@ -107,11 +107,11 @@ export interface Memory {
    * without it, excerpts and reasons that quote it are blanked). The memory's other sources
    * and the other memories stay. Because the stored conversations no longer hold it, no later
    * replay (`forgetSource`, `asOf`, `reembed`, an `import` of the export) brings it back; if
-   * the user states it again in a new message, it is remembered again. Forgetting the memory
-   * an UPDATE made lets the one it superseded stand again (its own statement is still stored).
-   * Forgetting a memory already forgotten does nothing.
-   * @returns `{ erased, regenerated }` as forgetSource: the memory (and any record that only
-   * quoted it), and the memories rebuilt because their text or sources changed.
+   * the user states it again in a new message, it is remembered again. The memory is its whole
+   * line: every earlier version it superseded (a `correct`, a later message's UPDATE) is
+   * forgotten with it, so none comes back. Forgetting a memory already forgotten does nothing.
+   * @returns `{ erased, regenerated }` as forgetSource: the memory and its earlier versions (and
+   * any record that only quoted them), and the memories rebuilt because their text or sources changed.
    * @throws NotFoundError for a memory the owner does not have; PermissionError for app scope;
    * ValidationError for a bad id or owner.
    */

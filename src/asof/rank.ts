@@ -27,11 +27,17 @@ function rowsOf(records: readonly MemoryRecord[], dim: number): IndexRows {
   };
 }
 
-/** The top `plan.k` of the active `records` for the query, scored as of `now`. */
+/**
+ * The top `plan.k` of the active `records` for the query, scored as of `now`: best score first
+ * and, of equal scores, the pinned ones first, as live retrieval orders them (retrieve.ts). Every
+ * row is ranked before the cut (a past state is small and already in memory), so a pinned
+ * memory tied with the k-th is not left out for an unpinned one.
+ */
 export function rankRecords(records: readonly MemoryRecord[], query: { vector: Float32Array; text: string }, plan: RetrievePlan, now: number): Retrieved[] {
   const dim = query.vector.length;
   const keys = partitionsFor(plan.owner, plan.scopes);
   const active = records.filter((record) => record.invalidatedAt === undefined && record.embedding.length === dim);
+  if (active.length === 0 || plan.k === 0) return [];
   // The JS kernel holds f32 rows, so a scan answers with exact hits (no re-rank from the store).
   const compute = createCompute({ kernel: 'js' });
   for (const key of keys)
@@ -50,11 +56,13 @@ export function rankRecords(records: readonly MemoryRecord[], query: { vector: F
     queryText: query.text,
     now,
     weights: plan.weights,
-    k: plan.k,
+    k: active.length,
     scopes: [...plan.scopes],
     ...(plan.sessionId !== undefined ? { sessionId: plan.sessionId } : {}),
   });
   if (!('hits' in result)) throw new WorkerError('ranking a past state: the JS kernel answered with candidates instead of hits (it holds f32 rows, so this is a bug in engram)');
   const byId = new Map(active.map((record) => [record.id, record]));
-  return result.hits.map(({ id, score, relevance, cosine, lexical, recency, importance }) => ({ memory: byId.get(id)!, score, relevance, cosine, lexical, recency, importance }));
+  const ranked = result.hits.map(({ id, score, relevance, cosine, lexical, recency, importance }) => ({ memory: byId.get(id)!, score, relevance, cosine, lexical, recency, importance }));
+  // A stable sort: of equal scores and pins, the compute's order stays.
+  return ranked.sort((a, b) => b.score - a.score || Number(b.memory.pinned === true) - Number(a.memory.pinned === true)).slice(0, plan.k);
 }

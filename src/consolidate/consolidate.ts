@@ -37,6 +37,12 @@ export interface ConsolidateRequest {
   embeddings?: readonly Float32Array[];
   /** The id of the memory the write replaces (`target.replaces`): read with the sweep. */
   replacing?: string;
+  /**
+   * Only an UPDATE of `replacing` may be written (a correction): when that memory is no longer
+   * active as the write decides (forgotten or corrected by a write that landed first), nothing
+   * is written and the write resolves to no operation.
+   */
+  replaceOnly?: boolean;
   /** Hold the write for review (review/hold.ts): decided now, applied by `approve`. */
   review?: boolean;
 }
@@ -85,6 +91,9 @@ async function decideAndCommit(
     const records = await store.workingSet(owner, { ids: [...new Set([...neighbourIds.flat(), ...(request.replacing !== undefined ? [request.replacing] : [])])], topics, facts, scope: target.scope, sourceId: request.source.id });
     for (const record of records) working.set(record.id, record);
   }
+  // A correction of a memory that is no longer active (a forget or another correction landed first) writes nothing.
+  const replaced = request.replacing === undefined ? undefined : working.get(request.replacing);
+  if (request.replaceOnly && (replaced === undefined || replaced.invalidatedAt !== undefined)) return [];
   const loaded = new Set(working.keys());
   const now = deps.clock();
   const context = { ...deps.context, now };

@@ -25,6 +25,35 @@ export interface Forgotten {
   spans: readonly string[];
 }
 
+/**
+ * The memory as the user sees it: `memory` and every earlier version of it, newest first. An
+ * earlier version is a tombstone its line moved on from: superseded by an UPDATE (a later
+ * message, `correct`) or by the rebuild of an erasure (`supersededBy` names the later one), or
+ * restored from by `undo` (the restored memory's `regenerated` entry names it). Only tombstones
+ * are followed, so no other live memory is ever part of it. Pure over `records` (the owner's);
+ * `forget(id)` erases the whole of it.
+ */
+export function lineageOf(memory: MemoryRecord, records: readonly MemoryRecord[]): MemoryRecord[] {
+  const byId = new Map(records.map((record) => [record.id, record]));
+  const before = groupBy(
+    records.filter((record) => record.invalidatedAt !== undefined && record.supersededBy !== undefined),
+    (record) => record.supersededBy!,
+  );
+  const line = [memory];
+  const seen = new Set([memory.id]);
+  for (let i = 0; i < line.length; i++) {
+    const later = line[i]!;
+    // A stale record's own `regenerated` entry names what it was rebuilt as (its supersededBy): that link runs forward.
+    const restoredFrom = later.history.filter((entry) => entry.event === 'regenerated' && entry.related !== undefined && entry.related !== later.supersededBy).map((entry) => byId.get(entry.related!));
+    for (const earlier of [...(before.get(later.id) ?? []), ...restoredFrom]) {
+      if (earlier === undefined || earlier.invalidatedAt === undefined || seen.has(earlier.id)) continue;
+      seen.add(earlier.id);
+      line.push(earlier);
+    }
+  }
+  return line;
+}
+
 /** What forgetSource did: erased ids, and each other affected memory with its replacement. */
 export interface ForgetReport {
   erased: string[];

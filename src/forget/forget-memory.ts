@@ -1,28 +1,29 @@
 /**
- * `forget(id)`: the user deletes one memory. Its fact is taken out of every stored input of its
- * sources that yields it (take-out.ts: the candidates go, their spans are redacted in the
- * messages), and the erasure forgetSource runs ({@link applyErasure}) replays the inputs so
- * changed: the memory becomes a tombstone without text, whatever quoted its spans (an episode of
- * the turn, an excerpt, a reason) loses that text, and everything else of its sources stays.
- * Because the stored inputs no longer hold the fact, no replay (forgetSource, asOf, an import
- * of the export) brings it back; a new message that states it again is a new input, and is
- * remembered again.
+ * `forget(id)`: the user deletes one memory, and with it every earlier version of it (its line:
+ * the versions a later message or `correct` superseded, {@link lineageOf}), which are the same
+ * memory's past. Each version's fact is taken out of every stored input of its sources that
+ * yields it (take-out.ts: the candidates go, their spans are redacted in the messages; a
+ * correction's input goes whole), and the erasure forgetSource runs ({@link applyErasure})
+ * replays the inputs so changed: every version becomes a tombstone without text, whatever
+ * quoted their spans (an episode of the turn, an excerpt, a reason) loses that text, and
+ * everything else of their sources stays. Because the stored inputs no longer hold any version,
+ * no replay (forgetSource, asOf, reembed, an import of the export) brings one back (forgetting
+ * only the newest would let the replay re-extract the one it superseded); a new message that
+ * states it again is a new input, and is remembered again.
  *
  * Rules this code keeps:
- * - A candidate is the memory's fact when it makes the same claim (topic and fact, text.ts), or
- *   when it is the statement a source of the memory records (same topic, excerpt and time),
- *   except sources the memory inherited from the memory it superseded (those said the old value).
+ * - A candidate is a version's fact when it makes the same claim (topic and fact, text.ts), or
+ *   when it is the statement a source of that version records (same topic, excerpt and time).
  * - One commit against the partition's version, under its write lock, like every write.
  */
 import { NotFoundError, PermissionError } from '../errors';
 import type { Candidate, MemoryRecord } from '../schema';
 import type { InputRow, Owner, WriteInput } from '../storage/contract';
 import { createRedactor } from '../storage/redaction';
-import { sourceKey } from '../storage/working-form';
 import { writeOwner, type OwnerWrite } from '../storage/write-owner';
 import { sameClaimKey } from '../text';
 import { applyErasure, type ForgetDeps } from './forget';
-import { isErased, type ForgetReport } from './erasure-plan';
+import { isErased, lineageOf, type ForgetReport } from './erasure-plan';
 import { takeOutFact } from './take-out';
 
 export interface ForgetMemoryDeps extends ForgetDeps {
@@ -43,25 +44,22 @@ async function readMemory(deps: ForgetMemoryDeps, id: string, owner: Owner): Pro
   return memory;
 }
 
-/** Whether a candidate of `input` is the memory's fact (see the module comment). */
-function factMatcher(memory: MemoryRecord, inherited: ReadonlySet<string>): (input: WriteInput) => (candidate: Candidate) => boolean {
-  const claim = sameClaimKey(memory);
-  const statements = memory.sources.filter((source) => !inherited.has(sourceKey(source)));
-  return (input) => {
-    const said = statements.filter((source) => source.id === input.source.id && source.type === input.source.type && source.at === input.at);
-    return (candidate) => sameClaimKey(candidate) === claim || (candidate.topic === memory.topic && said.some((source) => source.excerpt !== '' && source.excerpt === candidate.excerpt));
-  };
+/** Whether a candidate of `input` is the fact of one of the line's versions (see the module comment). */
+function factMatcher(line: readonly MemoryRecord[]): (input: WriteInput) => (candidate: Candidate) => boolean {
+  const claims = new Set(line.map(sameClaimKey));
+  const said = new Set(line.flatMap((version) => version.sources.filter((source) => source.excerpt !== '').map((source) => JSON.stringify([source.type, source.id, source.at, version.topic, source.excerpt]))));
+  return (input) => (candidate) => claims.has(sameClaimKey(candidate)) || said.has(JSON.stringify([input.source.type, input.source.id, input.at, candidate.topic, candidate.excerpt]));
 }
 
 /**
- * The inputs of the memory's sources as they stay with its fact taken out (null: the input
+ * The inputs of the line's sources as they stay with its facts taken out (null: the input
  * goes), and the spans taken out. Two passes: the spans first, then every input of the sources
  * redacted with all of them (a session summary of the turn quotes the span without holding the fact).
  */
-async function takeOutAll(deps: ForgetMemoryDeps, memory: MemoryRecord, owner: Owner, inherited: ReadonlySet<string>, extraSpans: readonly string[]): Promise<{ changed: Map<number, InputRow | null>; spans: string[] }> {
-  const matcher = factMatcher(memory, inherited);
+async function takeOutAll(deps: ForgetMemoryDeps, line: readonly MemoryRecord[], owner: Owner, sourceIds: readonly string[], extraSpans: readonly string[]): Promise<{ changed: Map<number, InputRow | null>; spans: string[] }> {
+  const matcher = factMatcher(line);
   const inputs: { input: InputRow & WriteInput; candidates: Candidate[] }[] = [];
-  for (const sourceId of new Set(memory.sources.map((source) => source.id))) {
+  for (const sourceId of sourceIds) {
     for (const input of await deps.storage.records.inputsOf(owner, sourceId)) {
       if (input.kind === 'prune' || input.scope === 'app') continue;
       inputs.push({ input, candidates: input.candidates ?? (await deps.candidatesOf(input)) });
@@ -79,25 +77,61 @@ async function takeOutAll(deps: ForgetMemoryDeps, memory: MemoryRecord, owner: O
   return { changed, spans: [...spans] };
 }
 
+/**
+ * The version of the memory the user sees now: an id a later version superseded (a correction
+ * or an update that landed first) names the same memory, so forget follows `supersededBy` to
+ * the end of its line (the active version, or the tombstone the line ended in).
+ */
+async function currentVersion(store: ForgetMemoryDeps['storage']['records'], owner: Owner, memory: MemoryRecord): Promise<MemoryRecord> {
+  let current = memory;
+  // A cycle (a damaged store) ends the walk where it closes.
+  const seen = new Set([memory.id]);
+  while (current.supersededBy !== undefined && !seen.has(current.supersededBy)) {
+    const [next] = await store.getMany([current.supersededBy], owner);
+    if (!next) break;
+    seen.add(next.id);
+    current = next;
+  }
+  return current;
+}
+
+/**
+ * The memory's line ({@link lineageOf}) and every record the erasure reads: the records that
+ * list a source of the line. An earlier version shares a source with the next one (an UPDATE
+ * inherits its predecessor's, a rebuild keeps a remaining one), so the listing of the line's
+ * sources holds the version before each; read again while the line gains sources.
+ */
+async function readLine(store: ForgetMemoryDeps['storage']['records'], owner: Owner, memory: MemoryRecord): Promise<{ line: MemoryRecord[]; listing: MemoryRecord[]; sourceIds: string[] }> {
+  let line = [memory];
+  let listing: MemoryRecord[] = [];
+  let read = new Set<string>();
+  for (;;) {
+    const sourceIds = [...new Set(line.flatMap((version) => version.sources.map((source) => source.id)))];
+    if (read.size > 0 && sourceIds.every((id) => read.has(id))) return { line, listing, sourceIds };
+    listing = await store.erasureSet(owner, { sourceIds, fromSeq: undefined });
+    read = new Set(sourceIds);
+    line = lineageOf(memory, listing);
+  }
+}
+
 async function forgetOnce(deps: ForgetMemoryDeps, id: string, owner: Owner, write: OwnerWrite): Promise<ForgetReport> {
   const store = deps.storage.records;
-  const memory = await readMemory(deps, id, owner);
+  const memory = await currentVersion(store, owner, await readMemory(deps, id, owner));
   // Forgotten before: a tombstone without text, nothing of it left to take out.
   if (isErased(memory, () => false)) return { erased: [], regenerated: [] };
-  const sourceIds = [...new Set(memory.sources.map((source) => source.id))];
-  const listing = await store.erasureSet(owner, { sourceIds, fromSeq: undefined });
-  const inherited = new Set(listing.filter((record) => record.supersededBy === memory.id).flatMap((record) => record.sources.map(sourceKey)));
-  const statements = memory.sources.filter((source) => !inherited.has(sourceKey(source))).map((source) => source.excerpt);
-  const { changed, spans: allSpans } = await takeOutAll(deps, memory, owner, inherited, statements);
+  const { line, listing, sourceIds } = await readLine(store, owner, memory);
+  const statements = line.flatMap((version) => version.sources.map((source) => source.excerpt).filter((excerpt) => excerpt !== ''));
+  const { changed, spans: allSpans } = await takeOutAll(deps, line, owner, sourceIds, statements);
   const redactor = createRedactor(allSpans);
   const quoting = (excerpt: string) => excerpt !== '' && redactor.excerpt(excerpt) !== excerpt;
   const excerpts = [...new Set(listing.flatMap((record) => record.sources.filter((source) => quoting(source.excerpt)).map((source) => source.excerpt)))];
+  const ids = new Set(line.map((version) => version.id));
   return applyErasure(deps, owner, write, {
     inputs: changed,
     sourceIds: new Set(),
     reads: sourceIds,
-    touches: (record) => record.id === memory.id || redactor.quotes(record.content) || record.sources.some((source) => quoting(source.excerpt)),
-    forgotten: { ids: new Set([memory.id]), spans: allSpans },
+    touches: (record) => ids.has(record.id) || redactor.quotes(record.content) || record.sources.some((source) => quoting(source.excerpt)),
+    forgotten: { ids, spans: allSpans },
     redactExcerpts: { ...owner, sourceIds, excerpts },
   });
 }

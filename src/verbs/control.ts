@@ -35,7 +35,13 @@ export async function correct(deps: MemoryDeps, id: string, content: string, own
       source: correctionSource(memoryId),
       replaces: memoryId,
     },
+    true,
   );
+  // The memory was forgotten or corrected by a write that landed first: nothing was written.
+  if (!operation) {
+    await readOwnMemory(deps.storage, memoryId, parsed, 'correct');
+    throw new ConflictError(`memory '${memoryId}' was not corrected: it changed while the correction was written`);
+  }
   // A NOOP of the same text: the memory already says it (nothing to correct).
   if (operation.action === 'UPDATE' || (operation.action === 'NOOP' && sameFactKey(text) === sameFactKey(memory.content))) return operation;
   throw new ConflictError(`memory '${memoryId}' was not corrected: ${operation.reason}`);

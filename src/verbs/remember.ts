@@ -16,15 +16,21 @@ function checkScope(options: z.output<typeof RememberOptions>): void {
   if (options.scope === 'session' && options.sessionId === undefined) throw new ValidationError('options.sessionId', "is required for scope 'session'");
 }
 
-export async function remember(deps: MemoryDeps, fact: Fact, options: RememberOptions): Promise<Operation> {
+/**
+ * `remember`; with `replaceOnly` (correct's), the write is an UPDATE of `options.replaces` or
+ * nothing: undefined when that memory was no longer active as the write decided.
+ */
+export async function remember(deps: MemoryDeps, fact: Fact, options: RememberOptions): Promise<Operation>;
+export async function remember(deps: MemoryDeps, fact: Fact, options: RememberOptions, replaceOnly: true): Promise<Operation | undefined>;
+export async function remember(deps: MemoryDeps, fact: Fact, options: RememberOptions, replaceOnly?: true): Promise<Operation | undefined> {
   const parsedFact = parseInput(Fact, fact, 'fact');
   const parsed = parseInput(RememberOptions, options, 'options');
   checkScope(parsed);
   const { replaces: replacing, ...target } = parsed;
   const replaces = replacing === undefined ? undefined : await replacedClaim(deps, replacing, { userId: parsed.userId ?? '', appName: parsed.appName });
   const input = writeInput('remember', { ...target, userId: parsed.userId ?? '', replaces }, deps.clock(), { fact: parsedFact });
-  const [operation] = await writeThrough(deps, input, await candidatesOf(deps, input), undefined, replacing);
-  return operation!;
+  const [operation] = await writeThrough(deps, input, await candidatesOf(deps, input), undefined, replacing, replaceOnly);
+  return replaceOnly ? operation : operation!;
 }
 
 /** What the stored input names the replaced memory by: its topic and fact hash, never its text (another source's). */

@@ -44,8 +44,11 @@ export async function versionOf(deps: Pick<MemoryDeps, 'storage'>, owner: Owner)
   return (await deps.storage.records.versions([key])).get(key)!;
 }
 
-/** Consolidates `candidates` into the input's target and stores the input with them, in one commit. */
-export function writeThrough(deps: MemoryDeps, input: WriteInput, candidates: Candidate[], baseVersion?: number, replacing?: string): Promise<Operation[]> {
+/**
+ * Consolidates `candidates` into the input's target and stores the input with them, in one
+ * commit. `replaceOnly`: the write is an UPDATE of `replacing` or nothing (consolidate.ts).
+ */
+export function writeThrough(deps: MemoryDeps, input: WriteInput, candidates: Candidate[], baseVersion?: number, replacing?: string, replaceOnly?: boolean): Promise<Operation[]> {
   return consolidate(deps, {
     target: targetOf(input),
     candidates,
@@ -53,6 +56,7 @@ export function writeThrough(deps: MemoryDeps, input: WriteInput, candidates: Ca
     input,
     ...(baseVersion !== undefined ? { baseVersion } : {}),
     ...(replacing !== undefined ? { replacing } : {}),
+    ...(replaceOnly ? { replaceOnly } : {}),
     // App scope is the app's own data (a bootstrapped source): there is no user to review it.
     ...(input.scope !== 'app' && deps.review.has(input.source.type) ? { review: true } : {}),
   });

@@ -63,6 +63,30 @@ describe('list({ asOf })', () => {
     await memory.close();
   });
 
+  it('ranks a pinned memory first among equal scores in the past, as retrieve does now', async () => {
+    const { memory, clock } = await createTestMemory();
+    // The same fact at one time in the user's scope and in a session's (consolidation keeps the
+    // two apart): equal relevance, recency and importance, so equal scores.
+    const fact = { content: 'The user plays the cello.', topic: 'music' };
+    await memory.remember(fact, { ...owner, source: source('s1') });
+    await memory.remember(fact, { ...owner, scope: 'session', sessionId: 'c1', source: source('s2') });
+    const [first, second] = await memory.list(owner);
+    expect([first?.scope, second?.scope]).toEqual(['user', 'session']);
+    await memory.pin(second!.id, owner);
+    const then = clock();
+    const query = { ...owner, sessionId: 'c1' };
+    const live = await memory.retrieve('cello', { ...query, k: 2 });
+    const past = await memory.retrieve('cello', { ...query, k: 2, asOf: then });
+    expect(live.map((hit) => hit.memory.id)).toEqual([second!.id, first!.id]);
+    expect(past.map((hit) => [hit.memory.id, hit.score])).toEqual(live.map((hit) => [hit.memory.id, hit.score]));
+    expect(past[0]!.score).toBe(past[1]!.score);
+    // Every row is ranked before the cut: a pinned memory tied with the k-th is not left out.
+    expect((await memory.retrieve('cello', { ...query, k: 1, asOf: then })).map((hit) => hit.memory.id)).toEqual([second!.id]);
+    // explain ranks the past the same way: its hits are retrieve's.
+    expect((await memory.explain('cello', { ...query, k: 1, asOf: then })).hits.map((hit) => hit.memory.id)).toEqual([second!.id]);
+    await memory.close();
+  });
+
   it('refuses a time that is not one', async () => {
     const { memory } = await createTestMemory();
     await expect(memory.list({ ...owner, asOf: -1 })).rejects.toThrow(ValidationError);

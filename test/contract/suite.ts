@@ -173,9 +173,13 @@ export function describeStorageContract(name: string, makeStore: MakeStore, opti
       it(
         'keeps list, retrieve and export equal to the model and erases every forgotten text, for random runs on two instances',
         async () => {
-          const { steps, forgotten, corrected, pinned } = await checkControlModel(stores, controlRuns);
-          console.log(`control model (${name}): ${controlRuns} random runs, ${steps} steps on two instances, ${forgotten} forgets, ${corrected} corrections, ${pinned} pins, 0 mismatches`);
+          const { steps, concurrent, forgotten, corrected, pinned, lineages } = await checkControlModel(stores, controlRuns);
+          console.log(
+            `control model (${name}): ${controlRuns} random runs, ${steps} steps on two instances (${concurrent} with two commands at once), ${forgotten} forgets (${lineages} of a corrected memory's line), ${corrected} corrections, ${pinned} pins, 0 mismatches`,
+          );
           expect(forgotten).toBeGreaterThan(0);
+          expect(lineages).toBeGreaterThan(0);
+          expect(concurrent).toBeGreaterThan(0);
           expect(corrected).toBeGreaterThan(0);
           expect(pinned).toBeGreaterThan(0);
         },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/errors';
-import { createTestMemory, DAY } from '../helpers/memory';
+import { IDBFactory } from 'fake-indexeddb';
+import { createSequentialIds, createTestMemory, DAY } from '../helpers/memory';
 
 const owner = { userId: 'ada', appName: 'default' };
 const explicit = (id: string) => ({ type: 'user_explicit' as const, id });
@@ -45,6 +46,39 @@ describe('explain', () => {
     expect(named.hits.map((hit) => hit.memory.id)).toEqual([session.memoryId]);
     expect(named.misses.map((miss) => miss.reason).sort()).toEqual(['decayed', 'pending']);
     await memory.close();
+  });
+
+  it('never mentions or counts another app’s memories of the same user (invariant 1)', async () => {
+    // Two apps of one user on one database, each with its own ids: app B's records are the same
+    // whether or not app A holds matching memories (active, another session's, pending).
+    const explainB = async (withA: boolean) => {
+      const factory = new IDBFactory();
+      const options = { indexedDB: factory, name: 'shared', review: { sources: ['tool_output' as const] } };
+      const a = await createTestMemory({ ...options, idGenerator: createSequentialIds('appa_') });
+      const b = await createTestMemory({ ...options, idGenerator: createSequentialIds('appb_') });
+      const inA = { userId: 'ada', appName: 'app-a' };
+      const inB = { userId: 'ada', appName: 'app-b' };
+      if (withA) {
+        await a.memory.remember({ content: 'The user likes zqappa jazz.', topic: 'music' }, { ...inA, source: explicit('a1') });
+        await a.memory.remember({ content: 'The user wants zqappa jazz tonight.', topic: 'plans' }, { ...inA, scope: 'session', sessionId: 'other', source: explicit('a2') });
+        await a.memory.remember({ content: 'The user likes zqappa jazz festivals.', topic: 'music' }, { ...inA, source: { type: 'tool_output', id: 'a3' } });
+        expect((await a.memory.explain('jazz', { ...inA, k: 1 })).misses.length).toBeGreaterThan(0);
+      }
+      for (const [i, content] of ['The user likes jazz piano.', 'The user likes opera.', 'The user owns a cat.'].entries()) await b.memory.remember({ content, topic: 'music' }, { ...inB, source: explicit(`b${i}`) });
+      await b.memory.remember({ content: 'The user likes jazz festivals.', topic: 'music' }, { ...inB, source: { type: 'tool_output', id: 'b9' } });
+      const explanation = await b.memory.explain('jazz', { ...inB, k: 1 });
+      await a.memory.close();
+      await b.memory.close();
+      return explanation;
+    };
+    const alone = await explainB(false);
+    const beside = await explainB(true);
+    expect(beside).toEqual(alone);
+    expect(beside.misses.map((miss) => miss.reason).sort()).toEqual(['below-k', 'below-k', 'pending']);
+    const text = JSON.stringify(beside);
+    expect(text).not.toContain('zqappa');
+    expect(text).not.toContain('appa_');
+    expect(text).not.toContain('app-a');
   });
 
   it('rejects bad options as retrieve does', async () => {
