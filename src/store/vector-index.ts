@@ -115,11 +115,11 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
     // A failed versions read costs the warm path only: the read below reports the error itself.
     current?.catch(() => {});
     const answer = await compute.scan(request);
-    const at = new Map(request.partitions.map((key, i) => [key, answer.versions[i]!]));
+    const versionsOf = (versions: readonly number[]) => new Map(request.partitions.map((key, i) => [key, versions[i]!]));
     // What a read returns is cached at the versions it checked (the scan's).
     const keep = (versions: readonly number[], read: ScannedRead<ScanHit> | 'stale' | null, cached?: ReadonlyMap<string, MemoryRecord>) => {
       if (read === null || read === 'stale') return read;
-      store.recent.put(read.records.values(), new Map(request.partitions.map((key, i) => [key, versions[i]!])), generation);
+      store.recent.put(read.records.values(), versionsOf(versions), generation);
       if (cached) for (const [id, record] of cached) read.records.set(id, record);
       return read;
     };
@@ -129,16 +129,22 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
       async (result) => {
         if ('hits' in result) {
           const { hits } = result;
-          const versions = current && (await current.catch(() => null));
-          const seen = result === answer && versions !== null && request.partitions.every((key) => versions.get(key) === at.get(key));
-          const cached = seen
-            ? store.recent.take(
-                hits.map((hit) => hit.id),
-                at,
-                owner,
-              )
-            : new Map<string, MemoryRecord>();
-          if (seen && cached.size === hits.length) return { hits, records: cached };
+          // Cached at the versions the scan saw: the read below checks those are the store's, for
+          // the rows it reads and the cached ones alike, so it need not wait for the versions read.
+          const cached =
+            store.recent.size > 0
+              ? store.recent.take(
+                  hits.map((hit) => hit.id),
+                  versionsOf(result.versions),
+                  owner,
+                )
+              : new Map<string, MemoryRecord>();
+          if (cached.size === hits.length && result === answer && current) {
+            // Every winner cached: the versions read beside the scan is the only check left.
+            const versions = await current.catch(() => null);
+            if (versions && request.partitions.every((key, i) => versions.get(key) === result.versions[i])) return { hits, records: cached };
+            cached.clear();
+          }
           const missing = hits.filter((hit) => !cached.has(hit.id));
           return keep(result.versions, await readScanned(db, scanned(result.versions), { order: missing, first: missing.length }, embedder, () => hits, hydrate), cached);
         }
