@@ -199,11 +199,12 @@ export function printStages(print: (line: string) => void, rows: readonly StageF
   const w = [8, ...RETRIEVE_STAGES.map(() => 10), 10, 16];
   print(pad(['N', ...RETRIEVE_STAGES, 'total', 'lexical in scan'], w));
   for (const row of rows) print(pad([String(row.n), ...RETRIEVE_STAGES.map((stage) => ms(row.retrieve[stage])), ms(row.retrieve.total), ms(row.lexical)], w));
-  print('embed: the query vector (compute call); ensure: partition versions from the store vs compute (0 where the');
-  print('search checks them itself, in its read); scan: the compute scan call (8-bit scan + blend + candidates, lexical');
-  print('included); f32 reads: the one read transaction of the scanned rows (versions, rows, their history) and the exact');
-  print('re-rank; records: the k winners parsed and their sources and history assembled; other: the rest of the call');
-  print('(negative when stages overlap: embed and the first ensure run at once). lexical in scan: median scan with the');
+  print('embed: the query vector when compute embeds it (the default embedder embeds a query on the calling thread: in');
+  print('other); ensure: partition versions from the store vs compute (0 where the search checks them itself); scan: the');
+  print('compute scan call (8-bit scan + blend + candidates, lexical included, and the exact re-rank where compute keeps');
+  print('its f32 copy); f32 reads: the search\u2019s wait on IndexedDB past the scan (the versions read beside it, the winners');
+  print('the record cache lacks; without the f32 copy, the candidates\u2019 rows and the re-rank); records: the winners parsed');
+  print('and their sources and history assembled; other: the rest of the call. lexical in scan: median scan with the');
   print('query text less without, on the same compute.');
   print('');
   print('Where a cold start goes (ms, one cold start per size)');

@@ -25,8 +25,15 @@ export interface HashCompute {
  * where there is one), under the same id as {@link createHashEmbedder} gives in this thread.
  */
 export function computeHashEmbedder(compute: HashCompute, dim: number = HASH_DIM): Embedder {
-  return { id: hashEmbedderId(dim), dim, embed: (texts) => compute.embed([...texts], dim) };
+  // One short text (a retrieve's query) is embedded on the calling thread, the same vector as
+  // compute's in microseconds: a worker round trip would cost a warm retrieve more than its scan.
+  // No token cache here: user text stays in compute's cache only, which erasure clears.
+  const here = hashEmbedding(dim, false);
+  return { id: hashEmbedderId(dim), dim, embed: (texts) => (texts.length === 1 && texts[0]!.length <= HERE_CHARS ? Promise.resolve([here(texts[0]!)]) : compute.embed([...texts], dim)) };
 }
+
+/** Longest single text {@link computeHashEmbedder} embeds on the calling thread (a query, a fact). */
+const HERE_CHARS = 2000;
 const WORD_WEIGHT = 1;
 const TRIGRAM_WEIGHT = 0.35;
 const FNV_OFFSET = 0x811c9dc5;
@@ -48,6 +55,17 @@ type TokenFeatures = Uint16Array;
  */
 export function createHashEmbedder(dim: number = HASH_DIM): Embedder & { embedOne(text: string): Float32Array } {
   checkDim(dim);
+  const embedOne = hashEmbedding(dim, true);
+  return {
+    id: hashEmbedderId(dim),
+    dim,
+    embed: (texts) => texts.map(embedOne),
+    embedOne,
+  };
+}
+
+/** One text's hash embedding at `dim`; `keep`: token features kept (bounded) between calls. */
+function hashEmbedding(dim: number, keep: boolean): (text: string) => Float32Array {
   const cache = new Map<string, TokenFeatures>();
 
   function featuresOf(token: string): TokenFeatures {
@@ -64,6 +82,7 @@ export function createHashEmbedder(dim: number = HASH_DIM): Embedder & { embedOn
       }
       features[start + 2] = mix(hash) % dim;
     }
+    if (!keep) return features;
     if (cache.size >= CACHE_LIMIT) cache.clear();
     cache.set(token, features);
     return features;
@@ -84,12 +103,7 @@ export function createHashEmbedder(dim: number = HASH_DIM): Embedder & { embedOn
     return vector;
   }
 
-  return {
-    id: hashEmbedderId(dim),
-    dim,
-    embed: (texts) => texts.map(embedOne),
-    embedOne,
-  };
+  return embedOne;
 }
 
 /** The one argument createHashEmbedder takes: the number of dimensions, not an options object. */

@@ -19,6 +19,7 @@ import { appPartition, isVisibleTo, partitionOf, userPartition, type Owner } fro
 import { commitRows, prepareSeals, refuseMixedSealing } from './sealing';
 import { writePackLog } from './vector-log';
 import { checkpointDue, nextVersions, refuseExistingIds, refuseRevokedInputs } from './commit-checks';
+import { createRecordCache, type RecordCache } from './record-cache';
 
 export type { Commit, CommitResult } from '../storage/contract';
 
@@ -26,8 +27,13 @@ export type { Commit, CommitResult } from '../storage/contract';
 export interface Store extends RecordStore {
   /** Adds the id of a row the vector layer found malformed to {@link RecordStore.quarantined}. */
   quarantine(id: string): void;
-  /** Drops what it holds of the database in memory (the active sets): the database closed under it. */
+  /** Drops what it holds of the database in memory (the active sets, the recent records): the database closed under it. */
   forgetCaches(): void;
+  /**
+   * The hydrated records searches recently returned (record-cache.ts), for the vector layer's
+   * warm retrieve; cleared by every commit of this store, whether it wrote or failed.
+   */
+  readonly recent: RecordCache;
   /**
    * The full records of the stored `rows` that `owner` may see, parsed (bad rows quarantined),
    * as {@link RecordStore.getMany} returns them; run inside the caller's read transaction over
@@ -46,6 +52,7 @@ const isForeignActive = (embedderId: string) => (row: MemoryRow) => row.invalida
 export function createStore(db: EngramDatabase, embedder?: { id: string; dim: number }): Store {
   const quarantined = new Set<string>();
   const active = createActiveSets(db);
+  const recent = createRecordCache();
 
   function parse(row: unknown): ParsedRow | null {
     const result = MemoryRecord.safeParse(row);
@@ -118,7 +125,11 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
   return {
     quarantined,
     quarantine: (id) => void quarantined.add(id),
-    forgetCaches: () => active.clear(),
+    recent,
+    forgetCaches: () => {
+      active.clear();
+      recent.clear();
+    },
     visibleRecords: visible,
 
     versions: (keys) =>
@@ -284,6 +295,9 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
       } catch (error) {
         throw toStorageError(error, 'writing memories');
       } finally {
+        // Whatever this commit changed (an erasure's redactions reach records it does not list)
+        // is read afresh by the next search: nothing it changed stays cached.
+        recent.clear();
         release();
       }
     },

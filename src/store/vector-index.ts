@@ -12,6 +12,7 @@ import type { VectorLayer } from '../storage/contract';
 import type { IndexRows, ScanHit, ScanRequest } from '../worker/api';
 import type { ComputeClient } from '../worker/client';
 import { exactScan, finishScan, readOrder } from '../worker/exact';
+import type { MemoryRecord } from '../schema';
 import type { EngramDatabase, EventRow, MemoryRow } from './database';
 import { partitionOf, partitionsFor, type Owner } from '../storage/owner';
 import type { Store } from './store';
@@ -96,23 +97,60 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
 
   /**
    * A scan's hits with their records, read in one transaction that also checks the scan saw the
-   * store's current versions ({@link readScanned}): f32 rows, compute's top k; 8-bit codes, its
-   * candidates re-ranked exactly from their stored f32 vectors. 'stale' when the store moved on.
+   * store's current versions ({@link readScanned}): hits (f32 rows, or 8-bit codes re-ranked in
+   * compute from its f32 copy), only the winners; 8-bit codes without the copy, the candidates
+   * re-ranked exactly from their stored f32 vectors. 'stale' when the store moved on.
+   *
+   * Warm: while the scan runs, the partitions' versions are read beside it; when they are the
+   * ones the scan saw, winners the record cache holds at those versions are not read again, and
+   * a retrieve whose winners are all cached reads nothing after its scan.
    */
   async function scanAndRead(request: ScanRequest, owner: Owner): Promise<ScannedRead<ScanHit> | 'stale'> {
     const scanned = (versions: readonly number[]) => ({ keys: request.partitions, versions });
+    const hydrate = (rows: readonly MemoryRow[], events: ReadonlyMap<string, readonly EventRow[]>) => store.visibleRecords(rows, owner, events);
+    const generation = store.recent.generation;
+    // Issued before the scan so that its wait overlaps the compute call; only worth a read when
+    // there is something cached to validate.
+    const current = store.recent.size > 0 ? store.versions(request.partitions) : null;
+    // A failed versions read costs the warm path only: the read below reports the error itself.
+    current?.catch(() => {});
+    const answer = await compute.scan(request);
+    const versionsOf = (versions: readonly number[]) => new Map(request.partitions.map((key, i) => [key, versions[i]!]));
+    // What a read returns is cached at the versions it checked (the scan's).
+    const keep = (versions: readonly number[], read: ScannedRead<ScanHit> | 'stale' | null, cached?: ReadonlyMap<string, MemoryRecord>) => {
+      if (read === null || read === 'stale') return read;
+      store.recent.put(read.records.values(), versionsOf(versions), generation);
+      if (cached) for (const [id, record] of cached) read.records.set(id, record);
+      return read;
+    };
     return await exactScan(
-      (scan) => compute.scan(scan),
+      (scan) => (scan === request ? answer : compute.scan(scan)),
       request,
-      (answer) => {
-        const hydrate = (rows: readonly MemoryRow[], events: ReadonlyMap<string, readonly EventRow[]>) => store.visibleRecords(rows, owner, events);
-        if ('hits' in answer) {
-          const { hits } = answer;
-          return readScanned(db, scanned(answer.versions), { order: hits, first: hits.length }, embedder, () => hits, hydrate);
+      async (result) => {
+        if ('hits' in result) {
+          const { hits } = result;
+          // Cached at the versions the scan saw: the read below checks those are the store's, for
+          // the rows it reads and the cached ones alike, so it need not wait for the versions read.
+          const cached =
+            store.recent.size > 0
+              ? store.recent.take(
+                  hits.map((hit) => hit.id),
+                  versionsOf(result.versions),
+                  owner,
+                )
+              : new Map<string, MemoryRecord>();
+          if (cached.size === hits.length && result === answer && current) {
+            // Every winner cached: the versions read beside the scan is the only check left.
+            const versions = await current.catch(() => null);
+            if (versions && request.partitions.every((key, i) => versions.get(key) === result.versions[i])) return { hits, records: cached };
+            cached.clear();
+          }
+          const missing = hits.filter((hit) => !cached.has(hit.id));
+          return keep(result.versions, await readScanned(db, scanned(result.versions), { order: missing, first: missing.length }, embedder, () => hits, hydrate), cached);
         }
-        const { candidates } = answer;
+        const { candidates } = result;
         const reading = readOrder(candidates, request.k);
-        return readScanned(db, scanned(answer.versions), reading, embedder, (vectors, read) => finishScan(request, candidates, vectors, reading.order.slice(read)), hydrate);
+        return keep(result.versions, await readScanned(db, scanned(result.versions), reading, embedder, (vectors, read) => finishScan(request, candidates, vectors, reading.order.slice(read)), hydrate));
       },
     );
   }

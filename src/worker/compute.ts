@@ -6,7 +6,7 @@ import { createHashEmbedder } from '../embed/hash-embedder';
 import type { Scope } from '../schema';
 import { SCOPE_CODE, type ComputeApi, type ComputeStats, type ModelEmbedderSpec, type ScanCandidate, type ScanCandidates, type ScanHit, type ScanRequest, type ScanResult } from './api';
 import { relevanceTerm, scoreLexical } from './fusion';
-import { hitOf } from './exact';
+import { exactScan, finishScan, hitOf } from './exact';
 import type { ModelRuntime } from './model-runtime';
 import { filterFor, neighbourRows, rowDot, scanPartition, type RelevanceTerm, type RowFilter } from './kernel';
 import { FIRST_CANDIDATES, quantisedCandidates, quantisedNeighbours } from './quantised';
@@ -25,6 +25,12 @@ export interface ComputeOptions {
    * themselves, ranked in one pass. The JS kernel always holds f32.
    */
   codes?: VectorCodes;
+  /**
+   * 8-bit codes: keep an f32 copy of a partition's rows beside its codes while it fits the
+   * copy's budget (matrix.ts EXACT_COPY_BYTES), so the scan call re-ranks its candidates itself
+   * and hands back hits (default true). False: every re-rank reads the store (tests of that path).
+   */
+  exactCopy?: boolean;
 }
 
 function scopeMask(scopes: readonly Scope[]): number {
@@ -86,6 +92,45 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
     return { candidates, ceilings, perPartition, dense: term.dense, best };
   }
 
+  /** One pass of the scan: f32 rows, the top k; 8-bit codes, the candidates of the exact re-rank. */
+  function scanOnce(request: ScanRequest): ScanResult {
+    const top = new TopK(request.k);
+    const mask = scopeMask(request.scopes);
+    const sessionId = request.sessionId ?? null;
+    const found: { partition: string; data: Partition }[] = [];
+    for (const key of request.partitions) {
+      const data = partitions.get(key);
+      if (!data || data.size === 0) continue;
+      if (data.dim !== request.query.length) {
+        throw new RangeError(`query has ${request.query.length} dimensions, partition holds ${data.dim}`);
+      }
+      found.push({ partition: key, data });
+    }
+    // Lexical first: the fused relevance is relative to the best match over every partition.
+    const best = scoreLexical(
+      found.map((entry) => entry.data),
+      request,
+      mask,
+    );
+    const term = relevanceTerm(request.weights.relevance, best);
+    const filters = found.map(({ data }) => filterFor(data, mask, sessionId));
+    const versions = request.partitions.map((key) => partitions.get(key)?.version ?? -1);
+    if (found.some(({ data }) => data.matrix.codes === 'i8')) return { candidates: toCandidates(request, found, filters, term, best), versions };
+    found.forEach(({ data }, tag) => scanPartition(data, request, filters[tag]!, top, tag, term));
+    return { hits: toHits(request, found, top, best), versions };
+  }
+
+  /** The f32 copies (matrix.ts) of an 8-bit scan's candidates, for the re-rank in this call. */
+  function exactVectors(pending: ScanCandidates): Map<string, Float32Array> {
+    const vectors = new Map<string, Float32Array>();
+    for (const { id, partition } of pending.candidates) {
+      const data = partitions.get(partition);
+      const row = data?.rowOf.get(id);
+      if (data && row !== undefined) vectors.set(id, data.matrix.exactRow(row));
+    }
+    return vectors;
+  }
+
   return {
     embed(texts, dim) {
       const embedder = embedderFor(dim);
@@ -94,6 +139,7 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
 
     loadPartition(key, version, dim, rows, capacity) {
       const partition = createPartition(dim, Math.max(rows.ids.length, capacity ?? 0), version, module, codes);
+      if (options.exactCopy === false) partition.matrix.dropExactCopy();
       upsertRows(partition, rows);
       partitions.set(key, partition);
     },
@@ -128,30 +174,18 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
     },
 
     scan(request: ScanRequest): ScanResult {
-      const top = new TopK(request.k);
-      const mask = scopeMask(request.scopes);
-      const sessionId = request.sessionId ?? null;
-      const found: { partition: string; data: Partition }[] = [];
-      for (const key of request.partitions) {
-        const data = partitions.get(key);
-        if (!data || data.size === 0) continue;
-        if (data.dim !== request.query.length) {
-          throw new RangeError(`query has ${request.query.length} dimensions, partition holds ${data.dim}`);
-        }
-        found.push({ partition: key, data });
-      }
-      // Lexical first: the fused relevance is relative to the best match over every partition.
-      const best = scoreLexical(
-        found.map((entry) => entry.data),
+      const result = scanOnce(request);
+      if (!('candidates' in result)) return result;
+      // 8-bit codes with their f32 copy (small partitions, matrix.ts): the exact re-rank runs
+      // here, in this call, and the caller reads only the winners from the store.
+      const held = request.partitions.map((key) => partitions.get(key));
+      if (!held.every((data) => !data || data.size === 0 || data.matrix.hasExactRows)) return result;
+      const hits = exactScan(
+        (scan) => (scan === request ? result : scanOnce(scan)),
         request,
-        mask,
+        (answer) => ('hits' in answer ? answer.hits : finishScan(request, answer.candidates, exactVectors(answer.candidates))),
       );
-      const term = relevanceTerm(request.weights.relevance, best);
-      const filters = found.map(({ data }) => filterFor(data, mask, sessionId));
-      const versions = request.partitions.map((key) => partitions.get(key)?.version ?? -1);
-      if (found.some(({ data }) => data.matrix.codes === 'i8')) return { candidates: toCandidates(request, found, filters, term, best), versions };
-      found.forEach(({ data }, tag) => scanPartition(data, request, filters[tag]!, top, tag, term));
-      return { hits: toHits(request, found, top, best), versions };
+      return { hits, versions: result.versions };
     },
 
     neighbours(key, queries, threshold, scope, limit = Number.POSITIVE_INFINITY) {

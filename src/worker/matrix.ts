@@ -8,7 +8,11 @@
  * scale per row: value ≈ code · scale), a quarter of the bytes to hold and to scan, and no
  * f32 copy anywhere in compute: the exact re-rank reads the candidates' f32 vectors from the
  * store (exact.ts). `quantisationError` bounds how far a code's dot product may be off.
- * The codes are in blocks of four rows (code-layout.ts).
+ * The codes are in blocks of four rows (code-layout.ts). A matrix of up to
+ * {@link EXACT_COPY_BYTES} of f32 rows also keeps an f32 copy of them beside the codes (outside
+ * the kernel's memory), so compute re-ranks its own candidates exactly in the scan call and the
+ * store reads only the winners; past that size the copy is dropped and the re-rank reads the
+ * candidates' vectors from the store.
  *
  * With the WASM kernel the memory is a `WebAssembly.Memory` owned by this matrix, so rows are
  * written into it once, on load or on each write, and never copied per query. Without it the
@@ -42,6 +46,13 @@ const COLUMNS = [
 ] as const;
 
 export type VectorCodes = 'f32' | 'i8';
+
+/**
+ * Bytes an 8-bit matrix may spend on its f32 copy: 32 MiB, 32,768 rows at 256 dimensions
+ * (21,845 at 384). Within it a retrieve re-ranks in compute and reads only its winners from the
+ * store; the copy costs 4 bytes a dimension a row on top of the codes' one.
+ */
+export const EXACT_COPY_BYTES = 32 * 2 ** 20;
 type Column = (typeof COLUMNS)[number][0];
 
 export class RowMatrix {
@@ -67,6 +78,8 @@ export class RowMatrix {
   private errorView = new Float32Array(0);
   private normView = new Float32Array(0);
   private codeView = new Int8Array(0);
+  /** 8-bit mode: the rows in f32 (`dim` floats each, unpadded) while they fit EXACT_COPY_BYTES; null once dropped. */
+  private exactCopy: Float32Array | null = null;
 
   constructor(
     readonly dim: number,
@@ -89,6 +102,17 @@ export class RowMatrix {
       this.plain = new ArrayBuffer(bytes);
     }
     this.capacityRows = capacity;
+    if (this.codes === 'i8' && capacity * dim * 4 <= EXACT_COPY_BYTES) this.exactCopy = new Float32Array(capacity * dim);
+  }
+
+  /** Whether {@link exactRow} can answer: f32 mode, or 8-bit mode still within its f32 copy's budget. */
+  get hasExactRows(): boolean {
+    return this.codes === 'f32' || this.exactCopy !== null;
+  }
+
+  /** 8-bit mode: stops keeping the f32 copy (compute's `exactCopy: false`); every re-rank then reads the store. */
+  dropExactCopy(): void {
+    this.exactCopy = null;
   }
 
   get capacity(): number {
@@ -136,9 +160,12 @@ export class RowMatrix {
     return this.errorView[row]! * queryNorm + queryError * (this.normView[row]! + this.errorView[row]!);
   }
 
-  /** Row `row` in f32, `dim` floats (a view: copy it before the matrix changes). f32 mode only: 8-bit mode keeps no f32 rows. */
+  /** Row `row` in f32, `dim` floats (a view: copy it before the matrix changes). 8-bit mode: only while it keeps its f32 copy ({@link hasExactRows}). */
   exactRow(row: number): Float32Array {
-    if (this.codes === 'i8') throw new RangeError('an 8-bit matrix holds no f32 rows; read the vectors from the store');
+    if (this.codes === 'i8') {
+      if (!this.exactCopy) throw new RangeError('this 8-bit matrix is past its f32 copy budget; read the vectors from the store');
+      return this.exactCopy.subarray(row * this.dim, (row + 1) * this.dim);
+    }
     const offset = row * this.stride;
     return this.vectors.subarray(offset, offset + this.dim);
   }
@@ -157,6 +184,7 @@ export class RowMatrix {
       vectors.fill(0, offset + this.dim, offset + this.stride);
       return;
     }
+    this.copyExact(row, source);
     const { scale, error, norm } = writeCodes(this.codeBytes, row, source, this.dim, this.stride);
     this.scales[row] = scale;
     // Rounded up a little: the bound must hold after the kernel's f32 arithmetic too.
@@ -173,6 +201,7 @@ export class RowMatrix {
       return;
     }
     moveCodes(this.codeBytes, from, to, this.stride);
+    this.exactCopy?.copyWithin(to * this.dim, from * this.dim, (from + 1) * this.dim);
     this.scales[to] = this.scales[from]!;
     this.errorView[to] = this.errorView[from]!;
     this.normView[to] = this.normView[from]!;
@@ -244,9 +273,27 @@ export class RowMatrix {
     return offset;
   }
 
-  /** Bytes held (the whole linear memory, scratch included). */
+  /** Bytes held (the whole linear memory, scratch included, and the f32 copy of an 8-bit matrix). */
   get byteLength(): number {
-    return this.buffer.byteLength;
+    return this.buffer.byteLength + (this.exactCopy?.byteLength ?? 0);
+  }
+
+  /** 8-bit mode: row `row` into the f32 copy, grown by doubling up to its budget and dropped for good past it. */
+  private copyExact(row: number, source: Float32Array): void {
+    let copy = this.exactCopy;
+    if (!copy) return;
+    const { dim } = this;
+    if ((row + 1) * dim > copy.length) {
+      const rows = Math.max(row + 1, Math.min(2 * (copy.length / dim), Math.floor(EXACT_COPY_BYTES / 4 / dim)), 64);
+      if (rows * dim * 4 > EXACT_COPY_BYTES) {
+        this.exactCopy = null;
+        return;
+      }
+      const next = new Float32Array(rows * dim);
+      next.set(copy);
+      this.exactCopy = copy = next;
+    }
+    copy.set(source.subarray(0, dim), row * dim);
   }
 
   // The vector area: whole blocks of four rows in 8-bit mode.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createHashEmbedder, HASH_DIM } from '../../src/embed/hash-embedder';
+import { computeHashEmbedder, createHashEmbedder, HASH_DIM } from '../../src/embed/hash-embedder';
+import { createCompute } from '../../src/worker/compute';
 import { ValidationError } from '../../src/errors';
 import { dot, normalize } from '../../src/embed/vector';
 
@@ -88,5 +89,21 @@ describe('normalize', () => {
 
   it('scales to unit length when the vector is non-zero', () => {
     expect([...normalize(Float32Array.from([3, 4]))]).toEqual([0.6000000238418579, 0.800000011920929]);
+  });
+});
+
+describe('computeHashEmbedder', () => {
+  it('embeds one short text on the calling thread, the same vector compute gives, and sends the rest to compute', async () => {
+    const calls: string[][] = [];
+    const compute = createCompute();
+    const onCompute = computeHashEmbedder({ embed: async (texts, dim) => (calls.push(texts), compute.embed(texts, dim)) });
+    const query = 'Which quiet beaches in Lisbon does the user like?';
+    const [here] = await onCompute.embed([query]);
+    expect(calls).toEqual([]);
+    expect([...here!]).toEqual([...compute.embed([query], HASH_DIM)[0]!]);
+    const long = 'The user likes quiet beaches. '.repeat(100);
+    const both = await onCompute.embed([query, long]);
+    expect(calls).toEqual([[query, long]]);
+    expect([...both[0]!]).toEqual([...here!]);
   });
 });

@@ -41,7 +41,7 @@ function request(query: Float32Array, k: number): ScanRequest {
 
 /** An 8-bit compute holding 256-d `rows` as partition 'p', and those rows' f32 vectors by id (what the store would read). */
 function loadCodes(rows: IndexRows) {
-  const codes = createCompute({ codes: 'i8' });
+  const codes = createCompute({ codes: 'i8', exactCopy: false });
   codes.loadPartition('p', 1, 256, rows);
   return { codes, all: vectorsOfRows(rows, 256) };
 }
@@ -64,7 +64,7 @@ describe.runIf(loadKernelModule() !== null)('createCompute (8-bit codes)', () =>
       it(`returns the f32 top-k after the exact re-rank when rows are ${clustered ? 'clustered' : 'random'}, dim=${dim}`, () => {
         const random = createRandom(dim + (clustered ? 1 : 0));
         const rows = randomRows(random, 3000, dim, clustered);
-        const codes = createCompute({ codes: 'i8' });
+        const codes = createCompute({ codes: 'i8', exactCopy: false });
         const exact = createCompute({ codes: 'f32' });
         codes.loadPartition('p', 1, dim, rows);
         exact.loadPartition('p', 1, dim, rows);
@@ -81,11 +81,56 @@ describe.runIf(loadKernelModule() !== null)('createCompute (8-bit codes)', () =>
     }
   }
 
+  it('re-ranks in the scan call from its f32 copy: the same hits as the store’s re-rank, through writes and removals, the copy counted in its bytes', () => {
+    const dim = 256;
+    const random = createRandom(5);
+    const rows = randomRows(random, 3000, dim, true);
+    const inCompute = createCompute({ codes: 'i8' });
+    const fromStore = createCompute({ codes: 'i8', exactCopy: false });
+    for (const compute of [inCompute, fromStore]) compute.loadPartition('p', 1, dim, rows);
+    expect(inCompute.stats().bytes - fromStore.stats().bytes).toBe(3000 * dim * 4);
+    const vectors = vectorsOfRows(rows, dim);
+    const check = () => {
+      for (let q = 0; q < 6; q++) {
+        const query = normalised(Float32Array.from({ length: dim }, (_, j) => rows.vectors[j]! + random() - 0.5));
+        const k = [1, 10, 50][q % 3]!;
+        const answer = inCompute.scan(request(query, k));
+        if (!('hits' in answer)) throw new Error('an 8-bit scan with its f32 copy answers with hits');
+        const want = scanWithVectors(fromStore, request(query, k), vectors);
+        expect(answer.hits).toEqual(want);
+      }
+    };
+    check();
+    // Removals swap the last row into the hole; an upsert rewrites a row: the copy follows both.
+    const moved = randomRows(random, 1, dim, true);
+    moved.ids[0] = 'm7';
+    for (const compute of [inCompute, fromStore]) expect(compute.applyChanges('p', 1, 2, moved, ['m3', 'm10', 'm2999'])).toBe(true);
+    vectors.set('m7', moved.vectors);
+    for (const id of ['m3', 'm10', 'm2999']) vectors.delete(id);
+    check();
+  });
+
+  it('drops the f32 copy once the rows pass its budget, and the scan hands back candidates again', () => {
+    // 8,192 dimensions: the 32 MiB budget is 1,024 rows.
+    const dim = 8192;
+    const matrix = new RowMatrix(dim, 8, loadKernelModule(), 'i8');
+    const row = normalised(Float32Array.from({ length: dim }, (_, j) => Math.sin(j)));
+    for (let i = 0; i < 1024; i++) matrix.writeVector(i, row);
+    expect(matrix.hasExactRows).toBe(true);
+    expect(matrix.exactRow(1023)).toEqual(row);
+    matrix.writeVector(1024, row);
+    expect(matrix.hasExactRows).toBe(false);
+    expect(() => matrix.exactRow(0)).toThrow(RangeError);
+    const big = createCompute({ codes: 'i8' });
+    big.loadPartition('p', 1, dim, randomRows(createRandom(9), 1025, dim));
+    expect('candidates' in big.scan(request(row, 5))).toBe(true);
+  });
+
   it('proves the top k on the first pass when rows are random (the error bound stays tight)', () => {
     for (const dim of [256, 384]) {
       const random = createRandom(dim * 3);
       const rows = randomRows(random, 4000, dim);
-      const codes = createCompute({ codes: 'i8' });
+      const codes = createCompute({ codes: 'i8', exactCopy: false });
       codes.loadPartition('p', 1, dim, rows);
       let passes = 0;
       const counted = { scan: (scan: ScanRequest) => (passes++, codes.scan(scan)) };
@@ -97,7 +142,7 @@ describe.runIf(loadKernelModule() !== null)('createCompute (8-bit codes)', () =>
   it('returns a superset whose exact sweep equals the f32 neighbours when the codes are near the threshold or the limit', () => {
     const random = createRandom(7);
     const rows = randomRows(random, 2000, 256, true);
-    const codes = createCompute({ codes: 'i8' });
+    const codes = createCompute({ codes: 'i8', exactCopy: false });
     const exact = createCompute({ codes: 'f32' });
     codes.loadPartition('p', 1, 256, rows);
     exact.loadPartition('p', 1, 256, rows);
@@ -125,7 +170,7 @@ describe.runIf(loadKernelModule() !== null)('createCompute (8-bit codes)', () =>
     const rows = randomRows(random, 2000, 256);
     // One spiky row (a large component, the rest tiny): its codes are coarse, its error the matrix's largest.
     rows.vectors.set(normalised(Float32Array.from({ length: 256 }, (_, j) => (j === 0 ? 1 : 0.011 * (random() - 0.5)))), 0);
-    const codes = createCompute({ codes: 'i8' });
+    const codes = createCompute({ codes: 'i8', exactCopy: false });
     codes.loadPartition('p', 1, 256, rows);
     const vectors = vectorsOfRows(rows, 256);
     const query = rows.vectors.slice(256, 512);
@@ -140,7 +185,7 @@ describe.runIf(loadKernelModule() !== null)('createCompute (8-bit codes)', () =>
 
   it('holds the scan in at most 0.35 of the f32 bytes when the partition is large', () => {
     const rows = randomRows(createRandom(3), 20_000, 256);
-    const codes = createCompute({ codes: 'i8' });
+    const codes = createCompute({ codes: 'i8', exactCopy: false });
     const exact = createCompute({ codes: 'f32' });
     codes.loadPartition('p', 1, 256, rows);
     exact.loadPartition('p', 1, 256, rows);

@@ -1,0 +1,175 @@
+/**
+ * The warm retrieve's record cache (src/store/record-cache.ts): a retrieve whose winners were
+ * returned before reads no memory row again, and yet never answers with what the store no
+ * longer holds: another instance's write or erasure is seen through the partition versions read
+ * beside the scan, this instance's erasures clear it, a caller's change to a returned record
+ * does not reach it, and every cached record passes the owner check.
+ */
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import type { DBCoreGetManyRequest, Dexie } from 'dexie';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMemory, type Memory } from '../../src/index';
+import type { MemoryRecord } from '../../src/schema';
+import { indexedDbStorage, type IndexedDbStorage } from '../../src/store/indexeddb';
+import { createRecordCache } from '../../src/store/record-cache';
+import { userPartition } from '../../src/storage/owner';
+import { createComputeClient } from '../../src/worker/client';
+import { createTestMemory } from '../helpers/memory';
+import { wrapTables } from '../helpers/idb-store';
+
+const owner = { userId: 'u', appName: 'default' };
+const opened: Memory[] = [];
+afterEach(async () => {
+  for (const memory of opened.splice(0)) await memory.close();
+});
+
+/** Memory rows read while `reads.on`. */
+function countRows(reads: { on: boolean; rows: number }) {
+  return (db: Dexie) =>
+    wrapTables(db, 'row-counter', (name, table) => ({
+      getMany: (request: DBCoreGetManyRequest) => {
+        if (reads.on && name === 'memories') reads.rows += request.keys.length;
+        return table.getMany(request);
+      },
+    }));
+}
+
+const FACTS = ['The user likes quiet beaches in Lisbon.', 'The user likes ferries in Oslo.', 'The user likes museums in Kyoto.', 'The user likes markets in Lima.'];
+
+/** A memory whose IndexedDB storage the test holds (to look into its cache), with FACTS remembered. */
+async function memoryWithStorage(reads = { on: false, rows: 0 }) {
+  let storage: IndexedDbStorage | undefined;
+  const compute = createComputeClient({ worker: 'off' });
+  const factory = new IDBFactory();
+  const test = await createTestMemory({
+    indexedDB: factory,
+    storage: {
+      open: async (context) => (storage = (await indexedDbStorage({ compute, indexedDB: factory, IDBKeyRange, onDatabase: countRows(reads) }).open(context)) as IndexedDbStorage),
+    },
+  });
+  opened.push(test.memory);
+  for (const [i, content] of FACTS.entries()) {
+    test.clock.advance(60_000);
+    await test.memory.remember({ content, topic: `trip-${i}` }, { ...owner, source: { type: 'user_explicit', id: `s${i}` } });
+  }
+  return { ...test, storage: storage!, reads };
+}
+
+const contents = (hits: readonly { memory: MemoryRecord }[]) => hits.map((hit) => hit.memory.content);
+
+describe('the warm retrieve’s record cache', () => {
+  it('reads no memory row for winners it returned before, and returns the same records', async () => {
+    const { memory, reads, storage } = await memoryWithStorage();
+    const first = await memory.retrieve('ferries in Oslo', { ...owner, k: 2 });
+    expect(storage.records.recent.size).toBe(2);
+    reads.on = true;
+    const again = await memory.retrieve('ferries in Oslo', { ...owner, k: 2 });
+    reads.on = false;
+    expect(reads.rows).toBe(0);
+    expect(again).toEqual(first);
+    expect(contents(again)[0]).toBe('The user likes ferries in Oslo.');
+  });
+
+  it('sees another instance’s correction and erasure on the next retrieve, not the cached copy', async () => {
+    const test = await memoryWithStorage();
+    const other = await createMemory({ name: test.name, indexedDB: test.factory, IDBKeyRange, worker: 'off', clock: test.clock });
+    opened.push(other);
+    const [hit] = await test.memory.retrieve('ferries in Oslo', { ...owner, k: 1 });
+    expect(hit!.memory.content).toBe('The user likes ferries in Oslo.');
+    test.clock.advance(60_000);
+    await other.correct(hit!.memory.id, 'The user likes night ferries in Oslo.', owner);
+    const corrected = await test.memory.retrieve('ferries in Oslo', { ...owner, k: 1 });
+    expect(contents(corrected)).toEqual(['The user likes night ferries in Oslo.']);
+    await other.forget(corrected[0]!.memory.id, owner);
+    // Forgetting the correction lets the memory it replaced stand again (docs/control.md).
+    const forgotten = await test.memory.retrieve('ferries in Oslo', { ...owner, k: 4 });
+    expect(contents(forgotten)).toContain('The user likes ferries in Oslo.');
+    expect(contents(forgotten)).not.toContain('The user likes night ferries in Oslo.');
+    await other.forgetSource('s1', owner);
+    const erased = await test.memory.retrieve('ferries in Oslo', { ...owner, k: 4 });
+    expect(contents(erased).some((content) => content.includes('ferries'))).toBe(false);
+    expect(erased).toHaveLength(3);
+    expect(contents(await test.memory.retrieve('markets in Lima', { ...owner, k: 1 }))).toEqual(['The user likes markets in Lima.']);
+    await other.forgetSource('s3', owner);
+    expect(contents(await test.memory.retrieve('markets in Lima', { ...owner, k: 4 }))).not.toContain('The user likes markets in Lima.');
+  });
+
+  it('sees another instance’s change to a record it holds under the same id (a pin, an erased source)', async () => {
+    const test = await memoryWithStorage();
+    const other = await createMemory({ name: test.name, indexedDB: test.factory, IDBKeyRange, worker: 'off', clock: test.clock });
+    opened.push(other);
+    test.clock.advance(60_000);
+    await test.memory.remember({ content: 'The user likes ferries in Oslo.', topic: 'trip-1' }, { ...owner, source: { type: 'user_explicit', id: 's-again' } });
+    const [hit] = await test.memory.retrieve('ferries in Oslo', { ...owner, k: 1 });
+    expect(hit!.memory.pinned ?? false).toBe(false);
+    expect(hit!.memory.sources.map((source) => source.id)).toEqual(['s1', 's-again']);
+    expect(test.storage.records.recent.take([hit!.memory.id], await test.storage.records.versions([userPartition(owner)]), owner).size).toBe(1);
+    await other.pin(hit!.memory.id, owner);
+    const [pinned] = await test.memory.retrieve('ferries in Oslo', { ...owner, k: 1 });
+    expect(pinned!.memory.id).toBe(hit!.memory.id);
+    expect(pinned!.memory.pinned).toBe(true);
+    await other.forgetSource('s-again', owner);
+    const [kept] = await test.memory.retrieve('ferries in Oslo', { ...owner, k: 1 });
+    expect(kept!.memory.content).toBe('The user likes ferries in Oslo.');
+    expect(kept!.memory.sources.map((source) => source.id)).toEqual(['s1']);
+  });
+
+  it('holds nothing after this instance forgets, forgets a source or rejects, and the next retrieve reads afresh', async () => {
+    const { memory, storage, reads } = await memoryWithStorage();
+    const [hit] = await memory.retrieve('ferries in Oslo', { ...owner, k: 1 });
+    expect(storage.records.recent.size).toBe(1);
+    await memory.forget(hit!.memory.id, owner);
+    expect(storage.records.recent.size).toBe(0);
+    const after = await memory.retrieve('ferries in Oslo', { ...owner, k: 4 });
+    expect(contents(after)).not.toContain('The user likes ferries in Oslo.');
+    expect(storage.records.recent.size).toBe(3);
+    await memory.forgetSource('s2', owner);
+    expect(storage.records.recent.size).toBe(0);
+    reads.on = true;
+    const rest = await memory.retrieve('museums in Kyoto', { ...owner, k: 4 });
+    reads.on = false;
+    expect(reads.rows).toBeGreaterThan(0);
+    expect(contents(rest)).not.toContain('The user likes museums in Kyoto.');
+  });
+
+  it('does not let a caller’s change to a returned record reach the next retrieve', async () => {
+    const { memory } = await memoryWithStorage();
+    const [hit] = await memory.retrieve('ferries in Oslo', { ...owner, k: 1 });
+    hit!.memory.content = 'changed by the caller';
+    hit!.memory.sources.length = 0;
+    const [again] = await memory.retrieve('ferries in Oslo', { ...owner, k: 1 });
+    expect(again!.memory.content).toBe('The user likes ferries in Oslo.');
+    expect(again!.memory.sources).toHaveLength(1);
+  });
+});
+
+describe('createRecordCache', () => {
+  const record = (id: string, userId = 'u'): MemoryRecord => ({ id, userId, appName: 'default', scope: 'user', content: `text of ${id}` }) as unknown as MemoryRecord;
+  const key = userPartition(owner);
+
+  it('answers only at the version an entry was read at, and drops a partition’s entries on another version', () => {
+    const cache = createRecordCache();
+    cache.put([record('a'), record('b')], new Map([[key, 3]]), cache.generation);
+    expect([...cache.take(['a', 'b', 'c'], new Map([[key, 3]]), owner).keys()]).toEqual(['a', 'b']);
+    expect(cache.take(['a'], new Map([[key, 4]]), owner).size).toBe(0);
+    expect(cache.size).toBe(0);
+    // Back at 3 (a restarted database): the dropped entries do not come back.
+    expect(cache.take(['a'], new Map([[key, 3]]), owner).size).toBe(0);
+  });
+
+  it('checks the owner of every cached record', () => {
+    const cache = createRecordCache();
+    cache.put([record('a', 'someone-else')], new Map([[userPartition({ userId: 'someone-else', appName: 'default' }), 1]]), cache.generation);
+    expect(cache.take(['a'], new Map([[userPartition({ userId: 'someone-else', appName: 'default' }), 1]]), owner).size).toBe(0);
+  });
+
+  it('keeps nothing a search read before a clear, and no more than its limit', () => {
+    const cache = createRecordCache(2);
+    const seen = cache.generation;
+    cache.clear();
+    cache.put([record('a')], new Map([[key, 1]]), seen);
+    expect(cache.size).toBe(0);
+    cache.put([record('a'), record('b'), record('c')], new Map([[key, 1]]), cache.generation);
+    expect([...cache.take(['a', 'b', 'c'], new Map([[key, 1]]), owner).keys()]).toEqual(['b', 'c']);
+  });
+});
