@@ -36,6 +36,13 @@ export interface Plan {
   partitions: readonly string[];
   /** Versions the decision was made against; a mismatch fails with ConflictError. */
   expected: ReadonlyMap<string, number>;
+  /**
+   * The checks' reads, sent beside the claim's control read (after the claim landed): when that
+   * read shows no other intent, nothing was being written on these partitions while they ran
+   * (a writer that claims later sees this claim and withdraws), so they read the store as the
+   * claim read does. Sent again when the claim had to finish a stale intent first.
+   */
+  prefetch?: () => Promise<void>;
   /** Runs after the claim is won and the versions are checked, with the control rows the claim read; throws to abandon the commit. */
   check?: (control: Control) => Promise<void>;
   /** Built once the versions are known (the writes may carry them). */
@@ -93,7 +100,7 @@ export async function commitPlan(collections: Collections, plan: Plan, options: 
   let partIds: string[] = [];
   let inline = true;
   try {
-    const control = await claim(collections, keys, id, options);
+    const control = await claim(collections, keys, id, options, plan.prefetch);
     const versions = new Map<string, [number, number]>();
     for (const key of keys) {
       const version = control.versions.get(key) ?? 0;
@@ -102,10 +109,17 @@ export async function commitPlan(collections: Collections, plan: Plan, options: 
       versions.set(key, [version, version + 1]);
     }
     await plan.check?.(control);
-    const writes = plan.writes(versions);
+    const all = plan.writes(versions);
     const after = [...versions].map(([key, [, version]]) => [key, version] as [string, number]);
+    // Rows upserted into the control collection itself (the stored inputs) go with the
+    // decision, in its request, when they fit: they land all or none with it, so they need no
+    // request of their own and no place in the plan.
+    const decision: ChromaRow[] = [{ id, metadata: { state: 'apply' } }, ...versionRows(after)];
+    const own = all.flatMap((write) => (write.table === 'control' && 'upsert' in write ? write.upsert : []));
+    const folded = own.length > 0 && decision.length + own.length <= collections.maxBatch;
+    const writes = folded ? all.filter((write) => !(write.table === 'control' && 'upsert' in write)) : all;
+    if (folded) decision.push(...own);
     const parts = planRows(id, { writes, versions: after });
-    const decision = [{ id, metadata: { state: 'apply' } }, ...versionRows(after)];
     // A small plan, the decision and the new versions in one request (readers and writers see
     // all or none); a large plan (an import) first, in the plans collection, and the decision
     // alone after it: the control collection, read by every call, only ever holds small rows.
@@ -137,9 +151,9 @@ function warnLeftBehind(id: string, decided: boolean, error: unknown): void {
 }
 
 /** Step 2: the control rows, once no other live intent covers these partitions. */
-async function claim(collections: Collections, keys: readonly string[], own: string, options: IntentOptions): Promise<Control> {
+async function claim(collections: Collections, keys: readonly string[], own: string, options: IntentOptions, prefetch?: () => Promise<void>): Promise<Control> {
   for (;;) {
-    const control = await readControl(collections, keys);
+    const [control] = await Promise.all([readControl(collections, keys), prefetch?.()]);
     const others = control.intents.filter((intent) => intent.id !== own);
     if (others.length === 0) return control;
     const live = others.find((intent) => !isStale(intent, options));
