@@ -53,6 +53,38 @@ describe('createChromaStorage (held partitions)', () => {
     }
   });
 
+  it('sets only the metadata of rows that keep their vector and content when a commit reinforces them', async () => {
+    const prefix = freshPrefix('reinforce');
+    const storage = await openTestStorage(prefix, { address: proxy });
+    try {
+      const records = [testRecord({ id: 'mem_a', embedding: unitVector(3) }), testRecord({ id: 'mem_b', embedding: unitVector(4) })];
+      await storage.records.commit({ records, creates: ['mem_a', 'mem_b'], expected: new Map() });
+      const memories = await chromaClient().getCollection({ name: `${prefix}memories` } as never);
+      const before = await memories.get({ ids: ['mem_a', 'mem_b'], include: ['embeddings', 'documents'] });
+      const versions = await storage.vectors.ensure([key]);
+      const reinforced = records.map((record) => ({ ...record, confidence: 0.8, updatedAt: 2, sources: [...record.sources, { type: 'user_explicit' as const, id: 's2', excerpt: 'again', at: 2 }] }));
+      proxy.reset();
+      await storage.records.commit({ records: reinforced, expected: versions });
+      const sent = proxy.requests.filter((request) => request.includes(`/collections/${memories.id}/`));
+      expect(sent.map((request) => request.split('/').at(-1))).toEqual(['update']);
+      const after = await memories.get({ ids: ['mem_a', 'mem_b'], include: ['embeddings', 'documents'] });
+      expect(after.embeddings).toEqual(before.embeddings);
+      expect(after.documents).toEqual(before.documents);
+      const reopened = await openTestStorage(prefix);
+      try {
+        const read = await reopened.records.getMany(['mem_a', 'mem_b'], owner);
+        expect(read.map((record) => [record.confidence, record.sources.map((source) => source.id)])).toEqual([
+          [0.8, ['s1', 's2']],
+          [0.8, ['s1', 's2']],
+        ]);
+      } finally {
+        await reopened.close();
+      }
+    } finally {
+      await storage.close();
+    }
+  });
+
   it("catches up on another instance's new rows and tombstones by write version when the version moved", async () => {
     const prefix = freshPrefix('catchup');
     const a = await openTestStorage(prefix, { internals: { lockName: 'a' } });

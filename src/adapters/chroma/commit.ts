@@ -150,6 +150,13 @@ function refuseRevokedInputs(rows: readonly ReadRow[], baseVersion: number | und
   }
 }
 
+/** Whether a stored vector equals the one about to be written, to the float32 bit (Chroma's own precision). */
+function sameVector(stored: Float32Array, next: readonly number[]): boolean {
+  if (stored.length !== next.length) return false;
+  for (let i = 0; i < stored.length; i++) if (stored[i] !== Math.fround(next[i]!)) return false;
+  return true;
+}
+
 /** What a revocation or a forget's redaction leaves of a record's excerpts. */
 function excerptBlanker({ revoke, redactExcerpts }: Commit): (record: MemoryRecord) => MemoryRecord {
   const rules = [
@@ -175,7 +182,15 @@ function writesOf(commit: Commit, stored: ReadonlyMap<string, MemoryRecord>, ver
   });
   const writes: Write[] = [];
   if (rewritten.length) writes.push({ table: 'memories', remove: rewritten.map((record) => record.id) });
-  if (memories.length) writes.push({ table: 'memories', upsert: memories });
+  // Rows that keep their vector and content (a reinforcement, a tombstone) need only their
+  // metadata set: when every row of the commit is one, their vectors are not sent again, and
+  // not written into the plan (one request either way: a mix is one upsert of them all).
+  const kept = (row: ChromaRow) => {
+    const previous = stored.get(row.id);
+    return previous?.embedding !== undefined && previous.content === row.document && !rewritten.some((record) => record.id === row.id) && sameVector(previous.embedding, row.embedding!);
+  };
+  if (memories.length && memories.every(kept)) writes.push({ table: 'memories', update: memories.map(({ id, metadata }) => ({ id, metadata })) });
+  else if (memories.length) writes.push({ table: 'memories', upsert: memories });
   // Stored inputs live in the control collection (they go with the decision: intents.ts); an
   // earlier engram kept them in `inputs`, so a rewritten or deleted one is removed from there too.
   const appended = inputs.map((input, i) => inputRow(input, versions.get(inputPartition(input))![1] * SEQ_SPAN + i));

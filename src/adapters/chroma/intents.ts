@@ -178,6 +178,7 @@ async function apply(collections: Collections, writes: readonly Write[]): Promis
     [...byTable.values()].map(async (run) => {
       for (const write of run) {
         if ('upsert' in write) await collections.upsert(write.table, write.upsert);
+        else if ('update' in write) await collections.update(write.table, write.update);
         else await collections.remove(write.table, write.remove);
       }
     }),
