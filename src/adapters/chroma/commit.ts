@@ -51,9 +51,11 @@ export function createCommit(collections: Collections, intents: IntentOptions, s
         // claim read; the checks use them when that read shows the partitions at those versions.
         prefetch: async () => {
           const held = keys.map((key) => snapshots.held(key));
+          // Taken before any await: a catch-up of this instance may move the held partitions meanwhile (storedRecords reads their rows at once).
+          const versions = held.map((partition) => partition?.version);
           const asHeld = held.every((partition) => partition !== undefined) ? new Map(keys.map((key, i) => [key, held[i]!])) : undefined;
           const [revocations, records] = await Promise.all([revocationsOf(collections, inputs), asHeld ? storedRecords(collections, commit, asHeld) : undefined]);
-          prefetched = { revocations, records, versions: held.map((partition) => partition?.version) };
+          prefetched = { revocations, records, versions };
         },
         check: async (control) => {
           refuseRevokedInputs(prefetched!.revocations, commit.inputsBaseVersion);
