@@ -111,7 +111,7 @@ describe('createChromaStorage (held partitions)', () => {
     const prefix = freshPrefix('parts');
     const faults = { failAt: 0, count: 0 };
     const writer = await openTestStorage(prefix, { dim: 64, internals: { faults } });
-    const records = Array.from({ length: 150 }, (_, i) => testRecord({ id: `mem_${i}`, embedding: unitVector(i + 1, 64), embedderId: 'test-64' }, 64));
+    const records = Array.from({ length: 400 }, (_, i) => testRecord({ id: `mem_${i}`, embedding: unitVector(i + 1, 64), embedderId: 'test-64' }, 64));
     faults.count = 0;
     faults.failAt = 4; // the claim, the plan (in the plans collection: it is large), the decision, then the memories upsert fails
     await expect(writer.records.commit({ records, creates: records.map((record) => record.id), expected: new Map() })).rejects.toThrow(/injected/);

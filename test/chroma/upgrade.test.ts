@@ -1,12 +1,14 @@
 /**
  * A store written by the previous format of the Chroma backend opens and keeps working: its
- * control rows carry boolean partition flags (re-flagged as integers once, on open) and its
- * stored inputs are in the `inputs` collection (still read, and removed from there when a commit
- * deletes them), while new inputs go to the control collection with each commit's decision.
+ * control rows carry boolean partition flags (re-flagged as integers once, on open), a decided
+ * commit left behind has its plan in plain JSON parts (finished on open), and its stored inputs
+ * are in the `inputs` collection (still read, and removed from there when a commit deletes
+ * them), while new inputs go to the control collection with each commit's decision.
  */
 import { describe, expect, it } from 'vitest';
 import { userPartition } from '../../src/storage/contract';
 import { inputRow, memoryRow } from '../../src/adapters/chroma/rows';
+import { PART_CHARS } from '../../src/adapters/chroma/plan-rows';
 import { chromaClient, freshPrefix, openTestStorage, testRecord } from './helpers';
 
 const owner = { userId: 'u1', appName: 'default' };
@@ -26,6 +28,17 @@ async function previousFormatStore(prefix: string): Promise<{ oldSeq: number }> 
   const oldSeq = 2 ** 20;
   const stored = inputRow(input('s1', 1), oldSeq);
   await inputs.upsert({ ids: [stored.id], embeddings: [[1]], documents: [stored.document!], metadatas: [stored.metadata] });
+  // A decided commit its writer left: plan parts as plain JSON (no `z`), boolean flag, lease over.
+  const left = memoryRow(testRecord({ id: 'mem_left', content: 'x'.repeat(3 * PART_CHARS) }), 2);
+  const text = JSON.stringify({ writes: [{ table: 'memories', upsert: [{ id: left.id, document: left.document, metadata: left.metadata, e: Buffer.from(Float32Array.from(left.embedding!).buffer).toString('base64') }] }], versions: [[key, 2]] });
+  const parts = Array.from({ length: Math.ceil(text.length / PART_CHARS) }, (_, n) => ({ id: `i:left/${n}`, metadata: { kind: 'plan', intent: 'i:left', n, text: text.slice(n * PART_CHARS, (n + 1) * PART_CHARS) } }));
+  expect(parts.length).toBeGreaterThan(1);
+  await control.upsert({
+    ids: ['i:left', ...parts.map((part) => part.id)],
+    embeddings: [[1], ...parts.map(() => [1])],
+    documents: ['', ...parts.map(() => '')],
+    metadatas: [{ kind: 'intent', state: 'apply', at: 0, [`p:${key}`]: true }, ...parts.map((part) => part.metadata)],
+  });
   return { oldSeq };
 }
 
@@ -35,19 +48,21 @@ describe('createChromaStorage (a store of the previous format)', () => {
     const { oldSeq } = await previousFormatStore(prefix);
     const storage = await openTestStorage(prefix);
     try {
-      expect(await storage.records.versions([key])).toEqual(new Map([[key, 1]]));
-      expect((await storage.records.list(owner, { scopes: ['user'], includeInvalid: true })).map((record) => record.id)).toEqual(['mem_old']);
+      // The left commit was finished on open (its version 2, its row), its intent and parts gone.
+      expect(await storage.records.versions([key])).toEqual(new Map([[key, 2]]));
+      expect((await storage.records.list(owner, { scopes: ['user'], includeInvalid: true })).map((record) => record.id).sort()).toEqual(['mem_left', 'mem_old']);
       expect((await storage.records.inputs(owner)).map((row) => [row.seq, row.at])).toEqual([[oldSeq, 1]]);
 
-      // A commit against version 1 passes (the claim read found the re-flagged version row).
-      await storage.records.commit({ records: [testRecord({ id: 'mem_new' })], creates: ['mem_new'], inputs: [input('s2', 2)], inputsBaseVersion: 1, expected: new Map([[key, 1]]) });
+      // A commit against version 2 passes (the claim read found the re-flagged version row).
+      await storage.records.commit({ records: [testRecord({ id: 'mem_new' })], creates: ['mem_new'], inputs: [input('s2', 2)], inputsBaseVersion: 2, expected: new Map([[key, 2]]) });
       expect((await storage.records.inputs(owner)).map((row) => row.at)).toEqual([1, 2]);
       const control = await chromaClient().getCollection({ name: `${prefix}control` } as never);
       const version = await control.get({ ids: [`v:${key}`] });
-      expect(version.metadatas[0]).toMatchObject({ version: 2, [`p:${key}`]: 1 });
+      expect(version.metadatas[0]).toMatchObject({ version: 3, [`p:${key}`]: 1 });
+      expect((await control.get({ where: { kind: { $in: ['intent', 'plan'] } } })).ids).toEqual([]);
       expect((await control.get({ ids: ['format'] })).metadatas[0]).toMatchObject({ format: 2 });
 
-      await storage.records.commit({ records: [], deleteInputs: [oldSeq], expected: new Map([[key, 2]]) });
+      await storage.records.commit({ records: [], deleteInputs: [oldSeq], expected: new Map([[key, 3]]) });
       expect((await storage.records.inputs(owner)).map((row) => row.at)).toEqual([2]);
       const inputs = await chromaClient().getCollection({ name: `${prefix}inputs` } as never);
       expect((await inputs.get()).ids).toEqual([]);
@@ -57,7 +72,7 @@ describe('createChromaStorage (a store of the previous format)', () => {
     // Opened again: nothing left to re-flag, the same state.
     const again = await openTestStorage(prefix);
     try {
-      expect(await again.records.versions([key])).toEqual(new Map([[key, 3]]));
+      expect(await again.records.versions([key])).toEqual(new Map([[key, 4]]));
       expect((await again.records.inputs(owner)).map((row) => row.at)).toEqual([2]);
     } finally {
       await again.close();

@@ -119,7 +119,7 @@ export async function commitPlan(collections: Collections, plan: Plan, options: 
     const folded = own.length > 0 && decision.length + own.length <= collections.maxBatch;
     const writes = folded ? all.filter((write) => !(write.table === 'control' && 'upsert' in write)) : all;
     if (folded) decision.push(...own);
-    const parts = planRows(id, { writes, versions: after });
+    const parts = await planRows(id, { writes, versions: after });
     // A small plan, the decision and the new versions in one request (readers and writers see
     // all or none); a large plan (an import) first, in the plans collection, and the decision
     // alone after it: the control collection, read by every call, only ever holds small rows.
