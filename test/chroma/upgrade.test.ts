@@ -30,7 +30,10 @@ async function previousFormatStore(prefix: string): Promise<{ oldSeq: number }> 
   await inputs.upsert({ ids: [stored.id], embeddings: [[1]], documents: [stored.document!], metadatas: [stored.metadata] });
   // A decided commit its writer left: plan parts as plain JSON (no `z`), boolean flag, lease over.
   const left = memoryRow(testRecord({ id: 'mem_left', content: 'x'.repeat(3 * PART_CHARS) }), 2);
-  const text = JSON.stringify({ writes: [{ table: 'memories', upsert: [{ id: left.id, document: left.document, metadata: left.metadata, e: Buffer.from(Float32Array.from(left.embedding!).buffer).toString('base64') }] }], versions: [[key, 2]] });
+  const text = JSON.stringify({
+    writes: [{ table: 'memories', upsert: [{ id: left.id, document: left.document, metadata: left.metadata, e: Buffer.from(Float32Array.from(left.embedding!).buffer).toString('base64') }] }],
+    versions: [[key, 2]],
+  });
   const parts = Array.from({ length: Math.ceil(text.length / PART_CHARS) }, (_, n) => ({ id: `i:left/${n}`, metadata: { kind: 'plan', intent: 'i:left', n, text: text.slice(n * PART_CHARS, (n + 1) * PART_CHARS) } }));
   expect(parts.length).toBeGreaterThan(1);
   await control.upsert({
