@@ -6,14 +6,14 @@
  *
  * A commit, in this order (the rules the recovery and the readers rely on):
  * 1. claim: write the intent in state `claim` (nothing else written yet);
- * 2. read the control rows of its partitions: another live intent there → withdraw the claim
+ * 2. read the control rows of its partitions (the checks' reads beside it): another live intent there → withdraw the claim
  *    and fail with ConflictError (the caller decides again); a stale one (older than the
  *    lease: its writer died) is finished or withdrawn first. Two claims that see each other
  *    both withdraw: at most one writer per partition passes this step;
  * 3. compare the versions with what the decision was made against, run the caller's checks;
- * 4. mark the intent `apply`, write its plan (every write, in small rows: plan-rows.ts) and the
- *    new versions, in one request: from here on the commit is decided, and whoever finds the
- *    intent finishes it;
+ * 4. mark the intent `apply`, write its plan (every other write, in small rows: plan-rows.ts),
+ *    the new versions and the control collection's own rows (the stored inputs), in one
+ *    request: from here on the commit is decided, and whoever finds the intent finishes it;
  * 5. apply the writes (upserts and deletes by id: idempotent, so applying twice is applying once);
  * 6. delete the intent and its plan (one request).
  * A crash before 4 leaves a claim (withdrawn: the pre-state); at or after 4, the intent is
