@@ -48,6 +48,12 @@ function updateCommit(): Commit {
   return { records: [tombstone, vegan], creates: ['mem_new'], inputs: [input('s2', "I'm vegan now", 2)], expected: new Map([[key, 1]]), inputsBaseVersion: 1 };
 }
 
+/** A reinforcement: the same memory with one more source (same vector and content: its metadata alone is written), and the input. */
+function reinforceCommit(): Commit {
+  const again = { ...vegetarian, confidence: 0.8, updatedAt: 2, sources: [...vegetarian.sources, { type: 'user_explicit' as const, id: 's2', excerpt: 'still vegetarian', at: 2 }] };
+  return { records: [again], inputs: [input('s2', 'still vegetarian', 2)], expected: new Map([[key, 1]]), inputsBaseVersion: 1 };
+}
+
 describe('createChromaStorage commit under SIGKILL', () => {
   let server: ChromaServer;
   let proxy: CountingProxy;
@@ -68,12 +74,13 @@ describe('createChromaStorage commit under SIGKILL', () => {
     return storage;
   }
 
-  it('leaves the pre- or the post-state, never between, when the server dies after any request of an UPDATE', async () => {
+  /** SIGKILL after the k-th request of `commit()`, for every k: pre- or post-state, no intent left. */
+  async function sweep(label: string, commit: () => Commit): Promise<void> {
     const reference = freshPrefix('fault_ref');
     const storage = await seeded(reference);
     const pre = await snapshot(storage);
     proxy.reset();
-    await storage.records.commit(updateCommit());
+    await storage.records.commit(commit());
     const requests = proxy.count;
     const post = await snapshot(storage);
     expect(post).not.toBe(pre);
@@ -83,7 +90,7 @@ describe('createChromaStorage commit under SIGKILL', () => {
       const prefix = freshPrefix(`fault_k${k}`);
       const store = await seeded(prefix);
       proxy.after(k, () => server.kill());
-      const outcome = await store.records.commit(updateCommit()).then(
+      const outcome = await store.records.commit(commit()).then(
         () => 'resolved',
         () => 'rejected',
       );
@@ -95,8 +102,12 @@ describe('createChromaStorage commit under SIGKILL', () => {
       const control = await chromaClient(server).getCollection({ name: `${prefix}control` } as never);
       expect((await control.get({ where: { kind: 'intent' } })).ids, `k=${k}: intents left`).toEqual([]);
     }
-    console.log(`chroma fault sweep: ${requests} requests per UPDATE commit; ended pre-state ${ended.pre}, post-state ${ended.post}, between 0`);
+    console.log(`chroma fault sweep: ${requests} requests per ${label} commit; ended pre-state ${ended.pre}, post-state ${ended.post}, between 0`);
     expect(ended.pre).toBeGreaterThan(0);
     expect(ended.post).toBeGreaterThan(0);
-  }, 240_000);
+  }
+
+  it('leaves the pre- or the post-state, never between, when the server dies after any request of an UPDATE', () => sweep('UPDATE', updateCommit), 240_000);
+
+  it('leaves the pre- or the post-state, never between, when the server dies after any request of a reinforcement (metadata-only write)', () => sweep('reinforcement', reinforceCommit), 240_000);
 });

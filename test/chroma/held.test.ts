@@ -26,7 +26,7 @@ describe('createChromaStorage (held partitions)', () => {
   });
   afterAll(() => proxy.close());
 
-  it('answers ensure and search with one control read when nothing moved, and a commit in eight requests', async () => {
+  it('answers ensure and search with one control read when nothing moved, and a commit in seven requests', async () => {
     const storage = await openTestStorage(freshPrefix('count'), { address: proxy });
     try {
       const records = Array.from({ length: 30 }, (_, i) => testRecord({ id: `mem_${i}`, embedding: unitVector(i + 1), topic: `t${i}` }));
@@ -43,11 +43,43 @@ describe('createChromaStorage (held partitions)', () => {
       const versions = await storage.vectors.ensure([key]);
       proxy.reset();
       await storage.records.commit({ records: [testRecord({ id: 'mem_new' })], creates: ['mem_new'], inputs: [input], inputsBaseVersion: versions.get(key)!, expected: versions });
-      // claim, claim read, revocations ∥ new ids, plan + decision + versions, memories ∥ inputs, clear.
-      expect(proxy.count).toBe(8);
+      // claim, claim read ∥ revocations ∥ new ids, plan + decision + versions + the input, memories, clear.
+      expect(proxy.count).toBe(7);
       proxy.reset();
       expect((await storage.records.getMany(['mem_new', 'mem_3'], owner)).map((record) => record.id)).toEqual(['mem_new', 'mem_3']);
       expect(proxy.count).toBe(1);
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it('sets only the metadata of rows that keep their vector and content when a commit reinforces them', async () => {
+    const prefix = freshPrefix('reinforce');
+    const storage = await openTestStorage(prefix, { address: proxy });
+    try {
+      const records = [testRecord({ id: 'mem_a', embedding: unitVector(3) }), testRecord({ id: 'mem_b', embedding: unitVector(4) })];
+      await storage.records.commit({ records, creates: ['mem_a', 'mem_b'], expected: new Map() });
+      const memories = await chromaClient().getCollection({ name: `${prefix}memories` } as never);
+      const before = await memories.get({ ids: ['mem_a', 'mem_b'], include: ['embeddings', 'documents'] });
+      const versions = await storage.vectors.ensure([key]);
+      const reinforced = records.map((record) => ({ ...record, confidence: 0.8, updatedAt: 2, sources: [...record.sources, { type: 'user_explicit' as const, id: 's2', excerpt: 'again', at: 2 }] }));
+      proxy.reset();
+      await storage.records.commit({ records: reinforced, expected: versions });
+      const sent = proxy.requests.filter((request) => request.includes(`/collections/${memories.id}/`));
+      expect(sent.map((request) => request.split('/').at(-1))).toEqual(['update']);
+      const after = await memories.get({ ids: ['mem_a', 'mem_b'], include: ['embeddings', 'documents'] });
+      expect(after.embeddings).toEqual(before.embeddings);
+      expect(after.documents).toEqual(before.documents);
+      const reopened = await openTestStorage(prefix);
+      try {
+        const read = await reopened.records.getMany(['mem_a', 'mem_b'], owner);
+        expect(read.map((record) => [record.confidence, record.sources.map((source) => source.id)])).toEqual([
+          [0.8, ['s1', 's2']],
+          [0.8, ['s1', 's2']],
+        ]);
+      } finally {
+        await reopened.close();
+      }
     } finally {
       await storage.close();
     }
@@ -79,7 +111,7 @@ describe('createChromaStorage (held partitions)', () => {
     const prefix = freshPrefix('parts');
     const faults = { failAt: 0, count: 0 };
     const writer = await openTestStorage(prefix, { dim: 64, internals: { faults } });
-    const records = Array.from({ length: 150 }, (_, i) => testRecord({ id: `mem_${i}`, embedding: unitVector(i + 1, 64), embedderId: 'test-64' }, 64));
+    const records = Array.from({ length: 400 }, (_, i) => testRecord({ id: `mem_${i}`, embedding: unitVector(i + 1, 64), embedderId: 'test-64' }, 64));
     faults.count = 0;
     faults.failAt = 4; // the claim, the plan (in the plans collection: it is large), the decision, then the memories upsert fails
     await expect(writer.records.commit({ records, creates: records.map((record) => record.id), expected: new Map() })).rejects.toThrow(/injected/);

@@ -12,6 +12,8 @@ export interface CountingProxy {
   readonly port: number;
   /** Requests forwarded since the last `reset`. */
   readonly count: number;
+  /** Their methods and paths (`POST /api/v2/…/upsert`), in arrival order. */
+  readonly requests: readonly string[];
   reset(): void;
   after(k: number, action: () => Promise<void>): void;
   close(): Promise<void>;
@@ -25,12 +27,14 @@ async function readBody(request: IncomingMessage): Promise<Buffer> {
 
 export async function startCountingProxy(target: string): Promise<CountingProxy> {
   let count = 0;
+  let requests: string[] = [];
   let trigger: { k: number; action: () => Promise<void> } | undefined;
   let gate: Promise<void> = Promise.resolve();
 
   async function forward(request: IncomingMessage, response: ServerResponse): Promise<void> {
     await gate;
     const n = ++count;
+    requests.push(`${request.method} ${request.url}`);
     const body = await readBody(request);
     try {
       const answer = await fetch(`${target}${request.url}`, {
@@ -62,8 +66,12 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
     get count() {
       return count;
     },
+    get requests() {
+      return requests;
+    },
     reset() {
       count = 0;
+      requests = [];
       trigger = undefined;
     },
     after(k, action) {

@@ -34,8 +34,11 @@ export interface ReadRow {
 export const TABLES = ['memories', 'inputs', 'control', 'revocations', 'plans'] as const;
 export type Table = (typeof TABLES)[number];
 
-/** One write of a commit's plan: rows upserted into a table, or ids removed from it. */
-export type Write = { table: Table; upsert: ChromaRow[] } | { table: Table; remove: string[] };
+/**
+ * One write of a commit's plan: rows upserted into a table, existing rows whose metadata is set
+ * (`update`: vector and document left as they are, not sent again), or ids removed from it.
+ */
+export type Write = { table: Table; upsert: ChromaRow[] } | { table: Table; update: ChromaRow[] } | { table: Table; remove: string[] };
 
 const PLACEHOLDER = [1];
 
@@ -62,6 +65,8 @@ export interface Collections {
   remove(table: Table, ids: readonly string[]): Promise<void>;
   /** Sets metadata keys of one existing row, leaving its document and vector as they are. */
   mark(table: Table, id: string, metadata: Metadata): Promise<void>;
+  /** {@link mark} for many rows (each row's `metadata`; its vector and document are not sent). */
+  update(table: Table, rows: readonly ChromaRow[]): Promise<void>;
   get(table: Table, request: { ids?: readonly string[]; where?: Filter; embeddings?: boolean; documents?: boolean }): Promise<ReadRow[]>;
   /** The `n` nearest rows to each vector, nearest first (one request for all vectors). */
   query(table: Table, request: { vectors: readonly Float32Array[]; n: number; where?: Filter; ids?: readonly string[]; metadata?: boolean }): Promise<ReadRow[][]>;
@@ -100,7 +105,7 @@ export async function openCollections(connection: ChromaConnection, faults?: Wri
   return { url, maxBatch, collection, fail, ...operations(collection, maxBatch, fail, faults) };
 }
 
-type Operations = Pick<Collections, 'upsert' | 'remove' | 'mark' | 'get' | 'query'>;
+type Operations = Pick<Collections, 'upsert' | 'remove' | 'mark' | 'update' | 'get' | 'query'>;
 
 function operations(collection: (table: Table) => Collection, maxBatch: number, fail: Collections['fail'], faults?: WriteFaults): Operations {
   async function run<T>(action: string, body: () => Promise<T>): Promise<T> {
@@ -131,6 +136,13 @@ function operations(collection: (table: Table) => Collection, maxBatch: number, 
         for (const batch of chunks(ids, maxBatch)) {
           beforeWrite(table);
           await collection(table).delete({ ids: [...batch] });
+        }
+      }),
+    update: (table, rows) =>
+      run(`writing ${table}`, async () => {
+        for (const batch of chunks(rows, maxBatch)) {
+          beforeWrite(table);
+          await collection(table).update({ ids: batch.map((row) => row.id), metadatas: batch.map((row) => row.metadata) });
         }
       }),
     mark: (table, id, metadata) =>

@@ -12,7 +12,7 @@
 import { IdCollisionError, partitionOf, PermissionError, StorageError, userPartition, type MemoryRecord } from 'engram';
 import type { Source } from '../../schema';
 import type { Commit, CommitResult, WriteInput } from '../../storage/contract';
-import type { ChromaRow, Collections } from './collections';
+import type { ChromaRow, Collections, ReadRow } from './collections';
 import { commitPlan, type IntentOptions, type Write } from './intents';
 import type { Held, Snapshots } from './snapshot';
 import { dropsFlags, inputId, inputPartition, inputRow, memoryRow, recordOf, sourceFlag } from './rows';
@@ -38,17 +38,31 @@ export function createCommit(collections: Collections, intents: IntentOptions, s
     ];
     let stored = new Map<string, MemoryRecord>();
     let written: ChromaRow[] = [];
+    const listing = revoke ?? redactExcerpts;
+    const keys = [...new Set([...records.map(partitionOf), ...(listing ? [userPartition(listing)] : [])])];
+    let prefetched: { revocations: ReadRow[]; records: Map<string, MemoryRecord> | undefined; versions: (number | undefined)[] } | undefined;
     const versions = await commitPlan(
       collections,
       {
         partitions,
         expected: commit.expected,
+        // The revocations of the inputs' sources and the records the commit replaces (from the
+        // held partitions as they are now, the new ids asked of the server), read beside the
+        // claim read; the checks use them when that read shows the partitions at those versions.
+        prefetch: async () => {
+          const held = keys.map((key) => snapshots.held(key));
+          // Taken before any await: a catch-up of this instance may move the held partitions meanwhile (storedRecords reads their rows at once).
+          const versions = held.map((partition) => partition?.version);
+          const asHeld = held.every((partition) => partition !== undefined) ? new Map(keys.map((key, i) => [key, held[i]!])) : undefined;
+          const [revocations, records] = await Promise.all([revocationsOf(collections, inputs), asHeld ? storedRecords(collections, commit, asHeld) : undefined]);
+          prefetched = { revocations, records, versions };
+        },
         check: async (control) => {
-          // Both reads run once the claim is won (nothing moves under them), side by side.
-          const listing = revoke ?? redactExcerpts;
-          const keys = [...new Set([...records.map(partitionOf), ...(listing ? [userPartition(listing)] : [])])];
+          refuseRevokedInputs(prefetched!.revocations, commit.inputsBaseVersion);
           const held = snapshots.currentAt(control, keys);
-          [, stored] = await Promise.all([refuseRevokedInputs(collections, inputs, commit.inputsBaseVersion), storedRecords(collections, commit, held && new Map(keys.map((key, i) => [key, held[i]!])))]);
+          const same = held?.every((partition, i) => partition.version === prefetched!.versions[i]);
+          // Not current (another instance wrote): read them now, by id and by source flag, as the claim is won.
+          stored = (same && prefetched!.records) || (await storedRecords(collections, commit, held && new Map(keys.map((key, i) => [key, held[i]!]))));
           refuseExistingIds(commit.creates ?? [], stored);
         },
         writes: (versions) => {
@@ -122,10 +136,13 @@ function refuseExistingIds(creates: readonly string[], stored: ReadonlyMap<strin
   }
 }
 
-async function refuseRevokedInputs(collections: Collections, inputs: Commit['inputs'] & object, baseVersion: number | undefined): Promise<void> {
+/** The revocations of the sources of `inputs` (by id). */
+async function revocationsOf(collections: Collections, inputs: Commit['inputs'] & object): Promise<ReadRow[]> {
   const owned = inputs.filter((input): input is WriteInput => input.kind !== 'prune' && input.scope !== 'app');
-  if (owned.length === 0) return;
-  const rows = await collections.get('revocations', { ids: owned.map((input) => revocationId(input, input.source.id)) });
+  return collections.get('revocations', { ids: owned.map((input) => revocationId(input, input.source.id)) });
+}
+
+function refuseRevokedInputs(rows: readonly ReadRow[], baseVersion: number | undefined): void {
   for (const row of rows) {
     const version = row.metadata.version;
     if (typeof version === 'number' && (baseVersion === undefined || version > baseVersion)) {
@@ -133,6 +150,13 @@ async function refuseRevokedInputs(collections: Collections, inputs: Commit['inp
       throw new PermissionError(`source '${sourceId}' was revoked with forgetSource while this write was in flight; nothing from it was stored. Ingest it again if the user shares it anew.`);
     }
   }
+}
+
+/** Whether a stored vector equals the one about to be written, to the float32 bit (Chroma's own precision). */
+function sameVector(stored: Float32Array, next: readonly number[]): boolean {
+  if (stored.length !== next.length) return false;
+  for (let i = 0; i < stored.length; i++) if (stored[i] !== Math.fround(next[i]!)) return false;
+  return true;
 }
 
 /** What a revocation or a forget's redaction leaves of a record's excerpts. */
@@ -160,14 +184,25 @@ function writesOf(commit: Commit, stored: ReadonlyMap<string, MemoryRecord>, ver
   });
   const writes: Write[] = [];
   if (rewritten.length) writes.push({ table: 'memories', remove: rewritten.map((record) => record.id) });
-  if (memories.length) writes.push({ table: 'memories', upsert: memories });
-  if (inputs.length) writes.push({ table: 'inputs', upsert: inputs.map((input, i) => inputRow(input, versions.get(inputPartition(input))![1] * SEQ_SPAN + i)) });
-  if (rewriteInputs.length) writes.push({ table: 'inputs', upsert: rewriteInputs.map((input) => inputRow(input, input.seq!)) });
-  if (deleteInputs.length) {
-    // Seqs count per owner here: the erasing owner's (or, without a revocation, every owner the commit covers).
-    const owners = revoke ? [userPartition(revoke)] : [...versions.keys()];
-    writes.push({ table: 'inputs', remove: owners.flatMap((key) => deleteInputs.map((seq) => inputId(key, seq))) });
-  }
+  // Rows that keep their vector and content (a reinforcement, a tombstone) need only their
+  // metadata set: when every row of the commit is one, their vectors are not sent again, and
+  // not written into the plan (one request either way: a mix is one upsert of them all).
+  const kept = (row: ChromaRow) => {
+    const previous = stored.get(row.id);
+    return previous?.embedding !== undefined && previous.content === row.document && !rewritten.some((record) => record.id === row.id) && sameVector(previous.embedding, row.embedding!);
+  };
+  if (memories.length && memories.every(kept)) writes.push({ table: 'memories', update: memories.map(({ id, metadata }) => ({ id, metadata })) });
+  else if (memories.length) writes.push({ table: 'memories', upsert: memories });
+  // Stored inputs live in the control collection (they go with the decision: intents.ts); an
+  // earlier engram kept them in `inputs`, so a rewritten or deleted one is removed from there too.
+  const appended = inputs.map((input, i) => inputRow(input, versions.get(inputPartition(input))![1] * SEQ_SPAN + i));
+  const rewrites = rewriteInputs.map((input) => inputRow(input, input.seq!));
+  if (appended.length || rewrites.length) writes.push({ table: 'control', upsert: [...appended, ...rewrites] });
+  // Seqs count per owner here: the erasing owner's (or, without a revocation, every owner the commit covers).
+  const owners = revoke ? [userPartition(revoke)] : [...versions.keys()];
+  const deleted = owners.flatMap((key) => deleteInputs.map((seq) => inputId(key, seq)));
+  if (deleted.length) writes.push({ table: 'control', remove: deleted });
+  if (deleted.length || rewrites.length) writes.push({ table: 'inputs', remove: [...deleted, ...rewrites.map((row) => row.id)] });
   if (revoke) {
     const version = versions.get(userPartition(revoke))![1];
     const upsert = revoke.sourceIds.map((sourceId) => ({ id: revocationId(revoke, sourceId), metadata: { userId: revoke.userId, appName: revoke.appName, sourceId, version, at: revoke.at } }));

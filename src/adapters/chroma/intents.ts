@@ -6,14 +6,14 @@
  *
  * A commit, in this order (the rules the recovery and the readers rely on):
  * 1. claim: write the intent in state `claim` (nothing else written yet);
- * 2. read the control rows of its partitions: another live intent there → withdraw the claim
+ * 2. read the control rows of its partitions (the checks' reads beside it): another live intent there → withdraw the claim
  *    and fail with ConflictError (the caller decides again); a stale one (older than the
  *    lease: its writer died) is finished or withdrawn first. Two claims that see each other
  *    both withdraw: at most one writer per partition passes this step;
  * 3. compare the versions with what the decision was made against, run the caller's checks;
- * 4. mark the intent `apply`, write its plan (every write, in small rows: plan-rows.ts) and the
- *    new versions, in one request: from here on the commit is decided, and whoever finds the
- *    intent finishes it;
+ * 4. mark the intent `apply`, write its plan (every other write, in small rows: plan-rows.ts),
+ *    the new versions and the control collection's own rows (the stored inputs), in one
+ *    request: from here on the commit is decided, and whoever finds the intent finishes it;
  * 5. apply the writes (upserts and deletes by id: idempotent, so applying twice is applying once);
  * 6. delete the intent and its plan (one request).
  * A crash before 4 leaves a claim (withdrawn: the pre-state); at or after 4, the intent is
@@ -26,7 +26,7 @@ import type { Metadata } from 'chromadb';
 import { ConflictError } from 'engram';
 import type { ChromaRow, Collections, ReadRow, Table, Write } from './collections';
 import { INLINE_PARTS, planIds, planRows, readPlan } from './plan-rows';
-import { eq, or, type Filter } from './where';
+import { eq, oneOf, or, type Filter } from './where';
 
 /** One write of a commit. */
 export type { Write } from './collections';
@@ -36,6 +36,13 @@ export interface Plan {
   partitions: readonly string[];
   /** Versions the decision was made against; a mismatch fails with ConflictError. */
   expected: ReadonlyMap<string, number>;
+  /**
+   * The checks' reads, sent beside the claim's control read (after the claim landed): when that
+   * read shows no other intent, nothing was being written on these partitions while they ran
+   * (a writer that claims later sees this claim and withdraws), so they read the store as the
+   * claim read does. Sent again when the claim had to finish a stale intent first.
+   */
+  prefetch?: () => Promise<void>;
   /** Runs after the claim is won and the versions are checked, with the control rows the claim read; throws to abandon the commit. */
   check?: (control: Control) => Promise<void>;
   /** Built once the versions are known (the writes may carry them). */
@@ -60,8 +67,16 @@ export interface Control {
 }
 
 const flag = (key: string) => `p:${key}`;
-const coverFilter = (keys: readonly string[]): Filter => or(...keys.map((key) => eq(flag(key), true)));
-const flags = (keys: readonly string[]): Metadata => Object.fromEntries(keys.map((key) => [flag(key), true]));
+/**
+ * Partition flags are the integer 1, not `true`: Chroma's local server keeps an index on
+ * (key, int value) and on (key, string value) of its metadata table, but none on boolean
+ * values, so a filter on a boolean flag scans every boolean of every collection on the server
+ * (76 ms per control read at 10k memories against 2 ms by the index). Stores written with
+ * boolean flags are re-flagged once when opened ({@link upgradeFlags}).
+ */
+const FLAG = 1;
+const coverFilter = (keys: readonly string[]): Filter => or(...keys.map((key) => eq(flag(key), FLAG)));
+const flags = (keys: readonly string[]): Metadata => Object.fromEntries(keys.map((key) => [flag(key), FLAG]));
 
 /** The versions and the intents in flight of `keys` (one request). */
 export async function readControl(collections: Collections, keys: readonly string[]): Promise<Control> {
@@ -85,7 +100,7 @@ export async function commitPlan(collections: Collections, plan: Plan, options: 
   let partIds: string[] = [];
   let inline = true;
   try {
-    const control = await claim(collections, keys, id, options);
+    const control = await claim(collections, keys, id, options, plan.prefetch);
     const versions = new Map<string, [number, number]>();
     for (const key of keys) {
       const version = control.versions.get(key) ?? 0;
@@ -94,10 +109,17 @@ export async function commitPlan(collections: Collections, plan: Plan, options: 
       versions.set(key, [version, version + 1]);
     }
     await plan.check?.(control);
-    const writes = plan.writes(versions);
+    const all = plan.writes(versions);
     const after = [...versions].map(([key, [, version]]) => [key, version] as [string, number]);
-    const parts = planRows(id, { writes, versions: after });
-    const decision = [{ id, metadata: { state: 'apply' } }, ...versionRows(after)];
+    // Rows upserted into the control collection itself (the stored inputs) go with the
+    // decision, in its request, when they fit: they land all or none with it, so they need no
+    // request of their own and no place in the plan.
+    const decision: ChromaRow[] = [{ id, metadata: { state: 'apply' } }, ...versionRows(after)];
+    const own = all.flatMap((write) => (write.table === 'control' && 'upsert' in write ? write.upsert : []));
+    const folded = own.length > 0 && decision.length + own.length <= collections.maxBatch;
+    const writes = folded ? all.filter((write) => !(write.table === 'control' && 'upsert' in write)) : all;
+    if (folded) decision.push(...own);
+    const parts = await planRows(id, { writes, versions: after });
     // A small plan, the decision and the new versions in one request (readers and writers see
     // all or none); a large plan (an import) first, in the plans collection, and the decision
     // alone after it: the control collection, read by every call, only ever holds small rows.
@@ -129,9 +151,9 @@ function warnLeftBehind(id: string, decided: boolean, error: unknown): void {
 }
 
 /** Step 2: the control rows, once no other live intent covers these partitions. */
-async function claim(collections: Collections, keys: readonly string[], own: string, options: IntentOptions): Promise<Control> {
+async function claim(collections: Collections, keys: readonly string[], own: string, options: IntentOptions, prefetch?: () => Promise<void>): Promise<Control> {
   for (;;) {
-    const control = await readControl(collections, keys);
+    const [control] = await Promise.all([readControl(collections, keys), prefetch?.()]);
     const others = control.intents.filter((intent) => intent.id !== own);
     if (others.length === 0) return control;
     const live = others.find((intent) => !isStale(intent, options));
@@ -142,7 +164,7 @@ async function claim(collections: Collections, keys: readonly string[], own: str
 
 const isStale = (intent: Intent, options: IntentOptions) => options.clock() - intent.at >= options.leaseMs;
 
-const versionRows = (versions: readonly [string, number][]): ChromaRow[] => versions.map(([key, version]) => ({ id: `v:${key}`, metadata: { kind: 'version', version, [flag(key)]: true } }));
+const versionRows = (versions: readonly [string, number][]): ChromaRow[] => versions.map(([key, version]) => ({ id: `v:${key}`, metadata: { kind: 'version', version, [flag(key)]: FLAG } }));
 
 /**
  * Applies a decided commit's writes (upserts and deletes by id: applying twice is applying
@@ -156,6 +178,7 @@ async function apply(collections: Collections, writes: readonly Write[]): Promis
     [...byTable.values()].map(async (run) => {
       for (const write of run) {
         if ('upsert' in write) await collections.upsert(write.table, write.upsert);
+        else if ('update' in write) await collections.update(write.table, write.update);
         else await collections.remove(write.table, write.remove);
       }
     }),
@@ -197,6 +220,27 @@ export async function recoverIntents(collections: Collections, options: IntentOp
     finished++;
   }
   return finished;
+}
+
+/** The control row that says which format the store's flags are in (absent: boolean flags, before this change). */
+const FORMAT_ID = 'format';
+const FORMAT = 2;
+
+/**
+ * On open: a store whose control rows carry boolean partition flags (an earlier engram) gets
+ * them as integers, version rows and intents alike, then the format row; idempotent, so an
+ * opener that dies half-way leaves the rest to the next one. One read by id once done.
+ * Writers of an earlier engram must not run beside this one (they write boolean flags).
+ */
+export async function upgradeFlags(collections: Collections): Promise<void> {
+  const [format] = await collections.get('control', { ids: [FORMAT_ID], documents: true });
+  if (format?.metadata.format === FORMAT) return;
+  const rows = await collections.get('control', { where: oneOf('kind', ['version', 'intent']) });
+  for (const row of rows) {
+    const old = Object.keys(row.metadata).filter((name) => name.startsWith('p:') && row.metadata[name] === true);
+    if (old.length) await collections.mark('control', row.id, Object.fromEntries(old.map((name) => [name, FLAG])));
+  }
+  await collections.upsert('control', [{ id: FORMAT_ID, metadata: { kind: 'format', format: FORMAT } }]);
 }
 
 /** Reads attempted before a read that keeps meeting writes in flight gives up. */

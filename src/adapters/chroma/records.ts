@@ -43,9 +43,12 @@ export function createRecordReads(collections: Collections, intents: IntentOptio
       collections,
       [key],
       async () => {
-        const rows = await collections.get('inputs', { where: and(eq('ok', key), where) });
-        const inputs = rows.map(inputOf);
-        return inputs.sort((a, b) => a.seq! - b.seq!);
+        // In the control collection (written with each commit's decision); a store an earlier
+        // engram wrote also has some in `inputs`. A row in both is the same input: control's wins.
+        const filter = and(eq('ok', key), where);
+        const [current, earlier] = await Promise.all([collections.get('control', { where: filter }), collections.get('inputs', { where: filter })]);
+        const byId = new Map([...earlier, ...current].map((row) => [row.id, row]));
+        return [...byId.values()].map(inputOf).sort((a, b) => a.seq! - b.seq!);
       },
       intents,
     );
