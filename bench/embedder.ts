@@ -18,6 +18,8 @@ declare global {
 const out = document.getElementById('out')!;
 const params = new URLSearchParams(location.search);
 const size = Number(params.get('memories') ?? 10_000);
+/** `?only=hash`: the hash-embedder store alone (no model load), for profiling the main thread. */
+const only = params.get('only');
 const chromium = /Chrom(?:e|ium)\/([\d.]+)/.exec(navigator.userAgent)?.[1] ?? 'unknown';
 const OWNER = { userId: BENCH_USER, appName: BENCH_APP };
 const GOALS = { retrieve: 25, ingest: 40, stall: 16 };
@@ -151,6 +153,10 @@ async function store(model: boolean): Promise<{ retrieve: number; ingest: number
   print(
     `MiniLM-shaped model (scripts/minilm-model.ts: 6 layers, 384-d, 12 heads, 30,522 WordPiece vocab, random weights, fp32), Chromium ${chromium} (headless), ONNX Runtime WASM in engram's module Worker, ${navigator.hardwareConcurrency} hardware threads, crossOriginIsolated ${crossOriginIsolated}`,
   );
+  if (only === 'hash') {
+    await store(false);
+    return [];
+  }
   await throughput();
   if (size > 0) {
     const hash = await store(false);

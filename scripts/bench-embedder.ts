@@ -18,7 +18,7 @@ import { writeMinilmShaped } from './minilm-model';
 const TRANSFORMERS_FILES = ['transformers.min.js', 'ort-wasm-simd-threaded.jsep.mjs', 'ort-wasm-simd-threaded.jsep.wasm'];
 
 /** Builds and serves the page with the model and transformers.js beside it; resolves to its URL and a way to stop. */
-async function servePage(): Promise<{ url: string; close(): Promise<void> }> {
+export async function servePage(): Promise<{ url: string; close(): Promise<void> }> {
   const outDir = await mkdtemp(join(tmpdir(), 'engram-bench-embedder-'));
   await build({
     configFile: false,
@@ -28,7 +28,7 @@ async function servePage(): Promise<{ url: string; close(): Promise<void> }> {
     // The adapter imports engram by its package name: here, the sources.
     resolve: { alias: [{ find: /^engram$/, replacement: join(REPO_ROOT, 'src/index.ts') }] },
     worker: { format: 'es' },
-    build: { outDir, emptyOutDir: true, target: 'es2022', rollupOptions: { input: join(REPO_ROOT, 'bench/embedder.html') } },
+    build: { outDir, emptyOutDir: true, target: 'es2022', minify: process.env['ENGRAM_BENCH_MINIFY'] !== '0', rollupOptions: { input: join(REPO_ROOT, 'bench/embedder.html') } },
   });
   writeMinilmShaped(join(outDir, 'models'));
   await mkdir(join(outDir, 'vendor'));
