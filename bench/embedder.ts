@@ -1,9 +1,12 @@
 // The browser side of `npm run bench:browser -- --embedder-only` (scripts/bench-embedder.ts):
 // the MiniLM-shaped model (scripts/minilm-model.ts, served from ./models/) run by
 // engram/transformers in engram's module Worker on ONNX Runtime's WASM backend, transformers.js
-// served from ./vendor/. Texts/s by batch, then a store of `?memories=N` filled by `import`
-// (the model embeds every memory), retrieve and ingest p50 on it, and the main thread's longest
-// stall meanwhile. The result is left on `window.__engramBench` for the driver.
+// served from ./vendor/. Texts/s by batch for each weights variant of `?dtypes=` (default q8,
+// transformers.js's default on WASM, and fp32), then a store of `?memories=N` filled by
+// `import` (the model embeds every memory) for each variant of `?stores=` (default q8) after
+// the hash-embedder baseline, retrieve and ingest p50 on it, and the main thread's longest
+// stall meanwhile. `?only=hash`: the baseline store alone (for profiling). The result is left
+// on `window.__engramBench` for the driver.
 import { createMemory } from '../src/index';
 import { transformersEmbedder } from '../src/adapters/transformers';
 import { createComputeClient } from '../src/worker/client';
@@ -18,6 +21,11 @@ declare global {
 const out = document.getElementById('out')!;
 const params = new URLSearchParams(location.search);
 const size = Number(params.get('memories') ?? 10_000);
+const only = params.get('only');
+type Dtype = 'q8' | 'fp32';
+const dtypesOf = (value: string | null, fallback: Dtype[]): Dtype[] => (value === null ? fallback : (value.split(',').filter((d) => d === 'q8' || d === 'fp32') as Dtype[]));
+const dtypes = dtypesOf(params.get('dtypes'), ['q8', 'fp32']);
+const stores = dtypesOf(params.get('stores'), ['q8']);
 const chromium = /Chrom(?:e|ium)\/([\d.]+)/.exec(navigator.userAgent)?.[1] ?? 'unknown';
 const OWNER = { userId: BENCH_USER, appName: BENCH_APP };
 const GOALS = { retrieve: 25, ingest: 40, stall: 16 };
@@ -27,7 +35,7 @@ const print = (line: string) => {
   out.textContent += `${line}\n`;
 };
 const here = (path: string) => new URL(path, location.href).href;
-const embedder = () => transformersEmbedder({ model: 'minilm-shaped', localModelPath: here('./models/'), moduleUrl: here('./vendor/transformers.min.js'), dtype: 'fp32' });
+const embedder = (dtype: Dtype) => transformersEmbedder({ model: 'minilm-shaped', localModelPath: here('./models/'), moduleUrl: here('./vendor/transformers.min.js'), dtype });
 
 /**
  * The main thread's longest stall while it runs: the widest gap between animation frames (a
@@ -63,47 +71,83 @@ const stallLine = (label: string, { frameGap, longTask }: { frameGap: number; lo
   return `${label}: widest frame gap ${ms(frameGap)} ms (a frame held back ${ms(held)} ms), longest long task ${longTask ? `${ms(longTask)} ms` : 'none (> 50 ms)'} — goal: no stall over ${GOALS.stall} ms: ${held <= GOALS.stall && longTask <= GOALS.stall ? 'met' : 'not met'}`;
 };
 
-async function throughput(): Promise<void> {
-  const client = createComputeClient();
+const BATCHES = [1, 8, 32] as const;
+const CALLS: Record<number, number> = { 1: 30, 8: 10, 32: 5 };
+
+/**
+ * Texts/s by batch for each weights variant, in two rounds over all of them: the first is a
+ * warm-up and is not printed. V8 runs ONNX Runtime's wasm from a baseline compile first and
+ * swaps in optimised code in the background; whichever variant ran first was measured on the
+ * slow code (q8 once came out at 0.15× fp32 at batch 1 that way, 1.7× under Node).
+ * Resolves to texts/s by batch size per variant.
+ */
+async function throughput(variants: readonly Dtype[]): Promise<Map<Dtype, Map<number, number>>> {
+  const clients = new Map<Dtype, { client: ReturnType<typeof createComputeClient>; spec: ReturnType<typeof embedder>['worker'] }>();
+  const rates = new Map<Dtype, Map<number, number>>();
   try {
-    const { worker: spec } = embedder();
-    const loadStarted = performance.now();
-    const { dim } = await client.loadModel(spec);
-    print(`model load in the worker (fetch 90 MB, compile, one probe): ${ms(performance.now() - loadStarted)} ms, dim ${dim}`);
-    const random = createRandom(28);
-    print('');
-    print('batch | texts/s | ms per call p50 | calls');
-    print('----- | ------- | --------------- | -----');
-    for (const batch of [1, 8, 32]) {
-      const calls = batch === 1 ? 30 : batch === 8 ? 10 : 5;
-      const texts = () => Array.from({ length: batch }, () => memoryText(random));
-      for (let i = 0; i < 2; i++) await client.embedModel(spec, texts());
-      const times: number[] = [];
-      for (let i = 0; i < calls; i++) {
-        const input = texts();
-        const started = performance.now();
-        await client.embedModel(spec, input);
-        times.push(performance.now() - started);
-      }
-      const total = times.reduce((a, b) => a + b, 0);
-      print(`${batch} | ${((batch * calls) / (total / 1000)).toFixed(1)} | ${ms(percentile(times, 50))} | ${calls}`);
+    for (const dtype of variants) {
+      const client = createComputeClient();
+      const { worker: spec } = embedder(dtype);
+      clients.set(dtype, { client, spec });
+      const loadStarted = performance.now();
+      const { dim } = await client.loadModel(spec);
+      print(`${dtype}: model load in the worker (fetch ${dtype === 'q8' ? '23' : '90'} MB, compile, one probe): ${ms(performance.now() - loadStarted)} ms, dim ${dim}`);
     }
+    const random = createRandom(28);
+    const texts = (batch: number) => Array.from({ length: batch }, () => memoryText(random));
+    const rows: string[] = [];
+    for (const round of [0, 1]) {
+      for (const dtype of variants) {
+        const { client, spec } = clients.get(dtype)!;
+        const byBatch = new Map<number, number>();
+        for (const batch of BATCHES) {
+          const calls = CALLS[batch]!;
+          for (let i = 0; i < 2; i++) await client.embedModel(spec, texts(batch));
+          const times: number[] = [];
+          for (let i = 0; i < calls; i++) {
+            const input = texts(batch);
+            const started = performance.now();
+            await client.embedModel(spec, input);
+            times.push(performance.now() - started);
+          }
+          const total = times.reduce((a, b) => a + b, 0);
+          byBatch.set(batch, (batch * calls) / (total / 1000));
+          if (round === 1) rows.push(`${dtype} | ${batch} | ${byBatch.get(batch)!.toFixed(1)} | ${ms(percentile(times, 50))} | ${calls}`);
+        }
+        rates.set(dtype, byBatch);
+      }
+    }
+    print('');
+    print('texts/s by batch (second round; the first, a warm-up of every variant, not shown):');
+    print('');
+    print('weights | batch | texts/s | ms per call p50 | calls');
+    print('------- | ----- | ------- | --------------- | -----');
+    for (const row of rows) print(row);
     // Consolidation's neighbour search is by cosine (threshold 0.6): say how spread these random-weight vectors are.
-    const vectors = await client.embedModel(
-      spec,
-      Array.from({ length: 32 }, () => memoryText(random)),
-    );
-    const cosines = vectors.flatMap((a, i) => vectors.slice(i + 1).map((b) => a.reduce((sum, value, j) => sum + value * b[j]!, 0)));
-    print(`cosine between 32 bench texts: min ${percentile(cosines, 0).toFixed(2)}, median ${percentile(cosines, 50).toFixed(2)}, max ${percentile(cosines, 100).toFixed(2)}`);
+    const sample = texts(32);
+    const vectorsOf = new Map<Dtype, Float32Array[]>();
+    for (const [dtype, { client, spec }] of clients) {
+      const vectors = await client.embedModel(spec, sample);
+      vectorsOf.set(dtype, vectors);
+      const cosines = vectors.flatMap((a, i) => vectors.slice(i + 1).map((b) => a.reduce((sum, value, j) => sum + value * b[j]!, 0)));
+      print(`${dtype}: cosine between 32 bench texts: min ${percentile(cosines, 0).toFixed(2)}, median ${percentile(cosines, 50).toFixed(2)}, max ${percentile(cosines, 100).toFixed(2)}`);
+    }
+    const q8 = vectorsOf.get('q8');
+    const fp32 = vectorsOf.get('fp32');
+    if (q8 && fp32) {
+      const agreement = q8.map((a, i) => a.reduce((sum, value, j) => sum + value * fp32[i]![j]!, 0));
+      print(`q8 against fp32, same 32 texts: cosine min ${percentile(agreement, 0).toFixed(5)}, median ${percentile(agreement, 50).toFixed(5)}`);
+    }
   } finally {
-    client.close();
+    for (const { client } of clients.values()) client.close();
   }
+  return rates;
 }
 
-/** Import, retrieve and ingest on a store of `size`: with the model, or (`model` false) with the built-in hash embedder, the baseline of the same run. */
-async function store(model: boolean): Promise<{ retrieve: number; ingest: number }> {
-  const label = model ? 'model' : 'hash (baseline)';
-  const memory = await createMemory({ name: `embedder-bench-${label}-${Date.now()}`, ...(model ? { embedder: embedder() } : {}), clock: () => T0 });
+/** Import, retrieve and ingest on a store of `size`: with the model's `dtype` weights, or (`dtype` undefined) with the built-in hash embedder, the baseline of the same run. */
+async function store(dtype?: Dtype): Promise<{ retrieve: number; ingest: number }> {
+  const label = dtype ? `model ${dtype}` : 'hash (baseline)';
+  const memory = await createMemory({ name: `embedder-bench-${dtype ?? 'hash'}-${Date.now()}`, ...(dtype ? { embedder: embedder(dtype) } : {}), clock: () => T0 });
   try {
     const { records } = createBenchData(size, 0);
     // What an export of this store holds: the memories without vectors, and each source's conversation as its stored input.
@@ -149,14 +193,25 @@ async function store(model: boolean): Promise<{ retrieve: number; ingest: number
 
 (async () => {
   print(
-    `MiniLM-shaped model (scripts/minilm-model.ts: 6 layers, 384-d, 12 heads, 30,522 WordPiece vocab, random weights, fp32), Chromium ${chromium} (headless), ONNX Runtime WASM in engram's module Worker, ${navigator.hardwareConcurrency} hardware threads, crossOriginIsolated ${crossOriginIsolated}`,
+    `MiniLM-shaped model (scripts/minilm-model.ts: 6 layers, 384-d, 12 heads, 30,522 WordPiece vocab, random weights; q8 = dynamically quantised int8, transformers.js's default on WASM, and fp32), Chromium ${chromium} (headless), ONNX Runtime WASM in engram's module Worker, ${navigator.hardwareConcurrency} hardware threads, crossOriginIsolated ${crossOriginIsolated}`,
   );
-  await throughput();
-  if (size > 0) {
-    const hash = await store(false);
-    const model = await store(true);
+  if (only === 'hash') {
+    await store();
+    return [];
+  }
+  print('');
+  const rates = await throughput(dtypes);
+  if (rates.has('q8') && rates.has('fp32')) {
     print('');
-    print(`model / hash baseline, same run: retrieve p50 ${(model.retrieve / hash.retrieve).toFixed(2)}×, ingest p50 ${(model.ingest / hash.ingest).toFixed(2)}×`);
+    print(`q8 / fp32 texts/s, same run: ${[...rates.get('q8')!].map(([batch, rate]) => `batch ${batch} ${(rate / rates.get('fp32')!.get(batch)!).toFixed(2)}×`).join(', ')}`);
+  }
+  if (size > 0) {
+    const hash = await store();
+    for (const dtype of stores) {
+      const model = await store(dtype);
+      print('');
+      print(`model ${dtype} / hash baseline, same run: retrieve p50 ${(model.retrieve / hash.retrieve).toFixed(2)}×, ingest p50 ${(model.ingest / hash.ingest).toFixed(2)}×`);
+    }
   }
   return [];
 })().then(

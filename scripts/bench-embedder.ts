@@ -1,11 +1,13 @@
 /**
- * `npm run bench:browser -- --embedder-only [--memories=N]` (issue #28): engram/transformers
- * with a real-sized model. Writes the MiniLM-shaped model (scripts/minilm-model.ts) beside a
- * Vite build of bench/embedder.html, serves transformers.js and ONNX Runtime's wasm from
- * node_modules/@huggingface/transformers/dist, and runs the page in headless Chromium: texts/s
- * by batch (1, 8, 32) in engram's worker, then retrieve and ingest p50 on a store of N memories
- * (default 10,000; `--memories=0` skips it) and the main thread's longest stall. Publishes
- * section `embedder` of docs/benchmarks.md.
+ * `npm run bench:browser -- --embedder-only [--memories=N] [--dtypes=q8,fp32] [--stores=q8,fp32]`
+ * (issue #28): engram/transformers with a real-sized model. Writes the MiniLM-shaped model
+ * (scripts/minilm-model.ts, fp32 and q8) beside a Vite build of bench/embedder.html, serves
+ * transformers.js and ONNX Runtime's wasm from node_modules/@huggingface/transformers/dist, and
+ * runs the page in headless Chromium: texts/s by batch (1, 8, 32) in engram's worker for each
+ * of `--dtypes` (default q8 and fp32), then the hash-embedder baseline and, for each of
+ * `--stores` (default q8), retrieve and ingest p50 on a store of N memories (default 10,000;
+ * `--memories=0` skips it) and the main thread's longest stall. Publishes section `embedder`
+ * of docs/benchmarks.md. `ENGRAM_BENCH_MINIFY=0` keeps the page unminified (for a profile).
  */
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,7 +20,7 @@ import { writeMinilmShaped } from './minilm-model';
 const TRANSFORMERS_FILES = ['transformers.min.js', 'ort-wasm-simd-threaded.jsep.mjs', 'ort-wasm-simd-threaded.jsep.wasm'];
 
 /** Builds and serves the page with the model and transformers.js beside it; resolves to its URL and a way to stop. */
-async function servePage(): Promise<{ url: string; close(): Promise<void> }> {
+export async function servePage(): Promise<{ url: string; close(): Promise<void> }> {
   const outDir = await mkdtemp(join(tmpdir(), 'engram-bench-embedder-'));
   await build({
     configFile: false,
@@ -28,7 +30,7 @@ async function servePage(): Promise<{ url: string; close(): Promise<void> }> {
     // The adapter imports engram by its package name: here, the sources.
     resolve: { alias: [{ find: /^engram$/, replacement: join(REPO_ROOT, 'src/index.ts') }] },
     worker: { format: 'es' },
-    build: { outDir, emptyOutDir: true, target: 'es2022', rollupOptions: { input: join(REPO_ROOT, 'bench/embedder.html') } },
+    build: { outDir, emptyOutDir: true, target: 'es2022', minify: process.env['ENGRAM_BENCH_MINIFY'] !== '0', rollupOptions: { input: join(REPO_ROOT, 'bench/embedder.html') } },
   });
   writeMinilmShaped(join(outDir, 'models'));
   await mkdir(join(outDir, 'vendor'));
@@ -55,6 +57,9 @@ async function servePage(): Promise<{ url: string; close(): Promise<void> }> {
 /** Runs the embedder bench; resolves to the process exit code (1 when the page crashed). */
 export async function runEmbedderBench(args: readonly string[]): Promise<number> {
   const memories = args.find((arg) => arg.startsWith('--memories='))?.slice('--memories='.length) ?? '10000';
+  const option = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const dtypes = option('dtypes');
+  const stores = option('stores');
   const served = await servePage();
   const browser = await launchChromium().catch(async (error: unknown) => {
     await served.close();
@@ -70,7 +75,7 @@ export async function runEmbedderBench(args: readonly string[]): Promise<number>
       } else if (message.type() === 'error') console.error(`[page] ${message.text()}`);
     });
     page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
-    await page.goto(`${served.url}embedder.html?memories=${memories}`);
+    await page.goto(`${served.url}embedder.html?memories=${memories}${dtypes !== undefined ? `&dtypes=${dtypes}` : ''}${stores !== undefined ? `&stores=${stores}` : ''}`);
     const read = () => (window as unknown as { __engramBench?: { failures: string[]; error?: string } }).__engramBench;
     await page.waitForFunction(read, undefined, { timeout: 60 * 60_000, polling: 1000 });
     const result = (await page.evaluate(read))!;

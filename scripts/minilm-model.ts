@@ -11,7 +11,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FLOAT, initializer, INT64, modelProto, node, valueInfo, type Field } from '../test/helpers/onnx-writer';
+import { bytes, FLOAT, initializer, int, INT64, message, modelProto, node, str, valueInfo, type Field } from '../test/helpers/onnx-writer';
 import { createRandom } from './bench-data';
 
 export const MINILM = { layers: 6, hidden: 384, heads: 12, intermediate: 1536, vocab: 30_522, positions: 512, typeVocab: 2 } as const;
@@ -24,10 +24,48 @@ function weights(random: () => number, size: number, scale = 0.02): Float32Array
   return out;
 }
 const filled = (size: number, value: number) => new Float32Array(size).fill(value);
+
+/** TensorProto.DataType of the quantised weights. */
+const UINT8 = 2;
+const INT8 = 3;
+
+/** An 8-bit initializer (raw_data), which onnx-writer's `initializer` does not write. */
+function initializer8(name: string, dims: readonly number[], type: typeof UINT8 | typeof INT8, data: Uint8Array | Int8Array): Field {
+  return message(5, ...dims.map((dim) => int(1, dim)), int(2, type), str(8, name), bytes(9, new Uint8Array(data.buffer, data.byteOffset, data.byteLength)));
+}
+
+/** Symmetric per-tensor int8, as ONNX Runtime's `quantize_dynamic` does a MatMul's weight (zero point 0). */
+function quantiseSymmetric(values: Float32Array): { data: Int8Array; scale: number } {
+  let max = 0;
+  for (const value of values) max = Math.max(max, Math.abs(value));
+  const scale = max / 127 || 1;
+  const data = new Int8Array(values.length);
+  for (let i = 0; i < values.length; i++) data[i] = Math.max(-127, Math.min(127, Math.round(values[i]! / scale)));
+  return { data, scale };
+}
+
+/** Asymmetric per-tensor uint8 (a Gather's table). */
+function quantiseAsymmetric(values: Float32Array): { data: Uint8Array; scale: number; zeroPoint: number } {
+  let min = 0;
+  let max = 0;
+  for (const value of values) (min = Math.min(min, value)), (max = Math.max(max, value));
+  const scale = (max - min) / 255 || 1;
+  const zeroPoint = Math.round(-min / scale);
+  const data = new Uint8Array(values.length);
+  for (let i = 0; i < values.length; i++) data[i] = Math.max(0, Math.min(255, Math.round(values[i]! / scale) + zeroPoint));
+  return { data, scale, zeroPoint };
+}
 const int64s = (...values: number[]) => BigInt64Array.from(values.map(BigInt));
 
-/** The BERT encoder graph: embeddings, 6 × (self-attention, FFN with Erf GELU), post-LayerNorm. */
-export function minilmOnnx(seed = 28): Uint8Array {
+/**
+ * The BERT encoder graph: embeddings, 6 × (self-attention, FFN with Erf GELU), post-LayerNorm.
+ * `q8`: the weights dynamically quantised to 8 bits as transformers.js's `model_quantized.onnx`
+ * files are (ONNX Runtime's `quantize_dynamic`): every weight MatMul becomes
+ * DynamicQuantizeLinear → MatMulInteger (uint8 activations × int8 weights) → Cast → Mul by the
+ * two scales, and the word table is uint8 with a DequantizeLinear after its Gather. Same seed,
+ * same fp32 weights before quantising. About 23 MB instead of 90.
+ */
+export function minilmOnnx(seed = 28, { q8 = false }: { q8?: boolean } = {}): Uint8Array {
   const { layers, hidden, heads, intermediate, vocab, positions, typeVocab } = MINILM;
   const head = hidden / heads;
   const random = createRandom(seed);
@@ -64,7 +102,22 @@ export function minilmOnnx(seed = 28): Uint8Array {
     );
     return output;
   };
-  const linear = (x: string, prefix: string, from: number, to: number) => op('Add', [op('MatMul', [x, param(`${prefix}.weight`, [from, to], weights(random, from * to))]), param(`${prefix}.bias`, [to], filled(to, 0))]);
+  /** x · W (W drawn here), in fp32 or, with `q8`, as ONNX Runtime's dynamic quantisation writes it. */
+  const matmul = (x: string, name: string, from: number, to: number) => {
+    const w = weights(random, from * to);
+    if (!q8) return op('MatMul', [x, param(name, [from, to], w)]);
+    const { data, scale } = quantiseSymmetric(w);
+    inits.push(initializer8(`${name}_quantized`, [from, to], INT8, data));
+    inits.push(initializer8(`${name}_zero_point`, [], INT8, Int8Array.of(0)));
+    const wScale = param(`${name}_scale`, [], Float32Array.of(scale));
+    const xq = `${name}.x_quantized`;
+    const xScale = `${name}.x_scale`;
+    const xZero = `${name}.x_zero_point`;
+    nodes.push(node('DynamicQuantizeLinear', [x], [xq, xScale, xZero], `${name}.DynamicQuantizeLinear`));
+    const product = op('Cast', [op('MatMulInteger', [xq, `${name}_quantized`, xZero, `${name}_zero_point`])], [{ name: 'to', int: FLOAT }]);
+    return op('Mul', [product, op('Mul', [xScale, wScale])]);
+  };
+  const linear = (x: string, prefix: string, from: number, to: number) => op('Add', [matmul(x, `${prefix}.weight`, from, to), param(`${prefix}.bias`, [to], filled(to, 0))]);
 
   // Constants.
   const one = param('const.one', [], Float32Array.of(1));
@@ -84,7 +137,15 @@ export function minilmOnnx(seed = 28): Uint8Array {
   // out at cosine 0.88–0.98, so consolidation would see every memory as a near-duplicate. A
   // trained model's vectors are spread out; with word identity dominating, these are too
   // (texts sharing no word far apart, texts sharing words closer). The cost is the same.
-  const word = op('Gather', [param('embeddings.word_embeddings.weight', [vocab, hidden], weights(random, vocab * hidden, 1)), 'input_ids']);
+  const wordTable = weights(random, vocab * hidden, 1);
+  let word: string;
+  if (q8) {
+    const { data, scale, zeroPoint } = quantiseAsymmetric(wordTable);
+    inits.push(initializer8('embeddings.word_embeddings.weight_quantized', [vocab, hidden], UINT8, data));
+    inits.push(initializer8('embeddings.word_embeddings.weight_zero_point', [], UINT8, Uint8Array.of(zeroPoint)));
+    const scaleName = param('embeddings.word_embeddings.weight_scale', [], Float32Array.of(scale));
+    word = op('DequantizeLinear', [op('Gather', ['embeddings.word_embeddings.weight_quantized', 'input_ids']), scaleName, 'embeddings.word_embeddings.weight_zero_point']);
+  } else word = op('Gather', [param('embeddings.word_embeddings.weight', [vocab, hidden], wordTable), 'input_ids']);
   const seqLength = op('Gather', [op('Shape', ['input_ids']), one64], [{ name: 'axis', int: 0 }]);
   const positionIds = op('Range', [zero64, seqLength, one64]);
   const position = op('Gather', [param('embeddings.position_embeddings.weight', [positions, hidden], weights(random, positions * hidden)), positionIds]);
@@ -124,7 +185,7 @@ export function minilmOnnx(seed = 28): Uint8Array {
 }
 
 const SPECIAL = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'];
-// Whole words a real uncased BERT vocabulary has (the bench's texts are made of such words).
+// Whole words a real uncased BERT vocabulary has (the bench's texts, its conversations and the facts taken from them are made of such words).
 const WORDS = `the a an of to in on at for with and or but is are was were be been has have had do does did not no yes
 user users likes loves prefers avoids collects books orders enjoys dislikes recommends visits reads watches plays cooks buys
 rents studies photographs follows spicy quiet early late cheap luxury vintage modern crowded remote sunny rainy vegan organic
@@ -134,7 +195,9 @@ libraries parks lakes mountains islands villages bridges castles lisbon kyoto os
 hanoi denver perth nairobi bergen krakow valencia cusco tbilisi osaka during what which where when who why how does any my your
 i you he she it we they me him her us them this that these those there here about from by as into over after before
 vegetarian diet tea coffee green name call work lives live home trip travel food drink like want need can will would should
-restrictions favourite favorite prefer dietary allergy allergic family friend friends city country week month year day today`
+restrictions favourite favorite prefer dietary allergy allergic family friend friends city country week month year day today
+hi so plan meals around long seat seating also export keeps failing sync itinerary near goes follows reported upload window
+aisle middle trips booking noted understood filter report sorry look some nice meet help ada ben`
   .split(/\s+/)
   .filter(Boolean);
 
@@ -177,7 +240,7 @@ function tokenizerJson(vocab: readonly string[]) {
   };
 }
 
-/** Writes the model under `root/minilm-shaped/` (about 90 MB); returns that directory. */
+/** Writes the model under `root/minilm-shaped/` (fp32 `onnx/model.onnx`, about 90 MB, and q8 `onnx/model_quantized.onnx`, about 23 MB); returns that directory. */
 export function writeMinilmShaped(root: string, seed = 28): string {
   const dir = join(root, MINILM_NAME);
   mkdirSync(join(dir, 'onnx'), { recursive: true });
@@ -203,6 +266,8 @@ export function writeMinilmShaped(root: string, seed = 28): string {
   writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(tokenizerJson(vocab)));
   writeFileSync(join(dir, 'tokenizer_config.json'), JSON.stringify(tokenizerConfig));
   writeFileSync(join(dir, 'onnx', 'model.onnx'), minilmOnnx(seed));
+  // What dtype 'q8' (transformers.js's default on the WASM backend) loads.
+  writeFileSync(join(dir, 'onnx', 'model_quantized.onnx'), minilmOnnx(seed, { q8: true }));
   return dir;
 }
 

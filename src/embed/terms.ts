@@ -37,10 +37,26 @@ export function lexicalTermStrings(text: string): string[] {
   return out;
 }
 
-/** Term ids of `text` with repetition (their count is the term frequency). */
+/**
+ * The last texts' term ids. A write computes a record's terms twice (its vector-log row and the
+ * worker's rows), and an import can compute them ahead, in slices, off the commit's single task
+ * (transfer/import.ts): each text pays once. Bounded; cleared whole when full.
+ */
+const TERMS_CACHE = new Map<string, Uint32Array>();
+const TERMS_CACHE_SIZE = 50_000;
+
+/**
+ * Term ids of `text` with repetition (their count is the term frequency). The array may be
+ * shared with other callers (a cache): read it, copy it, never write to it or transfer its buffer.
+ */
 export function lexicalTerms(text: string): Uint32Array {
+  const cached = TERMS_CACHE.get(text);
+  if (cached) return cached;
   // 32-bit term ids: a collision merges two terms' counts, nothing worse.
-  return Uint32Array.from(lexicalTermStrings(text), (term) => hash32(term));
+  const terms = Uint32Array.from(lexicalTermStrings(text), (term) => hash32(term));
+  if (TERMS_CACHE.size >= TERMS_CACHE_SIZE) TERMS_CACHE.clear();
+  TERMS_CACHE.set(text, terms);
+  return terms;
 }
 
 /** Term ids of several texts in one flat array: text `i` is `terms[offsets[i] .. offsets[i+1])`. */

@@ -13,6 +13,7 @@ import { watchPartitions } from './watch';
 import { checkSealing, installSealing } from './sealing';
 import { createStore, type Store } from './store';
 import { createVectorIndex, type VectorIndex, type VectorIndexDeps } from './vector-index';
+import { slicedRequests } from './sliced-requests';
 
 /** The IndexedDB storage with its concrete layers (tests and benchmarks reach into them). */
 export interface IndexedDbStorage extends Storage {
@@ -78,6 +79,8 @@ export function indexedDbStorage({ compute, onDatabase, notes, onEviction, encry
   return {
     async open(context: StorageContext): Promise<IndexedDbStorage> {
       const db = new EngramDatabase(context.name, database);
+      // Large batches in slices, so an import does not hold the main thread for seconds (sliced-requests.ts).
+      db.use(slicedRequests);
       if (encryptionKey) installSealing(db, encryptionKey);
       onDatabase?.(db);
       const storage = createIndexedDbStorage(db, { embedder: context.embedder, compute });

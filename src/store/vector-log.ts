@@ -62,6 +62,14 @@ export function logEntry(key: string, version: number, records: readonly MemoryR
 }
 
 /**
+ * Upserts past which a commit drops the partition's packs instead of logging them (the vector
+ * layer then writes a fresh snapshot from the worker, compactLater). The log entry of an
+ * import of 10,000 memories is one row of 10,000 small objects: one put, one structured clone
+ * of about 300 ms on the page's thread; the snapshot is columnar and written in chunks.
+ */
+export const LOG_UPSERTS_LIMIT = 2048;
+
+/**
  * Inside the commit transaction: one log entry per touched partition (empty when only its
  * version moved), or the partition's packs dropped when a vector was wiped. Returns those keys.
  */
@@ -70,7 +78,7 @@ export async function writePackLog(db: EngramDatabase, versions: ReadonlyMap<str
   const entries: VectorLogRow[] = [];
   for (const [key, [, to]] of versions) {
     const mine = records.filter((record) => partitionOf(record) === key);
-    if (mine.some(isWiped)) {
+    if (mine.some(isWiped) || mine.length > LOG_UPSERTS_LIMIT) {
       dropped.push(key);
       continue;
     }

@@ -7,11 +7,16 @@
 import { PermissionError, ValidationError } from '../errors';
 import { sourceKey } from '../storage/working-form';
 import type { OwnerExport } from './format';
+import { sliced } from './parse';
 
-/** @throws PermissionError for another owner's or an app-scope memory, ValidationError for an inconsistent export. */
-export function checkExport(data: OwnerExport): void {
+/**
+ * In slices (parse.ts): a check of 10,000 memories must not hold the page's thread.
+ * @throws PermissionError for another owner's or an app-scope memory, ValidationError for an inconsistent export.
+ */
+export async function checkExport(data: OwnerExport): Promise<void> {
   const ids = new Map<string, number>();
-  data.memories.forEach((memory, i) => {
+  await sliced(data.memories.length, (i) => {
+    const memory = data.memories[i]!;
     const path = `data.memories.${i}`;
     if (memory.scope === 'app') throw new PermissionError(`${path} ('${memory.id}') is an app-scope memory: those belong to every user of '${memory.appName}' and are never imported as one user's; remove it from the export`);
     if (memory.userId !== data.userId || memory.appName !== data.appName) {
@@ -21,10 +26,11 @@ export function checkExport(data: OwnerExport): void {
     if (ids.has(memory.id)) throw new ValidationError(`${path}.id`, `'${memory.id}' appears twice (also at data.memories.${ids.get(memory.id)}); the export is damaged`);
     ids.set(memory.id, i);
   });
-  checkSupersession(data);
-  checkSourcesHaveInputs(data);
+  await checkSupersession(data);
+  await checkSourcesHaveInputs(data);
   checkPending(data, ids);
-  data.inputs.forEach((input, i) => {
+  await sliced(data.inputs.length, (i) => {
+    const input = data.inputs[i]!;
     if (input.kind === 'remember' && (input.scope === 'session') !== (input.sessionId !== undefined)) {
       throw new ValidationError(`data.inputs.${i}`, "a remembered fact has a sessionId exactly when its scope is 'session'");
     }
@@ -32,29 +38,32 @@ export function checkExport(data: OwnerExport): void {
 }
 
 /** `supersededBy` links stay inside the export, leave from tombstones only, and never loop. */
-function checkSupersession(data: OwnerExport): void {
+async function checkSupersession(data: OwnerExport): Promise<void> {
   const next = new Map(data.memories.map((memory) => [memory.id, memory.supersededBy]));
-  data.memories.forEach((memory, i) => {
+  await sliced(data.memories.length, (i) => {
+    const memory = data.memories[i]!;
     if (memory.supersededBy === undefined) return;
     const path = `data.memories.${i}.supersededBy`;
     if (!next.has(memory.supersededBy)) throw new ValidationError(path, `points at '${memory.supersededBy}', which is not in the export; the export is damaged or incomplete`);
     if (memory.invalidatedAt === undefined) throw new ValidationError(path, `is set on '${memory.id}', which is active; only a tombstone has a successor`);
   });
   const settled = new Set<string>();
-  for (const memory of data.memories) {
+  await sliced(data.memories.length, (i) => {
+    const memory = data.memories[i]!;
     const seen = new Set<string>();
     for (let id: string | undefined = memory.id; id !== undefined && !settled.has(id); id = next.get(id)) {
       if (seen.has(id)) throw new ValidationError('data.memories', `supersededBy links form a cycle through '${id}'; a lineage only moves forward`);
       seen.add(id);
     }
     for (const id of seen) settled.add(id);
-  }
+  });
 }
 
 /** A source whose excerpt is still there was not revoked, so its input must be in the export too. */
-function checkSourcesHaveInputs(data: OwnerExport): void {
+async function checkSourcesHaveInputs(data: OwnerExport): Promise<void> {
   const stored = new Set(data.inputs.flatMap((input) => (input.kind === 'prune' ? [] : [sourceKey(input.source)])));
-  data.memories.forEach((memory, i) => {
+  await sliced(data.memories.length, (i) => {
+    const memory = data.memories[i]!;
     memory.sources.forEach((source, j) => {
       if (source.excerpt !== '' && !stored.has(sourceKey(source))) {
         throw new ValidationError(`data.memories.${i}.sources.${j}`, `source '${source.id}' (${source.type}) has no stored input in the export, so forgetSource could not replay without it; the export is damaged or incomplete`);

@@ -7,12 +7,13 @@
 import { ConflictError, IdCollisionError } from '../errors';
 import { embedDistinct, type Embedder } from '../embed/embedder';
 import type { Candidate, MemoryRecord } from '../schema';
-import { parseInput } from '../options';
 import type { InputRow, Owner, PendingEntry, RecordStore, Storage, WriteInput } from '../storage/contract';
 import { writeOwner } from '../storage/write-owner';
 import { writeInput } from '../storage/input-row';
 import { checkExport } from './check';
-import { OwnerExport, type ExportedInput, type ExportedMemory, type ImportReport } from './format';
+import type { ExportedInput, ExportedMemory, ImportReport } from './format';
+import { parseExport, sliced } from './parse';
+import { lexicalTerms } from '../embed/terms';
 
 export interface ImportDeps {
   storage: Storage;
@@ -79,13 +80,18 @@ function takenId(error: unknown): never {
  * owner already has data, StorageError when IndexedDB fails; in every case nothing is written.
  */
 export async function importOwner(deps: ImportDeps, data: unknown): Promise<ImportReport> {
-  const parsed = parseInput(OwnerExport, data, 'data');
-  checkExport(parsed);
+  // In slices, as is everything below on the page's thread: an import of 10,000 memories must not freeze it (parse.ts).
+  const parsed = await parseExport(data);
+  await checkExport(parsed);
   const owner = { userId: parsed.userId, appName: parsed.appName };
   const ids = parsed.memories.map((memory) => memory.id);
   const store = deps.storage.records;
   await refuseOccupied(store, owner);
   const records = await withVectors(parsed.memories, deps.embedder);
+  // The commit computes every active memory's lexical terms in one task (its vector log and the
+  // worker's rows); computed here in slices, the commit finds them in lexicalTerms' cache.
+  const active = records.filter((record) => record.invalidatedAt === undefined);
+  await sliced(active.length, (i) => void lexicalTerms(active[i]!.content));
   // One attempt: a conflict means another writer reached this owner, which import refuses anyway.
   return writeOwner(
     deps.storage,

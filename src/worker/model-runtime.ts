@@ -87,8 +87,31 @@ async function servedInstead(spec: ModelEmbedderSpec): Promise<string | undefine
   return undefined;
 }
 
+/**
+ * Texts per model run. A run pads every text to its longest, and a large call (an import sends
+ * 256) mixes short and long texts: the call is sorted by length and run in groups of this many,
+ * so each group pads to a length close to its own; the results come back in the caller's order.
+ */
+export const RUN_BATCH = 32;
+
 async function embedWith(extract: Pipeline, texts: string[], spec: ModelEmbedderSpec): Promise<Float32Array[]> {
   if (texts.length === 0) return [];
+  if (texts.length <= RUN_BATCH) return embedRun(extract, texts, spec);
+  const order = texts.map((_, i) => i).sort((a, b) => texts[a]!.length - texts[b]!.length || a - b);
+  const out = new Array<Float32Array>(texts.length);
+  for (let start = 0; start < order.length; start += RUN_BATCH) {
+    const group = order.slice(start, start + RUN_BATCH);
+    const vectors = await embedRun(
+      extract,
+      group.map((i) => texts[i]!),
+      spec,
+    );
+    group.forEach((i, j) => (out[i] = vectors[j]!));
+  }
+  return out;
+}
+
+async function embedRun(extract: Pipeline, texts: string[], spec: ModelEmbedderSpec): Promise<Float32Array[]> {
   let output: Awaited<ReturnType<Pipeline>>;
   try {
     output = await extract(texts, { pooling: 'mean', normalize: true });

@@ -45,6 +45,21 @@ describe('transformersEmbedder', () => {
     expectClose(long!, expectedVector(ids('[CLS]', 'the', 'user', 'likes', 'green', 'tea', '.', '[SEP]')));
   });
 
+  it('returns a large call in the caller’s order, though it runs it sorted by length in groups', async () => {
+    const embedder = transformersEmbedder(options());
+    const known: [string, string[]][] = [
+      ['hello', ['[CLS]', 'hello', '[SEP]']],
+      ['The user likes green tea.', ['[CLS]', 'the', 'user', 'likes', 'green', 'tea', '.', '[SEP]']],
+      ['hello worlds', ['[CLS]', 'hello', 'world', '##s', '[SEP]']],
+      ['The user drinks coffee, is vegetarian.', ['[CLS]', 'the', 'user', 'drinks', 'coffee', ',', 'is', 'vegetarian', '.', '[SEP]']],
+    ];
+    // 100 texts (more than one run's worth), long and short interleaved out of order.
+    const picks = Array.from({ length: 100 }, (_, i) => (i * 7 + (i >> 3)) % known.length);
+    const vectors = await embedder.embed(picks.map((k) => known[k]![0]));
+    expect(vectors).toHaveLength(100);
+    picks.forEach((k, i) => expectClose(vectors[i]!, expectedVector(ids(...known[k]![1]))));
+  });
+
   it("runs the model inside engram's worker, records carrying its id and dimension, when given to createMemory", async () => {
     const embedder = transformersEmbedder(options());
     const memory: Memory = await createMemory({ name: 'transformers-worker', indexedDB: new IDBFactory(), IDBKeyRange, worker: 'auto', embedder });
