@@ -38,24 +38,36 @@ export function lexicalTermStrings(text: string): string[] {
 }
 
 /**
- * The last texts' term ids. A write computes a record's terms twice (its vector-log row and the
- * worker's rows), and an import can compute them ahead, in slices, off the commit's single task
- * (transfer/import.ts): each text pays once. Bounded; cleared whole when full.
+ * Term ids computed ahead, while {@link withTermsMemo} runs: an import computes every memory's
+ * terms in slices before its commit, which would otherwise compute them again in one long task
+ * (its vector log and the worker's rows). Only for the length of that call: a memo that
+ * outlived it would keep the user's text in the page after a forget, or after `close()`.
  */
-const TERMS_CACHE = new Map<string, Uint32Array>();
-const TERMS_CACHE_SIZE = 50_000;
+let memo: Map<string, Uint32Array> | undefined;
+let memoHolders = 0;
+
+/** Runs `run` with {@link lexicalTerms} remembering what it computes; dropped when the last such call settles. */
+export async function withTermsMemo<T>(run: () => Promise<T>): Promise<T> {
+  memoHolders++;
+  memo ??= new Map();
+  try {
+    return await run();
+  } finally {
+    if (--memoHolders === 0) memo = undefined;
+  }
+}
 
 /**
- * Term ids of `text` with repetition (their count is the term frequency). The array may be
- * shared with other callers (a cache): read it, copy it, never write to it or transfer its buffer.
+ * Term ids of `text` with repetition (their count is the term frequency). Inside
+ * {@link withTermsMemo} the array may be shared with other callers: read it, copy it, never
+ * write to it or transfer its buffer.
  */
 export function lexicalTerms(text: string): Uint32Array {
-  const cached = TERMS_CACHE.get(text);
-  if (cached) return cached;
+  const known = memo?.get(text);
+  if (known) return known;
   // 32-bit term ids: a collision merges two terms' counts, nothing worse.
   const terms = Uint32Array.from(lexicalTermStrings(text), (term) => hash32(term));
-  if (TERMS_CACHE.size >= TERMS_CACHE_SIZE) TERMS_CACHE.clear();
-  TERMS_CACHE.set(text, terms);
+  memo?.set(text, terms);
   return terms;
 }
 

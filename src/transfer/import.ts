@@ -13,7 +13,7 @@ import { writeInput } from '../storage/input-row';
 import { checkExport } from './check';
 import type { ExportedInput, ExportedMemory, ImportReport } from './format';
 import { parseExport, sliced } from './parse';
-import { lexicalTerms } from '../embed/terms';
+import { lexicalTerms, withTermsMemo } from '../embed/terms';
 
 export interface ImportDeps {
   storage: Storage;
@@ -89,22 +89,24 @@ export async function importOwner(deps: ImportDeps, data: unknown): Promise<Impo
   await refuseOccupied(store, owner);
   const records = await withVectors(parsed.memories, deps.embedder);
   // The commit computes every active memory's lexical terms in one task (its vector log and the
-  // worker's rows); computed here in slices, the commit finds them in lexicalTerms' cache.
+  // worker's rows); computed here in slices first, the commit finds them in the memo.
   const active = records.filter((record) => record.invalidatedAt === undefined);
-  await sliced(active.length, (i) => void lexicalTerms(active[i]!.content));
-  // One attempt: a conflict means another writer reached this owner, which import refuses anyway.
-  return writeOwner(
-    deps.storage,
-    owner,
-    async (write) => {
-      // Again under the lock: a write may have landed while the vectors were computed. The
-      // commit's version check is the backstop for writers without it, and its `creates` check
-      // refuses an id any other owner holds.
-      await refuseOccupied(store, owner);
-      const inputs = parsed.inputs.map((input) => toInputRow(input, owner));
-      await write.commit({ records, creates: ids, inputs }).catch(takenId);
-      return { ...owner, memories: records.length, inputs: inputs.length };
-    },
-    { attempts: 1 },
-  );
+  return withTermsMemo(async () => {
+    await sliced(active.length, (i) => void lexicalTerms(active[i]!.content));
+    // One attempt: a conflict means another writer reached this owner, which import refuses anyway.
+    return writeOwner(
+      deps.storage,
+      owner,
+      async (write) => {
+        // Again under the lock: a write may have landed while the vectors were computed. The
+        // commit's version check is the backstop for writers without it, and its `creates` check
+        // refuses an id any other owner holds.
+        await refuseOccupied(store, owner);
+        const inputs = parsed.inputs.map((input) => toInputRow(input, owner));
+        await write.commit({ records, creates: ids, inputs }).catch(takenId);
+        return { ...owner, memories: records.length, inputs: inputs.length };
+      },
+      { attempts: 1 },
+    );
+  });
 }
