@@ -58,7 +58,20 @@ export const STORED_SCOPE_CODE: Readonly<Record<Scope, number>> = Object.freeze(
  */
 export interface PackedColumns {
   ids: string[];
+  /** Empty in a snapshot of 8-bit codes (`codes`), which a version before them rebuilds from the records. */
   vectors: Float32Array;
+  /**
+   * A snapshot written by an 8-bit compute holds its codes instead of f32 vectors: `codes` laid
+   * out as worker/code-layout.ts says (`codeLayout`, `codeStride` bytes a row, whole blocks of
+   * four rows), and per row `codeScales`, `codeErrors`, `codeNorms` (the scan's error bound).
+   * Absent in packs written before them (f32 `vectors`, quantised on load).
+   */
+  codes?: Int8Array;
+  codeLayout?: number;
+  codeStride?: number;
+  codeScales?: Float32Array;
+  codeErrors?: Float32Array;
+  codeNorms?: Float32Array;
   updatedAt: Float64Array;
   halfLifeDays: Float32Array;
   importance: Float32Array;
