@@ -79,6 +79,15 @@ export interface PackedColumns {
   sessionIds: string[];
   terms?: Uint32Array;
   termOffsets?: Uint32Array;
+  /**
+   * The same terms grouped by term, so a load indexes them per term (worker/api.ts
+   * `RowPostings`): ascending distinct `postingTerms`, for term `t` the entries
+   * `postingEntries[postingStarts[t] … postingStarts[t+1])`, each `row << 16 | count`. Absent in
+   * packs written before them (the index is then built row by row from `terms`).
+   */
+  postingTerms?: Uint32Array;
+  postingStarts?: Uint32Array;
+  postingEntries?: Uint32Array;
 }
 
 /** One chunk of a partition's packed snapshot (see vector-pack.ts): columnar rows at `version`. */

@@ -21,16 +21,18 @@ function translateScopes(codes: Uint8Array, from: Readonly<Record<Scope, number>
 
 /** A stored chunk as compute rows. */
 export function chunkRows(row: PackedColumns): IndexRows {
-  const { ids, vectors, updatedAt, halfLifeDays, importance, scopes, sessionIds, terms, termOffsets, codes, codeLayout, codeStride, codeScales, codeErrors, codeNorms } = row;
+  const { ids, vectors, updatedAt, halfLifeDays, importance, scopes, sessionIds, terms, termOffsets, codes, codeLayout, codeStride, codeScales, codeErrors, codeNorms, postingTerms, postingStarts, postingEntries } = row;
   const scopeCodes = translateScopes(scopes, STORED_SCOPE_CODE, SCOPE_CODE);
   const coded = codes && codeScales && codeErrors && codeNorms ? { codes: { layout: codeLayout ?? 0, stride: codeStride ?? 0, bytes: codes, scales: codeScales, errors: codeErrors, norms: codeNorms } } : {};
-  return { ids, vectors, ...coded, updatedAt, halfLifeDays, importance, scopes: scopeCodes, sessionIds, ...(terms && termOffsets ? { terms, termOffsets } : {}) };
+  const postings = terms && termOffsets && postingTerms && postingStarts && postingEntries ? { postings: { terms: postingTerms, starts: postingStarts, entries: postingEntries } } : {};
+  return { ids, vectors, ...coded, updatedAt, halfLifeDays, importance, scopes: scopeCodes, sessionIds, ...(terms && termOffsets ? { terms, termOffsets } : {}), ...postings };
 }
 
 /** Compute rows as a stored chunk. */
 export function storedColumns(rows: IndexRows): PackedColumns {
-  const { ids, vectors, updatedAt, halfLifeDays, importance, scopes, sessionIds, terms, termOffsets, codes } = rows;
+  const { ids, vectors, updatedAt, halfLifeDays, importance, scopes, sessionIds, terms, termOffsets, codes, postings } = rows;
   const scopeCodes = translateScopes(scopes, SCOPE_CODE, STORED_SCOPE_CODE);
   const coded = codes ? { codes: codes.bytes, codeLayout: codes.layout, codeStride: codes.stride, codeScales: codes.scales, codeErrors: codes.errors, codeNorms: codes.norms } : {};
-  return { ids, vectors, ...coded, updatedAt, halfLifeDays, importance, scopes: scopeCodes, sessionIds, ...(terms && termOffsets ? { terms, termOffsets } : {}) };
+  const grouped = terms && termOffsets && postings ? { postingTerms: postings.terms, postingStarts: postings.starts, postingEntries: postings.entries } : {};
+  return { ids, vectors, ...coded, updatedAt, halfLifeDays, importance, scopes: scopeCodes, sessionIds, ...(terms && termOffsets ? { terms, termOffsets } : {}), ...grouped };
 }

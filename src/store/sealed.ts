@@ -48,7 +48,7 @@ export const SEALED_TABLES: Readonly<Record<string, TableSeal>> = {
     bind: (row) => owned((row.source as { id?: unknown } | undefined)?.id ?? row.kind)(row),
     fields: [['messages', '*', 'content'], ['fact', 'content'], ['candidates', '*', 'content'], ['candidates', '*', 'excerpt'], ['metadata']],
   },
-  vectorPacks: { bind: (row) => [row.partition, row.part, row.version], fields: [['vectors'], ['codes'], ['codeScales'], ['codeErrors'], ['codeNorms'], ['terms'], ['termOffsets']] },
+  vectorPacks: { bind: (row) => [row.partition, row.part, row.version], fields: [['vectors'], ['codes'], ['codeScales'], ['codeErrors'], ['codeNorms'], ['terms'], ['termOffsets'], ['postingTerms'], ['postingStarts'], ['postingEntries']] },
   vectorLog: {
     bind: (row) => [row.partition],
     fields: [

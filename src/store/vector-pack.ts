@@ -215,6 +215,31 @@ function vectorsFit(chunk: VectorPackRow, dim: number): boolean {
   );
 }
 
+/**
+ * Whether the chunk's postings, if it has any, are the shape of its terms: ascending distinct
+ * terms, entries of its own rows in order, and as many occurrences as `terms` holds (a damaged
+ * posting would score rows differently from a rebuild, or leave the index out of step).
+ */
+function postingsFit(chunk: VectorPackRow): boolean {
+  const { postingTerms: terms, postingStarts: starts, postingEntries: entries } = chunk;
+  if (terms === undefined && starts === undefined && entries === undefined) return true;
+  if (!(terms instanceof Uint32Array && starts instanceof Uint32Array && entries instanceof Uint32Array) || !chunk.terms) return false;
+  const n = chunk.ids.length;
+  if (n > 65_536 || starts.length !== terms.length + 1 || starts[0] !== 0 || starts[terms.length] !== entries.length) return false;
+  let occurrences = 0;
+  for (let t = 0; t < terms.length; t++) {
+    if ((t > 0 && terms[t]! <= terms[t - 1]!) || starts[t + 1]! <= starts[t]!) return false;
+    for (let j = starts[t]!, last = -1; j < starts[t + 1]!; j++) {
+      const row = entries[j]! >>> 16;
+      const count = entries[j]! & 0xffff;
+      if (row >= n || row <= last || count === 0) return false;
+      last = row;
+      occurrences += count;
+    }
+  }
+  return occurrences === chunk.terms.length;
+}
+
 /** Whether stored chunk `chunk` can be part `part` of `parts` beside `first` (the partition's part 0). */
 function fits(chunk: VectorPackRow, part: number, parts: number, first: VectorPackRow, embedderId: string, dim: number): boolean {
   return (
@@ -224,6 +249,7 @@ function fits(chunk: VectorPackRow, part: number, parts: number, first: VectorPa
     chunk.embedderId === embedderId &&
     chunk.dim === dim &&
     vectorsFit(chunk, dim) &&
+    postingsFit(chunk) &&
     chunk.updatedAt.length === chunk.ids.length &&
     ((chunk.terms === undefined && chunk.termOffsets === undefined) ||
       (chunk.terms instanceof Uint32Array && chunk.termOffsets instanceof Uint32Array && chunk.termOffsets.length === chunk.ids.length + 1 && chunk.termOffsets[chunk.ids.length] === chunk.terms.length))

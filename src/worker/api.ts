@@ -52,6 +52,20 @@ export interface IndexRows {
    */
   terms?: Uint32Array;
   termOffsets?: Uint32Array;
+  /**
+   * The same terms grouped by term (a snapshot chunk of at most 65,536 rows): ascending distinct
+   * `terms`, and for term `t` the entries `entries[starts[t] … starts[t+1])`, each
+   * `row << 16 | count` by ascending row. A load of new rows then indexes them per term, not
+   * per row. Ignored when the rows are not all new to the partition.
+   */
+  postings?: RowPostings;
+}
+
+/** See {@link IndexRows.postings}. */
+export interface RowPostings {
+  terms: Uint32Array;
+  starts: Uint32Array;
+  entries: Uint32Array;
 }
 
 export interface ScanRequest {

@@ -6,7 +6,7 @@
 import { flattenTerms } from '../embed/terms';
 import { DAY_MS } from '../time';
 import { SCOPE_CODE, type IndexRows } from './api';
-import { LexicalIndex } from './lexical';
+import { chunkPostings, LexicalIndex, MAX_POSTING_ROWS } from './lexical';
 import { codeBytesOf } from './code-layout';
 import { RowMatrix, type VectorCodes } from './matrix';
 
@@ -73,7 +73,7 @@ function columnsOf(matrix: RowMatrix) {
   return { tags: matrix.tags, updatedAt: matrix.updatedAt, decay: matrix.decay, importance: matrix.importance };
 }
 
-/** Row `row`'s columns, id and terms from row `from` of `rows` (its vector is written apart). */
+/** Row `row`'s columns and id from row `from` of `rows` (its vector and terms are written apart). */
 function writeColumns(partition: Partition, columns: ReturnType<typeof columnsOf>, row: number, rows: IndexRows, from: number): void {
   const scope = rows.scopes[from]!;
   const sessionId = rows.sessionIds[from]!;
@@ -86,8 +86,6 @@ function writeColumns(partition: Partition, columns: ReturnType<typeof columnsOf
   partition.sessionIds[row] = sessionId;
   partition.ids[row] = rows.ids[from]!;
   partition.rowOf.set(rows.ids[from]!, row);
-  const { terms, termOffsets } = rows;
-  partition.lexical.set(row, terms && termOffsets ? terms.subarray(termOffsets[from]!, termOffsets[from + 1]!) : NO_TERMS);
 }
 
 const NO_TERMS = new Uint32Array(0);
@@ -118,6 +116,8 @@ export function upsertRows(partition: Partition, rows: IndexRows): void {
   // in one go when the first row that breaks the run comes (then row by row) or at the end.
   const start = partition.size;
   let run: number | null = codes ? 0 : null;
+  const written = new Int32Array(n);
+  let fresh = true;
   for (let i = 0; i < n; i++) {
     const existing = partition.rowOf.get(rows.ids[i]!);
     const row = existing ?? partition.size++;
@@ -129,8 +129,15 @@ export function upsertRows(partition: Partition, rows: IndexRows): void {
       matrix.writeStoredCodes(row, codes, i, 1);
     }
     writeColumns(partition, columns, row, rows, i);
+    written[i] = row;
+    fresh &&= row === start + i;
   }
   if (codes && run) matrix.writeStoredCodes(start, codes, 0, run);
+  const { terms, termOffsets, postings } = rows;
+  // Rows new to the partition, in order, with their chunk's postings (a snapshot chunk): the
+  // postings go in whole. Otherwise each row's terms are indexed one by one.
+  if (terms && termOffsets && postings && fresh) partition.lexical.load(start, n, terms, termOffsets, postings);
+  else for (let i = 0; i < n; i++) partition.lexical.set(written[i]!, terms && termOffsets ? terms.subarray(termOffsets[i]!, termOffsets[i + 1]!) : NO_TERMS);
 }
 
 /** Swap-remove: the last row moves into the hole, so the matrix stays dense. */
@@ -168,6 +175,7 @@ export function exportRows(partition: Partition, start: number, end: number): In
   const vectors = new Float32Array(coded ? 0 : n * dim);
   if (!coded) for (let i = 0; i < n; i++) vectors.set(matrix.exactRow(start + i), i * dim);
   const { terms, termOffsets } = flattenTerms(Array.from({ length: n }, (_, i) => partition.lexical.termsOf(start + i)));
+  const postings = n <= MAX_POSTING_ROWS ? { postings: chunkPostings(terms, termOffsets) } : {};
   return {
     ids: partition.ids.slice(start, end),
     vectors,
@@ -179,6 +187,7 @@ export function exportRows(partition: Partition, start: number, end: number): In
     sessionIds: partition.sessionIds.slice(start, end),
     terms,
     termOffsets,
+    ...postings,
   };
 }
 

@@ -308,6 +308,8 @@ describe('packed 8-bit codes', () => {
     expect(packed.coded).toBe(true);
     expect(packed.log).toEqual([]);
     const [chunk] = packed.chunks;
+    // The lexical index goes in per term: the chunk's postings hold every occurrence of its terms.
+    expect(chunk!.postings!.entries.reduce((sum, entry) => sum + (entry & 0xffff), 0)).toBe(chunk!.terms!.length);
     expect(chunk!.vectors.length).toBe(0);
     expect(chunk!.codes!.bytes.byteLength).toBe(304 * 256);
     expect(chunk!.codes!.bytes.byteLength * 4).toBeLessThanOrEqual(301 * 256 * 4 + 3 * 256 * 4);
@@ -357,7 +359,14 @@ describe('packed 8-bit codes', () => {
       await env.db.vectorPacks.put({ ...chunk, ...change(chunk) });
     };
     const errors = (chunk: VectorPackRowOf) => Float32Array.from(chunk.codeErrors!, (value, i) => (i === 3 ? Number.NaN : value));
-    for (const change of [(chunk: VectorPackRowOf) => ({ codeErrors: errors(chunk) }), (chunk: VectorPackRowOf) => ({ codes: chunk.codes!.slice(0, 256) }), () => ({ codeStride: 100 })]) {
+    const entries = (chunk: VectorPackRowOf) => Uint32Array.from(chunk.postingEntries!, (entry, i) => (i === 5 ? entry + 1 : entry));
+    const damages = [
+      (chunk: VectorPackRowOf) => ({ codeErrors: errors(chunk) }),
+      (chunk: VectorPackRowOf) => ({ codes: chunk.codes!.slice(0, 256) }),
+      () => ({ codeStride: 100 }),
+      (chunk: VectorPackRowOf) => ({ postingEntries: entries(chunk) }),
+    ];
+    for (const change of damages) {
       await damage(change);
       expect(await readPacked(env.db, CODED, EMBEDDER.id, EMBEDDER.dim, null)).toBeNull();
       const cold = env.indexOver(createComputeClient({ worker: 'off', compute: { codes: 'i8' } }));
