@@ -6,6 +6,7 @@ import { userPartition } from '../../src/storage/owner';
 import { createStore } from '../../src/store/store';
 import { createVectorIndex } from '../../src/store/vector-index';
 import { readPacked, readRecordRows, writeSnapshot, type PackedPartition } from '../../src/store/vector-pack';
+import { checkSealing, installSealing } from '../../src/store/sealing';
 import { DEFAULT_WEIGHTS } from '../../src/schema';
 import { createHashEmbedder } from '../../src/embed/hash-embedder';
 import type { ComputeClient } from '../../src/worker/client';
@@ -260,9 +261,16 @@ describe('packed 8-bit codes', () => {
   const hash = createHashEmbedder(EMBEDDER.dim);
 
   /** A database of `n` facts of OWNER written through an index over `compute`, and what reads it. */
-  async function written(n: number, codes: 'i8' | 'f32') {
-    const db = new EngramDatabase(`vector-pack-codes-${codes}-${Date.now()}-${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange });
+  async function written(n: number, codes: 'i8' | 'f32', key?: CryptoKey) {
+    const factory = new IDBFactory();
+    const name = `vector-pack-codes-${codes}-${Date.now()}-${Math.random()}`;
+    const db = new EngramDatabase(name, { indexedDB: factory, IDBKeyRange });
     opened.push(db);
+    if (key) {
+      installSealing(db, key);
+      await db.open();
+      await checkSealing(db);
+    }
     const store = createStore(db);
     const indexOver = (compute: ComputeClient) => createVectorIndex({ db, store, compute, embedder: EMBEDDER });
     const commitThrough = async (index: ReturnType<typeof indexOver>, records: MemoryRecord[]) => {
@@ -278,7 +286,7 @@ describe('packed 8-bit codes', () => {
     const writerCompute = createComputeClient({ worker: 'off', compute: { codes } });
     const writer = indexOver(writerCompute);
     await commitThrough(writer, Array.from({ length: n }, fact));
-    return { db, store, indexOver, writer, writerCompute, commit: (index: ReturnType<typeof indexOver>) => commitThrough(index, [fact()]) };
+    return { db, factory, name, store, indexOver, writer, writerCompute, commit: (index: ReturnType<typeof indexOver>) => commitThrough(index, [fact()]) };
   }
 
   /** The top 10 of each query through `index` (ids and scores). */
@@ -326,6 +334,21 @@ describe('packed 8-bit codes', () => {
     const exported = (await cold.exportPartition(CODED, 50))!;
     expect(await writeSnapshot(env.db, CODED, EMBEDDER, exported.version, exported.chunks)).toBe(true);
     expect((await readPacked(env.db, CODED, EMBEDDER.id, EMBEDDER.dim, null))!.chunks.length).toBe(7);
+    expect(await topK(env.indexOver(createComputeClient({ worker: 'off', compute: { codes: 'i8' } })))).toEqual(rebuilt.top);
+  });
+
+  it('seal the codes, their bounds and the postings at rest, and load them back whole with the key', async () => {
+    const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+    const env = await written(60, 'i8', key);
+    expect(await env.writer.compact(CODED)).toBe(true);
+    const raw = new EngramDatabase(env.name, { indexedDB: env.factory, IDBKeyRange });
+    opened.push(raw);
+    const stored = (await raw.vectorPacks.get([CODED, 0]))! as unknown as Record<string, unknown>;
+    for (const field of ['vectors', 'codes', 'codeScales', 'codeErrors', 'codeNorms', 'terms', 'termOffsets', 'postingTerms', 'postingStarts', 'postingEntries']) expect([field, stored[field]?.constructor]).toEqual([field, Uint8Array]);
+    const packed = (await readPacked(env.db, CODED, EMBEDDER.id, EMBEDDER.dim, null))!;
+    expect(packed.coded).toBe(true);
+    expect(packed.chunks[0]!.postings).toBeDefined();
+    const rebuilt = await rebuiltTopK(env);
     expect(await topK(env.indexOver(createComputeClient({ worker: 'off', compute: { codes: 'i8' } })))).toEqual(rebuilt.top);
   });
 
