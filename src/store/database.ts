@@ -58,7 +58,20 @@ export const STORED_SCOPE_CODE: Readonly<Record<Scope, number>> = Object.freeze(
  */
 export interface PackedColumns {
   ids: string[];
+  /** Empty in a snapshot of 8-bit codes (`codes`), which a version before them rebuilds from the records. */
   vectors: Float32Array;
+  /**
+   * A snapshot written by an 8-bit compute holds its codes instead of f32 vectors: `codes` laid
+   * out as worker/code-layout.ts says (`codeLayout`, `codeStride` bytes a row, whole blocks of
+   * four rows), and per row `codeScales`, `codeErrors`, `codeNorms` (the scan's error bound).
+   * Absent in packs written before them (f32 `vectors`, quantised on load).
+   */
+  codes?: Int8Array;
+  codeLayout?: number;
+  codeStride?: number;
+  codeScales?: Float32Array;
+  codeErrors?: Float32Array;
+  codeNorms?: Float32Array;
   updatedAt: Float64Array;
   halfLifeDays: Float32Array;
   importance: Float32Array;
@@ -66,6 +79,15 @@ export interface PackedColumns {
   sessionIds: string[];
   terms?: Uint32Array;
   termOffsets?: Uint32Array;
+  /**
+   * The same terms grouped by term, so a load indexes them per term (worker/api.ts
+   * `RowPostings`): ascending distinct `postingTerms`, for term `t` the entries
+   * `postingEntries[postingStarts[t] … postingStarts[t+1])`, each `row << 16 | count`. Absent in
+   * packs written before them (the index is then built row by row from `terms`).
+   */
+  postingTerms?: Uint32Array;
+  postingStarts?: Uint32Array;
+  postingEntries?: Uint32Array;
 }
 
 /** One chunk of a partition's packed snapshot (see vector-pack.ts): columnar rows at `version`. */

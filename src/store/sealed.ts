@@ -19,12 +19,12 @@
 import { EncryptionKeyError } from '../errors';
 
 /** A value that may be sealed. */
-export type Plain = string | Float32Array | Uint32Array;
+export type Plain = string | Float32Array | Uint32Array | Int8Array;
 
 /** Sealed values start with this byte; another scheme would get another. */
 const FORMAT = 1;
 const IV_BYTES = 12;
-const KIND = { string: 0, f32: 1, u32: 2 } as const;
+const KIND = { string: 0, f32: 1, u32: 2, i8: 3 } as const;
 
 /** Where a table's user text sits: paths into a row (`*`: every element of an array). */
 interface TableSeal {
@@ -48,7 +48,7 @@ export const SEALED_TABLES: Readonly<Record<string, TableSeal>> = {
     bind: (row) => owned((row.source as { id?: unknown } | undefined)?.id ?? row.kind)(row),
     fields: [['messages', '*', 'content'], ['fact', 'content'], ['candidates', '*', 'content'], ['candidates', '*', 'excerpt'], ['metadata']],
   },
-  vectorPacks: { bind: (row) => [row.partition, row.part, row.version], fields: [['vectors'], ['terms'], ['termOffsets']] },
+  vectorPacks: { bind: (row) => [row.partition, row.part, row.version], fields: [['vectors'], ['codes'], ['codeScales'], ['codeErrors'], ['codeNorms'], ['terms'], ['termOffsets'], ['postingTerms'], ['postingStarts'], ['postingEntries']] },
   vectorLog: {
     bind: (row) => [row.partition],
     fields: [
@@ -102,9 +102,9 @@ export function plainSlots(table: string, row: unknown): Slot[] {
   return slots;
 }
 
-/** A value that must be sealed before it is stored: a non-empty string or a vector/term array. */
+/** A value that must be sealed before it is stored: a non-empty string or a vector/code/term array. */
 export function isPlain(value: unknown): value is Plain {
-  return (typeof value === 'string' && value !== '') || value instanceof Float32Array || value instanceof Uint32Array;
+  return (typeof value === 'string' && value !== '') || value instanceof Float32Array || value instanceof Uint32Array || value instanceof Int8Array;
 }
 
 /** A stored sealed value (what {@link Codec.seal} produced). */
@@ -127,7 +127,7 @@ function encode(value: Plain): Uint8Array<ArrayBuffer> {
     return out;
   }
   const out = new Uint8Array(HEADER_BYTES + value.byteLength);
-  out[0] = value instanceof Float32Array ? KIND.f32 : KIND.u32;
+  out[0] = value instanceof Float32Array ? KIND.f32 : value instanceof Int8Array ? KIND.i8 : KIND.u32;
   out.set(new Uint8Array(value.buffer, value.byteOffset, value.byteLength), HEADER_BYTES);
   return out;
 }
@@ -136,6 +136,7 @@ function decode(plain: ArrayBuffer): Plain {
   const kind = new Uint8Array(plain, 0, 1)[0];
   if (kind === KIND.f32) return new Float32Array(plain, HEADER_BYTES);
   if (kind === KIND.u32) return new Uint32Array(plain, HEADER_BYTES);
+  if (kind === KIND.i8) return new Int8Array(plain, HEADER_BYTES);
   const units = new DataView(plain, HEADER_BYTES);
   const codes = new Array<number>(units.byteLength / 2);
   for (let i = 0; i < codes.length; i++) codes[i] = units.getUint16(i * 2, true);

@@ -26,6 +26,7 @@ import { partitionOf } from '../storage/owner';
 import { createCodec, isPlain, isSealed, mapSealed, plainSlots, SEALED_TABLES, sealKeyCheck, verifyKeyCheck, type Codec, type Plain, type Slot } from './sealed';
 import { widestRows } from './lineage';
 import { logEntry } from './vector-log';
+import { storedColumns } from './pack-columns';
 
 interface Sealer {
   codec: Codec;
@@ -42,8 +43,9 @@ const VALUE_KEY_BYTES = 64 * 1024;
 
 function valueKey(context: string, value: Plain): string {
   if (typeof value === 'string') return `${context}\u0000s${value}`;
-  const units = new Uint16Array(value.buffer, value.byteOffset, value.byteLength / 2);
-  let key = `${context}\u0000${value instanceof Float32Array ? 'f' : 'u'}`;
+  // Bytes of an odd-length (8-bit) array are keyed one unit per byte.
+  const units = value.byteLength % 2 || value.byteOffset % 2 ? new Uint8Array(value.buffer, value.byteOffset, value.byteLength) : new Uint16Array(value.buffer, value.byteOffset, value.byteLength / 2);
+  let key = `${context}\u0000${value instanceof Float32Array ? 'f' : value instanceof Int8Array ? 'i' : 'u'}`;
   for (let i = 0; i < units.length; i += 8192) key += String.fromCharCode(...units.subarray(i, i + 8192));
   return key;
 }
@@ -297,7 +299,7 @@ export function commitRows(records: readonly MemoryRecord[], inputs: readonly In
   return rows;
 }
 
-/** What writeSnapshot stores for the partition `key` at `version`. */
+/** What writeSnapshot stores for the partition `key` at `version` (its columns as pack-columns.ts stores them). */
 export function snapshotRows(key: string, version: number, chunks: readonly IndexRows[]): PendingRow[] {
-  return chunks.map((chunk, part) => ({ table: 'vectorPacks', row: { partition: key, part, version, ...chunk } }));
+  return chunks.map((chunk, part) => ({ table: 'vectorPacks', row: { partition: key, part, version, ...storedColumns(chunk) } }));
 }

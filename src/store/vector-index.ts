@@ -16,7 +16,7 @@ import type { MemoryRecord } from '../schema';
 import type { EngramDatabase, EventRow, MemoryRow } from './database';
 import { partitionOf, partitionsFor, type Owner } from '../storage/owner';
 import type { Store } from './store';
-import { PACK_CHUNK_ROWS, emptyRows, readPacked, readRecordRows, readScanned, recordRows, sliceRows, writeSnapshot, type PackedPartition, type ScannedRead } from './vector-pack';
+import { PACK_CHUNK_ROWS, emptyRows, readPacked, readRecordRows, readScanned, recordRows, writeSnapshot, type PackedPartition, type ScannedRead } from './vector-pack';
 
 /**
  * Log entries a load may replay before the snapshot is rewritten: at least LOG_LIMIT, and an
@@ -40,7 +40,7 @@ const STREAMING = -1;
 
 /** The vector layer of the IndexedDB backend, plus what its benchmarks drive by hand. */
 export interface VectorIndex extends VectorLayer {
-  /** Rewrites the partition's packed snapshot (from the loaded matrix, or with 8-bit codes from the records); resolves to whether it was written. */
+  /** Rewrites the partition's packed snapshot from the loaded matrix (its f32 rows, or its 8-bit codes); resolves to whether it was written. */
   compact(key: string): Promise<boolean>;
 }
 
@@ -73,7 +73,8 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
   }
 
   async function compact(key: string): Promise<boolean> {
-    const exported = (await compute.exportPartition(key, PACK_CHUNK_ROWS)) ?? (await snapshotFromRecords(key));
+    // An 8-bit compute exports its codes: the snapshot is a copy of what it holds, no record read.
+    const exported = await compute.exportPartition(key, PACK_CHUNK_ROWS);
     if (!exported) return false;
     const written = await writeSnapshot(db, key, embedder, exported.version, exported.chunks);
     if (written) {
@@ -81,18 +82,6 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
       snapshotRows.set(key, rowCount(exported.chunks));
     }
     return written;
-  }
-
-  /**
-   * 8-bit codes keep no f32 rows in compute to export, so the snapshot is read from the
-   * records (at the version they reflect: writeSnapshot refuses it if a write came in between).
-   */
-  async function snapshotFromRecords(key: string): Promise<{ version: number; chunks: IndexRows[] } | null> {
-    if ((await compute.partitionVersion(key)) < 0) return null;
-    const { version, rows } = await readRecordRows(db, key, embedder, store.quarantine);
-    const chunks: IndexRows[] = [];
-    for (let start = 0; start < rows.ids.length; start += PACK_CHUNK_ROWS) chunks.push(sliceRows(rows, start, Math.min(rows.ids.length, start + PACK_CHUNK_ROWS), embedder.dim));
-    return { version, chunks };
   }
 
   /**
@@ -232,8 +221,12 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
     const full = streamed.calls.length > 0 || !(held >= 0 && packed.base === held);
     if (!(await apply(key, packed, full ? streamed : null))) return loadFromRecords(key);
     if (full) {
-      snapshotOf.set(key, packed.base);
+      // f32 packs (an older version's, or an f32 compute's) loaded into 8-bit codes: quantised
+      // on every cold start until rewritten, so the next commit rewrites them (a read does not).
+      const upgrade = !packed.coded && streamed.calls.length > 0 && (await compute.stats()).codes === 'i8';
+      snapshotOf.set(key, upgrade ? Number.NEGATIVE_INFINITY : packed.base);
       snapshotRows.set(key, streamed.rows);
+      if (upgrade) return;
     }
     const base = snapshotOf.get(key) ?? -1;
     if (base < 0 || packed.version - base > logLimit(snapshotRows.get(key) ?? 0)) compactLater(key);

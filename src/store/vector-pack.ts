@@ -20,9 +20,10 @@
  */
 import { flattenTerms } from '../embed/terms';
 import { toStorageError } from '../errors';
-import type { MemoryRecord, Scope } from '../schema';
+import type { MemoryRecord } from '../schema';
 import { SCOPE_CODE, type IndexRows } from '../worker/api';
-import { STORED_SCOPE_CODE, type EngramDatabase, type EventRow, type MemoryRow, type PackedColumns, type VectorLogRow, type VectorPackRow } from './database';
+import { chunkRows, storedColumns } from './pack-columns';
+import type { EngramDatabase, EventRow, MemoryRow, VectorLogRow, VectorPackRow } from './database';
 import { eventsOf } from './lineage-read';
 import { partitionOf } from '../storage/owner';
 import { prepareSeals, snapshotRows } from './sealing';
@@ -40,6 +41,8 @@ export interface PackedPartition {
   chunks: IndexRows[];
   /** False when some chunk or logged row has no term ids (written before the lexical channel). */
   lexical: boolean;
+  /** False when some snapshot chunk holds f32 vectors, not 8-bit codes (written before them, or by an f32 compute). */
+  coded: boolean;
   /** Log entries `base+1 … version`, in order; `foreign`: upserted ids another embedder wrote. */
   log: { version: number; upserts: IndexRows; removals: string[]; foreign: string[] }[];
 }
@@ -172,38 +175,70 @@ export function recordRows(records: readonly MemoryRecord[], key: string, embedd
   return columnarRows(records.filter((row) => isIndexable(row, key, embedderId, dim, quarantine)).map(toVectorInput), dim);
 }
 
-// Stored scope codes are fixed on disk; the compute's may change. Identical today, so chunks
-// pass through untouched; otherwise each chunk's codes are translated on the way.
-const SCOPES = Object.keys(STORED_SCOPE_CODE) as Scope[];
-const SAME_CODES = SCOPES.every((scope) => STORED_SCOPE_CODE[scope] === SCOPE_CODE[scope]);
-
-function translateScopes(codes: Uint8Array, from: Readonly<Record<Scope, number>>, to: Readonly<Record<Scope, number>>): Uint8Array {
-  if (SAME_CODES) return codes;
-  const table = new Uint8Array(256);
-  for (const scope of SCOPES) table[from[scope]] = to[scope];
-  return codes.map((code) => table[code]!);
-}
-
-/** A stored chunk as compute rows. */
-function chunkRows(row: PackedColumns): IndexRows {
-  const { ids, vectors, updatedAt, halfLifeDays, importance, scopes, sessionIds, terms, termOffsets } = row;
-  const codes = translateScopes(scopes, STORED_SCOPE_CODE, SCOPE_CODE);
-  return { ids, vectors, updatedAt, halfLifeDays, importance, scopes: codes, sessionIds, ...(terms && termOffsets ? { terms, termOffsets } : {}) };
-}
-
-/** Compute rows as a stored chunk. */
-function storedColumns(rows: IndexRows): PackedColumns {
-  const { ids, vectors, updatedAt, halfLifeDays, importance, scopes, sessionIds, terms, termOffsets } = rows;
-  const codes = translateScopes(scopes, SCOPE_CODE, STORED_SCOPE_CODE);
-  return { ids, vectors, updatedAt, halfLifeDays, importance, scopes: codes, sessionIds, ...(terms && termOffsets ? { terms, termOffsets } : {}) };
-}
-
 /** Log inputs as index rows for `embedderId`; rows of another embedder or dimension become removals. */
 export function logRows(entry: VectorLogRow, embedderId: string, dim: number): { upserts: IndexRows; removals: string[]; foreign: string[] } {
   const usable = (entry.upserts as LoggedRowInput[]).filter((row) => row.embedderId === embedderId && row.embedding.length === dim);
   const removals = [...entry.removals, ...entry.upserts.filter((row) => !usable.includes(row)).map((row) => row.id)];
   const foreign = entry.upserts.filter((row) => row.embedderId !== embedderId).map((row) => row.id);
   return { upserts: columnarRows(usable, dim), removals, foreign };
+}
+
+/** Whether `values` is a Float32Array of `n` finite values, none negative (a scale or a bound). */
+function isBounds(values: unknown, n: number): boolean {
+  if (!(values instanceof Float32Array) || values.length !== n) return false;
+  for (let i = 0; i < n; i++) if (!(values[i]! >= 0 && values[i]! < Number.POSITIVE_INFINITY)) return false;
+  return true;
+}
+
+/**
+ * Whether the chunk's vectors are whole: f32 vectors, or 8-bit codes with their scales and
+ * bounds (a bound damaged into NaN or a negative would make the scan's exactness proof lie, so
+ * it is checked, not trusted), with or without the f32 vectors beside them (a partition small
+ * enough for compute's f32 copy, matrix.ts, keeps it across a cold start). Whether compute takes codes of that layout and stride is its call.
+ */
+function vectorsFit(chunk: VectorPackRow, dim: number): boolean {
+  const n = chunk.ids.length;
+  if (!(chunk.vectors instanceof Float32Array)) return false;
+  if (chunk.codes === undefined) return chunk.vectors.length === n * dim;
+  const stride = chunk.codeStride;
+  return (
+    (chunk.vectors.length === 0 || chunk.vectors.length === n * dim) &&
+    chunk.codes instanceof Int8Array &&
+    typeof chunk.codeLayout === 'number' &&
+    typeof stride === 'number' &&
+    Number.isInteger(stride) &&
+    stride >= dim &&
+    stride % 16 === 0 &&
+    chunk.codes.length === Math.ceil(n / 4) * 4 * stride &&
+    isBounds(chunk.codeScales, n) &&
+    isBounds(chunk.codeErrors, n) &&
+    isBounds(chunk.codeNorms, n)
+  );
+}
+
+/**
+ * Whether the chunk's postings, if it has any, are the shape of its terms: ascending distinct
+ * terms, entries of its own rows in order, and as many occurrences as `terms` holds (a damaged
+ * posting would score rows differently from a rebuild, or leave the index out of step).
+ */
+function postingsFit(chunk: VectorPackRow): boolean {
+  const { postingTerms: terms, postingStarts: starts, postingEntries: entries } = chunk;
+  if (terms === undefined && starts === undefined && entries === undefined) return true;
+  if (!(terms instanceof Uint32Array && starts instanceof Uint32Array && entries instanceof Uint32Array) || !chunk.terms) return false;
+  const n = chunk.ids.length;
+  if (n > 65_536 || starts.length !== terms.length + 1 || starts[0] !== 0 || starts[terms.length] !== entries.length) return false;
+  let occurrences = 0;
+  for (let t = 0; t < terms.length; t++) {
+    if ((t > 0 && terms[t]! <= terms[t - 1]!) || starts[t + 1]! <= starts[t]!) return false;
+    for (let j = starts[t]!, last = -1; j < starts[t + 1]!; j++) {
+      const row = entries[j]! >>> 16;
+      const count = entries[j]! & 0xffff;
+      if (row >= n || row <= last || count === 0) return false;
+      last = row;
+      occurrences += count;
+    }
+  }
+  return occurrences === chunk.terms.length;
 }
 
 /** Whether stored chunk `chunk` can be part `part` of `parts` beside `first` (the partition's part 0). */
@@ -214,8 +249,8 @@ function fits(chunk: VectorPackRow, part: number, parts: number, first: VectorPa
     chunk.version === first.version &&
     chunk.embedderId === embedderId &&
     chunk.dim === dim &&
-    chunk.vectors instanceof Float32Array &&
-    chunk.vectors.length === chunk.ids.length * dim &&
+    vectorsFit(chunk, dim) &&
+    postingsFit(chunk) &&
     chunk.updatedAt.length === chunk.ids.length &&
     ((chunk.terms === undefined && chunk.termOffsets === undefined) ||
       (chunk.terms instanceof Uint32Array && chunk.termOffsets instanceof Uint32Array && chunk.termOffsets.length === chunk.ids.length + 1 && chunk.termOffsets[chunk.ids.length] === chunk.terms.length))
@@ -254,20 +289,22 @@ async function readChunks(
   embedderId: string,
   dim: number,
   sink: ChunkSink | undefined,
-): Promise<{ lexical: boolean; chunks: IndexRows[] } | null> {
+): Promise<{ lexical: boolean; coded: boolean; chunks: IndexRows[] } | null> {
   const chunks: IndexRows[] = [];
   let first: VectorPackRow | undefined;
   let lexical = true;
+  let coded = true;
   // One chunk at a time: each goes to compute while the next is read (and deserialised).
   for (let part = 0; part < parts; part++) {
     const chunk = part === parts - 1 ? last : await db.vectorPacks.get([key, part]);
     if (!chunk || !fits(chunk, part, parts, (first ??= chunk), embedderId, dim)) return null;
     lexical &&= chunk.terms !== undefined;
+    coded &&= chunk.codes !== undefined;
     const rows = (parts - 1) * first.ids.length + (last?.ids.length ?? 0) + more;
     if (sink) sink(chunkRows(chunk), part, rows);
     else chunks.push(chunkRows(chunk));
   }
-  return { lexical, chunks };
+  return { lexical, coded, chunks };
 }
 
 /** Inside a read transaction over partitions, vectorPacks, vectorLog: see {@link readPacked}. */
@@ -276,7 +313,7 @@ async function readPacks(db: EngramDatabase, key: string, embedderId: string, di
   const entriesOf = (log: readonly VectorLogRow[]) => log.map((entry) => ({ version: entry.version, ...logRows(entry, embedderId, dim) }));
   if (from !== null && from >= 0 && from <= version) {
     const log = await readLog(db, key, from, version);
-    if (log) return { version, base: from, chunks: [], lexical: logCarriesTerms(log), log: entriesOf(log) };
+    if (log) return { version, base: from, chunks: [], lexical: logCarriesTerms(log), coded: true, log: entriesOf(log) };
   }
   // The last chunk and the log before any chunk goes out: what the partition will hold is then
   // known (compute reserves it once), and a gap in the log sends nothing to compute at all.
@@ -291,7 +328,7 @@ async function readPacks(db: EngramDatabase, key: string, embedderId: string, di
   const more = entries.reduce((sum, entry) => sum + entry.upserts.ids.length, 0);
   const snapshot = await readChunks(db, key, { parts, last, more }, embedderId, dim, sink);
   if (!snapshot) return null;
-  return { version, base, lexical: snapshot.lexical && logCarriesTerms(log), chunks: snapshot.chunks, log: entries };
+  return { version, base, lexical: snapshot.lexical && logCarriesTerms(log), coded: snapshot.coded, chunks: snapshot.chunks, log: entries };
 }
 
 /**

@@ -8,12 +8,38 @@ import type { Scope, Weights } from '../schema';
 export const SCOPE_CODE: Readonly<Record<Scope, number>> = Object.freeze({ user: 1, session: 2, app: 4 });
 
 /**
+ * Rows' 8-bit codes exactly as an 8-bit matrix holds them (matrix.ts, code-layout.ts), so a
+ * packed snapshot loads by copying bytes instead of quantising f32 vectors: blocks of four rows,
+ * `stride` bytes a row (`ceil(rows / 4) · 4 · stride` bytes, the rows past the last zero), and
+ * per row the scale, the error norm and the row norm the scan's bound uses (as the matrix keeps
+ * them, already rounded up). `layout` is {@link CODE_LAYOUT} of the writer: codes of another
+ * layout are not loaded (the partition is rebuilt from its f32 records instead).
+ */
+export interface RowCodes {
+  layout: number;
+  stride: number;
+  bytes: Int8Array;
+  scales: Float32Array;
+  errors: Float32Array;
+  norms: Float32Array;
+}
+
+/** The layout of {@link RowCodes}: bump it whenever code-layout.ts or the codes' rounding changes. */
+export const CODE_LAYOUT = 1;
+
+/**
  * Rows of one partition in columnar form (transferable). Row `i` is `vectors[i*dim .. (i+1)*dim)`.
  * `sessionIds[i]` is `''` for rows that are not session-scoped.
  */
 export interface IndexRows {
   ids: string[];
+  /** Empty when `codes` holds the rows' vectors instead. */
   vectors: Float32Array;
+  /**
+   * The rows as 8-bit codes instead of f32 vectors (a snapshot written by an 8-bit compute):
+   * only an 8-bit compute with the same stride and layout takes them.
+   */
+  codes?: RowCodes;
   updatedAt: Float64Array;
   halfLifeDays: Float32Array;
   importance: Float32Array;
@@ -26,6 +52,20 @@ export interface IndexRows {
    */
   terms?: Uint32Array;
   termOffsets?: Uint32Array;
+  /**
+   * The same terms grouped by term (a snapshot chunk of at most 65,536 rows): ascending distinct
+   * `terms`, and for term `t` the entries `entries[starts[t] … starts[t+1])`, each
+   * `row << 16 | count` by ascending row. A load of new rows then indexes them per term, not
+   * per row. Ignored when the rows are not all new to the partition.
+   */
+  postings?: RowPostings;
+}
+
+/** See {@link IndexRows.postings}. */
+export interface RowPostings {
+  terms: Uint32Array;
+  starts: Uint32Array;
+  entries: Uint32Array;
 }
 
 export interface ScanRequest {
@@ -147,12 +187,15 @@ export interface ComputeApi {
   /**
    * Replaces a partition's rows wholesale and records the store version they reflect.
    * `capacity` reserves room for that many rows (a load that arrives in chunks appends the
-   * rest with `applyChanges(key, v, v, chunk, [])` without regrowing).
+   * rest with `applyChanges(key, v, v, chunk, [])` without regrowing). Returns false, holding
+   * nothing for `key`, when the rows come as codes this compute cannot take (it holds f32, or
+   * another stride or layout): the caller loads the partition from f32 rows instead.
    */
-  loadPartition(key: string, version: number, dim: number, rows: IndexRows, capacity?: number): void;
+  loadPartition(key: string, version: number, dim: number, rows: IndexRows, capacity?: number): boolean;
   /**
    * Applies one committed write. Returns false (and marks the partition stale) when the
-   * partition is not at `fromVersion`: another instance wrote in between, so the caller must reload.
+   * partition is not at `fromVersion`: another instance wrote in between, so the caller must
+   * reload; or when the upserts come as codes this compute cannot take (see loadPartition).
    */
   applyChanges(key: string, fromVersion: number, toVersion: number, upserts: IndexRows, removals: string[]): boolean;
   /** The store version the partition reflects, or -1 when it is not loaded or stale. */
@@ -160,7 +203,7 @@ export interface ComputeApi {
   dropPartition(key: string): void;
   /**
    * The partition's active rows in chunks of `chunkRows`, or null when it is not loaded or
-   * stale, or holds 8-bit codes (no f32 rows to export: snapshot from the store's records).
+   * stale. An 8-bit partition exports its codes (`codes`, `vectors` empty): it holds no f32 rows.
    */
   exportPartition(key: string, chunkRows: number): PartitionExport | null;
   /**

@@ -98,7 +98,20 @@ function defaultWorker(): Worker {
 }
 
 function transferablesOf(rows: IndexRows): Transferable[] {
-  const buffers = [rows.vectors.buffer, rows.updatedAt.buffer, rows.halfLifeDays.buffer, rows.importance.buffer, rows.scopes.buffer, rows.terms?.buffer, rows.termOffsets?.buffer];
+  const { codes } = rows;
+  const buffers = [
+    rows.vectors.buffer,
+    rows.updatedAt.buffer,
+    rows.halfLifeDays.buffer,
+    rows.importance.buffer,
+    rows.scopes.buffer,
+    rows.terms?.buffer,
+    rows.termOffsets?.buffer,
+    codes?.bytes.buffer,
+    codes?.scales.buffer,
+    codes?.errors.buffer,
+    codes?.norms.buffer,
+  ];
   return [...new Set(buffers)].filter((buffer): buffer is ArrayBuffer => buffer instanceof ArrayBuffer);
 }
 

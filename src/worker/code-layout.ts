@@ -53,3 +53,16 @@ export function moveCodes(codes: Int8Array, from: number, to: number, stride: nu
     codes.copyWithin(codeAt(to, j, stride), start, start + 16);
   }
 }
+
+/** Copies row `from` of `source`'s codes over row `to` of `target`'s (both laid out as above, same stride). */
+export function copyCodes(source: Int8Array, from: number, target: Int8Array, to: number, stride: number): void {
+  for (let j = 0; j < stride; j += 16) {
+    const start = codeAt(from, j, stride);
+    target.set(source.subarray(start, start + 16), codeAt(to, j, stride));
+  }
+}
+
+/** Bytes that hold `rows` rows of codes: whole blocks. */
+export function codeBytesOf(rows: number, stride: number): number {
+  return Math.ceil(rows / BLOCK) * BLOCK * stride;
+}

@@ -10,7 +10,7 @@ import { exactScan, finishScan, hitOf } from './exact';
 import type { ModelRuntime } from './model-runtime';
 import { filterFor, neighbourRows, rowDot, scanPartition, type RelevanceTerm, type RowFilter } from './kernel';
 import { FIRST_CANDIDATES, quantisedCandidates, quantisedNeighbours } from './quantised';
-import { bytesOf, createPartition, exportRows, removeRow, upsertRows, type Partition } from './partition';
+import { bytesOf, createPartition, exportRows, removeRow, takesRows, upsertRows, type Partition } from './partition';
 import type { VectorCodes } from './matrix';
 import { TopK } from './top-k';
 import { loadKernelModule } from './wasm-kernel';
@@ -140,13 +140,18 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
     loadPartition(key, version, dim, rows, capacity) {
       const partition = createPartition(dim, Math.max(rows.ids.length, capacity ?? 0), version, module, codes);
       if (options.exactCopy === false) partition.matrix.dropExactCopy();
+      if (!takesRows(partition, rows)) {
+        partitions.delete(key);
+        return false;
+      }
       upsertRows(partition, rows);
       partitions.set(key, partition);
+      return true;
     },
 
     applyChanges(key, fromVersion, toVersion, upserts, removals) {
       const partition = partitions.get(key);
-      if (!partition || partition.version !== fromVersion) {
+      if (!partition || partition.version !== fromVersion || !takesRows(partition, upserts)) {
         if (partition) partition.version = -1;
         return false;
       }
@@ -166,7 +171,7 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
 
     exportPartition(key, chunkRows) {
       const partition = partitions.get(key);
-      if (!partition || partition.version < 0 || partition.matrix.codes === 'i8') return null;
+      if (!partition || partition.version < 0) return null;
       const step = Math.max(1, Math.floor(chunkRows));
       const chunks = [];
       for (let start = 0; start < partition.size; start += step) chunks.push(exportRows(partition, start, Math.min(partition.size, start + step)));

@@ -40,9 +40,58 @@ export function corpusOf(indexes: readonly LexicalIndex[], queryTerms: ReadonlyS
   return { rows, totalLength, frequency };
 }
 
+/**
+ * A chunk's postings as a snapshot stores them (wire form: worker/api.ts `RowPostings`): its
+ * distinct terms ascending, and for term `t` the entries `starts[t] … starts[t+1]`, each
+ * `row << 16 | count` (the chunk's own row numbers, below 65,536).
+ */
+export interface ChunkPostings {
+  terms: Uint32Array;
+  starts: Uint32Array;
+  entries: Uint32Array;
+}
+
+/** Rows loaded in bulk ({@link LexicalIndex.load}) whose per-row term lists are built only when a write or an export needs one. */
+interface Segment {
+  first: number;
+  count: number;
+  terms: Uint32Array;
+  termOffsets: Uint32Array;
+}
+
+/** Rows a chunk's postings can number (the row sits in an entry's high 16 bits). */
+export const MAX_POSTING_ROWS = 65_536;
+
+/** The postings of rows whose term ids (with repetition) are `terms[termOffsets[i] … termOffsets[i+1])`: what {@link LexicalIndex.load} takes. */
+export function chunkPostings(terms: Uint32Array, termOffsets: Uint32Array): ChunkPostings {
+  const rows = termOffsets.length - 1;
+  if (rows > MAX_POSTING_ROWS) throw new RangeError(`a chunk's postings number at most ${MAX_POSTING_ROWS} rows, not ${rows}`);
+  const lists = new Map<number, number[]>();
+  for (let row = 0; row < rows; row++) {
+    const sorted = terms.slice(termOffsets[row]!, termOffsets[row + 1]!).sort();
+    for (let i = 0; i < sorted.length; ) {
+      const term = sorted[i]!;
+      let end = i + 1;
+      while (end < sorted.length && sorted[end] === term) end++;
+      let list = lists.get(term);
+      if (!list) lists.set(term, (list = []));
+      list.push(((row << 16) | Math.min(end - i, 65_535)) >>> 0);
+      i = end;
+    }
+  }
+  const distinct = Uint32Array.from(lists.keys()).sort();
+  const starts = new Uint32Array(distinct.length + 1);
+  distinct.forEach((term, t) => (starts[t + 1] = starts[t]! + lists.get(term)!.length));
+  const entries = new Uint32Array(starts[distinct.length]!);
+  distinct.forEach((term, t) => entries.set(lists.get(term)!, starts[t]!));
+  return { terms: distinct, starts, entries };
+}
+
 export class LexicalIndex {
-  /** Per row: its distinct term ids and each one's count, interleaved `[term, count, …]`. */
-  private rowTerms: Uint32Array[] = [];
+  /** Per row: its distinct term ids and each one's count, interleaved `[term, count, …]` (absent for a row of a segment until needed: see {@link packedOf}). */
+  private rowTerms: (Uint32Array | undefined)[] = [];
+  /** Bulk-loaded rows, latest last; clipped at every truncate, so none covers a row past the partition's end. */
+  private segments: Segment[] = [];
   private lengths: number[] = [];
   private totalLength = 0;
   private rowsWithTerms = 0;
@@ -50,28 +99,45 @@ export class LexicalIndex {
   /** Scratch for {@link set}: one row's terms, sorted. */
   private sorted = new Uint32Array(64);
 
+  /**
+   * Appends rows `first … first + count - 1` (new rows, right after every row held) with their
+   * terms (`terms[termOffsets[i] … termOffsets[i+1])`, as in the wire form) and the chunk's
+   * postings of the same terms: each posting grows once per chunk, no row is sorted, and a row's
+   * own term list is built only when a write or an export touches it.
+   */
+  load(first: number, count: number, terms: Uint32Array, termOffsets: Uint32Array, postings: ChunkPostings): void {
+    this.truncate(first);
+    for (let i = 0; i < count; i++) {
+      const length = termOffsets[i + 1]! - termOffsets[i]!;
+      this.lengths[first + i] = length;
+      this.totalLength += length;
+      if (length > 0) this.rowsWithTerms++;
+    }
+    this.segments.push({ first, count, terms, termOffsets });
+    const { starts, entries } = postings;
+    for (let t = 0; t < postings.terms.length; t++) {
+      const term = postings.terms[t]!;
+      const from = starts[t]!;
+      const added = starts[t + 1]! - from;
+      let posting = this.postings.get(term);
+      if (!posting) this.postings.set(term, (posting = { rows: new Int32Array(added), counts: new Uint16Array(added), size: 0 }));
+      else if (posting.size + added > posting.rows.length) grow(posting, Math.max(posting.size + added, posting.rows.length * 2));
+      const { rows, counts } = posting;
+      for (let j = 0; j < added; j++) {
+        const entry = entries[from + j]!;
+        rows[posting.size + j] = first + (entry >>> 16);
+        counts[posting.size + j] = entry & 0xffff;
+      }
+      posting.size += added;
+    }
+  }
+
   /** Replaces row `row`'s terms (ids with repetition; empty: the row has no text). */
   set(row: number, terms: ArrayLike<number>): void {
     this.clear(row);
     // Distinct terms and their counts from a sorted copy, not a Map per row: a load sets
     // every row of the partition, and a row holds tens of terms.
-    if (this.sorted.length < terms.length) this.sorted = new Uint32Array(Math.max(terms.length, this.sorted.length * 2));
-    const sorted = this.sorted.subarray(0, terms.length);
-    sorted.set(terms);
-    sorted.sort();
-    let distinct = 0;
-    for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) distinct++;
-    const packed = new Uint32Array(distinct * 2);
-    for (let i = 0, at = 0; i < sorted.length; ) {
-      const term = sorted[i]!;
-      let end = i + 1;
-      while (end < sorted.length && sorted[end] === term) end++;
-      const count = Math.min(end - i, 65_535);
-      packed[at++] = term;
-      packed[at++] = count;
-      this.append(term, row, count);
-      i = end;
-    }
+    const packed = this.pack(terms, row);
     this.rowTerms[row] = packed;
     this.lengths[row] = terms.length;
     this.totalLength += terms.length;
@@ -80,7 +146,7 @@ export class LexicalIndex {
 
   /** Removes row `row` from every posting (its slot is then empty). */
   clear(row: number): void {
-    const packed = this.rowTerms[row];
+    const packed = this.packedOf(row);
     if (!packed) return;
     for (let i = 0; i < packed.length; i += 2) {
       const posting = this.postings.get(packed[i]!)!;
@@ -98,7 +164,7 @@ export class LexicalIndex {
 
   /** Row `from` becomes row `to` (the partition's swap-remove); `to` must be cleared first. */
   move(from: number, to: number): void {
-    const packed = this.rowTerms[from] ?? EMPTY;
+    const packed = this.packedOf(from) ?? EMPTY;
     for (let i = 0; i < packed.length; i += 2) {
       const posting = this.postings.get(packed[i]!)!;
       posting.rows[indexOf(posting, from)] = to;
@@ -112,11 +178,13 @@ export class LexicalIndex {
   truncate(size: number): void {
     this.rowTerms.length = Math.min(this.rowTerms.length, size);
     this.lengths.length = Math.min(this.lengths.length, size);
+    this.segments = this.segments.filter((segment) => segment.first < size);
+    for (const segment of this.segments) segment.count = Math.min(segment.count, size - segment.first);
   }
 
   /** Row `row`'s term ids with repetition (for exporting the row). */
   termsOf(row: number): Uint32Array {
-    const packed = this.rowTerms[row] ?? EMPTY;
+    const packed = this.packedOf(row) ?? EMPTY;
     const out: number[] = [];
     for (let i = 0; i < packed.length; i += 2) for (let c = 0; c < packed[i + 1]!; c++) out.push(packed[i]!);
     return Uint32Array.from(out);
@@ -164,20 +232,50 @@ export class LexicalIndex {
     let bytes = this.lengths.length * 8;
     for (const posting of this.postings.values()) bytes += posting.rows.byteLength + posting.counts.byteLength + 48;
     for (const packed of this.rowTerms) bytes += (packed?.byteLength ?? 0) + 16;
+    for (const segment of this.segments) bytes += segment.terms.byteLength + segment.termOffsets.byteLength;
     return bytes;
+  }
+
+  /** Row `row`'s `[term, count, …]`: as set, or built (once) from the latest segment that holds it; undefined for a slot never written. */
+  private packedOf(row: number): Uint32Array | undefined {
+    const packed = this.rowTerms[row];
+    if (packed) return packed;
+    for (let s = this.segments.length - 1; s >= 0; s--) {
+      const { first, count, terms, termOffsets } = this.segments[s]!;
+      if (row < first || row >= first + count) continue;
+      const built = this.pack(terms.subarray(termOffsets[row - first]!, termOffsets[row - first + 1]!), null);
+      this.rowTerms[row] = built;
+      return built;
+    }
+    return undefined;
+  }
+
+  /** `terms` (ids with repetition) as `[term, count, …]` by ascending term; each distinct term is appended to the postings of `row` unless it is null. */
+  private pack(terms: ArrayLike<number>, row: number | null): Uint32Array {
+    if (this.sorted.length < terms.length) this.sorted = new Uint32Array(Math.max(terms.length, this.sorted.length * 2));
+    const sorted = this.sorted.subarray(0, terms.length);
+    sorted.set(terms);
+    sorted.sort();
+    let distinct = 0;
+    for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) distinct++;
+    const packed = new Uint32Array(distinct * 2);
+    for (let i = 0, at = 0; i < sorted.length; ) {
+      const term = sorted[i]!;
+      let end = i + 1;
+      while (end < sorted.length && sorted[end] === term) end++;
+      const count = Math.min(end - i, 65_535);
+      packed[at++] = term;
+      packed[at++] = count;
+      if (row !== null) this.append(term, row, count);
+      i = end;
+    }
+    return packed;
   }
 
   private append(term: number, row: number, count: number): void {
     let posting = this.postings.get(term);
     if (!posting) this.postings.set(term, (posting = { rows: new Int32Array(2), counts: new Uint16Array(2), size: 0 }));
-    if (posting.size === posting.rows.length) {
-      const rows = new Int32Array(posting.size * 2);
-      rows.set(posting.rows);
-      const counts = new Uint16Array(posting.size * 2);
-      counts.set(posting.counts);
-      posting.rows = rows;
-      posting.counts = counts;
-    }
+    if (posting.size === posting.rows.length) grow(posting, Math.max(2, posting.size * 2));
     posting.rows[posting.size] = row;
     posting.counts[posting.size] = count;
     posting.size++;
@@ -185,6 +283,15 @@ export class LexicalIndex {
 }
 
 const EMPTY = new Uint32Array(0);
+
+function grow(posting: Posting, capacity: number): void {
+  const rows = new Int32Array(capacity);
+  rows.set(posting.rows.subarray(0, posting.size));
+  const counts = new Uint16Array(capacity);
+  counts.set(posting.counts.subarray(0, posting.size));
+  posting.rows = rows;
+  posting.counts = counts;
+}
 
 function indexOf(posting: Posting, row: number): number {
   const at = posting.rows.subarray(0, posting.size).indexOf(row);

@@ -20,7 +20,8 @@
  *
  * Rule: views are invalid after any call that may grow (`reserve`, `scratch`); take them after.
  */
-import { BLOCK, moveCodes, writeCodes } from './code-layout';
+import { CODE_LAYOUT, type RowCodes } from './api';
+import { BLOCK, codeAt, codeBytesOf, copyCodes, moveCodes, writeCodes } from './code-layout';
 import { instantiateKernel, type KernelExports } from './wasm-kernel';
 
 const PAGE = 65_536;
@@ -194,6 +195,55 @@ export class RowMatrix {
     this.maxNorm = Math.max(this.maxNorm, this.normView[row]!);
   }
 
+  /** Whether {@link writeStoredCodes} takes `codes`: this is an 8-bit matrix of the same stride and layout. */
+  takes(codes: RowCodes): boolean {
+    return this.codes === 'i8' && codes.stride === this.stride && codes.layout === CODE_LAYOUT;
+  }
+
+  /**
+   * 8-bit mode: rows `[row, row + count)` from rows `[from, from + count)` of stored codes (see
+   * {@link takes}), scales and bounds copied as they are: what {@link writeVector} wrote for
+   * the same vectors, without quantising them again. Aligned whole blocks are one byte copy.
+   */
+  writeStoredCodes(row: number, codes: RowCodes, from: number, count: number): void {
+    const { stride } = this;
+    const target = this.codeBytes;
+    // Only whole blocks of the rows written go as bytes: a partial block would overwrite its neighbours.
+    const blocked = row % BLOCK === 0 && from % BLOCK === 0 ? count - (count % BLOCK) : 0;
+    if (blocked) target.set(codes.bytes.subarray(from * stride, (from + blocked) * stride), row * stride);
+    for (let i = blocked; i < count; i++) copyCodes(codes.bytes, from + i, target, row + i, stride);
+    const errors = codes.errors.subarray(from, from + count);
+    const norms = codes.norms.subarray(from, from + count);
+    this.scales.set(codes.scales.subarray(from, from + count), row);
+    this.errorView.set(errors, row);
+    this.normView.set(norms, row);
+    let maxError = this.maxError;
+    let maxNorm = this.maxNorm;
+    for (let i = 0; i < count; i++) {
+      if (errors[i]! > maxError) maxError = errors[i]!;
+      if (norms[i]! > maxNorm) maxNorm = norms[i]!;
+    }
+    this.maxError = maxError;
+    this.maxNorm = maxNorm;
+  }
+
+  /** 8-bit mode: rows `[start, end)` as stored codes (own buffers; the rows past `end` in its last block zero). */
+  storedCodes(start: number, end: number): RowCodes {
+    const { stride } = this;
+    const count = end - start;
+    const bytes = new Int8Array(codeBytesOf(count, stride));
+    const source = this.codeBytes;
+    if (start % BLOCK === 0) {
+      bytes.set(source.subarray(start * stride, start * stride + codeBytesOf(count, stride)));
+      // The block's rows past `end` may hold a removed row's codes: none may reach the store.
+      for (let i = count; i % BLOCK !== 0; i++) for (let j = 0; j < stride; j += 16) bytes.fill(0, codeAt(i, j, stride), codeAt(i, j, stride) + 16);
+    } else {
+      for (let i = 0; i < count; i++) copyCodes(source, start + i, bytes, i, stride);
+    }
+    this.refresh();
+    return { layout: CODE_LAYOUT, stride, bytes, scales: this.scaleView.slice(start, end), errors: this.errorView.slice(start, end), norms: this.normView.slice(start, end) };
+  }
+
   /** Copies row `from`'s vector over row `to`'s (the partition's swap-remove). */
   moveVector(from: number, to: number): void {
     if (this.codes === 'f32') {
@@ -276,6 +326,15 @@ export class RowMatrix {
   /** Bytes held (the whole linear memory, scratch included, and the f32 copy of an 8-bit matrix). */
   get byteLength(): number {
     return this.buffer.byteLength + (this.exactCopy?.byteLength ?? 0);
+  }
+
+  /**
+   * 8-bit mode: row `row`'s f32 vector into the f32 copy only (its codes written by
+   * {@link writeStoredCodes}); a row written from codes without it ends the copy
+   * ({@link dropExactCopy}), which must never answer for a row it does not hold.
+   */
+  writeExactRow(row: number, source: Float32Array): void {
+    this.copyExact(row, source);
   }
 
   /** 8-bit mode: row `row` into the f32 copy, grown by doubling up to its budget and dropped for good past it. */

@@ -6,7 +6,8 @@
 import { flattenTerms } from '../embed/terms';
 import { DAY_MS } from '../time';
 import { SCOPE_CODE, type IndexRows } from './api';
-import { LexicalIndex } from './lexical';
+import { chunkPostings, LexicalIndex, MAX_POSTING_ROWS } from './lexical';
+import { codeBytesOf } from './code-layout';
 import { RowMatrix, type VectorCodes } from './matrix';
 
 export interface Partition {
@@ -72,9 +73,8 @@ function columnsOf(matrix: RowMatrix) {
   return { tags: matrix.tags, updatedAt: matrix.updatedAt, decay: matrix.decay, importance: matrix.importance };
 }
 
-function writeRow(partition: Partition, columns: ReturnType<typeof columnsOf>, row: number, rows: IndexRows, from: number): void {
-  const { dim, matrix } = partition;
-  matrix.writeVector(row, rows.vectors.subarray(from * dim, (from + 1) * dim));
+/** Row `row`'s columns and id from row `from` of `rows` (its vector and terms are written apart). */
+function writeColumns(partition: Partition, columns: ReturnType<typeof columnsOf>, row: number, rows: IndexRows, from: number): void {
   const scope = rows.scopes[from]!;
   const sessionId = rows.sessionIds[from]!;
   columns.tags[row] = scope | ((scope === SCOPE_CODE.session ? sessionNumber(partition, sessionId) : 0) << 3);
@@ -86,25 +86,64 @@ function writeRow(partition: Partition, columns: ReturnType<typeof columnsOf>, r
   partition.sessionIds[row] = sessionId;
   partition.ids[row] = rows.ids[from]!;
   partition.rowOf.set(rows.ids[from]!, row);
-  const { terms, termOffsets } = rows;
-  partition.lexical.set(row, terms && termOffsets ? terms.subarray(termOffsets[from]!, termOffsets[from + 1]!) : NO_TERMS);
 }
 
 const NO_TERMS = new Uint32Array(0);
 
+/** Whether `rows` can go into `partition`: f32 rows always (an 8-bit matrix quantises them), codes only into an 8-bit matrix of their stride and layout. */
+export function takesRows(partition: Partition, rows: IndexRows): boolean {
+  return rows.codes === undefined || partition.matrix.takes(rows.codes);
+}
+
 export function upsertRows(partition: Partition, rows: IndexRows): void {
-  if (rows.vectors.length !== rows.ids.length * partition.dim) {
-    throw new RangeError(`vectors hold ${rows.vectors.length} floats, expected ${rows.ids.length} × ${partition.dim}`);
+  const n = rows.ids.length;
+  const { codes } = rows;
+  if (codes) {
+    if (!partition.matrix.takes(codes)) throw new RangeError('these 8-bit codes are not of this matrix (f32 matrix, or another stride or layout)');
+    if (codes.bytes.length !== codeBytesOf(n, codes.stride) || codes.scales.length !== n || codes.errors.length !== n || codes.norms.length !== n) {
+      throw new RangeError(`codes hold ${codes.bytes.length} bytes and ${codes.scales.length} scales, expected ${codeBytesOf(n, codes.stride)} and ${n}`);
+    }
+    if (rows.vectors.length !== 0 && rows.vectors.length !== n * partition.dim) throw new RangeError(`vectors beside the codes hold ${rows.vectors.length} floats, expected 0 or ${n} × ${partition.dim}`);
+  } else if (rows.vectors.length !== n * partition.dim) {
+    throw new RangeError(`vectors hold ${rows.vectors.length} floats, expected ${n} × ${partition.dim}`);
   }
-  if (rows.termOffsets && rows.termOffsets.length !== rows.ids.length + 1) {
-    throw new RangeError(`termOffsets hold ${rows.termOffsets.length} entries, expected ${rows.ids.length + 1}`);
+  if (rows.termOffsets && rows.termOffsets.length !== n + 1) {
+    throw new RangeError(`termOffsets hold ${rows.termOffsets.length} entries, expected ${n + 1}`);
   }
-  reserve(partition, partition.size + rows.ids.length);
+  reserve(partition, partition.size + n);
   const columns = columnsOf(partition.matrix);
-  for (let i = 0; i < rows.ids.length; i++) {
+  const { dim, matrix } = partition;
+  // Codes of the leading rows new to the partition (a snapshot chunk: all of them) are copied
+  // in one go when the first row that breaks the run comes (then row by row) or at the end.
+  const start = partition.size;
+  let run: number | null = codes ? 0 : null;
+  const written = new Int32Array(n);
+  let fresh = true;
+  for (let i = 0; i < n; i++) {
     const existing = partition.rowOf.get(rows.ids[i]!);
-    writeRow(partition, columns, existing ?? partition.size++, rows, i);
+    const row = existing ?? partition.size++;
+    if (!codes) matrix.writeVector(row, rows.vectors.subarray(i * dim, (i + 1) * dim));
+    else if (run !== null && existing === undefined) run++;
+    else {
+      if (run) matrix.writeStoredCodes(start, codes, 0, run);
+      run = null;
+      matrix.writeStoredCodes(row, codes, i, 1);
+    }
+    writeColumns(partition, columns, row, rows, i);
+    written[i] = row;
+    fresh &&= row === start + i;
   }
+  if (codes && run) matrix.writeStoredCodes(start, codes, 0, run);
+  // Codes with their f32 vectors keep compute's f32 copy (matrix.ts) whole; codes alone end it.
+  if (codes && matrix.hasExactRows) {
+    if (rows.vectors.length === 0) matrix.dropExactCopy();
+    else for (let i = 0; i < n; i++) matrix.writeExactRow(written[i]!, rows.vectors.subarray(i * dim, (i + 1) * dim));
+  }
+  const { terms, termOffsets, postings } = rows;
+  // Rows new to the partition, in order, with their chunk's postings (a snapshot chunk): the
+  // postings go in whole. Otherwise each row's terms are indexed one by one.
+  if (terms && termOffsets && postings && fresh) partition.lexical.load(start, n, terms, termOffsets, postings);
+  else for (let i = 0; i < n; i++) partition.lexical.set(written[i]!, terms && termOffsets ? terms.subarray(termOffsets[i]!, termOffsets[i + 1]!) : NO_TERMS);
 }
 
 /** Swap-remove: the last row moves into the hole, so the matrix stays dense. */
@@ -134,16 +173,21 @@ export function removeRow(partition: Partition, id: string): void {
   partition.size = last;
 }
 
-/** Copies rows `[start, end)` out in the wire form (own buffers, so each chunk clones alone). */
+/** Copies rows `[start, end)` out in the wire form (own buffers, so each chunk clones alone); an 8-bit partition's as its codes. */
 export function exportRows(partition: Partition, start: number, end: number): IndexRows {
   const { dim, matrix } = partition;
   const n = end - start;
-  const vectors = new Float32Array(n * dim);
-  for (let i = 0; i < n; i++) vectors.set(matrix.exactRow(start + i), i * dim);
+  const coded = matrix.codes === 'i8';
+  // An 8-bit partition's f32 copy goes too while it holds one: a cold start then has it back.
+  const exact = matrix.hasExactRows;
+  const vectors = new Float32Array(exact ? n * dim : 0);
+  if (exact) for (let i = 0; i < n; i++) vectors.set(matrix.exactRow(start + i), i * dim);
   const { terms, termOffsets } = flattenTerms(Array.from({ length: n }, (_, i) => partition.lexical.termsOf(start + i)));
+  const postings = n <= MAX_POSTING_ROWS ? { postings: chunkPostings(terms, termOffsets) } : {};
   return {
     ids: partition.ids.slice(start, end),
     vectors,
+    ...(coded ? { codes: matrix.storedCodes(start, end) } : {}),
     updatedAt: matrix.updatedAt.slice(start, end),
     halfLifeDays: partition.halfLifeDays.slice(start, end),
     importance: matrix.importance.slice(start, end),
@@ -151,6 +195,7 @@ export function exportRows(partition: Partition, start: number, end: number): In
     sessionIds: partition.sessionIds.slice(start, end),
     terms,
     termOffsets,
+    ...postings,
   };
 }
 

@@ -18,10 +18,15 @@ describe('createCodec', () => {
     }
   });
 
-  it('round-trips vectors and term ids with their type when sealed', async () => {
+  it('round-trips vectors, 8-bit codes and term ids with their type when sealed', async () => {
     const codec = createCodec(await newKey());
     const vector = new Float32Array([0.25, -1.5, Number.MIN_VALUE, 3e38]);
     const terms = new Uint32Array([0, 1, 2 ** 32 - 1]);
+    // An odd length: codes are bytes, not a multiple of any wider unit.
+    const codes = new Int8Array([-128, -1, 0, 1, 127]);
+    const openedCodes = await codec.open(await codec.seal(codes, 'c'), 'c');
+    expect(openedCodes).toBeInstanceOf(Int8Array);
+    expect(Array.from(openedCodes as Int8Array)).toEqual(Array.from(codes));
     const openedVector = await codec.open(await codec.seal(vector, 'c'), 'c');
     const openedTerms = await codec.open(await codec.seal(terms, 'c'), 'c');
     expect(openedVector).toBeInstanceOf(Float32Array);

@@ -5,13 +5,17 @@ import { EngramDatabase } from '../../src/store/database';
 import { userPartition } from '../../src/storage/owner';
 import { createStore } from '../../src/store/store';
 import { createVectorIndex } from '../../src/store/vector-index';
-import { readPacked, writeSnapshot, type PackedPartition } from '../../src/store/vector-pack';
+import { readPacked, readRecordRows, writeSnapshot, type PackedPartition } from '../../src/store/vector-pack';
+import { checkSealing, installSealing } from '../../src/store/sealing';
+import { DEFAULT_WEIGHTS } from '../../src/schema';
+import { createHashEmbedder } from '../../src/embed/hash-embedder';
 import type { ComputeClient } from '../../src/worker/client';
 import type { IndexRows } from '../../src/worker/api';
+import type { VectorPackRow as VectorPackRowOf } from '../../src/store/database';
 import { createComputeClient } from '../../src/worker/client';
 import { createTestMemory, type TestMemory } from '../helpers/memory';
 import { ingestSeed, SEED_OWNER } from '../helpers/seed';
-import { record } from '../consolidate/fixtures';
+import { record, T } from '../consolidate/fixtures';
 
 const EMBEDDER = { id: 'hash-fnv1a-256', dim: 256 };
 const KEY = userPartition(SEED_OWNER);
@@ -170,22 +174,6 @@ describe('packed vectors', () => {
     expect(rows).toEqual(fromRecords(await test.memory.list({ ...SEED_OWNER, includeInvalid: true })));
   });
 
-  it('snapshot from the records when compute holds 8-bit codes (no f32 rows to export)', async () => {
-    test = await createTestMemory();
-    await ingestSeed(test.memory, test.clock, 3);
-    const store = openStore(test);
-    const compute = createComputeClient({ worker: 'off', compute: { codes: 'i8' } });
-    const index = store.vectorIndex(compute);
-    await index.ensure([KEY]);
-    await index.settled();
-    expect((await compute.stats()).codes).toBe('i8');
-    expect(await compute.exportPartition(KEY, 100)).toBeNull();
-    expect(await index.compact(KEY)).toBe(true);
-    const packed = (await store.readPacked(KEY, EMBEDDER.id, EMBEDDER.dim, null))!;
-    expect(packed.log).toEqual([]);
-    expect(materialize(packed)).toEqual(fromRecords(await test.memory.list({ ...SEED_OWNER, includeInvalid: true })));
-  });
-
   it('stream a snapshot of several chunks into compute, and load from the records when a later chunk is damaged', async () => {
     test = await createTestMemory();
     await ingestSeed(test.memory, test.clock, 3);
@@ -202,10 +190,11 @@ describe('packed vectors', () => {
     const seen: number[] = [];
     const watched: ComputeClient = {
       ...inner,
-      loadPartition: async (...args: Parameters<ComputeClient['loadPartition']>) => {
-        await inner.loadPartition(...args);
+      loadPartition: (async (...args: Parameters<ComputeClient['loadPartition']>) => {
+        const loaded = await inner.loadPartition(...args);
         seen.push(await inner.partitionVersion(KEY));
-      },
+        return loaded;
+      }) as ComputeClient['loadPartition'],
       applyChanges: (async (...args: Parameters<ComputeClient['applyChanges']>) => {
         const applied = await inner.applyChanges(...args);
         seen.push(await inner.partitionVersion(KEY));
@@ -261,5 +250,194 @@ describe('packed vectors', () => {
     for (let i = 0; i < 60; i++) await commit([fact(owners.big)]);
     await index.settled();
     expect(await base(owners.big)).toBeGreaterThan(snapshotAt.big);
+  });
+});
+
+describe('packed 8-bit codes', () => {
+  const OWNER = { userId: 'coded', appName: 'a' };
+  const CODED = userPartition(OWNER);
+  const WORDS = 'quiet spicy early vintage remote sunny vegan local classic noisy hotels trains museums beaches markets concerts novels teas wines ferries Lisbon Kyoto Oslo Lima Porto'.split(' ');
+  const queries = ['quiet hotels in Lisbon', 'vegan markets Kyoto', 'vintage trains', 'sunny beaches in Porto', 'noisy concerts'];
+  const hash = createHashEmbedder(EMBEDDER.dim);
+
+  /** A database of `n` facts of OWNER written through an index over `compute`, and what reads it. */
+  async function written(n: number, codes: 'i8' | 'f32', key?: CryptoKey, exactCopy?: false) {
+    const factory = new IDBFactory();
+    const name = `vector-pack-codes-${codes}-${Date.now()}-${Math.random()}`;
+    const db = new EngramDatabase(name, { indexedDB: factory, IDBKeyRange });
+    opened.push(db);
+    if (key) {
+      installSealing(db, key);
+      await db.open();
+      await checkSealing(db);
+    }
+    const store = createStore(db);
+    const indexOver = (compute: ComputeClient) => createVectorIndex({ db, store, compute, embedder: EMBEDDER });
+    const commitThrough = async (index: ReturnType<typeof indexOver>, records: MemoryRecord[]) => {
+      const versions = await index.ensure([CODED]);
+      await index.afterCommit(await store.commit({ records, creates: records.map((r) => r.id), expected: versions }), records);
+    };
+    let next = 0;
+    const fact = () => {
+      const id = `c${++next}`;
+      const text = Array.from({ length: 6 }, (_, j) => WORDS[(next * 7 + j * 11 + ((next * j) % 5)) % WORDS.length]).join(' ');
+      return record(id, `${text} ${id}`, 'general', { ...OWNER, updatedAt: T - next * 3_600_000, importance: (next % 10) / 10 });
+    };
+    const writerCompute = createComputeClient({ worker: 'off', compute: { codes, ...(exactCopy === false ? { exactCopy } : {}) } });
+    const writer = indexOver(writerCompute);
+    await commitThrough(writer, Array.from({ length: n }, fact));
+    return { db, factory, name, store, indexOver, writer, writerCompute, commit: (index: ReturnType<typeof indexOver>) => commitThrough(index, [fact()]) };
+  }
+
+  /** The top 10 of each query through `index` (ids and scores). */
+  async function topK(index: ReturnType<typeof createVectorIndex>) {
+    const out = [];
+    for (const text of queries) {
+      const hits = await index.search({ owner: OWNER, scopes: ['user'], vector: hash.embedOne(text), text, k: 10, now: T, weights: DEFAULT_WEIGHTS });
+      out.push(hits.map((hit) => [hit.id, hit.score]));
+    }
+    return out;
+  }
+
+  /** The top k of a compute built from the records alone (what a rebuild gives). */
+  async function rebuiltTopK(env: Awaited<ReturnType<typeof written>>) {
+    const compute = createComputeClient({ worker: 'off', compute: { codes: 'i8' } });
+    const { version, rows } = await readRecordRows(env.db, CODED, EMBEDDER, () => {});
+    await compute.loadPartition(CODED, version, EMBEDDER.dim, rows);
+    const top = await topK(env.indexOver(compute));
+    expect(top.every((hits) => hits.length === 10)).toBe(true);
+    return { compute, top };
+  }
+
+  /** Whether `compute`'s scan of CODED answers with hits (its f32 copy re-ranks in the call) rather than candidates for the store to re-rank. */
+  async function reranksInCompute(compute: ComputeClient) {
+    const text = queries[0]!;
+    const answer = await compute.scan({ partitions: [CODED], query: hash.embedOne(text), queryText: text, now: T, weights: DEFAULT_WEIGHTS, k: 10, scopes: ['user'] });
+    return 'hits' in answer;
+  }
+
+  it('snapshot a small partition’s codes with the f32 copy beside them, so a cold compute still re-ranks in the scan call', async () => {
+    const env = await written(301, 'i8');
+    expect(await reranksInCompute(env.writerCompute)).toBe(true);
+    expect(await env.writer.compact(CODED)).toBe(true);
+    const [chunk] = (await readPacked(env.db, CODED, EMBEDDER.id, EMBEDDER.dim, null))!.chunks;
+    expect(chunk!.codes!.bytes.byteLength).toBe(304 * 256);
+    expect(chunk!.vectors.length).toBe(301 * 256);
+    const rebuilt = await rebuiltTopK(env);
+    const cold = createComputeClient({ worker: 'off', compute: { codes: 'i8' } });
+    expect(await topK(env.indexOver(cold))).toEqual(rebuilt.top);
+    expect(await reranksInCompute(cold)).toBe(true);
+  });
+
+  it('snapshot an 8-bit compute’s own codes, a quarter of the vector bytes, which a cold start loads to the same codes and top k as a rebuild from the records', async () => {
+    // No f32 copy in the writer (a partition past its budget): the packs hold codes alone.
+    const env = await written(301, 'i8', undefined, false);
+    expect(await env.writer.compact(CODED)).toBe(true);
+    const packed = (await readPacked(env.db, CODED, EMBEDDER.id, EMBEDDER.dim, null))!;
+    expect(packed.coded).toBe(true);
+    expect(packed.log).toEqual([]);
+    const [chunk] = packed.chunks;
+    // The lexical index goes in per term: the chunk's postings hold every occurrence of its terms.
+    expect(chunk!.postings!.entries.reduce((sum, entry) => sum + (entry & 0xffff), 0)).toBe(chunk!.terms!.length);
+    expect(chunk!.vectors.length).toBe(0);
+    expect(chunk!.codes!.bytes.byteLength).toBe(304 * 256);
+    expect(chunk!.codes!.bytes.byteLength * 4).toBeLessThanOrEqual(301 * 256 * 4 + 3 * 256 * 4);
+    const rebuilt = await rebuiltTopK(env);
+    const cold = createComputeClient({ worker: 'off', compute: { codes: 'i8' } });
+    const coldIndex = env.indexOver(cold);
+    expect(await topK(coldIndex)).toEqual(rebuilt.top);
+    // Rows that came as codes alone end the cold compute's f32 copy: it never answers for a row it does not hold.
+    expect(await reranksInCompute(cold)).toBe(false);
+    // The cold compute holds the writer's codes byte for byte: copied, not quantised again.
+    const codesOf = async (compute: ComputeClient) => (await compute.exportPartition(CODED, 8192))!.chunks[0]!.codes!;
+    const [held, wrote] = [await codesOf(cold), await codesOf(env.writerCompute)];
+    expect(Buffer.from(held.bytes.buffer).equals(Buffer.from(wrote.bytes.buffer))).toBe(true);
+    expect([held.scales, held.errors, held.norms]).toEqual([wrote.scales, wrote.errors, wrote.norms]);
+    // In chunks whose length is not a multiple of the four-row block (copied row by row).
+    const exported = (await cold.exportPartition(CODED, 50))!;
+    expect(await writeSnapshot(env.db, CODED, EMBEDDER, exported.version, exported.chunks)).toBe(true);
+    expect((await readPacked(env.db, CODED, EMBEDDER.id, EMBEDDER.dim, null))!.chunks.length).toBe(7);
+    expect(await topK(env.indexOver(createComputeClient({ worker: 'off', compute: { codes: 'i8' } })))).toEqual(rebuilt.top);
+  });
+
+  it('seal the codes, their bounds and the postings at rest, and load them back whole with the key', async () => {
+    const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+    const env = await written(60, 'i8', key);
+    expect(await env.writer.compact(CODED)).toBe(true);
+    const raw = new EngramDatabase(env.name, { indexedDB: env.factory, IDBKeyRange });
+    opened.push(raw);
+    const stored = (await raw.vectorPacks.get([CODED, 0]))! as unknown as Record<string, unknown>;
+    for (const field of ['vectors', 'codes', 'codeScales', 'codeErrors', 'codeNorms', 'terms', 'termOffsets', 'postingTerms', 'postingStarts', 'postingEntries']) expect([field, stored[field]?.constructor]).toEqual([field, Uint8Array]);
+    const packed = (await readPacked(env.db, CODED, EMBEDDER.id, EMBEDDER.dim, null))!;
+    expect(packed.coded).toBe(true);
+    expect(packed.chunks[0]!.postings).toBeDefined();
+    const rebuilt = await rebuiltTopK(env);
+    expect(await topK(env.indexOver(createComputeClient({ worker: 'off', compute: { codes: 'i8' } })))).toEqual(rebuilt.top);
+  });
+
+  it('load f32 packs (written before codes) into 8-bit codes with the same top k, and rewrite them as codes at the next write, not on the read', async () => {
+    const env = await written(120, 'f32');
+    expect(await env.writer.compact(CODED)).toBe(true);
+    const before = (await readPacked(env.db, CODED, EMBEDDER.id, EMBEDDER.dim, null))!;
+    expect(before.coded).toBe(false);
+    expect(before.chunks[0]!.codes).toBeUndefined();
+    const rebuilt = await rebuiltTopK(env);
+    const cold = env.indexOver(createComputeClient({ worker: 'off', compute: { codes: 'i8' } }));
+    expect(await topK(cold)).toEqual(rebuilt.top);
+    await cold.settled();
+    const afterRead = (await readPacked(env.db, CODED, EMBEDDER.id, EMBEDDER.dim, null))!;
+    expect([afterRead.coded, afterRead.base]).toEqual([false, before.base]);
+    await env.commit(cold);
+    await cold.settled();
+    const rewritten = (await readPacked(env.db, CODED, EMBEDDER.id, EMBEDDER.dim, null))!;
+    expect(rewritten.coded).toBe(true);
+    expect(rewritten.base).toBe(before.base + 1);
+    expect(rewritten.log).toEqual([]);
+  });
+
+  it('load from the records, with the same top k, when a chunk of codes is damaged, of another layout, or when compute holds f32', async () => {
+    const env = await written(150, 'i8');
+    const exported = (await env.writerCompute.exportPartition(CODED, 40))!;
+    const rebuilt = await rebuiltTopK(env);
+    const damage = async (change: (chunk: VectorPackRowOf) => Partial<VectorPackRowOf>) => {
+      expect(await writeSnapshot(env.db, CODED, EMBEDDER, exported.version, exported.chunks)).toBe(true);
+      const chunk = (await env.db.vectorPacks.get([CODED, 2]))!;
+      await env.db.vectorPacks.put({ ...chunk, ...change(chunk) });
+    };
+    const errors = (chunk: VectorPackRowOf) => Float32Array.from(chunk.codeErrors!, (value, i) => (i === 3 ? Number.NaN : value));
+    const entries = (chunk: VectorPackRowOf) => Uint32Array.from(chunk.postingEntries!, (entry, i) => (i === 5 ? entry + 1 : entry));
+    const damages = [
+      (chunk: VectorPackRowOf) => ({ codeErrors: errors(chunk) }),
+      (chunk: VectorPackRowOf) => ({ codes: chunk.codes!.slice(0, 256) }),
+      () => ({ codeStride: 100 }),
+      (chunk: VectorPackRowOf) => ({ postingEntries: entries(chunk) }),
+    ];
+    for (const change of damages) {
+      await damage(change);
+      expect(await readPacked(env.db, CODED, EMBEDDER.id, EMBEDDER.dim, null)).toBeNull();
+      const cold = env.indexOver(createComputeClient({ worker: 'off', compute: { codes: 'i8' } }));
+      expect(await topK(cold)).toEqual(rebuilt.top);
+      await cold.settled();
+    }
+    // Codes of a layout this compute does not write: the packs read, compute refuses them.
+    await damage(() => ({ codeLayout: 99 }));
+    expect(await readPacked(env.db, CODED, EMBEDDER.id, EMBEDDER.dim, null)).not.toBeNull();
+    const other = env.indexOver(createComputeClient({ worker: 'off', compute: { codes: 'i8' } }));
+    expect(await topK(other)).toEqual(rebuilt.top);
+    await other.settled();
+    const fresh = (await readPacked(env.db, CODED, EMBEDDER.id, EMBEDDER.dim, null))!;
+    expect(fresh.chunks.every((chunk) => chunk.codes?.layout === 1)).toBe(true);
+    // An f32 compute cannot take codes: it loads the f32 records, exactly.
+    expect(await writeSnapshot(env.db, CODED, EMBEDDER, exported.version, exported.chunks)).toBe(true);
+    const exact = createComputeClient({ worker: 'off', compute: { codes: 'f32' } });
+    const f32Index = env.indexOver(exact);
+    expect(await topK(f32Index)).toEqual(rebuilt.top);
+    const { rows } = await readRecordRows(env.db, CODED, EMBEDDER, () => {});
+    const held = new Map<string, IndexedRow>();
+    for (const chunk of (await exact.exportPartition(CODED, 1000))!.chunks) addRows(held, chunk, EMBEDDER.dim);
+    const expected = new Map<string, IndexedRow>();
+    addRows(expected, rows, EMBEDDER.dim);
+    expect(held).toEqual(expected);
+    await f32Index.settled();
   });
 });

@@ -288,11 +288,4 @@ describe('exportPartition', () => {
     expect(scanOf(copy, scan, rows).map((hit) => hit.id)).toEqual(scanOf(compute, scan, rows).map((hit) => hit.id));
     expect(compute.exportPartition('missing', 128)).toBeNull();
   });
-
-  it.runIf(loadKernelModule() !== null)('returns null when the partition holds 8-bit codes (no f32 rows to export)', () => {
-    const compute = createCompute({ codes: 'i8' });
-    compute.loadPartition('p', 4, 24, toIndexRows(randomRows(createRandom(8), 30, 24), 24));
-    expect(compute.stats().codes).toBe('i8');
-    expect(compute.exportPartition('p', 128)).toBeNull();
-  });
 });

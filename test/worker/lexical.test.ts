@@ -146,4 +146,45 @@ describe('createCompute (lexical channel)', () => {
     const query = request('tokyo novel with my brother', ['p'], 10);
     expect(scanOf(copy, query, docs)).toEqual(scanOf(compute, query, docs));
   });
+
+  it('loads a snapshot’s postings per term, then takes writes and removals exactly as the index built row by row', () => {
+    const random = createRandom(21);
+    let docs = Array.from({ length: 90 }, (_, i) => ({ id: `m${i}`, text: sentence(random), updatedAt: NOW - i * DAY }));
+    const source = createCompute({ codes: 'f32' });
+    source.loadPartition('p', 1, DIM, rowsOf(docs));
+    const exported = source.exportPartition('p', 25)!;
+    expect(exported.chunks.every((chunk) => chunk.postings !== undefined)).toBe(true);
+    const withPostings = createCompute();
+    const rowByRow = createCompute();
+    for (const [compute, strip] of [
+      [withPostings, false],
+      [rowByRow, true],
+    ] as const) {
+      const chunks = exported.chunks.map(({ postings, ...chunk }) => (strip ? chunk : { ...chunk, postings: postings! }));
+      compute.loadPartition('p', 1, DIM, chunks[0]!, 90);
+      for (const chunk of chunks.slice(1)) expect(compute.applyChanges('p', 1, 1, chunk, [])).toBe(true);
+    }
+    let version = 1;
+    for (let step = 0; step < 30; step++) {
+      const upserts = Array.from({ length: 1 + Math.floor(random() * 5) }, () => ({ id: `m${Math.floor(random() * 120)}`, text: sentence(random), updatedAt: NOW - Math.floor(random() * 300) * DAY }));
+      const removals = docs.filter(() => random() < 0.04).map((doc) => doc.id);
+      const live = new Map(docs.filter((doc) => !removals.includes(doc.id)).map((doc) => [doc.id, doc]));
+      for (const doc of upserts) live.set(doc.id, doc);
+      docs = [...live.values()];
+      for (const compute of [withPostings, rowByRow]) expect(compute.applyChanges('p', version, version + 1, rowsOf(upserts), removals)).toBe(true);
+      version++;
+    }
+    const rebuilt = createCompute();
+    rebuilt.loadPartition('p', version, DIM, rowsOf(docs));
+    for (const query of ['tokyo novel with my brother', 'Caroline garden dog', 'violin violin beach']) {
+      const got = scanOf(withPostings, request(query, ['p'], 12), docs);
+      expect(got).toEqual(scanOf(rowByRow, request(query, ['p'], 12), docs));
+      const want = scanOf(rebuilt, request(query, ['p'], 12), docs);
+      expect(got.map((hit) => hit.id).sort()).toEqual(want.map((hit) => hit.id).sort());
+      got.forEach((hit) => expect(hit.lexical).toBeCloseTo(want.find((other) => other.id === hit.id)!.lexical, 6));
+    }
+    // The export after those writes lists every row's terms as the row-by-row index does.
+    const again = (compute: typeof withPostings) => compute.exportPartition('p', 1000)!.chunks[0]!;
+    expect([again(withPostings).ids, again(withPostings).terms, again(withPostings).termOffsets]).toEqual([again(rowByRow).ids, again(rowByRow).terms, again(rowByRow).termOffsets]);
+  });
 });

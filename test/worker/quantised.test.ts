@@ -212,6 +212,80 @@ describe.runIf(loadKernelModule() !== null)('createCompute (8-bit codes)', () =>
   });
 });
 
+describe.runIf(loadKernelModule() !== null)('8-bit codes exported and reloaded (a packed snapshot of codes)', () => {
+  /** Rows exported by an 8-bit compute holding `rows`, in chunks of `chunkRows`, loaded into a fresh one as a cold start streams them. */
+  function reloaded(rows: IndexRows, chunkRows: number) {
+    const { codes: source } = loadCodes(rows);
+    const exported = source.exportPartition('p', chunkRows)!;
+    const copy = createCompute({ codes: 'i8' });
+    const [first, ...rest] = exported.chunks;
+    expect(copy.loadPartition('p', -1, 256, first!, rows.ids.length)).toBe(true);
+    for (const chunk of rest) expect(copy.applyChanges('p', -1, -1, chunk, [])).toBe(true);
+    expect(
+      copy.applyChanges(
+        'p',
+        -1,
+        exported.version,
+        {
+          ids: [],
+          vectors: new Float32Array(0),
+          updatedAt: new Float64Array(0),
+          halfLifeDays: new Float32Array(0),
+          importance: new Float32Array(0),
+          scopes: new Uint8Array(0),
+          sessionIds: [],
+          terms: new Uint32Array(0),
+          termOffsets: new Uint32Array([0]),
+        },
+        [],
+      ),
+    ).toBe(true);
+    return { source, copy, exported };
+  }
+
+  for (const chunkRows of [1024, 333]) {
+    it(`reload with the same candidates, ceilings and top k as the compute that quantised them, in chunks of ${chunkRows} rows`, () => {
+      const random = createRandom(chunkRows);
+      const rows = randomRows(random, 2003, 256, true);
+      const { source, copy, exported } = reloaded(rows, chunkRows);
+      expect(exported.chunks.every((chunk) => chunk.codes !== undefined && chunk.vectors.length === 0)).toBe(true);
+      for (let q = 0; q < 5; q++) {
+        const query = queryNearFirstRow(rows, random);
+        expect(scanCandidates(copy, query, 10)).toEqual(scanCandidates(source, query, 10));
+        expect(scanWithVectors(copy, request(query, 10), vectorsOfRows(rows, 256))).toEqual(scanWithVectors(source, request(query, 10), vectorsOfRows(rows, 256)));
+      }
+      expect(copy.neighbours('p', [rows.vectors.slice(0, 256)], 0.9, 'user')).toEqual(source.neighbours('p', [rows.vectors.slice(0, 256)], 0.9, 'user'));
+    });
+  }
+
+  it('export no codes of a removed row, even from the block its last row shared', () => {
+    const rows = randomRows(createRandom(3), 9, 256);
+    const { codes } = loadCodes(rows);
+    expect(codes.applyChanges('p', 1, 2, randomRows(createRandom(4), 0, 256), ['m8'])).toBe(true);
+    const [chunk] = codes.exportPartition('p', 100)!.chunks;
+    // 8 rows fill two blocks exactly; with one more removed, the third row of block two is empty.
+    expect(codes.applyChanges('p', 2, 3, randomRows(createRandom(4), 0, 256), ['m7'])).toBe(true);
+    const [after] = codes.exportPartition('p', 100)!.chunks;
+    expect(chunk!.codes!.bytes.length).toBe(8 * 256);
+    expect(after!.codes!.bytes.length).toBe(8 * 256);
+    const rowBytes = (bytes: Int8Array, row: number) => Array.from({ length: 16 }, (_, block) => [...bytes.subarray(4 * 256 + block * 64 + row * 16, 4 * 256 + block * 64 + row * 16 + 16)]).flat();
+    expect(rowBytes(after!.codes!.bytes, 3).every((byte) => byte === 0)).toBe(true);
+    expect(rowBytes(chunk!.codes!.bytes, 3).some((byte) => byte !== 0)).toBe(true);
+  });
+
+  it('are refused by an f32 compute, which then holds nothing for the partition', () => {
+    const rows = randomRows(createRandom(5), 40, 256);
+    const { codes } = loadCodes(rows);
+    const [chunk] = codes.exportPartition('p', 100)!.chunks;
+    const exact = createCompute({ codes: 'f32' });
+    expect(exact.loadPartition('p', 1, 256, chunk!)).toBe(false);
+    expect(exact.partitionVersion('p')).toBe(-1);
+    exact.loadPartition('p', 1, 256, rows);
+    expect(exact.applyChanges('p', 1, 2, chunk!, [])).toBe(false);
+    expect(exact.partitionVersion('p')).toBe(-1);
+  });
+});
+
 describe('quantiseQuery', () => {
   it('bounds the error of its codes by the reported norm when the query is random', () => {
     const random = createRandom(1);
