@@ -19,11 +19,16 @@ export interface Faults {
   failAt: number;
 }
 
-/** Installs a DBCore middleware that replaces some methods of every table (`wrap` gets the table's name and the layer below). */
-export function wrapTables(db: Dexie, name: string, wrap: (table: string, down: DBCoreTable) => Partial<DBCoreTable>): void {
+/**
+ * Installs a DBCore middleware that replaces some methods of every table (`wrap` gets the table's
+ * name and the layer below). `level`: where it sits (Dexie's default 10; below engram's request
+ * slicing, store/sliced-requests.ts, a negative one sees the calls as they reach IndexedDB).
+ */
+export function wrapTables(db: Dexie, name: string, wrap: (table: string, down: DBCoreTable) => Partial<DBCoreTable>, level?: number): void {
   db.use({
     stack: 'dbcore',
     name,
+    ...(level !== undefined ? { level } : {}),
     create: (down: DBCore): DBCore => ({
       ...down,
       table: (table: string) => {

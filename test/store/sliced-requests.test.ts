@@ -6,9 +6,10 @@
  * transaction must survive a completed slice every GRAIN rows.
  */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { Dexie, type DBCore, type DBCoreMutateRequest, type Middleware } from 'dexie';
+import { Dexie, type DBCoreMutateRequest } from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GRAIN, slicedRequestsMiddleware } from '../../src/store/sliced-requests';
+import { wrapTables } from '../helpers/idb-store';
 
 const opened: Dexie[] = [];
 afterEach(() => {
@@ -16,38 +17,31 @@ afterEach(() => {
 });
 
 /** Below the slicing (level -20): sees the calls it sends down; `failAt` makes that put call fail (1-based). */
-function recorder(calls: { type: string; size: number }[], failAt?: { table: string; call: number }): Middleware<DBCore> {
+function recorder(db: Dexie, calls: { type: string; size: number }[], failAt?: { table: string; call: number }): void {
   let puts = 0;
-  return {
-    stack: 'dbcore',
-    name: 'test-recorder',
-    level: -20,
-    create: (down) => ({
-      ...down,
-      table(name) {
-        const table = down.table(name);
-        return {
-          ...table,
-          mutate(request: DBCoreMutateRequest) {
-            calls.push({ type: request.type, size: request.type === 'delete' ? request.keys.length : request.type === 'deleteRange' ? 0 : request.values.length });
-            if (failAt && name === failAt.table && request.type === 'put' && ++puts === failAt.call) return Promise.reject(new Error('injected write fault'));
-            return table.mutate(request);
-          },
-          getMany(request) {
-            calls.push({ type: 'getMany', size: request.keys.length });
-            return table.getMany(request);
-          },
-        };
+  wrapTables(
+    db,
+    'test-recorder',
+    (name, table) => ({
+      mutate(request: DBCoreMutateRequest) {
+        calls.push({ type: request.type, size: request.type === 'delete' ? request.keys.length : request.type === 'deleteRange' ? 0 : request.values.length });
+        if (failAt && name === failAt.table && request.type === 'put' && ++puts === failAt.call) return Promise.reject(new Error('injected write fault'));
+        return table.mutate(request);
+      },
+      getMany(request) {
+        calls.push({ type: 'getMany', size: request.keys.length });
+        return table.getMany(request);
       },
     }),
-  };
+    -20,
+  );
 }
 
 async function open(sliceMs: number, calls: { type: string; size: number }[], failAt?: { table: string; call: number }) {
   const db = new Dexie(`sliced-${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange });
   db.version(1).stores({ rows: 'id', other: 'id' });
   db.use(slicedRequestsMiddleware(sliceMs));
-  db.use(recorder(calls, failAt));
+  recorder(db, calls, failAt);
   await db.open();
   opened.push(db);
   return db;

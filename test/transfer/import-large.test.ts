@@ -4,10 +4,11 @@
  * stays all or nothing: a write fault in a late slice of the commit leaves the database
  * byte-identical, and the first damaged memory far down the export is named at its path.
  */
-import type { DBCore, DBCoreMutateRequest, Middleware } from 'dexie';
+import type { DBCoreMutateRequest, Dexie } from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StorageError, ValidationError, type Memory, type OwnerExport } from '../../src/index';
 import { dumpDatabase } from '../helpers/idb-fixture';
+import { wrapTables } from '../helpers/idb-store';
 import { createTestMemory, type TestMemoryOptions } from '../helpers/memory';
 
 const ada = { userId: 'u_ada', appName: 'trips' };
@@ -33,33 +34,24 @@ async function largeExport(): Promise<OwnerExport> {
   return { ...data, memories };
 }
 
-/** Fails the `call`-th put into `memories` as it reaches IndexedDB (below the slicing), counting those puts. */
-function failingPut(state: { puts: number; failAt: number }): Middleware<DBCore> {
-  return {
-    stack: 'dbcore',
-    name: 'test-late-fault',
-    level: -20,
-    create: (down) => ({
-      ...down,
-      table(name) {
-        const table = down.table(name);
-        return {
-          ...table,
-          mutate(request: DBCoreMutateRequest) {
-            if (name === 'memories' && request.type === 'put' && ++state.puts === state.failAt) return Promise.reject(new Error('injected write fault'));
-            return table.mutate(request);
-          },
-        };
-      },
-    }),
-  };
+/** Fails the `failAt`-th put into `memories` as it reaches IndexedDB (below the slicing), counting those puts. */
+function failingPut(state: { puts: number; failAt: number }): (db: Dexie) => void {
+  return (db) =>
+    wrapTables(
+      db,
+      'test-late-fault',
+      (name, table) => ({
+        mutate: (request: DBCoreMutateRequest) => (name === 'memories' && request.type === 'put' && ++state.puts === state.failAt ? Promise.reject(new Error('injected write fault')) : table.mutate(request)),
+      }),
+      -20,
+    );
 }
 
 describe('Memory.import of a large export', () => {
   it('writes every memory, and exporting again gives them back', async () => {
     const data = await largeExport();
     const state = { puts: 0, failAt: 0 };
-    const { memory } = await open({ onDatabase: (db) => db.use(failingPut(state)) });
+    const { memory } = await open({ onDatabase: failingPut(state) });
     await expect(memory.import(data)).resolves.toMatchObject({ memories: SIZE });
     // The commit's memories reached IndexedDB in many calls, not one.
     expect(state.puts).toBeGreaterThan(SIZE / 32);
@@ -71,7 +63,7 @@ describe('Memory.import of a large export', () => {
   it('writes nothing when a late slice of the commit fails', async () => {
     const data = await largeExport();
     const state = { puts: 0, failAt: 30 };
-    const target = await open({ onDatabase: (db) => db.use(failingPut(state)) });
+    const target = await open({ onDatabase: failingPut(state) });
     const before = JSON.stringify(await dumpDatabase(target.factory, target.name));
     await expect(target.memory.import(data)).rejects.toThrow(StorageError);
     expect(state.puts).toBeGreaterThanOrEqual(30);
