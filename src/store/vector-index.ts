@@ -214,7 +214,7 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
       streamed.rows += chunk.ids.length;
       streamed.calls.push(part === 0 ? compute.loadPartition(key, STREAMING, embedder.dim, chunk, rows) : compute.applyChanges(key, STREAMING, STREAMING, chunk, []));
     });
-    if (!packed || !packed.lexical) {
+    if (!packed?.lexical) {
       await Promise.all(streamed.calls);
       return packed ? loadFromRecords(key, 'next-write') : loadFromRecords(key);
     }
