@@ -12,13 +12,10 @@
  * gives (results in order, failures at their index in the whole batch).
  */
 import type { DBCore, DBCoreGetManyRequest, DBCoreMutateRequest, DBCoreMutateResponse, Middleware } from 'dexie';
+import { elapsedMs, SLICE_MS } from '../slices';
 
-/** Issuing work per slice, in ms: half a frame. */
-export const SLICE_MS = 8;
 /** Requests per call down: the granularity of a slice. Batches up to this size go down whole (no extra promise hop). */
 export const GRAIN = 16;
-
-const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
 /**
  * Runs `issue` over `[0, length)` in calls of GRAIN, as many in a row as fit in SLICE_MS of
@@ -28,10 +25,10 @@ const now = () => (typeof performance !== 'undefined' ? performance.now() : Date
 function inSlices<T>(sliceMs: number, length: number, issue: (from: number, to: number) => Promise<T>): Promise<{ from: number; result: T }[]> {
   const out: { from: number; result: T }[] = [];
   const next = (from: number): Promise<{ from: number; result: T }[]> => {
-    const started = now();
+    const started = elapsedMs();
     const calls: Promise<{ from: number; result: T }>[] = [];
     let at = from;
-    while (at < length && (at === from || now() - started < sliceMs)) {
+    while (at < length && (at === from || elapsedMs() - started < sliceMs)) {
       const to = Math.min(length, at + GRAIN);
       const start = at;
       calls.push(issue(start, to).then((result) => ({ from: start, result })));

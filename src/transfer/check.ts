@@ -7,10 +7,10 @@
 import { PermissionError, ValidationError } from '../errors';
 import { sourceKey } from '../storage/working-form';
 import type { OwnerExport } from './format';
-import { sliced } from './parse';
+import { sliced } from '../slices';
 
 /**
- * In slices (parse.ts): a check of 10,000 memories must not hold the page's thread.
+ * In slices (slices.ts): a check of 10,000 memories must not hold the page's thread.
  * @throws PermissionError for another owner's or an app-scope memory, ValidationError for an inconsistent export.
  */
 export async function checkExport(data: OwnerExport): Promise<void> {

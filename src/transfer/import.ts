@@ -12,7 +12,8 @@ import { writeOwner } from '../storage/write-owner';
 import { writeInput } from '../storage/input-row';
 import { checkExport } from './check';
 import type { ExportedInput, ExportedMemory, ImportReport } from './format';
-import { parseExport, sliced } from './parse';
+import { sliced } from '../slices';
+import { parseExport } from './parse';
 import { lexicalTerms, withTermsMemo } from '../embed/terms';
 
 export interface ImportDeps {

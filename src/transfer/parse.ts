@@ -3,16 +3,14 @@
  * page's main thread: zod takes about 10 µs a memory, so an export of 10,000 is one task of
  * 100–200 ms parsed whole. The envelope (format, owner, array bounds) is parsed first, so a
  * hostile size is refused before anything else is looked at, then the memories and inputs
- * one by one, yielding to the page every {@link SLICE_MS}. Each element is parsed with the
+ * one by one, yielding to the page between slices (slices.ts). Each element is parsed with the
  * same schema and reported at the same path (`data.memories.3.content`); the first bad
  * element is the one named.
  */
 import { z } from 'zod/mini';
 import { parseInput } from '../options';
+import { sliced } from '../slices';
 import { EXPORT_FORMAT, EXPORT_LIMITS, ExportedInput, ExportedMemory, OwnerExport } from './format';
-
-/** Parsing work between two yields, in ms: half a frame. */
-export const SLICE_MS = 8;
 
 /** The export's shape with its two arrays bounded but their elements unread. */
 const Envelope = z.strictObject({
@@ -20,37 +18,6 @@ const Envelope = z.strictObject({
   memories: z.array(z.unknown()).check(z.maxLength(EXPORT_LIMITS.memories, { error: `must hold at most ${EXPORT_LIMITS.memories} memories` })),
   inputs: z.array(z.unknown()).check(z.maxLength(EXPORT_LIMITS.inputs, { error: `must hold at most ${EXPORT_LIMITS.inputs} inputs` })),
 });
-
-const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
-
-/**
- * Lets the page run (a frame, an input event) before more work: a macrotask, by MessageChannel
- * where there is one (setTimeout nested this deep waits 4 ms each time). Not `scheduler.yield`:
- * its continuation outranks rendering, and frames were seen held back across many of them.
- */
-export function yieldToPage(): Promise<void> {
-  if (typeof MessageChannel === 'undefined') return new Promise((resolve) => setTimeout(resolve, 0));
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(undefined);
-  });
-}
-
-/** Work in slices: `step` is called with each index in turn, with a yield whenever SLICE_MS has passed since the last. */
-export async function sliced(length: number, step: (index: number) => void): Promise<void> {
-  let started = now();
-  for (let i = 0; i < length; i++) {
-    if (now() - started >= SLICE_MS) {
-      await yieldToPage();
-      started = now();
-    }
-    step(i);
-  }
-}
 
 async function parseEach<S extends z.ZodMiniType>(schema: S, items: readonly unknown[], path: string): Promise<z.output<S>[]> {
   const out: z.output<S>[] = new Array(items.length);
