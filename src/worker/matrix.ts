@@ -5,9 +5,9 @@
  * area for the current call (query, heap).
  *
  * With `codes: 'i8'` the linear memory holds 8-bit codes instead (`stride` bytes a row, one
- * scale per row: value ≈ code · scale), a quarter of the bytes to hold and to scan, and no
- * f32 copy anywhere in compute: the exact re-rank reads the candidates' f32 vectors from the
- * store (exact.ts). `quantisationError` bounds how far a code's dot product may be off.
+ * scale per row: value ≈ code · scale), a quarter of the bytes to hold and to scan; the exact
+ * re-rank (exact.ts) needs the candidates' f32 vectors, from the copy below or from the store.
+ * `quantisationError` bounds how far a code's dot product may be off.
  * The codes are in blocks of four rows (code-layout.ts). A matrix of up to
  * {@link EXACT_COPY_BYTES} of f32 rows also keeps an f32 copy of them beside the codes (outside
  * the kernel's memory), so compute re-ranks its own candidates exactly in the scan call and the
@@ -185,7 +185,7 @@ export class RowMatrix {
       vectors.fill(0, offset + this.dim, offset + this.stride);
       return;
     }
-    this.copyExact(row, source);
+    this.writeExactRow(row, source);
     const { scale, error, norm } = writeCodes(this.codeBytes, row, source, this.dim, this.stride);
     this.scales[row] = scale;
     // Rounded up a little: the bound must hold after the kernel's f32 arithmetic too.
@@ -330,15 +330,11 @@ export class RowMatrix {
 
   /**
    * 8-bit mode: row `row`'s f32 vector into the f32 copy only (its codes written by
-   * {@link writeStoredCodes}); a row written from codes without it ends the copy
-   * ({@link dropExactCopy}), which must never answer for a row it does not hold.
+   * {@link writeVector} or {@link writeStoredCodes}; a row written from codes without it ends
+   * the copy, {@link dropExactCopy}, which must never answer for a row it does not hold). The
+   * copy grows by doubling up to its budget and is dropped for good past it.
    */
   writeExactRow(row: number, source: Float32Array): void {
-    this.copyExact(row, source);
-  }
-
-  /** 8-bit mode: row `row` into the f32 copy, grown by doubling up to its budget and dropped for good past it. */
-  private copyExact(row: number, source: Float32Array): void {
     let copy = this.exactCopy;
     if (!copy) return;
     const { dim } = this;
