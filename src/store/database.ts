@@ -58,7 +58,10 @@ export const STORED_SCOPE_CODE: Readonly<Record<Scope, number>> = Object.freeze(
  */
 export interface PackedColumns {
   ids: string[];
-  /** Empty in a snapshot of 8-bit codes (`codes`), which a version before them rebuilds from the records. */
+  /**
+   * f32 rows; beside 8-bit `codes`, empty, or the rows of a partition small enough for compute's
+   * f32 copy (worker/matrix.ts). A version before codes rebuilds a snapshot of codes alone from the records.
+   */
   vectors: Float32Array;
   /**
    * A snapshot written by an 8-bit compute holds its codes instead of f32 vectors: `codes` laid
