@@ -49,6 +49,8 @@ export interface MemoryInternals {
   onDatabase?: (db: Dexie) => void;
   /** Where the IndexedDB backend keeps its eviction note (durability/eviction.ts); default localStorage where there is one. */
   notes?: NoteStore;
+  /** Records the IndexedDB backend's record cache holds at most (store/record-cache.ts); 0 turns the cache and its fill off. */
+  recordCache?: number;
 }
 
 /**

@@ -27,6 +27,8 @@ export interface IndexedDbInternals {
   onDatabase?: ((db: Dexie) => void) | undefined;
   /** Where the eviction note is kept (durability/eviction.ts); default localStorage where there is one. */
   notes?: NoteStore | undefined;
+  /** Records the record cache holds at most (record-cache.ts RECORD_CACHE_LIMIT); 0 turns it and its fill off. */
+  recordCache?: number | undefined;
 }
 
 /** What the built-in backend is made with: engram's own compute (its vector layer's matrices) and `createMemory`'s IndexedDB options. */
@@ -42,8 +44,8 @@ export interface IndexedDbOptions extends IndexedDbInternals, DatabaseOptions {
  * The storage over an already constructed database, not yet opened (Dexie opens on first use).
  * `embedder` also makes the records layer quarantine rows that claim it with a vector of another length.
  */
-export function createIndexedDbStorage(db: EngramDatabase, context: Pick<VectorIndexDeps, 'embedder' | 'compute'>): IndexedDbStorage {
-  const records = createStore(db, context.embedder);
+export function createIndexedDbStorage(db: EngramDatabase, context: Pick<VectorIndexDeps, 'embedder' | 'compute'>, recordCache?: number): IndexedDbStorage {
+  const records = createStore(db, context.embedder, recordCache);
   const vectors = createVectorIndex({ db, store: records, compute: context.compute, embedder: context.embedder });
   let closed = false;
   db.on('close', () => {
@@ -75,7 +77,7 @@ export function createIndexedDbStorage(db: EngramDatabase, context: Pick<VectorI
  * resolves. Compute and the IndexedDB factory are given here, not in the context: only
  * engram's own backend scans in engram's worker, and the context stays backend-neutral.
  */
-export function indexedDbStorage({ compute, onDatabase, notes, onEviction, encryptionKey, ...database }: IndexedDbOptions): StorageBackend {
+export function indexedDbStorage({ compute, onDatabase, notes, recordCache, onEviction, encryptionKey, ...database }: IndexedDbOptions): StorageBackend {
   return {
     async open(context: StorageContext): Promise<IndexedDbStorage> {
       const db = new EngramDatabase(context.name, database);
@@ -83,7 +85,7 @@ export function indexedDbStorage({ compute, onDatabase, notes, onEviction, encry
       db.use(slicedRequests);
       if (encryptionKey) installSealing(db, encryptionKey);
       onDatabase?.(db);
-      const storage = createIndexedDbStorage(db, { embedder: context.embedder, compute });
+      const storage = createIndexedDbStorage(db, { embedder: context.embedder, compute }, recordCache);
       await db.open().catch((error: unknown) => {
         throw toStorageError(error, `opening the IndexedDB database '${db.name}'`);
       });

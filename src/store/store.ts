@@ -20,6 +20,7 @@ import { commitRows, prepareSeals, refuseMixedSealing } from './sealing';
 import { writePackLog } from './vector-log';
 import { checkpointDue, nextVersions, refuseExistingIds, refuseRevokedInputs } from './commit-checks';
 import { createRecordCache, type RecordCache } from './record-cache';
+import { createRecordFill } from './record-fill';
 
 export type { Commit, CommitResult } from '../storage/contract';
 
@@ -30,8 +31,9 @@ export interface Store extends RecordStore {
   /** Drops what it holds of the database in memory (the active sets, the recent records): the database closed under it. */
   forgetCaches(): void;
   /**
-   * The hydrated records searches recently returned (record-cache.ts), for the vector layer's
-   * warm retrieve; cleared by every commit of this store, whether it wrote or failed.
+   * The hydrated records of this store's partitions (record-cache.ts), for the vector layer's
+   * warm retrieve: kept past this store's commits except what they wrote, cleared whole by an
+   * erasure or a failed commit.
    */
   readonly recent: RecordCache;
   /**
@@ -41,6 +43,11 @@ export interface Store extends RecordStore {
    * and with them `events`: the rows' event rows by memory id, read in the same transaction).
    */
   visibleRecords(rows: readonly unknown[], owner: Owner, events?: ReadonlyMap<string, readonly EventRow[]>): Promise<MemoryRecord[]>;
+  /**
+   * Reads the active records of `owner`'s partition for `scope` that {@link recent} lacks into
+   * it, in slices, when they fit (record-fill.ts); resolves when it is done or gave up for now.
+   */
+  fillRecent(owner: Owner, scope: Scope): Promise<void>;
 }
 
 const isForeignActive = (embedderId: string) => (row: MemoryRow) => row.invalidatedAt === undefined && row.embedderId !== embedderId;
@@ -48,11 +55,12 @@ const isForeignActive = (embedderId: string) => (row: MemoryRow) => row.invalida
 /**
  * `embedder`, when given, also quarantines rows that claim to come from it but hold a vector
  * of another length (rows of another embedder are kept: they are not corrupt, only unscannable).
+ * `recordCache`: records the record cache holds at most (default RECORD_CACHE_LIMIT; 0: none).
  */
-export function createStore(db: EngramDatabase, embedder?: { id: string; dim: number }): Store {
+export function createStore(db: EngramDatabase, embedder?: { id: string; dim: number }, recordCache?: number): Store {
   const quarantined = new Set<string>();
   const active = createActiveSets(db);
-  const recent = createRecordCache();
+  const recent = createRecordCache(recordCache);
 
   function parse(row: unknown): ParsedRow | null {
     const result = MemoryRecord.safeParse(row);
@@ -119,6 +127,8 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
       parseInputRows(await db.inputs.where('[userId+appName+seq]').between([owner.userId, owner.appName, seq], [owner.userId, owner.appName, Dexie.maxKey], false, true).toArray(), 'reading stored conversations'),
     );
 
+  const fillRecent = createRecordFill({ db, active, recent, hydrate: (rows, owner) => visible(rows, owner) });
+
   /** Past this many sources, an erasure reads all of the owner's rows once instead of each source's. */
   const MANY_SOURCES = 32;
 
@@ -131,6 +141,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
       recent.clear();
     },
     visibleRecords: visible,
+    fillRecent,
 
     versions: (keys) =>
       read('reading partition versions', async () => {
@@ -291,13 +302,17 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
           return { versions, packsDropped };
         });
         active.committed(result.versions, written);
+        // What this commit wrote leaves the record cache; an erasure's redactions reach records
+        // it does not list, so an erasure (or a commit that rewrites stored conversations)
+        // clears it whole: nothing it changed stays cached.
+        if (revoke || redactExcerpts || deleteInputs.length || rewriteInputs.length) recent.clear();
+        else recent.committed(result.versions, written);
         return result;
       } catch (error) {
+        // Failed, or unknown whether it committed: nothing cached is trusted.
+        recent.clear();
         throw toStorageError(error, 'writing memories');
       } finally {
-        // Whatever this commit changed (an erasure's redactions reach records it does not list)
-        // is read afresh by the next search: nothing it changed stays cached.
-        recent.clear();
         release();
       }
     },

@@ -12,7 +12,7 @@ import type { VectorLayer } from '../storage/contract';
 import type { IndexRows, ScanHit, ScanRequest } from '../worker/api';
 import type { ComputeClient } from '../worker/client';
 import { exactScan, finishScan, readOrder } from '../worker/exact';
-import type { MemoryRecord } from '../schema';
+import type { MemoryRecord, Scope } from '../schema';
 import type { EngramDatabase, EventRow, MemoryRow } from './database';
 import { partitionOf, partitionsFor, type Owner } from '../storage/owner';
 import type { Store } from './store';
@@ -96,7 +96,12 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
    */
   async function scanAndRead(request: ScanRequest, owner: Owner): Promise<ScannedRead<ScanHit> | 'stale'> {
     const scanned = (versions: readonly number[]) => ({ keys: request.partitions, versions });
-    const hydrate = (rows: readonly MemoryRow[], events: ReadonlyMap<string, readonly EventRow[]>) => store.visibleRecords(rows, owner, events);
+    /** The lineage chain of each row read, for the record cache (an own commit on a chain drops what the cache holds of it). */
+    const chains = new Map<string, string>();
+    const hydrate = (rows: readonly MemoryRow[], events: ReadonlyMap<string, readonly EventRow[]>) => {
+      for (const row of rows) if (row.chain !== undefined) chains.set(row.id, row.chain);
+      return store.visibleRecords(rows, owner, events);
+    };
     const generation = store.recent.generation;
     // Issued before the scan so that its wait overlaps the compute call; only worth a read when
     // there is something cached to validate.
@@ -108,7 +113,7 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
     // What a read returns is cached at the versions it checked (the scan's).
     const keep = (versions: readonly number[], read: ScannedRead<ScanHit> | 'stale' | null, cached?: ReadonlyMap<string, MemoryRecord>) => {
       if (read === null || read === 'stale') return read;
-      store.recent.put(read.records.values(), versionsOf(versions), generation);
+      store.recent.put(read.records.values(), versionsOf(versions), generation, chains);
       if (cached) for (const [id, record] of cached) read.records.set(id, record);
       return read;
     };
@@ -142,6 +147,20 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
         return keep(result.versions, await readScanned(db, scanned(result.versions), reading, embedder, (vectors, read) => finishScan(request, candidates, vectors, reading.order.slice(read)), hydrate));
       },
     );
+  }
+
+  /**
+   * After a search: the searched partitions' records the record cache lacks are read into it in
+   * the background (record-fill.ts), so that the next retrieves find their winners in memory.
+   */
+  function fillLater(owner: Owner, scopes: readonly Scope[]): void {
+    // User and session scope share one partition: one fill each.
+    const wanted = [...new Map(scopes.map((scope) => [partitionOf({ ...owner, scope }), scope])).values()];
+    for (const scope of wanted) {
+      const task = store.fillRecent(owner, scope);
+      background.add(task);
+      void task.finally(() => background.delete(task));
+    }
   }
 
   /** {@link scanAndRead} until the scan saw the store's versions, catching the partitions up in between. */
@@ -283,6 +302,7 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
         ...(sessionId !== undefined ? { sessionId } : {}),
       };
       const { hits, records } = await searchCurrent(request, owner);
+      fillLater(owner, scopes);
       return hits.map(({ id, score, relevance, cosine, lexical, recency, importance }) => ({ id, score, relevance, cosine, lexical, recency, importance, record: records.get(id) ?? null }));
     },
 

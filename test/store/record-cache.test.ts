@@ -61,7 +61,9 @@ describe('the warm retrieve’s record cache', () => {
   it('reads no memory row for winners it returned before, and returns the same records', async () => {
     const { memory, reads, storage } = await memoryWithStorage();
     const first = await memory.retrieve('ferries in Oslo', { ...owner, k: 2 });
-    expect(storage.records.recent.size).toBe(2);
+    // The search's two winners, then the fill's other two: the partition whole.
+    await storage.vectors.settled();
+    expect(storage.records.recent.size).toBe(4);
     reads.on = true;
     const again = await memory.retrieve('ferries in Oslo', { ...owner, k: 2 });
     reads.on = false;
@@ -113,12 +115,15 @@ describe('the warm retrieve’s record cache', () => {
   it('holds nothing after this instance forgets, forgets a source or rejects, and the next retrieve reads afresh', async () => {
     const { memory, storage, reads } = await memoryWithStorage();
     const [hit] = await memory.retrieve('ferries in Oslo', { ...owner, k: 1 });
-    expect(storage.records.recent.size).toBe(1);
+    await storage.vectors.settled();
+    expect(storage.records.recent.size).toBe(4);
     await memory.forget(hit!.memory.id, owner);
     expect(storage.records.recent.size).toBe(0);
     const after = await memory.retrieve('ferries in Oslo', { ...owner, k: 4 });
     expect(contents(after)).not.toContain('The user likes ferries in Oslo.');
+    await storage.vectors.settled();
     expect(storage.records.recent.size).toBe(3);
+    expect(JSON.stringify([...storage.records.recent.take([hit!.memory.id], await storage.records.versions([userPartition(owner)]), owner)])).not.toContain('ferries');
     await memory.forgetSource('s2', owner);
     expect(storage.records.recent.size).toBe(0);
     reads.on = true;
@@ -126,6 +131,46 @@ describe('the warm retrieve’s record cache', () => {
     reads.on = false;
     expect(reads.rows).toBeGreaterThan(0);
     expect(contents(rest)).not.toContain('The user likes museums in Kyoto.');
+  });
+
+  it('holds the whole partition after a fill, so a retrieve of winners never returned before reads no memory row', async () => {
+    const { memory, reads, storage } = await memoryWithStorage();
+    await memory.retrieve('ferries in Oslo', { ...owner, k: 1 });
+    await storage.vectors.settled();
+    reads.on = true;
+    const hits = await memory.retrieve('markets in Lima', { ...owner, k: 1 });
+    reads.on = false;
+    expect(contents(hits)).toEqual(['The user likes markets in Lima.']);
+    expect(reads.rows).toBe(0);
+  });
+
+  it('keeps what this instance’s own write did not touch, and reads what it wrote, corrected or pinned afresh', async () => {
+    const { memory, reads, storage, clock } = await memoryWithStorage();
+    const [oslo] = await memory.retrieve('ferries in Oslo', { ...owner, k: 1 });
+    await storage.vectors.settled();
+    expect(storage.records.recent.size).toBe(4);
+    clock.advance(60_000);
+    await memory.remember({ content: 'The user likes tea houses in Kyoto.', topic: 'trip-9' }, { ...owner, source: { type: 'user_explicit', id: 's9' } });
+    // The write moved the partition on; what it did not write is still held, at the new version.
+    expect(storage.records.recent.size).toBe(4);
+    reads.on = true;
+    expect(contents(await memory.retrieve('markets in Lima', { ...owner, k: 1 }))).toEqual(['The user likes markets in Lima.']);
+    reads.on = false;
+    expect(reads.rows).toBe(0);
+    expect(contents(await memory.retrieve('tea houses in Kyoto', { ...owner, k: 1 }))).toEqual(['The user likes tea houses in Kyoto.']);
+    await memory.pin(oslo!.memory.id, owner);
+    const [pinned] = await memory.retrieve('ferries in Oslo', { ...owner, k: 1 });
+    expect(pinned!.memory.pinned).toBe(true);
+    clock.advance(60_000);
+    await memory.correct(oslo!.memory.id, 'The user likes night ferries in Oslo.', owner);
+    const corrected = await memory.retrieve('ferries in Oslo', { ...owner, k: 5 });
+    expect(contents(corrected)).toContain('The user likes night ferries in Oslo.');
+    expect(contents(corrected)).not.toContain('The user likes ferries in Oslo.');
+    await storage.vectors.settled();
+    // The fill brought in what the writes added: the partition whole again, at its version.
+    const version = (await storage.records.versions([userPartition(owner)])).get(userPartition(owner))!;
+    expect(storage.records.recent.versionOf(userPartition(owner))).toBe(version);
+    expect(storage.records.recent.size).toBe(5);
   });
 
   it('does not let a caller’s change to a returned record reach the next retrieve', async () => {
@@ -157,6 +202,37 @@ describe('createRecordCache', () => {
     const cache = createRecordCache();
     cache.put([record('a', 'someone-else')], new Map([[userPartition({ userId: 'someone-else', appName: 'default' }), 1]]), cache.generation);
     expect(cache.take(['a'], new Map([[userPartition({ userId: 'someone-else', appName: 'default' }), 1]]), owner).size).toBe(0);
+  });
+
+  it('applies a commit of this instance: drops what it wrote and every entry on the same chain, moves the version on', () => {
+    const cache = createRecordCache();
+    const chains = new Map([
+      ['a', 'a'],
+      ['b', 'chain-b'],
+      ['c', 'chain-b'],
+      ['d', 'd'],
+    ]);
+    cache.put([record('a'), record('b'), record('c'), record('d')], new Map([[key, 3]]), cache.generation, chains);
+    cache.committed(new Map([[key, [3, 4]]]), [
+      { id: 'a', chain: 'a' },
+      { id: 'e', chain: 'chain-b' },
+    ]);
+    expect(cache.versionOf(key)).toBe(4);
+    expect([...cache.take(['a', 'b', 'c', 'd'], new Map([[key, 4]]), owner).keys()]).toEqual(['d']);
+    // A search that read before the commit does not put its (perhaps stale) records back.
+    cache.put([record('a')], new Map([[key, 3]]), cache.generation);
+    expect(cache.take(['a'], new Map([[key, 4]]), owner).size).toBe(0);
+    // A commit that did not start from the held version (another writer in between): the partition goes.
+    cache.committed(new Map([[key, [5, 6]]]), []);
+    expect(cache.size).toBe(0);
+    expect(cache.versionOf(key)).toBeUndefined();
+  });
+
+  it('takes nothing for a scan behind its version, and keeps the entries for when the scan catches up', () => {
+    const cache = createRecordCache();
+    cache.put([record('a')], new Map([[key, 4]]), cache.generation);
+    expect(cache.take(['a'], new Map([[key, 3]]), owner).size).toBe(0);
+    expect(cache.take(['a'], new Map([[key, 4]]), owner).size).toBe(1);
   });
 
   it('keeps nothing a search read before a clear, and no more than its limit', () => {

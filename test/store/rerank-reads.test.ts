@@ -49,7 +49,9 @@ const THINGS = ['museums', 'beaches', 'markets', 'concerts', 'hikes', 'bakeries'
 describe('retrieve on IndexedDB (the exact re-rank’s reads)', () => {
   it('reads fewer candidate rows than the scan kept, each once, and no lineage for single-source memories', async () => {
     const reads: Reads = { on: false, memoryRows: 0, lineageQueries: 0 };
-    const { memory, clock } = await createTestMemory({ onDatabase: countReads(reads) });
+    // A record cache of 5 holds the warm-up's winners but cannot take the partition whole
+    // (record-fill.ts), so the retrieve below reads its candidates from the store.
+    const { memory, clock } = await createTestMemory({ onDatabase: countReads(reads), recordCache: 5 });
     opened.push(memory);
     let n = 0;
     for (const place of PLACES) {
@@ -91,7 +93,9 @@ describe('retrieve on IndexedDB (the exact re-rank’s reads)', () => {
 
   it('reads the lineage of a memory whose sources share a type, and returns all of them', async () => {
     const reads: Reads = { on: false, memoryRows: 0, lineageQueries: 0 };
-    const { memory, clock } = await createTestMemory({ onDatabase: countReads(reads) });
+    // A record cache of 5 holds the warm-up's winners but cannot take the partition whole
+    // (record-fill.ts), so the retrieve below reads its candidates from the store.
+    const { memory, clock } = await createTestMemory({ onDatabase: countReads(reads), recordCache: 5 });
     opened.push(memory);
     for (const id of ['s1', 's2', 's3']) {
       clock.advance(60_000);
