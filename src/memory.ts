@@ -51,6 +51,8 @@ export interface MemoryInternals {
   notes?: NoteStore;
   /** Records the IndexedDB backend's record cache holds at most (store/record-cache.ts); 0 turns the cache and its fill off. */
   recordCache?: number;
+  /** Receives the IndexedDB backend's storage once open (benchmarks await `vectors.settled()`: its snapshot writes, the record cache's fill). */
+  onOpened?: (storage: { vectors: { settled(): Promise<void> } }) => void;
 }
 
 /**

@@ -29,6 +29,8 @@ export interface IndexedDbInternals {
   notes?: NoteStore | undefined;
   /** Records the record cache holds at most (record-cache.ts RECORD_CACHE_LIMIT); 0 turns it and its fill off. */
   recordCache?: number | undefined;
+  /** Receives the storage once it is open (benchmarks await its background work: `vectors.settled()`). */
+  onOpened?: ((storage: IndexedDbStorage) => void) | undefined;
 }
 
 /** What the built-in backend is made with: engram's own compute (its vector layer's matrices) and `createMemory`'s IndexedDB options. */
@@ -77,7 +79,7 @@ export function createIndexedDbStorage(db: EngramDatabase, context: Pick<VectorI
  * resolves. Compute and the IndexedDB factory are given here, not in the context: only
  * engram's own backend scans in engram's worker, and the context stays backend-neutral.
  */
-export function indexedDbStorage({ compute, onDatabase, notes, recordCache, onEviction, encryptionKey, ...database }: IndexedDbOptions): StorageBackend {
+export function indexedDbStorage({ compute, onDatabase, notes, recordCache, onOpened, onEviction, encryptionKey, ...database }: IndexedDbOptions): StorageBackend {
   return {
     async open(context: StorageContext): Promise<IndexedDbStorage> {
       const db = new EngramDatabase(context.name, database);
@@ -99,7 +101,9 @@ export function indexedDbStorage({ compute, onDatabase, notes, recordCache, onEv
       await checkSealing(db).catch(failed('checking the encryption key of'));
       await finishUpgrades(db).catch(failed('finishing the upgrade of'));
       const guard = await guardEviction(db, notes === undefined ? defaultNoteStore() : notes, onEviction ?? 'reject').catch(failed('checking'));
-      return { ...storage, check: guard.check };
+      const opened = { ...storage, check: guard.check };
+      onOpened?.(opened);
+      return opened;
     },
   };
 }

@@ -15,60 +15,97 @@ import type { MemoryRecord, Scope } from '../schema';
 import { yieldToPage } from '../slices';
 import { partitionOf, type Owner } from '../storage/owner';
 import type { ActiveSets } from './active-set';
-import type { EngramDatabase, MemoryRow } from './database';
+import type { EngramDatabase, EventRow, MemoryRow } from './database';
 import type { RecordCache } from './record-cache';
 
-/** Rows read per slice: one short read transaction and a few ms of parsing on the page. */
-export const FILL_SLICE = 256;
+/**
+ * Rows read per slice: one short read transaction and a few ms of parsing on the page. At most
+ * 64: past that, hydrating reads the owner's whole lineage and event tables (lineage-read.ts
+ * readLists), which would make the fill of a big partition quadratic.
+ */
+export const FILL_SLICE = 64;
 
 export interface RecordFillDeps {
   db: EngramDatabase;
   active: ActiveSets;
   recent: RecordCache;
-  /** The full records of the rows `owner` may see (bad rows quarantined), inside the caller's read transaction. */
-  hydrate(rows: readonly MemoryRow[], owner: Owner): Promise<MemoryRecord[]>;
+  /**
+   * The full records of the rows `owner` may see (bad rows quarantined), inside the caller's
+   * read transaction; `events` holds the event rows of those it has, by memory id.
+   */
+  hydrate(rows: readonly MemoryRow[], owner: Owner, events: ReadonlyMap<string, readonly EventRow[]>): Promise<MemoryRecord[]>;
+}
+
+/**
+ * The event rows of `rows` in one request: a row's events are keyed [memoryId, n] for n from 0
+ * to its historyCount (lineage.ts rowsOf appends at the count, a rewrite starts again at 0).
+ * A row whose events are not all there is left out, for the hydration to read by range.
+ */
+async function eventsByKey(db: EngramDatabase, rows: readonly MemoryRow[]): Promise<Map<string, EventRow[]>> {
+  const counted = rows.filter((row) => typeof row.historyCount === 'number' && row.historyCount > 0);
+  const keys = counted.flatMap((row) => Array.from({ length: row.historyCount! }, (_, n) => [row.id, n] as [string, number]));
+  const found = keys.length ? await db.events.bulkGet(keys) : [];
+  const out = new Map<string, EventRow[]>();
+  let at = 0;
+  for (const row of counted) {
+    const mine = found.slice(at, (at += row.historyCount!));
+    if (mine.every((event) => event !== undefined)) out.set(row.id, mine);
+  }
+  return out;
 }
 
 /** `fill(owner, scope)`: resolves once the partition is in the cache, or the fill gave up for now. */
-export function createRecordFill({ db, active, recent, hydrate }: RecordFillDeps): (owner: Owner, scope: Scope) => Promise<void> {
+/** The version recorded for a partition the cache holds nothing of. */
+const NONE = -1;
+
+export function createRecordFill({ db, active, recent, hydrate }: RecordFillDeps): (owner: Owner, scope: Scope, idle?: () => Promise<void>) => Promise<void> {
   const running = new Map<string, Promise<void>>();
-  /** Per partition: the version at which the cache held every active row it could (or the fill found it too big). */
+  /**
+   * Per partition: the cache's version of it (NONE when it held nothing) when a fill last ended
+   * with every active row it could hold, or found the partition too big or empty.
+   */
   const filledAt = new Map<string, number>();
 
-  async function run(owner: Owner, scope: Scope, key: string): Promise<void> {
+  async function run(owner: Owner, scope: Scope, key: string, idle: () => Promise<void>): Promise<void> {
     const generation = recent.generation;
     const partition = await db.transaction('r', db.memories, db.partitions, () => active.read(owner, scope));
     const { version } = partition;
+    if (partition.rows.size === 0) {
+      filledAt.set(key, recent.versionOf(key) ?? NONE);
+      return;
+    }
     const others = recent.size - recent.countOf(key);
     if (partition.rows.size + others > recent.limit) {
-      filledAt.set(key, version);
+      filledAt.set(key, recent.versionOf(key) ?? NONE);
       return;
     }
     const missing = [...partition.rows.keys()].filter((id) => !recent.holds(id, key, version));
     for (let at = 0; at < missing.length; at += FILL_SLICE) {
+      // Between slices the page runs, and the searches: a slice waits for none in flight.
       await yieldToPage();
+      await idle();
       if (recent.generation !== generation) return;
       const ids = missing.slice(at, at + FILL_SLICE);
       const read = await db.transaction('r', db.memories, db.lineage, db.events, db.partitions, async () => {
         if (((await db.partitions.get(key))?.version ?? 0) !== version) return null;
         const rows = (await db.memories.bulkGet(ids)).filter((row): row is MemoryRow => row !== undefined);
         const chains = new Map(rows.flatMap((row) => (row.chain === undefined ? [] : [[row.id, row.chain] as const])));
-        return { records: await hydrate(rows, owner), chains };
+        return { records: await hydrate(rows, owner, await eventsByKey(db, rows)), chains };
       });
       if (!read) return;
       recent.put(read.records, new Map([[key, version]]), generation, read.chains);
     }
-    if (recent.generation === generation) filledAt.set(key, version);
+    if (recent.generation === generation) filledAt.set(key, recent.versionOf(key) ?? NONE);
   }
 
-  return (owner, scope) => {
+  return (owner, scope, idle = () => Promise.resolve()) => {
     const key = partitionOf({ ...owner, scope });
     const held = recent.versionOf(key);
-    if (recent.limit <= 0 || (held !== undefined && filledAt.get(key) === held)) return Promise.resolve();
+    if (recent.limit <= 0 || filledAt.get(key) === (held ?? NONE)) return Promise.resolve();
     let task = running.get(key);
     if (!task) {
       // A fill is an optimisation: a failed read (the database closing) leaves the searches to read.
-      task = run(owner, scope, key)
+      task = run(owner, scope, key, idle)
         .catch(() => {})
         .finally(() => running.delete(key));
       running.set(key, task);

@@ -46,8 +46,9 @@ export interface Store extends RecordStore {
   /**
    * Reads the active records of `owner`'s partition for `scope` that {@link recent} lacks into
    * it, in slices, when they fit (record-fill.ts); resolves when it is done or gave up for now.
+   * `idle` resolves when no search is in flight: each slice waits for it.
    */
-  fillRecent(owner: Owner, scope: Scope): Promise<void>;
+  fillRecent(owner: Owner, scope: Scope, idle?: () => Promise<void>): Promise<void>;
 }
 
 const isForeignActive = (embedderId: string) => (row: MemoryRow) => row.invalidatedAt === undefined && row.embedderId !== embedderId;
@@ -127,7 +128,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
       parseInputRows(await db.inputs.where('[userId+appName+seq]').between([owner.userId, owner.appName, seq], [owner.userId, owner.appName, Dexie.maxKey], false, true).toArray(), 'reading stored conversations'),
     );
 
-  const fillRecent = createRecordFill({ db, active, recent, hydrate: (rows, owner) => visible(rows, owner) });
+  const fillRecent = createRecordFill({ db, active, recent, hydrate: (rows, owner, events) => visible(rows, owner, events) });
 
   /** Past this many sources, an erasure reads all of the owner's rows once instead of each source's. */
   const MANY_SOURCES = 32;

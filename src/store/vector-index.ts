@@ -153,11 +153,16 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
    * After a search: the searched partitions' records the record cache lacks are read into it in
    * the background (record-fill.ts), so that the next retrieves find their winners in memory.
    */
+  /** Searches in flight, and what waits for there to be none (the fill's slices). */
+  let searching = 0;
+  const waiting: (() => void)[] = [];
+  const idle = () => (searching === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve)));
+
   function fillLater(owner: Owner, scopes: readonly Scope[]): void {
     // User and session scope share one partition: one fill each.
     const wanted = [...new Map(scopes.map((scope) => [partitionOf({ ...owner, scope }), scope])).values()];
     for (const scope of wanted) {
-      const task = store.fillRecent(owner, scope);
+      const task = store.fillRecent(owner, scope, idle);
       background.add(task);
       void task.finally(() => background.delete(task));
     }
@@ -301,7 +306,14 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
         scopes: [...scopes],
         ...(sessionId !== undefined ? { sessionId } : {}),
       };
-      const { hits, records } = await searchCurrent(request, owner);
+      searching++;
+      let found: ScannedRead<ScanHit>;
+      try {
+        found = await searchCurrent(request, owner);
+      } finally {
+        if (--searching === 0) for (const resolve of waiting.splice(0)) resolve();
+      }
+      const { hits, records } = found;
       fillLater(owner, scopes);
       return hits.map(({ id, score, relevance, cosine, lexical, recency, importance }) => ({ id, score, relevance, cosine, lexical, recency, importance, record: records.get(id) ?? null }));
     },
