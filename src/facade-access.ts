@@ -1,12 +1,21 @@
 /**
- * The one read engram/mem0 needs that engram's public API does not offer: where a record is,
- * by its id alone (RecordStore.locate). It is kept off the published `Memory` type: a
- * symbol-keyed method on the memories `createMemory` returns, which only the facade looks up.
- * `Symbol.for`, so the facade's bundle and the main entry share the key.
+ * The two calls engram/mem0 needs that engram's public API does not offer: where a record is,
+ * by its id alone (RecordStore.locate), and a `remember({ replaces })` that writes nothing when
+ * the memory it replaces is gone by the time it commits (what `correct` does: a mem0 `update`
+ * racing a `delete` must not leave the new text as a new memory). They are kept off the
+ * published `Memory` type: symbol-keyed methods on the memories `createMemory` returns, which
+ * only the facade looks up. `Symbol.for`, so the facade's bundle and the main entry share the keys.
  */
+import type { RememberOptions } from './options';
+import type { Fact, Operation } from './schema';
 import type { RecordLocation } from './storage/contract';
 
 export const LOCATE = Symbol.for('engram.facade.locate');
+
+export const REPLACE_ONLY = Symbol.for('engram.facade.replaceOnly');
+
+/** `remember(fact, { ...options, replaces })` as an UPDATE of `replaces` or nothing (undefined: it was gone). */
+export type ReplaceOnly = (fact: Fact, options: RememberOptions & { replaces: string }) => Promise<Operation | undefined>;
 
 /** What the facade calls: the location of any record of this database by id, or undefined. */
 export type Locate = (id: string) => Promise<RecordLocation | undefined>;

@@ -29,7 +29,7 @@ import { createComputeClient, type ComputeClient } from './worker/client';
 import { createDeps } from './verbs/deps';
 import { occasionalVerbs, once, writeVerbs } from './verbs/load';
 import { get, history, list, locate } from './verbs/inspect';
-import { LOCATE } from './facade-access';
+import { LOCATE, REPLACE_ONLY, type ReplaceOnly } from './facade-access';
 import { assemble, inject, retrieve } from './verbs/retrieve';
 import type { NoteStore } from './durability/eviction';
 import { checkedForEviction } from './durability/eviction-check';
@@ -178,7 +178,11 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, inter
     },
   };
   // Off the public type: engram/mem0's id-only calls (facade-access.ts). Spread along with the wrappers below.
-  Object.assign(memory, { [LOCATE]: (id: string) => (closed ? Promise.reject(new ClosedError('memory.locate was called after close(): this memory is closed.')) : locate(deps, id)) });
+  const replaceOnly: ReplaceOnly = async (fact, options) => {
+    if (closed) throw new ClosedError('memory.remember was called after close(): this memory is closed.');
+    return (await writeVerbs()).remember(deps, fact, options, true);
+  };
+  Object.assign(memory, { [LOCATE]: (id: string) => (closed ? Promise.reject(new ClosedError('memory.locate was called after close(): this memory is closed.')) : locate(deps, id)), [REPLACE_ONLY]: replaceOnly });
   const guarded = guardClosed(checkedForEviction(memory, storage), () => closed);
   // The write path's chunk, fetched now so the first ingest does not wait for it (a failed load is retried there).
   writeVerbs().catch(() => {});

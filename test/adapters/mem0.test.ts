@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { NotFoundError, PermissionError, ValidationError } from 'engram';
 import { Memory, type MemoryConfig } from 'engram/mem0';
 import { md5Hex } from '../../src/adapters/mem0/md5';
-import { LOCATE_KEY } from '../../src/adapters/mem0/resolve';
-import { LOCATE } from '../../src/facade-access';
+import { LOCATE_KEY, REPLACE_ONLY_KEY } from '../../src/adapters/mem0/resolve';
+import { LOCATE, REPLACE_ONLY } from '../../src/facade-access';
 import { createTestMemory } from '../helpers/memory';
 import { dumpDatabases, findInDatabases } from '../helpers/scan';
 
@@ -25,6 +25,7 @@ function createFacade(config: Omit<MemoryConfig, 'indexedDB' | 'IDBKeyRange'> = 
 describe('LOCATE_KEY', () => {
   it('is the symbol createMemory puts the locate read under', () => {
     expect(LOCATE_KEY).toBe(LOCATE);
+    expect(REPLACE_ONLY_KEY).toBe(REPLACE_ONLY);
   });
 });
 
@@ -309,6 +310,63 @@ describe('Memory.update', () => {
     await expect(memory.update(name!.id, 'Call me Ann.')).rejects.toThrow(NotFoundError);
     await expect(memory.update(seat!.id, {})).rejects.toThrow(ValidationError);
     await memory.close();
+  });
+});
+
+describe('Memory.update racing Memory.delete', () => {
+  /** An engram memory whose calls named in `gated` wait for `open()` (symbol-keyed ones too). */
+  async function gatedEngram() {
+    const { memory: engram, factory } = await createTestMemory();
+    let release = () => {};
+    let gate = Promise.resolve();
+    const closed = () => (gate = new Promise<void>((resolve) => (release = resolve)));
+    const wait =
+      <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+      async (...args: A) => {
+        await gate;
+        return call(...args);
+      };
+    const replaceOnly = (engram as unknown as Record<symbol, (...args: unknown[]) => Promise<unknown>>)[REPLACE_ONLY]!;
+    const gated = (names: readonly ('remember' | 'forgetSource' | 'replaceOnly')[]) => ({
+      ...engram,
+      ...(names.includes('remember') ? { remember: wait(engram.remember) } : {}),
+      ...(names.includes('forgetSource') ? { forgetSource: wait(engram.forgetSource) } : {}),
+      [REPLACE_ONLY]: names.includes('replaceOnly') ? wait(replaceOnly) : replaceOnly,
+    });
+    return { engram, factory, gated, close: closed, open: () => release() };
+  }
+
+  it('writes nothing when the delete commits first: the update is a NotFoundError and the new text is nowhere', async () => {
+    const { engram, factory, gated, close, open } = await gatedEngram();
+    const memory = new Memory({ memory: gated(['remember', 'replaceOnly']) as unknown as typeof engram });
+    const [added] = (await memory.add('I prefer the aisle seat on trains.', { userId: 'alice' })).results;
+    close();
+    const updating = memory.update(added!.id, 'The user prefers the window seat on trains.');
+    updating.catch(() => {});
+    // The update has read the memory and waits at its write; the delete runs whole meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await memory.delete(added!.id);
+    open();
+    await expect(updating).rejects.toThrow(NotFoundError);
+    expect((await memory.getAll({ filters: { user_id: 'alice' } })).results).toEqual([]);
+    expect(await findInDatabases(factory, 'window seat')).toEqual([]);
+    await engram.close();
+  });
+
+  it('erases the updated version too when the update commits in the middle of the delete', async () => {
+    const { engram, gated, close, open } = await gatedEngram();
+    const memory = new Memory({ memory: gated(['forgetSource']) as unknown as typeof engram });
+    const [added] = (await memory.add('I prefer the aisle seat on trains.', { userId: 'bob' })).results;
+    close();
+    // The delete has read the memory's sources and waits at its erasure; the update commits meanwhile.
+    const deleting = memory.delete(added!.id);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await memory.update(added!.id, 'The user prefers the window seat on trains.');
+    open();
+    await deleting;
+    expect((await memory.getAll({ filters: { user_id: 'bob' } })).results).toEqual([]);
+    await expect(memory.get(added!.id)).resolves.toBeNull();
+    await engram.close();
   });
 });
 

@@ -9,7 +9,7 @@ import { checkQuery, checkSearchParams, entityId, entityTarget, expirationOf, fi
 import { compileFilter } from './filters';
 import { chooseForPrompt } from './prompt';
 import { rootOf } from './lineage';
-import { ownerReader, resolveId, type Owner, type Resolved } from './resolve';
+import { ownerReader, replaceOnlyOf, resolveId, type Owner, type Resolved } from './resolve';
 import {
   envelopeFor,
   envelopeOf,
@@ -43,6 +43,9 @@ export interface MemoryConfig extends MemoryOptions {
 const DEFAULT_TOP_K = 20;
 /** How many candidates a filtered search ranks before the filter (engram's retrieve limit). */
 const FILTERED_CANDIDATES = 1000;
+
+/** Erasures one delete runs at most while updates keep committing under it. */
+const MAX_DELETE_ROUNDS = 4;
 
 export class Memory {
   readonly #options: MemoryOptions;
@@ -190,7 +193,7 @@ export class Memory {
    * Replaces a memory's text (and, given, its metadata). engram writes it as an UPDATE of the
    * memory from a `user_explicit` source: the memory keeps its id, the old text stays in its
    * history as mem0's does, and no other memory changes.
-   * @throws NotFoundError for an id that names no memory now, PermissionError when the trust
+   * @throws NotFoundError for an id that names no memory now (or that a delete removed while this update ran: then nothing is written), PermissionError when the trust
    * gate refuses (the memory rests on a more trusted source than the caller's).
    */
   async update(memoryId: string, config: string | UpdateMemoryOptions): Promise<{ message: string }> {
@@ -207,11 +210,17 @@ export class Memory {
     const run = kept.run_id;
     const target: Target = { ...owner, ...(run !== undefined ? { sessionId: run } : {}) };
     const envelope = envelopeFor(options.metadata ?? kept.metadata, run, expiration === null ? undefined : (expiration ?? kept.expiration_date));
-    const operation = await (await this.#engram()).remember(parsed.data, {
+    const engram = await this.#engram();
+    const writing = {
       ...rememberOptions(target, { type: 'user_explicit', id: `${newCallId()}:0` }),
       ...(envelope !== undefined ? { metadata: envelope as Metadata } : {}),
       replaces: head.id,
-    });
+    };
+    // Replace-only where engram offers it (createMemory's memories): a delete that commits
+    // first leaves nothing to update, and the new text must not stay as a memory of its own.
+    const replaceOnly = replaceOnlyOf(engram);
+    const operation = replaceOnly ? await replaceOnly(parsed.data, writing) : await engram.remember(parsed.data, writing);
+    if (operation === undefined) throw new NotFoundError(`memory ${String(memoryId)} was deleted while it was being updated; nothing was written`);
     if (operation.action !== 'UPDATE') throw new PermissionError(`memory ${String(memoryId)} was not updated: ${operation.reason}`);
     return { message: 'Memory updated successfully!' };
   }
@@ -223,9 +232,18 @@ export class Memory {
    * (restated from a new source before the erasure).
    */
   async delete(memoryId: string): Promise<{ message: string }> {
-    const { owner, head } = await this.#activeHead(memoryId, 'delete');
-    await eraseMemory(await this.#engram(), owner, head);
-    return { message: 'Memory deleted successfully!' };
+    const engram = await this.#engram();
+    let { owner, head } = await this.#activeHead(memoryId, 'delete');
+    // An update that commits while the erasure runs gives the memory a source the erasure did
+    // not list: erased again until no version of it is active, as if the update came first.
+    for (let round = 0; round < MAX_DELETE_ROUNDS; round++) {
+      await eraseMemory(engram, owner, head);
+      const after = (await this.#resolve(memoryId, 'delete'))?.chain.at(-1);
+      if (!after || after.invalidatedAt !== undefined) return { message: 'Memory deleted successfully!' };
+      owner = { userId: after.userId, appName: after.appName };
+      head = after;
+    }
+    throw new StorageError(`memory ${String(memoryId)} was updated during each of ${MAX_DELETE_ROUNDS} erasures in a row; retry the delete`);
   }
 
   /** Deletes all of a user's memories (with `runId`, that run's) and the conversations they came from, in one erasure. */

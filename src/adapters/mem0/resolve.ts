@@ -4,7 +4,7 @@
  * owner-scoped `get` under the owner found, and followed along its chain (lineage.ts).
  */
 import { NotFoundError, ValidationError, type Memory as EngramMemory, type MemoryRecord } from 'engram';
-import type { Locate } from '../../facade-access';
+import type { Locate, ReplaceOnly } from '../../facade-access';
 import { cachedReader, chainFrom, rootOf, type ReadRecord } from './lineage';
 
 /**
@@ -13,6 +13,15 @@ import { cachedReader, chainFrom, rootOf, type ReadRecord } from './lineage';
  * nothing but 'engram' (test/build.test.ts). mem0.test.ts checks the two keys are one symbol.
  */
 export const LOCATE_KEY: symbol = Symbol.for('engram.facade.locate');
+
+/** The key of facade-access.ts's replace-only remember, spelled here for the same reason. */
+export const REPLACE_ONLY_KEY: symbol = Symbol.for('engram.facade.replaceOnly');
+
+/** The replace-only remember of a memory made by `createMemory`, or undefined for any other object. */
+export function replaceOnlyOf(memory: object): ReplaceOnly | undefined {
+  const call = (memory as Record<symbol, unknown>)[REPLACE_ONLY_KEY];
+  return typeof call === 'function' ? (call as ReplaceOnly) : undefined;
+}
 
 /** The locate read of a memory made by `createMemory`, or undefined for any other object. */
 function locatorOf(memory: object): Locate | undefined {
