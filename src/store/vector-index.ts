@@ -162,6 +162,10 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
     // User and session scope share one partition: one fill each.
     const wanted = [...new Map(scopes.map((scope) => [partitionOf({ ...owner, scope }), scope])).values()];
     for (const scope of wanted) {
+      // Only a partition known to fit (its rows as last loaded): a bigger one is not filled,
+      // and finding its active ids would read every row of it.
+      const rows = snapshotRows.get(partitionOf({ ...owner, scope }));
+      if (rows === undefined || rows > store.recent.limit) continue;
       const task = store.fillRecent(owner, scope, idle);
       background.add(task);
       void task.finally(() => background.delete(task));
