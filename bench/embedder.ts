@@ -156,6 +156,10 @@ async function store(dtype?: Dtype): Promise<{ retrieve: number; ingest: number 
     const inputs = [...conversations].map(([id, { at, lines }]) => ({ kind: 'ingest', at, sessionId: `s-${id}`, source: { type: 'user_implicit', id }, messages: [{ role: 'user', content: lines.join(' ') }] }));
     const data = { format: 'engram-export/1', exportedAt: T0, ...OWNER, memories: records.map(({ embedding: _vector, ...record }) => record), inputs };
     print('');
+    // The data above is built in one task of the bench's own (some 400 ms at 10,000): let it end
+    // before the watch starts, or its long task is counted against the import.
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    performance.mark('bench:import');
     let watch = watchMainThread();
     const started = performance.now();
     const report = await memory.import(data);
@@ -165,6 +169,7 @@ async function store(dtype?: Dtype): Promise<{ retrieve: number; ingest: number 
     const random = createRandom(7 + size);
     const queries = Array.from({ length: 40 }, () => queryText(random));
     for (let i = 0; i < 3; i++) await memory.retrieve(queries[i]!, { ...OWNER, k: 10 });
+    performance.mark('bench:retrieve');
     watch = watchMainThread();
     const retrieve: number[] = [];
     for (const query of queries) {
@@ -172,19 +177,24 @@ async function store(dtype?: Dtype): Promise<{ retrieve: number; ingest: number 
       await memory.retrieve(query, { ...OWNER, k: 10 });
       retrieve.push(performance.now() - at);
     }
+    const retrieveStall = watch.stop();
+    performance.mark('bench:ingest');
+    watch = watchMainThread();
     const ingest: number[] = [];
     for (let i = 0; i < 20; i++) {
       const at = performance.now();
       await memory.ingest(conversation(i), { ...OWNER, sessionId: `bench-s${i}`, source: { type: 'user_implicit', id: `bench-c${i}` } });
       ingest.push(performance.now() - at);
     }
-    const stall = watch.stop();
+    const ingestStall = watch.stop();
+    performance.mark('bench:end');
     const verdict = (value: number, goal: number) => `goal ≤ ${goal} ms: ${value <= goal ? 'met' : 'not met'}`;
     const r50 = percentile(retrieve, 50);
     const i50 = percentile(ingest, 50);
     print(`${label} retrieve at ${report.memories} memories (k 10): p50 ${ms(r50)} ms, p95 ${ms(percentile(retrieve, 95))} ms over ${retrieve.length} — ${verdict(r50, GOALS.retrieve)}`);
-    print(`${label} ingest (a 10-message conversation): p50 ${ms(i50)} ms, p95 ${ms(percentile(ingest, 95))} ms over ${ingest.length} — ${verdict(i50, GOALS.ingest)}`);
-    print(stallLine(`${label}, main thread during retrieve and ingest`, stall));
+    print(`${label} ingest (a 10-message conversation): p50 ${ms(i50)} ms, p95 ${ms(percentile(ingest, 95))} ms over ${ingest.length}, the first ${ms(ingest[0]!)} ms — ${verdict(i50, GOALS.ingest)}`);
+    print(stallLine(`${label}, main thread during retrieve`, retrieveStall));
+    print(stallLine(`${label}, main thread during ingest`, ingestStall));
     return { retrieve: r50, ingest: i50 };
   } finally {
     await memory.close();

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:browser -- --embedder-only [--memories=N] [--dtypes=q8,fp32] [--stores=q8,fp32]`
+ * `npm run bench:browser -- --embedder-only [--memories=N] [--dtypes=q8,fp32] [--stores=q8,fp32] [--only=hash]`
  * (issue #28): engram/transformers with a real-sized model. Writes the MiniLM-shaped model
  * (scripts/minilm-model.ts, fp32 and q8) beside a Vite build of bench/embedder.html, serves
  * transformers.js and ONNX Runtime's wasm from node_modules/@huggingface/transformers/dist, and
@@ -7,7 +7,8 @@
  * of `--dtypes` (default q8 and fp32), then the hash-embedder baseline and, for each of
  * `--stores` (default q8), retrieve and ingest p50 on a store of N memories (default 10,000;
  * `--memories=0` skips it) and the main thread's longest stall. Publishes section `embedder`
- * of docs/benchmarks.md. `ENGRAM_BENCH_MINIFY=0` keeps the page unminified (for a profile).
+ * of docs/benchmarks.md (not with `--only=hash`: the hash-embedder store alone, no model, for a quick
+ * stall check or a profile). `ENGRAM_BENCH_MINIFY=0` keeps the page unminified (for a profile).
  */
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -60,6 +61,7 @@ export async function runEmbedderBench(args: readonly string[]): Promise<number>
   const option = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
   const dtypes = option('dtypes');
   const stores = option('stores');
+  const only = option('only');
   const served = await servePage();
   const browser = await launchChromium().catch(async (error: unknown) => {
     await served.close();
@@ -75,7 +77,7 @@ export async function runEmbedderBench(args: readonly string[]): Promise<number>
       } else if (message.type() === 'error') console.error(`[page] ${message.text()}`);
     });
     page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
-    await page.goto(`${served.url}embedder.html?memories=${memories}${dtypes !== undefined ? `&dtypes=${dtypes}` : ''}${stores !== undefined ? `&stores=${stores}` : ''}`);
+    await page.goto(`${served.url}embedder.html?memories=${memories}${dtypes !== undefined ? `&dtypes=${dtypes}` : ''}${stores !== undefined ? `&stores=${stores}` : ''}${only !== undefined ? `&only=${only}` : ''}`);
     const read = () => (window as unknown as { __engramBench?: { failures: string[]; error?: string } }).__engramBench;
     await page.waitForFunction(read, undefined, { timeout: 60 * 60_000, polling: 1000 });
     const result = (await page.evaluate(read))!;
@@ -83,7 +85,8 @@ export async function runEmbedderBench(args: readonly string[]): Promise<number>
       console.error(result.error);
       return 1;
     }
-    writeBenchSection('embedder', 'A real-sized embedder: MiniLM-shaped model in the worker, headless Chromium', benchCommand('bench:browser', args), lines);
+    // `--only=hash` is a partial run (no model): not what the section reports.
+    if (only === undefined) writeBenchSection('embedder', 'A real-sized embedder: MiniLM-shaped model in the worker, headless Chromium', benchCommand('bench:browser', args), lines);
     return 0;
   } finally {
     await browser.close();

@@ -352,9 +352,18 @@ function placementOf(input: PlacementInput, i: number, written: ReadonlyMap<stri
  * keeps. Pure: everything read is in `input`.
  */
 export function placeRecords(input: PlacementInput): Placed[] {
+  const placed: Placed[] = [];
+  for (const [i, place] of placeEach(input)) placed[i] = place;
+  return placed;
+}
+
+/**
+ * {@link placeRecords} one record at a time, each with its position, parents before the records
+ * that inherit from them: a caller with thousands to place can let the page run in between.
+ */
+export function* placeEach(input: PlacementInput): Generator<[number, Placed]> {
   const { records } = input;
   const index = new Map(records.map((record, i) => [record.id, i]));
-  const placed: Placed[] = [];
   const written = new Map<string, Base>();
   for (const i of parentsFirst(records, input.lineage.inherits)) {
     const record = records[i]!;
@@ -369,12 +378,11 @@ export function placeRecords(input: PlacementInput): Placed[] {
     const summary = place.summary ? summarize([...place.summary, ...fresh]) : summarize(record.sources);
     const firstEvent = place.rewriteHistory ? 0 : place.historyCount;
     const { chain, depth, excluded } = place;
-    placed[i] = { record, chain, depth, ...(excluded ? { excluded } : {}), firstSource: place.sourceCount, fresh, summary, ...(sourceTotal !== undefined ? { sourceTotal } : {}), firstEvent, rewriteHistory: place.rewriteHistory };
     // A working-form record's successor in this commit inherits from it by reference.
     if (place.summary !== null) {
       const after = { chain, depth, ...(excluded ? { excluded } : {}), sourceCount: place.sourceCount + fresh.length, historyCount: firstEvent + record.history.length };
       written.set(record.id, { ...after, ...(sourceTotal !== undefined ? { sourceTotal } : {}), known: keys, summary });
     }
+    yield [i, { record, chain, depth, ...(excluded ? { excluded } : {}), firstSource: place.sourceCount, fresh, summary, ...(sourceTotal !== undefined ? { sourceTotal } : {}), firstEvent, rewriteHistory: place.rewriteHistory }];
   }
-  return placed;
 }

@@ -12,7 +12,8 @@
  *
  * Rules this code keeps:
  * - An entry set is used only when its version equals the partition's stored version, read in
- *   the same transaction; otherwise it is rebuilt from the `active` index (once, O(history)).
+ *   the same transaction; otherwise it is rebuilt from the `active` index (once, O(history)), in
+ *   batches so that no task on the page holds the whole partition (rebuild).
  * - Never built in a read-write transaction: there an encrypted database's rows come back still
  *   sealed (sealing.ts), so a rebuild would see no content. A commit only takes a set already
  *   exact at the version it starts from ({@link ActiveSets.exact}).
@@ -50,6 +51,12 @@ export interface ActivePartition {
   byTopic: Map<string, Set<string>>;
   byFact: Map<string, Set<string>>;
 }
+
+/** Rows of the set a rebuild reads and indexes at a time (see rebuild). */
+export const REBUILD_ROWS = 256;
+
+/** A rebuild reads key ranges while they hold at most this many rows per row of the set (see rebuild). */
+const RANGE_SPREAD = 4;
 
 /** Partitions kept at most: the least recently used is dropped beyond it. */
 const KEPT = 16;
@@ -133,16 +140,42 @@ export interface ActiveSets {
   committed(versions: ReadonlyMap<string, readonly [number, number]>, rows: readonly MemoryRow[]): void;
 }
 
-export function createActiveSets(db: EngramDatabase): ActiveSets {
+/** `rebuildRows`: rows a rebuild reads at a time (tests pass a few, to cross many batches). */
+export function createActiveSets(db: EngramDatabase, { rebuildRows = REBUILD_ROWS }: { rebuildRows?: number } = {}): ActiveSets {
   const kept = new Map<string, ActivePartition>();
 
   async function rebuild(owner: Owner, scope: Scope, key: string, version: number): Promise<ActivePartition> {
     const userId = recordUserId(owner, scope);
-    const rows = await db.memories.where('[userId+appName+active]').equals([userId, owner.appName, 1]).toArray();
     const partition: ActivePartition = { key, version, rows: new Map(), byTopic: new Map(), byFact: new Map() };
-    for (const row of rows) {
-      if ((row.scope === 'app') !== (scope === 'app') || !isActive(row)) continue;
+    const add = (row: MemoryRow | undefined): boolean => {
+      // What the index query `[userId+appName+active] = [userId, appName, 1]` selects, then what the set keeps of it.
+      if (row === undefined || row.userId !== userId || row.appName !== owner.appName || (row.scope === 'app') !== (scope === 'app') || !isActive(row)) return false;
       put(partition, row.id, entryOf(row));
+      return true;
+    };
+    // One read of every row is one task of ~200 ms on the page at 10,000 (each row cloned out,
+    // then indexed). So the ids first (keys only, no row cloned; in key order, which equal index
+    // keys keep), then their rows `rebuildRows` at a time, each read's success event a task of
+    // its own with frames between them. Still one read transaction: it stays active while a
+    // read is pending and sees one snapshot throughout. A batch is read as the key range from
+    // its first id to its last (one request) while such ranges are mostly this set's rows; the
+    // range also holds tombstones and other owners' rows, and once those dominate (a shared
+    // database, a long history) the ids are read one by one (a request each, none wasted).
+    const ids = await db.memories.where('[userId+appName+active]').equals([userId, owner.appName, 1]).primaryKeys();
+    let ranges = true;
+    for (let at = 0; at < ids.length; at += rebuildRows) {
+      const batch = ids.slice(at, at + rebuildRows);
+      let rest = batch;
+      if (ranges) {
+        const limit = rebuildRows * RANGE_SPREAD;
+        const rows = await db.memories.where(':id').between(batch[0]!, batch.at(-1)!, true, true).limit(limit).toArray();
+        const kept = rows.filter(add).length;
+        const last = rows.at(-1)?.id;
+        // Cut off by the limit: the batch's ids past the last row read are still to be read.
+        rest = rows.length < limit || last === undefined ? [] : batch.filter((id) => id > last);
+        if (rest.length > 0 || kept * RANGE_SPREAD < rows.length) ranges = false;
+      }
+      if (rest.length > 0) for (const row of await db.memories.bulkGet(rest)) add(row);
     }
     return partition;
   }

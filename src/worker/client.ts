@@ -8,6 +8,7 @@
 import { transfer, wrap, type Remote } from 'comlink';
 import { WorkerError } from '../errors';
 import type { ComputeApi, IndexRows } from './api';
+import { rowBuffers } from './transfers';
 import type { ComputeOptions } from './compute';
 
 /**
@@ -97,24 +98,6 @@ function defaultWorker(): Worker {
   return new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'engram-compute' });
 }
 
-function transferablesOf(rows: IndexRows): Transferable[] {
-  const { codes } = rows;
-  const buffers = [
-    rows.vectors.buffer,
-    rows.updatedAt.buffer,
-    rows.halfLifeDays.buffer,
-    rows.importance.buffer,
-    rows.scopes.buffer,
-    rows.terms?.buffer,
-    rows.termOffsets?.buffer,
-    codes?.bytes.buffer,
-    codes?.scales.buffer,
-    codes?.errors.buffer,
-    codes?.norms.buffer,
-  ];
-  return [...new Set(buffers)].filter((buffer): buffer is ArrayBuffer => buffer instanceof ArrayBuffer);
-}
-
 /** Rejects with WorkerError after `limit` ms, calling `expired` with that error first (the worker is restarted); `cancel` once answered. */
 function deadline(method: string, limit: number, expired: (error: WorkerError) => void): { timeout: Promise<never>; cancel(): void } {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -132,8 +115,8 @@ function deadline(method: string, limit: number, expired: (error: WorkerError) =
 function workerCalls(call: (method: keyof ComputeApi, args: unknown[]) => Promise<unknown>): Record<string, unknown> {
   const calls: Record<string, unknown> = {};
   for (const method of COMPUTE_METHODS) calls[method] = (...args: unknown[]) => call(method, args);
-  calls['loadPartition'] = (key: string, version: number, dim: number, rows: IndexRows, capacity?: number) => call('loadPartition', [key, version, dim, transfer(rows, transferablesOf(rows)), capacity]);
-  calls['applyChanges'] = (key: string, from: number, to: number, upserts: IndexRows, removals: string[]) => call('applyChanges', [key, from, to, transfer(upserts, transferablesOf(upserts)), removals]);
+  calls['loadPartition'] = (key: string, version: number, dim: number, rows: IndexRows, capacity?: number) => call('loadPartition', [key, version, dim, transfer(rows, rowBuffers(rows)), capacity]);
+  calls['applyChanges'] = (key: string, from: number, to: number, upserts: IndexRows, removals: string[]) => call('applyChanges', [key, from, to, transfer(upserts, rowBuffers(upserts)), removals]);
   return calls;
 }
 

@@ -5,6 +5,9 @@ import { CHECKPOINT_EVERY, checkpointStride } from '../../src/store/checkpoints'
 import { EngramDatabase } from '../../src/store/database';
 import { appPartition, userPartition } from '../../src/storage/owner';
 import { createStore, type Store } from '../../src/store/store';
+import { createActiveSets, REBUILD_ROWS, type ActivePartition } from '../../src/store/active-set';
+import type { MemoryRow } from '../../src/store/database';
+import { factHash } from '../../src/text';
 import type { MemoryRecord } from '../../src/schema';
 import { record } from '../consolidate/fixtures';
 import { wrapTables } from '../helpers/idb-store';
@@ -159,5 +162,79 @@ describe('createStore (active sets)', () => {
     const checkpoints = await db.checkpoints.toArray();
     expect(checkpoints).toHaveLength(1);
     expect(checkpoints[0]!.records).toHaveLength(1100 + 2 * CHECKPOINT_EVERY - 1);
+  });
+});
+
+describe('createActiveSets (a rebuild in batches)', () => {
+  /** What one read of the `active` index gives (the rebuild before it was batched): entries by id, ids by topic and by fact. */
+  async function oneRead(db: EngramDatabase, userId: string, app: boolean) {
+    const rows = await db.memories.where('[userId+appName+active]').equals([userId, 'default', 1]).toArray();
+    const kept = rows.filter((row) => (row.scope === 'app') === app && row.active === 1 && row.invalidatedAt === undefined);
+    const group = (keyOf: (row: MemoryRow) => string) => {
+      const out = new Map<string, string[]>();
+      for (const row of kept) out.set(keyOf(row), [...(out.get(keyOf(row)) ?? []), row.id]);
+      return out;
+    };
+    return {
+      entries: new Map(kept.map((row) => [row.id, { topic: row.topic, scope: row.scope, fact: factHash(row.topic, row.content), confidence: row.confidence, updatedAt: row.updatedAt }])),
+      byTopic: group((row) => `${row.scope}\u0000${row.topic}`),
+      byFact: group((row) => `${row.scope}\u0000${factHash(row.topic, row.content)}`),
+    };
+  }
+
+  const shape = (partition: ActivePartition) => ({
+    entries: partition.rows,
+    byTopic: new Map([...partition.byTopic].map(([key, ids]) => [key, [...ids].sort()])),
+    byFact: new Map([...partition.byFact].map(([key, ids]) => [key, [...ids].sort()])),
+  });
+
+  /** Rows `m000 … m{n-1}` in id order, owner and state by `kind(i)`; a few share a fact. */
+  async function plant(db: EngramDatabase, n: number, kind: (i: number) => 'active' | 'tombstone' | 'session' | 'app' | 'other') {
+    const rows: MemoryRow[] = Array.from({ length: n }, (_, i) => {
+      const id = `m${String(i).padStart(4, '0')}`;
+      const k = kind(i);
+      const topic = ['diet', 'travel', 'general'][i % 3]!;
+      const content = `fact ${i % 7 === 0 ? 'shared' : i}`;
+      const base = record(id, content, topic, { updatedAt: i, confidence: 0.5 + (i % 5) / 10 });
+      if (k === 'tombstone') return { ...base, active: 0, invalidatedAt: i };
+      if (k === 'session') return { ...base, scope: 'session', sessionId: 's1', active: 1 };
+      if (k === 'app') return { ...base, userId: '', scope: 'app', active: 1 };
+      if (k === 'other') return { ...base, userId: 'v', active: 1 };
+      return { ...base, active: 1 };
+    });
+    await db.memories.bulkAdd(rows);
+  }
+
+  async function both(db: EngramDatabase, rebuildRows: number) {
+    const sets = createActiveSets(db, { rebuildRows });
+    return db.transaction('r', db.memories, db.partitions, async () => ({
+      user: shape(await sets.read(OWNER, 'user')),
+      app: shape(await sets.read(OWNER, 'app')),
+      expectedUser: await oneRead(db, 'u', false),
+      expectedApp: await oneRead(db, '', true),
+    }));
+  }
+
+  it('equals one read of the index across many batches, with tombstones, session and app rows between them', async () => {
+    const { db } = await openStore(new IDBFactory(), 'active-set-dense');
+    const kinds = ['active', 'active', 'tombstone', 'session', 'active', 'app', 'other'] as const;
+    await plant(db, 300, (i) => kinds[i % kinds.length]!);
+    for (const rebuildRows of [1, 3, 8, REBUILD_ROWS]) {
+      const { user, app, expectedUser, expectedApp } = await both(db, rebuildRows);
+      expect(user.entries.size).toBeGreaterThan(100);
+      expect(user).toEqual(expectedUser);
+      expect(app).toEqual(expectedApp);
+    }
+  });
+
+  it('equals one read of the index when its rows are sparse among other owners (ranges cut short, then read by id)', async () => {
+    const { db } = await openStore(new IDBFactory(), 'active-set-sparse');
+    // One row in 20 is this owner's: a batch's key range holds far more than its rows.
+    await plant(db, 1200, (i) => (i % 20 === 0 ? 'active' : i % 20 === 10 ? 'tombstone' : 'other'));
+    for (const rebuildRows of [2, 8, REBUILD_ROWS]) {
+      const { user, expectedUser } = await both(db, rebuildRows);
+      expect(user.entries.size).toBe(60);
+      expect(user).toEqual(expectedUser);
+    }
   });
 });

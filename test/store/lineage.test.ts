@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { EngramDatabase } from '../../src/store/database';
 import { createStore } from '../../src/store/store';
+import { writeRecords } from '../../src/store/lineage';
 import { withLineage, type CommitLineage } from '../../src/storage/lineage';
 import type { MemoryRecord } from '../../src/schema';
 import { record } from '../consolidate/fixtures';
@@ -184,5 +185,58 @@ describe('createStore (a rebuilt memory joins the chain of the one it replaces)'
     await commit([{ ...o!, invalidatedAt: 5 }], [], { working: new Set(), inherits: new Map() });
     expect(await lineageRows()).toBe(3);
     expect((await store.getMany(['o'], owner))[0]!.sources.map((s) => s.id)).toEqual(['a', 'b', 'c']);
+  });
+});
+
+describe('writeRecords (in batches, pausing between them)', () => {
+  const src = (id: string) => ({ type: 'user_explicit' as const, id, excerpt: `said ${id}`, at: 1 });
+
+  /** Two commits on a fresh database: 700 memories, then 1,300 records corroborating, superseding and adding to them. */
+  async function run(pace: { sliceMs?: number; batch?: number }) {
+    const db = new EngramDatabase(`write-batches-${pace.sliceMs}-${pace.batch}`, { indexedDB: new IDBFactory(), IDBKeyRange });
+    await db.open();
+    const gets = { count: 0 };
+    const get = db.memories.get.bind(db.memories);
+    db.memories.get = ((key: string) => {
+      if (key === '') gets.count++;
+      return get(key);
+    }) as typeof db.memories.get;
+    const first = Array.from({ length: 700 }, (_, i) => record(`m${i}`, `fact ${i}`, ['diet', 'travel', 'general'][i % 3]!, { sources: [src(`a${i}`), ...(i % 4 === 0 ? [src(`b${i}`)] : [])] }));
+    const tables = [db.memories, db.lineage, db.events];
+    await db.transaction('rw', tables, () => writeRecords(db, first, 1, { working: new Set(), inherits: new Map() }, undefined, pace));
+    const second: MemoryRecord[] = [];
+    const working = new Set<string>();
+    const inherits = new Map<string, string>();
+    for (let i = 0; i < 700; i++) {
+      const old = first[i]!;
+      if (i % 2 === 0) {
+        // A corroboration in working form: the sources read plus the new one, the history entry it adds.
+        working.add(old.id);
+        second.push({ ...old, confidence: 0.7, sources: [...old.sources, src(`c${i}`)], history: [{ at: 2, event: 'corroborated', reason: `again ${i}` }] });
+      } else {
+        // An UPDATE: the tombstone, and its successor inheriting its sources.
+        second.push({ ...old, invalidatedAt: 2, supersededBy: `n${i}`, history: [...old.history, { at: 2, event: 'superseded', reason: `by n${i}` }] });
+        inherits.set(`n${i}`, old.id);
+        second.push(record(`n${i}`, `new fact ${i}`, old.topic, { sources: [...old.sources, src(`d${i}`)] }));
+      }
+    }
+    for (let i = 0; i < 250; i++) second.push(record(`x${i}`, `extra ${i}`, 'general', { sources: [src(`e${i}`)] }));
+    const existing = await db.memories.bulkGet(second.map((r) => r.id));
+    const written = await db.transaction('rw', tables, () => writeRecords(db, second, 2, { working, inherits }, existing, pace));
+    const tablesNow = { memories: await db.memories.toArray(), lineage: await db.lineage.toArray(), events: await db.events.toArray() };
+    db.close();
+    return { written, tables: tablesNow, pauses: gets.count };
+  }
+
+  it('writes the same rows as placing and building every record in one go', async () => {
+    const oneGo = await run({ sliceMs: Number.POSITIVE_INFINITY, batch: Number.POSITIVE_INFINITY });
+    const sliced = await run({ sliceMs: 0, batch: 100 });
+    expect(oneGo.pauses).toBe(0);
+    expect(sliced.pauses).toBeGreaterThan(30);
+    expect(sliced.written.length).toBe(1300);
+    expect(sliced.written).toEqual(oneGo.written);
+    expect(sliced.tables).toEqual(oneGo.tables);
+    expect(sliced.tables.lineage.length).toBeGreaterThan(1500);
+    expect(sliced.tables.memories.filter((row) => row.chain !== row.id).length).toBeGreaterThan(300);
   });
 });

@@ -2,10 +2,10 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MemoryRecord } from '../../src/schema';
 import { EngramDatabase } from '../../src/store/database';
-import { userPartition } from '../../src/storage/owner';
+import { appPartition, partitionOf, userPartition } from '../../src/storage/owner';
 import { createStore } from '../../src/store/store';
 import { createVectorIndex } from '../../src/store/vector-index';
-import { readPacked, readRecordRows, writeSnapshot, type PackedPartition } from '../../src/store/vector-pack';
+import { readPacked, readRecordRows, recordRows, writeSnapshot, type PackedPartition } from '../../src/store/vector-pack';
 import { checkSealing, installSealing } from '../../src/store/sealing';
 import { DEFAULT_WEIGHTS } from '../../src/schema';
 import { createHashEmbedder } from '../../src/embed/hash-embedder';
@@ -439,5 +439,22 @@ describe('packed 8-bit codes', () => {
     addRows(expected, rows, EMBEDDER.dim);
     expect(held).toEqual(expected);
     await f32Index.settled();
+  });
+});
+
+describe('recordRows', () => {
+  it("keeps exactly the partition's active rows when owners, scopes and tombstones alternate row by row", () => {
+    const owners = [{ userId: 'u' }, { userId: 'v' }, { userId: 'u', appName: 'other' }, { userId: '', scope: 'app' as const }, { userId: 'u', scope: 'session' as const, sessionId: 's' }];
+    const records = Array.from({ length: 200 }, (_, i) => record(`m${i}`, `fact ${i}`, 'general', { ...owners[i % owners.length]!, ...(i % 7 === 0 ? { invalidatedAt: T } : {}) }));
+    for (const key of [userPartition({ userId: 'u', appName: 'default' }), userPartition({ userId: 'v', appName: 'default' }), appPartition('default')]) {
+      const quarantined: string[] = [];
+      const rows = recordRows(records, key, records[0]!.embedderId, records[0]!.embedding.length, (id) => quarantined.push(id));
+      const expected = records.filter((r) => r.invalidatedAt === undefined && partitionOf(r) === key);
+      expect(rows.ids).toEqual(expected.map((r) => r.id));
+      expect(rows.ids.length).toBeGreaterThan(20);
+      expect([...rows.vectors.subarray(0, rows.vectors.length / rows.ids.length)]).toEqual([...expected[0]!.embedding]);
+      // Another partition's rows are reported, as before (isIndexable quarantines what is not this partition's).
+      expect(quarantined.length).toBe(records.filter((r) => r.invalidatedAt === undefined).length - expected.length);
+    }
   });
 });

@@ -2,6 +2,10 @@ import '@vitest/web-worker';
 import { describe, expect, it } from 'vitest';
 import { COMPUTE_METHODS, createComputeClient } from '../../src/worker/client';
 import { createCompute } from '../../src/worker/compute';
+import { columnarRows } from '../../src/store/vector-pack';
+import { lexicalTerms } from '../../src/embed/terms';
+import { DEFAULT_WEIGHTS } from '../../src/schema';
+import type { IndexRows } from '../../src/worker/api';
 
 /** The methods the running compute module has: what a client must forward. */
 const computeMethods = () =>
@@ -27,4 +31,47 @@ describe('createComputeClient', () => {
       client.close();
     });
   }
+});
+
+describe('createComputeClient (a partition export through the worker)', () => {
+  const DIM = 16;
+  /** 120 rows; a fresh copy each call, as a load's rows move to the worker. */
+  const rows = (): IndexRows => {
+    const embedder = createCompute();
+    const texts = Array.from({ length: 120 }, (_, i) => `the user likes item ${i} and tea number ${i % 9}`);
+    const vectors = embedder.embed(texts, DIM);
+    return columnarRows(
+      texts.map((text, i) => ({
+        id: `m${i}`,
+        embedderId: 'hash',
+        embedding: vectors[i]!,
+        updatedAt: i,
+        halfLifeDays: 30,
+        importance: 0.5,
+        scope: i % 5 === 0 ? ('session' as const) : ('user' as const),
+        sessionId: i % 5 === 0 ? 's' : '',
+        terms: lexicalTerms(text),
+      })),
+      DIM,
+    );
+  };
+
+  it('hands back the in-process export (buffers moved, not copied), and the worker still scans the partition as before', async () => {
+    const inProcess = createCompute();
+    inProcess.loadPartition('p', 3, DIM, rows());
+    const client = createComputeClient({ worker: 'auto' });
+    try {
+      expect(client.location).toBe('worker');
+      await client.loadPartition('p', 3, DIM, rows());
+      const exported = await client.exportPartition('p', 32);
+      expect(exported!.chunks).toHaveLength(4);
+      expect(exported).toEqual(inProcess.exportPartition('p', 32));
+      // The export moved copies: the worker's own rows are whole, a second export and a scan agree.
+      expect(await client.exportPartition('p', 32)).toEqual(exported);
+      const request = { partitions: ['p'], query: createCompute().embed(['tea number 3'], DIM)[0]!, queryText: 'tea number 3', now: 200, weights: { ...DEFAULT_WEIGHTS }, k: 5, scopes: ['user' as const] };
+      expect(await client.scan(request)).toEqual(inProcess.scan(request));
+    } finally {
+      client.close();
+    }
+  });
 });

@@ -1,0 +1,96 @@
+/**
+ * `npx tsx scripts/profile-stalls.ts [--memories=N] [--over=MS] [--top=K]` (issue #28): what runs
+ * in the page's long tasks during the embedder bench's hash-embedder store (bench/embedder.html
+ * `?only=hash`: import, retrieve, ingest). Records a Chrome DevTools Protocol CPU profile and a
+ * trace of the page's main-thread tasks (`toplevel`, plus the bench's `performance.mark`s, which
+ * name the phase) at once, then prints per phase the tasks over `--over` ms (default 30) and, for
+ * the `--top` longest (default 8), the functions that ran in them (self and inclusive time).
+ * The page is built unminified so the names are the sources'. Times are wall time: on a loaded
+ * machine a descheduled task looks long, so read them beside `uptime`.
+ */
+import { launchChromium } from '../test/e2e/browser';
+import { servePage } from './bench-embedder';
+
+type Frame = { functionName: string; url: string; lineNumber: number };
+type ProfileNode = { id: number; callFrame: Frame; children?: number[] };
+type Profile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number };
+type TraceEvent = { name: string; ph: string; ts: number; dur?: number; tid: number; pid: number; args?: { name?: string } };
+
+const option = (name: string, fallback: number) => Number(process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
+const memories = option('memories', 10_000);
+const over = option('over', 30) * 1000;
+const top = option('top', 8);
+
+process.env['ENGRAM_BENCH_MINIFY'] = '0';
+const served = await servePage();
+const browser = await launchChromium();
+let profile: Profile;
+const events: TraceEvent[] = [];
+try {
+  const page = await browser.context.newPage();
+  page.on('console', (message) => console.log(message.text()));
+  const cdp = await browser.context.newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  cdp.on('Tracing.dataCollected', ({ value }) => events.push(...(value as unknown as TraceEvent[])));
+  const traced = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
+  await cdp.send('Tracing.start', { transferMode: 'ReportEvents', traceConfig: { includedCategories: ['toplevel', '__metadata', 'blink.user_timing'], excludedCategories: ['*'] } });
+  await page.goto(`${served.url}embedder.html?memories=${memories}&only=hash`);
+  await page.waitForFunction(() => (window as unknown as { __engramBench?: unknown }).__engramBench, undefined, { timeout: 30 * 60_000, polling: 1000 });
+  profile = (await cdp.send('Profiler.stop')).profile as unknown as Profile;
+  await cdp.send('Tracing.end');
+  await traced;
+} finally {
+  await browser.close();
+  await served.close();
+}
+
+// The page's main thread: the renderer main thread with the most long tasks (other renderers are about:blank).
+const tasksOf = (thread: TraceEvent) => events.filter((e) => e.pid === thread.pid && e.tid === thread.tid && e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && (e.dur ?? 0) >= over);
+const main = events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').sort((a, b) => tasksOf(b).length - tasksOf(a).length)[0];
+const tasks = main ? tasksOf(main) : [];
+const marks = events.filter((e) => e.name.startsWith('bench:')).sort((a, b) => a.ts - b.ts);
+const phaseOf = (ts: number) =>
+  marks
+    .filter((mark) => mark.ts <= ts)
+    .pop()
+    ?.name.slice('bench:'.length) ?? 'setup';
+
+const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+const parent = new Map<number, number>();
+for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+const label = ({ callFrame: { functionName, url, lineNumber } }: ProfileNode) => `${functionName || '(anonymous)'} ${url.split('/').pop()}:${lineNumber + 1}`;
+let clock = profile.startTime;
+const times = profile.timeDeltas.map((delta) => (clock += delta));
+
+console.log(`\nmain-thread tasks ≥ ${over / 1000} ms by phase (bench marks):`);
+for (const phase of [...new Set(tasks.map((task) => phaseOf(task.ts)))]) {
+  const durations = tasks.filter((task) => phaseOf(task.ts) === phase).map((task) => task.dur! / 1000);
+  console.log(`  ${phase}: ${durations.length}, longest ${Math.max(...durations).toFixed(0)} ms`);
+}
+for (const task of [...tasks].sort((a, b) => b.dur! - a.dur!).slice(0, top)) {
+  const self = new Map<string, number>();
+  const inclusive = new Map<string, number>();
+  for (let i = 0; i < times.length; i++) {
+    if (times[i]! < task.ts || times[i]! > task.ts + task.dur!) continue;
+    const dt = (times[i + 1] ?? times[i]!) - times[i]!;
+    const leaf = byId.get(profile.samples[i]!)!;
+    self.set(label(leaf), (self.get(label(leaf)) ?? 0) + dt);
+    const seen = new Set<string>();
+    for (let id: number | undefined = leaf.id; id !== undefined; id = parent.get(id)) {
+      const name = label(byId.get(id)!);
+      if (!seen.has(name)) inclusive.set(name, (inclusive.get(name) ?? 0) + dt);
+      seen.add(name);
+    }
+  }
+  const list = (map: Map<string, number>, n: number) =>
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([name, us]) => `      ${(us / 1000).toFixed(1)} ms ${name}`)
+      .join('\n');
+  console.log(
+    `\n  ${phaseOf(task.ts)}, +${((task.ts - (marks.filter((mark) => mark.ts <= task.ts).pop()?.ts ?? task.ts)) / 1000).toFixed(0)} ms into it: ${(task.dur! / 1000).toFixed(1)} ms\n    self:\n${list(self, 6)}\n    inclusive:\n${list(inclusive, 16)}`,
+  );
+}
