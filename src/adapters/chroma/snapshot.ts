@@ -20,6 +20,7 @@
  */
 import { factHash, type MemoryRecord } from 'engram';
 import type { Collections, ReadRow } from './collections';
+import type { HeldVectors } from './held-vectors';
 import { consistentRead, readControl, type Control, type IntentOptions } from './intents';
 import { recordOf } from './rows';
 import { and, eq } from './where';
@@ -37,6 +38,12 @@ export interface Held {
   /** Active rows another embedder wrote. */
   foreign: number;
   used: number;
+  /**
+   * The rows' vectors in one matrix for consolidation's neighbours (held-vectors.ts): built by
+   * the vector layer when it first needs it (null: no SIMD kernel here), then kept in step by
+   * every merge.
+   */
+  vectors?: HeldVectors | null;
 }
 
 export interface Snapshots {
@@ -73,10 +80,13 @@ export function createSnapshots(collections: Collections, options: IntentOptions
       if (!record) {
         quarantined.add(row.id);
         held.rows.delete(row.id);
+        held.vectors?.delete(row.id);
         continue;
       }
       if (record.invalidatedAt === undefined && record.embedderId !== embedderId) held.foreign++;
-      held.rows.set(row.id, heldRow(record));
+      const next = heldRow(record);
+      held.rows.set(row.id, next);
+      held.vectors?.set(next);
     }
   }
 
