@@ -43,7 +43,7 @@ describe('createChromaStorage (held partitions)', () => {
       const versions = await storage.vectors.ensure([key]);
       proxy.reset();
       await storage.records.commit({ records: [testRecord({ id: 'mem_new' })], creates: ['mem_new'], inputs: [input], inputsBaseVersion: versions.get(key)!, expected: versions });
-      // claim, claim read ∥ revocations ∥ new ids, plan + decision + versions + the input, memories, clear.
+      // claim ∥ revocations ∥ new ids, claim read, plan + decision + versions + the input, memories, clear.
       expect(proxy.count).toBe(7);
       proxy.reset();
       expect((await storage.records.getMany(['mem_new', 'mem_3'], owner)).map((record) => record.id)).toEqual(['mem_new', 'mem_3']);
