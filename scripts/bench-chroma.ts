@@ -38,6 +38,8 @@ const requests = {
   names: new Map<string, string>(),
   /** Each operation's round-trip times (ms), for the breakdown. */
   times: new Map<string, number[]>(),
+  /** [start, end] of every request since the last `take`: the time some request was in flight. */
+  spans: [] as [number, number][],
   take(): string[] {
     const out = requests.log;
     requests.log = [];
@@ -52,7 +54,11 @@ globalThis.fetch = (input, init) => {
   const op = collection ? `${requests.names.get(collection[1]!) ?? 'collection'} ${collection[2]}` : `${init?.method ?? 'GET'} ${path.split('/').at(-1)}`;
   requests.log.push(op);
   const started = performance.now();
-  return realFetch(input, init).finally(() => (requests.times.get(op) ?? requests.times.set(op, []).get(op)!).push(performance.now() - started));
+  return realFetch(input, init).finally(() => {
+    const ended = performance.now();
+    (requests.times.get(op) ?? requests.times.set(op, []).get(op)!).push(ended - started);
+    requests.spans.push([started, ended]);
+  });
 };
 
 /** Names the prefix's collections by table, for the per-operation counts. */
@@ -62,8 +68,22 @@ async function nameCollections(client: ChromaClient, prefix: string): Promise<vo
   }
 }
 
+/** How long at least one of `spans` was in flight (their union), ms. */
+function inFlight(spans: readonly [number, number][]): number {
+  let total = 0;
+  let end = Number.NEGATIVE_INFINITY;
+  for (const [from, to] of [...spans].sort((a, b) => a[0] - b[0])) {
+    if (to <= end) continue;
+    total += to - Math.max(from, end);
+    end = to;
+  }
+  return total;
+}
+
 interface Timing {
   p50: number;
+  /** Median ms of a call with no request in flight: the client's own work (and the event loop's). */
+  client: number;
   /** Median requests per call, and the breakdown of the median call. */
   requests: number;
   breakdown: string;
@@ -71,13 +91,17 @@ interface Timing {
 
 async function timed(count: number, body: (i: number) => Promise<unknown>): Promise<Timing> {
   const times: number[] = [];
+  const client: number[] = [];
   const calls: string[][] = [];
   requests.times.clear();
   for (let i = 0; i < count; i++) {
     requests.take();
+    requests.spans = [];
     const started = performance.now();
     await body(i);
-    times.push(performance.now() - started);
+    const took = performance.now() - started;
+    times.push(took);
+    client.push(took - inFlight(requests.spans));
     calls.push(requests.take());
   }
   const counts = calls.map((call) => call.length).sort((a, b) => a - b);
@@ -86,7 +110,7 @@ async function timed(count: number, body: (i: number) => Promise<unknown>): Prom
   const tally = new Map<string, number>();
   for (const op of typical) tally.set(op, (tally.get(op) ?? 0) + 1);
   const each = (op: string) => median(requests.times.get(op) ?? [Number.NaN]).toFixed(0);
-  return { p50: median(times), requests: middle, breakdown: [...tally].map(([op, n]) => `${n}× ${op} (${each(op)} ms)`).join(', ') };
+  return { p50: median(times), client: median(client), requests: middle, breakdown: [...tally].map(([op, n]) => `${n}× ${op} (${each(op)} ms)`).join(', ') };
 }
 
 /** Builds the store through the contract's commit, then measures the library on it. */
@@ -145,11 +169,11 @@ try {
     for (const [label, { build, retrieve, ingest }] of rows) {
       const count = (timing: Timing) => (label === 'Chroma' ? String(timing.requests) : '–');
       print(`| ${label} | ${n} | ${(build / 1000).toFixed(1)} | ${retrieve.p50.toFixed(1)} | ${count(retrieve)} | ${ingest.p50.toFixed(1)} | ${count(ingest)} |`);
-      if (label === 'Chroma') breakdowns.push(`${n}: retrieve ${retrieve.breakdown}; ingest ${ingest.breakdown}`);
+      if (label === 'Chroma') breakdowns.push(`${n}: retrieve ${retrieve.breakdown}, client ${retrieve.client.toFixed(0)} ms; ingest ${ingest.breakdown}, client ${ingest.client.toFixed(0)} ms`);
     }
   }
   print('');
-  print('Chroma requests of the median call, by collection and operation (median round trip of each operation over the calls):');
+  print('Chroma requests of the median call, by collection and operation (median round trip of each operation over the calls), and the median time of a call with no request in flight (client):');
   for (const line of breakdowns) print(line);
   print(`load ${loadavg()[0]!.toFixed(1)} at end`);
   writeBenchSection('chroma', 'engram on Chroma beside IndexedDB', benchCommand('bench:chroma', process.argv.slice(2)), lines);

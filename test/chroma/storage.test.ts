@@ -42,9 +42,14 @@ describe('createChromaStorage (records)', () => {
     await storage.records.commit({ records: [], revoke: { ...ada, sourceIds: ['s9'], at: 2 }, expected: new Map([[key, 1]]) });
     const input = { ...ada, scope: 'user' as const, sessionId: 's9', source: { type: 'user_implicit' as const, id: 's9' }, at: 3, kind: 'ingest' as const, messages: [{ role: 'user' as const, content: 'hi' }] };
     await expect(storage.records.commit({ records: [testRecord({ id: 'mem_y' })], creates: ['mem_y'], inputs: [input], inputsBaseVersion: 1, expected: new Map([[key, 2]]) })).rejects.toThrow(PermissionError);
+    // Decided against an expected version the revocation had already moved past: the claim read refuses it (the revocation read is skipped when expected = base).
+    await expect(storage.records.commit({ records: [testRecord({ id: 'mem_y' })], creates: ['mem_y'], inputs: [input], inputsBaseVersion: 1, expected: new Map([[key, 1]]) })).rejects.toThrow(ConflictError);
     expect((await storage.records.list(ada, { scopes: ['user'], includeInvalid: true })).map((record) => [record.id, record.content])).toEqual([['mem_a', 'content of mem_a']]);
     expect(await storage.records.isRevoked(ada, 's9')).toBe(true);
     expect(await storage.records.versions([key])).toEqual(new Map([[key, 2]]));
+    // A write that began after the revocation (base 2, expected 2) stores its input.
+    await storage.records.commit({ records: [testRecord({ id: 'mem_y' })], creates: ['mem_y'], inputs: [input], inputsBaseVersion: 2, expected: new Map([[key, 2]]) });
+    expect((await storage.records.inputs(ada)).map((stored) => stored.kind)).toEqual(['ingest']);
   });
 
   it('stores inputs in write order with their seq, and finds them by source, when inputs are appended', async () => {

@@ -54,7 +54,7 @@ export function createCommit(collections: Collections, intents: IntentOptions, s
           // Taken before any await: a catch-up of this instance may move the held partitions meanwhile (storedRecords reads their rows at once).
           const versions = held.map((partition) => partition?.version);
           const asHeld = held.every((partition) => partition !== undefined) ? new Map(keys.map((key, i) => [key, held[i]!])) : undefined;
-          const [revocations, records] = await Promise.all([revocationsOf(collections, inputs), asHeld ? storedRecords(collections, commit, asHeld) : undefined]);
+          const [revocations, records] = await Promise.all([revocationsOf(collections, commit), asHeld ? storedRecords(collections, commit, asHeld) : undefined]);
           prefetched = { revocations, records, versions };
         },
         check: async (control) => {
@@ -136,9 +136,17 @@ function refuseExistingIds(creates: readonly string[], stored: ReadonlyMap<strin
   }
 }
 
-/** The revocations of the sources of `inputs` (by id). */
-async function revocationsOf(collections: Collections, inputs: Commit['inputs'] & object): Promise<ReadRow[]> {
+/**
+ * The revocations of the sources of `inputs` (by id) that can refuse the commit. None when every
+ * owner's partition is expected at `inputsBaseVersion` (an ingest whose partition did not move
+ * since its write began): a revocation bumps its owner's partition and records the version after
+ * it, so one after the base version would show as a version past the expected one in the claim
+ * read (ConflictError before the checks), and the read is not sent.
+ */
+async function revocationsOf(collections: Collections, commit: Commit): Promise<ReadRow[]> {
+  const { inputs = [], inputsBaseVersion: base, expected } = commit;
   const owned = inputs.filter((input): input is WriteInput => input.kind !== 'prune' && input.scope !== 'app');
+  if (base !== undefined && owned.every((input) => expected.get(userPartition(input)) === base)) return [];
   return collections.get('revocations', { ids: owned.map((input) => revocationId(input, input.source.id)) });
 }
 

@@ -6,7 +6,7 @@
  *
  * A commit, in this order (the rules the recovery and the readers rely on):
  * 1. claim: write the intent in state `claim` (nothing else written yet);
- * 2. read the control rows of its partitions (the checks' reads beside it): another live intent there → withdraw the claim
+ * 2. read the control rows of its partitions (the checks' reads went out beside the claim): another live intent there → withdraw the claim
  *    and fail with ConflictError (the caller decides again); a stale one (older than the
  *    lease: its writer died) is finished or withdrawn first. Two claims that see each other
  *    both withdraw: at most one writer per partition passes this step;
@@ -37,10 +37,13 @@ export interface Plan {
   /** Versions the decision was made against; a mismatch fails with ConflictError. */
   expected: ReadonlyMap<string, number>;
   /**
-   * The checks' reads, sent beside the claim's control read (after the claim landed): when that
-   * read shows no other intent, nothing was being written on these partitions while they ran
-   * (a writer that claims later sees this claim and withdraws), so they read the store as the
-   * claim read does. Sent again when the claim had to finish a stale intent first.
+   * The checks' reads, sent beside the claim's upsert: when the claim read that follows shows
+   * the expected versions and no other intent, nothing was written on these partitions while they
+   * ran. A writer can only write after its decision, which bumps the versions; one that decided
+   * before the caller's versions were read (an `ensure`, which waits out decided intents) had
+   * finished, and one that decided later either shows in the claim read (its intent, or versions
+   * past the expected ones: ConflictError) or claimed after this claim landed, saw it and
+   * withdrew. Sent again when the claim had to finish a stale intent first.
    */
   prefetch?: () => Promise<void>;
   /** Runs after the claim is won and the versions are checked, with the control rows the claim read; throws to abandon the commit. */
@@ -95,11 +98,21 @@ export async function readControl(collections: Collections, keys: readonly strin
 export async function commitPlan(collections: Collections, plan: Plan, options: IntentOptions): Promise<Map<string, [number, number]>> {
   const keys = [...new Set([...plan.partitions, ...plan.expected.keys()])];
   const id = `i:${randomHex()}`;
-  await collections.upsert('control', [{ id, metadata: { kind: 'intent', state: 'claim', at: options.clock(), ...flags(keys) } }]);
+  // The checks' reads go out beside the claim (see Plan.prefetch); settled before anything else.
+  const claimed = collections.upsert('control', [{ id, metadata: { kind: 'intent', state: 'claim', at: options.clock(), ...flags(keys) } }]);
+  const early = Promise.allSettled([plan.prefetch?.()]);
+  try {
+    await claimed;
+  } catch (error) {
+    await early;
+    throw error;
+  }
   let decided = false;
   let partIds: string[] = [];
   let inline = true;
   try {
+    const [read] = await early;
+    if (read!.status === 'rejected') throw read!.reason;
     const control = await claim(collections, keys, id, options, plan.prefetch);
     const versions = new Map<string, [number, number]>();
     for (const key of keys) {
@@ -150,10 +163,10 @@ function warnLeftBehind(id: string, decided: boolean, error: unknown): void {
   console.warn(`engram/chroma: ${id}: the ${what} (${error instanceof Error ? error.message : String(error)}).`);
 }
 
-/** Step 2: the control rows, once no other live intent covers these partitions. */
+/** Step 2: the control rows, once no other live intent covers these partitions; `prefetch` (already run once, beside the claim) again after finishing a stale intent. */
 async function claim(collections: Collections, keys: readonly string[], own: string, options: IntentOptions, prefetch?: () => Promise<void>): Promise<Control> {
-  for (;;) {
-    const [control] = await Promise.all([readControl(collections, keys), prefetch?.()]);
+  for (let round = 0; ; round++) {
+    const [control] = await Promise.all([readControl(collections, keys), round > 0 ? prefetch?.() : undefined]);
     const others = control.intents.filter((intent) => intent.id !== own);
     if (others.length === 0) return control;
     const live = others.find((intent) => !isStale(intent, options));

@@ -78,7 +78,11 @@ export function createRecordReads(collections: Collections, intents: IntentOptio
 
     async workingSet(owner, request) {
       const key = request.scope === 'app' ? appPartition(owner.appName) : userPartition(owner);
-      const [held] = (await snapshots.current([key])) ?? [];
+      // A consolidation asks for its working set after the write's ensure, and commits against
+      // the versions that returned: the held partition is at that version or later (held versions
+      // never go down, snapshot.ts), and if later the commit fails with ConflictError and the write
+      // is decided again. So it answers as held, without a control read of its own.
+      const held = snapshots.held(key);
       const fromHeld = held && heldWorkingSet(held, request);
       if (fromHeld) return [...new Map(fromHeld.filter((record) => isVisibleTo(record, owner)).map((record) => [record.id, record])).values()];
       const { ids, topics, facts = [], scope } = request;

@@ -17,9 +17,16 @@
  *
  * At most `maxRows` rows are held; beyond, the partitions used longest ago are dropped (and
  * loaded again in full when next used).
+ *
+ * A partition's held version never goes down (a load overtaken by a newer one is dropped, an
+ * evicted partition comes back at the server's version): so a held copy read after an `ensure`
+ * is at the version that ensure returned or later, and a commit checked against that version
+ * fails (ConflictError) whenever it is later. A write's own reads can use it without a control
+ * read of their own (records.ts `workingSet`).
  */
 import { factHash, type MemoryRecord } from 'engram';
 import type { Collections, ReadRow } from './collections';
+import type { HeldVectors } from './held-vectors';
 import { consistentRead, readControl, type Control, type IntentOptions } from './intents';
 import { recordOf } from './rows';
 import { and, eq } from './where';
@@ -37,6 +44,12 @@ export interface Held {
   /** Active rows another embedder wrote. */
   foreign: number;
   used: number;
+  /**
+   * The rows' vectors in one matrix for consolidation's neighbours (held-vectors.ts): built by
+   * the vector layer when it first needs it (null: no SIMD kernel here), then kept in step by
+   * every merge.
+   */
+  vectors?: HeldVectors | null;
 }
 
 export interface Snapshots {
@@ -44,8 +57,6 @@ export interface Snapshots {
   sync(keys: readonly string[]): Promise<Map<string, number>>;
   /** The held partitions of `keys` when `control` (just read) shows each at its held version with no decided intent; else undefined. */
   currentAt(control: Control, keys: readonly string[]): Held[] | undefined;
-  /** {@link currentAt} after one control read of `keys`. */
-  current(keys: readonly string[]): Promise<Held[] | undefined>;
   held(key: string): Held | undefined;
   /** Follows this instance's commit once all its writes landed: `written` are the rows as stored. */
   follow(versions: ReadonlyMap<string, [number, number]>, written: readonly ReadRow[]): void;
@@ -73,10 +84,13 @@ export function createSnapshots(collections: Collections, options: IntentOptions
       if (!record) {
         quarantined.add(row.id);
         held.rows.delete(row.id);
+        held.vectors?.delete(row.id);
         continue;
       }
       if (record.invalidatedAt === undefined && record.embedderId !== embedderId) held.foreign++;
-      held.rows.set(row.id, heldRow(record));
+      const next = heldRow(record);
+      held.rows.set(row.id, next);
+      held.vectors?.set(next);
     }
   }
 
@@ -84,6 +98,9 @@ export function createSnapshots(collections: Collections, options: IntentOptions
     const previous = partitions.get(key);
     const where = previous ? and(eq('pk', key), { wv: { $gt: previous.version } }) : eq('pk', key);
     const { rows, version } = await consistentRead(collections, [key], async (before) => ({ rows: await collections.get('memories', { where, embeddings: true }), version: before.versions.get(key)! }), options);
+    // A held version never goes down: a load that another one (a sync beside this one) overtook
+    // while it read would put older rows over newer ones. Dropped: the newer copy stays.
+    if ((partitions.get(key)?.version ?? -1) > version) return;
     const held = previous ?? { version, rows: new Map(), foreign: 0, used: 0 };
     merge(held, rows);
     held.version = version;
@@ -124,7 +141,6 @@ export function createSnapshots(collections: Collections, options: IntentOptions
       return new Map(keys.map((key) => [key, partitions.get(key)!.version]));
     },
     currentAt,
-    current: async (keys) => currentAt(await readControl(collections, keys), keys),
     held: (key) => partitions.get(key),
     follow(versions, written) {
       for (const [key, [before, after]] of versions) {

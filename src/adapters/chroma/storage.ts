@@ -54,7 +54,7 @@ export async function openChromaStorage(connection: ChromaConnection & { collect
   const quarantined = new Set<string>();
   const snapshots = createSnapshots(collections, intents, context.embedder.id, quarantined, internals.maxHeldRows);
   const records: RecordStore = { quarantined, ...createRecordReads(collections, intents, quarantined, snapshots), commit: createCommit(collections, intents, snapshots) };
-  const vectors = createVectorLayer(snapshots, context.embedder.id);
+  const vectors = createVectorLayer(snapshots, context.embedder.id, context.embedder.dim);
   let closed = false;
   const isClosed = () => closed;
   const { tenant = 'default_tenant', database = 'default_database' } = connection;

@@ -5,12 +5,15 @@
  * `w.relevance·cos + w.recency·recency + w.importance·importance`, the top k by that score
  * (ties by id), which is what an exhaustive scan on the IndexedDB path returns. Each hit carries
  * its record, so retrieval reads nothing more. A search on partitions not held yet loads them.
+ * Consolidation's neighbours take all of an ingest's candidates in one pass over a matrix of the
+ * held vectors (held-vectors.ts), exact as the plain scan per candidate that remains the fallback.
  *
  * There is no lexical channel on Chroma: `text` is ignored and relevance is the cosine
  * (`lexical` is 0), as on the IndexedDB path for a query that shares no term with any memory.
  */
 import { appPartition, decayedConfidence, decayHalfLife, isVisibleTo, partitionsFor, userPartition, type MemoryRecord } from 'engram';
 import type { VectorHit, VectorLayer, VectorSearch } from '../../storage/contract';
+import { exactCosine as cosine, HeldVectors, norm } from './held-vectors';
 import type { Held, HeldRow, Snapshots } from './snapshot';
 import { and, eq, NOTHING, or, type Filter } from './where';
 
@@ -27,20 +30,6 @@ function admits(search: VectorSearch, record: MemoryRecord): boolean {
   if (record.scope === 'app') return search.scopes.includes('app');
   if (record.scope === 'user') return search.scopes.includes('user');
   return search.scopes.includes('session') && search.sessionId !== undefined && record.sessionId === search.sessionId;
-}
-
-function cosine(query: Float32Array, queryNorm: number, row: HeldRow): number {
-  const vector = row.record.embedding;
-  if (vector.length !== query.length || row.norm === 0 || queryNorm === 0) return 0;
-  let dot = 0;
-  for (let i = 0; i < query.length; i++) dot += query[i]! * vector[i]!;
-  return dot / (row.norm * queryNorm);
-}
-
-function norm(vector: Float32Array): number {
-  let sum = 0;
-  for (const value of vector) sum += value * value;
-  return Math.sqrt(sum);
 }
 
 function hitOf(row: HeldRow, cosine: number, search: VectorSearch): VectorHit {
@@ -73,7 +62,7 @@ function rank(search: VectorSearch, partitions: readonly Held[], embedderId: str
   return top;
 }
 
-/** The `limit` most similar active rows of `scope` at or above `threshold`, most similar first. */
+/** The `limit` most similar active rows of `scope` at or above `threshold`, most similar first: one pass over the rows per vector (what {@link HeldVectors} does in one pass for all). */
 function nearest(held: Held, vector: Float32Array, threshold: number, scope: MemoryRecord['scope'], limit: number, embedderId: string): string[] {
   const queryNorm = norm(vector);
   const found: { id: string; cosine: number }[] = [];
@@ -89,7 +78,7 @@ function nearest(held: Held, vector: Float32Array, threshold: number, scope: Mem
     .map((hit) => hit.id);
 }
 
-export function createVectorLayer(snapshots: Snapshots, embedderId: string): VectorLayer {
+export function createVectorLayer(snapshots: Snapshots, embedderId: string, dim: number): VectorLayer {
   /** The held partitions of `keys`, loading those not held yet (a search before any ensure). */
   async function heldFor(keys: readonly string[]): Promise<Held[]> {
     if (keys.some((key) => !snapshots.held(key))) await snapshots.sync(keys);
@@ -102,6 +91,12 @@ export function createVectorLayer(snapshots: Snapshots, embedderId: string): Vec
     async neighbours(key, vectors, { threshold, scope, limit }) {
       if (vectors.length === 0) return [];
       const [held] = await heldFor([key]);
+      // The matrix answers a positive threshold for vectors of the embedder's length (a cosine of 0, which a
+      // mismatched row scores, is then never a neighbour); anything else takes the plain scan.
+      if (threshold > 0 && vectors.every((vector) => vector.length === dim)) {
+        if (held!.vectors === undefined) held!.vectors = HeldVectors.of(dim, embedderId, held!.rows.values(), held!.rows.size);
+        if (held!.vectors) return held!.vectors.nearest(vectors, threshold, scope, limit);
+      }
       return vectors.map((vector) => nearest(held!, vector, threshold, scope, limit, embedderId));
     },
 
