@@ -54,10 +54,10 @@ async function eventsByKey(db: EngramDatabase, rows: readonly MemoryRow[]): Prom
   return out;
 }
 
-/** `fill(owner, scope)`: resolves once the partition is in the cache, or the fill gave up for now. */
 /** The version recorded for a partition the cache holds nothing of. */
 const NONE = -1;
 
+/** `fill(owner, scope)`: resolves once the partition is in the cache, or the fill gave up for now. */
 export function createRecordFill({ db, active, recent, hydrate }: RecordFillDeps): (owner: Owner, scope: Scope, idle?: () => Promise<void>) => Promise<void> {
   const running = new Map<string, Promise<void>>();
   /**
@@ -70,12 +70,8 @@ export function createRecordFill({ db, active, recent, hydrate }: RecordFillDeps
     const generation = recent.generation;
     const partition = await db.transaction('r', db.memories, db.partitions, () => active.read(owner, scope));
     const { version } = partition;
-    if (partition.rows.size === 0) {
-      filledAt.set(key, recent.versionOf(key) ?? NONE);
-      return;
-    }
-    const others = recent.size - recent.countOf(key);
-    if (partition.rows.size + others > recent.limit) {
+    // Nothing to read, or more than fits beside what the cache holds of other partitions.
+    if (partition.rows.size === 0 || partition.rows.size + recent.size - recent.countOf(key) > recent.limit) {
       filledAt.set(key, recent.versionOf(key) ?? NONE);
       return;
     }

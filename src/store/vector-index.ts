@@ -149,22 +149,21 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
     );
   }
 
-  /**
-   * After a search: the searched partitions' records the record cache lacks are read into it in
-   * the background (record-fill.ts), so that the next retrieves find their winners in memory.
-   */
   /** Searches in flight, and what waits for there to be none (the fill's slices). */
   let searching = 0;
   const waiting: (() => void)[] = [];
   const idle = () => (searching === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve)));
 
+  /**
+   * After a search: the searched partitions' records the record cache lacks are read into it in
+   * the background (record-fill.ts), so that the next retrieves find their winners in memory.
+   */
   function fillLater(owner: Owner, scopes: readonly Scope[]): void {
     // User and session scope share one partition: one fill each.
-    const wanted = [...new Map(scopes.map((scope) => [partitionOf({ ...owner, scope }), scope])).values()];
-    for (const scope of wanted) {
+    for (const [key, scope] of new Map(scopes.map((scope) => [partitionOf({ ...owner, scope }), scope]))) {
       // Only a partition known to fit (its rows as last loaded): a bigger one is not filled,
       // and finding its active ids would read every row of it.
-      const rows = snapshotRows.get(partitionOf({ ...owner, scope }));
+      const rows = snapshotRows.get(key);
       if (rows === undefined || rows > store.recent.limit) continue;
       const task = store.fillRecent(owner, scope, idle);
       background.add(task);
