@@ -233,14 +233,15 @@ export class Memory {
    */
   async delete(memoryId: string): Promise<{ message: string }> {
     const engram = await this.#engram();
-    let { owner, head } = await this.#activeHead(memoryId, 'delete');
+    const found = await this.#activeHead(memoryId, 'delete');
+    const { owner } = found;
+    let { head } = found;
     // An update that commits while the erasure runs gives the memory a source the erasure did
     // not list: erased again until no version of it is active, as if the update came first.
     for (let round = 0; round < MAX_DELETE_ROUNDS; round++) {
       await eraseMemory(engram, owner, head);
       const after = (await this.#resolve(memoryId, 'delete'))?.chain.at(-1);
       if (!after || after.invalidatedAt !== undefined) return { message: 'Memory deleted successfully!' };
-      owner = { userId: after.userId, appName: after.appName };
       head = after;
     }
     throw new StorageError(`memory ${String(memoryId)} was updated during each of ${MAX_DELETE_ROUNDS} erasures in a row; retry the delete`);
