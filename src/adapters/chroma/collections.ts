@@ -107,6 +107,36 @@ export async function openCollections(connection: ChromaConnection, faults?: Wri
 
 type Operations = Pick<Collections, 'upsert' | 'remove' | 'mark' | 'update' | 'get' | 'query'>;
 
+/**
+ * What Chroma's local server (1.x) answers a read that needs a collection's vector index (a `get`
+ * that includes embeddings, any `query`) while another client's first write to that collection is
+ * being applied: the write has given the collection its dimension, the index is not built yet.
+ * Seen in a loop of reads beside one first upsert: 110 of 266 reads failed so. Nothing is wrong
+ * with the data, and once that write is applied the same read answers.
+ */
+const FIRST_WRITE_RACE = /Nothing found on disk/;
+/** How long a read waits out {@link FIRST_WRITE_RACE} (a first write of many rows takes longest) before it fails. */
+export const FIRST_WRITE_PATIENCE_MS = 10_000;
+
+/**
+ * Sends one read, repeating it (pauses 5 ms, doubling up to 250 ms) while the server answers
+ * {@link FIRST_WRITE_RACE}, for up to {@link FIRST_WRITE_PATIENCE_MS}; any other failure, and
+ * that one past the patience, goes to the caller. Only reads go through here: they change
+ * nothing, so sending one again is safe.
+ */
+export async function readPastFirstWrite<T>(request: () => Promise<T>, patienceMs = FIRST_WRITE_PATIENCE_MS): Promise<T> {
+  const start = Date.now();
+  for (let pause = 5; ; pause = Math.min(pause * 2, 250)) {
+    try {
+      return await request();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (!FIRST_WRITE_RACE.test(message) || Date.now() - start + pause > patienceMs) throw error;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+}
+
 function operations(collection: (table: Table) => Collection, maxBatch: number, fail: Collections['fail'], faults?: WriteFaults): Operations {
   async function run<T>(action: string, body: () => Promise<T>): Promise<T> {
     try {
@@ -156,12 +186,12 @@ function operations(collection: (table: Table) => Collection, maxBatch: number, 
         const include = [...(documents ? ['documents', 'metadatas'] : []), ...(embeddings ? ['embeddings'] : [])] as ('documents' | 'metadatas' | 'embeddings')[];
         const out: ReadRow[] = [];
         if (ids) {
-          for (const batch of chunks(ids, maxBatch)) out.push(...toRows(await collection(table).get({ ids: [...batch], ...(where ? { where } : {}), include })));
+          for (const batch of chunks(ids, maxBatch)) out.push(...toRows(await readPastFirstWrite(() => collection(table).get({ ids: [...batch], ...(where ? { where } : {}), include }))));
           return out;
         }
         // Paged: a `get` without ids answers at most `limit` rows.
         for (let offset = 0; ; offset += maxBatch) {
-          const page = toRows(await collection(table).get({ ...(where ? { where } : {}), limit: maxBatch, offset, include }));
+          const page = toRows(await readPastFirstWrite(() => collection(table).get({ ...(where ? { where } : {}), limit: maxBatch, offset, include })));
           out.push(...page);
           if (page.length < maxBatch) return out;
         }
@@ -169,13 +199,16 @@ function operations(collection: (table: Table) => Collection, maxBatch: number, 
     query: (table, { vectors, n, where, ids, metadata = true }) =>
       run(`searching ${table}`, async () => {
         if (where === NOTHING || n <= 0) return vectors.map(() => []);
-        const result = await collection(table).query({
-          queryEmbeddings: vectors.map((vector) => Array.from(vector)),
-          nResults: n,
-          ...(where ? { where: where as Where } : {}),
-          ...(ids ? { ids: [...ids] } : {}),
-          include: metadata ? ['metadatas', 'distances'] : ['distances'],
-        });
+        const queryEmbeddings = vectors.map((vector) => Array.from(vector));
+        const result = await readPastFirstWrite(() =>
+          collection(table).query({
+            queryEmbeddings,
+            nResults: n,
+            ...(where ? { where: where as Where } : {}),
+            ...(ids ? { ids: [...ids] } : {}),
+            include: metadata ? ['metadatas', 'distances'] : ['distances'],
+          }),
+        );
         return result.ids.map((ids, q) => ids.map((id, i) => ({ id, document: null, metadata: (result.metadatas[q]?.[i] ?? {}) as Metadata, distance: result.distances[q]?.[i] ?? Number.NaN })));
       }),
   };
