@@ -12,8 +12,10 @@
  *
  * Rules this code keeps:
  * - An entry set is used only when its version equals the partition's stored version, read in
- *   the same transaction; otherwise it is rebuilt from the `active` index (once, O(history)), in
- *   batches so that no task on the page holds the whole partition (rebuild).
+ *   the same transaction. A set behind it catches up from the vector log's entries of the
+ *   commits between (caughtUp: the rows they wrote, read by id); where that log is not whole, it
+ *   is rebuilt from the `active` index (O(history)), in batches so that no task on the page
+ *   holds the whole partition (rebuild).
  * - Never built in a read-write transaction: there an encrypted database's rows come back still
  *   sealed (sealing.ts), so a rebuild would see no content. A commit only takes a set already
  *   exact at the version it starts from ({@link ActiveSets.exact}).
@@ -57,6 +59,9 @@ export const REBUILD_ROWS = 256;
 
 /** A rebuild reads key ranges while they hold at most this many rows per row of the set (see rebuild). */
 const RANGE_SPREAD = 4;
+
+/** Versions a kept set catches up through (see caughtUp) before a rebuild is the cheaper read. */
+export const CATCH_UP_VERSIONS = 64;
 
 /** Partitions kept at most: the least recently used is dropped beyond it. */
 const KEPT = 16;
@@ -180,6 +185,29 @@ export function createActiveSets(db: EngramDatabase, { rebuildRows = REBUILD_ROW
     return partition;
   }
 
+  /**
+   * `partition` moved to `version` by the commits since its own version (another tab's, or this
+   * instance's that it missed), from their vector-log entries (vector-log.ts): each commit's
+   * entry names every record it wrote in the partition, so the rows of those ids, read now, are
+   * all that changed. Undefined (rebuild instead) when the transaction does not cover the log,
+   * when more than CATCH_UP_VERSIONS passed, or when an entry is missing: a commit that wiped a
+   * vector or wrote past LOG_UPSERTS_LIMIT dropped the log, and a snapshot compacts it. The set
+   * changes only once every read has answered, in one synchronous step.
+   */
+  async function caughtUp(partition: ActivePartition, version: number): Promise<ActivePartition | undefined> {
+    if (version < partition.version || version - partition.version > CATCH_UP_VERSIONS || !Dexie.currentTransaction?.storeNames.includes('vectorLog')) return undefined;
+    const entries = await db.vectorLog.where('[partition+version]').between([partition.key, partition.version], [partition.key, version], false, true).toArray();
+    if (entries.length !== version - partition.version) return undefined;
+    const ids = [...new Set(entries.flatMap((entry) => [...entry.upserts.map((row) => row.id), ...entry.removals]))];
+    const rows = await db.memories.bulkGet(ids);
+    ids.forEach((id, i) => {
+      const row = rows[i];
+      put(partition, id, row !== undefined && partitionOf(row) === partition.key && isActive(row) ? entryOf(row) : null);
+    });
+    partition.version = version;
+    return partition;
+  }
+
   return {
     async read(owner, scope) {
       if (Dexie.currentTransaction?.mode === 'readwrite') throw new RangeError('active sets are built in read transactions only: an encrypted database hands out sealed rows in a write transaction');
@@ -187,7 +215,7 @@ export function createActiveSets(db: EngramDatabase, { rebuildRows = REBUILD_ROW
       const version = (await db.partitions.get(key))?.version ?? 0;
       const cached = kept.get(key);
       kept.delete(key);
-      const partition = cached?.version === version ? cached : await rebuild(owner, scope, key, version);
+      const partition = cached?.version === version ? cached : ((cached && (await caughtUp(cached, version))) ?? (await rebuild(owner, scope, key, version)));
       kept.set(key, partition);
       for (const stale of [...kept.keys()].slice(0, Math.max(0, kept.size - KEPT))) kept.delete(stale);
       return partition;

@@ -68,7 +68,7 @@ export function createRecordFill({ db, active, recent, hydrate }: RecordFillDeps
 
   async function run(owner: Owner, scope: Scope, key: string, idle: () => Promise<void>): Promise<void> {
     const generation = recent.generation;
-    const partition = await db.transaction('r', db.memories, db.partitions, () => active.read(owner, scope));
+    const partition = await db.transaction('r', db.memories, db.partitions, db.vectorLog, () => active.read(owner, scope));
     const { version } = partition;
     // Nothing to read, or more than fits beside what the cache holds of other partitions.
     if (partition.rows.size === 0 || partition.rows.size + recent.size - recent.countOf(key) > recent.limit) {

@@ -119,7 +119,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
    */
   async function readCheckpointSet(inputs: readonly InputRow[], expected: ReadonlyMap<string, number>): Promise<void> {
     const due = checkpointDue(inputs, (key) => (expected.has(key) ? expected.get(key)! + 1 : undefined));
-    if (due) await db.transaction('r', db.memories, db.partitions, () => active.read(due, 'user'));
+    if (due) await db.transaction('r', db.memories, db.partitions, db.vectorLog, () => active.read(due, 'user'));
   }
 
   /** The owner's inputs after `seq`, in `seq` order (the index's order), parsed. */
@@ -177,7 +177,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
 
     workingSet: (owner, { ids, topics, facts = [], scope, sourceId }) =>
       read('reading the candidate sweep', () =>
-        db.transaction('r', db.memories, db.lineage, db.partitions, async () => {
+        db.transaction('r', db.memories, db.lineage, db.partitions, db.vectorLog, async () => {
           const sweep = topics.length || facts.length ? await sweepOf(owner, { topics, facts, scope }) : { ids: [], wanted: () => false };
           // One read for the neighbours and the sweep, in that order.
           const neighbours = new Set(ids);

@@ -5,7 +5,7 @@ import { CHECKPOINT_EVERY, checkpointStride } from '../../src/store/checkpoints'
 import { EngramDatabase } from '../../src/store/database';
 import { appPartition, userPartition } from '../../src/storage/owner';
 import { createStore, type Store } from '../../src/store/store';
-import { createActiveSets, REBUILD_ROWS, type ActivePartition } from '../../src/store/active-set';
+import { CATCH_UP_VERSIONS, createActiveSets, REBUILD_ROWS, type ActivePartition } from '../../src/store/active-set';
 import type { MemoryRow } from '../../src/store/database';
 import { factHash } from '../../src/text';
 import type { MemoryRecord } from '../../src/schema';
@@ -68,18 +68,54 @@ function supersede(i: number): MemoryRecord[] {
   return [record(`d${i - 1}`, `diet number ${i - 1}`, 'diet', { invalidatedAt: i, supersededBy: `d${i}` }), next];
 }
 
+/** Two instances on one database, each having read the partition once it holds diet memory d0. */
+async function bothRead() {
+  const factory = new IDBFactory();
+  const a = await openStore(factory);
+  const b = await openStore(factory);
+  await write(a.store, supersede(0));
+  expect(await dietSweep(b.store)).toEqual(['d0']);
+  return { a, b };
+}
+
 describe('createStore (active sets)', () => {
   it('finds what another instance on the same database committed since this one last read', async () => {
-    const factory = new IDBFactory();
-    const a = await openStore(factory);
-    const b = await openStore(factory);
-    await write(a.store, supersede(0));
-    expect(await dietSweep(b.store)).toEqual(['d0']);
+    const { a, b } = await bothRead();
     await write(a.store, supersede(1), ['d1']);
     expect(await dietSweep(b.store)).toEqual(['d1']);
     await write(b.store, supersede(2), ['d2']);
     expect(await dietSweep(a.store)).toEqual(['d2']);
     expect(await dietSweep(b.store)).toEqual(['d2']);
+  });
+
+  it('catches up from the vector log what another instance committed, reading no index', async () => {
+    const { a, b } = await bothRead();
+    b.seen.indexQueries.length = 0;
+    for (let i = 1; i <= 5; i++) await write(a.store, supersede(i), [`d${i}`]);
+    await write(a.store, [record('t1', 'a trip', 'travel')]);
+    // A memory that changes topic leaves the old one's sweep.
+    await write(a.store, [record('t1', 'a trip', 'diet')], []);
+    expect((await dietSweep(b.store)).sort()).toEqual(['d5', 't1']);
+    expect(await b.store.workingSet(OWNER, { ids: [], topics: [], facts: [{ topic: 'diet', content: 'Diet number 5' }], scope: 'user', sourceId: 'none' })).toHaveLength(1);
+    expect(b.seen.indexQueries).toEqual([]);
+  });
+
+  it('rebuilds instead when the log of the commits between is gone (a snapshot compacted it) or too long', async () => {
+    const { a, b } = await bothRead();
+    await write(a.store, supersede(1), ['d1']);
+    await write(a.store, supersede(2), ['d2']);
+    const version = (await a.db.partitions.get(KEY))!.version;
+    await a.db.vectorLog
+      .where('[partition+version]')
+      .between([KEY, version - 1], [KEY, version - 1], true, true)
+      .delete();
+    b.seen.indexQueries.length = 0;
+    expect(await dietSweep(b.store)).toEqual(['d2']);
+    expect(b.seen.indexQueries).toContain('[userId+appName+active]');
+    for (let i = 3; i <= CATCH_UP_VERSIONS + 3; i++) await write(a.store, supersede(i), [`d${i}`]);
+    b.seen.indexQueries.length = 0;
+    expect(await dietSweep(b.store)).toEqual([`d${CATCH_UP_VERSIONS + 3}`]);
+    expect(b.seen.indexQueries).toContain('[userId+appName+active]');
   });
 
   it('drops its set when its own commit did not start from the version the set was exact at', async () => {
