@@ -17,11 +17,12 @@ type MemoryMeasure = { measureUserAgentSpecificMemory?: () => Promise<{ bytes: n
 export const browserPeers = (label: string): PeersEnvironment => ({
   label,
   // Cross-origin isolated pages can ask Chromium for every byte the page holds (JS heaps, ArrayBuffers, wasm memories).
+  // Chromium answers at its next garbage collection, which after a big build can take tens of seconds.
   async resident() {
     (globalThis as { gc?: () => void }).gc?.();
     const measure = (performance as unknown as MemoryMeasure).measureUserAgentSpecificMemory;
     if (!measure || !crossOriginIsolated) return null;
-    const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), 15_000));
+    const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), 60_000));
     const result = await Promise.race([measure.call(performance), timeout]);
     return result ? result.bytes : null;
   },

@@ -143,6 +143,8 @@ function hnswlibEngine(): Engine {
     async build(vectors) {
       // The package names only a `module` entry, which Node does not resolve: its file is imported by path.
       const { loadHnswlib } = (await import('hnswlib-wasm/dist/hnswlib.js')) as typeof import('hnswlib-wasm');
+      // Its Emscripten build is for the web only (ENVIRONMENT=web): it refuses to start under Node.
+      if (typeof window === 'undefined') throw new Error('not run: the package is built for the web only (Emscripten ENVIRONMENT=web); see the Chromium table');
       const lib = await loadHnswlib();
       const index = new lib.HierarchicalNSW('cosine', DIM, '');
       index.initIndex(vectors.length, 16, 200, 100);
@@ -159,9 +161,20 @@ function voyEngine(loadVoy: PeersEnvironment['loadVoy']): Engine {
     kind: 'exact',
     async build(vectors) {
       const { Voy } = await loadVoy();
-      // Its k-d tree (kiddo) splits on one coordinate at a time; see the report for how it fares on sparse vectors.
-      const voy = new Voy({ embeddings: vectors.map((vector, i) => ({ id: `m${i}`, title: '', url: '', embeddings: Array.from(vector) })) });
-      return (query) => voy.search(query, K).neighbors.map((neighbor) => neighbor.id);
+      // Its k-d tree (kiddo) splits on one coordinate at a time. A Rust panic reaches JS as
+      // "RuntimeError: unreachable", its reason only on console.error: that reason is the report.
+      const said: string[] = [];
+      const error = console.error;
+      console.error = (...args: unknown[]) => void said.push(args.map(String).join(' '));
+      try {
+        const voy = new Voy({ embeddings: vectors.map((vector, i) => ({ id: `m${i}`, title: '', url: '', embeddings: Array.from(vector) })) });
+        return (query) => voy.search(query, K).neighbors.map((neighbor) => neighbor.id);
+      } catch (thrown) {
+        const panic = said.join('\n').match(/panicked at '([^']+)'/)?.[1];
+        throw panic ? new Error(`panicked: ${panic}`) : thrown;
+      } finally {
+        console.error = error;
+      }
     },
   };
 }
@@ -194,7 +207,7 @@ async function measure(env: PeersEnvironment, engine: Engine, vectors: Float32Ar
     run = await engine.build(vectors);
   } catch (error) {
     await engine.close?.().catch(() => {});
-    const message = error instanceof Error ? `${error.name}: ${error.message.split('\n')[0]!}` : String(error);
+    const message = error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message.split('\n')[0]!}` : String(error);
     return { name: engine.name, kind: engine.kind, failed: message };
   }
   const build = performance.now() - started;
@@ -247,7 +260,7 @@ export async function runPeersBench(print: (line: string) => void, sizes: readon
     print(pad(['engine', 'kind', 'build ms', 'query p50', 'recall@10', 'MB', 'build ×', 'query ×', 'MB ×']));
     for (const row of rows) {
       if ('failed' in row) {
-        print(`${pad([row.name, row.kind])}  failed: ${row.failed.slice(0, 110)}`);
+        print(`${pad([row.name, row.kind])}  ${row.failed.startsWith('not run') ? '' : 'failed: '}${row.failed.slice(0, 150)}`);
         continue;
       }
       const ratio = (value: number, of: number) => `${(value / of).toFixed(row === engram ? 0 : 1)}×`;
