@@ -7,7 +7,7 @@
 // the hash-embedder baseline, retrieve and ingest p50 on it, and the main thread's longest
 // stall meanwhile. `?only=hash`: the baseline store alone (for profiling). The result is left
 // on `window.__engramBench` for the driver.
-import { createMemory } from '../src/index';
+import { openMemory } from '../src/memory';
 import { transformersEmbedder } from '../src/adapters/transformers';
 import { createComputeClient } from '../src/worker/client';
 import { BENCH_APP, BENCH_USER, conversation, createBenchData, createRandom, memoryText, ms, percentile, queryText, T0 } from '../scripts/bench-data';
@@ -145,9 +145,10 @@ async function throughput(variants: readonly Dtype[]): Promise<Map<Dtype, Map<nu
 }
 
 /** Import, retrieve and ingest on a store of `size`: with the model's `dtype` weights, or (`dtype` undefined) with the built-in hash embedder, the baseline of the same run. */
-async function store(dtype?: Dtype): Promise<{ retrieve: number; ingest: number }> {
+async function store(dtype?: Dtype): Promise<{ retrieve: number; steady: number; ingest: number }> {
   const label = dtype ? `model ${dtype}` : 'hash (baseline)';
-  const memory = await createMemory({ name: `embedder-bench-${dtype ?? 'hash'}-${Date.now()}`, ...(dtype ? { embedder: embedder(dtype) } : {}), clock: () => T0 });
+  let settled: () => Promise<void> = async () => {};
+  const memory = await openMemory({ name: `embedder-bench-${dtype ?? 'hash'}-${Date.now()}`, ...(dtype ? { embedder: embedder(dtype) } : {}), clock: () => T0 }, { onOpened: (storage) => (settled = () => storage.vectors.settled()) });
   try {
     const { records } = createBenchData(size, 0);
     // What an export of this store holds: the memories without vectors, and each source's conversation as its stored input.
@@ -178,6 +179,17 @@ async function store(dtype?: Dtype): Promise<{ retrieve: number; ingest: number 
       retrieve.push(performance.now() - at);
     }
     const retrieveStall = watch.stop();
+    // The same queries once the import's background work (the snapshot write, the record
+    // cache's fill) has finished: what a user who imported a while ago waits for.
+    const waited = performance.now();
+    await settled();
+    const settling = performance.now() - waited;
+    const steady: number[] = [];
+    for (const query of queries) {
+      const at = performance.now();
+      await memory.retrieve(query, { ...OWNER, k: 10 });
+      steady.push(performance.now() - at);
+    }
     performance.mark('bench:ingest');
     watch = watchMainThread();
     const ingest: number[] = [];
@@ -191,11 +203,15 @@ async function store(dtype?: Dtype): Promise<{ retrieve: number; ingest: number 
     const verdict = (value: number, goal: number) => `goal ≤ ${goal} ms: ${value <= goal ? 'met' : 'not met'}`;
     const r50 = percentile(retrieve, 50);
     const i50 = percentile(ingest, 50);
-    print(`${label} retrieve at ${report.memories} memories (k 10): p50 ${ms(r50)} ms, p95 ${ms(percentile(retrieve, 95))} ms over ${retrieve.length} — ${verdict(r50, GOALS.retrieve)}`);
+    const s50 = percentile(steady, 50);
+    print(`${label} retrieve at ${report.memories} memories (k 10), right after the import: p50 ${ms(r50)} ms, p95 ${ms(percentile(retrieve, 95))} ms over ${retrieve.length} — ${verdict(r50, GOALS.retrieve)}`);
+    print(
+      `${label} retrieve at ${report.memories} memories (k 10), once its background work settled (${ms(settling)} ms after those): p50 ${ms(s50)} ms, p95 ${ms(percentile(steady, 95))} ms over ${steady.length} — ${verdict(s50, GOALS.retrieve)}`,
+    );
     print(`${label} ingest (a 10-message conversation): p50 ${ms(i50)} ms, p95 ${ms(percentile(ingest, 95))} ms over ${ingest.length}, the first ${ms(ingest[0]!)} ms — ${verdict(i50, GOALS.ingest)}`);
     print(stallLine(`${label}, main thread during retrieve`, retrieveStall));
     print(stallLine(`${label}, main thread during ingest`, ingestStall));
-    return { retrieve: r50, ingest: i50 };
+    return { retrieve: r50, steady: s50, ingest: i50 };
   } finally {
     await memory.close();
   }
@@ -220,7 +236,7 @@ async function store(dtype?: Dtype): Promise<{ retrieve: number; ingest: number 
     for (const dtype of stores) {
       const model = await store(dtype);
       print('');
-      print(`model ${dtype} / hash baseline, same run: retrieve p50 ${(model.retrieve / hash.retrieve).toFixed(2)}×, ingest p50 ${(model.ingest / hash.ingest).toFixed(2)}×`);
+      print(`model ${dtype} / hash baseline, same run: retrieve p50 ${(model.retrieve / hash.retrieve).toFixed(2)}× (settled ${(model.steady / hash.steady).toFixed(2)}×), ingest p50 ${(model.ingest / hash.ingest).toFixed(2)}×`);
     }
   }
   return [];
