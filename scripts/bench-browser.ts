@@ -105,7 +105,9 @@ try {
     // The page runs one section, or all of them in turn: its lines go to docs/benchmarks.md as one.
     const only = ['--speech-only', '--codes-only', '--topic-only', '--long-only', '--sealed-only', '--e2e-only', '--peers'].find((flag) => args.includes(flag));
     const name = only ? `browser-${only.replace(/^--|-only$/g, '')}` : 'browser';
-    writeBenchSection(name, `Headless Chromium, real IndexedDB, compute in a module Worker${only ? ` (${only})` : ''}`, benchCommand('bench:browser', args), run.lines);
+    // The peers run on the page's own thread (engram's row is its compute module there, as each peer is).
+    const title = only === '--peers' ? "Peers (headless Chromium, the page's main thread)" : `Headless Chromium, real IndexedDB, compute in a module Worker${only ? ` (${only})` : ''}`;
+    writeBenchSection(name, title, benchCommand('bench:browser', args), run.lines);
   } else {
     const results: { baseline: EndToEndRow[]; current: EndToEndRow[] }[] = [];
     let stages: string[] = [];
