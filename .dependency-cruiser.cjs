@@ -34,6 +34,13 @@ module.exports = {
       to: { path: '^src/(store|adapters|worker)/' },
     },
     {
+      name: 'options-know-no-backend',
+      comment: "The options and durability/ (eviction policy, persistence, subscriptions) are the memory's own, for every backend: no store/ or adapters/, types included (store/eviction.ts is the IndexedDB backend's guard). The options may name the worker's mode.",
+      severity: 'error',
+      from: { path: '^src/durability/|^src/memory-options\\.ts$' },
+      to: { path: '^src/(store|adapters)/' },
+    },
+    {
       name: 'worker-knows-no-adapter',
       comment: 'The worker runs compute for every adapter; it imports none of them.',
       severity: 'error',

@@ -14,7 +14,6 @@ import { EPISODE_TOPIC } from './extract/topics';
 import { parseInput } from './options';
 import { DEFAULT_TRUST, Id, SourceType } from './schema';
 import type { StorageBackend } from './storage/contract';
-import type { IDBKeyRangeClass } from './store/database';
 import type { WorkerMode } from './worker/client';
 import type { EvictionPolicy } from './durability/eviction';
 
@@ -153,6 +152,19 @@ export type MemoryOptions = z.input<typeof MemoryOptions>;
 export type ParsedMemoryOptions = z.output<typeof MemoryOptions>;
 
 const NODE_SETUP = "  import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';\n  createMemory({ indexedDB: new IDBFactory(), IDBKeyRange })";
+
+/**
+ * What Dexie needs of the `IDBKeyRange` class (the global one, or fake-indexeddb's): the
+ * `IDBKeyRange` option. An interface, so emitted declarations name it instead of spelling out
+ * the DOM's.
+ */
+export interface IDBKeyRangeClass {
+  readonly prototype: IDBKeyRange;
+  bound(lower: unknown, upper: unknown, lowerOpen?: boolean, upperOpen?: boolean): IDBKeyRange;
+  lowerBound(lower: unknown, open?: boolean): IDBKeyRange;
+  upperBound(upper: unknown, open?: boolean): IDBKeyRange;
+  only(value: unknown): IDBKeyRange;
+}
 
 /** Fails before Dexie does (its "MissingAPIError" names no fix) when there is no IndexedDB to open. */
 function checkIndexedDB(options: ParsedMemoryOptions): void {

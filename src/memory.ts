@@ -47,7 +47,7 @@ export type { Memory, MemoryOptions } from './memory-api';
 export interface MemoryInternals {
   /** Receives the Dexie database before it opens, so a test can install DBCore middleware (`db.use(...)`) to inject write faults. */
   onDatabase?: (db: Dexie) => void;
-  /** Where the IndexedDB backend keeps its eviction note (durability/eviction.ts); default localStorage where there is one. */
+  /** Where the IndexedDB backend keeps its eviction note (store/eviction.ts); default localStorage where there is one. */
   notes?: NoteStore;
   /** Records the IndexedDB backend's record cache holds at most (store/record-cache.ts); 0 turns the cache and its fill off. */
   recordCache?: number;

@@ -48,15 +48,17 @@ describe('import rules', () => {
     expect(await cruise(copy)).toEqual([]);
   });
 
-  it('fails on a cycle of type imports and on a stage importing store/', { timeout: 180_000 }, async () => {
+  it('fails on a cycle of type imports, on a stage importing store/ and on durability/ importing it', { timeout: 180_000 }, async () => {
     writeFileSync(join(copy, 'src/zz-cycle-a.ts'), "import type { B } from './zz-cycle-b';\nexport type A = B[];\n");
     writeFileSync(join(copy, 'src/zz-cycle-b.ts'), "import type { A } from './zz-cycle-a';\nexport interface B { a: A }\n");
     writeFileSync(join(copy, 'src/retrieve/zz-reads-store.ts'), "import type { EngramDatabase } from '../store/database';\nexport type Db = EngramDatabase;\n");
+    writeFileSync(join(copy, 'src/durability/zz-reads-store.ts'), "import type { EngramDatabase } from '../store/database';\nexport type Db = EngramDatabase;\n");
     const found = errors(await cruise(copy)).map((violation) => [violation.rule.name, violation.from, violation.to]);
     expect(found).toEqual(
       expect.arrayContaining([
         ['no-cycles', 'src/zz-cycle-a.ts', 'src/zz-cycle-b.ts'],
         ['stages-use-storage', 'src/retrieve/zz-reads-store.ts', 'src/store/database.ts'],
+        ['options-know-no-backend', 'src/durability/zz-reads-store.ts', 'src/store/database.ts'],
       ]),
     );
   });

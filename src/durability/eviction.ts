@@ -7,20 +7,13 @@
  * database engram stored is gone: opening rejects with StorageEvictedError instead of serving an
  * empty store as the user's. While open, a connection the browser closed under engram is
  * checked again before the next call: a marker gone since open is the same eviction.
+ *
+ * What a memory and its options need of it lives here, backend-free; the IndexedDB backend's
+ * guard (the marker row, the note, the checks) is store/eviction.ts.
  */
-import { StorageEvictedError, toStorageError } from '../errors';
-import type { EngramDatabase } from '../store/database';
-
-/** The marker's key in the `partitions` table; partition keys are JSON arrays, so it cannot clash. */
-export const STORE_MARKER_KEY = '#engram-store';
 
 /** Where the note outside the database is kept: localStorage in a page, nothing where there is none. */
 export type NoteStore = Pick<Storage, 'getItem' | 'setItem'>;
-
-interface Note {
-  storeId: number;
-  since: number;
-}
 
 /** What `createMemory({ onEviction })` does when the store is found evicted at open. */
 export type EvictionPolicy = 'reject' | 'start-over';
@@ -35,39 +28,7 @@ export function defaultNoteStore(): NoteStore | undefined {
   }
 }
 
-const noteKey = (db: EngramDatabase) => `engram:store:${db.name}`;
-
-function readNote(notes: NoteStore | undefined, db: EngramDatabase): Note | undefined {
-  const text = notes?.getItem(noteKey(db));
-  if (!text) return undefined;
-  let parsed: Partial<Note> | null;
-  try {
-    parsed = JSON.parse(text) as Partial<Note> | null;
-  } catch {
-    // Not JSON (another script wrote the key): no usable note, as if there were none.
-    return undefined;
-  }
-  return typeof parsed?.storeId === 'number' && typeof parsed.since === 'number' ? { storeId: parsed.storeId, since: parsed.since } : undefined;
-}
-
-/** Keeps the note; false when the storage refused it (full, or blocked), which only weakens detection at the next open. */
-function writeNote(notes: NoteStore | undefined, db: EngramDatabase, note: Note): boolean {
-  try {
-    notes?.setItem(noteKey(db), JSON.stringify(note));
-    return true;
-  } catch {
-    // QuotaExceededError or SecurityError: opening goes on; the marker still guards this session.
-    return false;
-  }
-}
-
-function evicted(db: EngramDatabase, since: number, when: string): StorageEvictedError {
-  return new StorageEvictedError(
-    `the IndexedDB database '${db.name}' that engram first stored at ${new Date(since).toISOString()} was cleared ${when} (evicted by the browser or cleared with the site's data); what is there now is empty, not the user's memories. Restore a backup: reopen with createMemory({ onEviction: 'start-over' }) and memory.import(...) each owner's export.`,
-    since,
-  );
-}
-
+/** What a memory checks before its calls (durability/eviction-check.ts); the backend makes it at open (store/eviction.ts). */
 export interface EvictionGuard {
   /**
    * Rejects with StorageEvictedError once the store opened here is found gone; cheap while
@@ -75,45 +36,4 @@ export interface EvictionGuard {
    * the browser's close may not have been reported yet).
    */
   check(force?: boolean): Promise<void>;
-}
-
-/**
- * Run right after the database opened: finds or writes the marker (in one transaction, so two
- * tabs opening a new database agree on one store id), compares it with the note, and returns
- * the guard for later calls.
- * @throws StorageEvictedError when the note names a store whose marker is gone, unless `policy` is `'start-over'`.
- */
-export async function guardEviction(db: EngramDatabase, notes: NoteStore | undefined, policy: EvictionPolicy): Promise<EvictionGuard> {
-  const note = readNote(notes, db);
-  const fresh = Math.floor(Math.random() * 2 ** 52) + 1;
-  const storeId = await db.transaction('rw', db.partitions, async () => {
-    const marker = await db.partitions.get(STORE_MARKER_KEY);
-    // Starting over adopts a store another tab has just started (two tabs after one Reset).
-    if (marker && (!note || note.storeId === marker.version || policy === 'start-over')) return marker.version;
-    if (note && policy === 'reject') throw evicted(db, note.since, 'before this open');
-    await db.partitions.put({ key: STORE_MARKER_KEY, version: fresh });
-    return fresh;
-  });
-  const since = note?.storeId === storeId ? note.since : Date.now();
-  if (note?.storeId !== storeId) writeNote(notes, db, { storeId, since });
-  let suspect = false;
-  let gone: StorageEvictedError | undefined;
-  // Dexie fires 'close' when the browser closed the connection (or another tab deleted or
-  // upgraded the database); it reopens on the next call, possibly onto a new, empty database.
-  db.on('close', () => void (suspect = true));
-  return {
-    async check(force = false) {
-      if (gone) throw gone;
-      if (!suspect && !force) return;
-      const marker = await db.partitions.get(STORE_MARKER_KEY).catch((error: unknown) => {
-        throw toStorageError(error, `reading the IndexedDB database '${db.name}'`);
-      });
-      if (marker?.version === storeId) {
-        suspect = false;
-        return;
-      }
-      gone = evicted(db, since, 'while it was open');
-      throw gone;
-    },
-  };
 }

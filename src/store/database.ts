@@ -8,6 +8,7 @@ import type { EventRow, LineageRow, MemoryRow } from './rows';
 import type { InputRow } from '../storage/input-row';
 import { migrateToLineage } from './lineage-migration';
 import { factHash } from '../text';
+import type { IDBKeyRangeClass } from '../memory-options';
 
 export type { EventRow, LineageRow, MemoryRow } from './rows';
 
@@ -123,18 +124,6 @@ export interface VectorLogRow {
   version: number;
   upserts: VectorRowInput[];
   removals: string[];
-}
-
-/**
- * What Dexie needs of the `IDBKeyRange` class (the global one, or fake-indexeddb's). An
- * interface, so emitted declarations name it instead of spelling out the DOM's.
- */
-export interface IDBKeyRangeClass {
-  readonly prototype: IDBKeyRange;
-  bound(lower: unknown, upper: unknown, lowerOpen?: boolean, upperOpen?: boolean): IDBKeyRange;
-  lowerBound(lower: unknown, open?: boolean): IDBKeyRange;
-  upperBound(upper: unknown, open?: boolean): IDBKeyRange;
-  only(value: unknown): IDBKeyRange;
 }
 
 export interface DatabaseOptions {

@@ -6,7 +6,8 @@
 import type { Dexie } from 'dexie';
 import { toStorageError, WorkerError } from '../errors';
 import type { Storage, StorageBackend, StorageContext } from '../storage/contract';
-import { defaultNoteStore, guardEviction, type EvictionPolicy, type NoteStore } from '../durability/eviction';
+import { defaultNoteStore, type EvictionPolicy, type NoteStore } from '../durability/eviction';
+import { guardEviction } from './eviction';
 import { EngramDatabase, type DatabaseOptions } from './database';
 import { finishUpgrades } from './unfinished-upgrades';
 import { watchPartitions } from './watch';
@@ -25,7 +26,7 @@ export interface IndexedDbStorage extends Storage {
 export interface IndexedDbInternals {
   /** Receives the Dexie database before it opens, so a test can install DBCore middleware (`db.use(...)`) to inject write faults. */
   onDatabase?: ((db: Dexie) => void) | undefined;
-  /** Where the eviction note is kept (durability/eviction.ts); default localStorage where there is one. */
+  /** Where the eviction note is kept (store/eviction.ts); default localStorage where there is one. */
   notes?: NoteStore | undefined;
   /** Records the record cache holds at most (record-cache.ts RECORD_CACHE_LIMIT); 0 turns it and its fill off. */
   recordCache?: number | undefined;

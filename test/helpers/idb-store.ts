@@ -10,7 +10,7 @@ import { indexedDbStorage } from '../../src/store/indexeddb';
 import { createComputeClient } from '../../src/worker/client';
 import type { ContractStore } from '../contract/harness';
 import { renamerByContent } from './facts';
-import { STORE_MARKER_KEY } from '../../src/durability/eviction';
+import { STORE_MARKER_KEY } from '../../src/store/eviction';
 
 export interface Faults {
   /** Mutations seen since armed. */
