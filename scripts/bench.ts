@@ -57,7 +57,10 @@ const env: BenchEnvironment = {
 };
 const peers = args.find((arg) => arg === '--peers' || arg.startsWith('--peers='));
 if (peers) {
-  await benchSection(env, 'node-peers', `Peers${NODE}`, command, (e) => runPeersBench(e.print, sizes.length ? sizes : [10_000, 100_000], nodePeers, peers.includes('=') ? peers.slice('--peers='.length).split(',') : undefined));
+  // The peers run in this thread on no IndexedDB: the section is not titled with the others' fake-indexeddb.
+  await benchSection(env, 'node-peers', 'Peers (Node, in this thread)', command, (e) =>
+    runPeersBench(e.print, sizes.length ? sizes : [10_000, 100_000], nodePeers, peers.includes('=') ? peers.slice('--peers='.length).split(',') : undefined),
+  );
   process.exit(0);
 }
 if (args.includes('--codes-only')) process.exit((await benchSection(env, 'node-codes', `8-bit codes${NODE}`, command, runCodesBench)).length ? 1 : 0);
