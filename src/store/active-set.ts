@@ -31,6 +31,7 @@ import type { Scope } from '../schema';
 import { factHash } from '../text';
 import type { EngramDatabase, MemoryRow } from './database';
 import { partitionOf, recordUserId, type Owner } from '../storage/owner';
+import { readLog } from './vector-log';
 
 /** One active row as the write path needs it: where it sits, and what a checkpoint records of it. */
 export interface ActiveEntry {
@@ -126,7 +127,8 @@ function changesIn(key: string, rows: readonly MemoryRow[]): [string, ActiveEntr
 
 export interface ActiveSets {
   /**
-   * Inside a transaction over `memories` and `partitions`: the active rows of the owner's
+   * Inside a transaction over `memories` and `partitions` (and `vectorLog`, without which a set
+   * behind the stored version is rebuilt instead of caught up): the active rows of the owner's
    * partition for `scope` (user and session scope share one), exact at its stored version.
    */
   read(owner: Owner, scope: Scope): Promise<ActivePartition>;
@@ -196,8 +198,8 @@ export function createActiveSets(db: EngramDatabase, { rebuildRows = REBUILD_ROW
    */
   async function caughtUp(partition: ActivePartition, version: number): Promise<ActivePartition | undefined> {
     if (version < partition.version || version - partition.version > CATCH_UP_VERSIONS || !Dexie.currentTransaction?.storeNames.includes('vectorLog')) return undefined;
-    const entries = await db.vectorLog.where('[partition+version]').between([partition.key, partition.version], [partition.key, version], false, true).toArray();
-    if (entries.length !== version - partition.version) return undefined;
+    const entries = await readLog(db, partition.key, partition.version, version);
+    if (!entries) return undefined;
     const ids = [...new Set(entries.flatMap((entry) => [...entry.upserts.map((row) => row.id), ...entry.removals]))];
     const rows = await db.memories.bulkGet(ids);
     ids.forEach((id, i) => {

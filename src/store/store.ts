@@ -200,7 +200,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
 
     erasureSet: (owner, { sourceIds, fromSeq }) =>
       read('reading memories to erase from', () =>
-        db.transaction('r', db.memories, db.lineage, db.events, db.partitions, async () => {
+        db.transaction('r', db.memories, db.lineage, db.events, db.partitions, db.vectorLog, async () => {
           // Many sources at once (a user's whole history): all of the owner's rows in one read, which the contract allows.
           if (sourceIds.length > MANY_SOURCES) {
             const own = await Promise.all((['user', 'session'] as const).map((scope) => db.memories.where('[userId+appName+scope]').equals([owner.userId, owner.appName, scope]).toArray()));

@@ -51,6 +51,17 @@ export async function dropPacks(db: EngramDatabase, key: string): Promise<void> 
   await db.vectorLog.where('[partition+version]').between(lower, upper, true, true).delete();
 }
 
+/**
+ * Inside a transaction over `vectorLog`: partition `key`'s entries of the versions after `after`
+ * up to `upTo`, in order, or null when one of them is missing (the log was dropped or compacted).
+ */
+export async function readLog(db: EngramDatabase, key: string, after: number, upTo: number): Promise<VectorLogRow[] | null> {
+  if (upTo === after) return [];
+  const entries = await db.vectorLog.where('[partition+version]').between([key, after], [key, upTo], false, true).toArray();
+  if (entries.length !== upTo - after) return null;
+  return entries.every((entry, i) => entry.version === after + 1 + i) ? entries : null;
+}
+
 /** The log entry of one partition's `records` at `version`: active ones upserted, tombstones removed. */
 export function logEntry(key: string, version: number, records: readonly MemoryRecord[]): VectorLogRow {
   return {

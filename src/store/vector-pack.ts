@@ -27,7 +27,7 @@ import type { EngramDatabase, EventRow, MemoryRow, VectorLogRow, VectorPackRow }
 import { eventsOf } from './lineage-read';
 import { partitionOf } from '../storage/owner';
 import { prepareSeals, snapshotRows } from './sealing';
-import { partitionRange, toVectorInput, type LoggedRowInput } from './vector-log';
+import { partitionRange, readLog, toVectorInput, type LoggedRowInput } from './vector-log';
 
 /**
  * Rows per snapshot chunk: each chunk is one `put`, structured-cloned in one task on the page's
@@ -280,13 +280,6 @@ function fits(chunk: VectorPackRow, part: number, parts: number, first: VectorPa
 /** Whether every logged row carries term ids (false: written before the lexical channel). */
 function logCarriesTerms(log: readonly VectorLogRow[]): boolean {
   return log.every((entry) => (entry.upserts as LoggedRowInput[]).every((row) => row.terms instanceof Uint32Array));
-}
-
-async function readLog(db: EngramDatabase, key: string, after: number, upTo: number): Promise<VectorLogRow[] | null> {
-  if (upTo === after) return [];
-  const entries = await db.vectorLog.where('[partition+version]').between([key, after], [key, upTo], false, true).toArray();
-  if (entries.length !== upTo - after) return null;
-  return entries.every((entry, i) => entry.version === after + 1 + i) ? entries : null;
 }
 
 /**
