@@ -5,7 +5,7 @@
 // transformers.js's default on WASM, and fp32), then a store of `?memories=N` filled by
 // `import` (the model embeds every memory) for each variant of `?stores=` (default q8) after
 // the hash-embedder baseline, retrieve and ingest p50 on it, and the main thread's longest
-// stall meanwhile. `?only=hash`: the baseline store alone (for profiling). The result is left
+// stall meanwhile. `?only=hash` (or `q8`, `fp32`): that store alone, no throughput table (for profiling). The result is left
 // on `window.__engramBench` for the driver.
 import { openMemory } from '../src/memory';
 import { transformersEmbedder } from '../src/adapters/transformers';
@@ -221,8 +221,8 @@ async function store(dtype?: Dtype): Promise<{ retrieve: number; steady: number;
   print(
     `MiniLM-shaped model (scripts/minilm-model.ts: 6 layers, 384-d, 12 heads, 30,522 WordPiece vocab, random weights; q8 = dynamically quantised int8, transformers.js's default on WASM, and fp32), Chromium ${chromium} (headless), ONNX Runtime WASM in engram's module Worker, ${navigator.hardwareConcurrency} hardware threads, crossOriginIsolated ${crossOriginIsolated}`,
   );
-  if (only === 'hash') {
-    await store();
+  if (only === 'hash' || only === 'q8' || only === 'fp32') {
+    await store(only === 'hash' ? undefined : only);
     return [];
   }
   print('');

@@ -20,6 +20,8 @@ const option = (name: string, fallback: number) => Number(process.argv.find((arg
 const memories = option('memories', 10_000);
 const over = option('over', 30) * 1000;
 const top = option('top', 8);
+// The store to profile: the hash baseline (default), or the model's `q8` / `fp32` one (bench/embedder.ts `?only=`).
+const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length) ?? 'hash';
 
 process.env['ENGRAM_BENCH_MINIFY'] = '0';
 const served = await servePage();
@@ -36,7 +38,7 @@ try {
   cdp.on('Tracing.dataCollected', ({ value }) => events.push(...(value as unknown as TraceEvent[])));
   const traced = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
   await cdp.send('Tracing.start', { transferMode: 'ReportEvents', traceConfig: { includedCategories: ['toplevel', '__metadata', 'blink.user_timing'], excludedCategories: ['*'] } });
-  await page.goto(`${served.url}embedder.html?memories=${memories}&only=hash`);
+  await page.goto(`${served.url}embedder.html?memories=${memories}&only=${only}`);
   await page.waitForFunction(() => (window as unknown as { __engramBench?: unknown }).__engramBench, undefined, { timeout: 30 * 60_000, polling: 1000 });
   profile = (await cdp.send('Profiler.stop')).profile as unknown as Profile;
   await cdp.send('Tracing.end');
@@ -69,11 +71,12 @@ for (const phase of [...new Set(tasks.map((task) => phaseOf(task.ts)))]) {
   const durations = tasks.filter((task) => phaseOf(task.ts) === phase).map((task) => task.dur! / 1000);
   console.log(`  ${phase}: ${durations.length}, longest ${Math.max(...durations).toFixed(0)} ms`);
 }
-for (const task of [...tasks].sort((a, b) => b.dur! - a.dur!).slice(0, top)) {
+/** Self and inclusive time by function over the samples in [from, to] (µs, the trace's clock). */
+function functionsIn(from: number, to: number): { self: Map<string, number>; inclusive: Map<string, number> } {
   const self = new Map<string, number>();
   const inclusive = new Map<string, number>();
   for (let i = 0; i < times.length; i++) {
-    if (times[i]! < task.ts || times[i]! > task.ts + task.dur!) continue;
+    if (times[i]! < from || times[i]! > to) continue;
     const dt = (times[i + 1] ?? times[i]!) - times[i]!;
     const leaf = byId.get(profile.samples[i]!)!;
     self.set(label(leaf), (self.get(label(leaf)) ?? 0) + dt);
@@ -84,12 +87,27 @@ for (const task of [...tasks].sort((a, b) => b.dur! - a.dur!).slice(0, top)) {
       seen.add(name);
     }
   }
-  const list = (map: Map<string, number>, n: number) =>
-    [...map]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, n)
-      .map(([name, us]) => `      ${(us / 1000).toFixed(1)} ms ${name}`)
-      .join('\n');
+  return { self, inclusive };
+}
+const list = (map: Map<string, number>, n: number) =>
+  [...map]
+    .filter(([name]) => !name.startsWith('(idle)') && !name.startsWith('(program)') && !name.startsWith('(root)'))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([name, us]) => `      ${(us / 1000).toFixed(1)} ms ${name}`)
+    .join('\n');
+// `--phase=NAME`: what the page's thread ran over the whole of that phase, long tasks or not.
+const phase = process.argv.find((arg) => arg.startsWith('--phase='))?.slice('--phase='.length);
+if (phase !== undefined) {
+  const start = marks.find((mark) => mark.name === `bench:${phase}`);
+  const end = start && marks.find((mark) => mark.ts > start.ts);
+  if (start) {
+    const { self, inclusive } = functionsIn(start.ts, end?.ts ?? Number.POSITIVE_INFINITY);
+    console.log(`\nthe whole ${phase} phase, ${(((end?.ts ?? times.at(-1)!) - start.ts) / 1000).toFixed(0)} ms:\n    self:\n${list(self, 20)}\n    inclusive:\n${list(inclusive, 40)}`);
+  }
+}
+for (const task of [...tasks].sort((a, b) => b.dur! - a.dur!).slice(0, top)) {
+  const { self, inclusive } = functionsIn(task.ts, task.ts + task.dur!);
   console.log(
     `\n  ${phaseOf(task.ts)}, +${((task.ts - (marks.filter((mark) => mark.ts <= task.ts).pop()?.ts ?? task.ts)) / 1000).toFixed(0)} ms into it: ${(task.dur! / 1000).toFixed(1)} ms\n    self:\n${list(self, 6)}\n    inclusive:\n${list(inclusive, 16)}`,
   );

@@ -196,13 +196,13 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
     neighbours(key, queries, threshold, scope, limit = Number.POSITIVE_INFINITY) {
       const partition = partitions.get(key);
       if (!partition || partition.size === 0) return queries.map(() => []);
-      if (partition.matrix.codes === 'i8') {
-        return quantisedNeighbours(partition, queries, threshold, SCOPE_CODE[scope]).map((found) => superset(found, limit).map((row) => partition.ids[row]!));
+      const code = SCOPE_CODE[scope];
+      if (partition.matrix.codes === 'i8' && !partition.matrix.hasExactRows) {
+        return quantisedNeighbours(partition, queries, threshold, code).map((found) => superset(found, limit).map((row) => partition.ids[row]!));
       }
-      return neighbourRows(partition, queries, threshold, SCOPE_CODE[scope]).map((rows, q) => {
-        const ranked = rows.map((row) => ({ row, similarity: rowDot(partition, row, queries[q]!) })).sort((a, b) => b.similarity - a.similarity);
-        return ranked.slice(0, limit).map(({ row }) => partition.ids[row]!);
-      });
+      // The rows that may reach the threshold, then their exact (f32 rows) similarity.
+      const near = partition.matrix.codes === 'i8' ? quantisedNeighbours(partition, queries, threshold, code).map((found) => found.map(({ row }) => row)) : neighbourRows(partition, queries, threshold, code);
+      return near.map((rows, q) => exactNeighbours(partition, rows, queries[q]!, threshold, limit).map((row) => partition.ids[row]!));
     },
 
     async loadModel(spec) {
@@ -231,14 +231,30 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
 }
 
 /**
- * The 8-bit neighbours kept for the exact sweep: every row within the error bound of the
- * threshold (quantisedNeighbours), most similar first by code, cut at the `limit`-th code
- * similarity less twice the error. A row among the exact `limit` best cannot be cut: the
- * `limit` rows above the cut would otherwise all beat it exactly.
+ * Where compute holds the f32 rows: of `rows`, those whose exact similarity (f64, as the
+ * sweep computes it) reaches `threshold`, most similar first, the best `limit` and every row
+ * tied with the `limit`-th (so the sweep's own cut, whatever its order among ties, is within).
  */
-function superset(found: { rows: { row: number; similarity: number }[]; error: number }, limit: number): number[] {
-  const ranked = found.rows.sort((a, b) => b.similarity - a.similarity);
+function exactNeighbours(partition: Partition, rows: readonly number[], query: Float32Array, threshold: number, limit: number): number[] {
+  const ranked = rows
+    .map((row) => ({ row, similarity: rowDot(partition, row, query) }))
+    .filter(({ similarity }) => similarity >= threshold)
+    .sort((a, b) => b.similarity - a.similarity);
   if (ranked.length <= limit) return ranked.map(({ row }) => row);
-  const cut = ranked[limit - 1]!.similarity - 2 * found.error;
+  const cut = ranked[limit - 1]!.similarity;
   return ranked.filter(({ similarity }) => similarity >= cut).map(({ row }) => row);
+}
+
+/**
+ * The 8-bit neighbours kept for the exact sweep where compute has no f32 rows: every row
+ * within its error bound of the threshold (quantisedNeighbours), most similar first by code,
+ * cut where a row's highest possible similarity falls below the `limit`-th best lowest one. A
+ * row among the exact `limit` best cannot be cut: `limit` rows are exactly at least that.
+ */
+function superset(found: { row: number; similarity: number; error: number }[], limit: number): number[] {
+  const ranked = found.sort((a, b) => b.similarity - a.similarity);
+  if (ranked.length <= limit) return ranked.map(({ row }) => row);
+  const lowest = ranked.map(({ similarity, error }) => similarity - error).sort((a, b) => b - a);
+  const cut = lowest[limit - 1]!;
+  return ranked.filter(({ similarity, error }) => similarity + error >= cut).map(({ row }) => row);
 }

@@ -82,14 +82,14 @@ export function quantisedCandidates(partition: Partition, key: string, request: 
 
 /**
  * 8-bit neighbour search: for each query the rows (of scope `code`) whose code dot may reach
- * `threshold` given the error bound, with their code dots, and that bound (the exact choice
- * is made where the f32 vectors are: see compute.ts `neighbours`).
+ * `threshold` given their own error bound, with their code dots and that bound (the exact
+ * choice is made where the f32 vectors are: see compute.ts `neighbours`).
  */
-export function quantisedNeighbours(partition: Partition, queries: readonly Float32Array[], threshold: number, code: number): { rows: { row: number; similarity: number }[]; error: number }[] {
+export function quantisedNeighbours(partition: Partition, queries: readonly Float32Array[], threshold: number, code: number): { row: number; similarity: number; error: number }[][] {
   const { matrix, size } = partition;
   const kernel = matrix.kernel!;
   const stride = matrix.stride;
-  const out: { rows: { row: number; similarity: number }[]; error: number }[] = [];
+  const out: { row: number; similarity: number; error: number }[][] = [];
   const BATCH = 16;
   for (let first = 0; first < queries.length; first += BATCH) {
     const batch = queries.slice(first, first + BATCH).map((query) => quantiseQuery(query, stride));
@@ -106,18 +106,19 @@ export function quantisedNeighbours(partition: Partition, queries: readonly Floa
     const found = batch.map((entry, q) => {
       const dots = new Float32Array(matrix.buffer, outAt + q * rows * 4, size);
       const error = matrix.quantisationError(entry.norm, entry.error) + SLACK;
-      const near: { row: number; similarity: number }[] = [];
+      const near: { row: number; similarity: number; error: number }[] = [];
       // A code dot below the matrix-wide floor cannot reach the threshold; one above it is
       // tested against its own row's bound, which most rows keep well below the largest.
       const floor = entry.scale > 0 ? (threshold - error) / entry.scale : Number.NEGATIVE_INFINITY;
       for (let row = 0; row < size; row++) {
         if (scopes[row] !== code || dots[row]! < floor) continue;
         const similarity = dots[row]! * entry.scale;
-        if (similarity >= threshold - matrix.rowQuantisationError(row, entry.norm, entry.error) - SLACK) near.push({ row, similarity });
+        const rowError = matrix.rowQuantisationError(row, entry.norm, entry.error) + SLACK;
+        if (similarity >= threshold - rowError) near.push({ row, similarity, error: rowError });
       }
-      return { rows: near, error };
+      return near;
     });
-    for (const { rows, error } of found) out.push({ rows, error });
+    out.push(...found);
   }
   return out;
 }

@@ -165,6 +165,46 @@ describe.runIf(loadKernelModule() !== null)('createCompute (8-bit codes)', () =>
     }
   });
 
+  it('hands back exactly the f32 neighbours where it keeps the f32 copy: none below the threshold, the limit best and their ties', () => {
+    const rows = randomRows(createRandom(17), 2000, 256, true);
+    const codes = createCompute({ codes: 'i8' });
+    const exact = createCompute({ codes: 'f32' });
+    codes.loadPartition('p', 1, 256, rows);
+    exact.loadPartition('p', 1, 256, rows);
+    const queries = [0, 5, 9].map((row) => rows.vectors.slice(row * 256, (row + 1) * 256));
+    for (const threshold of [0.99, 0.995]) {
+      for (const limit of [3, 32, Number.POSITIVE_INFINITY]) {
+        const got = codes.neighbours('p', queries, threshold, 'user', limit);
+        expect(got).toEqual(exact.neighbours('p', queries, threshold, 'user', limit));
+        if (limit === 32) got.forEach((ids) => expect(ids.length).toBe(32));
+      }
+    }
+  });
+
+  it('cuts the neighbours it cannot rank exactly by each row’s own bound, keeping the exact best', () => {
+    // Rows about a common centre at cosine 0.5–0.8 of each other, as a dense model's texts on one subject are.
+    const random = createRandom(19);
+    const rows = randomRows(random, 2000, 256);
+    const centre = normalised(Float32Array.from({ length: 256 }, () => random() - 0.5));
+    for (let i = 0; i < 2000; i++) {
+      const row = rows.vectors.subarray(i * 256, (i + 1) * 256);
+      row.set(normalised(row.map((value, j) => value + 1.4 * centre[j]!)));
+    }
+    const codes = createCompute({ codes: 'i8', exactCopy: false });
+    codes.loadPartition('p', 1, 256, rows);
+    const queries = [0, 5, 9].map((row) => rows.vectors.slice(row * 256, (row + 1) * 256));
+    const vectors = vectorsOfRows(rows, 256);
+    const got = codes.neighbours('p', queries, 0.6, 'user', 32);
+    const above = codes.neighbours('p', queries, 0.6, 'user');
+    queries.forEach((query, q) => {
+      const similarity = (id: string) => vectors.get(id)!.reduce((sum, value, j) => sum + value * query[j]!, 0);
+      const best = [...above[q]!].sort((a, b) => similarity(b) - similarity(a)).slice(0, 32);
+      // Sound: the exact 32 best are there; tight: of the ~2,000 rows above the threshold, under 14% (10–13.5% here; a cut by the largest error, not each row’s, kept 11–15%).
+      expect(got[q]).toEqual(expect.arrayContaining(best));
+      expect(got[q]!.length).toBeLessThan(above[q]!.length * 0.14);
+    });
+  });
+
   it('tests each row against its own error bound, so one badly quantised row does not widen every row’s neighbour band', () => {
     const random = createRandom(11);
     const rows = randomRows(random, 2000, 256);
