@@ -35,7 +35,12 @@ const print = (line: string) => {
   out.textContent += `${line}\n`;
 };
 const here = (path: string) => new URL(path, location.href).href;
-const embedder = (dtype: Dtype) => transformersEmbedder({ model: 'minilm-shaped', localModelPath: here('./models/'), moduleUrl: here('./vendor/transformers.min.js'), dtype });
+const threads = params.has('threads') ? Number(params.get('threads')) : undefined;
+const embedder = (dtype: Dtype, on = threads) => transformersEmbedder({ model: 'minilm-shaped', localModelPath: here('./models/'), moduleUrl: here('./vendor/transformers.min.js'), dtype, ...(on !== undefined ? { threads: on } : {}) });
+/** ONNX Runtime's own thread count on this page (half the cores up to 4 when cross-origin isolated, else 1). */
+const defaultThreads = crossOriginIsolated ? Math.min(4, Math.ceil(navigator.hardwareConcurrency / 2)) : 1;
+/** A row of the throughput table: a weights variant, on ONNX Runtime's default threads unless `threads` says. */
+type Variant = { label: string; dtype: Dtype; threads?: number };
 
 /**
  * The main thread's longest stall while it runs: the widest gap between animation frames (a
@@ -81,24 +86,24 @@ const CALLS: Record<number, number> = { 1: 30, 8: 10, 32: 5 };
  * slow code (q8 once came out at 0.15× fp32 at batch 1 that way, 1.7× under Node).
  * Resolves to texts/s by batch size per variant.
  */
-async function throughput(variants: readonly Dtype[]): Promise<Map<Dtype, Map<number, number>>> {
-  const clients = new Map<Dtype, { client: ReturnType<typeof createComputeClient>; spec: ReturnType<typeof embedder>['worker'] }>();
-  const rates = new Map<Dtype, Map<number, number>>();
+async function throughput(variants: readonly Variant[]): Promise<Map<string, Map<number, number>>> {
+  const clients = new Map<string, { client: ReturnType<typeof createComputeClient>; spec: ReturnType<typeof embedder>['worker'] }>();
+  const rates = new Map<string, Map<number, number>>();
   try {
-    for (const dtype of variants) {
+    for (const { label, dtype, threads: on } of variants) {
       const client = createComputeClient();
-      const { worker: spec } = embedder(dtype);
-      clients.set(dtype, { client, spec });
+      const { worker: spec } = embedder(dtype, on ?? threads);
+      clients.set(label, { client, spec });
       const loadStarted = performance.now();
       const { dim } = await client.loadModel(spec);
-      print(`${dtype}: model load in the worker (fetch ${dtype === 'q8' ? '23' : '90'} MB, compile, one probe): ${ms(performance.now() - loadStarted)} ms, dim ${dim}`);
+      print(`${label}: model load in the worker (fetch ${dtype === 'q8' ? '23' : '90'} MB, compile, one probe): ${ms(performance.now() - loadStarted)} ms, dim ${dim}`);
     }
     const random = createRandom(28);
     const texts = (batch: number) => Array.from({ length: batch }, () => memoryText(random));
     const rows: string[] = [];
     for (const round of [0, 1]) {
-      for (const dtype of variants) {
-        const { client, spec } = clients.get(dtype)!;
+      for (const { label } of variants) {
+        const { client, spec } = clients.get(label)!;
         const byBatch = new Map<number, number>();
         for (const batch of BATCHES) {
           const calls = CALLS[batch]!;
@@ -112,9 +117,9 @@ async function throughput(variants: readonly Dtype[]): Promise<Map<Dtype, Map<nu
           }
           const total = times.reduce((a, b) => a + b, 0);
           byBatch.set(batch, (batch * calls) / (total / 1000));
-          if (round === 1) rows.push(`${dtype} | ${batch} | ${byBatch.get(batch)!.toFixed(1)} | ${ms(percentile(times, 50))} | ${calls}`);
+          if (round === 1) rows.push(`${label} | ${batch} | ${byBatch.get(batch)!.toFixed(1)} | ${ms(percentile(times, 50))} | ${calls}`);
         }
-        rates.set(dtype, byBatch);
+        rates.set(label, byBatch);
       }
     }
     print('');
@@ -125,8 +130,9 @@ async function throughput(variants: readonly Dtype[]): Promise<Map<Dtype, Map<nu
     for (const row of rows) print(row);
     // Consolidation's neighbour search is by cosine (threshold 0.6): say how spread these random-weight vectors are.
     const sample = texts(32);
-    const vectorsOf = new Map<Dtype, Float32Array[]>();
-    for (const [dtype, { client, spec }] of clients) {
+    const vectorsOf = new Map<string, Float32Array[]>();
+    for (const { label: dtype } of variants.filter((variant) => variant.threads === undefined)) {
+      const { client, spec } = clients.get(dtype)!;
       const vectors = await client.embedModel(spec, sample);
       vectorsOf.set(dtype, vectors);
       const cosines = vectors.flatMap((a, i) => vectors.slice(i + 1).map((b) => a.reduce((sum, value, j) => sum + value * b[j]!, 0)));
@@ -226,11 +232,18 @@ async function store(dtype?: Dtype): Promise<{ retrieve: number; steady: number;
     return [];
   }
   print('');
-  const rates = await throughput(dtypes);
+  // Beside each variant on ONNX Runtime's default threads, q8 on every core, when that is more.
+  const cores = navigator.hardwareConcurrency;
+  const variants: Variant[] = dtypes.map((dtype) => ({ label: dtype, dtype }));
+  if (threads === undefined && dtypes.includes('q8') && crossOriginIsolated && cores > defaultThreads) variants.push({ label: `q8, ${cores} threads`, dtype: 'q8', threads: cores });
+  print(`ONNX Runtime threads: ${threads ?? `its default, ${defaultThreads} here`}`);
+  const rates = await throughput(variants);
   if (rates.has('q8') && rates.has('fp32')) {
     print('');
     print(`q8 / fp32 texts/s, same run: ${[...rates.get('q8')!].map(([batch, rate]) => `batch ${batch} ${(rate / rates.get('fp32')!.get(batch)!).toFixed(2)}×`).join(', ')}`);
   }
+  const wide = rates.get(`q8, ${cores} threads`);
+  if (wide && rates.has('q8')) print(`q8 on ${cores} threads / on ${defaultThreads}, texts/s, same run: ${[...wide].map(([batch, rate]) => `batch ${batch} ${(rate / rates.get('q8')!.get(batch)!).toFixed(2)}×`).join(', ')}`);
   if (size > 0) {
     const hash = await store();
     for (const dtype of stores) {

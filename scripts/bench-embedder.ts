@@ -1,5 +1,5 @@
 /**
- * `npm run bench:browser -- --embedder-only [--memories=N] [--dtypes=q8,fp32] [--stores=q8,fp32] [--only=hash]`
+ * `npm run bench:browser -- --embedder-only [--memories=N] [--dtypes=q8,fp32] [--stores=q8,fp32] [--only=hash] [--threads=N]`
  * (issue #28): engram/transformers with a real-sized model. Writes the MiniLM-shaped model
  * (scripts/minilm-model.ts, fp32 and q8) beside a Vite build of bench/embedder.html, serves
  * transformers.js and ONNX Runtime's wasm from node_modules/@huggingface/transformers/dist, and
@@ -62,6 +62,7 @@ export async function runEmbedderBench(args: readonly string[]): Promise<number>
   const dtypes = option('dtypes');
   const stores = option('stores');
   const only = option('only');
+  const threads = option('threads');
   const served = await servePage();
   const browser = await launchChromium().catch(async (error: unknown) => {
     await served.close();
@@ -77,7 +78,9 @@ export async function runEmbedderBench(args: readonly string[]): Promise<number>
       } else if (message.type() === 'error') console.error(`[page] ${message.text()}`);
     });
     page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
-    await page.goto(`${served.url}embedder.html?memories=${memories}${dtypes !== undefined ? `&dtypes=${dtypes}` : ''}${stores !== undefined ? `&stores=${stores}` : ''}${only !== undefined ? `&only=${only}` : ''}`);
+    await page.goto(
+      `${served.url}embedder.html?memories=${memories}${dtypes !== undefined ? `&dtypes=${dtypes}` : ''}${stores !== undefined ? `&stores=${stores}` : ''}${only !== undefined ? `&only=${only}` : ''}${threads !== undefined ? `&threads=${threads}` : ''}`,
+    );
     const read = () => (window as unknown as { __engramBench?: { failures: string[]; error?: string } }).__engramBench;
     await page.waitForFunction(read, undefined, { timeout: 60 * 60_000, polling: 1000 });
     const result = (await page.evaluate(read))!;
@@ -85,8 +88,8 @@ export async function runEmbedderBench(args: readonly string[]): Promise<number>
       console.error(result.error);
       return 1;
     }
-    // `--only=hash` is a partial run (no model): not what the section reports.
-    if (only === undefined) writeBenchSection('embedder', 'A real-sized embedder: MiniLM-shaped model in the worker, headless Chromium', benchCommand('bench:browser', args), lines);
+    // `--only=…` and `--memories=0` are partial runs (one store, or no store): not what the section reports.
+    if (only === undefined && memories !== '0') writeBenchSection('embedder', 'A real-sized embedder: MiniLM-shaped model in the worker, headless Chromium', benchCommand('bench:browser', args), lines);
     return 0;
   } finally {
     await browser.close();

@@ -178,6 +178,7 @@ export interface ModelEmbedderSpec {
   device?: string;
   wasmPaths?: string;
   moduleUrl?: string;
+  threads?: number;
 }
 
 /** Every method may be called across the worker boundary: arguments and results are cloneable. */

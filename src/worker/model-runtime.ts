@@ -54,6 +54,8 @@ export async function loadModelRuntime(spec: ModelEmbedderSpec): Promise<ModelRu
   if (spec.localModelPath !== undefined) env.localModelPath = spec.localModelPath;
   if (spec.remoteHost !== undefined) env.remoteHost = spec.remoteHost;
   if (spec.wasmPaths !== undefined && env.backends.onnx.wasm) env.backends.onnx.wasm.wasmPaths = spec.wasmPaths;
+  // Read when ONNX Runtime's wasm starts (the first model's session): a later load cannot change it.
+  if (spec.threads !== undefined && env.backends.onnx.wasm) env.backends.onnx.wasm.numThreads = spec.threads;
   let extract: Pipeline;
   try {
     const options = { local_files_only: !spec.allowRemoteModels, ...(spec.dtype ? { dtype: spec.dtype } : {}), ...(spec.device ? { device: spec.device } : {}) };

@@ -85,6 +85,9 @@ describe('transformersEmbedder', () => {
       expect(transformersEmbedder({ model: 'm', moduleUrl: '/vendor/transformers.min.js', wasmPaths: 'ort/' }).worker.wasmPaths).toBe('https://app.example/chat/ort/');
       // A package name is no path: it stays as given (and no wasm folder is guessed from it).
       expect(transformersEmbedder({ model: 'm' }).worker).not.toHaveProperty('wasmPaths');
+      // ONNX Runtime's thread count goes to the worker as given, and is not set when not given.
+      expect(transformersEmbedder({ model: 'm', threads: 2 }).worker.threads).toBe(2);
+      expect(transformersEmbedder({ model: 'm' }).worker).not.toHaveProperty('threads');
       expect(transformersEmbedder({ model: 'm', moduleUrl: '@huggingface/transformers' }).worker.moduleUrl).toBe('@huggingface/transformers');
     } finally {
       vi.unstubAllGlobals();

@@ -60,6 +60,14 @@ describe('transformersEmbedder (Chromium)', () => {
     expect(problems.errors).toEqual([]);
   });
 
+  it('takes a thread count for ONNX Runtime, and on a page that is not cross-origin isolated runs on one thread, as before, with no error', async () => {
+    const result = await page.evaluate(() => (window as unknown as { embedInWorker(text: string, threads: number): Promise<{ isolated: boolean; vector: number[] }> }).embedInWorker('The user likes green tea.', 2));
+    expect(result.isolated).toBe(false);
+    const expected = expectedVector(['[CLS]', 'the', 'user', 'likes', 'green', 'tea', '.', '[SEP]'].map(idOf));
+    expected.forEach((value, i) => expect(result.vector[i]!).toBeCloseTo(value, 5));
+    expect(problems.errors).toEqual([]);
+  });
+
   it('fails createMemory with PluginError when the model is not on the server', async () => {
     const outcome = await page.evaluate(() => (window as unknown as { openMissing(): Promise<string> }).openMissing());
     expect(outcome).toMatch(/^PluginError: transformersEmbedder could not load model 'no-such-model'/);

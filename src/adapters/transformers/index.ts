@@ -61,6 +61,14 @@ export interface TransformersEmbedderOptions {
    * Vite's `public/transformers/`) and pass its URL: `'/transformers/transformers.min.js'`.
    */
   moduleUrl?: string;
+  /**
+   * Threads ONNX Runtime's WASM backend runs a model on. Default: its own, which is half the
+   * cores up to 4 on a cross-origin-isolated page and 1 elsewhere (more than 1 needs
+   * SharedArrayBuffer, so the page must be served with `Cross-Origin-Opener-Policy: same-origin`
+   * and `Cross-Origin-Embedder-Policy: require-corp`; elsewhere ONNX Runtime warns and uses 1).
+   * It applies to the worker's first model: ONNX Runtime starts once per worker.
+   */
+  threads?: number;
 }
 
 /** An Embedder whose model engram loads inside its compute worker (see {@link transformersEmbedder}). */
@@ -91,6 +99,7 @@ export function transformersEmbedder(options: TransformersEmbedderOptions): Tran
     ...(options.device !== undefined ? { device: options.device } : {}),
     ...(wasmPaths !== undefined ? { wasmPaths } : {}),
     ...(moduleUrl !== undefined ? { moduleUrl } : {}),
+    ...(options.threads !== undefined ? { threads: options.threads } : {}),
   };
   let runtime: Promise<ModelRuntime> | undefined;
   let loaded: ModelRuntime | undefined;

@@ -6,13 +6,13 @@ import { transformersEmbedder } from '../../../src/adapters/transformers';
 
 const here = (path: string) => new URL(path, location.href).href;
 
-async function embedInWorker(text: string) {
-  const embedder = transformersEmbedder({ model: 'tiny-bert', localModelPath: here('./models/'), moduleUrl: here('./vendor/transformers.min.js'), wasmPaths: here('./vendor/'), dtype: 'fp32' });
-  const memory = await createMemory({ name: 'transformers-harness', worker: 'auto', embedder });
+async function embedInWorker(text: string, threads?: number) {
+  const embedder = transformersEmbedder({ model: 'tiny-bert', localModelPath: here('./models/'), moduleUrl: here('./vendor/transformers.min.js'), wasmPaths: here('./vendor/'), dtype: 'fp32', ...(threads !== undefined ? { threads } : {}) });
+  const memory = await createMemory({ name: `transformers-harness-${threads ?? 'default'}`, worker: 'auto', embedder });
   try {
     await memory.remember({ content: text, topic: 'preference' }, { userId: 'u_ada', source: { type: 'user_explicit', id: 'c1' } });
     const [hit] = await memory.retrieve(text, { userId: 'u_ada' });
-    return { location: memory.computeLocation, embedderId: hit!.memory.embedderId, vector: [...hit!.memory.embedding], relevance: hit!.relevance, mainThreadDim: embedder.dim };
+    return { isolated: crossOriginIsolated, location: memory.computeLocation, embedderId: hit!.memory.embedderId, vector: [...hit!.memory.embedding], relevance: hit!.relevance, mainThreadDim: embedder.dim };
   } finally {
     await memory.close();
   }
