@@ -16,7 +16,7 @@ import type { MemoryRecord, Scope } from '../schema';
 import type { EngramDatabase, EventRow, MemoryRow } from './database';
 import { partitionOf, partitionsFor, type Owner } from '../storage/owner';
 import type { Store } from './store';
-import { PACK_CHUNK_ROWS, emptyRows, readPacked, readRecordRows, readScanned, recordRows, writeSnapshot, type PackedPartition, type ScannedRead } from './vector-pack';
+import { PACK_CHUNK_ROWS, emptyRows, readPacked, readRecordRows, readScanned, recordRowsInSlices, writeSnapshot, type PackedPartition, type ScannedRead } from './vector-pack';
 
 /**
  * Log entries a load may replay before the snapshot is rewritten: at least LOG_LIMIT, and an
@@ -287,7 +287,7 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
         const mine = records.filter((record) => partitionOf(record) === key);
         const active = mine.filter((record) => record.invalidatedAt === undefined);
         const removed = mine.filter((record) => record.invalidatedAt !== undefined).map((record) => record.id);
-        const applied = await compute.applyChanges(key, from, to, recordRows(active, key, embedder.id, embedder.dim), removed);
+        const applied = await compute.applyChanges(key, from, to, await recordRowsInSlices(active, key, embedder.id, embedder.dim), removed);
         const others = active.filter((row) => row.embedderId !== embedder.id).map((row) => row.id);
         trackForeign(key, others, [...removed, ...active.filter((row) => row.embedderId === embedder.id).map((row) => row.id)], false);
         const base = snapshotOf.get(key);

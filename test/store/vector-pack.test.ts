@@ -5,7 +5,7 @@ import { EngramDatabase } from '../../src/store/database';
 import { appPartition, partitionOf, userPartition } from '../../src/storage/owner';
 import { createStore } from '../../src/store/store';
 import { createVectorIndex } from '../../src/store/vector-index';
-import { readPacked, readRecordRows, recordRows, writeSnapshot, type PackedPartition } from '../../src/store/vector-pack';
+import { readPacked, readRecordRows, recordRows, recordRowsInSlices, writeSnapshot, type PackedPartition } from '../../src/store/vector-pack';
 import { checkSealing, installSealing } from '../../src/store/sealing';
 import { DEFAULT_WEIGHTS } from '../../src/schema';
 import { createHashEmbedder } from '../../src/embed/hash-embedder';
@@ -443,6 +443,31 @@ describe('packed 8-bit codes', () => {
 });
 
 describe('recordRows', () => {
+  it('builds a large commit’s rows in slices with the page given its turn between them, the same rows as in one go', async () => {
+    const key = userPartition({ userId: 'u', appName: 'default' });
+    const records = Array.from({ length: 1300 }, (_, i) => record(`m${i}`, `fact number ${i} about tea`, 'general', i % 9 === 0 ? { invalidatedAt: T } : {}));
+    const { embedderId } = records[0]!;
+    const dim = records[0]!.embedding.length;
+    /** Whether a macrotask queued now ran before `work` resolved. */
+    const yielded = async (work: () => Promise<unknown>) => {
+      let ran = false;
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        ran = true;
+        channel.port1.close();
+      };
+      channel.port2.postMessage(0);
+      const result = await work();
+      channel.port1.close();
+      return { ran, result };
+    };
+    const sliced = await yielded(() => recordRowsInSlices(records, key, embedderId, dim));
+    expect(sliced.ran).toBe(true);
+    expect(sliced.result).toEqual(recordRows(records, key, embedderId, dim));
+    // A commit of one ingest's rows is built at once: no yield, no extra task.
+    expect((await yielded(() => recordRowsInSlices(records.slice(0, 20), key, embedderId, dim))).ran).toBe(false);
+  });
+
   it("keeps exactly the partition's active rows when owners, scopes and tombstones alternate row by row", () => {
     const owners = [{ userId: 'u' }, { userId: 'v' }, { userId: 'u', appName: 'other' }, { userId: '', scope: 'app' as const }, { userId: 'u', scope: 'session' as const, sessionId: 's' }];
     const records = Array.from({ length: 200 }, (_, i) => record(`m${i}`, `fact ${i}`, 'general', { ...owners[i % owners.length]!, ...(i % 7 === 0 ? { invalidatedAt: T } : {}) }));
