@@ -98,7 +98,7 @@ async function decideAndCommit(
   const now = deps.clock();
   const context = { ...deps.context, now };
   // Under review the queue is read too, so a fact already waiting is not queued twice.
-  const plan = request.review ? await planHeld(working, items, target, context, queuedFacts(await store.inputs(owner), target)) : await planConsolidation(working, items, target, context);
+  const plan = request.review ? await planHeld(working, items, target, context, queuedFacts(await store.heldInputs(owner), target)) : await planConsolidation(working, items, target, context);
   const held = 'held' in plan ? plan.held : undefined;
   // An UPDATE's new memory inherits the sources of the one it supersedes: by reference, so
   // the write stays O(1) however many sources that memory has gathered (lineage.ts).

@@ -24,11 +24,11 @@ export interface ReviewDeps {
 
 /** The owner's pending memories (user and session scope), in the order they were written. */
 export async function listPending(storage: Storage, owner: Owner): Promise<PendingMemory[]> {
-  return heldEntries(await storage.records.inputs(owner)).map(describePending);
+  return heldEntries(await storage.records.heldInputs(owner)).map(describePending);
 }
 
 async function findHeld(storage: Storage, owner: Owner, id: string): Promise<HeldInput> {
-  const held = heldEntries(await storage.records.inputs(owner)).find((entry) => entry.entry.id === id);
+  const held = heldEntries(await storage.records.heldInputs(owner)).find((entry) => entry.entry.id === id);
   // A foreign id and a missing one look the same, as for get.
   if (!held) throw new NotFoundError(`no pending memory '${id}' for user '${owner.userId}' in app '${owner.appName}' (memory.pending lists them; an approved or rejected one is no longer pending)`);
   return held;

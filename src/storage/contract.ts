@@ -140,6 +140,13 @@ export interface RecordStore {
   /** The owner's stored inputs of one source, in order. */
   inputsOf(owner: Owner, sourceId: string): Promise<InputRow[]>;
   /**
+   * The owner's stored inputs that hold writes waiting for review (a `pending` entry), in order:
+   * what the review queue is made of (review/held.ts). It may return more of the owner's inputs
+   * (a backend without an index for them filters {@link inputs}); the queue reads only their
+   * pending entries. The IndexedDB backend reads these rows alone, by index.
+   */
+  heldInputs(owner: Owner): Promise<InputRow[]>;
+  /**
    * The owner's user- and session-scope records as they were right after some input before
    * `seq`, and that input's seq, so regeneration can replay from there; null when the store
    * keeps no such checkpoint (then replay starts from the beginning). Always allowed to be null.

@@ -132,6 +132,37 @@ export interface DatabaseOptions {
   IDBKeyRange?: IDBKeyRangeClass | undefined;
 }
 
+/** The value of a held input's `held` field: what the review queue's index `[userId+appName+held]` finds. */
+export const HELD = 1;
+
+/**
+ * An input as stored: `held` marks one that holds writes waiting for review (a `pending` entry),
+ * so the queue reads those rows by index, not every input of the owner. Set on every write of an
+ * input ({@link markHeld}), never read back (the parse drops it).
+ */
+export type StoredInputRow = InputRow & { held?: typeof HELD };
+
+function isHeld(row: InputRow): boolean {
+  return row.kind !== 'prune' && Array.isArray(row.pending) && row.pending.length > 0;
+}
+
+/** `input` as it is written: marked held exactly when it holds a pending entry. */
+export function markHeld(input: InputRow): StoredInputRow {
+  const { held: _held, ...row } = input as StoredInputRow;
+  return isHeld(row) ? { ...row, held: HELD } : row;
+}
+
+/** v6's step for one row, in place: the held mark (also run again for an upgrade cut short, unfinished-upgrades.ts). */
+export function addHeldMark(row: StoredInputRow): void {
+  if (isHeld(row)) row.held = HELD;
+  else delete row.held;
+}
+
+/** Whether a stored row lacks the mark it should carry, or carries one it should not. */
+export function heldMarkWrong(row: StoredInputRow): boolean {
+  return isHeld(row) !== (row.held === HELD);
+}
+
 /** v5's step for one row: its identical-fact key (also run again for an upgrade cut short, unfinished-upgrades.ts). */
 export function addFactKey(row: MemoryRow): void {
   if (typeof row.topic === 'string' && typeof row.content === 'string') row.fact = factHash(row.topic, row.content);
@@ -139,7 +170,7 @@ export function addFactKey(row: MemoryRow): void {
 
 export class EngramDatabase extends Dexie {
   memories!: EntityTable<MemoryRow, 'id'>;
-  inputs!: EntityTable<InputRow, 'seq'>;
+  inputs!: EntityTable<StoredInputRow, 'seq'>;
   partitions!: EntityTable<PartitionRow, 'key'>;
   vectorPacks!: Dexie.Table<VectorPackRow, [string, number]>;
   vectorLog!: Dexie.Table<VectorLogRow, [string, number]>;
@@ -191,5 +222,13 @@ export class EngramDatabase extends Dexie {
         memories: 'id, [userId+appName+scope], [appName+scope], [userId+appName+topic+active], [userId+appName+active], [userId+appName+changed], [chain+depth], [userId+appName+fact+active]',
       })
       .upgrade((transaction) => transaction.table<MemoryRow, string>('memories').toCollection().modify(addFactKey));
+    // v6: the review queue's index (StoredInputRow `held`). The queue (memory.pending, approve,
+    // reject, and every write under review) read all of the owner's inputs to find the few that
+    // hold pending writes; it reads those alone now. The upgrade marks the existing ones.
+    this.version(6)
+      .stores({
+        inputs: '++seq, [userId+appName], [userId+appName+scope], [userId+appName+source.id], [userId+appName+seq], [userId+appName+held]',
+      })
+      .upgrade((transaction) => transaction.table<StoredInputRow, number>('inputs').toCollection().modify(addHeldMark));
   }
 }

@@ -10,7 +10,7 @@ import type { RecordStore } from '../storage/contract';
 import { lineageOfCommit } from '../storage/lineage';
 import { sameFactKey } from '../text';
 import { activeAfter, createActiveSets } from './active-set';
-import type { EngramDatabase, EventRow, InputRow, MemoryRow } from './database';
+import { HELD, markHeld, type EngramDatabase, type EventRow, type InputRow, type MemoryRow } from './database';
 import { checkpointBefore, dropCheckpoints, onCheckpointStride, restoreCheckpoint, writeCheckpoint } from './checkpoints';
 import { memoriesWithSource, metaOf, redactSources, writeRecords, type ParsedRow } from './lineage';
 import { parseInputRows } from '../storage/input-row';
@@ -198,6 +198,9 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
         parseInputRows(await db.inputs.where('[userId+appName+source.id]').equals([owner.userId, owner.appName, sourceId]).toArray(), 'reading stored conversations').sort((a, b) => a.seq! - b.seq!),
       ),
 
+    // The held index's entries for one owner come in primary key order: seq, the order written.
+    heldInputs: (owner) => read('reading the review queue', async () => parseInputRows(await db.inputs.where('[userId+appName+held]').equals([owner.userId, owner.appName, HELD]).toArray(), 'reading the review queue')),
+
     erasureSet: (owner, { sourceIds, fromSeq }) =>
       read('reading memories to erase from', () =>
         db.transaction('r', db.memories, db.lineage, db.events, db.partitions, db.vectorLog, async () => {
@@ -280,14 +283,14 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
           const due = checkpointDue(inputs, (key) => versions.get(key)?.[1]);
           const before = due ? active.exact(userPartition(due), versions.get(userPartition(due))![0]) : undefined;
           const checkpointed = before !== undefined && onCheckpointStride(versions.get(before.key)![1], before.rows.size);
-          const seqs = inputs.length ? ((await db.inputs.bulkAdd(inputs, { allKeys: true })) as number[]) : [];
+          const seqs = inputs.length ? ((await db.inputs.bulkAdd(inputs.map(markHeld), { allKeys: true })) as number[]) : [];
           const changed = seqs.length ? Math.max(...seqs) : (((await db.inputs.orderBy(':id').lastKey()) as number | undefined) ?? 0);
           written = await writeRecords(db, records, changed, lineageOfCommit(commit), existing);
           if (revoke) await redactSources(db, revoke, revoke.sourceIds);
           if (redactExcerpts) await redactSources(db, redactExcerpts, redactExcerpts.sourceIds, oneOf(redactExcerpts.excerpts));
           if (deleteInputs.length) await db.inputs.bulkDelete(deleteInputs);
           if (rewriteInputs.length) {
-            await db.inputs.bulkPut(rewriteInputs);
+            await db.inputs.bulkPut(rewriteInputs.map(markHeld));
             // Checkpoints at or after a rewritten input were derived from what it held before.
             for (const owner of ownersOfInputs(rewriteInputs)) await dropCheckpoints(db, owner, Math.min(...rewriteInputs.filter((input) => input.userId === owner.userId && input.appName === owner.appName).map((input) => input.seq!)));
           }

@@ -118,6 +118,7 @@ function ownerReads(state: MemoryState, read: Read): OwnerReads {
     inputs: (owner) => read(() => ownInputs(owner)),
     inputsAfter: (owner, seq) => read(() => ownInputs(owner, (input) => input.seq! > seq)),
     inputsOf: (owner, sourceId) => read(() => ownInputs(owner, (input) => input.kind !== 'prune' && input.source.id === sourceId)),
+    heldInputs: (owner) => read(() => ownInputs(owner, (input) => input.kind !== 'prune' && (input.pending?.length ?? 0) > 0)),
     checkpointBefore: () => read(() => null),
     isRevoked: (owner, sourceId) => read(() => state.revocations.has(revocationKey(owner.userId, owner.appName, sourceId))),
   };

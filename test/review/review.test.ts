@@ -2,6 +2,23 @@ import { describe, expect, it } from 'vitest';
 import { ConflictError, NotFoundError, ValidationError } from '../../src/errors';
 import { createTestMemory, DAY } from '../helpers/memory';
 import { findInDatabases } from '../helpers/scan';
+import { wrapTables } from '../helpers/idb-store';
+import { EngramDatabase } from '../../src/store/database';
+import { UPGRADES_DONE_KEY } from '../../src/store/unfinished-upgrades';
+import { IDBKeyRange } from 'fake-indexeddb';
+import type { DBCoreQueryRequest, Dexie } from 'dexie';
+
+/** A DBCore middleware counting the input rows queries return (what reading the review queue costs). */
+function countInputReads(seen: { rows: number }) {
+  return (db: Dexie) =>
+    wrapTables(db, 'input-read-counter', (name, table) => ({
+      query: async (request: DBCoreQueryRequest) => {
+        const response = await table.query(request);
+        if (name === 'inputs') seen.rows += response.result.length;
+        return response;
+      },
+    }));
+}
 
 const owner = { userId: 'ada', appName: 'default' };
 const review = { sources: ['user_implicit', 'tool_output'] as const };
@@ -20,6 +37,47 @@ describe('review before saving', () => {
     expect(pending).toEqual([expect.objectContaining({ id: operation!.memoryId, action: 'CREATE', source: expect.objectContaining({ type: 'user_implicit', id: 'c1' }) })]);
     expect(await memory.pending({ userId: 'bob', appName: 'default' })).toEqual([]);
     await memory.close();
+  });
+
+  it('reads only the inputs that hold pending writes, whatever the owner’s history: 40 applied writes and 2 held', async () => {
+    const seen = { rows: 0 };
+    const { memory } = await createTestMemory({ review, onDatabase: countInputReads(seen) });
+    for (let i = 0; i < 40; i++) await memory.remember({ content: `The user visited city number ${i}.`, topic: 'travel' }, { ...owner, source: explicit(`e${i}`) });
+    const [first] = await memory.ingest([{ role: 'user', content: 'I live in Lisbon.' }], { ...owner, sessionId: 's1', source: implicit('c1') });
+    seen.rows = 0;
+    // The second held write checks the queue (so a fact waiting already is not queued twice): one held input read.
+    const [second] = await memory.ingest([{ role: 'user', content: 'I play the cello.' }], { ...owner, sessionId: 's2', source: implicit('c2') });
+    expect(second).toMatchObject({ pending: true });
+    expect(seen.rows).toBe(1);
+    seen.rows = 0;
+    expect((await memory.pending(owner)).map((entry) => entry.id)).toEqual([first!.memoryId, second!.memoryId]);
+    expect(seen.rows).toBe(2);
+    await memory.approve(first!.memoryId, owner);
+    seen.rows = 0;
+    // Approved, its input is no longer held: the queue is the other one alone.
+    expect((await memory.pending(owner)).map((entry) => entry.id)).toEqual([second!.memoryId]);
+    expect(seen.rows).toBe(1);
+    await memory.reject(second!.memoryId, owner);
+    seen.rows = 0;
+    expect(await memory.pending(owner)).toEqual([]);
+    expect(seen.rows).toBe(0);
+    await memory.close();
+  });
+
+  it('finds held writes of a database whose marks an upgrade cut short left out (finishing upgrades marks them on open)', async () => {
+    const test = await createTestMemory({ review });
+    const [held] = await test.memory.ingest([{ role: 'user', content: 'I live in Lisbon.' }], { ...owner, sessionId: 's1', source: implicit('c1') });
+    await test.memory.remember({ content: 'The user plays the cello.', topic: 'hobbies' }, { ...owner, source: explicit('e1') });
+    await test.memory.close();
+    // What a v5 database (no mark) upgraded with its data step cut short holds.
+    const db = new EngramDatabase(test.name, { indexedDB: test.factory, IDBKeyRange });
+    await db.inputs.toCollection().modify((row) => void delete row.held);
+    expect(await db.inputs.where('[userId+appName+held]').equals([owner.userId, owner.appName, 1]).count()).toBe(0);
+    await db.partitions.put({ key: UPGRADES_DONE_KEY, version: db.verno - 1 });
+    db.close();
+    const again = await createTestMemory({ review, name: test.name, indexedDB: test.factory });
+    expect((await again.memory.pending(owner)).map((entry) => entry.id)).toEqual([held!.memoryId]);
+    await again.memory.close();
   });
 
   it('applies writes of other source types at once', async () => {

@@ -109,6 +109,8 @@ export function createRecordReads(collections: Collections, intents: IntentOptio
     inputs: (owner) => inputsWhere(owner, undefined),
     inputsAfter: (owner, seq) => inputsWhere(owner, { seq: { $gt: seq } }),
     inputsOf: (owner, sourceId) => inputsWhere(owner, eq('src', sourceId)),
+    // No metadata marks a held input (stores written before review had none to mark): the owner's inputs, filtered.
+    heldInputs: async (owner) => (await inputsWhere(owner, undefined)).filter((input) => input.kind !== 'prune' && (input.pending?.length ?? 0) > 0),
 
     // This backend keeps no checkpoints: regeneration replays from the first input.
     checkpointBefore: async () => null,
