@@ -85,7 +85,7 @@ async function decideAndCommit(
     const neighbourIds = await vectors.neighbours(
       write.partition,
       items.map((item) => item.embedding),
-      { threshold: deps.context.candidateThreshold, scope: target.scope, limit: MAX_NEIGHBOURS },
+      { threshold: deps.context.candidateThreshold, scope: target.scope, ...(target.scope === 'session' && target.sessionId !== undefined ? { sessionId: target.sessionId } : {}), limit: MAX_NEIGHBOURS },
     );
     const { topics, facts } = sweepKeys(candidates, deps.context.exclusiveTopics);
     const records = await store.workingSet(owner, { ids: [...new Set([...neighbourIds.flat(), ...(request.replacing !== undefined ? [request.replacing] : [])])], topics, facts, scope: target.scope, sourceId: request.source.id });

@@ -228,12 +228,14 @@ export interface VectorLayer {
    */
   ensure(keys: readonly string[]): Promise<Map<string, number>>;
   /**
-   * For each vector, the ids of the active records of `scope` in partition `key` whose cosine
-   * is ≥ `threshold`: the `limit` most similar, most similar first (the consolidation sweep).
-   * A layer that compares approximately (8-bit codes) may return a superset that holds them;
+   * For each vector, the ids of the active records of `scope` in partition `key` (for session
+   * scope with `sessionId`, of that session only: the limit is not spent on other sessions'
+   * memories, which the sweep drops) whose cosine is ≥ `threshold`: the `limit` most similar,
+   * most similar first (the consolidation sweep). It may return more: rows tied with the
+   * `limit`-th, or, where it compares approximately (8-bit codes), a superset that holds them;
    * the sweep compares the records it reads exactly, so the decision is the same.
    */
-  neighbours(key: string, vectors: readonly Float32Array[], options: { threshold: number; scope: Scope; limit: number }): Promise<string[][]>;
+  neighbours(key: string, vectors: readonly Float32Array[], options: { threshold: number; scope: Scope; sessionId?: string; limit: number }): Promise<string[][]>;
   /** The top `k` candidates for a query among what `search.owner` may see (see {@link VectorSearch}), best first. */
   search(search: VectorSearch): Promise<VectorHit[]>;
   /**

@@ -8,7 +8,7 @@
  * bulk load. The only store-side file that talks to compute.
  */
 import { StorageError } from '../errors';
-import type { VectorLayer } from '../storage/contract';
+import type { CommitResult, VectorLayer } from '../storage/contract';
 import type { IndexRows, ScanHit, ScanRequest } from '../worker/api';
 import type { ComputeClient } from '../worker/client';
 import { exactScan, finishScan, readOrder } from '../worker/exact';
@@ -259,7 +259,28 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
     if (base < 0 || packed.version - base > logLimit(snapshotRows.get(key) ?? 0)) compactLater(key);
   }
 
+  /** Compute follows one commit of this instance: each partition's rows and removals, from the version before it to the one after. */
+  async function followCommit(result: CommitResult, records: readonly MemoryRecord[]): Promise<void> {
+    for (const [key, [from, to]] of result.versions) {
+      const mine = records.filter((record) => partitionOf(record) === key);
+      const active = mine.filter((record) => record.invalidatedAt === undefined);
+      const removed = mine.filter((record) => record.invalidatedAt !== undefined).map((record) => record.id);
+      const applied = await compute.applyChanges(key, from, to, await recordRowsInSlices(active, key, embedder.id, embedder.dim), removed);
+      const others = active.filter((row) => row.embedderId !== embedder.id).map((row) => row.id);
+      trackForeign(key, others, [...removed, ...active.filter((row) => row.embedderId === embedder.id).map((row) => row.id)], false);
+      const base = snapshotOf.get(key);
+      const dropped = result.packsDropped?.includes(key) ?? false;
+      if (applied && (dropped || (base !== undefined && to - base > logLimit(snapshotRows.get(key) ?? 0)))) compactLater(key);
+    }
+  }
+
+  /** Per partition: this instance's commit compute is following now (afterCommit). */
+  const inFlight = new Map<string, Promise<void>>();
+
   async function ensure(keys: readonly string[]): Promise<Map<string, number>> {
+    // A commit of this instance that compute is still following is not a foreign version: wait for it.
+    const following = keys.map((key) => inFlight.get(key)).filter((pending) => pending !== undefined);
+    if (following.length) await Promise.all(following.map((pending) => pending.catch(() => {})));
     // The store's versions and compute's are asked for at once: neither depends on the other.
     const [versions, held] = await Promise.all([store.versions(keys), Promise.all(keys.map((key) => compute.partitionVersion(key)))]);
     await Promise.all(
@@ -283,20 +304,18 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
     searchCatchesUp: true,
 
     async afterCommit(result, records) {
-      for (const [key, [from, to]] of result.versions) {
-        const mine = records.filter((record) => partitionOf(record) === key);
-        const active = mine.filter((record) => record.invalidatedAt === undefined);
-        const removed = mine.filter((record) => record.invalidatedAt !== undefined).map((record) => record.id);
-        const applied = await compute.applyChanges(key, from, to, await recordRowsInSlices(active, key, embedder.id, embedder.dim), removed);
-        const others = active.filter((row) => row.embedderId !== embedder.id).map((row) => row.id);
-        trackForeign(key, others, [...removed, ...active.filter((row) => row.embedderId === embedder.id).map((row) => row.id)], false);
-        const base = snapshotOf.get(key);
-        const dropped = result.packsDropped?.includes(key) ?? false;
-        if (applied && (dropped || (base !== undefined && to - base > logLimit(snapshotRows.get(key) ?? 0)))) compactLater(key);
+      // Compute follows a large commit a slice at a time (recordRowsInSlices yields to the page),
+      // so a search may find it behind in between: ensure waits for this rather than reload.
+      const following = followCommit(result, records);
+      for (const key of result.versions.keys()) inFlight.set(key, following);
+      try {
+        await following;
+      } finally {
+        for (const key of result.versions.keys()) if (inFlight.get(key) === following) inFlight.delete(key);
       }
     },
 
-    neighbours: (key, vectors, { threshold, scope, limit }) => compute.neighbours(key, [...vectors], threshold, scope, limit),
+    neighbours: (key, vectors, { threshold, scope, sessionId, limit }) => compute.neighbours(key, [...vectors], threshold, scope, limit, sessionId),
 
     async search({ owner, scopes, sessionId, vector, text, k, now, weights }) {
       const request: ScanRequest = {

@@ -335,14 +335,15 @@ function logCarriesTerms(log: readonly VectorLogRow[]): boolean {
  */
 export type ChunkSink = (chunk: IndexRows, part: number, rows: number) => void;
 
+/** Snapshot chunks asked for beyond the one being loaded: a few MB of rows at most in flight. */
+const READ_AHEAD = 3;
+
 /**
  * The snapshot's chunks after its last one (`last`, read first: it tells the snapshot's
  * version and the row count), each checked against part 0 and handed to `sink` as it is read
  * (kept in `chunks` without one), with `more` rows (the log's) counted in the reservation;
  * null when they are not one consistent snapshot.
  */
-/** Snapshot chunks asked for beyond the one being loaded: a few MB of rows at most in flight. */
-const READ_AHEAD = 3;
 
 async function readChunks(
   db: EngramDatabase,

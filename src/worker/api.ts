@@ -213,12 +213,14 @@ export interface ComputeApi {
    */
   scan(request: ScanRequest): ScanResult;
   /**
-   * For each query, ids of rows in `key` (of the given scope) with cosine ≥ threshold: the
-   * `limit` most similar, most similar first. With 8-bit codes a superset of those, by the
-   * code scores: every row within the code error bound of the threshold or of the limit-th
-   * best, so the caller's exact comparison (plan.ts `sweep`) finds the same ones.
+   * For each query, ids of rows in `key` of `scope` (for session scope with `sessionId`, of that
+   * session only) with cosine ≥ threshold: the `limit` most similar, most similar first, and any
+   * tied with the `limit`-th (exact, from the f32 rows, where compute holds them). 8-bit codes
+   * without the f32 copy: a superset of those by the code scores, every row that its own error
+   * bound lets reach the threshold and the limit-th best, so the caller's exact comparison
+   * (plan.ts `sweep`) finds the same ones.
    */
-  neighbours(key: string, queries: Float32Array[], threshold: number, scope: Scope, limit?: number): string[][];
+  neighbours(key: string, queries: Float32Array[], threshold: number, scope: Scope, limit?: number, sessionId?: string): string[][];
   stats(): ComputeStats;
   /** Loads a model (once per spec) and resolves to its embedder id and vector length. @throws PluginError when it cannot be loaded. */
   loadModel(spec: ModelEmbedderSpec): Promise<{ id: string; dim: number }>;

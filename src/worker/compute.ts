@@ -8,7 +8,7 @@ import { SCOPE_CODE, type ComputeApi, type ComputeStats, type ModelEmbedderSpec,
 import { relevanceTerm, scoreLexical } from './fusion';
 import { exactScan, finishScan, hitOf } from './exact';
 import type { ModelRuntime } from './model-runtime';
-import { filterFor, neighbourRows, rowDot, scanPartition, type RelevanceTerm, type RowFilter } from './kernel';
+import { filterFor, neighbourRows, passes, rowDot, scanPartition, type RelevanceTerm, type RowFilter } from './kernel';
 import { FIRST_CANDIDATES, quantisedCandidates, quantisedNeighbours } from './quantised';
 import { bytesOf, createPartition, exportRows, removeRow, takesRows, upsertRows, type Partition } from './partition';
 import type { VectorCodes } from './matrix';
@@ -193,15 +193,15 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
       return { hits, versions: result.versions };
     },
 
-    neighbours(key, queries, threshold, scope, limit = Number.POSITIVE_INFINITY) {
+    neighbours(key, queries, threshold, scope, limit = Number.POSITIVE_INFINITY, sessionId) {
       const partition = partitions.get(key);
       if (!partition || partition.size === 0) return queries.map(() => []);
-      const code = SCOPE_CODE[scope];
+      const keeps = rowsOf(partition, scope, sessionId);
       if (partition.matrix.codes === 'i8' && !partition.matrix.hasExactRows) {
-        return quantisedNeighbours(partition, queries, threshold, code).map((found) => superset(found, limit).map((row) => partition.ids[row]!));
+        return quantisedNeighbours(partition, queries, threshold, keeps).map((found) => superset(found, limit).map((row) => partition.ids[row]!));
       }
       // The rows that may reach the threshold, then their exact (f32 rows) similarity.
-      const near = partition.matrix.codes === 'i8' ? quantisedNeighbours(partition, queries, threshold, code).map((found) => found.map(({ row }) => row)) : neighbourRows(partition, queries, threshold, code);
+      const near = partition.matrix.codes === 'i8' ? quantisedNeighbours(partition, queries, threshold, keeps).map((found) => found.map(({ row }) => row)) : neighbourRows(partition, queries, threshold, keeps);
       return near.map((rows, q) => exactNeighbours(partition, rows, queries[q]!, threshold, limit).map((row) => partition.ids[row]!));
     },
 
@@ -228,6 +228,20 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
       return { partitions: partitions.size, rows, bytes, kernel: module ? 'wasm-simd' : 'js', codes: module ? codes : 'f32' };
     },
   };
+}
+
+/**
+ * The rows a neighbour search looks at: those of `scope`, and for session scope with a
+ * `sessionId` only that session's, before any cut to the limit (a sweep writing into one session
+ * decides over that session's memories: plan.ts `inTarget`).
+ */
+function rowsOf(partition: Partition, scope: Scope, sessionId: string | undefined): (row: number) => boolean {
+  const { scopes } = partition;
+  const code = SCOPE_CODE[scope];
+  if (scope !== 'session' || sessionId === undefined) return (row) => scopes[row] === code;
+  const filter = filterFor(partition, code, sessionId);
+  const tags = partition.matrix.tags;
+  return (row) => passes(tags[row]!, filter);
 }
 
 /**

@@ -116,8 +116,8 @@ export function rowDot(partition: Partition, row: number, query: Float32Array): 
   return dot(partition.matrix.exactRow(row), query);
 }
 
-/** For each query, the rows whose scope code equals `code` and whose dot product is ≥ threshold. */
-export function neighbourRows(partition: Partition, queries: readonly Float32Array[], threshold: number, code: number): number[][] {
+/** For each query, the rows `keeps` admits whose dot product is ≥ threshold. */
+export function neighbourRows(partition: Partition, queries: readonly Float32Array[], threshold: number, keeps: (row: number) => boolean): number[][] {
   const { matrix, size } = partition;
   const out = queries.map((): number[] => []);
   if (size === 0 || queries.length === 0) return out;
@@ -129,7 +129,7 @@ export function neighbourRows(partition: Partition, queries: readonly Float32Arr
     const batch = queries.slice(first, first + BATCH);
     if (!kernel) {
       for (let row = 0; row < size; row++) {
-        if (partition.scopes[row] !== code) continue;
+        if (!keeps(row)) continue;
         batch.forEach((query, q) => {
           if (rowDot(partition, row, query) >= threshold) out[first + q]!.push(row);
         });
@@ -144,9 +144,8 @@ export function neighbourRows(partition: Partition, queries: readonly Float32Arr
     batch.forEach((query, q) => packed.set(query, q * stride));
     kernel.dots(0, size, stride, queriesAt, batch.length, outAt);
     const dots = new Float32Array(buffer, outAt, size * batch.length);
-    const scopes = partition.scopes;
     for (let row = 0; row < size; row++) {
-      if (scopes[row] !== code) continue;
+      if (!keeps(row)) continue;
       for (let q = 0; q < batch.length; q++) if (dots[row * batch.length + q]! >= threshold) out[first + q]!.push(row);
     }
   }

@@ -81,11 +81,11 @@ export function quantisedCandidates(partition: Partition, key: string, request: 
 }
 
 /**
- * 8-bit neighbour search: for each query the rows (of scope `code`) whose code dot may reach
+ * 8-bit neighbour search: for each query the rows `keeps` admits whose code dot may reach
  * `threshold` given their own error bound, with their code dots and that bound (the exact
  * choice is made where the f32 vectors are: see compute.ts `neighbours`).
  */
-export function quantisedNeighbours(partition: Partition, queries: readonly Float32Array[], threshold: number, code: number): { row: number; similarity: number; error: number }[][] {
+export function quantisedNeighbours(partition: Partition, queries: readonly Float32Array[], threshold: number, keeps: (row: number) => boolean): { row: number; similarity: number; error: number }[][] {
   const { matrix, size } = partition;
   const kernel = matrix.kernel!;
   const stride = matrix.stride;
@@ -102,7 +102,6 @@ export function quantisedNeighbours(partition: Partition, queries: readonly Floa
       new Int32Array(matrix.buffer, correctionsAt, batch.length)[q] = entry.correction;
     });
     kernel.dots8(0, size, stride, queriesAt, correctionsAt, batch.length, outAt, matrix.offsetOf('scales'));
-    const scopes = partition.scopes;
     const found = batch.map((entry, q) => {
       const dots = new Float32Array(matrix.buffer, outAt + q * rows * 4, size);
       const error = matrix.quantisationError(entry.norm, entry.error) + SLACK;
@@ -111,7 +110,7 @@ export function quantisedNeighbours(partition: Partition, queries: readonly Floa
       // tested against its own row's bound, which most rows keep well below the largest.
       const floor = entry.scale > 0 ? (threshold - error) / entry.scale : Number.NEGATIVE_INFINITY;
       for (let row = 0; row < size; row++) {
-        if (scopes[row] !== code || dots[row]! < floor) continue;
+        if (dots[row]! < floor || !keeps(row)) continue;
         const similarity = dots[row]! * entry.scale;
         const rowError = matrix.rowQuantisationError(row, entry.norm, entry.error) + SLACK;
         if (similarity >= threshold - rowError) near.push({ row, similarity, error: rowError });

@@ -88,6 +88,7 @@ describe('transformersEmbedder', () => {
       // ONNX Runtime's thread count goes to the worker as given, and is not set when not given.
       expect(transformersEmbedder({ model: 'm', threads: 2 }).worker.threads).toBe(2);
       expect(transformersEmbedder({ model: 'm' }).worker).not.toHaveProperty('threads');
+      for (const threads of [0, -1, 1.5, Number.NaN]) expect(() => transformersEmbedder({ model: 'm', threads })).toThrow(/threads must be a whole number of at least 1/);
       expect(transformersEmbedder({ model: 'm', moduleUrl: '@huggingface/transformers' }).worker.moduleUrl).toBe('@huggingface/transformers');
     } finally {
       vi.unstubAllGlobals();

@@ -57,8 +57,8 @@ export function createMemoryVectors(state: MemoryState, embedder: { id: string; 
 
   return {
     ensure: async (keys) => new Map(keys.map((key) => [key, state.versions.get(key) ?? 0])),
-    async neighbours(key, vectors, { threshold, scope, limit }) {
-      const rows = rowsOf(key).filter((record) => record.scope === scope);
+    async neighbours(key, vectors, { threshold, scope, sessionId, limit }) {
+      const rows = rowsOf(key).filter((record) => record.scope === scope && (scope !== 'session' || sessionId === undefined || record.sessionId === sessionId));
       return vectors.map((vector) =>
         rows
           .map((record) => ({ id: record.id, cosine: dot(record.embedding, vector) }))

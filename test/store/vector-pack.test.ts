@@ -226,6 +226,30 @@ describe('packed vectors', () => {
     expect(await store.readPacked(KEY, EMBEDDER.id, EMBEDDER.dim, null)).not.toBeNull();
   });
 
+  it('lets a search that meets a large commit half followed wait for it, instead of catching up and breaking the follow', async () => {
+    const db = new EngramDatabase(`vector-pack-follow-${Date.now()}`, { indexedDB: new IDBFactory(), IDBKeyRange });
+    opened.push(db);
+    const store = createStore(db);
+    const compute = createComputeClient({ worker: 'off' });
+    const loads = { count: 0 };
+    const counted: ComputeClient = { ...compute, loadPartition: (...args) => (loads.count++, compute.loadPartition(...args)) };
+    const index = createVectorIndex({ db, store, compute: counted, embedder: EMBEDDER });
+    const owner = { userId: 'follow', appName: 'a' };
+    const key = userPartition(owner);
+    const versions = await index.ensure([key]);
+    loads.count = 0;
+    const records = Array.from({ length: 1500 }, (_, i) => record(`f${i}`, `fact number ${i} about tea`, 'general', owner));
+    const result = await store.commit({ records, creates: records.map((r) => r.id), expected: versions });
+    // The search's ensure comes while compute follows the commit slice by slice.
+    const [, ensured] = await Promise.all([index.afterCommit(result, records), index.ensure([key])]);
+    expect(ensured.get(key)).toBe(result.versions.get(key)![1]);
+    expect(await compute.partitionVersion(key)).toBe(result.versions.get(key)![1]);
+    expect(loads.count).toBe(0);
+    const hits = await index.search({ owner, scopes: ['user'], vector: records[7]!.embedding, k: 1, now: T, weights: DEFAULT_WEIGHTS });
+    expect(hits.map((hit) => hit.id)).toEqual(['f7']);
+    expect(loads.count).toBe(0);
+  });
+
   it('rewrite the snapshot of a small partition after 64 logged writes, of a big one only after an eighth of its rows', async () => {
     const db = new EngramDatabase(`vector-pack-log-${Date.now()}`, { indexedDB: new IDBFactory(), IDBKeyRange });
     opened.push(db);

@@ -92,8 +92,9 @@ function expectExactTopK(actual: readonly ScanHit[], expected: readonly { id: st
   });
 }
 
-const KERNELS: { name: string; options: { codes?: 'f32'; kernel?: 'js' } }[] = [
+const KERNELS: { name: string; options: { codes?: 'f32'; kernel?: 'js'; exactCopy?: false } }[] = [
   { name: 'wasm-simd, 8-bit codes', options: {} },
+  { name: 'wasm-simd, 8-bit codes without the f32 copy', options: { exactCopy: false } },
   { name: 'wasm-simd, f32', options: { codes: 'f32' } },
   { name: 'js', options: { kernel: 'js' } },
 ];
@@ -269,6 +270,31 @@ describe.each(KERNELS)('neighbours ($name)', ({ options }) => {
     const [got] = compute.neighbours('p', [query], 0, 'user', 7);
     expect(exactNeighbours(got!, rows, query, 0, 7)).toEqual(want);
     if (options.codes === 'f32' || options.kernel === 'js') expect(got).toEqual(want);
+  });
+
+  it('spends the limit on the named session’s rows for session scope, not on other sessions’ near-alike ones', () => {
+    const random = createRandom(9);
+    const dim = 40;
+    const query = unit(random, dim);
+    const near = (spread: number) => {
+      const noise = unit(random, dim);
+      const vector = query.map((value, j) => value + spread * noise[j]!);
+      const norm = Math.hypot(...vector);
+      return vector.map((value) => value / norm);
+    };
+    const base = { updatedAt: NOW, halfLifeDays: 30, importance: 0.5, scope: 'session' as const };
+    // 40 rows of other sessions closer to the query than any of the session's own three.
+    const others = Array.from({ length: 40 }, (_, i) => ({ ...base, id: `o${i}`, vector: near(0.05), sessionId: `other${i % 5}` }));
+    const mine = Array.from({ length: 3 }, (_, i) => ({ ...base, id: `m${i}`, vector: near(0.4 + 0.1 * i), sessionId: 'mine' }));
+    const rows = [...others, ...mine];
+    const compute = createCompute(options);
+    compute.loadPartition('p', 1, dim, toIndexRows(rows, dim));
+    const [got] = compute.neighbours('p', [query], 0.3, 'session', 32, 'mine');
+    expect(exactNeighbours(got!, rows, query, 0.3)).toEqual(exactNeighbours(['m0', 'm1', 'm2'], rows, query, 0.3));
+    expect(got!.every((id) => id.startsWith('m'))).toBe(true);
+    // Any session: the 32 slots go to the closest rows, none of them the session's.
+    const [any] = compute.neighbours('p', [query], 0.3, 'session', 32);
+    expect(exactNeighbours(any!, rows, query, 0.3, 32).some((id) => id.startsWith('m'))).toBe(false);
   });
 });
 

@@ -117,7 +117,7 @@ export class HeldVectors {
    * For each query (`dim` long), the ids of the rows of `scope` whose cosine is ≥ `threshold`
    * (> 0), most similar first (ties by id), at most `limit`: what the plain scan returns.
    */
-  nearest(queries: readonly Float32Array[], threshold: number, scope: MemoryRecord['scope'], limit: number): string[][] {
+  nearest(queries: readonly Float32Array[], threshold: number, scope: MemoryRecord['scope'], limit: number, sessionId?: string): string[][] {
     const size = this.rows.length;
     const found = queries.map((): { id: string; cosine: number }[] => []);
     const { matrix } = this;
@@ -143,7 +143,7 @@ export class HeldVectors {
         for (let q = 0; q < count; q++) {
           if (dots[at + q]! < floors[q]! * rowNorm) continue;
           const row = rows[slot]!;
-          if (row.record.scope !== scope) continue;
+          if (row.record.scope !== scope || (scope === 'session' && sessionId !== undefined && row.record.sessionId !== sessionId)) continue;
           const cosine = exactCosine(batch[q]!, queryNorms[q]!, row);
           if (cosine >= threshold) found[first + q]!.push({ id: row.record.id, cosine });
         }

@@ -63,12 +63,12 @@ function rank(search: VectorSearch, partitions: readonly Held[], embedderId: str
 }
 
 /** The `limit` most similar active rows of `scope` at or above `threshold`, most similar first: one pass over the rows per vector (what {@link HeldVectors} does in one pass for all). */
-function nearest(held: Held, vector: Float32Array, threshold: number, scope: MemoryRecord['scope'], limit: number, embedderId: string): string[] {
+function nearest(held: Held, vector: Float32Array, threshold: number, scope: MemoryRecord['scope'], limit: number, embedderId: string, sessionId: string | undefined): string[] {
   const queryNorm = norm(vector);
   const found: { id: string; cosine: number }[] = [];
   for (const row of held.rows.values()) {
     const { record } = row;
-    if (record.invalidatedAt !== undefined || record.scope !== scope || record.embedderId !== embedderId) continue;
+    if (record.invalidatedAt !== undefined || record.scope !== scope || record.embedderId !== embedderId || !inSession(record, sessionId)) continue;
     const value = cosine(vector, queryNorm, row);
     if (value >= threshold) found.push({ id: record.id, cosine: value });
   }
@@ -76,6 +76,11 @@ function nearest(held: Held, vector: Float32Array, threshold: number, scope: Mem
     .sort((a, b) => b.cosine - a.cosine || (a.id < b.id ? -1 : 1))
     .slice(0, limit)
     .map((hit) => hit.id);
+}
+
+/** A neighbour search's session rule: for session scope with a session named, that session's rows only. */
+function inSession(record: MemoryRecord, sessionId: string | undefined): boolean {
+  return record.scope !== 'session' || sessionId === undefined || record.sessionId === sessionId;
 }
 
 export function createVectorLayer(snapshots: Snapshots, embedderId: string, dim: number): VectorLayer {
@@ -88,16 +93,16 @@ export function createVectorLayer(snapshots: Snapshots, embedderId: string, dim:
   return {
     ensure: (keys) => snapshots.sync(keys),
 
-    async neighbours(key, vectors, { threshold, scope, limit }) {
+    async neighbours(key, vectors, { threshold, scope, sessionId, limit }) {
       if (vectors.length === 0) return [];
       const [held] = await heldFor([key]);
       // The matrix answers a positive threshold for vectors of the embedder's length (a cosine of 0, which a
       // mismatched row scores, is then never a neighbour); anything else takes the plain scan.
       if (threshold > 0 && vectors.every((vector) => vector.length === dim)) {
         if (held!.vectors === undefined) held!.vectors = HeldVectors.of(dim, embedderId, held!.rows.values(), held!.rows.size);
-        if (held!.vectors) return held!.vectors.nearest(vectors, threshold, scope, limit);
+        if (held!.vectors) return held!.vectors.nearest(vectors, threshold, scope, limit, sessionId);
       }
-      return vectors.map((vector) => nearest(held!, vector, threshold, scope, limit, embedderId));
+      return vectors.map((vector) => nearest(held!, vector, threshold, scope, limit, embedderId, sessionId));
     },
 
     async search(request) {

@@ -85,6 +85,8 @@ export interface TransformersEmbedder extends Embedder {
  */
 export function transformersEmbedder(options: TransformersEmbedderOptions): TransformersEmbedder {
   if (typeof options?.model !== 'string' || options.model === '') throw new PluginError("transformersEmbedder needs options.model (e.g. 'Xenova/all-MiniLM-L6-v2')");
+  if (options.threads !== undefined && !(Number.isInteger(options.threads) && options.threads >= 1))
+    throw new PluginError(`transformersEmbedder: threads must be a whole number of at least 1 (ONNX Runtime's WASM threads), not ${String(options.threads)}`);
   // A package name (Node's default) is no path: it stays as given.
   const moduleUrl = options.moduleUrl !== undefined && !/^([./]|[a-z][a-z\d+.-]*:)/i.test(options.moduleUrl) ? options.moduleUrl : fromPage(options.moduleUrl);
   const localModelPath = fromPage(options.localModelPath);
