@@ -100,9 +100,11 @@ const README_OPTIMIZE_DEPS = { exclude: ['engram'], include: ['dexie', 'comlink'
  * entry with its static imports, and the worker. Measured at 28.8 kB and 14.0 kB; the
  * IndexedDB backend (Dexie, about 32 kB of it) is a chunk `createMemory` fetches, measured at
  * 50.8 kB, and `opening` bounds the entry and that chunk together (all a page loads before
- * `createMemory` resolves; 77.4 kB when the backend was in the entry).
+ * `createMemory` resolves; 77.4 kB when the backend was in the entry). Measured on 2026-12-03
+ * at 29.0 + 55.0 kB = 84.04 kB after the review queue's index and the read-ahead: `opening`
+ * went from 84 to 86 kB then.
  */
-const MAIN_WORKER_BUDGET = { main: 60_000, worker: 30_000, opening: 84_000 };
+const MAIN_WORKER_BUDGET = { main: 60_000, worker: 30_000, opening: 86_000 };
 
 // A page that opens a memory, writes and lists one memory, and reports how that ended: the test
 // aborts the IndexedDB backend chunk's request on the first load of the page, not on the reload.
