@@ -31,6 +31,13 @@ export interface ComputeOptions {
    * and hands back hits (default true). False: every re-rank reads the store (tests of that path).
    */
   exactCopy?: boolean;
+  /**
+   * 8-bit codes: a query with at most a quarter of its dimensions nonzero (the hash embedder's)
+   * takes its code dots from a second copy of the codes held by dimension, built on first use
+   * (matrix.ts `sparseDots`; the same scores). Default true; false: always the row-major scan
+   * (tests and the bench compare the two).
+   */
+  sparseScan?: boolean;
 }
 
 function scopeMask(scopes: readonly Scope[]): number {
@@ -140,6 +147,7 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
     loadPartition(key, version, dim, rows, capacity) {
       const partition = createPartition(dim, Math.max(rows.ids.length, capacity ?? 0), version, module, codes);
       if (options.exactCopy === false) partition.matrix.dropExactCopy();
+      if (options.sparseScan === false) partition.matrix.sparseScan = false;
       if (!takesRows(partition, rows)) {
         partitions.delete(key);
         return false;

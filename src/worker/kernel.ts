@@ -56,7 +56,17 @@ export interface KernelQuery {
   packed: Int16Array;
   correction: number;
   scale: number;
+  /** The signed codes, one per dimension (what a sparse query's dots are taken from: matrix.ts `sparseDots`). */
+  codes: Int16Array;
 }
+
+/**
+ * Rows from which an 8-bit scan takes a sparse query's dots from the codes by dimension
+ * (matrix.ts `sparseDots`). Below, the row-major scan takes a few tenths of a millisecond and
+ * the second copy of the codes (a byte a dimension a row, built on the first such query, some
+ * 10 ms per 10,000 rows at 384 dimensions) would not pay for itself.
+ */
+export const SPARSE_SCAN_ROWS = 16_384;
 
 /**
  * One WASM scan of the partition keeping the best `k` by the kernel's (f32) score; entries in
@@ -69,10 +79,15 @@ export function runScan(partition: Partition, request: ScanRequest, filter: RowF
   const queryBytes = quantised ? stride * 2 : stride * 4;
   // Rounded up to whole blocks of four: the 8-bit kernel reads four rows' scores at a time.
   const lexicalBytes = term.lexical !== 0 ? Math.ceil(size / 4) * 16 : 0;
-  const queryAt = matrix.scratch(queryBytes + lexicalBytes + k * 8 + 32);
+  // A sparse query's dots, from the codes by dimension (in their own memory): scan8 reads them instead of the codes.
+  const sparse = quantised && size >= SPARSE_SCAN_ROWS ? matrix.sparseDots(quantised.codes, size) : null;
+  const dotsBytes = sparse ? Math.ceil(size / 4) * 16 : 0;
+  const queryAt = matrix.scratch(queryBytes + lexicalBytes + dotsBytes + k * 8 + 32);
   const lexicalAt = queryAt + queryBytes;
-  const heapAt = lexicalAt + lexicalBytes;
+  const dotsAt = lexicalAt + lexicalBytes;
+  const heapAt = dotsAt + dotsBytes;
   const buffer = matrix.buffer;
+  if (sparse) new Int32Array(buffer, dotsAt, size).set(sparse);
   if (quantised) new Int16Array(buffer, queryAt, stride).set(quantised.packed);
   else {
     const query = new Float32Array(buffer, queryAt, stride);
@@ -84,7 +99,7 @@ export function runScan(partition: Partition, request: ScanRequest, filter: RowF
   const columns = [matrix.offsetOf('tags'), matrix.offsetOf('importance'), matrix.offsetOf('updatedAt'), matrix.offsetOf('decay'), size, stride, queryAt] as const;
   const blend = [recency, importance, Math.max(0, recency), request.now, heapAt, k, lexicalAt, term.lexical] as const;
   const count = quantised
-    ? kernel.scan8(0, ...columns, quantised.correction, filter.mask, filter.session, term.dense * quantised.scale, ...blend, matrix.offsetOf('scales'))
+    ? kernel.scan8(0, ...columns, quantised.correction, filter.mask, filter.session, term.dense * quantised.scale, ...blend, matrix.offsetOf('scales'), sparse ? dotsAt : 0)
     : kernel.scan(0, ...columns, filter.mask, filter.session, term.dense, ...blend);
   const scores = new Float32Array(buffer, heapAt, count * 2);
   const rows = new Int32Array(buffer, heapAt, count * 2);

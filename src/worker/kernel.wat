@@ -233,7 +233,7 @@
     (param $vec i32) (param $tags i32) (param $imp i32) (param $upd i32) (param $decay i32)
     (param $n i32) (param $stride i32) (param $query i32) (param $correction i32) (param $mask i32) (param $session i32)
     (param $wrel f32) (param $wrec f64) (param $wimp f32) (param $recMax f32) (param $now f64)
-    (param $heap i32) (param $k i32) (param $lex i32) (param $wlex f32) (param $scales i32) (result i32)
+    (param $heap i32) (param $k i32) (param $lex i32) (param $wlex f32) (param $scales i32) (param $dots i32) (result i32)
     (local $row i32) (local $count i32) (local $p i32) (local $tmp i32) (local $bits i32) (local $lane i32) (local $at i32)
     (local $pass v128) (local $rel v128) (local $impTerm v128) (local $threshold f32)
     (local.set $p (local.get $vec))
@@ -247,8 +247,13 @@
         (if (v128.any_true (local.get $pass))
           (then
             (local.set $at (i32.shl (local.get $row) (i32.const 2)))
+            ;; `dots` (when not 0): each row's code dot computed already (sparse8), less no correction.
             (local.set $rel (f32x4.mul (f32x4.splat (local.get $wrel))
-              (call $block8 (local.get $p) (local.get $query) (local.get $stride) (local.get $correction) (i32.add (local.get $scales) (local.get $at)))))
+              (if (result v128) (local.get $dots)
+                (then (f32x4.mul
+                  (f32x4.convert_i32x4_s (v128.load (i32.add (local.get $dots) (local.get $at))))
+                  (v128.load (i32.add (local.get $scales) (local.get $at)))))
+                (else (call $block8 (local.get $p) (local.get $query) (local.get $stride) (local.get $correction) (i32.add (local.get $scales) (local.get $at)))))))
             (if (f32.ne (local.get $wlex) (f32.const 0))
               (then (local.set $rel (f32x4.add (local.get $rel)
                 (f32x4.mul (f32x4.splat (local.get $wlex)) (v128.load (i32.add (local.get $lex) (local.get $at))))))))
@@ -329,6 +334,44 @@
         (local.set $p (i32.add (local.get $p) (i32.shl (local.get $stride) (i32.const 2))))
         (local.set $row (i32.add (local.get $row) (i32.const 4)))
         (br $blocks))))
+
+  ;; Code dots of rows [0, n) against a sparse query, from codes held dimension by dimension
+  ;; (columns.ts): dimension d's codes of every row, signed, 16-byte aligned, rows past the last
+  ;; zero. `count` dimensions: `columns` holds each one's column address (an i32) and `codes` its
+  ;; query code (an i32, |code| ≤ 127); out[row] (i32) = Σ code · query code, for rows rounded
+  ;; up to 16. The same integers as $dot8x4 less its correction, reading only those columns.
+  (func (export "sparse8") (param $columns i32) (param $codes i32) (param $count i32) (param $n i32) (param $out i32)
+    (local $row i32) (local $i i32) (local $at i32) (local $v v128) (local $lo v128) (local $hi v128) (local $q v128)
+    (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128)
+    (block $done
+      (loop $rows
+        (br_if $done (i32.ge_u (local.get $row) (local.get $n)))
+        (local.set $a0 (v128.const i32x4 0 0 0 0))
+        (local.set $a1 (v128.const i32x4 0 0 0 0))
+        (local.set $a2 (v128.const i32x4 0 0 0 0))
+        (local.set $a3 (v128.const i32x4 0 0 0 0))
+        (local.set $i (i32.const 0))
+        (block $next
+          (loop $dims
+            (br_if $next (i32.ge_u (local.get $i) (local.get $count)))
+            (local.set $at (i32.shl (local.get $i) (i32.const 2)))
+            (local.set $q (i16x8.splat (i32.load (i32.add (local.get $codes) (local.get $at)))))
+            (local.set $v (v128.load (i32.add (i32.load (i32.add (local.get $columns) (local.get $at))) (local.get $row))))
+            (local.set $lo (i16x8.extend_low_i8x16_s (local.get $v)))
+            (local.set $hi (i16x8.extend_high_i8x16_s (local.get $v)))
+            (local.set $a0 (i32x4.add (local.get $a0) (i32x4.extmul_low_i16x8_s (local.get $lo) (local.get $q))))
+            (local.set $a1 (i32x4.add (local.get $a1) (i32x4.extmul_high_i16x8_s (local.get $lo) (local.get $q))))
+            (local.set $a2 (i32x4.add (local.get $a2) (i32x4.extmul_low_i16x8_s (local.get $hi) (local.get $q))))
+            (local.set $a3 (i32x4.add (local.get $a3) (i32x4.extmul_high_i16x8_s (local.get $hi) (local.get $q))))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $dims)))
+        (local.set $at (i32.add (local.get $out) (i32.shl (local.get $row) (i32.const 2))))
+        (v128.store (local.get $at) (local.get $a0))
+        (v128.store offset=16 (local.get $at) (local.get $a1))
+        (v128.store offset=32 (local.get $at) (local.get $a2))
+        (v128.store offset=48 (local.get $at) (local.get $a3))
+        (local.set $row (i32.add (local.get $row) (i32.const 16)))
+        (br $rows))))
 
   ;; The floor: a plain sequential read of `bytes` (a multiple of 64) summed, so nothing is skipped.
   (func (export "read") (param $p i32) (param $bytes i32) (result f32)

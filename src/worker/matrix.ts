@@ -23,6 +23,7 @@
 import { CODE_LAYOUT, type RowCodes } from './api';
 import { BLOCK, codeAt, codeBytesOf, copyCodes, moveCodes, writeCodes } from './code-layout';
 import { instantiateKernel, type KernelExports } from './wasm-kernel';
+import { CodeColumns } from './columns';
 
 const PAGE = 65_536;
 
@@ -81,6 +82,11 @@ export class RowMatrix {
   private codeView = new Int8Array(0);
   /** 8-bit mode: the rows in f32 (`dim` floats each, unpadded) while they fit EXACT_COPY_BYTES; null once dropped. */
   private exactCopy: Float32Array | null = null;
+  /** 8-bit mode: the codes by dimension (columns.ts), from the first sparse query on; every code write keeps them. */
+  private columns: CodeColumns | null = null;
+  private readonly module: WebAssembly.Module | null;
+  /** 8-bit mode: whether a sparse query may take its dots from the codes by dimension ({@link sparseDots}); compute's `sparseScan: false` turns it off. */
+  sparseScan = true;
 
   constructor(
     readonly dim: number,
@@ -89,6 +95,7 @@ export class RowMatrix {
     codes: VectorCodes = 'f32',
   ) {
     this.stride = strideOf(dim);
+    this.module = module;
     // The codes need the SIMD kernel; the JS fallback always reads f32.
     this.codes = module ? codes : 'f32';
     this.rowBytes = this.codes === 'i8' ? this.stride : this.stride * 4;
@@ -193,6 +200,7 @@ export class RowMatrix {
     this.normView[row] = norm * (1 + 1e-6);
     this.maxError = Math.max(this.maxError, this.errorView[row]!);
     this.maxNorm = Math.max(this.maxNorm, this.normView[row]!);
+    this.columns?.setRow(row, this.rowCodes(row));
   }
 
   /** Whether {@link writeStoredCodes} takes `codes`: this is an 8-bit matrix of the same stride and layout. */
@@ -225,6 +233,7 @@ export class RowMatrix {
     }
     this.maxError = maxError;
     this.maxNorm = maxNorm;
+    if (this.columns) for (let i = 0; i < count; i++) this.columns.setRow(row + i, this.rowCodes(row + i));
   }
 
   /** 8-bit mode: rows `[start, end)` as stored codes (own buffers; the rows past `end` in its last block zero). */
@@ -251,6 +260,7 @@ export class RowMatrix {
       return;
     }
     moveCodes(this.codeBytes, from, to, this.stride);
+    this.columns?.moveRow(from, to);
     this.exactCopy?.copyWithin(to * this.dim, from * this.dim, (from + 1) * this.dim);
     this.scales[to] = this.scales[from]!;
     this.errorView[to] = this.errorView[from]!;
@@ -305,6 +315,7 @@ export class RowMatrix {
     }
     this.capacityRows = capacity;
     this.viewBuffer = null;
+    this.columns?.reserve(capacity);
   }
 
   /** Makes room for `bytes` of scratch after the columns; returns its byte offset. */
@@ -323,10 +334,47 @@ export class RowMatrix {
     return offset;
   }
 
-  /** Bytes held (the whole linear memory, scratch included, and the f32 copy of an 8-bit matrix). */
+  /** Bytes held (the whole linear memory, scratch included, and the f32 copy and the codes by dimension of an 8-bit matrix). */
   get byteLength(): number {
-    return this.buffer.byteLength + (this.exactCopy?.byteLength ?? 0);
+    return this.buffer.byteLength + (this.exactCopy?.byteLength ?? 0) + (this.columns?.byteLength ?? 0);
   }
+
+  /**
+   * 8-bit mode: each of rows `[0, rows)`'s code dot with `query` (its signed codes), taken from
+   * the codes by dimension (columns.ts, built on the first call) when the query has at most a
+   * quarter of its dimensions nonzero; null otherwise (the row-major scan reads less then).
+   * The same integers as the kernel's own dot less its correction (kernel.wat `sparse8`).
+   */
+  sparseDots(query: Int16Array, rows: number): Int32Array | null {
+    if (this.codes !== 'i8' || !this.module || !this.sparseScan) return null;
+    const dims: number[] = [];
+    const codes: number[] = [];
+    for (let d = 0; d < this.dim; d++) {
+      if (query[d] === 0) continue;
+      dims.push(d);
+      codes.push(query[d]!);
+    }
+    if (dims.length * 4 > this.dim) return null;
+    if (!this.columns) {
+      const columns = new CodeColumns(this.dim, this.capacityRows, this.module);
+      columns.setRows(this.codeBytes, rows, this.stride);
+      this.columns = columns;
+    }
+    return this.columns.dots(dims, codes, rows);
+  }
+
+  /** 8-bit mode: row `row`'s `dim` signed codes, read back from the block layout (even codes are stored + 128). */
+  private rowCodes(row: number): Int16Array {
+    const out = (this.rowScratch ??= new Int16Array(this.dim));
+    const bytes = this.codeBytes;
+    const { stride } = this;
+    for (let j = 0; j < this.dim; j++) {
+      const byte = bytes[codeAt(row, j, stride)]!;
+      out[j] = j & 1 ? byte : (byte & 255) - 128;
+    }
+    return out;
+  }
+  private rowScratch: Int16Array | null = null;
 
   /**
    * 8-bit mode: row `row`'s f32 vector into the f32 copy only (its codes written by

@@ -22,7 +22,14 @@ export interface KernelExports {
    * with its `correction`; per-row columns are read 16 bytes at a time (keep them readable past
    * the last row) and 32 bytes after the heap are scratch.
    */
-  scan8(...args: [...ScanColumns, correction: number, ...ScanFilter, ...ScanBlend, scales: number]): number;
+  scan8(...args: [...ScanColumns, correction: number, ...ScanFilter, ...ScanBlend, scales: number, dots: number]): number;
+  /**
+   * Code dots of rows `[0, rows)` from codes held by dimension (columns.ts): `count` column
+   * addresses at `columns` and their query codes at `codes` (an i32 each); out[row] an i32, for
+   * rows rounded up to 16. `dots` of scan8, when not 0, is such an output: scan8 then reads it
+   * instead of computing the dots from the row-major codes.
+   */
+  sparse8(columns: number, codes: number, count: number, rows: number, out: number): void;
   /** f32 rows against `queryCount` f32 queries: out[row · queryCount + q]. */
   dots(vectors: number, rows: number, stride: number, queries: number, queryCount: number, out: number): void;
   /** 8-bit rows against packed queries (one i32 correction each): out[q · rows + row], `rows` rounded up to 4. */
@@ -69,6 +76,7 @@ function warmUp(module: WebAssembly.Module): void {
   const query = decay + rows * 8;
   const heap = query + stride * 4;
   const out = heap + 16 * 8 + 32;
+  const zeros = out + rows * 4 * 2;
   const floats = new Float32Array(memory.buffer, 0, rows * stride);
   for (let i = 0; i < floats.length; i++) floats[i] = ((i * 2654435761) % 1000) / 1000;
   new Int32Array(memory.buffer, tags, rows).fill(1);
@@ -80,9 +88,11 @@ function warmUp(module: WebAssembly.Module): void {
   const blend = [0.6, 0.25, 0.15, 0.25, 1, heap, 10, importance] as const;
   for (let i = 0; i < 300; i++) {
     kernel.scan(...columns, 1, 0, ...blend, i & 1);
-    kernel.scan8(...columns, 0, 1, 0, ...blend, i & 1, importance);
+    kernel.scan8(...columns, 0, 1, 0, ...blend, i & 1, importance, 0);
     kernel.dots(vectors, rows, stride, query, 1, out);
     kernel.dots8(vectors, rows, stride, query, tags, 1, out, importance);
+    // Four columns at address 0 (the zeros below say so), their codes 0.
+    kernel.sparse8(zeros, zeros, 4, rows, zeros + 64);
   }
   kernel.read(0, rows * stride * 4);
 }

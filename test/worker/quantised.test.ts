@@ -5,6 +5,7 @@ import { createCompute } from '../../src/worker/compute';
 import { finishScan, readOrder, scanWithVectors, vectorsOfRows } from '../../src/worker/exact';
 import { RowMatrix } from '../../src/worker/matrix';
 import { packQuery, quantiseQuery } from '../../src/worker/quantised';
+import { SPARSE_SCAN_ROWS } from '../../src/worker/kernel';
 import { loadKernelModule } from '../../src/worker/wasm-kernel';
 
 const DAY = 86_400_000;
@@ -163,6 +164,56 @@ describe.runIf(loadKernelModule() !== null)('createCompute (8-bit codes)', () =>
         queries.forEach((query, q) => expect(exactly(got[q]!, query, threshold, limit)).toEqual(want[q]));
       }
     }
+  });
+
+  it('takes a sparse query’s dots from the codes by dimension: the same candidates and ceilings as the row-major scan, through loads in chunks, writes and removals', () => {
+    const random = createRandom(23);
+    const dim = 256;
+    // Rows and queries as the hash embedder makes them: a few dozen nonzero dimensions of 256.
+    const sparse = (nonzero: number) => {
+      const vector = new Float32Array(dim);
+      for (let i = 0; i < nonzero; i++) vector[Math.floor(random() * dim)] = random() - 0.3;
+      return normalised(vector);
+    };
+    const n = SPARSE_SCAN_ROWS + 600;
+    const rows = randomRows(random, n, dim);
+    for (let i = 0; i < n; i++) rows.vectors.set(sparse(45), i * dim);
+    const withColumns = createCompute({ codes: 'i8', exactCopy: false });
+    const rowMajor = createCompute({ codes: 'i8', exactCopy: false, sparseScan: false });
+    // Loaded in chunks of codes, as a cold start loads a snapshot (writeStoredCodes).
+    const source = createCompute({ codes: 'i8', exactCopy: false });
+    source.loadPartition('p', 1, dim, rows);
+    const chunks = source.exportPartition('p', 4096)!.chunks;
+    for (const compute of [withColumns, rowMajor]) {
+      compute.loadPartition('p', 1, dim, chunks[0]!, n);
+      for (const chunk of chunks.slice(1)) compute.applyChanges('p', 1, 1, chunk, []);
+    }
+    const queries = Array.from({ length: 12 }, () => sparse(24));
+    const same = () => {
+      for (const query of queries) expect(scanCandidates(withColumns, query, 10)).toEqual(scanCandidates(rowMajor, query, 10));
+    };
+    same();
+    // The columns were built by the first sparse query: they count in the bytes compute holds.
+    expect(withColumns.stats().bytes).toBeGreaterThan(rowMajor.stats().bytes + n * dim * 0.9);
+    // Writes after that (new rows, rewritten rows) and swap-removals keep them in step.
+    const more = randomRows(random, 400, dim);
+    for (let i = 0; i < 400; i++) more.vectors.set(sparse(45), i * dim);
+    more.ids = more.ids.map((id, i) => (i % 2 ? `new-${id}` : rows.ids[i * 5]!));
+    const removed = rows.ids.filter((_, i) => i % 97 === 3);
+    for (const compute of [withColumns, rowMajor]) expect(compute.applyChanges('p', 1, 2, more, removed)).toBe(true);
+    same();
+    // And rows that come as codes (another tab's snapshot chunk, a log entry of codes).
+    const coded = randomRows(random, 300, dim);
+    for (let i = 0; i < 300; i++) coded.vectors.set(sparse(45), i * dim);
+    coded.ids = coded.ids.map((id) => `coded-${id}`);
+    const other = createCompute({ codes: 'i8', exactCopy: false });
+    other.loadPartition('q', 1, dim, coded);
+    const [chunk] = other.exportPartition('q', 300)!.chunks;
+    for (const compute of [withColumns, rowMajor]) expect(compute.applyChanges('p', 2, 3, chunk!, [])).toBe(true);
+    same();
+    // A dense query takes the row-major scan on both.
+    const dense = normalised(Float32Array.from({ length: dim }, () => random() - 0.5));
+    expect(scanCandidates(withColumns, dense, 10)).toEqual(scanCandidates(rowMajor, dense, 10));
   });
 
   it('hands back exactly the f32 neighbours where it keeps the f32 copy: none below the threshold, the limit best and their ties', () => {
