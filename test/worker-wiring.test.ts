@@ -1,4 +1,4 @@
-import '@vitest/web-worker';
+import './helpers/web-worker';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ClosedError, createMemory, EPISODE_TOPIC, isEngramError, ValidationError, WorkerError, type Memory } from '../src/index';

@@ -1,4 +1,4 @@
-import '@vitest/web-worker';
+import '../helpers/web-worker';
 /**
  * engram/transformers end to end with a tiny BERT-shaped model the test writes itself
  * (helpers/tiny-bert.ts): real transformers.js, real ONNX Runtime, real engram worker.
