@@ -18,6 +18,9 @@ const PAGE = 65_536;
 /** Rows per kernel step: a column's codes are read 16 at a time. */
 const ROWS_PER_STEP = 16;
 
+/** Blocks of four rows `setRows` copies into scratch at a time (384 kB at 384 dimensions). */
+const SLAB_BLOCKS = 256;
+
 export class CodeColumns {
   private readonly memory: WebAssembly.Memory;
   private readonly kernel: KernelExports;
@@ -67,23 +70,40 @@ export class CodeColumns {
   /**
    * Rows `[0, rows)` from the matrix's row-major codes (code-layout.ts: blocks of four rows, 16
    * codes of each in turn, even codes stored + 128), in the source's order, a block's four codes
-   * of one dimension side by side in its column. About 1 ns a code (95 ms at 100k × 384 in Node).
+   * of one dimension side by side in its column. The whole blocks' whole 16-code chunks are
+   * copied here in slabs and transposed by the kernel (`columns8`); a last part block, and the
+   * codes past the last whole chunk of a dimension count that is not a multiple of 16, in JS.
    */
   setRows(source: Int8Array, rows: number, stride: number): void {
+    const blocks = rows >> 2;
+    const chunks = this.dim >> 4;
+    if (blocks > 0 && chunks > 0) {
+      const slabBytes = Math.min(blocks, SLAB_BLOCKS) * 4 * stride;
+      const at = this.layoutBytes(this.capacity);
+      this.room(at + slabBytes);
+      for (let block = 0; block < blocks; block += SLAB_BLOCKS) {
+        const count = Math.min(SLAB_BLOCKS, blocks - block);
+        const from = block * 4 * stride;
+        this.bytes.set(source.subarray(from, from + count * 4 * stride), at);
+        this.kernel.columns8(at, count, stride, chunks, 0, this.capacity, block * 4);
+      }
+    }
+    if (chunks * 16 < this.dim) this.setCodes(source, 0, blocks * 4, chunks * 16, stride);
+    if (blocks * 4 < rows) this.setCodes(source, blocks * 4, rows, 0, stride);
+  }
+
+  /** Rows `[from, to)` (from a multiple of 4), their codes from dimension `first` on, one byte at a time. */
+  private setCodes(source: Int8Array, from: number, to: number, first: number, stride: number): void {
     const { bytes, capacity, dim } = this;
-    for (let block = 0; block < rows; block += 4) {
+    for (let block = from; block < to; block += 4) {
       const base = block * stride;
-      const inBlock = Math.min(4, rows - block);
-      for (let chunk = 0; chunk < dim; chunk += 16) {
-        const at = base + (chunk >> 4) * 64;
-        const end = Math.min(16, dim - chunk);
-        for (let i = 0; i < end; i++) {
-          const j = chunk + i;
-          const column = j * capacity + block;
-          for (let q = 0; q < inBlock; q++) {
-            const byte = source[at + q * 16 + i]!;
-            bytes[column + q] = j & 1 ? byte : (byte & 255) - 128;
-          }
+      const inBlock = Math.min(4, to - block);
+      for (let j = first; j < dim; j++) {
+        const at = base + (j >> 4) * 64 + (j & 15);
+        const column = j * capacity + block;
+        for (let q = 0; q < inBlock; q++) {
+          const byte = source[at + q * 16]!;
+          bytes[column + q] = j & 1 ? byte : (byte & 255) - 128;
         }
       }
     }
@@ -104,11 +124,7 @@ export class CodeColumns {
     const columnsAt = this.layoutBytes(this.capacity);
     const codesAt = columnsAt + dims.length * 4;
     const outAt = codesAt + dims.length * 4;
-    const needed = outAt + rows * 4;
-    if (needed > this.memory.buffer.byteLength) {
-      this.memory.grow(Math.ceil((needed - this.memory.buffer.byteLength) / PAGE));
-      this.bytes = new Int8Array(this.memory.buffer);
-    }
+    this.room(outAt + rows * 4);
     const words = new Int32Array(this.memory.buffer, columnsAt, dims.length * 2);
     dims.forEach((d, i) => {
       words[i] = d * this.capacity;
@@ -116,6 +132,13 @@ export class CodeColumns {
     });
     this.kernel.sparse8(columnsAt, codesAt, dims.length, n, outAt);
     return new Int32Array(this.memory.buffer, outAt, n);
+  }
+
+  /** Grows the memory to at least `bytes` (the columns, then scratch after them). */
+  private room(bytes: number): void {
+    if (bytes <= this.memory.buffer.byteLength) return;
+    this.memory.grow(Math.ceil((bytes - this.memory.buffer.byteLength) / PAGE));
+    this.bytes = new Int8Array(this.memory.buffer);
   }
 
   private layoutBytes(capacity: number): number {

@@ -30,6 +30,8 @@ export interface KernelExports {
    * instead of computing the dots from the row-major codes.
    */
   sparse8(columns: number, codes: number, count: number, rows: number, out: number): void;
+  /** The codes by dimension from `blocks` blocks of 8-bit rows at `src`, `chunks` 16-code chunks each: column d of row r at out + d · capacity + row0 + r. */
+  columns8(src: number, blocks: number, stride: number, chunks: number, out: number, capacity: number, row0: number): void;
   /** f32 rows against `queryCount` f32 queries: out[row · queryCount + q]. */
   dots(vectors: number, rows: number, stride: number, queries: number, queryCount: number, out: number): void;
   /** 8-bit rows against packed queries (one i32 correction each): out[q · rows + row], `rows` rounded up to 4. */
@@ -93,6 +95,8 @@ function warmUp(module: WebAssembly.Module): void {
     kernel.dots8(vectors, rows, stride, query, tags, 1, out, importance);
     // Four columns at address 0 (the zeros below say so), their codes 0.
     kernel.sparse8(zeros, zeros, 4, rows, zeros + 64);
+    // The first rows' bytes as 8-bit rows, by dimension (rows · stride bytes), after the zeros.
+    if (i % 30 === 0) kernel.columns8(vectors, rows / 4, stride, stride / 16, zeros + 4096, rows, 0);
   }
   kernel.read(0, rows * stride * 4);
 }
