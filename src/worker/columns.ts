@@ -121,16 +121,21 @@ export class CodeColumns {
    */
   dots(dims: readonly number[], codes: readonly number[], n: number): Int32Array {
     const rows = Math.ceil(n / ROWS_PER_STEP) * ROWS_PER_STEP;
+    // In pairs (kernel.wat sparse8): two column addresses and one i32 of both codes per pair.
+    const pairs = Math.ceil(dims.length / 2);
     const columnsAt = this.layoutBytes(this.capacity);
-    const codesAt = columnsAt + dims.length * 4;
-    const outAt = codesAt + dims.length * 4;
+    const codesAt = columnsAt + pairs * 8;
+    const outAt = Math.ceil((codesAt + pairs * 4) / 16) * 16;
     this.room(outAt + rows * 4);
-    const words = new Int32Array(this.memory.buffer, columnsAt, dims.length * 2);
-    dims.forEach((d, i) => {
-      words[i] = d * this.capacity;
-      words[dims.length + i] = codes[i]!;
-    });
-    this.kernel.sparse8(columnsAt, codesAt, dims.length, n, outAt);
+    const words = new Int32Array(this.memory.buffer, columnsAt, pairs * 3);
+    for (let p = 0; p < pairs; p++) {
+      const first = dims[2 * p]!;
+      const lone = 2 * p + 1 === dims.length;
+      words[2 * p] = first * this.capacity;
+      words[2 * p + 1] = (lone ? first : dims[2 * p + 1]!) * this.capacity;
+      words[2 * pairs + p] = (codes[2 * p]! & 0xffff) | ((lone ? 0 : codes[2 * p + 1]!) << 16);
+    }
+    this.kernel.sparse8(columnsAt, codesAt, pairs, n, outAt);
     return new Int32Array(this.memory.buffer, outAt, n);
   }
 

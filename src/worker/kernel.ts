@@ -62,12 +62,12 @@ export interface KernelQuery {
 
 /**
  * Rows from which an 8-bit scan takes a sparse query's dots from the codes by dimension
- * (matrix.ts `sparseDots`). Node, 384 dimensions: at 2,000 rows both ways take about 0.1 ms; at
- * 5,000 the row-major scan takes 0.19 ms and the columns 0.10 ms, at 10,000 0.30 against 0.15 ms.
- * The second copy of the codes (a byte a dimension a row) is built on the first such query, about
+ * (matrix.ts `sparseDots`). Node, 384 dimensions, scan p50 row-major against by dimension: 0.08
+ * against 0.06 ms at 2,000 rows, 0.19 against 0.08 at 5,000, 0.30 against 0.11 at 10,000. The
+ * second copy of the codes (a byte a dimension a row) is built on the first such query, about
  * 2.5 ms at 10,000 rows (kernel.wat `columns8`).
  */
-export const SPARSE_SCAN_ROWS = 4_096;
+export const SPARSE_SCAN_ROWS = 2_048;
 
 /**
  * One WASM scan of the partition keeping the best `k` by the kernel's (f32) score; entries in

@@ -335,13 +335,16 @@
         (local.set $row (i32.add (local.get $row) (i32.const 4)))
         (br $blocks))))
 
-  ;; Code dots of rows [0, n) against a sparse query, from codes held dimension by dimension
+;; Code dots of rows [0, n) against a sparse query, from codes held dimension by dimension
   ;; (columns.ts): dimension d's codes of every row, signed, 16-byte aligned, rows past the last
-  ;; zero. `count` dimensions: `columns` holds each one's column address (an i32) and `codes` its
-  ;; query code (an i32, |code| ≤ 127); out[row] (i32) = Σ code · query code, for rows rounded
-  ;; up to 16. The same integers as $dot8x4 less its correction, reading only those columns.
-  (func (export "sparse8") (param $columns i32) (param $codes i32) (param $count i32) (param $n i32) (param $out i32)
-    (local $row i32) (local $i i32) (local $at i32) (local $v v128) (local $lo v128) (local $hi v128) (local $q v128)
+  ;; zero. The query's dimensions come in `pairs`: `columns` holds each pair's two column addresses
+  ;; (i32s) and `codes` its two query codes as one i32 (the first in the low 16 bits; |code| ≤ 127,
+  ;; a lone last dimension pairs with itself at code 0). out[row] (i32) = Σ code · query code, for
+  ;; rows rounded up to 16: the same integers as $dot8x4 less its correction, reading only those
+  ;; columns. Per 16 rows and pair, the two columns' bytes are interleaved, widened to i16, and
+  ;; one i32x4.dot_i16x8_s takes both dimensions' products of four rows at once.
+  (func (export "sparse8") (param $columns i32) (param $codes i32) (param $pairs i32) (param $n i32) (param $out i32)
+    (local $row i32) (local $i i32) (local $at i32) (local $va v128) (local $vb v128) (local $lo v128) (local $hi v128) (local $q v128)
     (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128)
     (block $done
       (loop $rows
@@ -353,16 +356,17 @@
         (local.set $i (i32.const 0))
         (block $next
           (loop $dims
-            (br_if $next (i32.ge_u (local.get $i) (local.get $count)))
-            (local.set $at (i32.shl (local.get $i) (i32.const 2)))
-            (local.set $q (i16x8.splat (i32.load (i32.add (local.get $codes) (local.get $at)))))
-            (local.set $v (v128.load (i32.add (i32.load (i32.add (local.get $columns) (local.get $at))) (local.get $row))))
-            (local.set $lo (i16x8.extend_low_i8x16_s (local.get $v)))
-            (local.set $hi (i16x8.extend_high_i8x16_s (local.get $v)))
-            (local.set $a0 (i32x4.add (local.get $a0) (i32x4.extmul_low_i16x8_s (local.get $lo) (local.get $q))))
-            (local.set $a1 (i32x4.add (local.get $a1) (i32x4.extmul_high_i16x8_s (local.get $lo) (local.get $q))))
-            (local.set $a2 (i32x4.add (local.get $a2) (i32x4.extmul_low_i16x8_s (local.get $hi) (local.get $q))))
-            (local.set $a3 (i32x4.add (local.get $a3) (i32x4.extmul_high_i16x8_s (local.get $hi) (local.get $q))))
+            (br_if $next (i32.ge_u (local.get $i) (local.get $pairs)))
+            (local.set $at (i32.add (local.get $columns) (i32.shl (local.get $i) (i32.const 3))))
+            (local.set $q (i32x4.splat (i32.load (i32.add (local.get $codes) (i32.shl (local.get $i) (i32.const 2))))))
+            (local.set $va (v128.load (i32.add (i32.load (local.get $at)) (local.get $row))))
+            (local.set $vb (v128.load (i32.add (i32.load offset=4 (local.get $at)) (local.get $row))))
+            (local.set $lo (i8x16.shuffle 0 16 1 17 2 18 3 19 4 20 5 21 6 22 7 23 (local.get $va) (local.get $vb)))
+            (local.set $hi (i8x16.shuffle 8 24 9 25 10 26 11 27 12 28 13 29 14 30 15 31 (local.get $va) (local.get $vb)))
+            (local.set $a0 (i32x4.add (local.get $a0) (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $lo)) (local.get $q))))
+            (local.set $a1 (i32x4.add (local.get $a1) (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $lo)) (local.get $q))))
+            (local.set $a2 (i32x4.add (local.get $a2) (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $hi)) (local.get $q))))
+            (local.set $a3 (i32x4.add (local.get $a3) (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $hi)) (local.get $q))))
             (local.set $i (i32.add (local.get $i) (i32.const 1)))
             (br $dims)))
         (local.set $at (i32.add (local.get $out) (i32.shl (local.get $row) (i32.const 2))))
@@ -373,7 +377,7 @@
         (local.set $row (i32.add (local.get $row) (i32.const 16)))
         (br $rows))))
 
-;; The codes by dimension (columns.ts) from `blocks` whole blocks of four 8-bit rows at `src`
+  ;; The codes by dimension (columns.ts) from `blocks` whole blocks of four 8-bit rows at `src`
   ;; (the layout above, `stride` bytes a row), `chunks` 16-code chunks of each: code d of row r goes
   ;; to out + d · capacity + row0 + r, as a signed byte (even codes lose their + 128). Per block and
   ;; chunk, a 4 × 16 byte transpose: the four rows' bytes interleaved in pairs, then the pairs in

@@ -24,12 +24,13 @@ export interface KernelExports {
    */
   scan8(...args: [...ScanColumns, correction: number, ...ScanFilter, ...ScanBlend, scales: number, dots: number]): number;
   /**
-   * Code dots of rows `[0, rows)` from codes held by dimension (columns.ts): `count` column
-   * addresses at `columns` and their query codes at `codes` (an i32 each); out[row] an i32, for
-   * rows rounded up to 16. `dots` of scan8, when not 0, is such an output: scan8 then reads it
+   * Code dots of rows `[0, rows)` from codes held by dimension (columns.ts), the query's
+   * dimensions in `pairs`: two column addresses per pair at `columns` (i32s) and the pair's two
+   * query codes at `codes` (one i32, the first in its low 16 bits); out[row] an i32, for rows
+   * rounded up to 16. `dots` of scan8, when not 0, is such an output: scan8 then reads it
    * instead of computing the dots from the row-major codes.
    */
-  sparse8(columns: number, codes: number, count: number, rows: number, out: number): void;
+  sparse8(columns: number, codes: number, pairs: number, rows: number, out: number): void;
   /** The codes by dimension from `blocks` blocks of 8-bit rows at `src`, `chunks` 16-code chunks each: column d of row r at out + d · capacity + row0 + r. */
   columns8(src: number, blocks: number, stride: number, chunks: number, out: number, capacity: number, row0: number): void;
   /** f32 rows against `queryCount` f32 queries: out[row · queryCount + q]. */
@@ -93,8 +94,8 @@ function warmUp(module: WebAssembly.Module): void {
     kernel.scan8(...columns, 0, 1, 0, ...blend, i & 1, importance, 0);
     kernel.dots(vectors, rows, stride, query, 1, out);
     kernel.dots8(vectors, rows, stride, query, tags, 1, out, importance);
-    // Four columns at address 0 (the zeros below say so), their codes 0.
-    kernel.sparse8(zeros, zeros, 4, rows, zeros + 64);
+    // Two pairs of columns at address 0 (the zeros below say so), their codes 0.
+    kernel.sparse8(zeros, zeros, 2, rows, zeros + 64);
     // The first rows' bytes as 8-bit rows, by dimension (rows · stride bytes), after the zeros.
     if (i % 30 === 0) kernel.columns8(vectors, rows / 4, stride, stride / 16, zeros + 4096, rows, 0);
   }

@@ -46,11 +46,20 @@ describe('CodeColumns', () => {
         const wrong = Array.from({ length: rows }, (_, row) => row).filter((row) => column[row] !== code(row, d));
         expect(wrong, `dimension ${d}`).toEqual([]);
       }
-      // And a query of several codes, their dot with each row.
-      const dims = [0, 3, dim - 1];
-      const weights = [5, -7, 127];
-      const dots = columns.dots(dims, weights, rows);
-      for (let row = 0; row < rows; row++) expect(dots[row]).toBe(dims.reduce((sum, d, i) => sum + weights[i]! * code(row, d), 0));
+      // And queries of several codes (the kernel takes them in pairs, a lone last one paired at code 0), their dot with each row.
+      for (const [dims, weights] of [
+        [
+          [0, 3, dim - 1],
+          [5, -7, 127],
+        ],
+        [
+          [1, 2, 5, dim - 2],
+          [-127, 127, -1, 64],
+        ],
+      ] as const) {
+        const dots = columns.dots(dims, weights, rows);
+        for (let row = 0; row < rows; row++) expect(dots[row]).toBe(dims.reduce((sum, d, i) => sum + weights[i]! * code(row, d), 0));
+      }
     });
   }
 

@@ -183,7 +183,7 @@ describe.runIf(loadKernelModule() !== null)('createCompute (8-bit codes)', () =>
     // Loaded in chunks of codes, as a cold start loads a snapshot (writeStoredCodes).
     const source = createCompute({ codes: 'i8', exactCopy: false });
     source.loadPartition('p', 1, dim, rows);
-    const chunks = source.exportPartition('p', 4096)!.chunks;
+    const chunks = source.exportPartition('p', 1000)!.chunks;
     for (const compute of [withColumns, rowMajor]) {
       compute.loadPartition('p', 1, dim, chunks[0]!, n);
       for (const chunk of chunks.slice(1)) compute.applyChanges('p', 1, 1, chunk, []);
