@@ -7,8 +7,9 @@
  * row-major scan's, so the scores, the candidates and the exactness proof are the same.
  *
  * Kept in a linear memory of its own, with its own instance of the kernel: growing it relays
- * every column, and the matrix's memory layout stays as it is. Built on the first query that
- * uses it (matrix.ts `sparseDots`), then kept up to date by every write of the matrix's codes.
+ * every column, and the matrix's memory layout stays as it is. Built in the task after the first
+ * query that would use it (matrix.ts `sparseDots`; that query takes the row-major scan), then
+ * kept up to date by every write of the matrix's codes.
  * Costs one byte a dimension a row, as the codes do.
  */
 import { instantiateKernel, type KernelExports } from './wasm-kernel';

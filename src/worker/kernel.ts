@@ -64,8 +64,8 @@ export interface KernelQuery {
  * Rows from which an 8-bit scan takes a sparse query's dots from the codes by dimension
  * (matrix.ts `sparseDots`). Node, 384 dimensions, scan p50 row-major against by dimension: 0.08
  * against 0.06 ms at 2,000 rows, 0.19 against 0.08 at 5,000, 0.30 against 0.11 at 10,000. The
- * second copy of the codes (a byte a dimension a row) is built on the first such query, about
- * 2.5 ms at 10,000 rows (kernel.wat `columns8`).
+ * second copy of the codes (a byte a dimension a row) is built in the task after the first such
+ * query, which takes the row-major scan: about 2.5 ms at 10,000 rows (kernel.wat `columns8`).
  */
 export const SPARSE_SCAN_ROWS = 2_048;
 
@@ -81,7 +81,7 @@ export function runScan(partition: Partition, request: ScanRequest, filter: RowF
   // Rounded up to whole blocks of four: the 8-bit kernel reads four rows' scores at a time.
   const lexicalBytes = term.lexical !== 0 ? Math.ceil(size / 4) * 16 : 0;
   // A sparse query's dots, from the codes by dimension (in their own memory): scan8 reads them instead of the codes.
-  const sparse = quantised && size >= SPARSE_SCAN_ROWS ? matrix.sparseDots(quantised.codes, size) : null;
+  const sparse = quantised && size >= SPARSE_SCAN_ROWS ? matrix.sparseDots(quantised.codes, size, () => partition.size) : null;
   const dotsBytes = sparse ? Math.ceil(size / 4) * 16 : 0;
   const queryAt = matrix.scratch(queryBytes + lexicalBytes + dotsBytes + k * 8 + 32);
   const lexicalAt = queryAt + queryBytes;

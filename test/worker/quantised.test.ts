@@ -166,7 +166,7 @@ describe.runIf(loadKernelModule() !== null)('createCompute (8-bit codes)', () =>
     }
   });
 
-  it('takes a sparse query’s dots from the codes by dimension: the same candidates and ceilings as the row-major scan, through loads in chunks, writes and removals', () => {
+  it('takes a sparse query’s dots from the codes by dimension: the same candidates and ceilings as the row-major scan, through loads in chunks, writes and removals', async () => {
     const random = createRandom(23);
     const dim = 256;
     // Rows and queries as the hash embedder makes them: a few dozen nonzero dimensions of 256.
@@ -192,15 +192,25 @@ describe.runIf(loadKernelModule() !== null)('createCompute (8-bit codes)', () =>
     const same = () => {
       for (const query of queries) expect(scanCandidates(withColumns, query, 10)).toEqual(scanCandidates(rowMajor, query, 10));
     };
+    const rowMajorBytes = rowMajor.stats().bytes;
     same();
-    // The columns were built by the first sparse query: they count in the bytes compute holds.
+    // The first sparse query answered from the row-major scan and left the columns to a task after it.
+    expect(withColumns.stats().bytes).toBe(rowMajorBytes);
+    // Rows written before that task runs are in the codes it reads.
+    const early = randomRows(random, 50, dim);
+    for (let i = 0; i < 50; i++) early.vectors.set(sparse(45), i * dim);
+    early.ids = early.ids.map((id) => `early-${id}`);
+    for (const compute of [withColumns, rowMajor]) expect(compute.applyChanges('p', 1, 2, early, [rows.ids[7]!])).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    // Built now: they count in the bytes compute holds, and the queries read them.
     expect(withColumns.stats().bytes).toBeGreaterThan(rowMajor.stats().bytes + n * dim * 0.9);
+    same();
     // Writes after that (new rows, rewritten rows) and swap-removals keep them in step.
     const more = randomRows(random, 400, dim);
     for (let i = 0; i < 400; i++) more.vectors.set(sparse(45), i * dim);
     more.ids = more.ids.map((id, i) => (i % 2 ? `new-${id}` : rows.ids[i * 5]!));
     const removed = rows.ids.filter((_, i) => i % 97 === 3);
-    for (const compute of [withColumns, rowMajor]) expect(compute.applyChanges('p', 1, 2, more, removed)).toBe(true);
+    for (const compute of [withColumns, rowMajor]) expect(compute.applyChanges('p', 2, 3, more, removed)).toBe(true);
     same();
     // And rows that come as codes (another tab's snapshot chunk, a log entry of codes).
     const coded = randomRows(random, 300, dim);
@@ -209,7 +219,7 @@ describe.runIf(loadKernelModule() !== null)('createCompute (8-bit codes)', () =>
     const other = createCompute({ codes: 'i8', exactCopy: false });
     other.loadPartition('q', 1, dim, coded);
     const [chunk] = other.exportPartition('q', 300)!.chunks;
-    for (const compute of [withColumns, rowMajor]) expect(compute.applyChanges('p', 2, 3, chunk!, [])).toBe(true);
+    for (const compute of [withColumns, rowMajor]) expect(compute.applyChanges('p', 3, 4, chunk!, [])).toBe(true);
     same();
     // A dense query takes the row-major scan on both.
     const dense = normalised(Float32Array.from({ length: dim }, () => random() - 0.5));
