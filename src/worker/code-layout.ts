@@ -13,6 +13,12 @@ export function codeAt(row: number, j: number, stride: number): number {
   return (row - (row % BLOCK)) * stride + (j >> 4) * 64 + (row % BLOCK) * 16 + (j & 15);
 }
 
+/** Code `j` of row `row`, signed (even codes are stored + 128). */
+export function codeOf(codes: Int8Array, row: number, j: number, stride: number): number {
+  const byte = codes[codeAt(row, j, stride)]!;
+  return j & 1 ? byte : (byte & 255) - 128;
+}
+
 /** Writes row `row`'s codes (value ≈ code · scale, zero padded); returns the scale and the error's and row's norms. */
 export function writeCodes(codes: Int8Array, row: number, source: Float32Array, dim: number, stride: number): { scale: number; error: number; norm: number } {
   let largest = 0;

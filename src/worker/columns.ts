@@ -12,6 +12,7 @@
  * kept up to date by every write of the matrix's codes.
  * Costs one byte a dimension a row, as the codes do.
  */
+import { codeOf } from './code-layout';
 import { instantiateKernel, type KernelExports } from './wasm-kernel';
 
 const PAGE = 65_536;
@@ -93,21 +94,10 @@ export class CodeColumns {
     if (blocks * 4 < rows) this.setCodes(source, blocks * 4, rows, 0, stride);
   }
 
-  /** Rows `[from, to)` (from a multiple of 4), their codes from dimension `first` on, one byte at a time. */
+  /** Rows `[from, to)`, their codes from dimension `first` on, one byte at a time. */
   private setCodes(source: Int8Array, from: number, to: number, first: number, stride: number): void {
     const { bytes, capacity, dim } = this;
-    for (let block = from; block < to; block += 4) {
-      const base = block * stride;
-      const inBlock = Math.min(4, to - block);
-      for (let j = first; j < dim; j++) {
-        const at = base + (j >> 4) * 64 + (j & 15);
-        const column = j * capacity + block;
-        for (let q = 0; q < inBlock; q++) {
-          const byte = source[at + q * 16]!;
-          bytes[column + q] = j & 1 ? byte : (byte & 255) - 128;
-        }
-      }
-    }
+    for (let row = from; row < to; row++) for (let j = first; j < dim; j++) bytes[j * capacity + row] = codeOf(source, row, j, stride);
   }
 
   /** Copies row `from` over row `to` (the matrix's swap-remove). */

@@ -335,7 +335,7 @@
         (local.set $row (i32.add (local.get $row) (i32.const 4)))
         (br $blocks))))
 
-;; Code dots of rows [0, n) against a sparse query, from codes held dimension by dimension
+  ;; Code dots of rows [0, n) against a sparse query, from codes held dimension by dimension
   ;; (columns.ts): dimension d's codes of every row, signed, 16-byte aligned, rows past the last
   ;; zero. The query's dimensions come in `pairs`: `columns` holds each pair's two column addresses
   ;; (i32s) and `codes` its two query codes as one i32 (the first in the low 16 bits; |code| ≤ 127,

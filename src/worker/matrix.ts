@@ -21,7 +21,7 @@
  * Rule: views are invalid after any call that may grow (`reserve`, `scratch`); take them after.
  */
 import { CODE_LAYOUT, type RowCodes } from './api';
-import { BLOCK, codeAt, codeBytesOf, copyCodes, moveCodes, writeCodes } from './code-layout';
+import { BLOCK, codeAt, codeBytesOf, codeOf, copyCodes, moveCodes, writeCodes } from './code-layout';
 import { instantiateKernel, type KernelExports } from './wasm-kernel';
 import { CodeColumns } from './columns';
 
@@ -84,6 +84,8 @@ export class RowMatrix {
   private exactCopy: Float32Array | null = null;
   /** 8-bit mode: the codes by dimension (columns.ts), from the first sparse query on; every code write keeps them. */
   private columns: CodeColumns | null = null;
+  /** Whether a task to build {@link columns} is queued. */
+  private columnsPending = false;
   private readonly module: WebAssembly.Module | null;
   /** 8-bit mode: whether a sparse query may take its dots from the codes by dimension ({@link sparseDots}); compute's `sparseScan: false` turns it off. */
   sparseScan = true;
@@ -365,8 +367,6 @@ export class RowMatrix {
     return this.columns.dots(dims, codes, rows);
   }
 
-  private columnsPending = false;
-
   /** Builds the codes by dimension in a task after this one; writes until then are in the codes it reads. */
   private buildColumnsSoon(rowsNow: () => number): void {
     if (this.columnsPending) return;
@@ -385,10 +385,7 @@ export class RowMatrix {
     const out = (this.rowScratch ??= new Int16Array(this.dim));
     const bytes = this.codeBytes;
     const { stride } = this;
-    for (let j = 0; j < this.dim; j++) {
-      const byte = bytes[codeAt(row, j, stride)]!;
-      out[j] = j & 1 ? byte : (byte & 255) - 128;
-    }
+    for (let j = 0; j < this.dim; j++) out[j] = codeOf(bytes, row, j, stride);
     return out;
   }
   private rowScratch: Int16Array | null = null;

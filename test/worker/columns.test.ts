@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CodeColumns } from '../../src/worker/columns';
-import { codeAt, codeBytesOf, writeCodes } from '../../src/worker/code-layout';
+import { codeBytesOf, codeOf, writeCodes } from '../../src/worker/code-layout';
 import { strideOf } from '../../src/worker/matrix';
 import { loadKernelModule } from '../../src/worker/wasm-kernel';
 import { createRandom } from '../helpers/random';
@@ -20,10 +20,7 @@ function codedRows(rows: number, dim: number, seed: number) {
       dim,
       stride,
     );
-  const code = (row: number, d: number) => {
-    const byte = source[codeAt(row, d, stride)]!;
-    return d & 1 ? byte : (byte & 255) - 128;
-  };
+  const code = (row: number, d: number) => codeOf(source, row, d, stride);
   return { source, stride, code };
 }
 
