@@ -6,7 +6,8 @@
  * name the phase) at once, then prints per phase the tasks over `--over` ms (default 30) and, for
  * the `--top` longest (default 8), the functions that ran in them (self and inclusive time).
  * The page is built unminified so the names are the sources'. Times are wall time: on a loaded
- * machine a descheduled task looks long, so read them beside `uptime`.
+ * machine a descheduled task looks long, so each task also gives its thread CPU time (the
+ * trace's `tdur`): a task far longer than its CPU time waited for a core.
  */
 import { launchChromium } from '../test/e2e/browser';
 import { servePage } from './bench-embedder';
@@ -14,7 +15,7 @@ import { servePage } from './bench-embedder';
 type Frame = { functionName: string; url: string; lineNumber: number };
 type ProfileNode = { id: number; callFrame: Frame; children?: number[] };
 type Profile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number };
-type TraceEvent = { name: string; ph: string; ts: number; dur?: number; tid: number; pid: number; args?: { name?: string } };
+type TraceEvent = { name: string; ph: string; ts: number; dur?: number; tdur?: number; tid: number; pid: number; args?: { name?: string } };
 
 const option = (name: string, fallback: number) => Number(process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
 const memories = option('memories', 10_000);
@@ -109,6 +110,6 @@ if (phase !== undefined) {
 for (const task of [...tasks].sort((a, b) => b.dur! - a.dur!).slice(0, top)) {
   const { self, inclusive } = functionsIn(task.ts, task.ts + task.dur!);
   console.log(
-    `\n  ${phaseOf(task.ts)}, +${((task.ts - (marks.filter((mark) => mark.ts <= task.ts).pop()?.ts ?? task.ts)) / 1000).toFixed(0)} ms into it: ${(task.dur! / 1000).toFixed(1)} ms\n    self:\n${list(self, 6)}\n    inclusive:\n${list(inclusive, 16)}`,
+    `\n  ${phaseOf(task.ts)}, +${((task.ts - (marks.filter((mark) => mark.ts <= task.ts).pop()?.ts ?? task.ts)) / 1000).toFixed(0)} ms into it: ${(task.dur! / 1000).toFixed(1)} ms (thread CPU ${task.tdur === undefined ? '?' : (task.tdur / 1000).toFixed(1)} ms)\n    self:\n${list(self, 6)}\n    inclusive:\n${list(inclusive, 16)}`,
   );
 }

@@ -19,7 +19,7 @@ import { chainsToRead, createChain, metaOf, placeAlone, placeEach, sourceKey, ty
 import type { EngramDatabase } from './database';
 import type { EventRow, LineageRow, MemoryRow } from './rows';
 import { factHash } from '../text';
-import { elapsedMs, SLICE_MS } from '../slices';
+import { SLICE_MS, sliceElapsed } from '../slices';
 
 export { metaOf, sourceKey };
 
@@ -180,15 +180,11 @@ export async function writeRecords(
   const stored = rows.map(storedOf);
   const chains = await readChains(db, chainsToRead({ records, stored, lineage }), records);
   const placed: Placed[] = [];
-  let started = elapsedMs();
   let count = 0;
   for (const [i, place] of placeEach({ records, stored, lineage, chains })) {
     placed[i] = place;
-    if (++count % PLACE_CHECK === 0 && count < records.length && elapsedMs() - started >= sliceMs) {
-      // Any request in the transaction's scope is a pause that keeps it active; this key is never an id.
-      await db.memories.get('');
-      started = elapsedMs();
-    }
+    // Any request in the transaction's scope is a pause that keeps it active; this key is never an id.
+    if (++count % PLACE_CHECK === 0 && count < records.length && sliceElapsed() >= sliceMs) await db.memories.get('');
   }
   await deleteEvents(
     db,

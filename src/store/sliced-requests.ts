@@ -12,23 +12,23 @@
  * gives (results in order, failures at their index in the whole batch).
  */
 import type { DBCore, DBCoreGetManyRequest, DBCoreMutateRequest, DBCoreMutateResponse, Middleware } from 'dexie';
-import { elapsedMs, SLICE_MS } from '../slices';
+import { SLICE_MS, sliceElapsed } from '../slices';
 
 /** Requests per call down: the granularity of a slice. Batches up to this size go down whole (no extra promise hop). */
 export const GRAIN = 16;
 
 /**
- * Runs `issue` over `[0, length)` in calls of GRAIN, as many in a row as fit in SLICE_MS of
- * issuing; the next slice goes out once the last call of this one has completed (requests
+ * Runs `issue` over `[0, length)` in calls of GRAIN, as many in a row as fit in what is left
+ * of the task's SLICE_MS (slices.ts `sliceElapsed`; at least one); the next slice goes out once the last call of this one has completed (requests
  * complete in order, so the whole slice has). Resolves to the calls' results in order.
  */
 function inSlices<T>(sliceMs: number, length: number, issue: (from: number, to: number) => Promise<T>): Promise<{ from: number; result: T }[]> {
   const out: { from: number; result: T }[] = [];
   const next = (from: number): Promise<{ from: number; result: T }[]> => {
-    const started = elapsedMs();
     const calls: Promise<{ from: number; result: T }>[] = [];
     let at = from;
-    while (at < length && (at === from || elapsedMs() - started < sliceMs)) {
+    // The task's budget is shared with the page's other sliced work (a commit's puts run side by side).
+    while (at < length && (at === from || sliceElapsed() < sliceMs)) {
       const to = Math.min(length, at + GRAIN);
       const start = at;
       calls.push(issue(start, to).then((result) => ({ from: start, result })));
