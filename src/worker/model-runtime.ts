@@ -33,7 +33,10 @@ export interface ModelRuntime {
  */
 const TRANSFORMERS = '@huggingface/transformers';
 
-type Pipeline = (texts: string[], options: { pooling: 'mean'; normalize: true }) => Promise<{ data: ArrayLike<number>; dims: number[] }>;
+type Pipeline = ((texts: string[], options: { pooling: 'mean'; normalize: true }) => Promise<{ data: ArrayLike<number>; dims: number[] }>) & {
+  /** The pipeline's tokenizer: a text's token ids, special tokens included. */
+  tokenizer?: { encode(text: string): ArrayLike<number> };
+};
 
 function describe(spec: ModelEmbedderSpec): string {
   return `'${spec.model}'${spec.localModelPath ? ` under '${spec.localModelPath}'` : ''}`;
@@ -89,20 +92,60 @@ async function servedInstead(spec: ModelEmbedderSpec): Promise<string | undefine
   return undefined;
 }
 
-/**
- * Texts per model run. A run pads every text to its longest, and a large call (an import sends
- * 256) mixes short and long texts: the call is sorted by length and run in groups of this many,
- * so each group pads to a length close to its own; the results come back in the caller's order.
- */
+/** Texts per model run at most: a run's activations grow with its texts. */
 export const RUN_BATCH = 32;
 
+/**
+ * What a model run costs beside its tokens, in tokens' worth: a run pads every text to its
+ * longest and then costs about its texts × that length, plus a fixed part (the session call, the
+ * pooling). MiniLM-shaped, q8, Chromium: 9.5 ms for one text of 16 tokens, 51 ms for 8
+ * (docs/benchmarks.md, "A real-sized embedder"): 0.37 ms a token and 3.5 ms a run, 9–10 tokens.
+ */
+export const RUN_OVERHEAD_TOKENS = 10;
+
+/** The most tokens a text is run with (the model's input; longer ones are truncated). */
+const MAX_TOKENS = 512;
+
+/**
+ * The model runs for texts of `lengths` tokens: the texts' indices, sorted by length, cut into
+ * runs of at most RUN_BATCH so that the padded tokens plus each run's overhead are fewest (a
+ * short text no longer pads to the longest of its call). Exact, by dynamic programming over the
+ * sorted lengths: a run of sorted texts i…j-1 costs RUN_OVERHEAD_TOKENS + (j − i) × the longest.
+ */
+export function runGroups(lengths: readonly number[]): number[][] {
+  const order = lengths.map((_, i) => i).sort((a, b) => lengths[a]! - lengths[b]! || a - b);
+  const n = order.length;
+  const best = new Float64Array(n + 1);
+  const from = new Int32Array(n + 1);
+  for (let j = 1; j <= n; j++) {
+    const longest = lengths[order[j - 1]!]!;
+    best[j] = Number.POSITIVE_INFINITY;
+    // The first (longest) run wins a tie: fewer runs.
+    for (let i = Math.max(0, j - RUN_BATCH); i < j; i++) {
+      const cost = best[i]! + RUN_OVERHEAD_TOKENS + (j - i) * longest;
+      if (cost < best[j]!) {
+        best[j] = cost;
+        from[j] = i;
+      }
+    }
+  }
+  const groups: number[][] = [];
+  for (let j = n; j > 0; j = from[j]!) groups.unshift(order.slice(from[j]!, j));
+  return groups;
+}
+
+/** Token counts of `texts` by the pipeline's tokenizer, or estimated from their length (about 4 characters a token) when it has none. */
+function tokenCounts(extract: Pipeline, texts: readonly string[]): number[] {
+  const tokenizer = extract.tokenizer;
+  return texts.map((text) => Math.min(MAX_TOKENS, tokenizer ? tokenizer.encode(text).length : Math.ceil(text.length / 4) + 2));
+}
+
+/** Embeds `texts` in the runs {@link runGroups} picks; the results come back in the caller's order. */
 async function embedWith(extract: Pipeline, texts: string[], spec: ModelEmbedderSpec): Promise<Float32Array[]> {
   if (texts.length === 0) return [];
-  if (texts.length <= RUN_BATCH) return embedRun(extract, texts, spec);
-  const order = texts.map((_, i) => i).sort((a, b) => texts[a]!.length - texts[b]!.length || a - b);
+  if (texts.length === 1) return embedRun(extract, texts, spec);
   const out = new Array<Float32Array>(texts.length);
-  for (let start = 0; start < order.length; start += RUN_BATCH) {
-    const group = order.slice(start, start + RUN_BATCH);
+  for (const group of runGroups(tokenCounts(extract, texts))) {
     const vectors = await embedRun(
       extract,
       group.map((i) => texts[i]!),
