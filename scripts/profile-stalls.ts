@@ -11,11 +11,11 @@
  */
 import { launchChromium } from '../test/e2e/browser';
 import { servePage } from './bench-embedder';
+import { mainThreadTasks, marksOf, traceTasks, type TraceEvent } from './trace-tasks';
 
 type Frame = { functionName: string; url: string; lineNumber: number };
 type ProfileNode = { id: number; callFrame: Frame; children?: number[] };
 type Profile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; startTime: number };
-type TraceEvent = { name: string; ph: string; ts: number; dur?: number; tdur?: number; tid: number; pid: number; args?: { name?: string } };
 
 const option = (name: string, fallback: number) => Number(process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
 const memories = option('memories', 10_000);
@@ -28,7 +28,7 @@ process.env['ENGRAM_BENCH_MINIFY'] = '0';
 const served = await servePage();
 const browser = await launchChromium();
 let profile: Profile;
-const events: TraceEvent[] = [];
+let events: TraceEvent[] = [];
 try {
   const page = await browser.context.newPage();
   page.on('console', (message) => console.log(message.text()));
@@ -36,30 +36,18 @@ try {
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
   await cdp.send('Profiler.start');
-  cdp.on('Tracing.dataCollected', ({ value }) => events.push(...(value as unknown as TraceEvent[])));
-  const traced = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
-  await cdp.send('Tracing.start', { transferMode: 'ReportEvents', traceConfig: { includedCategories: ['toplevel', '__metadata', 'blink.user_timing'], excludedCategories: ['*'] } });
+  const trace = await traceTasks(cdp);
   await page.goto(`${served.url}embedder.html?memories=${memories}&only=${only}`);
   await page.waitForFunction(() => (window as unknown as { __engramBench?: unknown }).__engramBench, undefined, { timeout: 30 * 60_000, polling: 1000 });
   profile = (await cdp.send('Profiler.stop')).profile as unknown as Profile;
-  await cdp.send('Tracing.end');
-  await traced;
+  events = await trace.stop();
 } finally {
   await browser.close();
   await served.close();
 }
 
-// The page's main thread: the renderer main thread with the most long tasks (other renderers are about:blank).
-const tasksOf = (thread: TraceEvent) => events.filter((e) => e.pid === thread.pid && e.tid === thread.tid && e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && (e.dur ?? 0) >= over);
-const main = events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').sort((a, b) => tasksOf(b).length - tasksOf(a).length)[0];
-const tasks = main ? tasksOf(main) : [];
-const marks = events.filter((e) => e.name.startsWith('bench:')).sort((a, b) => a.ts - b.ts);
-const phaseOf = (ts: number) =>
-  marks
-    .filter((mark) => mark.ts <= ts)
-    .pop()
-    ?.name.slice('bench:'.length) ?? 'setup';
-
+const tasks = mainThreadTasks(events, over / 1000);
+const marks = marksOf(events);
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const parent = new Map<number, number>();
 for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
@@ -68,8 +56,8 @@ let clock = profile.startTime;
 const times = profile.timeDeltas.map((delta) => (clock += delta));
 
 console.log(`\nmain-thread tasks ≥ ${over / 1000} ms by phase (bench marks):`);
-for (const phase of [...new Set(tasks.map((task) => phaseOf(task.ts)))]) {
-  const durations = tasks.filter((task) => phaseOf(task.ts) === phase).map((task) => task.dur! / 1000);
+for (const phase of [...new Set(tasks.map((task) => task.phase))]) {
+  const durations = tasks.filter((task) => task.phase === phase).map((task) => task.wallMs);
   console.log(`  ${phase}: ${durations.length}, longest ${Math.max(...durations).toFixed(0)} ms`);
 }
 /** Self and inclusive time by function over the samples in [from, to] (µs, the trace's clock). */
@@ -100,16 +88,18 @@ const list = (map: Map<string, number>, n: number) =>
 // `--phase=NAME`: what the page's thread ran over the whole of that phase, long tasks or not.
 const phase = process.argv.find((arg) => arg.startsWith('--phase='))?.slice('--phase='.length);
 if (phase !== undefined) {
-  const start = marks.find((mark) => mark.name === `bench:${phase}`);
+  // Marks name the store and the phase ("hash (baseline) import"); `--phase=import` is the first store's.
+  const start = marks.find((mark) => mark.phase === phase || mark.phase.endsWith(` ${phase}`));
   const end = start && marks.find((mark) => mark.ts > start.ts);
   if (start) {
     const { self, inclusive } = functionsIn(start.ts, end?.ts ?? Number.POSITIVE_INFINITY);
-    console.log(`\nthe whole ${phase} phase, ${(((end?.ts ?? times.at(-1)!) - start.ts) / 1000).toFixed(0)} ms:\n    self:\n${list(self, 20)}\n    inclusive:\n${list(inclusive, 40)}`);
+    console.log(`\nthe whole ${start.phase} phase, ${(((end?.ts ?? times.at(-1)!) - start.ts) / 1000).toFixed(0)} ms:\n    self:\n${list(self, 20)}\n    inclusive:\n${list(inclusive, 40)}`);
   }
 }
-for (const task of [...tasks].sort((a, b) => b.dur! - a.dur!).slice(0, top)) {
-  const { self, inclusive } = functionsIn(task.ts, task.ts + task.dur!);
+for (const task of [...tasks].sort((a, b) => b.wallMs - a.wallMs).slice(0, top)) {
+  const { self, inclusive } = functionsIn(task.ts, task.ts + task.wallMs * 1000);
+  const since = marks.filter((mark) => mark.ts <= task.ts).pop()?.ts ?? task.ts;
   console.log(
-    `\n  ${phaseOf(task.ts)}, +${((task.ts - (marks.filter((mark) => mark.ts <= task.ts).pop()?.ts ?? task.ts)) / 1000).toFixed(0)} ms into it: ${(task.dur! / 1000).toFixed(1)} ms (thread CPU ${task.tdur === undefined ? '?' : (task.tdur / 1000).toFixed(1)} ms)\n    self:\n${list(self, 6)}\n    inclusive:\n${list(inclusive, 16)}`,
+    `\n  ${task.phase}, +${((task.ts - since) / 1000).toFixed(0)} ms into it: ${task.wallMs.toFixed(1)} ms (thread CPU ${task.cpuMs === undefined ? '?' : task.cpuMs.toFixed(1)} ms)\n    self:\n${list(self, 6)}\n    inclusive:\n${list(inclusive, 16)}`,
   );
 }
