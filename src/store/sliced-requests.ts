@@ -19,8 +19,9 @@ export const GRAIN = 16;
 
 /**
  * Runs `issue` over `[0, length)` in calls of GRAIN, as many in a row as fit in what is left
- * of the task's SLICE_MS (slices.ts `sliceElapsed`; at least one); the next slice goes out once the last call of this one has completed (requests
- * complete in order, so the whole slice has). Resolves to the calls' results in order.
+ * of the task's SLICE_MS (slices.ts `sliceElapsed`; at least one); the next slice goes out
+ * once the last call of this one has completed (requests complete in order, so the whole
+ * slice has). Resolves to the calls' results in order.
  */
 function inSlices<T>(sliceMs: number, length: number, issue: (from: number, to: number) => Promise<T>): Promise<{ from: number; result: T }[]> {
   const out: { from: number; result: T }[] = [];
