@@ -140,6 +140,11 @@ function pgliteEngine(index: 'exact' | 'hnsw'): Engine {
   };
 }
 
+/** A peer that cannot run here (not a failure): the table says why, with no "failed". */
+class NotRun extends Error {
+  override name = 'NotRun';
+}
+
 function hnswlibEngine(): Engine {
   return {
     name: 'hnswlib-wasm 0.8 (M 16, ef 200/50)',
@@ -148,7 +153,7 @@ function hnswlibEngine(): Engine {
       // The package names only a `module` entry, which Node does not resolve: its file is imported by path.
       const { loadHnswlib } = (await import('hnswlib-wasm/dist/hnswlib.js')) as typeof import('hnswlib-wasm');
       // Its Emscripten build is for the web only (ENVIRONMENT=web): it refuses to start under Node.
-      if (typeof window === 'undefined') throw new Error('not run: the package is built for the web only (Emscripten ENVIRONMENT=web); see the Chromium table');
+      if (typeof window === 'undefined') throw new NotRun('the package is built for the web only (Emscripten ENVIRONMENT=web); see the Chromium table');
       const lib = await loadHnswlib();
       const index = new lib.HierarchicalNSW('cosine', DIM, '');
       index.initIndex(vectors.length, 16, 200, 100);
@@ -203,7 +208,10 @@ function mememoEngine(): Engine {
   };
 }
 
-async function measure(env: PeersEnvironment, engine: Engine, vectors: Float32Array[], queries: Float32Array[], exact: string[][], bytesOf?: () => number): Promise<PeerFigures | { name: string; kind: Engine['kind']; failed: string }> {
+/** A peer that did not build: why, and whether it only cannot run here. */
+type PeerFailure = { name: string; kind: Engine['kind']; failed: string; notRun?: true };
+
+async function measure(env: PeersEnvironment, engine: Engine, vectors: Float32Array[], queries: Float32Array[], exact: string[][], bytesOf?: () => number): Promise<PeerFigures | PeerFailure> {
   const before = await env.resident();
   const started = performance.now();
   let run: (query: Float32Array) => Promise<string[]> | string[];
@@ -211,6 +219,7 @@ async function measure(env: PeersEnvironment, engine: Engine, vectors: Float32Ar
     run = await engine.build(vectors);
   } catch (error) {
     await engine.close?.().catch(() => {});
+    if (error instanceof NotRun) return { name: engine.name, kind: engine.kind, failed: `not run: ${error.message}`, notRun: true };
     const message = error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message.split('\n')[0]!}` : String(error);
     return { name: engine.name, kind: engine.kind, failed: message };
   }
@@ -264,7 +273,7 @@ export async function runPeersBench(print: (line: string) => void, sizes: readon
     print(pad(['engine', 'kind', 'build ms', 'query p50', 'recall@10', 'MB', 'build ×', 'query ×', 'MB ×']));
     for (const row of rows) {
       if ('failed' in row) {
-        print(`${pad([row.name, row.kind])}  ${row.failed.startsWith('not run') ? '' : 'failed: '}${row.failed.slice(0, 150)}`);
+        print(`${pad([row.name, row.kind])}  ${row.notRun ? '' : 'failed: '}${row.failed.slice(0, 150)}`);
         continue;
       }
       const ratio = (value: number, of: number) => `${(value / of).toFixed(row === engram ? 0 : 1)}×`;
