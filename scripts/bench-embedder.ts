@@ -60,8 +60,8 @@ export async function servePage(): Promise<{ url: string; close(): Promise<void>
 const STALL_MS = 16;
 
 /**
- * Per store and phase of the page (its marks, "model q8 import"), the page's main-thread tasks of
- * 16 ms or more and the longest, by wall time, with its thread's CPU time: on this machine the
+ * Per store and phase of the page (its marks, "model q8 import"), the page's main-thread tasks
+ * over 16 ms and the longest, by wall time, with its thread's CPU time: on this machine the
  * model keeps a core busy, and a task that waited for a core is long in wall time only. The
  * trace's thread time is at times off (a 0.1 ms task with 19 ms of it), so it is shown capped
  * at the wall time and the goal is judged on wall time, what a user sees.

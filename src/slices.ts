@@ -30,29 +30,36 @@ export function yieldToPage(): Promise<void> {
 
 /** When the current task's sliced work began (undefined: none has looked at the clock in this task yet). */
 let taskStarted: number | undefined;
+/** Which count is running: a queued end ends only the count it was queued for. */
+let generation = 0;
 /** A page's message to itself: it ends the count once the task that started it has ended. */
 let resetPort: MessagePort | undefined;
-const endCount = () => (taskStarted = undefined);
+const endCount = (of: number) => {
+  if (generation === of) taskStarted = undefined;
+};
 
 /**
- * Starts the task's count at `now` and queues its end: a macrotask queued now runs after this
- * task and before the tasks of requests it issues later (their replies arrive after it). Node
- * (tests, fake-indexeddb) has setImmediate, which fake-indexeddb's events also use; a page has
- * a MessageChannel (setTimeout would wait 4 ms when nested).
+ * Starts a count at `now` and queues its end: a macrotask queued now, which runs after this task.
+ * Node (tests, fake-indexeddb) has setImmediate, which fake-indexeddb's events also use, so the
+ * end comes before the events of requests issued later; a page has a MessageChannel (setTimeout
+ * would wait 4 ms when nested), whose order against IndexedDB's events is not fixed, so a loop
+ * that resumes from a request's event starts its count itself ({@link sliceAnew}). An end that
+ * comes late only makes the next task's loops yield sooner.
  */
 function countFromNow(now: number): void {
   taskStarted = now;
+  const of = ++generation;
   if (typeof setImmediate === 'function') {
-    setImmediate(endCount);
+    setImmediate(() => endCount(of));
   } else if (typeof MessageChannel !== 'undefined') {
     if (resetPort === undefined) {
       const channel = new MessageChannel();
-      channel.port1.onmessage = endCount;
+      channel.port1.onmessage = (event: MessageEvent<number>) => endCount(event.data);
       resetPort = channel.port2;
     }
-    resetPort.postMessage(undefined);
+    resetPort.postMessage(of);
   } else {
-    setTimeout(endCount, 0);
+    setTimeout(() => endCount(of), 0);
   }
 }
 
@@ -70,12 +77,17 @@ export function sliceElapsed(): number {
   return now - taskStarted!;
 }
 
+/** Starts the count again now: for a loop that resumes after a pause it knows to be a task boundary (a yield, an awaited request). */
+export function sliceAnew(): void {
+  countFromNow(elapsedMs());
+}
+
 /** Work in slices: `step` is called with each index in turn, with a yield whenever the task's sliced work reaches SLICE_MS. */
 export async function sliced(length: number, step: (index: number) => void): Promise<void> {
   for (let i = 0; i < length; i++) {
     if (sliceElapsed() >= SLICE_MS) {
       await yieldToPage();
-      taskStarted = undefined;
+      sliceAnew();
     }
     step(i);
   }

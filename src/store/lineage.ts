@@ -19,7 +19,7 @@ import { chainsToRead, createChain, metaOf, placeAlone, placeEach, sourceKey, ty
 import type { EngramDatabase } from './database';
 import type { EventRow, LineageRow, MemoryRow } from './rows';
 import { factHash } from '../text';
-import { SLICE_MS, sliceElapsed } from '../slices';
+import { SLICE_MS, sliceAnew, sliceElapsed } from '../slices';
 
 export { metaOf, sourceKey };
 
@@ -160,7 +160,8 @@ const PLACE_CHECK = 32;
  * full lists) and keeps its place in its chain. Resolves to the rows written.
  *
  * A commit of thousands of records (an import of 10,000 memories: ~150 ms of placing and row
- * building) does not hold the page in one task: placing pauses every `sliceMs` on a read of
+ * building) does not hold the page in one task: placing pauses once the task's sliced work
+ * (slices.ts `sliceElapsed`, shared with the request slices) reaches `sliceMs`, on a read of
  * its own (a task boundary; the transaction stays active, as it holds a request), and the rows
  * are built and put WRITE_BATCH records at a time, each batch's puts awaited before the next
  * is built. The rows written are the same, in the same transaction.
@@ -172,7 +173,7 @@ export async function writeRecords(
   lineage: CommitLineage,
   /** The stored rows of `records`, by position, when the caller has read them already. */
   existing?: readonly (MemoryRow | undefined)[],
-  /** Placing work between two pauses, and records a batch: tests pass 0 (a pause at every look at the clock) and Infinity (one go). */
+  /** The task's sliced work before a pause, and records a batch: tests pass 0 (a pause at every look at the clock) and Infinity (one go). */
   { sliceMs = SLICE_MS, batch: batchSize = WRITE_BATCH }: { sliceMs?: number; batch?: number } = {},
 ): Promise<MemoryRow[]> {
   if (records.length === 0) return [];
@@ -181,10 +182,15 @@ export async function writeRecords(
   const chains = await readChains(db, chainsToRead({ records, stored, lineage }), records);
   const placed: Placed[] = [];
   let count = 0;
+  // Counted from here (the reads above ended in a task of their own) with the task's other sliced work.
+  sliceElapsed();
   for (const [i, place] of placeEach({ records, stored, lineage, chains })) {
     placed[i] = place;
-    // Any request in the transaction's scope is a pause that keeps it active; this key is never an id.
-    if (++count % PLACE_CHECK === 0 && count < records.length && sliceElapsed() >= sliceMs) await db.memories.get('');
+    if (++count % PLACE_CHECK === 0 && count < records.length && sliceElapsed() >= sliceMs) {
+      // Any request in the transaction's scope is a pause that keeps it active; this key is never an id.
+      await db.memories.get('');
+      sliceAnew();
+    }
   }
   await deleteEvents(
     db,

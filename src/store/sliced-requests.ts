@@ -3,8 +3,10 @@
  * of rows (an import of 10,000 memories, its lineage and events) issues every request in one
  * synchronous loop, and each `put` structured-clones its row on the calling thread: one task of
  * over a second on the main thread. This DBCore middleware, the closest to the database, issues
- * such a batch in slices of about {@link SLICE_MS} of issuing work each, and issues the next
- * slice when the previous one has completed, so the page gets its frames in between.
+ * such a batch in slices, each as many requests as fit in what is left of the task's
+ * {@link SLICE_MS} of sliced work (slices.ts `sliceElapsed`, shared with the page's other
+ * slicing loops), and issues the next slice when the previous one has completed, so the page
+ * gets its frames in between.
  *
  * Still one transaction: a slice is issued from the success event of the one before it, while
  * the transaction is active and holds requests, so it never commits between slices, and a
@@ -29,7 +31,7 @@ function inSlices<T>(sliceMs: number, length: number, issue: (from: number, to: 
     const calls: Promise<{ from: number; result: T }>[] = [];
     let at = from;
     // The task's budget is shared with the page's other sliced work (a commit's puts run side by side).
-    while (at < length && (at === from || sliceElapsed() < sliceMs)) {
+    while (at < length && (sliceElapsed() < sliceMs || at === from)) {
       const to = Math.min(length, at + GRAIN);
       const start = at;
       calls.push(issue(start, to).then((result) => ({ from: start, result })));
@@ -70,7 +72,8 @@ function slicedGetMany(sliceMs: number, table: ReturnType<DBCore['table']>, requ
 
 /**
  * The middleware (install with `db.use(...)` before the database opens); `sliceMs` is the
- * issuing work per slice (tests pass 0: every call of GRAIN requests is a slice of its own).
+ * task's sliced work a slice may reach (tests pass 0: every call of GRAIN requests is a slice
+ * of its own).
  */
 export function slicedRequestsMiddleware(sliceMs = SLICE_MS): Middleware<DBCore> {
   return {

@@ -34,8 +34,8 @@ export interface ModelRuntime {
 const TRANSFORMERS = '@huggingface/transformers';
 
 type Pipeline = ((texts: string[], options: { pooling: 'mean'; normalize: true }) => Promise<{ data: ArrayLike<number>; dims: number[] }>) & {
-  /** The pipeline's tokenizer: a text's token ids, special tokens included. */
-  tokenizer?: { encode(text: string): ArrayLike<number> };
+  /** The pipeline's tokenizer: a text's token ids, special tokens included, and the model's input length. */
+  tokenizer?: { encode(text: string): ArrayLike<number>; model_max_length?: number };
 };
 
 function describe(spec: ModelEmbedderSpec): string {
@@ -98,21 +98,22 @@ export const RUN_BATCH = 32;
 /**
  * What a model run costs beside its tokens, in tokens' worth: a run pads every text to its
  * longest and then costs about its texts × that length, plus a fixed part (the session call, the
- * pooling). MiniLM-shaped, q8, Chromium: 9.5 ms for one text of 16 tokens, 51 ms for 8
- * (docs/benchmarks.md, "A real-sized embedder"): 0.37 ms a token and 3.5 ms a run, 9–10 tokens.
+ * pooling). MiniLM-shaped, q8, Chromium, the bench run of 2026-12-03 12:02 UTC (one run per call
+ * then): 9.5 ms for one text of 16 tokens, 51 ms for 8: 0.37 ms a token and 3.5 ms a run, 9–10 tokens.
  */
 export const RUN_OVERHEAD_TOKENS = 10;
 
-/** The most tokens a text is run with (the model's input; longer ones are truncated). */
+/** The most tokens a text is run with when the tokenizer names no limit of its own (BERT's 512). */
 const MAX_TOKENS = 512;
 
 /**
- * The model runs for texts of `lengths` tokens: the texts' indices, sorted by length, cut into
- * runs of at most RUN_BATCH so that the padded tokens plus each run's overhead are fewest (a
- * short text no longer pads to the longest of its call). Exact, by dynamic programming over the
- * sorted lengths: a run of sorted texts i…j-1 costs RUN_OVERHEAD_TOKENS + (j − i) × the longest.
+ * The model runs for texts of `lengths` tokens (finite, positive): the texts' indices, sorted by
+ * length, cut into runs of at most `maxRun` so that the padded tokens plus each run's overhead
+ * are fewest (a short text no longer pads to the longest of its call). Exact, by dynamic
+ * programming over the sorted lengths: a run of sorted texts i…j-1 costs
+ * RUN_OVERHEAD_TOKENS + (j − i) × the longest.
  */
-export function runGroups(lengths: readonly number[]): number[][] {
+export function runGroups(lengths: readonly number[], maxRun = RUN_BATCH): number[][] {
   const order = lengths.map((_, i) => i).sort((a, b) => lengths[a]! - lengths[b]! || a - b);
   const n = order.length;
   const best = new Float64Array(n + 1);
@@ -120,8 +121,8 @@ export function runGroups(lengths: readonly number[]): number[][] {
   for (let j = 1; j <= n; j++) {
     const longest = lengths[order[j - 1]!]!;
     best[j] = Number.POSITIVE_INFINITY;
-    // The first (longest) run wins a tie: fewer runs.
-    for (let i = Math.max(0, j - RUN_BATCH); i < j; i++) {
+    // Of equal costs, the first i: the longest last run.
+    for (let i = Math.max(0, j - maxRun); i < j; i++) {
       const cost = best[i]! + RUN_OVERHEAD_TOKENS + (j - i) * longest;
       if (cost < best[j]!) {
         best[j] = cost;
@@ -134,10 +135,27 @@ export function runGroups(lengths: readonly number[]): number[][] {
   return groups;
 }
 
-/** Token counts of `texts` by the pipeline's tokenizer, or estimated from their length (about 4 characters a token) when it has none. */
+/** A text's token count estimated from its length: about 4 characters a token, and the two special tokens. */
+const estimatedTokens = (text: string) => Math.ceil(text.length / 4) + 2;
+
+/**
+ * Token counts of `texts` by the pipeline's tokenizer, capped at the length the model is run
+ * with. A text the tokenizer cannot count (it throws, or gives no length) is estimated instead:
+ * the counts only choose the runs, and a runGroups fed NaN would put every text in one run.
+ */
 function tokenCounts(extract: Pipeline, texts: readonly string[]): number[] {
   const tokenizer = extract.tokenizer;
-  return texts.map((text) => Math.min(MAX_TOKENS, tokenizer ? tokenizer.encode(text).length : Math.ceil(text.length / 4) + 2));
+  const limit = Number(tokenizer?.model_max_length);
+  const cap = Number.isFinite(limit) && limit > 0 ? Math.min(limit, MAX_TOKENS) : MAX_TOKENS;
+  return texts.map((text) => {
+    let count = Number.NaN;
+    try {
+      count = Number(tokenizer?.encode(text).length);
+    } catch {
+      // estimated below
+    }
+    return Math.min(cap, Number.isFinite(count) && count > 0 ? count : estimatedTokens(text));
+  });
 }
 
 /** Embeds `texts` in the runs {@link runGroups} picks; the results come back in the caller's order. */

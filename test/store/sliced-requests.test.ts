@@ -7,7 +7,8 @@
  */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { Dexie, type DBCoreMutateRequest } from 'dexie';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SLICE_MS, sliceElapsed } from '../../src/slices';
 import { GRAIN, slicedRequestsMiddleware } from '../../src/store/sliced-requests';
 import { wrapTables } from '../helpers/idb-store';
 
@@ -112,5 +113,50 @@ describe('sliced IndexedDB requests', () => {
     expect((await db.table('rows').toArray()).map((row: { value: string }) => row.value)).toEqual(rows(1000, 'c').map((row) => row.value));
     expect(await db.table('other').count()).toBe(300);
     expect(calls.filter((call) => call.type === 'put').length).toBe(2 * Math.ceil(1000 / GRAIN) + Math.ceil(300 / GRAIN));
+  });
+
+  it('issues a first slice only as large as what the task’s other sliced work left of SLICE_MS', async () => {
+    // A fake clock that moves 1 ms for each call issued down, so a slice holds what fits.
+    let now = 0;
+    vi.spyOn(performance, 'now').mockImplementation(() => now);
+    try {
+      const issued: { before: number }[] = [];
+      let completed = 0;
+      const db = new Dexie(`sliced-${Math.random()}`, { indexedDB: new IDBFactory(), IDBKeyRange });
+      db.version(1).stores({ rows: 'id' });
+      db.use(slicedRequestsMiddleware(SLICE_MS));
+      wrapTables(
+        db,
+        'test-clock',
+        (_, table) => ({
+          mutate(request: DBCoreMutateRequest) {
+            issued.push({ before: completed });
+            now += 1;
+            return table.mutate(request).finally(() => completed++);
+          },
+        }),
+        -20,
+      );
+      await db.open();
+      opened.push(db);
+      const firstSlice = () => issued.filter((call) => call.before === 0).length;
+      // A task of its own: seven calls of GRAIN fit in its 8 ms.
+      await new Promise((resolve) => setImmediate(resolve));
+      await db.table('rows').bulkPut(rows(7 * GRAIN, 'a'));
+      expect(firstSlice()).toBe(7);
+      // Another task whose other sliced work (a check loop, say) took 7 ms: one call goes, the
+      // rest in the next tasks. Each loop on its own clock, all seven went at once again.
+      issued.length = 0;
+      completed = 0;
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceElapsed();
+      now += SLICE_MS - 1;
+      await db.table('rows').bulkPut(rows(7 * GRAIN, 'b'));
+      expect(firstSlice()).toBe(1);
+      expect(issued).toHaveLength(7);
+      expect((await db.table('rows').toArray()).map((row: { value: string }) => row.value)).toEqual(rows(7 * GRAIN, 'b').map((row) => row.value));
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 });
