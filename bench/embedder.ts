@@ -107,14 +107,12 @@ async function throughput(variants: readonly Variant[]): Promise<Map<string, Map
         const byBatch = new Map<number, number>();
         for (const batch of BATCHES) {
           const calls = CALLS[batch]!;
-          for (let i = 0; i < 2; i++) await client.embedModel(spec, texts(batch));
-          const times: number[] = [];
-          for (let i = 0; i < calls; i++) {
-            const input = texts(batch);
-            const started = performance.now();
-            await client.embedModel(spec, input);
-            times.push(performance.now() - started);
-          }
+          await timedEmbeds(client, spec, [texts(batch), texts(batch)]);
+          const times = await timedEmbeds(
+            client,
+            spec,
+            Array.from({ length: calls }, () => texts(batch)),
+          );
           const total = times.reduce((a, b) => a + b, 0);
           byBatch.set(batch, (batch * calls) / (total / 1000));
           if (round === 1) rows.push(`${label} | ${batch} | ${byBatch.get(batch)!.toFixed(1)} | ${ms(percentile(times, 50))} | ${calls}`);
@@ -157,20 +155,26 @@ const textCounts = (calls: readonly string[][]) => {
   return low === high ? `${low}` : `${low}–${high}`;
 };
 
+/** One `embedModel` call per batch, in turn: each call's time in ms, into the worker and back. */
+async function timedEmbeds(client: ReturnType<typeof createComputeClient>, spec: ReturnType<typeof embedder>['worker'], batches: readonly string[][]): Promise<number[]> {
+  const times: number[] = [];
+  for (const batch of batches) {
+    const input = [...batch];
+    const started = performance.now();
+    await client.embedModel(spec, input);
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
 /** The model's time on `texts` (each ingest's), one call each on a worker of its own once warm: its p50, in ms. */
 async function modelFloor(dtype: Dtype, texts: readonly string[][]): Promise<number> {
   const client = createComputeClient();
   try {
     const { worker: spec } = embedder(dtype);
     await client.loadModel(spec);
-    for (const batch of texts.slice(0, 3)) await client.embedModel(spec, [...batch]);
-    const times: number[] = [];
-    for (const batch of texts) {
-      const started = performance.now();
-      await client.embedModel(spec, [...batch]);
-      times.push(performance.now() - started);
-    }
-    return percentile(times, 50);
+    await timedEmbeds(client, spec, texts.slice(0, 3));
+    return percentile(await timedEmbeds(client, spec, texts), 50);
   } finally {
     client.close();
   }
