@@ -161,6 +161,7 @@ function tokenCounts(extract: Pipeline, texts: readonly string[]): number[] {
 /** Embeds `texts` in the runs {@link runGroups} picks; the results come back in the caller's order. */
 async function embedWith(extract: Pipeline, texts: string[], spec: ModelEmbedderSpec): Promise<Float32Array[]> {
   if (texts.length === 0) return [];
+  // One text (a retrieve's query) is one run: no need to count its tokens first.
   if (texts.length === 1) return embedRun(extract, texts, spec);
   const out = new Array<Float32Array>(texts.length);
   for (const group of runGroups(tokenCounts(extract, texts))) {
