@@ -26,8 +26,9 @@ async function previousFormatStore(prefix: string): Promise<{ oldSeq: number }> 
   await memories.upsert({ ids: [row.id], embeddings: [row.embedding!], documents: [row.document!], metadatas: [row.metadata] });
   await control.upsert({ ids: [`v:${key}`], embeddings: [[1]], documents: [''], metadatas: [{ kind: 'version', version: 1, [`p:${key}`]: true }] });
   const oldSeq = 2 ** 20;
+  const { held: _held, ...unmarked } = inputRow(input('s1', 1), oldSeq).metadata; // no review mark then
   const stored = inputRow(input('s1', 1), oldSeq);
-  await inputs.upsert({ ids: [stored.id], embeddings: [[1]], documents: [stored.document!], metadatas: [stored.metadata] });
+  await inputs.upsert({ ids: [stored.id], embeddings: [[1]], documents: [stored.document!], metadatas: [unmarked] });
   // A decided commit its writer left: plan parts as plain JSON (no `z`), boolean flag, lease over.
   const left = memoryRow(testRecord({ id: 'mem_left', content: 'x'.repeat(3 * PART_CHARS) }), 2);
   const text = JSON.stringify({
@@ -63,7 +64,7 @@ describe('createChromaStorage (a store of the previous format)', () => {
       const version = await control.get({ ids: [`v:${key}`] });
       expect(version.metadatas[0]).toMatchObject({ version: 3, [`p:${key}`]: 1 });
       expect((await control.get({ where: { kind: { $in: ['intent', 'plan'] } } })).ids).toEqual([]);
-      expect((await control.get({ ids: ['format'] })).metadatas[0]).toMatchObject({ format: 2 });
+      expect((await control.get({ ids: ['format'] })).metadatas[0]).toMatchObject({ format: 3 });
 
       await storage.records.commit({ records: [], deleteInputs: [oldSeq], expected: new Map([[key, 3]]) });
       expect((await storage.records.inputs(owner)).map((row) => row.at)).toEqual([2]);

@@ -26,6 +26,7 @@ import type { Metadata } from 'chromadb';
 import { ConflictError } from 'engram';
 import type { ChromaRow, Collections, ReadRow, Table, Write } from './collections';
 import { INLINE_PARTS, planIds, planRows, readPlan } from './plan-rows';
+import { HELD, holdsPending, inputOf } from './rows';
 import { eq, oneOf, or, type Filter } from './where';
 
 /** One write of a commit. */
@@ -75,7 +76,7 @@ const flag = (key: string) => `p:${key}`;
  * (key, int value) and on (key, string value) of its metadata table, but none on boolean
  * values, so a filter on a boolean flag scans every boolean of every collection on the server
  * (76 ms per control read at 10k memories against 2 ms by the index). Stores written with
- * boolean flags are re-flagged once when opened ({@link upgradeFlags}).
+ * boolean flags are re-flagged once when opened ({@link upgradeFormat}).
  */
 const FLAG = 1;
 const coverFilter = (keys: readonly string[]): Filter => or(...keys.map((key) => eq(flag(key), FLAG)));
@@ -235,25 +236,51 @@ export async function recoverIntents(collections: Collections, options: IntentOp
   return finished;
 }
 
-/** The control row that says which format the store's flags are in (absent: boolean flags, before this change). */
+/**
+ * The control row that says which format the store is in: absent, boolean flags (before
+ * format 2); 2, integer flags and inputs without the `held` mark (rows.ts); 3, both.
+ */
 const FORMAT_ID = 'format';
-const FORMAT = 2;
+const FORMAT = 3;
+
+/** The kinds of stored input that can hold writes for review (a prune holds none). */
+const WRITE_KINDS = ['ingest', 'remember', 'summary'];
 
 /**
- * On open: a store whose control rows carry boolean partition flags (an earlier engram) gets
- * them as integers, version rows and intents alike, then the format row; idempotent, so an
+ * On open, a store an earlier engram wrote is brought to this format: boolean partition flags
+ * on its control rows become integers (version rows and intents alike), its stored inputs that
+ * hold writes for review get the `held` mark, then the format row is written. Idempotent, so an
  * opener that dies half-way leaves the rest to the next one. One read by id once done.
- * Writers of an earlier engram must not run beside this one (they write boolean flags).
+ * Writers of an earlier engram must not run beside this one (they write boolean flags and no mark).
  */
-export async function upgradeFlags(collections: Collections): Promise<void> {
+export async function upgradeFormat(collections: Collections): Promise<void> {
   const [format] = await collections.get('control', { ids: [FORMAT_ID], documents: true });
-  if (format?.metadata.format === FORMAT) return;
-  const rows = await collections.get('control', { where: oneOf('kind', ['version', 'intent']) });
-  for (const row of rows) {
-    const old = Object.keys(row.metadata).filter((name) => name.startsWith('p:') && row.metadata[name] === true);
-    if (old.length) await collections.mark('control', row.id, Object.fromEntries(old.map((name) => [name, FLAG])));
+  const at = format?.metadata.format;
+  if (at === FORMAT) return;
+  if (typeof at !== 'number' || at < 2) {
+    const rows = await collections.get('control', { where: oneOf('kind', ['version', 'intent']) });
+    for (const row of rows) {
+      const old = Object.keys(row.metadata).filter((name) => name.startsWith('p:') && row.metadata[name] === true);
+      if (old.length) await collections.mark('control', row.id, Object.fromEntries(old.map((name) => [name, FLAG])));
+    }
+  }
+  // Stored inputs are in the control collection, and an engram before that kept them in `inputs`.
+  for (const table of ['control', 'inputs'] as const) {
+    const rows = await collections.get(table, { where: oneOf('kind', WRITE_KINDS) });
+    // A damaged row stays unmarked: reading the owner's inputs rejects on it anyway (rows.ts inputOf).
+    const marks = rows.filter(holdsReview).map((row) => ({ id: row.id, metadata: { held: HELD } }));
+    await collections.update(table, marks);
   }
   await collections.upsert('control', [{ id: FORMAT_ID, metadata: { kind: 'format', format: FORMAT } }]);
+}
+
+/** Whether a stored input's row holds writes for review; a damaged row does not (see above). */
+function holdsReview(row: ReadRow): boolean {
+  try {
+    return holdsPending(inputOf(row));
+  } catch {
+    return false;
+  }
 }
 
 /** Reads attempted before a read that keeps meeting writes in flight gives up. */

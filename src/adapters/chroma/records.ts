@@ -9,7 +9,7 @@ import type { Owner, RecordLocation, RecordStore } from '../../storage/contract'
 import type { Held, Snapshots } from './snapshot';
 import type { Collections, ReadRow } from './collections';
 import { consistentRead, readControl, type IntentOptions } from './intents';
-import { inputOf, inputPartition, recordOf, sourceFlag } from './rows';
+import { HELD, holdsPending, inputOf, inputPartition, recordOf, sourceFlag } from './rows';
 import { and, eq, NOTHING, oneOf, or, type Filter } from './where';
 
 export type RecordReads = Omit<RecordStore, 'commit' | 'quarantined'>;
@@ -109,8 +109,9 @@ export function createRecordReads(collections: Collections, intents: IntentOptio
     inputs: (owner) => inputsWhere(owner, undefined),
     inputsAfter: (owner, seq) => inputsWhere(owner, { seq: { $gt: seq } }),
     inputsOf: (owner, sourceId) => inputsWhere(owner, eq('src', sourceId)),
-    // No metadata marks a held input (stores written before review had none to mark): the owner's inputs, filtered.
-    heldInputs: async (owner) => (await inputsWhere(owner, undefined)).filter((input) => input.kind !== 'prune' && (input.pending?.length ?? 0) > 0),
+    // By the `held` mark (rows.ts; set on the rows of earlier stores when opened: intents.ts
+    // upgradeFormat), filtered again on the inputs themselves.
+    heldInputs: async (owner) => (await inputsWhere(owner, eq('held', HELD))).filter(holdsPending),
 
     // This backend keeps no checkpoints: regeneration replays from the first input.
     checkpointBefore: async () => null,

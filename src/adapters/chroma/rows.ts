@@ -7,7 +7,9 @@
  *   holds no arrays, so the source ids are flags: `src:<id>: true`. Chroma's upsert merges
  *   metadata and a `null` does not remove a key, so a row that loses a flag is deleted and
  *   written anew (both in one intent: commit.ts).
- * - inputs: document = the input as JSON; metadata = its owner's partition `ok`, `seq`, `src`.
+ * - inputs: document = the input as JSON; metadata = its owner's partition `ok`, `seq`, `src`,
+ *   `kind`, and `held` (1 when it holds writes waiting for review, else 0: an integer, so the
+ *   review queue's filter is served by Chroma's index, and an upsert's merge overwrites it).
  * - revocations: metadata only.
  *
  * Reading back parses with engram's zod schema; a row that fails (or whose metadata disagrees
@@ -93,6 +95,12 @@ export const inputPartition = (input: Owner) => userPartition(input);
 /** Row id of an owner's input `seq`. */
 export const inputId = (ownerKey: string, seq: number) => `${ownerKey}#${seq}`;
 
+/** Whether an input holds writes waiting for review (a `pending` entry): what `heldInputs` returns. */
+export const holdsPending = (input: InputRow): boolean => input.kind !== 'prune' && (input.pending?.length ?? 0) > 0;
+
+/** The `held` metadata of a row whose input holds writes for review (see the header); 0 otherwise. */
+export const HELD = 1;
+
 /** An input as a row: the whole input is the document; `seq` is fixed by the commit. */
 export function inputRow(input: InputRow, seq: number): ChromaRow {
   const key = inputPartition(input);
@@ -100,7 +108,7 @@ export function inputRow(input: InputRow, seq: number): ChromaRow {
   return {
     id: inputId(key, seq),
     document: JSON.stringify(stored),
-    metadata: { ok: key, seq, src: input.kind === 'prune' ? '' : input.source.id, kind: input.kind },
+    metadata: { ok: key, seq, src: input.kind === 'prune' ? '' : input.source.id, kind: input.kind, held: holdsPending(input) ? HELD : 0 },
   };
 }
 

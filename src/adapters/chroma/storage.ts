@@ -9,7 +9,7 @@ import { ClosedError } from 'engram';
 import type { RecordStore, Storage, StorageBackend, StorageContext, VectorLayer } from '../../storage/contract';
 import { openCollections, type ChromaConnection, type WriteFaults } from './collections';
 import { createCommit } from './commit';
-import { recoverIntents, upgradeFlags, type IntentOptions } from './intents';
+import { recoverIntents, upgradeFormat, type IntentOptions } from './intents';
 import { createRecordReads } from './records';
 import { parseChromaOptions } from './options';
 import { createSnapshots } from './snapshot';
@@ -46,7 +46,7 @@ export async function openChromaStorage(connection: ChromaConnection & { collect
   const collections = await openCollections(connection, internals.faults);
   const intents: IntentOptions = { leaseMs: internals.leaseMs ?? DEFAULT_LEASE_MS, clock: internals.clock ?? Date.now };
   try {
-    await upgradeFlags(collections);
+    await upgradeFormat(collections);
     await recoverIntents(collections, intents);
   } catch (error) {
     throw collections.fail('finishing commits left behind', error);
