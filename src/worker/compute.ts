@@ -53,6 +53,12 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
   const partitions = new Map<string, Partition>();
   const embedders = new Map<number, ReturnType<typeof createHashEmbedder>>();
 
+  /** Lets partition `key` go, with any work its matrix has queued. */
+  function forget(key: string): void {
+    partitions.get(key)?.matrix.retire();
+    partitions.delete(key);
+  }
+
   function embedderFor(dim: number) {
     let embedder = embedders.get(dim);
     if (!embedder) embedders.set(dim, (embedder = createHashEmbedder(dim)));
@@ -149,10 +155,11 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
       if (options.exactCopy === false) partition.matrix.dropExactCopy();
       if (options.sparseScan === false) partition.matrix.sparseScan = false;
       if (!takesRows(partition, rows)) {
-        partitions.delete(key);
+        forget(key);
         return false;
       }
       upsertRows(partition, rows);
+      forget(key); // the partition this one replaces
       partitions.set(key, partition);
       return true;
     },
@@ -174,7 +181,7 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
     },
 
     dropPartition(key) {
-      partitions.delete(key);
+      forget(key);
     },
 
     exportPartition(key, chunkRows) {

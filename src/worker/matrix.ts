@@ -86,6 +86,8 @@ export class RowMatrix {
   private columns: CodeColumns | null = null;
   /** Whether a task to build {@link columns} is queued. */
   private columnsPending = false;
+  /** Set by {@link retire}: the matrix is no longer held, so a queued build does not run. */
+  private retired = false;
   private readonly module: WebAssembly.Module | null;
   /** 8-bit mode: whether a sparse query may take its dots from the codes by dimension ({@link sparseDots}); compute's `sparseScan: false` turns it off. */
   sparseScan = true;
@@ -367,13 +369,21 @@ export class RowMatrix {
     return this.columns.dots(dims, codes, rows);
   }
 
+  /**
+   * Its holder let it go (compute dropped or replaced the partition): a column build queued by
+   * {@link sparseDots} does not run (at 100k × 256 it would allocate and fill 25 MB for nothing).
+   */
+  retire(): void {
+    this.retired = true;
+  }
+
   /** Builds the codes by dimension in a task after this one; writes until then are in the codes it reads. */
   private buildColumnsSoon(rowsNow: () => number): void {
     if (this.columnsPending) return;
     this.columnsPending = true;
     setTimeout(() => {
       this.columnsPending = false;
-      if (this.columns || !this.module) return;
+      if (this.retired || this.columns || !this.module) return;
       const columns = new CodeColumns(this.dim, this.capacityRows, this.module);
       columns.setRows(this.codeBytes, Math.min(rowsNow(), this.capacityRows), this.stride);
       this.columns = columns;

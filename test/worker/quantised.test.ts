@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createRandom } from '../helpers/random';
 import { SCOPE_CODE, type IndexRows, type ScanRequest } from '../../src/worker/api';
 import { createCompute } from '../../src/worker/compute';
@@ -224,6 +224,42 @@ describe.runIf(loadKernelModule() !== null)('createCompute (8-bit codes)', () =>
     // A dense query takes the row-major scan on both.
     const dense = normalised(Float32Array.from({ length: dim }, () => random() - 0.5));
     expect(scanCandidates(withColumns, dense, 10)).toEqual(scanCandidates(rowMajor, dense, 10));
+  });
+
+  it('builds no codes by dimension for a matrix let go before its queued build runs, and compute lets go of the partitions it drops or replaces', async () => {
+    const random = createRandom(29);
+    const dim = 256;
+    const sparse = () => {
+      const vector = new Float32Array(dim);
+      for (let i = 0; i < 20; i++) vector[Math.floor(random() * dim)] = random() - 0.3;
+      return normalised(vector);
+    };
+    const n = 300;
+    const [kept, retired] = [0, 1].map(() => new RowMatrix(dim, n, loadKernelModule(), 'i8'));
+    for (const matrix of [kept!, retired!]) {
+      for (let i = 0; i < n; i++) matrix.writeVector(i, sparse());
+      matrix.dropExactCopy();
+      // The first sparse query answers from the row-major scan and queues the build.
+      expect(matrix.sparseDots(quantiseQuery(sparse(), matrix.stride).codes, n, () => n)).toBeNull();
+    }
+    const bytes = retired!.byteLength;
+    retired!.retire();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(retired!.byteLength).toBe(bytes);
+    expect(kept!.byteLength).toBeGreaterThan(bytes + n * dim * 0.9);
+
+    const retire = vi.spyOn(RowMatrix.prototype, 'retire');
+    try {
+      const compute = createCompute({ codes: 'i8', exactCopy: false });
+      compute.loadPartition('p', 1, dim, randomRows(random, 10, dim));
+      expect(retire).toHaveBeenCalledTimes(0);
+      compute.loadPartition('p', 2, dim, randomRows(random, 10, dim));
+      expect(retire).toHaveBeenCalledTimes(1);
+      compute.dropPartition('p');
+      expect(retire).toHaveBeenCalledTimes(2);
+    } finally {
+      retire.mockRestore();
+    }
   });
 
   it('hands back exactly the f32 neighbours where it keeps the f32 copy: none below the threshold, the limit best and their ties', () => {
