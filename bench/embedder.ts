@@ -7,10 +7,9 @@
 // the hash-embedder baseline, retrieve and ingest p50 on it, and the main thread's longest
 // stall meanwhile. `?only=hash` (or `q8`, `fp32`): that store alone, no throughput table (for profiling). The result is left
 // on `window.__engramBench` for the driver.
-import { openMemory } from '../src/memory';
 import { transformersEmbedder } from '../src/adapters/transformers';
 import { createComputeClient } from '../src/worker/client';
-import { BENCH_APP, BENCH_USER, conversation, createBenchData, createRandom, memoryText, ms, percentile, queryText, T0 } from '../scripts/bench-data';
+import { BENCH_APP, openSettledMemory, BENCH_USER, conversation, createBenchData, createRandom, memoryText, ms, percentile, queryText, T0 } from '../scripts/bench-data';
 
 declare global {
   interface Window {
@@ -183,8 +182,7 @@ async function modelFloor(dtype: Dtype, texts: readonly string[][]): Promise<num
 /** Import, retrieve and ingest on a store of `size`: with the model's `dtype` weights, or (`dtype` undefined) with the built-in hash embedder, the baseline of the same run. */
 async function store(dtype?: Dtype): Promise<{ retrieve: number; steady: number; ingest: number }> {
   const label = dtype ? `model ${dtype}` : 'hash (baseline)';
-  let settled: () => Promise<void> = async () => {};
-  const memory = await openMemory({ name: `embedder-bench-${dtype ?? 'hash'}-${Date.now()}`, ...(dtype ? { embedder: embedder(dtype) } : {}), clock: () => T0 }, { onOpened: (storage) => (settled = () => storage.vectors.settled()) });
+  const { memory, settled } = await openSettledMemory({ name: `embedder-bench-${dtype ?? 'hash'}-${Date.now()}`, ...(dtype ? { embedder: embedder(dtype) } : {}), clock: () => T0 });
   try {
     const { records } = createBenchData(size, 0);
     // What an export of this store holds: the memories without vectors, and each source's conversation as its stored input.

@@ -7,8 +7,7 @@
  */
 import { create, insertMultiple, search } from '@orama/orama';
 import { HASH_DIM, hashEmbedderId } from '../src/embed/hash-embedder';
-import type { Memory, MemoryOptions } from '../src/index';
-import { openMemory } from '../src/memory';
+import type { MemoryOptions } from '../src/index';
 import { DEFAULT_WEIGHTS } from '../src/schema';
 import type { EngramDatabase } from '../src/store/database';
 import { userPartition } from '../src/storage/owner';
@@ -29,7 +28,7 @@ import { scanWithVectors, vectorsOfRows } from '../src/worker/exact';
 import { printTopicIngest } from './bench-topic';
 import { measureStages, printStages, type StageFigures } from './bench-stages';
 import { createBm25 } from './eval-metrics';
-import { BENCH_APP, BENCH_USER, conversation, createBenchData, createRandom, DAY, queryText, T0, type OwnerRows, percentile, ms } from './bench-data';
+import { BENCH_APP, openSettledMemory, BENCH_USER, conversation, createBenchData, createRandom, DAY, queryText, T0, type OwnerRows, percentile, ms } from './bench-data';
 
 export interface BenchEnvironment {
   /** Printed in the header: where this runs and what backs the store. */
@@ -190,8 +189,7 @@ async function measureEndToEnd(env: BenchEnvironment, n: number, failures: strin
   const embedder = createHashEmbedder(HASH_DIM);
 
   const coldStarted = performance.now();
-  let settled: () => Promise<void> = async () => {};
-  const memory: Memory = await openMemory({ ...env.memoryOptions(name), clock: () => now }, { onOpened: (storage) => (settled = () => storage.vectors.settled()) });
+  const { memory, settled } = await openSettledMemory({ ...env.memoryOptions(name), clock: () => now });
   const first = await memory.retrieve(queries[0]!, { ...OWNER, k: K });
   const coldStart = performance.now() - coldStarted;
 

@@ -5,12 +5,24 @@
 import { createHashEmbedder, HASH_DIM, hashEmbedderId } from '../src/embed/hash-embedder';
 import { DAY_MS } from '../src/time';
 import type { ChatMessage, MemoryRecord } from '../src/schema';
+import type { Memory, MemoryOptions } from '../src/index';
+import { openMemory } from '../src/memory';
 
 export const BENCH_APP = 'bench-app';
 export const BENCH_USER = 'u_owner';
 export const EMBEDDER_ID = hashEmbedderId(HASH_DIM);
 export const DAY = DAY_MS;
 export const T0 = Date.UTC(2026, 5, 1);
+
+/**
+ * Opens a memory as the benches time it, with `settled`: resolves once the storage's background
+ * work (the record fill, snapshot writes: storage.vectors.settled) is done.
+ */
+export async function openSettledMemory(options: MemoryOptions): Promise<{ memory: Memory; settled: () => Promise<void> }> {
+  let settled: () => Promise<void> = async () => {};
+  const memory = await openMemory(options, { onOpened: (storage) => (settled = () => storage.vectors.settled()) });
+  return { memory, settled: () => settled() };
+}
 
 export function createRandom(seed: number): () => number {
   let state = seed >>> 0;
