@@ -124,6 +124,15 @@ export interface VectorLogRow {
   version: number;
   upserts: VectorRowInput[];
   removals: string[];
+  /**
+   * The lineage chains of the memory rows the commit wrote in this partition, present only when
+   * those rows (the upserts and removals) are every memory row it changed there: another
+   * instance's record cache then follows the commit by dropping just those rows and the entries
+   * on their chains (record-cache.ts `followLog`). Absent when the commit also reached rows it
+   * does not name (an erasure's redactions, a rewrite of stored conversations), and in entries
+   * written before this field: the cache drops the whole partition then.
+   */
+  chains?: string[];
 }
 
 export interface DatabaseOptions {

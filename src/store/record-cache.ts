@@ -9,6 +9,11 @@
  * - Every partition's entries carry one version. A lookup at a newer version for it (another
  *   tab or instance wrote) drops all of its entries first; a lookup at an older one (a scan
  *   behind this instance's own commit) takes nothing from it.
+ * - Another instance's commits are followed when compute catches up from the vector log
+ *   ({@link RecordCache.followLog}, before the search that found them scans again): each entry
+ *   names the rows its commit wrote and their lineage chains, which leave the cache, and the
+ *   partition moves on. An entry of an erasure (or of a rewrite of stored conversations) names
+ *   no chains, since its redactions reach rows it does not list: the partition's entries go.
  * - This instance's own commits are applied as they commit ({@link RecordCache.committed}):
  *   the rows a commit wrote leave the cache, and so does every entry on one of their lineage
  *   chains (a chain's rows are where a memory's sources live); the partition moves to the
@@ -66,8 +71,25 @@ export interface RecordCache {
    * [before, after] per partition, `rows` the memory rows it wrote.
    */
   committed(versions: ReadonlyMap<string, readonly [number, number]>, rows: readonly WrittenRow[]): void;
+  /**
+   * After compute caught partition `key` up from the vector log (another instance's commits):
+   * each entry's version, the ids it names and, when those are all its commit changed, their
+   * lineage chains (VectorLogRow `chains`). From the version the partition's entries are at,
+   * entry by entry: the named rows and every entry on one of their chains leave the cache and
+   * the partition moves to the entry's version. An entry without chains, or a gap before the
+   * next version, drops the partition's entries instead. Entries at or below that version
+   * (this instance's own commits, already applied) are skipped.
+   */
+  followLog(key: string, entries: readonly LoggedCommit[]): void;
   /** Drops everything (an erasure of this instance, a failed commit, the database closed under it). */
   clear(): void;
+}
+
+/** One commit of the vector log, as {@link RecordCache.followLog} takes it. */
+export interface LoggedCommit {
+  version: number;
+  ids: readonly string[];
+  chains?: readonly string[] | undefined;
 }
 
 interface Entry {
@@ -95,6 +117,14 @@ export function createRecordCache(limit: number = RECORD_CACHE_LIMIT): RecordCac
     versions.delete(key);
     if (!counts.has(key)) return;
     for (const [id, entry] of entries) if (entry.key === key) remove(id, entry);
+  }
+
+  /** Drops the entries of `ids` and every entry on one of `chains` (a chain's rows are where a memory's sources live). */
+  function drop(ids: readonly string[], chains: readonly string[]): void {
+    if (ids.length === 0 && chains.length === 0) return;
+    const named = new Set(ids);
+    const onChain = new Set(chains);
+    for (const [id, entry] of entries) if (named.has(id) || (entry.chain !== undefined && onChain.has(entry.chain))) remove(id, entry);
   }
 
   /** Drops each partition the store has moved past (`seen` is newer than what it holds). */
@@ -158,15 +188,28 @@ export function createRecordCache(limit: number = RECORD_CACHE_LIMIT): RecordCac
 
     committed(moved, rows) {
       if (!rows.length && !moved.size) return;
-      const ids = new Set(rows.map((row) => row.id));
-      const chains = new Set(rows.flatMap((row) => (row.chain === undefined ? [] : [row.chain])));
-      for (const [id, entry] of entries) if (ids.has(id) || (entry.chain !== undefined && chains.has(entry.chain))) remove(id, entry);
+      drop(
+        rows.map((row) => row.id),
+        rows.flatMap((row) => (row.chain === undefined ? [] : [row.chain])),
+      );
       for (const [key, [before, after]] of moved) {
         const held = versions.get(key);
         if (held === undefined || held === after) continue;
         if (held === before) versions.set(key, after);
         else purge(key);
       }
+    },
+
+    followLog(key, logged) {
+      let at = versions.get(key);
+      if (at === undefined) return;
+      for (const { version, ids, chains } of logged) {
+        if (version <= at) continue;
+        if (version !== at + 1 || chains === undefined) return purge(key);
+        drop(ids, chains);
+        at = version;
+      }
+      versions.set(key, at);
     },
 
     clear() {

@@ -261,6 +261,9 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
     async commit(commit) {
       const { records, creates = [], inputs = [], deleteInputs = [], rewriteInputs = [], redactExcerpts, expected, revoke, inputsBaseVersion } = commit;
       const touched = new Set([...expected.keys(), ...records.map(partitionOf), ...(revoke ? [userPartition(revoke)] : [])]);
+      // An erasure's redactions (and a rewrite of stored conversations) reach records the commit
+      // does not list: no record cache may follow it by the rows it wrote (below, and vector-log.ts).
+      const redacts = revoke !== undefined || redactExcerpts !== undefined || deleteInputs.length > 0 || rewriteInputs.length > 0;
       // Encrypted at rest: everything this commit can write is sealed first (sealing.ts).
       let release = () => {};
       let written: MemoryRow[] = [];
@@ -302,14 +305,13 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
             const version = versions.get(userPartition(revoke))![1];
             await db.revocations.bulkPut(revoke.sourceIds.map((sourceId) => ({ userId: revoke.userId, appName: revoke.appName, sourceId, at: revoke.at, version })));
           }
-          const packsDropped = await writePackLog(db, versions, records);
+          const packsDropped = await writePackLog(db, versions, records, redacts ? null : written);
           return { versions, packsDropped };
         });
         active.committed(result.versions, written);
-        // What this commit wrote leaves the record cache; an erasure's redactions reach records
-        // it does not list, so an erasure (or a commit that rewrites stored conversations)
-        // clears it whole: nothing it changed stays cached.
-        if (revoke || redactExcerpts || deleteInputs.length || rewriteInputs.length) recent.clear();
+        // What this commit wrote leaves the record cache; an erasure (or a commit that rewrites
+        // stored conversations) clears it whole: nothing it changed stays cached.
+        if (redacts) recent.clear();
         else recent.committed(result.versions, written);
         return result;
       } catch (error) {

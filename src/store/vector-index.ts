@@ -137,6 +137,9 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
             // Every winner cached: the versions read beside the scan is the only check left.
             const versions = await current.catch(() => null);
             if (versions && request.partitions.every((key, i) => versions.get(key) === result.versions[i])) return { hits, records: cached };
+            // The store moved past the scan (another instance wrote): a read now would find it
+            // stale after reading the winners, so compute (and the cache) catch up first.
+            if (versions && request.partitions.some((key, i) => (versions.get(key) ?? 0) > result.versions[i]!)) return 'stale';
             cached.clear();
           }
           const missing = hits.filter((hit) => !cached.has(hit.id));
@@ -247,6 +250,11 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
     }
     const full = streamed.calls.length > 0 || !(held >= 0 && packed.base === held);
     if (!(await apply(key, packed, full ? streamed : null))) return loadFromRecords(key);
+    // Another instance's commits: what they wrote leaves the record cache, the rest stays.
+    store.recent.followLog(
+      key,
+      packed.log.map((entry) => ({ version: entry.version, ids: [...entry.removals, ...entry.upserts.ids], chains: entry.chains })),
+    );
     if (full) {
       // f32 packs (an older version's, or an f32 compute's) loaded into 8-bit codes: quantised
       // on every cold start until rewritten, so the next commit rewrites them (a read does not).

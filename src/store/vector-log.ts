@@ -8,7 +8,7 @@
  */
 import { lexicalTerms } from '../embed/terms';
 import { decayHalfLife, type MemoryRecord } from '../schema';
-import type { EngramDatabase, VectorLogRow, VectorRowInput } from './database';
+import type { EngramDatabase, MemoryRow, VectorLogRow, VectorRowInput } from './database';
 import { partitionOf } from '../storage/owner';
 
 /** A log row's inputs; `terms` is absent in rows written before the lexical channel. */
@@ -62,13 +62,17 @@ export async function readLog(db: EngramDatabase, key: string, after: number, up
   return entries.every((entry, i) => entry.version === after + 1 + i) ? entries : null;
 }
 
-/** The log entry of one partition's `records` at `version`: active ones upserted, tombstones removed. */
-export function logEntry(key: string, version: number, records: readonly MemoryRecord[]): VectorLogRow {
+/**
+ * The log entry of one partition's `records` at `version`: active ones upserted, tombstones
+ * removed; `chains` (VectorLogRow) when those are all the commit changed there.
+ */
+export function logEntry(key: string, version: number, records: readonly MemoryRecord[], chains?: string[]): VectorLogRow {
   return {
     partition: key,
     version,
     upserts: records.filter((record) => record.invalidatedAt === undefined).map(toVectorInput),
     removals: records.filter((record) => record.invalidatedAt !== undefined).map((record) => record.id),
+    ...(chains ? { chains } : {}),
   };
 }
 
@@ -83,17 +87,21 @@ export const LOG_UPSERTS_LIMIT = 2048;
 /**
  * Inside the commit transaction: one log entry per touched partition (empty when only its
  * version moved), or the partition's packs dropped when a vector was wiped. Returns those keys.
+ * `written`: the memory rows the commit wrote, when they are every memory row it changed (their
+ * chains go in each entry: VectorLogRow `chains`); null when it changed others too.
  */
-export async function writePackLog(db: EngramDatabase, versions: ReadonlyMap<string, [number, number]>, records: readonly MemoryRecord[]): Promise<string[]> {
+export async function writePackLog(db: EngramDatabase, versions: ReadonlyMap<string, [number, number]>, records: readonly MemoryRecord[], written: readonly Pick<MemoryRow, 'id' | 'chain'>[] | null): Promise<string[]> {
   const dropped: string[] = [];
   const entries: VectorLogRow[] = [];
+  const chainOf = new Map(written?.map((row) => [row.id, row.chain]));
   for (const [key, [, to]] of versions) {
     const mine = records.filter((record) => partitionOf(record) === key);
     if (mine.some(isWiped) || mine.length > LOG_UPSERTS_LIMIT) {
       dropped.push(key);
       continue;
     }
-    entries.push(logEntry(key, to, mine));
+    const chains = written ? [...new Set(mine.flatMap((record) => chainOf.get(record.id) ?? []))] : undefined;
+    entries.push(logEntry(key, to, mine, chains));
   }
   for (const key of dropped) await dropPacks(db, key);
   if (entries.length) await db.vectorLog.bulkPut(entries);

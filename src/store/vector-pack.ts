@@ -49,8 +49,11 @@ export interface PackedPartition {
   lexical: boolean;
   /** False when some snapshot chunk holds f32 vectors, not 8-bit codes (written before them, or by an f32 compute). */
   coded: boolean;
-  /** Log entries `base+1 … version`, in order; `foreign`: upserted ids another embedder wrote. */
-  log: { version: number; upserts: IndexRows; removals: string[]; foreign: string[] }[];
+  /**
+   * Log entries `base+1 … version`, in order; `foreign`: upserted ids another embedder wrote;
+   * `chains`: as stored (VectorLogRow, for the record cache).
+   */
+  log: { version: number; upserts: IndexRows; removals: string[]; foreign: string[]; chains?: readonly string[] }[];
 }
 
 /** Columnar rows of `dim`-long vectors, term ids included (empty for a row without them). */
@@ -385,7 +388,7 @@ async function readChunks(
 /** Inside a read transaction over partitions, vectorPacks, vectorLog: see {@link readPacked}. */
 async function readPacks(db: EngramDatabase, key: string, embedderId: string, dim: number, from: number | null, sink: ChunkSink | undefined): Promise<PackedPartition | null> {
   const version = (await db.partitions.get(key))?.version ?? 0;
-  const entriesOf = (log: readonly VectorLogRow[]) => log.map((entry) => ({ version: entry.version, ...logRows(entry, embedderId, dim) }));
+  const entriesOf = (log: readonly VectorLogRow[]) => log.map((entry) => ({ version: entry.version, ...logRows(entry, embedderId, dim), ...(Array.isArray(entry.chains) ? { chains: entry.chains } : {}) }));
   if (from !== null && from >= 0 && from <= version) {
     const log = await readLog(db, key, from, version);
     if (log) return { version, base: from, chunks: [], lexical: logCarriesTerms(log), coded: true, log: entriesOf(log) };

@@ -12,6 +12,8 @@ import { createMemory, type Memory } from '../../src/index';
 import type { MemoryRecord } from '../../src/schema';
 import { indexedDbStorage, type IndexedDbStorage } from '../../src/store/indexeddb';
 import { createRecordCache } from '../../src/store/record-cache';
+import type { VectorLogRow } from '../../src/store/database';
+import { partitionRange } from '../../src/store/vector-log';
 import { userPartition } from '../../src/storage/owner';
 import { createComputeClient } from '../../src/worker/client';
 import { createTestMemory } from '../helpers/memory';
@@ -39,12 +41,13 @@ const FACTS = ['The user likes quiet beaches in Lisbon.', 'The user likes ferrie
 /** A memory whose IndexedDB storage the test holds (to look into its cache), with FACTS remembered. */
 async function memoryWithStorage(reads = { on: false, rows: 0 }) {
   let storage: IndexedDbStorage | undefined;
+  let db: Dexie | undefined;
   const compute = createComputeClient({ worker: 'off' });
   const factory = new IDBFactory();
   const test = await createTestMemory({
     indexedDB: factory,
     storage: {
-      open: async (context) => (storage = (await indexedDbStorage({ compute, indexedDB: factory, IDBKeyRange, onDatabase: countRows(reads) }).open(context)) as IndexedDbStorage),
+      open: async (context) => (storage = (await indexedDbStorage({ compute, indexedDB: factory, IDBKeyRange, onDatabase: (opened) => countRows(reads)((db = opened)) }).open(context)) as IndexedDbStorage),
     },
   });
   opened.push(test.memory);
@@ -52,7 +55,7 @@ async function memoryWithStorage(reads = { on: false, rows: 0 }) {
     test.clock.advance(60_000);
     await test.memory.remember({ content, topic: `trip-${i}` }, { ...owner, source: { type: 'user_explicit', id: `s${i}` } });
   }
-  return { ...test, storage: storage!, reads };
+  return { ...test, storage: storage!, reads, db: db! };
 }
 
 const contents = (hits: readonly { memory: MemoryRecord }[]) => hits.map((hit) => hit.memory.content);
@@ -173,6 +176,48 @@ describe('the warm retrieve’s record cache', () => {
     expect(storage.records.recent.size).toBe(5);
   });
 
+  it('keeps what another instance’s write did not touch, and reads what it wrote afresh', async () => {
+    const test = await memoryWithStorage();
+    const other = await createMemory({ name: test.name, indexedDB: test.factory, IDBKeyRange, worker: 'off', clock: test.clock });
+    opened.push(other);
+    // A second source on one memory, for the erasure below to take out while the memory stays.
+    test.clock.advance(60_000);
+    await test.memory.remember({ content: 'The user likes markets in Lima.', topic: 'trip-3' }, { ...owner, source: { type: 'user_explicit', id: 's-again' } });
+    const [oslo] = await test.memory.retrieve('ferries in Oslo', { ...owner, k: 1 });
+    await test.storage.vectors.settled();
+    expect(test.storage.records.recent.size).toBe(4);
+    test.clock.advance(60_000);
+    await other.remember({ content: 'The user likes tea houses in Kyoto.', topic: 'trip-9' }, { ...owner, source: { type: 'user_explicit', id: 's9' } });
+    await other.pin(oslo!.memory.id, owner);
+    // The next retrieve catches up from the log: the untouched winner is still held, at the store's version.
+    test.reads.on = true;
+    expect(contents(await test.memory.retrieve('markets in Lima', { ...owner, k: 1 }))).toEqual(['The user likes markets in Lima.']);
+    test.reads.on = false;
+    expect(test.reads.rows).toBe(0);
+    const version = (await test.storage.records.versions([userPartition(owner)])).get(userPartition(owner))!;
+    expect(test.storage.records.recent.versionOf(userPartition(owner))).toBe(version);
+    // What the other instance wrote is read afresh: its new memory, the pin.
+    expect(contents(await test.memory.retrieve('tea houses in Kyoto', { ...owner, k: 1 }))).toEqual(['The user likes tea houses in Kyoto.']);
+    const [pinned] = await test.memory.retrieve('ferries in Oslo', { ...owner, k: 1 });
+    expect(pinned!.memory.pinned).toBe(true);
+    // Those commits logged the chains of what they wrote; an erasure reaches rows it does not
+    // name, so its entry has none and is not followed row by row: the partition's entries go.
+    const log = () => test.db.table<VectorLogRow>('vectorLog').where('[partition+version]');
+    const lastEntry = async () =>
+      (await log()
+        .between(...partitionRange(userPartition(owner)))
+        .last())!;
+    expect((await lastEntry()).chains).toEqual([oslo!.memory.id]);
+    const before = (await lastEntry()).version;
+    await other.forgetSource('s-again', owner);
+    expect(await lastEntry()).toMatchObject({ version: before + 1 });
+    expect(await lastEntry()).not.toHaveProperty('chains');
+    expect(test.storage.records.recent.size).toBe(5);
+    const [lima] = await test.memory.retrieve('markets in Lima', { ...owner, k: 1 });
+    expect(lima!.memory.sources.map((source) => source.id)).toEqual(['s3']);
+    expect(test.storage.records.recent.size).toBe(1);
+  });
+
   it('does not let a caller’s change to a returned record reach the next retrieve', async () => {
     const { memory } = await memoryWithStorage();
     const [hit] = await memory.retrieve('ferries in Oslo', { ...owner, k: 1 });
@@ -226,6 +271,47 @@ describe('createRecordCache', () => {
     cache.committed(new Map([[key, [5, 6]]]), []);
     expect(cache.size).toBe(0);
     expect(cache.versionOf(key)).toBeUndefined();
+  });
+
+  it('follows another instance’s logged commits: drops what each wrote and its chains, moves on; drops the partition on a gap or an entry that names not all it changed', () => {
+    const chains = new Map([
+      ['a', 'a'],
+      ['b', 'chain-b'],
+      ['c', 'chain-b'],
+      ['d', 'd'],
+    ]);
+    const filled = () => {
+      const cache = createRecordCache();
+      cache.put([record('a'), record('b'), record('c'), record('d')], new Map([[key, 3]]), cache.generation, chains);
+      return cache;
+    };
+    const cache = filled();
+    cache.followLog(key, [
+      { version: 2, ids: ['d'], chains: [] }, // already applied (its version is behind the cache's)
+      { version: 4, ids: ['a'], chains: ['a'] },
+      { version: 5, ids: ['e'], chains: ['chain-b'] },
+      { version: 6, ids: [], chains: [] },
+    ]);
+    expect(cache.versionOf(key)).toBe(6);
+    expect([...cache.take(['a', 'b', 'c', 'd'], new Map([[key, 6]]), owner).keys()]).toEqual(['d']);
+
+    // An entry without chains (an erasure), or one that does not follow on: nothing of the partition stays.
+    for (const logged of [
+      [
+        { version: 4, ids: ['a'], chains: ['a'] },
+        { version: 5, ids: [] },
+      ],
+      [{ version: 5, ids: ['a'], chains: ['a'] }],
+    ]) {
+      const behind = filled();
+      behind.followLog(key, logged);
+      expect(behind.size).toBe(0);
+      expect(behind.versionOf(key)).toBeUndefined();
+    }
+    // A partition it holds nothing of: nothing to follow.
+    const empty = createRecordCache();
+    empty.followLog(key, [{ version: 1, ids: ['a'], chains: [] }]);
+    expect(empty.versionOf(key)).toBeUndefined();
   });
 
   it('takes nothing for a scan behind its version, and keeps the entries for when the scan catches up', () => {
