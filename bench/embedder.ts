@@ -9,6 +9,8 @@
 // on `window.__engramBench` for the driver.
 import { transformersEmbedder } from '../src/adapters/transformers';
 import { createComputeClient } from '../src/worker/client';
+import { MAX_NEIGHBOURS } from '../src/consolidate/plan';
+import type { Storage } from '../src/storage/contract';
 import { BENCH_APP, openSettledMemory, BENCH_USER, conversation, createBenchData, createRandom, memoryText, ms, percentile, queryText, T0 } from '../scripts/bench-data';
 
 declare global {
@@ -182,7 +184,18 @@ async function modelFloor(dtype: Dtype, texts: readonly string[][]): Promise<num
 /** Import, retrieve and ingest on a store of `size`: with the model's `dtype` weights, or (`dtype` undefined) with the built-in hash embedder, the baseline of the same run. */
 async function store(dtype?: Dtype): Promise<{ retrieve: number; steady: number; ingest: number }> {
   const label = dtype ? `model ${dtype}` : 'hash (baseline)';
-  const { memory, settled } = await openSettledMemory({ name: `embedder-bench-${dtype ?? 'hash'}-${Date.now()}`, ...(dtype ? { embedder: embedder(dtype) } : {}), clock: () => T0 });
+  // The memories each consolidation decides over beside the facts (the similarity neighbours):
+  // what the embedder's vectors cost the ingest besides the model call.
+  let neighbours = 0;
+  const countNeighbours = ({ vectors }: Storage) => {
+    const find = vectors.neighbours.bind(vectors);
+    vectors.neighbours = async (...args) => {
+      const found = await find(...args);
+      neighbours += new Set(found.flat()).size;
+      return found;
+    };
+  };
+  const { memory, settled } = await openSettledMemory({ name: `embedder-bench-${dtype ?? 'hash'}-${Date.now()}`, ...(dtype ? { embedder: embedder(dtype) } : {}), clock: () => T0 }, countNeighbours);
   try {
     const { records } = createBenchData(size, 0);
     // What an export of this store holds: the memories without vectors, and each source's conversation as its stored input.
@@ -229,10 +242,13 @@ async function store(dtype?: Dtype): Promise<{ retrieve: number; steady: number;
     const ingest: number[] = [];
     // What each ingest embedded: its candidates (episodes and facts), one text per operation.
     const embedded: string[][] = [];
+    const found: number[] = [];
     for (let i = 0; i < 20; i++) {
       const at = performance.now();
+      neighbours = 0;
       const operations = await memory.ingest(conversation(i), { ...OWNER, sessionId: `bench-s${i}`, source: { type: 'user_implicit', id: `bench-c${i}` } });
       ingest.push(performance.now() - at);
+      found.push(neighbours);
       embedded.push(operations.map((operation) => operation.content));
     }
     const ingestStall = watch.stop();
@@ -249,6 +265,7 @@ async function store(dtype?: Dtype): Promise<{ retrieve: number; steady: number;
       `${label} retrieve at ${report.memories} memories (k 10), once its background work settled (${ms(settling)} ms after those): p50 ${ms(s50)} ms, p95 ${ms(percentile(steady, 95))} ms over ${steady.length} — ${verdict(s50, GOALS.retrieve)}`,
     );
     print(`${label} ingest (a 10-message conversation): p50 ${ms(i50)} ms, p95 ${ms(percentile(ingest, 95))} ms over ${ingest.length}, the first ${ms(ingest[0]!)} ms — ${verdict(i50, GOALS.ingest)}`);
+    print(`${label} ingest, the memories its consolidation read and decided over as similar (cosine ≥ the candidate threshold, at most ${MAX_NEIGHBOURS} a candidate): p50 ${percentile(found, 50)}`);
     if (floor !== undefined) {
       print(
         `${label} ingest, the model alone: the texts each ingest embedded (${textCounts(embedded)} each), in one call as it makes it (a worker of its own, after the store's background work): p50 ${ms(floor)} ms — the ingest's other work ${ms(i50 - floor)} ms (p50 less p50)`,

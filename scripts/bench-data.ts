@@ -6,6 +6,7 @@ import { createHashEmbedder, HASH_DIM, hashEmbedderId } from '../src/embed/hash-
 import { DAY_MS } from '../src/time';
 import type { ChatMessage, MemoryRecord } from '../src/schema';
 import type { Memory, MemoryOptions } from '../src/index';
+import type { Storage } from '../src/storage/contract';
 import { openMemory } from '../src/memory';
 
 export const BENCH_APP = 'bench-app';
@@ -16,11 +17,17 @@ export const T0 = Date.UTC(2026, 5, 1);
 
 /**
  * Opens a memory as the benches time it, with `settled`: resolves once the storage's background
- * work (the record fill, snapshot writes: storage.vectors.settled) is done.
+ * work (the record fill, snapshot writes: storage.vectors.settled) is done. `onOpened` gets the
+ * IndexedDB backend's storage itself (a bench may wrap one of its calls to count it).
  */
-export async function openSettledMemory(options: MemoryOptions): Promise<{ memory: Memory; settled: () => Promise<void> }> {
+export async function openSettledMemory(options: MemoryOptions, onOpened?: (storage: Storage) => void): Promise<{ memory: Memory; settled: () => Promise<void> }> {
   let settled: () => Promise<void> = async () => {};
-  const memory = await openMemory(options, { onOpened: (storage) => (settled = () => storage.vectors.settled()) });
+  const memory = await openMemory(options, {
+    onOpened: (storage) => {
+      settled = () => storage.vectors.settled();
+      onOpened?.(storage as Storage);
+    },
+  });
   return { memory, settled: () => settled() };
 }
 
