@@ -8,6 +8,7 @@
  * bulk load. The only store-side file that talks to compute.
  */
 import { StorageError } from '../errors';
+import { elapsedMs } from '../slices';
 import type { CommitResult, VectorLayer } from '../storage/contract';
 import type { IndexRows, ScanHit, ScanRequest } from '../worker/api';
 import type { ComputeClient } from '../worker/client';
@@ -51,6 +52,9 @@ export interface VectorIndexDeps {
   compute: ComputeClient;
   embedder: { id: string; dim: number };
 }
+
+/** Quiet time after a search before the record cache's fill reads its next slice (record-fill.ts). */
+export const FILL_QUIET_MS = 50;
 
 export function createVectorIndex({ db, store, compute, embedder }: VectorIndexDeps): VectorIndex {
   // One load at a time per partition: two concurrent retrieves must not both read 100k rows.
@@ -155,7 +159,21 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
   /** Searches in flight, and what waits for there to be none (the fill's slices). */
   let searching = 0;
   const waiting: (() => void)[] = [];
-  const idle = () => (searching === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve)));
+  /** When the last search ended (elapsedMs). */
+  let lastSearch = Number.NEGATIVE_INFINITY;
+  /**
+   * Resolves once no search is in flight and none ended in the last {@link FILL_QUIET_MS}: a
+   * caller retrieving again and again (a prompt and its explanation, a batch) keeps the fill's
+   * slices (a read and some ms of parsing on the page) out of its way until it pauses.
+   */
+  const idle = async (): Promise<void> => {
+    for (;;) {
+      if (searching > 0) await new Promise<void>((resolve) => waiting.push(resolve));
+      const left = lastSearch + FILL_QUIET_MS - elapsedMs();
+      if (left <= 0 && searching === 0) return;
+      if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
+    }
+  };
 
   /**
    * After a search: the searched partitions' records the record cache lacks are read into it in
@@ -341,6 +359,7 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
       try {
         found = await searchCurrent(request, owner);
       } finally {
+        lastSearch = elapsedMs();
         if (--searching === 0) for (const resolve of waiting.splice(0)) resolve();
       }
       const { hits, records } = found;

@@ -12,6 +12,7 @@ import { createMemory, type Memory } from '../../src/index';
 import type { MemoryRecord } from '../../src/schema';
 import { indexedDbStorage, type IndexedDbStorage } from '../../src/store/indexeddb';
 import { createRecordCache } from '../../src/store/record-cache';
+import { FILL_SLICE } from '../../src/store/record-fill';
 import type { VectorLogRow } from '../../src/store/database';
 import { partitionRange } from '../../src/store/vector-log';
 import { userPartition } from '../../src/storage/owner';
@@ -216,6 +217,23 @@ describe('the warm retrieve’s record cache', () => {
     const [lima] = await test.memory.retrieve('markets in Lima', { ...owner, k: 1 });
     expect(lima!.memory.sources.map((source) => source.id)).toEqual(['s3']);
     expect(test.storage.records.recent.size).toBe(1);
+  });
+
+  it('fills while retrieves pause, not between retrieves that keep coming', async () => {
+    const { memory, storage, clock } = await memoryWithStorage();
+    for (let i = 0; i < 4 * FILL_SLICE; i++) {
+      clock.advance(1_000);
+      await memory.remember({ content: `The user likes ferries number ${i} in Oslo.`, topic: `ferry-${i}` }, { ...owner, source: { type: 'user_explicit', id: `f${i}` } });
+    }
+    const rows = 4 * FILL_SLICE + FACTS.length;
+    // Back to back: each search ends as the next begins, so the fill (a slice = one read and
+    // some ms of parsing on the page) waits: the cache holds what the searches read, no more.
+    const returned = new Set<string>();
+    for (let i = 0; i < 30; i++) for (const hit of await memory.retrieve(`ferries number ${i * 3} in Oslo`, { ...owner, k: 3 })) returned.add(hit.memory.id);
+    expect(storage.records.recent.size).toBe(returned.size);
+    // Paused: the fill brings in the whole partition.
+    await storage.vectors.settled();
+    expect(storage.records.recent.size).toBe(rows);
   });
 
   it('does not let a caller’s change to a returned record reach the next retrieve', async () => {
