@@ -54,7 +54,7 @@ export interface VectorIndexDeps {
 }
 
 /** Quiet time after a search before the record cache's fill reads its next slice (record-fill.ts). */
-export const FILL_QUIET_MS = 50;
+const FILL_QUIET_MS = 50;
 
 export function createVectorIndex({ db, store, compute, embedder }: VectorIndexDeps): VectorIndex {
   // One load at a time per partition: two concurrent retrieves must not both read 100k rows.

@@ -59,6 +59,13 @@ async function memoryWithStorage(reads = { on: false, rows: 0 }) {
   return { ...test, storage: storage!, reads, db: db! };
 }
 
+/** A second instance on `test`'s database (another tab, in effect), closed after the test. */
+async function otherInstance(test: Awaited<ReturnType<typeof memoryWithStorage>>): Promise<Memory> {
+  const other = await createMemory({ name: test.name, indexedDB: test.factory, IDBKeyRange, worker: 'off', clock: test.clock });
+  opened.push(other);
+  return other;
+}
+
 const contents = (hits: readonly { memory: MemoryRecord }[]) => hits.map((hit) => hit.memory.content);
 
 describe('the warm retrieve’s record cache', () => {
@@ -78,8 +85,7 @@ describe('the warm retrieve’s record cache', () => {
 
   it('sees another instance’s correction and erasure on the next retrieve, not the cached copy', async () => {
     const test = await memoryWithStorage();
-    const other = await createMemory({ name: test.name, indexedDB: test.factory, IDBKeyRange, worker: 'off', clock: test.clock });
-    opened.push(other);
+    const other = await otherInstance(test);
     const [hit] = await test.memory.retrieve('ferries in Oslo', { ...owner, k: 1 });
     expect(hit!.memory.content).toBe('The user likes ferries in Oslo.');
     test.clock.advance(60_000);
@@ -98,8 +104,7 @@ describe('the warm retrieve’s record cache', () => {
 
   it('sees another instance’s change to a record it holds under the same id (a pin, an erased source)', async () => {
     const test = await memoryWithStorage();
-    const other = await createMemory({ name: test.name, indexedDB: test.factory, IDBKeyRange, worker: 'off', clock: test.clock });
-    opened.push(other);
+    const other = await otherInstance(test);
     test.clock.advance(60_000);
     await test.memory.remember({ content: 'The user likes ferries in Oslo.', topic: 'trip-1' }, { ...owner, source: { type: 'user_explicit', id: 's-again' } });
     const [hit] = await test.memory.retrieve('ferries in Oslo', { ...owner, k: 1 });
@@ -179,8 +184,7 @@ describe('the warm retrieve’s record cache', () => {
 
   it('keeps what another instance’s write did not touch, and reads what it wrote afresh', async () => {
     const test = await memoryWithStorage();
-    const other = await createMemory({ name: test.name, indexedDB: test.factory, IDBKeyRange, worker: 'off', clock: test.clock });
-    opened.push(other);
+    const other = await otherInstance(test);
     // A second source on one memory, for the erasure below to take out while the memory stays.
     test.clock.advance(60_000);
     await test.memory.remember({ content: 'The user likes markets in Lima.', topic: 'trip-3' }, { ...owner, source: { type: 'user_explicit', id: 's-again' } });
