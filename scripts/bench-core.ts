@@ -189,7 +189,13 @@ async function measureEndToEnd(env: BenchEnvironment, n: number, failures: strin
   const embedder = createHashEmbedder(HASH_DIM);
 
   const coldStarted = performance.now();
-  const { memory, settled } = await openSettledMemory({ ...env.memoryOptions(name), clock: () => now });
+  const { memory, settled, clearEmbedCache } = await openSettledMemory({ ...env.memoryOptions(name), clock: () => now });
+  // Every timed call embeds its texts anew: the queries repeat below, and the conversations are
+  // templated, so the memory's cache of recent texts would otherwise answer from what it held.
+  const fresh = <T>(call: () => Promise<T>) => {
+    clearEmbedCache();
+    return call();
+  };
   const first = await memory.retrieve(queries[0]!, { ...OWNER, k: K });
   const coldStart = performance.now() - coldStarted;
 
@@ -208,20 +214,20 @@ async function measureEndToEnd(env: BenchEnvironment, n: number, failures: strin
   // (store/record-fill.ts). Timed apart; the retrieves below run once it settled, as an app's
   // next turn does.
   const fillStarted = performance.now();
-  const duringFill = await timeEach(20, (i) => memory.retrieve(queries[i]!, { ...OWNER, k: K }));
+  const duringFill = await timeEach(20, (i) => fresh(() => memory.retrieve(queries[i]!, { ...OWNER, k: K })));
   await settled();
   const fillMs = performance.now() - fillStarted;
-  const retrieval = await timeEach(queries.length, (i) => memory.retrieve(queries[i]!, { ...OWNER, k: K }));
+  const retrieval = await timeEach(queries.length, (i) => fresh(() => memory.retrieve(queries[i]!, { ...OWNER, k: K })));
   retrieval.results.forEach((hits, i) => check('retrieve', queries[i]!, hits));
 
   // Where the runtime exposes gc (Chromium with --expose-gc, node --expose-gc), collect the
   // bench's own garbage first: the probe is for pauses engram causes during queries.
   (globalThis as { gc?: () => void }).gc?.();
   const heartbeat = startHeartbeat();
-  for (const query of queries.slice(0, 20)) await memory.retrieve(query, { ...OWNER, k: K });
+  for (const query of queries.slice(0, 20)) await fresh(() => memory.retrieve(query, { ...OWNER, k: K }));
   const mainThreadMax = heartbeat.stop();
 
-  const ingest = await timeEach(20, (i) => memory.ingest(conversation(i), { ...OWNER, sessionId: `bench-s${i}`, source: { type: 'user_implicit', id: `bench-c${i}` } }));
+  const ingest = await timeEach(20, (i) => fresh(() => memory.ingest(conversation(i), { ...OWNER, sessionId: `bench-s${i}`, source: { type: 'user_implicit', id: `bench-c${i}` } })));
   await memory.close();
   const stages = await measureStages(env.memoryOptions(name), n, queries.slice(0, 40), now, OWNER, () => env.computeClient());
 

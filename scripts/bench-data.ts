@@ -19,16 +19,22 @@ export const T0 = Date.UTC(2026, 5, 1);
  * Opens a memory as the benches time it, with `settled`: resolves once the storage's background
  * work (the record fill, snapshot writes: storage.vectors.settled) is done. `onOpened` gets the
  * IndexedDB backend's storage itself (a bench may wrap one of its calls to count it).
+ * `clearEmbedCache` empties the memory's cache of recently embedded texts, so a timed call that
+ * repeats a templated text pays for it as a new one would.
  */
-export async function openSettledMemory(options: MemoryOptions, onOpened?: (storage: Storage) => void): Promise<{ memory: Memory; settled: () => Promise<void> }> {
+export async function openSettledMemory(options: MemoryOptions, onOpened?: (storage: Storage) => void): Promise<{ memory: Memory; settled: () => Promise<void>; clearEmbedCache: () => void }> {
   let settled: () => Promise<void> = async () => {};
+  let clearEmbedCache = () => {};
   const memory = await openMemory(options, {
     onOpened: (storage) => {
       settled = () => storage.vectors.settled();
       onOpened?.(storage as Storage);
     },
+    onEmbedder: (embedder) => {
+      clearEmbedCache = () => embedder.clearCache();
+    },
   });
-  return { memory, settled: () => settled() };
+  return { memory, settled: () => settled(), clearEmbedCache: () => clearEmbedCache() };
 }
 
 export function createRandom(seed: number): () => number {

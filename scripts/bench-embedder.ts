@@ -67,7 +67,7 @@ const STALL_MS = 16;
  * at the wall time and the goal is judged on wall time, what a user sees.
  */
 function taskLines(tasks: readonly Task[]): string[] {
-  const phases = [...new Set(tasks.map((task) => task.phase))].filter((phase) => / (import|retrieve|ingest)$/.test(phase));
+  const phases = [...new Set(tasks.map((task) => task.phase))].filter((phase) => / (import|retrieve|ingest|chat turn)$/.test(phase));
   if (phases.length === 0) return [];
   const out = ['', `main-thread tasks by phase, from a trace of the page (wall time; goal: no task over ${STALL_MS} ms):`, ''];
   out.push(`phase | tasks over ${STALL_MS} ms | longest | its thread CPU | goal`);

@@ -17,6 +17,7 @@
  * A newcomer who wants to know what `ingest` does reads verbs/ingest.ts, not this file.
  */
 import { checkEmbedder } from './embed/checked-embedder';
+import { cachingEmbedder, type CachingEmbedder } from './embed/embedding-cache';
 import { computeHashEmbedder } from './embed/hash-embedder';
 import { resolveEmbedder } from './embed/model-embedder';
 import type { Embedder } from './embed/embedder';
@@ -53,6 +54,8 @@ export interface MemoryInternals {
   recordCache?: number;
   /** Receives the IndexedDB backend's storage once open (benchmarks await `vectors.settled()`: its snapshot writes, the record cache's fill). */
   onOpened?: (storage: { vectors: { settled(): Promise<void> } }) => void;
+  /** Receives the embedder the verbs use, behind its cache of recent texts (embed/embedding-cache.ts): a bench empties the cache before a timed call. */
+  onEmbedder?: (embedder: CachingEmbedder) => void;
 }
 
 /**
@@ -66,10 +69,10 @@ export function createMemory(memoryOptions?: MemoryOptions): Promise<Memory> {
   return openMemory(memoryOptions, {});
 }
 
-/** The embedder a memory runs with, checked; compute is released if it cannot be had. */
-async function openEmbedder(given: Embedder, compute: ComputeClient): Promise<Embedder> {
+/** The embedder a memory runs with, checked, behind its cache of recent texts; compute is released if it cannot be had. */
+async function openEmbedder(given: Embedder, compute: ComputeClient): Promise<CachingEmbedder> {
   try {
-    return checkEmbedder(await resolveEmbedder(given, compute));
+    return cachingEmbedder(checkEmbedder(await resolveEmbedder(given, compute)));
   } catch (error) {
     compute.close();
     throw error;
@@ -129,13 +132,14 @@ async function openStorage(options: ParsedMemoryOptions, internals: MemoryIntern
 }
 
 /** `createMemory` with test seams; internal (not exported from index.ts). */
-export async function openMemory(memoryOptions: MemoryOptions | undefined, internals: MemoryInternals): Promise<Memory> {
+export async function openMemory(memoryOptions: MemoryOptions | undefined, { onEmbedder, ...internals }: MemoryInternals): Promise<Memory> {
   const options = parseMemoryOptions(memoryOptions);
   // Fetched while the embedder resolves; awaited (and its failure reported) in openStorage.
   const indexedDb = options.storage === undefined ? indexedDbModule() : undefined;
   indexedDb?.catch(() => {});
   const compute = createComputeClient(computeOptions(options));
   const embedder = await openEmbedder(options.embedder ?? computeHashEmbedder(compute), compute);
+  onEmbedder?.(embedder);
   let closed = false;
   const storage = await openStorage(options, internals, { compute, embedder, indexedDb });
   const deps = createDeps(options, { storage, compute, embedder });

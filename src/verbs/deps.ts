@@ -5,7 +5,7 @@
  */
 import { createPolicyDecider } from '../consolidate/decider';
 import type { PlanContext } from '../consolidate/plan';
-import type { Embedder } from '../embed/embedder';
+import type { CachingEmbedder } from '../embed/embedding-cache';
 import { ValidationError } from '../errors';
 import type { Extractor } from '../extract/extractor';
 import { createDefaultExtractor } from '../extract/default-extractor';
@@ -23,8 +23,8 @@ export interface MemoryDeps {
   /** Where memories live: the records layer, the vector layer over it, the lock namespace. */
   storage: Storage;
   compute: ComputeClient;
-  /** The checked embedder every vector of this memory comes from. */
-  embedder: Embedder;
+  /** The checked embedder every vector of this memory comes from, behind its cache of recent texts (embed/embedding-cache.ts). */
+  embedder: CachingEmbedder;
   extractor: Extractor;
   /** Whether an ingest also keeps each personal user turn as an episode (src/episode/). */
   episodes: boolean;
@@ -39,6 +39,16 @@ export interface MemoryDeps {
 
 /** The opened parts the deps are made of (storage and compute come from memory.ts's wiring). */
 export type OpenedParts = Pick<MemoryDeps, 'storage' | 'compute' | 'embedder'>;
+
+/**
+ * After an erasure (forget, forgetSource, reject, undo): the caches of user text in memory are
+ * emptied, the embedder's recent texts here and compute's token cache, so no erased text stays
+ * in either.
+ */
+export async function clearTextCaches(deps: Pick<MemoryDeps, 'embedder' | 'compute'>): Promise<void> {
+  deps.embedder.clearCache();
+  await deps.compute.clearCaches();
+}
 
 /** `clock`, refusing what is not a time: every stored `at`, `createdAt` and decay reads it. */
 function checkedClock(clock: () => number): () => number {

@@ -4,7 +4,7 @@ import { forgetMemory } from '../forget/forget-memory';
 import { replay } from '../forget/replay';
 import { parseInput, parseOwner, type OwnerOptions } from '../options';
 import { Id } from '../schema';
-import type { MemoryDeps } from './deps';
+import { clearTextCaches, type MemoryDeps } from './deps';
 import { replayDepsOf } from './forget';
 import { candidatesOf } from './write-input';
 
@@ -16,7 +16,7 @@ export async function forget(deps: MemoryDeps, id: string, owner: OwnerOptions):
     {
       ...deps,
       replay: (inputs, start, options) => replay(replayDeps, inputs, start, options),
-      clearCaches: async () => void (await deps.compute.clearCaches()),
+      clearCaches: () => clearTextCaches(deps),
       candidatesOf: (input) => candidatesOf(deps, input),
     },
     memoryId,

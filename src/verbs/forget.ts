@@ -5,7 +5,7 @@ import { replay, type ReplayDeps } from '../forget/replay';
 import { parseInput, parseOwner, type OwnerOptions } from '../options';
 import { z } from 'zod/mini';
 import { Id } from '../schema';
-import type { MemoryDeps } from './deps';
+import { clearTextCaches, type MemoryDeps } from './deps';
 import { candidatesOf } from './write-input';
 
 /** Several source ids (forgotten in one replay): at least one, at most 100000. */
@@ -30,7 +30,7 @@ export async function forgetSource(deps: MemoryDeps, sourceId: string | readonly
     {
       ...deps,
       replay: (inputs, start, options) => replay(replayDeps, inputs, start, options),
-      clearCaches: async () => void (await deps.compute.clearCaches()),
+      clearCaches: () => clearTextCaches(deps),
     },
     ids,
     parseOwner(options),

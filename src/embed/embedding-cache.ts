@@ -1,0 +1,75 @@
+/**
+ * Each text embedded once while it is recent. A chat turn embeds the user's message twice: as
+ * retrieve's query before the reply, and as the episode its ingest keeps after it (and `explain`
+ * or `assemble` after a retrieve, or an app that passes the conversation so far to every ingest,
+ * embed again what was just embedded). With a model that is one model run per text; this map
+ * from text to vector, in front of the checked embedder, hands back what it embedded already.
+ *
+ * Rules it keeps:
+ * - Bounded: at most {@link EMBED_CACHE_LIMIT} texts, the least recently used out first.
+ * - Erasure clears it ({@link CachingEmbedder.clearCache}, with compute's token cache:
+ *   verbs/deps.ts `clearTextCaches`), so no text a user erased stays in it; an embed that was
+ *   in flight across the clear keeps nothing it read before it.
+ * - Callers get copies: no caller can change what another is handed.
+ * - A call's misses go to the embedder in one call, each distinct text once, in order; a failure
+ *   caches nothing and rejects as the embedder did.
+ */
+import type { Embedder } from './embedder';
+
+/** Texts held at most: some 390 kB of 384-d vectors, a few hundred turns of a conversation. */
+export const EMBED_CACHE_LIMIT = 256;
+
+export interface CachingEmbedder extends Embedder {
+  embed(texts: readonly string[]): Promise<Float32Array[]>;
+  /** Forgets every text and vector held (erasure). */
+  clearCache(): void;
+  /** Texts held now. */
+  readonly cached: number;
+}
+
+/** `embedder` (checked: unit vectors of `dim`) behind a bounded cache of the texts it embedded. */
+export function cachingEmbedder(embedder: Embedder, limit = EMBED_CACHE_LIMIT): CachingEmbedder {
+  const vectors = new Map<string, Float32Array>();
+  let generation = 0;
+  const take = (text: string): Float32Array | undefined => {
+    const vector = vectors.get(text);
+    if (vector === undefined) return undefined;
+    // Most recently used last: the map's first key is the next to go.
+    vectors.delete(text);
+    vectors.set(text, vector);
+    return vector;
+  };
+  const keep = (text: string, vector: Float32Array) => {
+    vectors.delete(text);
+    vectors.set(text, vector);
+    while (vectors.size > limit) vectors.delete(vectors.keys().next().value!);
+  };
+  return {
+    id: embedder.id,
+    dim: embedder.dim,
+    get cached() {
+      return vectors.size;
+    },
+    clearCache() {
+      vectors.clear();
+      generation++;
+    },
+    async embed(texts) {
+      const found = new Map<string, Float32Array>();
+      for (const text of texts) {
+        const vector = found.has(text) ? undefined : take(text);
+        if (vector) found.set(text, vector);
+      }
+      const missing = [...new Set(texts.filter((text) => !found.has(text)))];
+      if (missing.length) {
+        const at = generation;
+        const embedded = await embedder.embed(missing);
+        missing.forEach((text, i) => {
+          found.set(text, embedded[i]!);
+          if (at === generation && limit > 0) keep(text, embedded[i]!);
+        });
+      }
+      return texts.map((text) => found.get(text)!.slice());
+    },
+  };
+}

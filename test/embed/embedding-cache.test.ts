@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import type { Embedder } from '../../src/embed/embedder';
+import type { Memory, Operation } from '../../src/index';
+import { cachingEmbedder } from '../../src/embed/embedding-cache';
+import { createHashEmbedder } from '../../src/embed/hash-embedder';
+import { createTestMemory } from '../helpers/memory';
+
+/** The hash embedder, recording the texts of every call it gets. */
+function countingEmbedder(): Embedder & { calls: string[][] } {
+  const inner = createHashEmbedder(64);
+  const calls: string[][] = [];
+  return {
+    id: 'counting-hash-64',
+    dim: 64,
+    calls,
+    embed(texts) {
+      calls.push([...texts]);
+      return inner.embed(texts);
+    },
+  };
+}
+
+const owner = { userId: 'ada', appName: 'default' };
+
+describe('cachingEmbedder', () => {
+  it('sends each text it does not hold once, in one call, and hands back the vectors the embedder gave', async () => {
+    const inner = countingEmbedder();
+    const cached = cachingEmbedder(inner);
+    const first = await cached.embed(['a vegan diet', 'an aisle seat']);
+    const second = await cached.embed(['an aisle seat', 'a window seat', 'a window seat', 'a vegan diet']);
+    expect(inner.calls).toEqual([['a vegan diet', 'an aisle seat'], ['a window seat']]);
+    expect(second.map((vector) => [...vector])).toEqual([[...first[1]!], [...(inner.embed(['a window seat']) as Float32Array[])[0]!], [...second[1]!], [...first[0]!]]);
+    expect(cached.cached).toBe(3);
+  });
+
+  it('hands out copies: a caller that changes its vector does not change the next caller’s', async () => {
+    const cached = cachingEmbedder(countingEmbedder());
+    const [vector] = await cached.embed(['a vegan diet']);
+    const kept = [...vector!];
+    vector!.fill(0);
+    expect([...(await cached.embed(['a vegan diet']))[0]!]).toEqual(kept);
+  });
+
+  it('keeps at most its limit, the least recently used going first', async () => {
+    const inner = countingEmbedder();
+    const cached = cachingEmbedder(inner, 2);
+    await cached.embed(['one', 'two']);
+    await cached.embed(['one']);
+    await cached.embed(['three']);
+    expect(cached.cached).toBe(2);
+    inner.calls.length = 0;
+    await cached.embed(['one', 'two', 'three']);
+    expect(inner.calls).toEqual([['two']]);
+  });
+
+  it('caches nothing from a failed call, and nothing from a call in flight when it is cleared', async () => {
+    let fail = true;
+    let release: () => void = () => {};
+    const inner = countingEmbedder();
+    const cached = cachingEmbedder({
+      ...inner,
+      async embed(texts) {
+        if (fail) throw new Error('model down');
+        await new Promise<void>((resolve) => (release = resolve));
+        return inner.embed(texts);
+      },
+    });
+    await expect(cached.embed(['a vegan diet'])).rejects.toThrow('model down');
+    expect(cached.cached).toBe(0);
+    fail = false;
+    const pending = cached.embed(['a vegan diet']);
+    await Promise.resolve();
+    cached.clearCache();
+    release();
+    expect((await pending).length).toBe(1);
+    expect(cached.cached).toBe(0);
+  });
+});
+
+describe('a memory’s embedder cache', () => {
+  it('embeds a chat turn’s user message once: as retrieve’s query, then as the episode its ingest keeps', async () => {
+    const embedder = countingEmbedder();
+    const { memory } = await createTestMemory({ embedder, episodes: true });
+    const message = 'I have been vegan for ten years now and I cook every night';
+    await memory.retrieve(message, owner);
+    const operations = await memory.ingest([{ role: 'user', content: message }], { ...owner, sessionId: 's1', source: { type: 'user_implicit', id: 'turn-1' } });
+    expect(operations.map((operation) => operation.content)).toContain(message);
+    expect(embedder.calls.flat().filter((text) => text === message)).toHaveLength(1);
+    await memory.close();
+  });
+
+  const erasures: Record<string, (memory: Memory, operations: Operation[]) => Promise<unknown>> = {
+    forgetSource: (memory) => memory.forgetSource('turn-1', owner),
+    forget: (memory, operations) => memory.forget(operations[0]!.memoryId, owner),
+    undo: (memory, operations) => memory.undo(operations.at(-1)!, owner),
+  };
+  for (const [verb, erase] of Object.entries(erasures)) {
+    it(`forgets every text it held when ${verb} erases`, async () => {
+      const embedder = countingEmbedder();
+      const { memory } = await createTestMemory({ embedder });
+      const operations = await memory.ingest([{ role: 'user', content: 'I am allergic to peanuts' }], { ...owner, sessionId: 's1', source: { type: 'user_implicit', id: 'turn-1' } });
+      await memory.retrieve('what is the user allergic to?', owner);
+      await erase(memory, operations);
+      embedder.calls.length = 0;
+      await memory.retrieve('what is the user allergic to?', owner);
+      expect(embedder.calls).toEqual([['what is the user allergic to?']]);
+      await memory.close();
+    });
+  }
+
+  it('forgets every text it held when a held write is rejected', async () => {
+    const embedder = countingEmbedder();
+    const { memory } = await createTestMemory({ embedder, review: { sources: ['user_implicit'] } });
+    await memory.ingest([{ role: 'user', content: 'I am allergic to peanuts' }], { ...owner, sessionId: 's1', source: { type: 'user_implicit', id: 'turn-1' } });
+    await memory.retrieve('what is the user allergic to?', owner);
+    const [held] = await memory.pending(owner);
+    await memory.reject(held!.id, owner);
+    embedder.calls.length = 0;
+    await memory.retrieve('what is the user allergic to?', owner);
+    expect(embedder.calls).toEqual([['what is the user allergic to?']]);
+    await memory.close();
+  });
+});
