@@ -6,7 +6,8 @@
  * from text to vector, in front of the checked embedder, hands back what it embedded already.
  *
  * Rules it keeps:
- * - Bounded: at most {@link EMBED_CACHE_LIMIT} texts, the least recently used out first.
+ * - Bounded: at most {@link EMBED_CACHE_LIMIT} texts, the least recently used out first; a call
+ *   of more than {@link EMBED_CACHE_CALL} texts (bulk work) neither reads nor fills it.
  * - Erasure clears it ({@link CachingEmbedder.clearCache}, with compute's token cache:
  *   verbs/deps.ts `clearTextCaches`), so no text a user erased stays in it; an embed that was
  *   in flight across the clear keeps nothing it read before it.
@@ -18,6 +19,12 @@ import type { Embedder } from './embedder';
 
 /** Texts held at most: some 390 kB of 384-d vectors, a few hundred turns of a conversation. */
 export const EMBED_CACHE_LIMIT = 256;
+/**
+ * Texts a call may have and still use the cache. A larger call is bulk work (an import, a
+ * replay, a re-embedding: hundreds of texts a call, seldom repeated) and goes straight to the
+ * embedder: it would only push the recent turns out and copy every vector.
+ */
+export const EMBED_CACHE_CALL = 32;
 
 export interface CachingEmbedder extends Embedder {
   embed(texts: readonly string[]): Promise<Float32Array[]>;
@@ -55,6 +62,7 @@ export function cachingEmbedder(embedder: Embedder, limit = EMBED_CACHE_LIMIT): 
       generation++;
     },
     async embed(texts) {
+      if (texts.length > EMBED_CACHE_CALL) return embedder.embed(texts);
       const found = new Map<string, Float32Array>();
       for (const text of texts) {
         const vector = found.has(text) ? undefined : take(text);

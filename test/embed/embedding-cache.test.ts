@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Embedder } from '../../src/embed/embedder';
 import type { Memory, Operation } from '../../src/index';
-import { cachingEmbedder } from '../../src/embed/embedding-cache';
+import { cachingEmbedder, EMBED_CACHE_CALL } from '../../src/embed/embedding-cache';
 import { createHashEmbedder } from '../../src/embed/hash-embedder';
 import { createTestMemory } from '../helpers/memory';
 
@@ -51,6 +51,17 @@ describe('cachingEmbedder', () => {
     inner.calls.length = 0;
     await cached.embed(['one', 'two', 'three']);
     expect(inner.calls).toEqual([['two']]);
+  });
+
+  it('leaves a bulk call (an import, a replay) to the embedder: it neither reads nor fills the cache', async () => {
+    const inner = countingEmbedder();
+    const cached = cachingEmbedder(inner);
+    await cached.embed(['a vegan diet']);
+    const bulk = ['a vegan diet', ...Array.from({ length: EMBED_CACHE_CALL }, (_, i) => `memory ${i}`)];
+    const vectors = await cached.embed(bulk);
+    expect(inner.calls.at(-1)).toEqual(bulk);
+    expect(vectors).toHaveLength(bulk.length);
+    expect(cached.cached).toBe(1);
   });
 
   it('caches nothing from a failed call, and nothing from a call in flight when it is cleared', async () => {
