@@ -9,6 +9,7 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { createRuleExtractor, ValidationError, type Extractor } from 'engram';
 import { engramMiddleware } from 'engram/ai-sdk';
+import { countingEmbedder } from '../helpers/counting-embedder';
 import { createTestMemory } from '../helpers/memory';
 import { findInDatabases } from '../helpers/scan';
 
@@ -56,6 +57,19 @@ describe('engramMiddleware', () => {
     expect(system).toContain('] The user follows a vegetarian diet.\n</MEMORIES>');
     expect(await contents(memory, 'alice')).toEqual(['The user follows a vegetarian diet.', 'The user prefers aisle seating on flights.']);
     expect(await findInDatabases(factory, 'Assistantia')).toEqual([]);
+    await memory.close();
+  });
+
+  it("asks the embedder once for the user's turn: as the query the middleware retrieves with, then as the episode its ingest keeps", async () => {
+    const embedder = countingEmbedder();
+    const { memory } = await createTestMemory({ embedder, episodes: true });
+    const model = new MockLanguageModelV3({ doGenerate: generated('Lentil curry.') });
+    const middleware = engramMiddleware({ memory, userId: 'alice', sessionId: 's1' });
+    const turn = 'I have been vegan for ten years now and I cook every night.';
+    await generateText({ model: wrapLanguageModel({ model, middleware }), prompt: turn });
+    await middleware.flush();
+    expect((await memory.list({ userId: 'alice' })).map((record) => record.content)).toContain(turn);
+    expect(embedder.calls.flat().filter((text) => text === turn)).toHaveLength(1);
     await memory.close();
   });
 

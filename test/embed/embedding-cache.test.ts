@@ -1,24 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Embedder } from '../../src/embed/embedder';
 import type { Memory, Operation } from '../../src/index';
 import { cachingEmbedder, EMBED_CACHE_CALL } from '../../src/embed/embedding-cache';
-import { createHashEmbedder } from '../../src/embed/hash-embedder';
+import { countingEmbedder } from '../helpers/counting-embedder';
 import { createTestMemory } from '../helpers/memory';
-
-/** The hash embedder, recording the texts of every call it gets. */
-function countingEmbedder(): Embedder & { calls: string[][] } {
-  const inner = createHashEmbedder(64);
-  const calls: string[][] = [];
-  return {
-    id: 'counting-hash-64',
-    dim: 64,
-    calls,
-    embed(texts) {
-      calls.push([...texts]);
-      return inner.embed(texts);
-    },
-  };
-}
 
 const owner = { userId: 'ada', appName: 'default' };
 
