@@ -26,8 +26,8 @@ async function previousFormatStore(prefix: string): Promise<{ oldSeq: number }> 
   await memories.upsert({ ids: [row.id], embeddings: [row.embedding!], documents: [row.document!], metadatas: [row.metadata] });
   await control.upsert({ ids: [`v:${key}`], embeddings: [[1]], documents: [''], metadatas: [{ kind: 'version', version: 1, [`p:${key}`]: true }] });
   const oldSeq = 2 ** 20;
-  const { held: _held, ...unmarked } = inputRow(input('s1', 1), oldSeq).metadata; // no review mark then
   const stored = inputRow(input('s1', 1), oldSeq);
+  const { held: _held, ...unmarked } = stored.metadata; // no review mark then
   await inputs.upsert({ ids: [stored.id], embeddings: [[1]], documents: [stored.document!], metadatas: [unmarked] });
   // A decided commit its writer left: plan parts as plain JSON (no `z`), boolean flag, lease over.
   const left = memoryRow(testRecord({ id: 'mem_left', content: 'x'.repeat(3 * PART_CHARS) }), 2);
