@@ -36,7 +36,7 @@ export type { RejectReport } from './review/review';
 export type { Explanation, Miss, MissReason } from './retrieve/explain';
 export { SESSION_SUMMARY_TOPIC } from './session/summarize';
 export { EPISODE_TOPIC } from './extract/topics';
-export { EPISODES_HEADING } from './inject/inject';
+export { EPISODES_HEADING, MORE_FACTS_HEADING } from './inject/inject';
 export type { Embedder } from './embed/embedder';
 export { createHashEmbedder } from './embed/hash-embedder';
 export { normalize } from './embed/vector';

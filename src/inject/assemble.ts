@@ -9,15 +9,18 @@
  * - A memory is in or out whole: lines are never cut.
  * - What is left out is a tail of the ranking: every included memory ranks above every dropped
  *   one, so the lowest-ranked go first.
- * - `order: 'stable'` writes the chosen memories by creation (then id), and bands each by its
- *   confidence as last stored rather than decayed to now: a line is a function of its record
- *   alone, so an unchanged chosen set gives the same bytes at any later time, and a memory
- *   created later lands after the lines already there.
+ * - `order: 'stable'` writes the chosen memories by creation (then facts before episodes, then
+ *   id), facts and episodes alike, and bands each by its confidence as last stored rather than
+ *   decayed to now: a line is a function of its record alone, so an unchanged chosen set gives
+ *   the same bytes at any later time, and a memory created later lands after the lines already
+ *   there. A fact created after an episode is therefore written after the episodes' lines, under
+ *   a heading of its own (renderBlock labels each run), not above the episodes' heading.
  */
 import { PluginError, ValidationError } from '../errors';
 import type { Retrieved } from '../retrieve/retrieve';
+import { isEpisode } from '../extract/topics';
 import { byCreation, decayedConfidence } from '../schema';
-import { memoryLine, renderBlock } from './inject';
+import { factsFirst, memoryLine, renderBlock } from './inject';
 
 /** How the block orders the chosen memories: by rank (`'score'`), or by creation so it stays byte-stable (`'stable'`). */
 export type AssembleOrder = 'score' | 'stable';
@@ -39,9 +42,17 @@ export interface Assembled {
   tokens: number;
 }
 
-/** Oldest first, then by id ({@link byCreation} of the memories): the order of the stable block, and the tiebreak of the ranking. */
+/** Oldest first, then by id ({@link byCreation} of the memories): the tiebreak of the ranking. */
 export function byCreatedMemory(a: Retrieved, b: Retrieved): number {
   return byCreation(a.memory, b.memory);
+}
+
+/**
+ * The order of the stable block: oldest first; of one moment (a turn's episode and the facts
+ * drawn from it), facts before episodes, so a turn adds at most one run of each; then by id.
+ */
+export function byStableOrder(a: Retrieved, b: Retrieved): number {
+  return a.memory.createdAt - b.memory.createdAt || Number(isEpisode(a.memory)) - Number(isEpisode(b.memory)) || byCreatedMemory(a, b);
 }
 
 /**
@@ -99,14 +110,14 @@ export function assembleContext(system: string, retrieved: readonly Retrieved[],
   const ranked = rank(retrieved);
   const stable = plan.order === 'stable';
   const lines = new Map(ranked.map((hit) => [hit, memoryLine(hit.memory, stable ? hit.memory.confidence : decayedConfidence(hit.memory, plan.now))]));
-  const arrange = (chosen: Retrieved[]) => (stable ? chosen.sort(byCreatedMemory) : chosen);
+  const arrange = (chosen: Retrieved[]) => (stable ? chosen.sort(byStableOrder) : chosen);
   const counted = new Map<number, { text: string; tokens: number }>();
   const measure = (p: number) => {
     let entry = counted.get(p);
     if (!entry) {
       const text = renderBlock(
         system,
-        arrange(ranked.slice(0, p)).map((hit) => ({ memory: hit.memory, line: lines.get(hit)! })),
+        (stable ? arrange(ranked.slice(0, p)) : factsFirst(ranked.slice(0, p))).map((hit) => ({ memory: hit.memory, line: lines.get(hit)! })),
       );
       counted.set(p, (entry = { text, tokens: count(text) }));
     }

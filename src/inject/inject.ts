@@ -45,15 +45,31 @@ export function memoryLine(memory: LineMemory, confidence: number): string {
   return `- [confidence: ${confidenceBand(confidence)}, source: ${source}] ${date}${escapeMemoryText(memory.content)}`;
 }
 
+/** Heads a run of facts that follows episodes (only `order: 'stable'` writes one: it appends by creation). */
+export const MORE_FACTS_HEADING = 'More information you know about this user:';
+
+type BlockEntry = { memory: LineMemory; line: string };
+
+/** Facts first, then episodes, each kind in the order given: the order of `inject` and of `assemble`'s `'score'` order. */
+export function factsFirst<Entry extends { memory: { topic: string } }>(entries: readonly Entry[]): Entry[] {
+  return [...entries.filter(({ memory }) => !isEpisode(memory)), ...entries.filter(({ memory }) => isEpisode(memory))];
+}
+
 /**
- * The system prompt followed by the `<MEMORIES>` block: the facts' lines in the order given,
- * then the episodes' under their own heading. Facts first: episodes are the part that grows
- * most turns, so a block in a fixed order keeps its bytes when an episode is added.
+ * The system prompt followed by the `<MEMORIES>` block: the lines in the order given, each run of
+ * episodes under {@link EPISODES_HEADING} and each run of facts after one under
+ * {@link MORE_FACTS_HEADING}. A heading is written where a run starts, so appending lines keeps
+ * every byte before them: given {@link factsFirst}, the block is the facts then one labelled
+ * part of episodes; given creation order (`'stable'`), a fact newer than an episode is appended
+ * under a heading of its own rather than written above the episodes.
  */
-export function renderBlock(system: string, entries: readonly { memory: LineMemory; line: string }[]): string {
-  const facts = entries.filter(({ memory }) => !isEpisode(memory)).map(({ line }) => line);
-  const episodes = entries.filter(({ memory }) => isEpisode(memory)).map(({ line }) => line);
-  const lines = episodes.length ? [...facts, EPISODES_HEADING, ...episodes] : facts;
+export function renderBlock(system: string, entries: readonly BlockEntry[]): string {
+  const lines: string[] = [];
+  entries.forEach(({ memory, line }, i) => {
+    const episode = isEpisode(memory);
+    if (episode !== (i > 0 && isEpisode(entries[i - 1]!.memory))) lines.push(episode ? EPISODES_HEADING : MORE_FACTS_HEADING);
+    lines.push(line);
+  });
   return `${system}\n\n${MEMORIES_OPEN}\n${MEMORIES_PREAMBLE}\n${lines.join('\n')}${lines.length ? '\n' : ''}${MEMORIES_CLOSE}`;
 }
 
@@ -61,6 +77,6 @@ export function renderBlock(system: string, entries: readonly { memory: LineMemo
 export function renderContext(system: string, retrieved: readonly Retrieved[], now: number): string {
   return renderBlock(
     system,
-    retrieved.map(({ memory }) => ({ memory, line: memoryLine(memory, decayedConfidence(memory, now)) })),
+    factsFirst(retrieved).map(({ memory }) => ({ memory, line: memoryLine(memory, decayedConfidence(memory, now)) })),
   );
 }

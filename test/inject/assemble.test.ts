@@ -2,11 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PluginError, ValidationError } from '../../src/errors';
 import { assembleContext, byRank, type AssemblePlan } from '../../src/inject/assemble';
-import { EPISODES_HEADING, renderContext, MEMORIES_CLOSE } from '../../src/inject/inject';
+import { EPISODES_HEADING, MORE_FACTS_HEADING, renderContext, MEMORIES_CLOSE } from '../../src/inject/inject';
 import { estimateTokens } from '../../src/inject/tokens';
 import type { Retrieved } from '../../src/retrieve/retrieve';
 import type { MemoryRecord } from '../../src/schema';
 import { record, T } from '../consolidate/fixtures';
+import { createTestMemory } from '../helpers/memory';
 
 const DAY = 86_400_000;
 
@@ -131,23 +132,42 @@ describe("assembleContext order: 'stable'", () => {
     expect(after.slice(head.length)).toBe(`- [confidence: medium, source: user_implicit] newest\n${MEMORIES_CLOSE}`);
   });
 
-  it('writes episodes after the facts under their heading, so a new episode keeps the block as its prefix and a new fact the facts before it', () => {
+  it('writes facts and episodes by creation, each run under its heading, so a new episode or a new fact keeps the block as its prefix', () => {
     const episode = record('e1', 'I went hiking yesterday.', 'episode', { createdAt: T + 500, updatedAt: T + 500 });
     const later = record('e2', 'I baked bread today.', 'episode', { createdAt: T + 3000, updatedAt: T + 3000 });
     const stable = (hits: Retrieved[]) => assembleContext('sys', hits, plan(10_000, { order: 'stable' })).text;
     const before = stable([hit(episode, 0.9), hit(oldest, 0.2), hit(middle, 0.5)]);
-    const lines = before.split('\n');
-    expect(lines.slice(lines.indexOf(EPISODES_HEADING) - 2, lines.indexOf(EPISODES_HEADING) + 2)).toEqual([
+    const said = `(${new Date(T).toISOString().slice(0, 10)})`;
+    expect(before.split('\n').slice(4, -1)).toEqual([
       '- [confidence: high, source: user_implicit] oldest',
+      EPISODES_HEADING,
+      `- [confidence: medium, source: user_implicit] ${said} I went hiking yesterday.`,
+      MORE_FACTS_HEADING,
       '- [confidence: medium, source: user_implicit] middle',
+    ]);
+    const head = before.slice(0, before.length - MEMORIES_CLOSE.length);
+    const withEpisode = stable([hit(later, 1), hit(episode, 0.9), hit(oldest, 0.2), hit(middle, 0.5)]);
+    expect(withEpisode.slice(head.length)).toBe(`${EPISODES_HEADING}\n- [confidence: medium, source: user_implicit] ${said} I baked bread today.\n${MEMORIES_CLOSE}`);
+    const withFact = stable([hit(newest, 1), hit(episode, 0.9), hit(oldest, 0.2), hit(middle, 0.5)]);
+    expect(withFact.slice(head.length)).toBe(`- [confidence: medium, source: user_implicit] newest\n${MEMORIES_CLOSE}`);
+    // Of one moment (a turn's episode and the facts drawn from it), the facts come first.
+    const turn = record('m4', 'same turn', 't', { createdAt: T + 500, updatedAt: T + 500 });
+    expect(
+      stable([hit(episode, 0.9), hit(turn, 0.1), hit(oldest, 0.2)])
+        .split('\n')
+        .slice(4, -1),
+    ).toEqual(['- [confidence: high, source: user_implicit] oldest', '- [confidence: medium, source: user_implicit] same turn', EPISODES_HEADING, `- [confidence: medium, source: user_implicit] ${said} I went hiking yesterday.`]);
+  });
+
+  it("writes the facts above one episodes' heading in score order, whatever their rank", () => {
+    const episode = record('e1', 'I went hiking yesterday.', 'episode', { createdAt: T + 500, updatedAt: T + 500 });
+    const text = assembleContext('sys', [hit(episode, 0.9), hit(oldest, 0.2), hit(middle, 0.5)], plan(10_000)).text;
+    expect(text.split('\n').slice(4, -1)).toEqual([
+      '- [confidence: medium, source: user_implicit] middle',
+      '- [confidence: high, source: user_implicit] oldest',
       EPISODES_HEADING,
       `- [confidence: medium, source: user_implicit] (${new Date(T).toISOString().slice(0, 10)}) I went hiking yesterday.`,
     ]);
-    const head = before.slice(0, before.length - MEMORIES_CLOSE.length);
-    expect(stable([hit(later, 1), hit(episode, 0.9), hit(oldest, 0.2), hit(middle, 0.5)]).startsWith(head)).toBe(true);
-    const withFact = stable([hit(newest, 1), hit(episode, 0.9), hit(oldest, 0.2), hit(middle, 0.5)]);
-    const facts = before.slice(0, before.indexOf(EPISODES_HEADING));
-    expect(withFact.startsWith(`${facts}- [confidence: medium, source: user_implicit] newest\n${EPISODES_HEADING}\n`)).toBe(true);
   });
 
   it('still chooses by rank when the budget binds', () => {
@@ -174,5 +194,30 @@ describe('estimateTokens', () => {
     expect(estimateTokens('I live in Lisbon.')).toBe(18);
     expect(estimateTokens('我住在里斯本。')).toBe(22);
     expect(estimateTokens('😊')).toBe(5);
+  });
+});
+
+describe("assemble order: 'stable' through a memory with default options (episodes on)", () => {
+  it('keeps the previous block as the prefix of the next across turns that add both a fact and an episode', async () => {
+    const { memory, clock } = await createTestMemory({ episodes: true });
+    const owner = { userId: 'ada' };
+    const turn = (content: string, id: string) => memory.ingest([{ role: 'user', content }], { ...owner, sessionId: id, source: { type: 'user_implicit', id } });
+    const block = async () => memory.assemble('sys', await memory.retrieve('What do you know about me?', { ...owner, k: 50 }), { maxTokens: 10_000, order: 'stable' }).text;
+    await turn("Call me Ada. I'm vegetarian.", 's1');
+    const blocks = [await block()];
+    for (const [i, content] of ['I moved to Lisbon last month.', 'I have a dog named Rex.', 'I went hiking yesterday with my sister.'].entries()) {
+      clock.advance(DAY);
+      const operations = await turn(content, `s${i + 2}`);
+      expect(operations.map(({ action }) => action)).toContain('CREATE');
+      blocks.push(await block());
+    }
+    await memory.close();
+    // Each turn added a fact after an episode: the block of the turn before is still its prefix, every line of it.
+    expect(blocks.at(-1)).toContain(EPISODES_HEADING);
+    for (let i = 1; i < blocks.length; i++) {
+      const head = blocks[i - 1]!.slice(0, blocks[i - 1]!.length - MEMORIES_CLOSE.length);
+      expect(blocks[i]!.length).toBeGreaterThan(blocks[i - 1]!.length);
+      expect(blocks[i]!.startsWith(head), `turn ${i + 1}:\n${blocks[i - 1]}\n---\n${blocks[i]}`).toBe(true);
+    }
   });
 });
