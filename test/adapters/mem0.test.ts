@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
-import { NotFoundError, PermissionError, ValidationError } from 'engram';
+import { DEFAULT_WEIGHTS, NotFoundError, PermissionError, StorageError, ValidationError } from 'engram';
 import { Memory, type MemoryConfig } from 'engram/mem0';
 import { md5Hex } from '../../src/adapters/mem0/md5';
 import { LOCATE_KEY, REPLACE_ONLY_KEY } from '../../src/adapters/mem0/resolve';
@@ -34,6 +34,51 @@ describe('md5Hex', () => {
     for (const text of ['', 'abc', 'x'.repeat(55), 'x'.repeat(56), 'y'.repeat(64), 'Zoë 李雷 😀 \u{1F600}', 'z'.repeat(1000)]) {
       expect(md5Hex(text)).toBe(createHash('md5').update(text).digest('hex'));
     }
+  });
+});
+
+describe('new Memory() under Node', () => {
+  it("rejects the first call with StorageError whose advice is the facade's own constructor, not createMemory", async () => {
+    expect(globalThis.indexedDB).toBeUndefined();
+    const memory = new Memory();
+    await expect(memory.add('I love sci-fi movies', { userId: 'alice' })).rejects.toThrow(StorageError);
+    const advice = await memory.add('I love sci-fi movies', { userId: 'alice' }).catch((error: Error) => error.message);
+    expect(advice).toContain("import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';");
+    expect(advice).toContain('new Memory({ indexedDB: new IDBFactory(), IDBKeyRange })');
+    expect(advice).not.toContain('createMemory');
+    await expect(new Memory({ indexedDB: new IDBFactory(), worker: 'off' }).getAll({ filters: { user_id: 'alice' } })).rejects.toThrow(/needs its IDBKeyRange[\s\S]*new Memory\(\{ indexedDB: new IDBFactory\(\), IDBKeyRange \}\)/);
+  });
+});
+
+describe('Memory.search of a question about the user as a whole', () => {
+  it('scores each memory by its own standing (importance, recency, confidence) when the query tells none apart, so the scores differ and rank sensibly', async () => {
+    let now = Date.UTC(2026, 0, 1);
+    const { memory } = createFacade({ clock: () => now });
+    await memory.add('I have two kids.', { userId: 'alice' });
+    now += 90 * 86_400_000;
+    await memory.add("I'm vegetarian. I love sci-fi movies.", { userId: 'alice' });
+    await memory.add("I'm allergic to nuts.", { userId: 'alice' });
+    // Said again: corroborated, so more certain than the memory beside it that is equal in every other part.
+    await memory.add('I love sci-fi movies.', { userId: 'alice' });
+    const { results } = await memory.search('What do you know about me?', { filters: { user_id: 'alice' } });
+    await memory.close();
+    const scores = results.map((item) => item.score!);
+    // Most important first; the corroborated preference above the older, more important family fact; of two equal in all else, the one said twice.
+    expect(results.map((item) => item.memory)).toEqual(['The user is allergic to nuts.', 'The user loves sci-fi movies.', 'The user has two kids.', 'The user follows a vegetarian diet.']);
+    expect(new Set(scores.map((score) => score.toFixed(3))).size).toBe(scores.length);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    // On the [0, 1] scale of a relevant hit, not squeezed under the recency and importance weights.
+    expect(scores[0]!).toBeGreaterThan(DEFAULT_WEIGHTS.recency + DEFAULT_WEIGHTS.importance);
+    expect(scores.every((score) => score > 0 && score <= 1)).toBe(true);
+  });
+
+  it('keeps the blended score when the query does share words with the memories', async () => {
+    const { memory } = createFacade();
+    await memory.add("I'm vegetarian. I love sci-fi movies.", { userId: 'alice' });
+    const { results } = await memory.search('sci-fi movies', { filters: { user_id: 'alice' } });
+    await memory.close();
+    expect(results[0]!.memory).toBe('The user loves sci-fi movies.');
+    expect(results[0]!.score!).toBeGreaterThan(results[1]!.score! + 0.3);
   });
 });
 

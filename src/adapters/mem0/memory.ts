@@ -8,6 +8,7 @@ import { createMemory, Fact, NotFoundError, PermissionError, StorageError, Valid
 import { checkQuery, checkSearchParams, entityId, entityTarget, expirationOf, filterTarget, messagesOf, rejectTopLevelIds, type Target } from './arguments';
 import { compileFilter } from './filters';
 import { chooseForPrompt } from './prompt';
+import { scoredForSearch } from './standing';
 import { rootOf } from './lineage';
 import { ownerReader, replaceOnlyOf, resolveId, type Owner, type Resolved } from './resolve';
 import {
@@ -38,6 +39,23 @@ export interface MemoryConfig extends MemoryOptions {
   userId?: string;
   /** With `userId`: the app of id-only calls (engram's `appName`). Default `'default'`. */
   agentId?: string;
+}
+
+const NODE_SETUP = "  import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';\n  new Memory({ indexedDB: new IDBFactory(), IDBKeyRange })";
+
+/**
+ * createMemory's check that there is an IndexedDB to open, made before it so the advice names
+ * this facade's constructor (a mem0 caller never calls createMemory). Another backend needs none.
+ */
+function checkIndexedDB(options: MemoryOptions): void {
+  if (options.storage !== undefined) return;
+  const globals = globalThis as { indexedDB?: unknown; IDBKeyRange?: unknown };
+  if (options.indexedDB === undefined && globals.indexedDB === undefined) {
+    throw new StorageError(`new Memory(): there is no IndexedDB here (no config.indexedDB and no global indexedDB, as under Node). Install fake-indexeddb and pass it:\n${NODE_SETUP}`);
+  }
+  if (options.IDBKeyRange === undefined && globals.IDBKeyRange === undefined) {
+    throw new StorageError(`new Memory(): config.indexedDB needs its IDBKeyRange (there is no global IDBKeyRange, as under Node). Pass both from fake-indexeddb:\n${NODE_SETUP}`);
+  }
 }
 
 const DEFAULT_TOP_K = 20;
@@ -74,6 +92,7 @@ export class Memory {
   /** The engram store, opened on first use; a failed open is retried by the next call. */
   #engram(): Promise<EngramMemory> {
     if (this.#given) return Promise.resolve(this.#given);
+    checkIndexedDB(this.#options);
     this.#opening ??= createMemory(this.#startOver ? { ...this.#options, onEviction: 'start-over' } : this.#options).then(
       (memory) => {
         this.#startOver = false;
@@ -140,7 +159,7 @@ export class Memory {
 
   /**
    * The user's memories most relevant to `query`, best first (engram's blended score as
-   * `score`). `filters.user_id` is required; `run_id` and metadata conditions narrow it.
+   * `score`; for a query no memory shares anything with, the memory's standing: see standing.ts). `filters.user_id` is required; `run_id` and metadata conditions narrow it.
    * `threshold` drops memories whose cosine similarity to the query is below it.
    */
   async search(query: string, config: SearchMemoryOptions): Promise<SearchResult> {
@@ -152,7 +171,7 @@ export class Memory {
     const topK = options.topK ?? DEFAULT_TOP_K;
     const engram = await this.#engram();
     // Ranked first, filtered after (any backend): enough candidates that the filter leaves topK.
-    const retrieved = await engram.retrieve(query, { ...owner, k: FILTERED_CANDIDATES });
+    const retrieved = scoredForSearch(await engram.retrieve(query, { ...owner, k: FILTERED_CANDIDATES }));
     const threshold = options.threshold ?? Number.NEGATIVE_INFINITY;
     const kept = retrieved.filter((hit) => hit.relevance >= threshold && passes(hit.memory)).slice(0, topK);
     const chosen = chooseForPrompt(engram, kept, options);
