@@ -1,13 +1,15 @@
 /**
  * "Your memories": a chat app's memory settings screen for the page's current user. Their
- * active memories grouped by topic, each with edit (`correct`), delete (`forget`), pin/unpin
- * and "why" (`why`'s steps and sources); above them the review inbox (`pending`) with approve
+ * active memories grouped by topic, each with edit (`correct`; given another topic, the new text
+ * is remembered there and the old memory forgotten), delete (`forget`, after a confirmation:
+ * an erasure cannot be undone), pin/unpin and "why" (`why`'s steps and sources); above them the review inbox (`pending`) with approve
  * and reject. It redraws on every change of the owner's memories (`subscribe`), in this tab or
  * another, and after each of its own actions. Every action says what it did on the status line;
  * a failure is said there as text.
  */
 import type { Memory, MemoryRecord, PendingMemory, WhyReport } from '../src/index';
 import { formatTime } from './clock';
+import { confirmInPage } from './confirm';
 import { h, mount } from './dom';
 import type { Owner } from './views';
 
@@ -104,7 +106,7 @@ export function createMemoriesPanel(deps: MemoriesPanelDeps): MemoriesPanel {
   /** Memory ids whose "why" is open, and what it said: kept across redraws. */
   const openWhy = new Map<string, WhyReport>();
   /** The memory being edited and its draft, if any. */
-  let editing: { id: string; text: string } | undefined;
+  let editing: { id: string; text: string; topic: string } | undefined;
 
   function say(text: string, failed = false) {
     status.textContent = text;
@@ -149,12 +151,37 @@ export function createMemoriesPanel(deps: MemoriesPanelDeps): MemoriesPanel {
     );
   }
 
+  /**
+   * The edit of `record` to `content` on `topic`: a correction on its own topic; on another, the
+   * text is remembered there from the same kind of source a correction has (so
+   * `forgetSource('correction:<id>')` still reverts it), keeping the pin, and then the old memory
+   * is forgotten: engram keeps a memory's topic through every update.
+   */
+  async function edit(record: MemoryRecord, content: string, topic: string): Promise<string> {
+    const memory = deps.memory();
+    const owner = deps.owner();
+    if (topic === record.topic) {
+      const operation = await memory.correct(record.id, content, owner);
+      return operation.action === 'NOOP' ? `Edit: the memory already says “${short(content)}”.` : `Edited: it now says “${short(content)}”.`;
+    }
+    const fact = { content, topic, importance: record.importance, halfLifeDays: record.halfLifeDays };
+    const operation = await memory.remember(fact, { ...owner, source: { type: 'user_explicit', id: `correction:${record.id}` } });
+    if (record.pinned) await memory.pin(operation.memoryId, owner);
+    await memory.forget(record.id, owner);
+    return `Edited: it now says “${short(content)}” under ${topic}.`;
+  }
+
   /** The editor of `record`, in place of its text and buttons; its draft survives a redraw (another tab's change). */
-  function renderEditor(record: MemoryRecord, draft: { id: string; text: string }) {
+  function renderEditor(record: MemoryRecord, draft: { id: string; text: string; topic: string }) {
     const input = h('textarea', { rows: 2, 'aria-label': `New text for “${short(record.content)}”`, 'data-testid': 'mem-edit-input' });
     input.value = draft.text;
     input.addEventListener('input', () => {
       draft.text = input.value;
+    });
+    const topicInput = h('input', { type: 'text', 'aria-label': `Topic of “${short(record.content)}”`, 'data-testid': 'mem-edit-topic', list: 'mem-topics', autocomplete: 'off' });
+    topicInput.value = draft.topic;
+    topicInput.addEventListener('input', () => {
+      draft.topic = topicInput.value;
     });
     const cancel = () => {
       editing = undefined;
@@ -162,21 +189,44 @@ export function createMemoriesPanel(deps: MemoriesPanelDeps): MemoriesPanel {
     };
     const save = () => {
       const content = input.value.trim();
+      const topic = topicInput.value.trim();
       if (content === '') return say('Edit: the new text is empty; type what the memory should say, or cancel.', true);
+      if (topic === '') return say('Edit: the topic is empty; name what the memory is about, or cancel.', true);
       act('Edit', async () => {
-        const operation = await deps.memory().correct(record.id, content, deps.owner());
+        const done = await edit(record, content, topic);
         editing = undefined;
-        return operation.action === 'NOOP' ? `Edit: the memory already says “${short(content)}”.` : `Edited: it now says “${short(content)}”.`;
+        return done;
       });
     };
-    input.addEventListener('keydown', (event) => {
+    const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Enter' && !event.shiftKey) {
         event.preventDefault();
         save();
       } else if (event.key === 'Escape') cancel();
-    });
+    };
+    input.addEventListener('keydown', onKey);
+    topicInput.addEventListener('keydown', onKey);
     queueMicrotask(() => input.focus());
-    return h('div', { class: 'mem-editor' }, input, h('div', { class: 'mem-actions' }, button('Save', 'mem-save', 'Save the new text', save, 'primary'), button('Cancel', 'mem-cancel', 'Cancel the edit', cancel)));
+    return h(
+      'div',
+      { class: 'mem-editor' },
+      input,
+      h('label', { class: 'mem-topic-field' }, 'Topic ', topicInput),
+      h('div', { class: 'mem-actions' }, button('Save', 'mem-save', 'Save the new text', save, 'primary'), button('Cancel', 'mem-cancel', 'Cancel the edit', cancel)),
+    );
+  }
+
+  /** Delete erases (`forget`): no undo brings the text back, so it asks first, saying so (and that the memory is pinned, when it is). */
+  async function confirmDelete(record: MemoryRecord) {
+    const what = `“${short(record.content)}”`;
+    const confirmed = await confirmInPage(
+      'confirm-delete',
+      h('b', {}, `“${record.content}”`),
+      record.pinned ? ' is pinned: you asked to keep it.' : '',
+      ' Deleting erases it from the memory and its words from the conversation it came from. This cannot be undone.',
+    );
+    if (!confirmed) return act('Delete', async () => `Delete cancelled: ${what} is still remembered.`);
+    act('Delete', async () => (await deps.memory().forget(record.id, deps.owner()), `Deleted ${what}: it is gone from the memory and from the conversation it came from.`));
   }
 
   function renderRecord(record: MemoryRecord) {
@@ -201,20 +251,14 @@ export function createMemoriesPanel(deps: MemoriesPanelDeps): MemoriesPanel {
         'div',
         { class: 'mem-actions' },
         button('Edit', 'mem-edit', `Edit ${what}`, () => {
-          editing = { id: record.id, text: record.content };
+          editing = { id: record.id, text: record.content, topic: record.topic };
           item.replaceWith(renderRecord(record));
         }),
         pinned
           ? button('Unpin', 'mem-unpin', `Unpin ${what}`, () => act('Unpin', async () => (await deps.memory().unpin(record.id, deps.owner()), `Unpinned ${what}: it ages like the others again.`)))
           : button('Pin', 'mem-pin', `Pin ${what}`, () => act('Pin', async () => (await deps.memory().pin(record.id, deps.owner()), `Pinned ${what}: it is kept and never fades.`))),
         h('button', { type: 'button', 'data-testid': 'mem-why', 'aria-label': `Why ${what}`, 'aria-expanded': String(why !== undefined), onclick: toggleWhy }, why ? 'Hide why' : 'Why?'),
-        button(
-          'Delete',
-          'mem-delete',
-          `Delete ${what}`,
-          () => act('Delete', async () => (await deps.memory().forget(record.id, deps.owner()), `Deleted ${what}: it is gone from the memory and from the conversation it came from.`)),
-          'danger',
-        ),
+        button('Delete', 'mem-delete', `Delete ${what}`, () => void confirmDelete(record), 'danger'),
       ),
       ...(why ? [renderWhy(why)] : []),
     );
@@ -229,6 +273,12 @@ export function createMemoriesPanel(deps: MemoriesPanelDeps): MemoriesPanel {
       groups.length === 0
         ? h('p', { class: 'muted', 'data-testid': 'mem-empty' }, 'Nothing remembered yet.')
         : groups.map(([topic, members]) => h('section', { class: 'mem-topic', 'data-testid': 'mem-topic', 'data-topic': topic }, h('h4', {}, topic), h('ul', { class: 'mem-items' }, members.map(renderRecord)))),
+      // The editor's topic suggestions: the topics the user's memories are on.
+      h(
+        'datalist',
+        { id: 'mem-topics' },
+        groups.map(([topic]) => h('option', { value: topic })),
+      ),
     );
     node.dataset['owner'] = deps.owner().userId;
   }

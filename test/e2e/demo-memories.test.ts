@@ -1,7 +1,7 @@
 /**
  * The demo's "Your memories" panel, driven in Chromium on the real page: edit (`correct`) changes
- * the text and `why` then shows the correction, delete (`forget`) removes a memory for good (also
- * after a reload), a pin survives a reload, and the review inbox's approve moves a held write into
+ * the text and `why` then shows the correction, and an edit given another topic moves the memory
+ * under it; delete asks first, then (`forget`) removes a memory for good (also after a reload), a pin survives a reload, and the review inbox's approve moves a held write into
  * the list while reject drops it. Screenshots at 1280 and 390 px go to artifacts/demo-memories-*.png.
  */
 import { copyFile } from 'node:fs/promises';
@@ -95,8 +95,27 @@ describe('demo page: Your memories', () => {
     await item(page, 'eats eggs').screenshot({ path: demo.shots.path('why-after-edit') });
   });
 
-  it('deletes a memory, and it does not come back after a reload', async () => {
+  it('asks before it deletes a memory: Cancel and Escape keep it, Delete erases it, and it does not come back after a reload', async () => {
+    const dialog = page.getByTestId('confirm-delete');
     await item(page, 'goes by Sam').getByTestId('mem-delete').click();
+    await dialog.waitFor({ state: 'visible' });
+    expect(await dialog.textContent()).toContain('“The user goes by Sam.”');
+    expect(await dialog.textContent()).toContain('cannot be undone');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('confirm-delete-cancel');
+    await demo.shots.take(page, 'delete-confirm');
+    await page.getByTestId('confirm-delete-cancel').click();
+    await panelSettled(page);
+    expect((await listed(page)).map((memory) => memory.topic)).toEqual(['diet', 'identity', 'travel']);
+    expect(await status(page)).toBe('Delete cancelled: “The user goes by Sam.” is still remembered.');
+    await item(page, 'goes by Sam').getByTestId('mem-delete').click();
+    await dialog.waitFor({ state: 'visible' });
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await panelSettled(page);
+    expect((await listed(page)).map((memory) => memory.topic)).toEqual(['diet', 'identity', 'travel']);
+
+    await item(page, 'goes by Sam').getByTestId('mem-delete').click();
+    await page.getByTestId('confirm-delete-ok').click();
     await panelSettled(page);
     expect((await listed(page)).map((memory) => memory.topic)).toEqual(['diet', 'travel']);
     expect(await status(page)).toContain('Deleted “The user goes by Sam.”');
@@ -207,6 +226,31 @@ describe('demo page: Your memories', () => {
     await panelSettled(page);
     expect((await listed(page)).filter((memory) => memory.pinned).map((memory) => memory.topic)).toEqual(['diet']);
     expect(await status(page)).toContain('Unpinned “The user prefers window seating on flights.”');
+  });
+
+  it('moves an edited memory under the topic it is given, and asks again before deleting a pinned one, saying it is pinned', async () => {
+    await item(page, 'window seating').getByTestId('mem-edit').click();
+    const topic = page.getByTestId('mem-edit-topic');
+    expect(await topic.inputValue()).toBe('travel');
+    await page.getByTestId('mem-edit-input').fill('The user lives in Lisbon.');
+    await topic.fill('home');
+    await page.getByTestId('mem-save').click();
+    await panelSettled(page);
+    const moved = (await listed(page)).map((memory) => [memory.topic, memory.content]);
+    expect(moved).toContainEqual(['home', 'The user lives in Lisbon.']);
+    expect(moved.map(([name]) => name)).not.toContain('travel');
+    expect(await status(page)).toBe('Edited: it now says “The user lives in Lisbon.” under home.');
+    await reload(page);
+    expect((await listed(page)).map((memory) => [memory.topic, memory.content])).toEqual(moved);
+    await page.locator('#memories').screenshot({ path: demo.shots.path('panel-after-move') });
+
+    const dialog = page.getByTestId('confirm-delete');
+    await item(page, 'eats eggs').getByTestId('mem-delete').click();
+    await dialog.waitFor({ state: 'visible' });
+    expect(await dialog.textContent()).toContain('pinned');
+    await page.getByTestId('confirm-delete-cancel').click();
+    await panelSettled(page);
+    expect((await listed(page)).filter((memory) => memory.pinned).map((memory) => memory.content)).toEqual(['The user is vegetarian but eats eggs.']);
   });
 
   it('logged no console errors', () => {
