@@ -7,7 +7,10 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
+import { createMemory, type ForgetReport } from '../src/index';
+import { MemoryOptions } from '../src/memory-options';
 import config from '../vite.config';
 
 const readme = readFileSync(join(process.cwd(), 'README.md'), 'utf8');
@@ -15,6 +18,16 @@ const scripts = (JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'u
 
 /** Docs another branch writes; a link to one is allowed while it is missing, and checked once it exists. */
 const PENDING = new Set(['docs/control.md']);
+
+/** The docs pages, with the README: every page a reader of the repository meets. */
+const PAGES = [
+  'README.md',
+  ...readdirSync(join(process.cwd(), 'docs'))
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => `docs/${file}`),
+];
+const textOf = (page: string) => readFileSync(join(process.cwd(), page), 'utf8');
+const prose = (markdown: string) => markdown.replace(/```[\s\S]*?```/g, '');
 
 /** GitHub's anchors for a Markdown file's headings (lower case, punctuation dropped, spaces to dashes, repeats numbered). */
 function anchorsOf(markdown: string): Set<string> {
@@ -85,15 +98,9 @@ describe('README', () => {
   });
 
   it('links only to files that exist, and to headings they have, from the README and every page of docs/', () => {
-    const pages = [
-      'README.md',
-      ...readdirSync(join(process.cwd(), 'docs'))
-        .filter((file) => file.endsWith('.md'))
-        .map((file) => `docs/${file}`),
-    ];
     const broken: string[] = [];
     let checked = 0;
-    for (const page of pages) {
+    for (const page of PAGES) {
       for (const link of linksOf(readFileSync(join(process.cwd(), page), 'utf8'))) {
         const [path, anchor] = link.split('#') as [string, string | undefined];
         const target = path ? relative(process.cwd(), join(process.cwd(), dirname(page), path)) : page;
@@ -107,5 +114,58 @@ describe('README', () => {
     }
     expect(broken).toEqual([]);
     expect(checked).toBeGreaterThan(30);
+  });
+
+  it("lists every createMemory option, review included, in the README's list and in api.md's table", () => {
+    const options = Object.keys(MemoryOptions.shape);
+    expect(options).toContain('review');
+    const [, list] = /every option is optional \(([^)]*)\)/.exec(readme) ?? [];
+    const listed = [...(list ?? '').matchAll(/`(\w+)`/g)].map((match) => match[1]);
+    const table = textOf('docs/api.md');
+    const rows = table.slice(table.indexOf('## createMemory'), table.indexOf('## Calls'));
+    const documented = [...rows.matchAll(/^\| ((?:`\w+`(?:, )?)+) \|/gm)].flatMap((match) => [...match[1]!.matchAll(/`(\w+)`/g)].map((name) => name[1]));
+    expect(listed.sort()).toEqual([...options].sort());
+    expect(documented.sort()).toEqual([...options].sort());
+  });
+
+  it('defines the seed where a reader of the repository can find it, and every page that speaks of it links there', () => {
+    const definition = textOf('docs/architecture.md');
+    expect(anchorsOf(definition).has('the-seed')).toBe(true);
+    const undefinedUse: string[] = [];
+    // benchmarks.md is written by the benches (its lines are their output), not by hand.
+    for (const page of PAGES.filter((name) => name !== 'docs/benchmarks.md' && name !== 'docs/architecture.md')) {
+      const text = prose(textOf(page));
+      // "the seed", "the seed's …", "seed style": the chapter; not a random generator's seed.
+      if (/\bthe seed\b|\bseed(?:'s|[ -]style| chapter| scenario)/i.test(text) && !/\]\((?:docs\/|\.\/)?architecture\.md#the-seed\)/.test(text)) undefinedUse.push(page);
+    }
+    expect(undefinedUse).toEqual([]);
+  });
+
+  it('cites only documents the repository holds', () => {
+    const missing: string[] = [];
+    for (const page of PAGES) {
+      for (const [, name] of prose(textOf(page)).matchAll(/\b([\w.-]+\.md)\b/g)) {
+        const found = [dirname(page), '.', 'docs', 'src'].some((folder) => existsSync(join(process.cwd(), folder, name!)));
+        if (!found && !PENDING.has(`docs/${name}`)) missing.push(`${page}: ${name}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('README Quick start', () => {
+  it("says what its forgetSource returns: the snippet's one conversation backed every memory, so all are erased and none regenerated", async () => {
+    const [, snippet] = /## Quick start\n\n```ts\n([\s\S]*?)```/.exec(readme) ?? [];
+    expect(snippet).toContain('memory.forgetSource(');
+    // The snippet as written, on fake-indexeddb in-process (the browser's createMemory() has no IndexedDB under Node).
+    const body = snippet!.replace(/^import .*$/m, '').replace('await createMemory()', 'await createMemory({ indexedDB: new IDBFactory(), IDBKeyRange, worker: "off" })');
+    const run = new Function('createMemory', 'IDBFactory', 'IDBKeyRange', `return (async () => {${body}\nawait memory.close();\nreturn { operations, report };})();`) as (
+      ...args: unknown[]
+    ) => Promise<{ operations: { action: string }[]; report: ForgetReport }>;
+    const { operations, report } = await run(createMemory, IDBFactory, IDBKeyRange);
+    const comment = snippet!.slice(snippet!.indexOf('memory.forgetSource(')).split('\n')[1]!;
+    expect(operations.filter((operation) => operation.action === 'CREATE').length).toBe(report.erased.length);
+    expect(report.regenerated).toEqual([]);
+    expect(comment.startsWith(`// → { erased: [${report.erased.map(() => "'mem_…'").join(', ')}], regenerated: [] }`)).toBe(true);
   });
 });
