@@ -12,7 +12,6 @@ import { withLineage } from '../storage/lineage';
 import { writeOwner, type OwnerWrite } from '../storage/write-owner';
 import { MAX_NEIGHBOURS, planConsolidation, type PlanContext, type PlanTarget } from './plan';
 import { planHeld, queuedFacts } from '../review/hold';
-import { sameFactKey } from '../text';
 
 export interface ConsolidateDeps {
   storage: Storage;
@@ -41,9 +40,9 @@ export interface ConsolidateRequest {
   /**
    * Only an UPDATE of `replacing` may be written (a correction), or nothing: when that memory is
    * no longer active as the write decides (forgotten or corrected by a write that landed first),
-   * the write resolves to no operation; when it already says the candidate's fact, to a NOOP of
-   * it; when the plan is anything but an UPDATE of it (the trust gate refused it, an episode
-   * makes a new one), to the plan's operations. In the last two cases nothing is committed.
+   * the write resolves to no operation; when the plan is anything but an UPDATE of it (the trust
+   * gate refused it, an episode makes a new one), to the plan's operations, and nothing is
+   * committed.
    */
   replaceOnly?: boolean;
   /** Hold the write for review (review/hold.ts): decided now, applied by `approve`. */
@@ -97,9 +96,6 @@ async function decideAndCommit(
   // A correction of a memory that is no longer active (a forget or another correction landed first) writes nothing.
   const replaced = request.replacing === undefined ? undefined : working.get(request.replacing);
   if (request.replaceOnly && (replaced === undefined || replaced.invalidatedAt !== undefined)) return [];
-  if (request.replaceOnly && candidates.every((candidate) => sameFactKey(candidate.content) === sameFactKey(replaced!.content))) {
-    return [{ action: 'NOOP', memoryId: replaced!.id, targetId: replaced!.id, content: replaced!.content, reason: `${replaced!.id} already says this: nothing to replace` }];
-  }
   const loaded = new Set(working.keys());
   const now = deps.clock();
   const context = { ...deps.context, now };
