@@ -21,7 +21,7 @@ import { cachingEmbedder, type CachingEmbedder } from './embed/embedding-cache';
 import { computeHashEmbedder } from './embed/hash-embedder';
 import { resolveEmbedder } from './embed/model-embedder';
 import type { Embedder } from './embed/embedder';
-import { guardClosed } from './closed';
+import { guardClosed, writesInFlight } from './closed';
 import { ClosedError, StorageError } from './errors';
 import { parseMemoryOptions, type ParsedMemoryOptions } from './memory-options';
 import { parseOwner } from './options';
@@ -141,6 +141,8 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, { onE
   const embedder = await openEmbedder(options.embedder ?? computeHashEmbedder(compute), compute);
   onEmbedder?.(embedder);
   let closed = false;
+  let closing: Promise<void> | undefined;
+  const writes = writesInFlight();
   const storage = await openStorage(options, internals, { compute, embedder, indexedDb });
   const deps = createDeps(options, { storage, compute, embedder });
   const subscriptions = createSubscriptions(storage);
@@ -173,21 +175,25 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, { onE
     subscribe: (options, listener) => subscribe(subscriptions, options, listener),
     persist: persistStorage,
     storageEstimate: estimateStorage,
-    async close() {
-      if (closed) return;
+    close() {
+      // New calls are refused at once; the writes in flight finish (and notify) before the store closes.
       closed = true;
-      subscriptions.clear();
-      compute.close();
-      await storage.close();
+      closing ??= (async () => {
+        await writes.drain();
+        subscriptions.clear();
+        compute.close();
+        await storage.close();
+      })();
+      return closing;
     },
   };
   // Off the public type: engram/mem0's id-only calls (facade-access.ts). Spread along with the wrappers below.
-  const replaceOnly: ReplaceOnly = async (fact, options) => {
-    if (closed) throw new ClosedError('memory.remember was called after close(): this memory is closed.');
-    return (await writeVerbs()).remember(deps, fact, options, true);
+  const replaceOnly: ReplaceOnly = (fact, options) => {
+    if (closed) return Promise.reject(new ClosedError('memory.remember was called after close(): this memory is closed.'));
+    return writes.run(async () => (await writeVerbs()).remember(deps, fact, options, true));
   };
   Object.assign(memory, { [LOCATE]: (id: string) => (closed ? Promise.reject(new ClosedError('memory.locate was called after close(): this memory is closed.')) : locate(deps, id)), [REPLACE_ONLY]: replaceOnly });
-  const guarded = guardClosed(checkedForEviction(memory, storage), () => closed);
+  const guarded = guardClosed(checkedForEviction(memory, storage), () => closed, writes);
   // The write path's chunk, fetched now so the first ingest does not wait for it (a failed load is retried there).
   writeVerbs().catch(() => {});
   if (options.reembed === 'auto') {
