@@ -56,6 +56,8 @@ export interface MemoryInternals {
   onOpened?: (storage: { vectors: { settled(): Promise<void> } }) => void;
   /** Receives the embedder the verbs use, behind its cache of recent texts (embed/embedding-cache.ts): a bench empties the cache before a timed call. */
   onEmbedder?: (embedder: CachingEmbedder) => void;
+  /** Starts the compute worker (default: the bundled module): a test wraps the real one to hold back its answers. */
+  createWorker?: () => Worker;
 }
 
 /**
@@ -79,10 +81,11 @@ async function openEmbedder(given: Embedder, compute: ComputeClient): Promise<Ca
   }
 }
 
-function computeOptions(options: ParsedMemoryOptions): Parameters<typeof createComputeClient>[0] {
+function computeOptions(options: ParsedMemoryOptions, createWorker: MemoryInternals['createWorker']): Parameters<typeof createComputeClient>[0] {
   return {
     ...(options.worker !== undefined ? { worker: options.worker } : {}),
     ...(options.workerTimeoutMs !== undefined ? { timeoutMs: options.workerTimeoutMs } : {}),
+    ...(createWorker !== undefined ? { createWorker } : {}),
   };
 }
 
@@ -132,12 +135,12 @@ async function openStorage(options: ParsedMemoryOptions, internals: MemoryIntern
 }
 
 /** `createMemory` with test seams; internal (not exported from index.ts). */
-export async function openMemory(memoryOptions: MemoryOptions | undefined, { onEmbedder, ...internals }: MemoryInternals): Promise<Memory> {
+export async function openMemory(memoryOptions: MemoryOptions | undefined, { onEmbedder, createWorker, ...internals }: MemoryInternals): Promise<Memory> {
   const options = parseMemoryOptions(memoryOptions);
   // Fetched while the embedder resolves; awaited (and its failure reported) in openStorage.
   const indexedDb = options.storage === undefined ? indexedDbModule() : undefined;
   indexedDb?.catch(() => {});
-  const compute = createComputeClient(computeOptions(options));
+  const compute = createComputeClient(computeOptions(options, createWorker));
   const embedder = await openEmbedder(options.embedder ?? computeHashEmbedder(compute), compute);
   onEmbedder?.(embedder);
   let closed = false;
