@@ -1,7 +1,9 @@
 /**
- * The closed state of a Memory: after `close()` every call fails with ClosedError, and so
- * does a call that close() overtook, instead of the Dexie or worker failure that closing
- * caused underneath it.
+ * The closed state of a Memory: after `close()` every call fails with ClosedError. A write in
+ * flight when close() is called finishes first (close() waits for it, so what a caller started
+ * is stored or reported, never cut between its commit and its answer); a read that close()
+ * overtook fails with ClosedError, instead of the Dexie or worker failure that closing caused
+ * underneath it.
  */
 import { ClosedError, isEngramError, StorageError, WorkerError } from './errors';
 import type { Memory } from './memory-api';
@@ -18,24 +20,54 @@ function causedByClose(error: unknown): boolean {
   return error instanceof StorageError || error instanceof WorkerError || !isEngramError(error);
 }
 
+/** The writes a memory is running: close() drains them before it closes the store. */
+export interface WritesInFlight {
+  /** Runs `write` now and keeps its promise until it settles. */
+  run<T>(write: () => Promise<T>): Promise<T>;
+  /** Resolves once no write runs (those started while it waits included). */
+  drain(): Promise<void>;
+}
+
+export function writesInFlight(): WritesInFlight {
+  const running = new Set<Promise<unknown>>();
+  return {
+    run(write) {
+      const promise = (async () => write())();
+      running.add(promise);
+      const settled = () => void running.delete(promise);
+      promise.then(settled, settled);
+      return promise;
+    },
+    async drain() {
+      while (running.size > 0) await Promise.allSettled(running);
+    },
+  };
+}
+
 /**
  * A view of `memory` whose calls check `isClosed()` first (memory-calls.ts: every kind but
- * `close`, which is idempotent, and values). Internal calls between methods use the unguarded object.
+ * `close`, which is idempotent, and values); its writes run under `writes`. Internal calls
+ * between methods use the unguarded object.
  */
-export function guardClosed(memory: Memory, isClosed: () => boolean): Memory {
-  return decorateCalls(memory, ['store', 'device', 'sync'], (method, call, kind) =>
-    kind === 'sync'
-      ? (...args) => {
-          if (isClosed()) throw closedError(method);
-          return call(...args);
-        }
-      : async (...args) => {
-          if (isClosed()) throw closedError(method);
-          try {
-            return await call(...args);
-          } catch (error) {
-            throw isClosed() && causedByClose(error) ? closedError(method, error) : error;
-          }
-        },
-  );
+export function guardClosed(memory: Memory, isClosed: () => boolean, writes: WritesInFlight): Memory {
+  return decorateCalls(memory, ['store', 'write', 'device', 'sync'], (method, call, kind) => {
+    if (kind === 'sync') {
+      return (...args) => {
+        if (isClosed()) throw closedError(method);
+        return call(...args);
+      };
+    }
+    // A write is never cut: close() waits for it, so its own outcome is the answer.
+    if (kind === 'write') {
+      return (...args) => (isClosed() ? Promise.reject(closedError(method)) : writes.run(async () => call(...args)));
+    }
+    return async (...args) => {
+      if (isClosed()) throw closedError(method);
+      try {
+        return await call(...args);
+      } catch (error) {
+        throw isClosed() && causedByClose(error) ? closedError(method, error) : error;
+      }
+    };
+  });
 }

@@ -257,8 +257,9 @@ export interface Memory {
    */
   reembed(options?: ReembedOptions): Promise<ReembedReport>;
   /**
-   * Releases the database connection and terminates the worker. Every later call rejects
-   * (`inject` throws) with ClosedError, and so does a call still running; closing twice is fine.
+   * Releases the database connection and terminates the worker, once the writes in flight have
+   * finished (each resolves or rejects on its own terms). Every later call rejects (`inject`
+   * throws) with ClosedError, and so does a read still running; closing twice is fine.
    */
   close(): Promise<void>;
 }

@@ -6,47 +6,49 @@
 import type { Memory } from './memory-api';
 
 /**
- * - `'store'`: returns a promise and reaches the store: checked for close and for eviction.
+ * - `'store'`: returns a promise and reads the store: checked for close and for eviction.
+ * - `'write'`: returns a promise and writes to the store: checked as `'store'` is, and
+ *   `close()` waits for those in flight (closed.ts).
  * - `'device'`: returns a promise without reaching the store (the browser's storage calls):
  *   checked for close only.
  * - `'sync'`: returns no promise: checked for close, by a throw.
  * - `'close'`: `close` itself, idempotent: never checked.
  * - `'value'`: not a method; copied as it is.
  */
-export type CallKind = 'store' | 'device' | 'sync' | 'close' | 'value';
+export type CallKind = 'store' | 'write' | 'device' | 'sync' | 'close' | 'value';
 
 /** The kinds a member of this type may be filed under: a promise is never `'sync'`, a plain result always is. */
-type KindsOf<F> = F extends (...args: never[]) => infer R ? (R extends PromiseLike<unknown> ? 'store' | 'device' | 'close' : 'sync') : 'value';
+type KindsOf<F> = F extends (...args: never[]) => infer R ? (R extends PromiseLike<unknown> ? 'store' | 'write' | 'device' | 'close' : 'sync') : 'value';
 
 /** The shape of {@link MEMORY_CALLS}: one row per member of `Memory`, each of a kind its type allows. */
 export type CallTable = { readonly [K in keyof Memory]-?: KindsOf<Memory[K]> };
 
 export const MEMORY_CALLS = {
   computeLocation: 'value',
-  ingest: 'store',
-  remember: 'store',
-  summarizeSession: 'store',
+  ingest: 'write',
+  remember: 'write',
+  summarizeSession: 'write',
   retrieve: 'store',
   explain: 'store',
   inject: 'sync',
   assemble: 'sync',
-  forgetSource: 'store',
-  forget: 'store',
-  correct: 'store',
-  pin: 'store',
-  unpin: 'store',
+  forgetSource: 'write',
+  forget: 'write',
+  correct: 'write',
+  pin: 'write',
+  unpin: 'write',
   why: 'store',
-  prune: 'store',
-  undo: 'store',
+  prune: 'write',
+  undo: 'write',
   pending: 'store',
-  approve: 'store',
-  reject: 'store',
+  approve: 'write',
+  reject: 'write',
   list: 'store',
   get: 'store',
   history: 'store',
-  reembed: 'store',
+  reembed: 'write',
   export: 'store',
-  import: 'store',
+  import: 'write',
   subscribe: 'sync',
   persist: 'device',
   storageEstimate: 'device',

@@ -21,7 +21,7 @@ import { cachingEmbedder, type CachingEmbedder } from './embed/embedding-cache';
 import { computeHashEmbedder } from './embed/hash-embedder';
 import { resolveEmbedder } from './embed/model-embedder';
 import type { Embedder } from './embed/embedder';
-import { guardClosed } from './closed';
+import { guardClosed, writesInFlight } from './closed';
 import { ClosedError, StorageError } from './errors';
 import { parseMemoryOptions, type ParsedMemoryOptions } from './memory-options';
 import { parseOwner } from './options';
@@ -56,6 +56,8 @@ export interface MemoryInternals {
   onOpened?: (storage: { vectors: { settled(): Promise<void> } }) => void;
   /** Receives the embedder the verbs use, behind its cache of recent texts (embed/embedding-cache.ts): a bench empties the cache before a timed call. */
   onEmbedder?: (embedder: CachingEmbedder) => void;
+  /** Starts the compute worker (default: the bundled module): a test wraps the real one to hold back its answers. */
+  createWorker?: () => Worker;
 }
 
 /**
@@ -79,10 +81,11 @@ async function openEmbedder(given: Embedder, compute: ComputeClient): Promise<Ca
   }
 }
 
-function computeOptions(options: ParsedMemoryOptions): Parameters<typeof createComputeClient>[0] {
+function computeOptions(options: ParsedMemoryOptions, createWorker: MemoryInternals['createWorker']): Parameters<typeof createComputeClient>[0] {
   return {
     ...(options.worker !== undefined ? { worker: options.worker } : {}),
     ...(options.workerTimeoutMs !== undefined ? { timeoutMs: options.workerTimeoutMs } : {}),
+    ...(createWorker !== undefined ? { createWorker } : {}),
   };
 }
 
@@ -132,15 +135,17 @@ async function openStorage(options: ParsedMemoryOptions, internals: MemoryIntern
 }
 
 /** `createMemory` with test seams; internal (not exported from index.ts). */
-export async function openMemory(memoryOptions: MemoryOptions | undefined, { onEmbedder, ...internals }: MemoryInternals): Promise<Memory> {
+export async function openMemory(memoryOptions: MemoryOptions | undefined, { onEmbedder, createWorker, ...internals }: MemoryInternals): Promise<Memory> {
   const options = parseMemoryOptions(memoryOptions);
   // Fetched while the embedder resolves; awaited (and its failure reported) in openStorage.
   const indexedDb = options.storage === undefined ? indexedDbModule() : undefined;
   indexedDb?.catch(() => {});
-  const compute = createComputeClient(computeOptions(options));
+  const compute = createComputeClient(computeOptions(options, createWorker));
   const embedder = await openEmbedder(options.embedder ?? computeHashEmbedder(compute), compute);
   onEmbedder?.(embedder);
   let closed = false;
+  let closing: Promise<void> | undefined;
+  const writes = writesInFlight();
   const storage = await openStorage(options, internals, { compute, embedder, indexedDb });
   const deps = createDeps(options, { storage, compute, embedder });
   const subscriptions = createSubscriptions(storage);
@@ -173,21 +178,25 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, { onE
     subscribe: (options, listener) => subscribe(subscriptions, options, listener),
     persist: persistStorage,
     storageEstimate: estimateStorage,
-    async close() {
-      if (closed) return;
+    close() {
+      // New calls are refused at once; the writes in flight finish (and notify) before the store closes.
       closed = true;
-      subscriptions.clear();
-      compute.close();
-      await storage.close();
+      closing ??= (async () => {
+        await writes.drain();
+        subscriptions.clear();
+        compute.close();
+        await storage.close();
+      })();
+      return closing;
     },
   };
   // Off the public type: engram/mem0's id-only calls (facade-access.ts). Spread along with the wrappers below.
-  const replaceOnly: ReplaceOnly = async (fact, options) => {
-    if (closed) throw new ClosedError('memory.remember was called after close(): this memory is closed.');
-    return (await writeVerbs()).remember(deps, fact, options, true);
+  const replaceOnly: ReplaceOnly = (fact, options) => {
+    if (closed) return Promise.reject(new ClosedError('memory.remember was called after close(): this memory is closed.'));
+    return writes.run(async () => (await writeVerbs()).remember(deps, fact, options, true));
   };
   Object.assign(memory, { [LOCATE]: (id: string) => (closed ? Promise.reject(new ClosedError('memory.locate was called after close(): this memory is closed.')) : locate(deps, id)), [REPLACE_ONLY]: replaceOnly });
-  const guarded = guardClosed(checkedForEviction(memory, storage), () => closed);
+  const guarded = guardClosed(checkedForEviction(memory, storage), () => closed, writes);
   // The write path's chunk, fetched now so the first ingest does not wait for it (a failed load is retried there).
   writeVerbs().catch(() => {});
   if (options.reembed === 'auto') {

@@ -3,6 +3,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ClosedError, createMemory, EPISODE_TOPIC, isEngramError, ValidationError, WorkerError, type Memory } from '../src/index';
 import { SEED_QUERIES, SEED_SYSTEM } from '../scripts/seed-sessions';
+import { openMemory } from '../src/memory';
 import { createComputeClient } from '../src/worker/client';
 import { createSequentialIds, createTestClock } from './helpers/memory';
 import { ingestSeed, SEED_OWNER } from './helpers/seed';
@@ -94,14 +95,64 @@ describe('createMemory (workerTimeoutMs)', () => {
   });
 });
 
+/**
+ * The real worker module, each one started pushed to `spawned`. While `held` names a compute
+ * method, the calls of it are never delivered: the worker hangs on them as one that is busy
+ * past the timeout does (Comlink sends each call as `{ path: [method], … }`).
+ */
+function spawnTracked(spawned: Worker[], held: { method?: string } = {}) {
+  return () => {
+    const worker = new Worker(new URL('../src/worker/worker.ts', import.meta.url), { type: 'module' });
+    const post = worker.postMessage.bind(worker) as (message: unknown, transfer?: Transferable[]) => void;
+    worker.postMessage = ((message: { path?: string[] } | undefined, transfer?: Transferable[]) => {
+      if (held.method !== undefined && message?.path?.[0] === held.method) return;
+      post(message, transfer);
+    }) as Worker['postMessage'];
+    spawned.push(worker);
+    return worker;
+  };
+}
+
+describe('a write whose commit landed when compute did not follow it', () => {
+  it('resolves the ingest once, and the restarted worker serves the later calls with what it wrote', async () => {
+    const spawned: Worker[] = [];
+    const held: { method?: string } = {};
+    const memory = await openMemory(
+      { name: 'wiring-after-commit', indexedDB: new IDBFactory(), IDBKeyRange, worker: 'auto', workerTimeoutMs: 1_000, clock: createTestClock(), idGenerator: createSequentialIds(), episodes: false },
+      { createWorker: spawnTracked(spawned, held) },
+    );
+    open.push(memory);
+    const owner = { userId: 'ada', appName: 'default' };
+    await memory.remember({ content: 'The user likes tea.', topic: 'drink' }, { ...owner, source: { type: 'user_explicit', id: 'f1' } });
+    held.method = 'applyChanges';
+    const messages = [{ role: 'user' as const, content: 'My name is Sam and I live in Berlin.' }];
+    // The commit lands; following it in compute times out (the worker restarts): the call still succeeded.
+    const operations = await memory.ingest(messages, { ...owner, sessionId: 's1', source: { type: 'user_implicit', id: 's1' } });
+    delete held.method;
+    expect(operations.map((operation) => [operation.action, operation.content])).toEqual([
+      ['CREATE', "The user's name is Sam."],
+      ['CREATE', 'The user lives in Berlin.'],
+    ]);
+    expect((await memory.list(owner)).map((record) => record.content).sort()).toEqual(['The user likes tea.', 'The user lives in Berlin.', "The user's name is Sam."]);
+    // The restarted worker catches up from the store: the new memories are found.
+    const [hit] = await memory.retrieve('where does the user live', { ...owner, k: 1 });
+    expect(hit?.memory.content).toBe('The user lives in Berlin.');
+    expect(spawned).toHaveLength(2);
+  });
+});
+
 describe('createComputeClient (worker failure)', () => {
-  function spawnTracked(spawned: Worker[]) {
-    return () => {
-      const worker = new Worker(new URL('../src/worker/worker.ts', import.meta.url), { type: 'module' });
-      spawned.push(worker);
-      return worker;
-    };
-  }
+  it('answers with a timeout shorter than a worker takes to start, and after a restart', async () => {
+    const spawned: Worker[] = [];
+    // 15 ms: less than a worker's first answer (module load, WASM compile) on this machine.
+    const client = createComputeClient({ worker: 'auto', timeoutMs: 15, createWorker: spawnTracked(spawned) });
+    expect(await client.partitionVersion('nothing')).toBe(-1);
+    spawned[0]!.dispatchEvent(Object.assign(new Event('error'), { message: 'simulated crash' }));
+    expect(await client.partitionVersion('nothing')).toBe(-1);
+    expect((await client.embed(['after restart'], 256))[0]!.length).toBe(256);
+    expect(spawned).toHaveLength(2);
+    client.close();
+  });
 
   it('rejects a pending call with WorkerError and restarts when the worker crashes mid-call', async () => {
     const spawned: Worker[] = [];

@@ -38,9 +38,11 @@ export interface ConsolidateRequest {
   /** The id of the memory the write replaces (`target.replaces`): read with the sweep. */
   replacing?: string;
   /**
-   * Only an UPDATE of `replacing` may be written (a correction): when that memory is no longer
-   * active as the write decides (forgotten or corrected by a write that landed first), nothing
-   * is written and the write resolves to no operation.
+   * Only an UPDATE of `replacing` may be written (a correction), or nothing: when that memory is
+   * no longer active as the write decides (forgotten or corrected by a write that landed first),
+   * the write resolves to no operation; when the plan is anything but an UPDATE of it (the trust
+   * gate refused it, an episode makes a new one), to the plan's operations, and nothing is
+   * committed.
    */
   replaceOnly?: boolean;
   /** Hold the write for review (review/hold.ts): decided now, applied by `approve`. */
@@ -99,6 +101,8 @@ async function decideAndCommit(
   const context = { ...deps.context, now };
   // Under review the queue is read too, so a fact already waiting is not queued twice.
   const plan = request.review ? await planHeld(working, items, target, context, queuedFacts(await store.heldInputs(owner), target)) : await planConsolidation(working, items, target, context);
+  // A correction the plan does not make an UPDATE of its memory is refused whole: nothing of it is stored.
+  if (request.replaceOnly && !plan.operations.every((operation) => operation.action === 'UPDATE' && operation.targetId === request.replacing)) return plan.operations;
   const held = 'held' in plan ? plan.held : undefined;
   // An UPDATE's new memory inherits the sources of the one it supersedes: by reference, so
   // the write stays O(1) however many sources that memory has gathered (lineage.ts).

@@ -7,11 +7,11 @@ import type { Memory } from '../memory-api';
 import { decorateCalls } from '../memory-calls';
 import type { EvictionGuard } from './eviction';
 
-/** A view of `memory` whose calls of kind `'store'` (memory-calls.ts) run the storage's `check()` first (`memory` itself when it has none). */
+/** A view of `memory` whose calls of kind `'store'` and `'write'` (memory-calls.ts) run the storage's `check()` first (`memory` itself when it has none). */
 export function checkedForEviction(memory: Memory, guard: Partial<EvictionGuard>): Memory {
   const check = guard.check?.bind(guard);
   if (!check) return memory;
-  return decorateCalls(memory, ['store'], (_method, call) => async (...args) => {
+  return decorateCalls(memory, ['store', 'write'], (_method, call) => async (...args) => {
     await check();
     try {
       return await call(...args);

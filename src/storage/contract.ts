@@ -249,7 +249,11 @@ export interface VectorLayer {
    * embedder: they cannot be searched with this one, so a search would silently miss them.
    */
   foreignRows(key: string): number;
-  /** Follows a commit this instance made (`records`: what it wrote); the next ensure catches up on anything else. */
+  /**
+   * Follows a commit this instance made (`records`: what it wrote); the next ensure catches up on
+   * anything else, this commit included when following it failed (writeOwner does not wait for
+   * that failure: the commit stands and the write resolves).
+   */
   afterCommit(result: CommitResult, records: readonly MemoryRecord[]): Promise<void>;
   /** Resolves when background work (snapshot writes) has finished: tests, benchmarks, close. */
   settled(): Promise<void>;

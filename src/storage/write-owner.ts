@@ -7,6 +7,8 @@
  *
  * - Versions are read before anything the decision reads: a write landing in between makes the
  *   commit fail with ConflictError and the whole decision is made again on the new state.
+ * - Once the commit landed the write resolves: a vector layer that fails to follow it catches
+ *   up on the next ensure (VectorLayer.afterCommit), so no caller retries a write that is stored.
  * - A ConflictError is retried (after a random backoff) up to `attempts` in all, then passed
  *   on; an IdCollisionError is decided again with new ids, without a backoff (write-lock.ts);
  *   any other error is passed on at once.
@@ -55,7 +57,11 @@ export function writeOwner<T>(storage: Storage, owner: Owner, decide: (write: Ow
       versions,
       async commit(commit) {
         const result = await records.commit({ ...commit, expected: versions });
-        await vectors.afterCommit(result, commit.records);
+        // The commit landed: the write succeeded, whatever the vector layer does now. One that
+        // fails to follow it (compute timed out and restarted) is behind as after another
+        // instance's commit, and the next ensure catches it up; rejecting would invite a retry
+        // that writes the same thing twice.
+        await vectors.afterCommit(result, commit.records).catch(() => {});
         return result;
       },
     });

@@ -5,6 +5,7 @@
  */
 import { readOwnMemory, setPinned } from '../control/pin';
 import { why as explain, type WhyReport } from '../control/why';
+import { EPISODE_TOPIC } from '../episode/episode';
 import { ConflictError } from '../errors';
 import { parseInput, parseOwner, type OwnerOptions } from '../options';
 import { Id, Text, type MemoryRecord, type Operation } from '../schema';
@@ -22,6 +23,11 @@ export async function correct(deps: MemoryDeps, id: string, content: string, own
   const text = parseInput(Text, content, 'content');
   const parsed = parseOwner(owner, 'owner');
   const memory = await readOwnMemory(deps.storage, memoryId, parsed, 'correct');
+  if (memory.topic === EPISODE_TOPIC) throw new ConflictError(`memory '${memoryId}' was not corrected: it is an episode (what a turn of the conversation said), not a fact a correction replaces; forget it instead`);
+  // The memory already says it: nothing to correct, nothing written.
+  if (sameFactKey(text) === sameFactKey(memory.content)) {
+    return { action: 'NOOP', memoryId, targetId: memoryId, content: memory.content, reason: `${memoryId} already says this: nothing to correct` };
+  }
   // The same write as remember({ replaces }): an UPDATE of that memory, stored as an input, so
   // a replay (forgetSource of another source, asOf, import) makes the same correction.
   const operation = await remember(
@@ -42,8 +48,8 @@ export async function correct(deps: MemoryDeps, id: string, content: string, own
     await readOwnMemory(deps.storage, memoryId, parsed, 'correct');
     throw new ConflictError(`memory '${memoryId}' was not corrected: it changed while the correction was written`);
   }
-  // A NOOP of the same text: the memory already says it (nothing to correct).
-  if (operation.action === 'UPDATE' || (operation.action === 'NOOP' && sameFactKey(text) === sameFactKey(memory.content))) return operation;
+  if (operation.action === 'UPDATE') return operation;
+  // Refused (the trust gate): consolidate committed nothing of it.
   throw new ConflictError(`memory '${memoryId}' was not corrected: ${operation.reason}`);
 }
 

@@ -3,7 +3,8 @@
  * (the browser; @vitest/web-worker), the same module in-process otherwise or with `worker: 'off'`.
  * Every call returns a promise either way. A worker that dies or hangs rejects its pending
  * calls with a WorkerError (a pending Comlink call would otherwise never settle) and is
- * restarted on the next call; its partitions are then reloaded from the store.
+ * restarted on the next call; its partitions are then reloaded from the store. A call's timeout
+ * runs from the worker's first answer: its start has a limit of its own.
  */
 import { transfer, wrap, type Remote } from 'comlink';
 import { WorkerError } from '../errors';
@@ -63,6 +64,13 @@ export const COMPUTE_METHODS = Object.keys(FORWARDED) as readonly (keyof Compute
 /** How long `loadModel` may take in the worker. */
 const MODEL_LOAD_TIMEOUT_MS = 600_000;
 
+/**
+ * How long a new worker may take to start (its module loaded, its WASM compiled: a few hundred
+ * ms on a loaded machine), at least: a call's `timeoutMs` runs from the worker's first answer,
+ * so a timeout shorter than a start does not kill every worker before it can answer.
+ */
+const WORKER_START_TIMEOUT_MS = 30_000;
+
 export function createComputeClient(options: ComputeClientOptions = {}): ComputeClient {
   const useWorker = (options.worker ?? 'auto') === 'auto' && typeof Worker !== 'undefined';
   return useWorker ? createWorkerClient(options) : createInProcessClient(options.compute);
@@ -98,12 +106,12 @@ function defaultWorker(): Worker {
   return new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'engram-compute' });
 }
 
-/** Rejects with WorkerError after `limit` ms, calling `expired` with that error first (the worker is restarted); `cancel` once answered. */
-function deadline(method: string, limit: number, expired: (error: WorkerError) => void): { timeout: Promise<never>; cancel(): void } {
+/** Rejects with WorkerError (`message`) after `limit` ms, calling `expired` with that error first (the worker is restarted); `cancel` once answered. */
+function deadline(message: string, limit: number, expired: (error: WorkerError) => void): { timeout: Promise<never>; cancel(): void } {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      const error = new WorkerError(`compute call '${method}' did not answer within ${limit} ms; the worker was restarted, retry the call`);
+      const error = new WorkerError(message);
       expired(error);
       reject(error);
     }, limit);
@@ -120,19 +128,20 @@ function workerCalls(call: (method: keyof ComputeApi, args: unknown[]) => Promis
   return calls;
 }
 
-/** One running worker: its Comlink remote, and a promise that rejects the moment it fails. */
+/** One running worker: its Comlink remote, a promise that rejects the moment it fails, and one that resolves once it first answered. */
 interface WorkerInstance {
   worker: Worker;
   remote: ComputeCalls;
   failed: Promise<never>;
   fail: (error: Error) => void;
+  started: Promise<unknown>;
 }
 
 /**
  * The worker a client talks to, started on demand: a crash or a `restart` rejects every call
  * pending on it and terminates it, and the next `current()` starts a fresh one.
  */
-function createWorkerSlot(spawn: () => Worker): { current(): WorkerInstance; restart(error: Error): void } {
+function createWorkerSlot(spawn: () => Worker, startLimit: number): { current(): WorkerInstance; restart(error: Error): void } {
   let running: WorkerInstance | null = null;
   function restart(error: Error) {
     const instance = running;
@@ -146,7 +155,12 @@ function createWorkerSlot(spawn: () => Worker): { current(): WorkerInstance; res
     let fail!: (error: Error) => void;
     const failed = new Promise<never>((_, reject) => (fail = reject));
     failed.catch(() => {});
-    const instance = { worker, remote: wrap<ComputeApi>(worker), failed, fail };
+    const remote = wrap<ComputeApi>(worker) as unknown as ComputeCalls;
+    // Its first answer (to a question about no partition) says it has started; it must come within startLimit.
+    const { timeout, cancel } = deadline(`the compute worker did not start within ${startLimit} ms; it was restarted, retry the call`, startLimit, restart);
+    const started = Promise.race([remote.partitionVersion(''), failed, timeout]).finally(cancel);
+    started.catch(() => {});
+    const instance = { worker, remote, failed, fail, started };
     worker.addEventListener('error', (event) => {
       event.preventDefault?.();
       restart(new WorkerError(`the compute worker crashed (${event.message || 'no message'}); the call was not completed, retry it`));
@@ -159,14 +173,21 @@ function createWorkerSlot(spawn: () => Worker): { current(): WorkerInstance; res
 
 function createWorkerClient(options: ComputeClientOptions): ComputeClient {
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const slot = createWorkerSlot(options.createWorker ?? defaultWorker);
+  const slot = createWorkerSlot(options.createWorker ?? defaultWorker, Math.max(timeoutMs, WORKER_START_TIMEOUT_MS));
   let closed = false;
 
   async function call(method: keyof ComputeApi, args: unknown[]): Promise<unknown> {
     if (closed) throw new WorkerError('the compute worker was closed (memory.close() was called); create a new memory instance');
     const instance = slot.current();
+    // The call's time runs from the worker's start, not through it.
+    try {
+      await instance.started;
+    } catch (error) {
+      throw error instanceof WorkerError ? error : new WorkerError(`the compute worker did not start: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
     // Loading a model may download and compile it: minutes, not a compute call's seconds.
-    const { timeout, cancel } = deadline(method, method === 'loadModel' ? Math.max(timeoutMs, MODEL_LOAD_TIMEOUT_MS) : timeoutMs, slot.restart);
+    const limit = method === 'loadModel' ? Math.max(timeoutMs, MODEL_LOAD_TIMEOUT_MS) : timeoutMs;
+    const { timeout, cancel } = deadline(`compute call '${method}' did not answer within ${limit} ms; the worker was restarted, retry the call`, limit, slot.restart);
     try {
       const fn = instance.remote[method] as unknown as (...a: unknown[]) => Promise<unknown>;
       return await Promise.race([fn(...args), instance.failed, timeout]);

@@ -73,6 +73,18 @@ describe('engramMiddleware', () => {
     await memory.close();
   });
 
+  it('stores the last turn and flush resolves when memory.close() runs before middleware.flush()', async () => {
+    const { memory, factory, name } = await createTestMemory();
+    const model = new MockLanguageModelV3({ doGenerate: generated('Noted.') });
+    const middleware = engramMiddleware({ memory, userId: 'alice', sessionId: 's1' });
+    await generateText({ model: wrapLanguageModel({ model, middleware }), prompt: 'Call me Ada.' });
+    await memory.close();
+    await expect(middleware.flush()).resolves.toBeUndefined();
+    const reopened = await createTestMemory({ indexedDB: factory, name });
+    expect(await contents(reopened.memory, 'alice')).toEqual(['The user goes by Ada.']);
+    await reopened.memory.close();
+  });
+
   it('leaves the prompt as it was and stores nothing when the prompt ends with a tool step rather than a user turn', async () => {
     const { memory } = await createTestMemory();
     const model = new MockLanguageModelV3({ doGenerate: generated('ok') });

@@ -57,6 +57,40 @@ describe("the user's verbs", () => {
       const app = (await test.memory.list(owner)).find((record) => record.scope === 'app')!;
       await expect(test.memory.correct(app.id, 'Support answers within an hour.', owner)).rejects.toThrow(PermissionError);
     });
+
+    it('writes nothing when it refuses a correction of a memory a bootstrapped source stands behind', async () => {
+      const test = await open();
+      const crm = { type: 'bootstrapped' as const, id: 'crm' };
+      await test.memory.remember({ content: 'The user is a premium member.', topic: 'plan' }, { ...owner, source: crm });
+      const [premium] = await test.memory.list(owner);
+      const before = await test.memory.export(owner);
+      await expect(test.memory.correct(premium!.id, 'The user is a free member.', owner)).rejects.toThrow(ConflictError);
+      await expect(test.memory.correct(premium!.id, 'The user is a free member.', owner)).rejects.toThrow(/lower-trust source/);
+      // Nothing of the refused edit is stored: not its input, so no replay brings it back.
+      expect(await test.memory.export(owner)).toEqual(before);
+      await test.memory.forgetSource('crm', owner);
+      expect(await test.memory.list(owner)).toEqual([]);
+    });
+
+    it('writes nothing when it refuses a correction of an episode', async () => {
+      const test = await createTestMemory({ episodes: true });
+      tests.push(test);
+      await test.memory.ingest([{ role: 'user', content: "I'm vegetarian." }], { ...owner, sessionId: 'c1', source: implicit('s1') });
+      const episode = (await test.memory.list(owner)).find((record) => record.topic === 'episode')!;
+      const before = await test.memory.export(owner);
+      await expect(test.memory.correct(episode.id, 'The user asked about trains.', owner)).rejects.toThrow(ConflictError);
+      await expect(test.memory.correct(episode.id, 'The user asked about trains.', owner)).rejects.toThrow(/is an episode/);
+      expect(await test.memory.export(owner)).toEqual(before);
+    });
+
+    it('is a NOOP that writes nothing when the memory already says the new content', async () => {
+      const { test, diet } = await seeded();
+      const before = await test.memory.export(owner);
+      const operation = await test.memory.correct(diet.id, diet.content, owner);
+      expect(operation).toMatchObject({ action: 'NOOP', memoryId: diet.id, targetId: diet.id, content: diet.content });
+      expect(await test.memory.export(owner)).toEqual(before);
+      expect((await test.memory.get(diet.id, owner)).confidence).toBe(diet.confidence);
+    });
   });
 
   describe('Memory.pin and Memory.unpin', () => {

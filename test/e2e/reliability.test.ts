@@ -559,3 +559,95 @@ describe('browser reliability (Chromium, real IndexedDB, module Worker)', () => 
     }
   });
 });
+
+declare global {
+  interface Window {
+    /** The compute method whose calls the page does not deliver to the worker (withHeldCalls). */
+    heldMethod?: string | undefined;
+  }
+}
+
+/**
+ * Runs `body` on a harness tab of a fresh profile whose `Worker.prototype.postMessage` does not
+ * deliver the calls of `window.heldMethod` (Comlink sends each call as `{ path: [method], … }`):
+ * the worker hangs on them as one busy past the timeout does. Resolves to what `body` returned
+ * and the page's console errors.
+ */
+async function withHeldCalls<T>(prefix: string, body: (page: Page) => Promise<T>): Promise<{ result: T; errors: unknown[] }> {
+  const context = await launchProfile(await tempDir(prefix));
+  try {
+    const { page, problems } = await openHarness(context);
+    await page.evaluate(() => {
+      const post = Worker.prototype.postMessage as (message: unknown, transfer?: unknown) => void;
+      Worker.prototype.postMessage = function (this: Worker, message: unknown, transfer?: unknown) {
+        const path = (message as { path?: string[] } | undefined)?.path;
+        if (window.heldMethod !== undefined && path?.[0] === window.heldMethod) return;
+        post.call(this, message, transfer);
+      } as Worker['postMessage'];
+    });
+    return { result: await body(page), errors: problems.errors };
+  } finally {
+    await context.close();
+  }
+}
+
+describe('compute that does not answer in time (Chromium, module Worker)', () => {
+  it('resolves an ingest whose commit landed when compute timed out following it, stores it once, and catches up', { timeout: 120_000 }, async () => {
+    const { result, errors } = await withHeldCalls('engram-after-commit-', (page) =>
+      page.evaluate(async () => {
+        const memory = await window.engram.createMemory({ name: 'after-commit', workerTimeoutMs: 1_000, episodes: false });
+        const owner = { userId: 'ada' };
+        await memory.remember({ content: 'The user likes tea.', topic: 'drink' }, { ...owner, source: { type: 'user_explicit', id: 'f1' } });
+        // Following the commit in compute does not answer: it times out and the worker restarts.
+        window.heldMethod = 'applyChanges';
+        const outcome = await memory.ingest([{ role: 'user', content: 'My name is Sam and I live in Berlin.' }], { ...owner, sessionId: 's1', source: { type: 'user_implicit', id: 's1' } }).then(
+          (operations) => ({ operations: operations.map((operation) => [operation.action, operation.content]) }),
+          (error: unknown) => ({ error: `${(error as Error).name}: ${(error as Error).message}` }),
+        );
+        window.heldMethod = undefined;
+        const listed = (await memory.list(owner)).map((record) => record.content).sort();
+        const [hit] = await memory.retrieve('where does the user live', { ...owner, k: 1 });
+        await memory.close();
+        return { outcome, listed, hit: hit?.memory.content ?? null };
+      }),
+    );
+    expect(result.outcome).toEqual({
+      operations: [
+        ['CREATE', "The user's name is Sam."],
+        ['CREATE', 'The user lives in Berlin.'],
+      ],
+    });
+    expect(result.listed).toEqual(['The user likes tea.', 'The user lives in Berlin.', "The user's name is Sam."]);
+    expect(result.hit).toBe('The user lives in Berlin.');
+    expect(errors).toEqual([]);
+  });
+
+  it('serves later calls from a restarted worker when workerTimeoutMs is 60 ms', { timeout: 120_000 }, async () => {
+    const { result, errors } = await withHeldCalls('engram-small-timeout-', (page) =>
+      page.evaluate(async () => {
+        const started = performance.now();
+        const memory = await window.engram.createMemory({ name: 'small-timeout', workerTimeoutMs: 60, episodes: false });
+        const opened = performance.now() - started;
+        const owner = { userId: 'ada' };
+        await memory.remember({ content: 'The user likes tea.', topic: 'drink' }, { ...owner, source: { type: 'user_explicit', id: 'f1' } });
+        // One call that does not answer: it times out and the worker restarts.
+        window.heldMethod = 'scan';
+        const timedOut = await memory.retrieve('tea', owner).then(
+          () => 'resolved',
+          (error: unknown) => (error as Error).name,
+        );
+        window.heldMethod = undefined;
+        const after = (await memory.retrieve('tea', owner)).map((hit) => hit.memory.content);
+        await memory.remember({ content: 'The user lives in Berlin.', topic: 'home' }, { ...owner, source: { type: 'user_explicit', id: 'f2' } });
+        const [home] = await memory.retrieve('where does the user live', { ...owner, k: 1 });
+        await memory.close();
+        return { opened, timedOut, after, home: home?.memory.content ?? null };
+      }),
+    );
+    expect(result.timedOut).toBe('WorkerError');
+    expect(result.after).toEqual(['The user likes tea.']);
+    expect(result.home).toBe('The user lives in Berlin.');
+    expect(errors).toEqual([]);
+    console.log(`[workerTimeoutMs 60] createMemory ${result.opened.toFixed(0)} ms; a held scan rejected with ${result.timedOut}; the restarted worker answered the next calls`);
+  });
+});
