@@ -39,17 +39,35 @@ async function ingestHistory(test: TestMemory): Promise<void> {
   clock.advance(DAY);
 }
 
+/** The history, then a later session (a reload: nothing the embedder computed is cached in it) with the embedder `online` or not. */
+async function reopen(online: boolean, episodes = true): Promise<{ test: TestMemory; embedder: ReturnType<typeof switchableEmbedder> }> {
+  const embedder = switchableEmbedder();
+  const first = await createTestMemory({ episodes, embedder });
+  await ingestHistory(first);
+  await first.memory.close();
+  embedder.online = online;
+  const test = await createTestMemory({ episodes, embedder, name: first.name, indexedDB: first.factory });
+  test.clock.set(first.clock());
+  onTestFinished(() => test.memory.close());
+  return { test, embedder };
+}
+
+describe('Memory.forget with the embedder offline', () => {
+  // With episodes on, forgetting a fact cuts it out of its turn's episode: a new text, which needs the embedder.
+  it('forgets a memory at once when every replayed text is stored already (no episodes)', async () => {
+    const { test } = await reopen(false, false);
+    const vegan = (await test.memory.list(owner)).find((record) => record.content === 'The user follows a vegan diet.');
+    expect(vegan).toBeDefined();
+    await test.memory.forget(vegan!.id, owner);
+    const facts = activeFacts((await test.memory.list(owner)).filter((record) => record.topic !== EPISODE_TOPIC));
+    expect(facts.map((fact) => fact.content)).not.toContain('The user follows a vegan diet.');
+    expect(facts.map((fact) => fact.content)).toContain('The user follows a vegetarian diet.');
+  });
+});
+
 describe('Memory.forgetSource with the embedder offline', () => {
   async function erase(online: boolean): Promise<{ test: TestMemory; report: ForgetReport; embedder: ReturnType<typeof switchableEmbedder> }> {
-    const embedder = switchableEmbedder();
-    const first = await createTestMemory({ episodes: true, embedder });
-    await ingestHistory(first);
-    await first.memory.close();
-    // A later session (a reload): nothing the embedder computed before is cached in this instance.
-    embedder.online = online;
-    const test = await createTestMemory({ episodes: true, embedder, name: first.name, indexedDB: first.factory });
-    test.clock.set(first.clock());
-    onTestFinished(() => test.memory.close());
+    const { test, embedder } = await reopen(online);
     const report = await test.memory.forgetSource('s1', owner);
     return { test, report, embedder };
   }
