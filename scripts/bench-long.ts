@@ -19,11 +19,15 @@ const SAMPLES = 40;
 
 export const LONG_USER_SIZES: readonly number[] = [100, 1_000, 2_000, 10_000];
 
-/** Rows and bytes handed out by IndexedDB reads (get, getMany, query), and cursors opened. */
+/** Rows and bytes handed out by IndexedDB reads (get, getMany, query), cursors opened, rows of stored inputs read, rows put. */
 export interface ReadCounter {
   rows: number;
   bytes: number;
   cursors: number;
+  /** Rows read from the `inputs` table (stored conversations: what a replay reads). */
+  inputs: number;
+  /** Rows added or put, all tables. */
+  written: number;
   install(db: Dexie): void;
   reset(): void;
 }
@@ -44,12 +48,15 @@ export function createReadCounter(): ReadCounter {
     rows: 0,
     bytes: 0,
     cursors: 0,
+    inputs: 0,
+    written: 0,
     install(db) {
-      const tally = (values: readonly unknown[]) => {
+      const tallyOf = (name: string) => (values: readonly unknown[]) => {
         for (const value of values) {
           if (value === undefined) continue;
           counter.rows++;
           counter.bytes += sizeOf(value);
+          if (name === 'inputs') counter.inputs++;
         }
       };
       db.use({
@@ -59,6 +66,7 @@ export function createReadCounter(): ReadCounter {
           ...down,
           table: (name: string): DBCoreTable => {
             const table = down.table(name);
+            const tally = tallyOf(name);
             return {
               ...table,
               // .then on the promise the layer below returns, not async functions: a native
@@ -66,6 +74,10 @@ export function createReadCounter(): ReadCounter {
               get: (request) => table.get(request).then((value: unknown) => (tally([value]), value)),
               getMany: (request) => table.getMany(request).then((values) => (tally(values), values)),
               query: (request) => table.query(request).then((response) => (tally(response.result), response)),
+              mutate: (request) => {
+                if (request.type === 'add' || request.type === 'put') counter.written += request.values.length;
+                return table.mutate(request);
+              },
               openCursor: (request) => {
                 counter.cursors++;
                 return table.openCursor(request);
@@ -79,6 +91,8 @@ export function createReadCounter(): ReadCounter {
       counter.rows = 0;
       counter.bytes = 0;
       counter.cursors = 0;
+      counter.inputs = 0;
+      counter.written = 0;
     },
   };
   return counter;
@@ -116,6 +130,12 @@ export function longUserConversations(count: number, seed = 16): ChatMessage[][]
   return out;
 }
 
+interface ForgetRows {
+  read: number;
+  inputs: number;
+  written: number;
+}
+
 interface LongRow {
   n: number;
   p50: number;
@@ -127,6 +147,8 @@ interface LongRow {
   cursors: number;
   forget: { old: number; middle: number; recent: number };
   forgetCpu: { old: number; middle: number; recent: number };
+  /** What each forgetSource did in IndexedDB, independent of the machine's load: rows read, rows of stored inputs among them (what it replayed from), rows put. */
+  forgetRows: { old: ForgetRows; middle: ForgetRows; recent: ForgetRows };
   /** MB of JS heap the page or process holds after a collection, right after the timed ingests (NaN where the runtime cannot tell). */
   heap: number;
 }
@@ -172,9 +194,10 @@ export async function runLongUserBench(env: BenchEnvironment, sizes: readonly nu
     const reads = { rows: counter.rows / SAMPLES, bytes: counter.bytes / SAMPLES, cursors: counter.cursors / SAMPLES };
     const heap = heapMb();
     const forget = async (index: number) => {
+      counter.reset();
       const [t, c] = [performance.now(), cpuMs()];
       await memory.forgetSource(`long-c${index}`, OWNER);
-      return { wall: performance.now() - t, cpu: cpuMs() - c };
+      return { wall: performance.now() - t, cpu: cpuMs() - c, rows: { read: counter.rows, inputs: counter.inputs, written: counter.written } };
     };
     // Distinct sources at each size: an old one near the start, one from the middle, the newest.
     // Newest first: forgetting a source drops the checkpoints after its first input, so each
@@ -190,6 +213,7 @@ export async function runLongUserBench(env: BenchEnvironment, sizes: readonly nu
       ...reads,
       forget: { old: old.wall, middle: middle.wall, recent: recent.wall },
       forgetCpu: { old: old.cpu, middle: middle.cpu, recent: recent.cpu },
+      forgetRows: { old: old.rows, middle: middle.rows, recent: recent.rows },
       heap,
     };
     out.push(row);
@@ -225,6 +249,13 @@ function printLongUser(env: BenchEnvironment, rows: readonly LongRow[], time: { 
         cpu(row.heap),
       ]),
     );
+  }
+  env.print('');
+  env.print('forgetSource in rows (load-independent): rows read, of them stored inputs (what the replay starts from), rows put');
+  env.print(pad(['stored', 'old read', 'old inputs', 'old put', 'mid read', 'mid inputs', 'mid put', 'new read', 'new inputs', 'new put']));
+  for (const row of rows) {
+    const { old, middle, recent } = row.forgetRows;
+    env.print(pad([String(row.n), ...[old, middle, recent].flatMap((counts) => [counts.read, counts.inputs, counts.written].map(String))]));
   }
   const base = rows[0]!;
   const ratios = rows

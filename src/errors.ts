@@ -163,7 +163,12 @@ export function toStorageError(error: unknown, action: string): EngramError {
   const inner = error instanceof Error && 'inner' in error ? (error as { inner?: unknown }).inner : undefined;
   const innerName = inner instanceof Error ? inner.name : '';
   if (name === 'QuotaExceededError' || innerName === 'QuotaExceededError') {
-    return new QuotaError(`${action} failed: the browser's storage quota is exhausted. Nothing was written; free space (forgetSource, prune) or ask for persistent storage.`, { cause: error });
+    // Measured in Chromium at an exhausted quota: every write fails, small ones and erasures
+    // too, and deleting data raises the usage it reports (its files shrink only at compaction).
+    return new QuotaError(
+      `${action} failed: the browser's storage quota for this origin is exhausted. Nothing was written. Every write needs room, erasures too (forgetSource, forget and prune write tombstones), and data deleted here frees room only once the browser compacts its files: free disk space on the device, or ask for persistent storage (memory.persist(); Firefox then allows more).`,
+      { cause: error },
+    );
   }
   const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   return new StorageError(`${action} failed in IndexedDB (${detail}). Nothing was written; retry, or reopen with createMemory().`, {

@@ -53,6 +53,13 @@ describe('toStorageError', () => {
     expect(toStorageError(Object.assign(new Error('full'), { name: 'QuotaExceededError' }), 'writing')).toBeInstanceOf(QuotaError);
   });
 
+  it('says on a quota failure that erasures need room too, not that an erasure frees it', () => {
+    const message = toStorageError(Object.assign(new Error('full'), { name: 'QuotaExceededError' }), 'writing memories').message;
+    expect(message).toMatch(/^writing memories failed: the browser's storage quota for this origin is exhausted\. Nothing was written\./);
+    expect(message).toMatch(/erasures too/);
+    expect(message).not.toMatch(/free space \(forgetSource/);
+  });
+
   it('wraps anything else in StorageError with the cause and passes engram errors through', () => {
     const cause = new Error('closed');
     const wrapped = toStorageError(cause, 'reading memories');

@@ -139,6 +139,27 @@ async function candidatesOfAll(deps: ReplayDeps, inputs: readonly InputRow[]): P
 export interface ReplayOptions {
   /** {@link pinKey}s of the memories the user pinned: replayed prunes leave what stands for them. */
   pinned?: ReadonlySet<string>;
+  /**
+   * Records the store holds (an erasure's reads): a text one of them holds under this
+   * embedder is not embedded again, it takes that record's vector ({@link storedVectors}).
+   */
+  stored?: readonly MemoryRecord[];
+}
+
+/**
+ * The vectors `records` hold for their texts under `embedderId`: what the embedder gave for
+ * that very text when it was written (an active memory's content and vector never change).
+ * An erasure replays texts the store already holds almost always, so with these it needs the
+ * embedder only for a text no record holds, and a remote embedder that is offline does not
+ * stop it. Erased tombstones hold no text and a zero vector: they lend nothing.
+ */
+function storedVectors(records: readonly MemoryRecord[], embedderId: string): Map<string, Float32Array> {
+  const vectors = new Map<string, Float32Array>();
+  for (const record of records) {
+    if (record.embedderId !== embedderId || vectors.has(record.content) || !record.embedding.some((value) => value !== 0)) continue;
+    vectors.set(record.content, record.embedding);
+  }
+  return vectors;
 }
 
 /** What a pin is kept by across a replay (which makes new records): the memory's scope, session and claim. */
@@ -156,11 +177,14 @@ const EMBED_BATCH = 512;
 export async function replay(deps: ReplayDeps, inputs: readonly InputRow[], start: readonly MemoryRecord[] = [], options: ReplayOptions = {}): Promise<Map<string, MemoryRecord>> {
   const kept = options.pinned ?? new Set<string>();
   const candidates = await candidatesOfAll(deps, inputs);
-  const vectors = await embedDistinct(
+  const vectors = storedVectors(options.stored ?? [], deps.embedder.id);
+  const texts = [...candidates.values()].flat().map((candidate) => candidate.content);
+  for (const [text, vector] of await embedDistinct(
     deps.embedder,
-    [...candidates.values()].flat().map((candidate) => candidate.content),
+    texts.filter((text) => !vectors.has(text)),
     EMBED_BATCH,
-  );
+  ))
+    vectors.set(text, vector);
   const state = new ReplayState(start);
   let counter = 0;
   for (const input of inputs) {
