@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Memory, Operation } from '../../src/index';
-import { cachingEmbedder, EMBED_CACHE_CALL } from '../../src/embed/embedding-cache';
+import { cachingEmbedder, EMBED_CACHE_CALL, type CachingEmbedder } from '../../src/embed/embedding-cache';
 import { countingEmbedder } from '../helpers/counting-embedder';
 import { createTestMemory } from '../helpers/memory';
 
@@ -141,6 +141,27 @@ describe('a memory’s embedder cache', () => {
     expect(embedder.calls).toEqual([[fact]]);
     await memory.close();
   });
+
+  const otherErasures: typeof erasures = { ...erasures, reject: (memory) => memory.pending(owner).then(([held]) => memory.reject(held!.id, owner)) };
+  for (const [verb, erase] of Object.entries(otherErasures)) {
+    it(`forgets every text it held when another instance over the same database ${verb === 'reject' ? 'rejects a held write' : `runs ${verb}`}`, async () => {
+      const review = verb === 'reject' ? { review: { sources: ['user_implicit' as const] } } : {};
+      const eraser = await createTestMemory({ embedder: countingEmbedder(), ...review });
+      const embedder = countingEmbedder();
+      let cache: CachingEmbedder | undefined;
+      const other = await createTestMemory({ embedder, indexedDB: eraser.factory, name: eraser.name, onEmbedder: (made) => void (cache = made), ...review });
+      const said = 'I am allergic to peanuts';
+      const operations = await eraser.memory.ingest([{ role: 'user', content: said }], { ...owner, sessionId: 's1', source: { type: 'user_implicit', id: 'turn-1' } });
+      await other.memory.retrieve(said, owner);
+      expect(cache!.cached).toBe(1);
+      await erase(eraser.memory, operations);
+      await vi.waitFor(() => expect(cache!.cached).toBe(0));
+      embedder.calls.length = 0;
+      await other.memory.retrieve(said, owner);
+      expect(embedder.calls).toEqual([[said]]);
+      await Promise.all([eraser.memory.close(), other.memory.close()]);
+    });
+  }
 
   it('forgets every text it held when a held write is rejected', async () => {
     const embedder = countingEmbedder();
