@@ -1,55 +1,12 @@
 /**
- * Lookalike brackets: what the prompt's markup is made of (`<MEMORIES>`, `[confidence: …]`) drawn
- * with other characters. Shared by the defences (detection) and inject (escaping), kept apart
- * from both so the main chunk's inject does not load the defences.
- */
-
-/**
  * Brackets and slashes that other blocks draw like the ASCII ones the prompt's markup is made of
- * (`⟨/MEMORIES⟩`, `［confidence: high］`), beyond those NFKC already folds (fullwidth, small forms).
+ * (`⟨/MEMORIES⟩`, `［confidence: high］`), beyond those NFKC folds. Shared by the defences and
+ * inject, apart from both so the main chunk's inject does not load the defences.
  */
-const BRACKET_LOOKALIKES: Readonly<Record<string, string>> = {
-  '‹': '<',
-  '⟨': '<',
-  '〈': '<',
-  '《': '<',
-  '❮': '<',
-  '❬': '<',
-  '⧼': '<',
-  '⟪': '<',
-  ᐸ: '<',
-  '˂': '<',
-  '›': '>',
-  '⟩': '>',
-  '〉': '>',
-  '》': '>',
-  '❯': '>',
-  '❭': '>',
-  '⧽': '>',
-  '⟫': '>',
-  ᐳ: '>',
-  '˃': '>',
-  '⟦': '[',
-  '【': '[',
-  '〔': '[',
-  '〖': '[',
-  '〘': '[',
-  '〚': '[',
-  '⁅': '[',
-  '❲': '[',
-  '⟧': ']',
-  '】': ']',
-  '〕': ']',
-  '〗': ']',
-  '〙': ']',
-  '〛': ']',
-  '⁆': ']',
-  '❳': ']',
-  '∕': '/',
-  '⁄': '/',
-  '⧸': '/',
-};
-const BRACKET_LOOKALIKE = new RegExp(`[${Object.keys(BRACKET_LOOKALIKES).join('')}]`, 'gu');
+const BRACKET_LOOKALIKES = new Map<string, string>(
+  Object.entries({ '<': '‹⟨〈《❮❬⧼⟪ᐸ˂', '>': '›⟩〉》❯❭⧽⟫ᐳ˃', '[': '⟦【〔〖〘〚⁅❲', ']': '⟧】〕〗〙〛⁆❳', '/': '∕⁄⧸' }).flatMap(([ascii, lookalikes]) => [...lookalikes].map((char) => [char, ascii] as const)),
+);
+const BRACKET_LOOKALIKE = new RegExp(`[${[...BRACKET_LOOKALIKES.keys()].join('')}]`, 'gu');
 
 /**
  * The text with compatibility forms folded (NFKC: fullwidth "＜", small "﹤") and every lookalike
@@ -57,5 +14,5 @@ const BRACKET_LOOKALIKE = new RegExp(`[${Object.keys(BRACKET_LOOKALIKES).join(''
  * what this returns, and once every bracket is escaped no letter can close the block.
  */
 export function foldBrackets(text: string): string {
-  return text.normalize('NFKC').replace(BRACKET_LOOKALIKE, (char) => BRACKET_LOOKALIKES[char] ?? char);
+  return text.normalize('NFKC').replace(BRACKET_LOOKALIKE, (char) => BRACKET_LOOKALIKES.get(char) ?? char);
 }

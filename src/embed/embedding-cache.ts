@@ -6,11 +6,9 @@
  * from text to vector, in front of the checked embedder, hands back what it embedded already.
  *
  * Rules it keeps:
- * - Per owner: a text is cached under the key its caller names (the partition it is embedded
- *   for: storage/owner.ts `userPartition` for a user's text and queries, `appPartition` for an
- *   app-scope write), and found only under that key. One user's call never finds another's
- *   text, so how fast a text embeds says nothing about what another user of the page said. A
- *   call without a key neither reads nor fills the cache.
+ * - Per owner: a text is found only under the key it was cached with (the partition it is
+ *   embedded for), so how fast a text embeds says nothing about what another user said. A call
+ *   without a key neither reads nor fills the cache.
  * - Bounded: at most {@link EMBED_CACHE_LIMIT} texts, the least recently used out first; a call
  *   of more than {@link EMBED_CACHE_CALL} texts (bulk work) neither reads nor fills it.
  * - Erasure clears it ({@link CachingEmbedder.clearCache}, with compute's token cache:

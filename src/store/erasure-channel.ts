@@ -1,17 +1,10 @@
 /**
  * Erasures told to the other instances over one database (other tabs and workers, other
- * `createMemory` calls of this page): each then drops the user text it holds in memory (the
- * embedder's recent texts, compute's token cache: verbs/deps.ts `clearTextCaches`), so an erased
- * text stays in no instance's caches. The IndexedDB records and vectors need no message: every
- * instance reads their versions before it uses them (vector-index.ts).
- *
- * Rules it keeps:
- * - One BroadcastChannel per database name (`engram-erasure:<name>`): it delivers to every other
- *   channel of that name in the origin, in this realm too, never back to the one that posts; the
- *   erasing instance clears its own caches itself (the erasure verbs).
- * - The message names nothing (no owner, no text): it only says an erasure committed, so each
- *   listener clears all it holds.
- * - Where there is no BroadcastChannel, nothing is told and nothing fails.
+ * `createMemory` calls of the page), so each drops the user text it holds in memory
+ * (verbs/deps.ts `clearTextCaches`). One BroadcastChannel per database name: it reaches every
+ * other channel of that name in the origin, never the one that posts (the erasing instance
+ * clears its own caches itself). The message names no owner and no text. Without
+ * BroadcastChannel nothing is told.
  */
 
 /** What an erasure is told through and heard from. */

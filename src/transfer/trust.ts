@@ -1,12 +1,8 @@
 /**
- * What an export may claim about its sources. A file handed to `memory.import` is the user's
- * data in the user's hands: nothing in it proves that the app vouched for a memory, so no source
- * comes in above the user's own word. A source typed `bootstrapped` (the app's trust) becomes
- * `user_explicit`, in the memories and in the stored inputs alike (a replay after the move,
- * `forgetSource` of another source, makes the same memory again and must not raise it back),
- * and a memory that named such a source has its confidence capped at `user_explicit`'s trust.
- * Everything else is kept as it was: a user's or a tool's source claims no more than the user
- * could have said, so a plain move between devices loses nothing else.
+ * What an export may claim about its sources. Nothing in a file the user holds proves that the
+ * app vouched for a memory, so no source comes in above the user's own word: `bootstrapped`
+ * becomes `user_explicit` in memories and stored inputs alike (a replay after the move must not
+ * raise it back), and such a memory's confidence is capped at that trust. Other sources are kept.
  */
 import type { SourceType } from '../schema';
 import type { OwnerExport } from './format';
