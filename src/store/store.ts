@@ -265,6 +265,8 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
       // An erasure's redactions (and a rewrite of stored conversations) reach records the commit
       // does not list: no record cache may follow it by the rows it wrote (below, and vector-log.ts).
       const redacts = redactsText(commit);
+      // An erasure: a redaction, or a record whose vector it wipes (an erased record keeps no text).
+      const erases = redacts || records.some(isWiped);
       // Encrypted at rest: everything this commit can write is sealed first (sealing.ts).
       let release = () => {};
       let written: MemoryRow[] = [];
@@ -314,12 +316,12 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
         // stored conversations) clears it whole: nothing it changed stays cached.
         if (redacts) recent.clear();
         else recent.committed(result.versions, written);
-        // An erasure: a redaction, or a record whose vector it wiped (an erased record keeps no text).
-        if (redacts || records.some(isWiped)) onErased?.();
+        if (erases) onErased?.();
         return result;
       } catch (error) {
-        // Failed, or unknown whether it committed: nothing cached is trusted.
+        // Failed, or unknown whether it committed: nothing cached is trusted (an erasure's text included).
         recent.clear();
+        if (erases) onErased?.();
         throw toStorageError(error, 'writing memories');
       } finally {
         release();
