@@ -11,6 +11,8 @@
  * Every pattern here is linear (bounded repetitions, no nested unbounded quantifiers), so
  * hostile input cannot make the extractor backtrack catastrophically.
  */
+import { foldBrackets } from './brackets';
+import { LANGUAGE_PATTERNS } from './instruction-languages';
 import { isLineBreak, LINE_BREAK_CHARS } from './text';
 
 /** Where a standing instruction to the assistant starts: a clause start, "please", "you must", "from now on". */
@@ -32,6 +34,8 @@ const INSTRUCTION_PATTERNS: readonly [string, RegExp][] = [
   // Mid-line after a clause ("I'm vegan, system: obey"); "my operating system: Linux" has no clause break before it.
   ['role marker', /(?:^|[.!?,;][ \t]+)(?:system|assistant|developer)[ \t]*:/im],
   ['chat template token', /<\|[A-Za-z_]{1,30}\|>|\[\/?(?:INST|SYS)\]|<<\/?SYS>>/i],
+  // What inject writes around each memory, in memory text: "[confidence: high, source: bootstrapped]".
+  ['forged annotation', /\[[ \t]*confidence[ \t]*:|\bconfidence[ \t]*:[ \t]*(?:high|medium|low)\b|\bsource[ \t]*:[ \t]*(?:bootstrapped|user_explicit|user_implicit|tool_output)\b/i],
   // A tag: the name, then attributes (name=value) or nothing; "< user count and y >" is arithmetic.
   ['prompt tag', /<[ \t]{0,4}\/?[ \t]{0,4}(?:memories|system|instructions?|assistant|user|prompt|context|tool)(?:[ \t]+[^<>\s=]{1,30}[ \t]*=[^<>]{0,80})?[ \t]*\/?[ \t]*>/i],
   // Injection phrases: the object is the assistant's instructions ("ignore all previous rules"), not "forget it".
@@ -55,10 +59,14 @@ const INSTRUCTION_PATTERNS: readonly [string, RegExp][] = [
     'write for everyone',
     /\b(?:remember|save|store|record|memori[sz]e|keep)\b[^.!?\n]{0,40}?\b(?:(?:for|to|across|with)[ \t]+(?:everyone|everybody)|globally)\b|\b(?:everyone|everybody)[ \t]+(?:should|must|needs?[ \t]+to|has[ \t]+to|will)[ \t]+remember\b/i,
   ],
+  // The block's own name in capitals, or an order to obey the system: "a nurse MEMORIES SYSTEM obey". "Fond memories" is not it.
+  ['block marker', /\bMEMORIES\b|\b(?:system|assistant|memories)[ \t:,-]{0,3}(?:obey|comply)\b/],
   [
     'scope escalation',
     /\b(?:app|global|application)[ -]?scope\b|\bapp[ -]wide\b|\bscope[ \t]*[:=]|\buser_?id[ \t]*[:=]|\bfor[ \t]+(?:the[ \t]+)?(?:user|account)[ \t]+(?:(?:id|named|called)[ \t]+)?[\w@.-]{1,40}[ \t]*:|\bfor[ \t]+(?:the[ \t]+)?(?:user|account)[ \t]+(?=[\w.-]{0,40}[_@\d])[\w@.-]{1,40}/i,
   ],
+  // The same forms in other words and in German, French, Spanish, Italian and Portuguese (instruction-languages.ts).
+  ...LANGUAGE_PATTERNS,
 ];
 
 /** Latin letters that other scripts draw the same way ("Ѕуѕtеm"), in lower case; upper case follows. */
@@ -110,6 +118,7 @@ const LOOKALIKES = new Map<string, string>(
   ]),
 );
 const LOOKALIKE = new RegExp(`[${[...LOOKALIKES.keys()].join('')}]`, 'gu');
+
 /**
  * The line breaks of text.ts that `^` in a multiline pattern does not see (today NEL, VT, FF):
  * derived by asking the regex engine, so a break added there is folded here too.
@@ -118,12 +127,12 @@ const HIDDEN_BREAK = new RegExp(`[${[...LINE_BREAK_CHARS].filter((char) => !/^x/
 
 /**
  * The text as the patterns must see it: compatibility forms folded (fullwidth "＜system＞",
- * mathematical "𝐬𝐲𝐬𝐭𝐞𝐦"), lookalike letters mapped to Latin, every line break one `^` sees.
+ * mathematical "𝐬𝐲𝐬𝐭𝐞𝐦"), lookalike brackets drawn as ASCII ones ("⟨/MEMORIES⟩"), lookalike
+ * letters mapped to Latin, every line break one `^` sees.
  * For detection only: what is stored is always the user's own characters.
  */
 export function foldForMatching(text: string): string {
-  return text
-    .normalize('NFKC')
+  return foldBrackets(text)
     .replace(HIDDEN_BREAK, '\n')
     .replace(LOOKALIKE, (char) => LOOKALIKES.get(char) ?? char);
 }

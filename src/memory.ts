@@ -27,7 +27,7 @@ import { parseMemoryOptions, type ParsedMemoryOptions } from './memory-options';
 import { parseOwner } from './options';
 import type { Storage } from './storage/contract';
 import { createComputeClient, type ComputeClient } from './worker/client';
-import { createDeps } from './verbs/deps';
+import { createDeps, followErasures } from './verbs/deps';
 import { occasionalVerbs, once, writeVerbs } from './verbs/load';
 import { get, history, list, locate } from './verbs/inspect';
 import { LOCATE, REPLACE_ONLY, type ReplaceOnly } from './facade-access';
@@ -148,6 +148,7 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, { onE
   const writes = writesInFlight();
   const storage = await openStorage(options, internals, { compute, embedder, indexedDb });
   const deps = createDeps(options, { storage, compute, embedder });
+  const stopFollowingErasures = followErasures(deps);
   const subscriptions = createSubscriptions(storage);
   const memory: Memory = {
     computeLocation: compute.location,
@@ -183,6 +184,7 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, { onE
       closed = true;
       closing ??= (async () => {
         await writes.drain();
+        stopFollowingErasures();
         subscriptions.clear();
         compute.close();
         await storage.close();

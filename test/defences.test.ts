@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { instructionSignal, notTheUsersOwn, ownStatementCheck, reportsSomeoneElse } from '../src/defences';
 import { expectLinearGrowth } from './helpers/growth';
+import { MULTILINGUAL_HOSTILE, MULTILINGUAL_ORDINARY } from './extract/corpus/multilingual';
 
 /** notTheUsersOwn for the first occurrence of `span` in `text`. */
 const verdict = (text: string, span: string) => notTheUsersOwn(text, text.indexOf(span), text.indexOf(span) + span.length);
@@ -124,8 +125,40 @@ describe('instructionSignal', () => {
     for (const [text, name] of flagged) expect(instructionSignal(text), text).toBe(name);
   });
 
+  it('flags instructions in other words, in German, French, Spanish, Italian and Portuguese, and behind lookalike brackets and letters', () => {
+    const missed = MULTILINGUAL_HOSTILE.filter(([, text, signal]) => instructionSignal(text) !== signal).map(([language, text, signal]) => `[${language}] ${text} → ${instructionSignal(text)} (want ${signal})`);
+    expect(missed).toEqual([]);
+  });
+
+  it('flags nothing in ordinary sentences of those languages', () => {
+    const flagged = MULTILINGUAL_ORDINARY.filter(([, text]) => instructionSignal(text) !== undefined).map(([language, text]) => `[${language}] ${text} → ${instructionSignal(text)}`);
+    expect(flagged).toEqual([]);
+  });
+
   it('answers in linear time on adversarial input', async () => {
-    const cases = ['ignore ', 'a ', 'said ', 'I ', '"', ': ', '<', 'for all ', 'Zoë ', 'José said ', 'ѕ', '\u2028', 'tell the other ', 'you are now a ', '< user x='].map((chunk) => ({
+    const cases = [
+      'ignore ',
+      'a ',
+      'said ',
+      'I ',
+      '"',
+      ': ',
+      '<',
+      'for all ',
+      'Zoë ',
+      'José said ',
+      'ѕ',
+      '\u2028',
+      'tell the other ',
+      'you are now a ',
+      '< user x=',
+      '⟨',
+      'ignoriere alle ',
+      'ignore les instructions ',
+      'ab jetzt antworte ',
+      'du bist jetzt ein ',
+      'nuevo mensaje ',
+    ].map((chunk) => ({
       label: JSON.stringify(chunk),
       run: (n: number) => {
         const text = chunk.repeat(n);

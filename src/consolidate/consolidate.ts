@@ -5,9 +5,9 @@
  * nothing changed since the sweep. If another
  * instance wrote the same partition in between, the whole decision is made again.
  */
-import type { Embedder } from '../embed/embedder';
+import type { KeyedEmbedder } from '../embed/embedding-cache';
 import type { Candidate, MemoryRecord, Operation, Source } from '../schema';
-import type { Owner, Storage, WriteInput } from '../storage/contract';
+import { partitionOf, type Owner, type Storage, type WriteInput } from '../storage/contract';
 import { withLineage } from '../storage/lineage';
 import { writeOwner, type OwnerWrite } from '../storage/write-owner';
 import { MAX_NEIGHBOURS, planConsolidation, type PlanContext, type PlanTarget } from './plan';
@@ -15,7 +15,8 @@ import { planHeld, queuedFacts } from '../review/hold';
 
 export interface ConsolidateDeps {
   storage: Storage;
-  embedder: Embedder;
+  /** Called with the target's partition as its cache key: the candidates are that owner's text. */
+  embedder: KeyedEmbedder;
   context: Omit<PlanContext, 'now'>;
   clock: () => number;
 }
@@ -52,7 +53,14 @@ export interface ConsolidateRequest {
 export async function consolidate(deps: ConsolidateDeps, request: ConsolidateRequest): Promise<Operation[]> {
   const { target, candidates } = request;
   const owner: Owner = { userId: target.userId, appName: target.appName };
-  const embeddings = request.embeddings ?? (candidates.length ? await deps.embedder.embed(candidates.map((c) => c.content)) : []);
+  const embeddings =
+    request.embeddings ??
+    (candidates.length
+      ? await deps.embedder.embed(
+          candidates.map((c) => c.content),
+          partitionOf(target),
+        )
+      : []);
   const items = candidates.map((candidate, i) => ({
     candidate,
     embedding: embeddings[i]!,

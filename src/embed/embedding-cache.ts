@@ -1,11 +1,14 @@
 /**
- * Each text embedded once while it is recent. A chat turn embeds the user's message twice: as
+ * Each text embedded once while it is recent, per owner. A chat turn embeds the user's message twice: as
  * retrieve's query before the reply, and as the episode its ingest keeps after it (and `explain`
  * or `assemble` after a retrieve, or an app that passes the conversation so far to every ingest,
  * embed again what was just embedded). With a model that is one model run per text; this map
  * from text to vector, in front of the checked embedder, hands back what it embedded already.
  *
  * Rules it keeps:
+ * - Per owner: a text is found only under the key it was cached with (the partition it is
+ *   embedded for), so how fast a text embeds says nothing about what another user said. A call
+ *   without a key neither reads nor fills the cache.
  * - Bounded: at most {@link EMBED_CACHE_LIMIT} texts, the least recently used out first; a call
  *   of more than {@link EMBED_CACHE_CALL} texts (bulk work) neither reads nor fills it.
  * - Erasure clears it ({@link CachingEmbedder.clearCache}, with compute's token cache:
@@ -26,8 +29,17 @@ export const EMBED_CACHE_LIMIT = 256;
  */
 export const EMBED_CACHE_CALL = 32;
 
-export interface CachingEmbedder extends Embedder {
-  embed(texts: readonly string[]): Promise<Float32Array[]>;
+/**
+ * An embedder a caller tells whose text it embeds (`cacheKey`: the owner's partition key). A
+ * plain {@link Embedder} is one: it ignores the key.
+ */
+export interface KeyedEmbedder extends Embedder {
+  embed(texts: readonly string[], cacheKey?: string): Promise<Float32Array[]> | Float32Array[];
+}
+
+export interface CachingEmbedder extends KeyedEmbedder {
+  /** `texts`' vectors; with `cacheKey`, through the cache of that key's texts (without one, straight from the embedder). */
+  embed(texts: readonly string[], cacheKey?: string): Promise<Float32Array[]>;
   /** Forgets every text and vector held (erasure). */
   clearCache(): void;
   /** Texts held now. */
@@ -36,19 +48,20 @@ export interface CachingEmbedder extends Embedder {
 
 /** `embedder` (checked: unit vectors of `dim`) behind a bounded cache of the texts it embedded. */
 export function cachingEmbedder(embedder: Embedder, limit = EMBED_CACHE_LIMIT): CachingEmbedder {
+  // Keyed by JSON [cacheKey, text]: no two (key, text) pairs share an entry.
   const vectors = new Map<string, Float32Array>();
   let generation = 0;
-  const take = (text: string): Float32Array | undefined => {
-    const vector = vectors.get(text);
+  const take = (entry: string): Float32Array | undefined => {
+    const vector = vectors.get(entry);
     if (vector === undefined) return undefined;
     // Most recently used last: the map's first key is the next to go.
-    vectors.delete(text);
-    vectors.set(text, vector);
+    vectors.delete(entry);
+    vectors.set(entry, vector);
     return vector;
   };
-  const keep = (text: string, vector: Float32Array) => {
-    vectors.delete(text);
-    vectors.set(text, vector);
+  const keep = (entry: string, vector: Float32Array) => {
+    vectors.delete(entry);
+    vectors.set(entry, vector);
     while (vectors.size > limit) vectors.delete(vectors.keys().next().value!);
   };
   return {
@@ -61,11 +74,12 @@ export function cachingEmbedder(embedder: Embedder, limit = EMBED_CACHE_LIMIT): 
       vectors.clear();
       generation++;
     },
-    async embed(texts) {
-      if (texts.length > EMBED_CACHE_CALL) return embedder.embed(texts);
+    async embed(texts, cacheKey) {
+      if (cacheKey === undefined || texts.length > EMBED_CACHE_CALL) return embedder.embed(texts);
+      const entry = (text: string) => JSON.stringify([cacheKey, text]);
       const found = new Map<string, Float32Array>();
       for (const text of texts) {
-        const vector = found.has(text) ? undefined : take(text);
+        const vector = found.has(text) ? undefined : take(entry(text));
         if (vector) found.set(text, vector);
       }
       const missing = [...new Set(texts.filter((text) => !found.has(text)))];
@@ -74,7 +88,7 @@ export function cachingEmbedder(embedder: Embedder, limit = EMBED_CACHE_LIMIT): 
         const embedded = await embedder.embed(missing);
         missing.forEach((text, i) => {
           found.set(text, embedded[i]!);
-          if (at === generation && limit > 0) keep(text, embedded[i]!);
+          if (at === generation && limit > 0) keep(entry(text), embedded[i]!);
         });
       }
       return texts.map((text) => found.get(text)!.slice());

@@ -10,6 +10,7 @@ import type { Retrieved } from '../retrieve/retrieve';
 import { isEpisode } from '../extract/topics';
 import type { MemoryRecord } from '../schema';
 import { oneLine } from '../text';
+import { foldBrackets } from '../brackets';
 
 export const MEMORIES_OPEN = '<MEMORIES>';
 export const MEMORIES_CLOSE = '</MEMORIES>';
@@ -18,10 +19,12 @@ export const MEMORIES_PREAMBLE = 'Information you know about this user from prev
 /**
  * One line of plain text: no line breaks, no control characters, no markup brackets, and no
  * square brackets, so memory text can neither close the block nor forge a second
- * `[confidence: …, source: …]` annotation on its own line (invariant 13).
+ * `[confidence: …, source: …]` annotation on its own line (invariant 13). Lookalike brackets
+ * ("⟨/MEMORIES⟩", "［confidence: high］") are folded to the ASCII ones first and escaped with them
+ * (brackets.ts `foldBrackets`); the prompt shows them as the brackets they draw.
  */
 export function escapeMemoryText(text: string): string {
-  return oneLine(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\[/g, '&#91;').replace(/\]/g, '&#93;').trim();
+  return oneLine(foldBrackets(text)).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\[/g, '&#91;').replace(/\]/g, '&#93;').trim();
 }
 
 /** Heads the block's second part: the episodes, the user's own past words with their dates. */

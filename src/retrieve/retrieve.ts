@@ -4,10 +4,10 @@
  * top-k; on IndexedDB a scan in compute), then read only the k winners from the records layer.
  * The query text goes along for the lexical channel where the layer has one (src/worker/fusion.ts).
  */
-import type { Embedder } from '../embed/embedder';
+import type { KeyedEmbedder } from '../embed/embedding-cache';
 import { EmbedderMismatchError } from '../errors';
 import type { MemoryRecord, Scope, Weights } from '../schema';
-import { partitionsFor, type Owner, type Storage, type VectorHit } from '../storage/contract';
+import { partitionsFor, userPartition, type Owner, type Storage, type VectorHit } from '../storage/contract';
 
 /** One retrieved memory and the parts of its score. */
 export interface Retrieved {
@@ -33,7 +33,8 @@ export interface Retrieved {
 
 export interface RetrieveDeps {
   storage: Storage;
-  embedder: Embedder;
+  /** Called with the caller's partition as its cache key: a query is that user's text. */
+  embedder: KeyedEmbedder;
   clock: () => number;
 }
 
@@ -84,7 +85,7 @@ export async function retrieveMemories(deps: RetrieveDeps, query: string, plan: 
   // The query's vector and the first catch-up of the partitions do not depend on each other;
   // a layer whose search catches up itself is not asked to ensure first (one read, not two).
   const catchUp = vectors.searchCatchesUp === true ? undefined : vectors.ensure(keys);
-  const [[vector]] = await Promise.all([deps.embedder.embed([query]), catchUp]);
+  const [[vector]] = await Promise.all([deps.embedder.embed([query], userPartition(owner)), catchUp]);
   // A hit can fail to come back as a record: tombstoned or deleted since the scan (another tab
   // wrote; the next ensure() reloads), or quarantined by the store as corrupt (it stays in the
   // matrix). Either way it must not take one of the k slots, so rescan asking for more.

@@ -7,17 +7,18 @@
 import { sweepKeys } from '../consolidate/consolidate';
 import { planConsolidation, targetOf, type PlanContext } from '../consolidate/plan';
 import type { Decider, Decision } from '../consolidate/decider';
-import type { Embedder } from '../embed/embedder';
+import type { KeyedEmbedder } from '../embed/embedding-cache';
 import { ConflictError, NotFoundError } from '../errors';
 import type { Operation } from '../schema';
-import type { Owner, Storage } from '../storage/contract';
+import { partitionOf, type Owner, type Storage } from '../storage/contract';
 import { withLineage } from '../storage/lineage';
 import { writeOwner, type OwnerWrite } from '../storage/write-owner';
 import { describePending, heldEntries, splitApproved, withoutRejected, type HeldInput, type PendingMemory } from './held';
 
 export interface ReviewDeps {
   storage: Storage;
-  embedder: Embedder;
+  /** Called with the target's partition as its cache key. */
+  embedder: KeyedEmbedder;
   context: Omit<PlanContext, 'now'>;
   clock: () => number;
 }
@@ -59,7 +60,7 @@ async function approveOnce(deps: ReviewDeps, id: string, owner: Owner, write: Ow
   const target = targetOf(input);
   const { topics, facts } = sweepKeys([candidate], deps.context.exclusiveTopics);
   const ids = entry.targetId !== undefined ? [entry.targetId] : [];
-  const [records, [embedding]] = await Promise.all([store.workingSet(owner, { ids, topics, facts, scope: target.scope, sourceId: input.source.id }), deps.embedder.embed([candidate.content])]);
+  const [records, [embedding]] = await Promise.all([store.workingSet(owner, { ids, topics, facts, scope: target.scope, sourceId: input.source.id }), deps.embedder.embed([candidate.content], partitionOf(target))]);
   const working = new Map(records.map((record) => [record.id, record]));
   const replaced = entry.targetId === undefined ? undefined : working.get(entry.targetId);
   if (entry.action === 'UPDATE' && (replaced === undefined || replaced.invalidatedAt !== undefined)) {

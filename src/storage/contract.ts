@@ -278,6 +278,14 @@ export interface Storage {
    */
   watch?(partitions: readonly string[], onChange: () => void): () => void;
   /**
+   * Optional: calls `onErase` after another instance on the same store (another tab, another
+   * `createMemory` over the same database) commits an erasure (a revocation, a redaction, a
+   * deletion or rewrite of stored inputs, a wiped vector), so this one drops the user text it
+   * holds in memory; returns the function that stops it. Not called for this instance's own
+   * erasures: the erasing verb clears its caches itself.
+   */
+  watchErasures?(onErase: () => void): () => void;
+  /**
    * Optional: rejects (StorageEvictedError) once the store this instance opened is found gone
    * (a browser evicted or cleared it); run before every call. Cheap while nothing is suspect.
    */

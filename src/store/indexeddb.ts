@@ -11,6 +11,7 @@ import { guardEviction } from './eviction';
 import { EngramDatabase, type DatabaseOptions } from './database';
 import { finishUpgrades } from './unfinished-upgrades';
 import { watchPartitions } from './watch';
+import { createErasureChannel } from './erasure-channel';
 import { checkSealing, installSealing } from './sealing';
 import { createStore, type Store } from './store';
 import { createVectorIndex, type VectorIndex, type VectorIndexDeps } from './vector-index';
@@ -48,7 +49,8 @@ export interface IndexedDbOptions extends IndexedDbInternals, DatabaseOptions {
  * `embedder` also makes the records layer quarantine rows that claim it with a vector of another length.
  */
 export function createIndexedDbStorage(db: EngramDatabase, context: Pick<VectorIndexDeps, 'embedder' | 'compute'>, recordCache?: number): IndexedDbStorage {
-  const records = createStore(db, context.embedder, recordCache);
+  const erasures = createErasureChannel(db.name);
+  const records = createStore(db, context.embedder, recordCache, erasures.announce);
   const vectors = createVectorIndex({ db, store: records, compute: context.compute, embedder: context.embedder });
   let closed = false;
   db.on('close', () => {
@@ -68,8 +70,10 @@ export function createIndexedDbStorage(db: EngramDatabase, context: Pick<VectorI
     records,
     vectors,
     watch: (partitions, onChange) => watchPartitions(db, partitions, onChange),
+    watchErasures: erasures.listen,
     async close() {
       closed = true;
+      erasures.close();
       db.close();
     },
   };

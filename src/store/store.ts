@@ -6,7 +6,7 @@
 import { Dexie } from 'dexie';
 import { toStorageError } from '../errors';
 import { byCreation, MemoryRecord, type Scope } from '../schema';
-import type { RecordStore } from '../storage/contract';
+import type { Commit, RecordStore } from '../storage/contract';
 import { lineageOfCommit } from '../storage/lineage';
 import { sameFactKey } from '../text';
 import { activeAfter, createActiveSets } from './active-set';
@@ -17,7 +17,7 @@ import { parseInputRows } from '../storage/input-row';
 import { hydrate, toWorking } from './lineage-read';
 import { appPartition, isVisibleTo, partitionOf, userPartition, type Owner } from '../storage/owner';
 import { commitRows, prepareSeals, refuseMixedSealing } from './sealing';
-import { writePackLog } from './vector-log';
+import { isWiped, writePackLog } from './vector-log';
 import { checkpointDue, nextVersions, refuseExistingIds, refuseRevokedInputs } from './commit-checks';
 import { createRecordCache, type RecordCache } from './record-cache';
 import { createRecordFill } from './record-fill';
@@ -57,8 +57,9 @@ const isForeignActive = (embedderId: string) => (row: MemoryRow) => row.invalida
  * `embedder`, when given, also quarantines rows that claim to come from it but hold a vector
  * of another length (rows of another embedder are kept: they are not corrupt, only unscannable).
  * `recordCache`: records the record cache holds at most (default RECORD_CACHE_LIMIT; 0: none).
+ * `onErased` is called after each commit that erased user text.
  */
-export function createStore(db: EngramDatabase, embedder?: { id: string; dim: number }, recordCache?: number): Store {
+export function createStore(db: EngramDatabase, embedder?: { id: string; dim: number }, recordCache?: number, onErased?: () => void): Store {
   const quarantined = new Set<string>();
   const active = createActiveSets(db);
   const recent = createRecordCache(recordCache);
@@ -263,7 +264,9 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
       const touched = new Set([...expected.keys(), ...records.map(partitionOf), ...(revoke ? [userPartition(revoke)] : [])]);
       // An erasure's redactions (and a rewrite of stored conversations) reach records the commit
       // does not list: no record cache may follow it by the rows it wrote (below, and vector-log.ts).
-      const redacts = revoke !== undefined || redactExcerpts !== undefined || deleteInputs.length > 0 || rewriteInputs.length > 0;
+      const redacts = redactsText(commit);
+      // An erasure: a redaction, or a record whose vector it wipes (an erased record keeps no text).
+      const erases = redacts || records.some(isWiped);
       // Encrypted at rest: everything this commit can write is sealed first (sealing.ts).
       let release = () => {};
       let written: MemoryRow[] = [];
@@ -313,16 +316,23 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
         // stored conversations) clears it whole: nothing it changed stays cached.
         if (redacts) recent.clear();
         else recent.committed(result.versions, written);
+        if (erases) onErased?.();
         return result;
       } catch (error) {
-        // Failed, or unknown whether it committed: nothing cached is trusted.
+        // Failed, or unknown whether it committed: nothing cached is trusted (an erasure's text included).
         recent.clear();
+        if (erases) onErased?.();
         throw toStorageError(error, 'writing memories');
       } finally {
         release();
       }
     },
   };
+}
+
+/** Whether a commit redacts: it revokes sources, blanks excerpts, or deletes or rewrites stored conversations. */
+function redactsText({ revoke, redactExcerpts, deleteInputs = [], rewriteInputs = [] }: Commit): boolean {
+  return revoke !== undefined || redactExcerpts !== undefined || deleteInputs.length > 0 || rewriteInputs.length > 0;
 }
 
 /** The owners of some inputs, once each. */

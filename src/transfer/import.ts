@@ -6,7 +6,7 @@
  */
 import { ConflictError, IdCollisionError } from '../errors';
 import { embedDistinct, type Embedder } from '../embed/embedder';
-import type { Candidate, MemoryRecord } from '../schema';
+import type { Candidate, MemoryRecord, SourceType } from '../schema';
 import type { InputRow, Owner, PendingEntry, RecordStore, Storage, WriteInput } from '../storage/contract';
 import { writeOwner } from '../storage/write-owner';
 import { writeInput } from '../storage/input-row';
@@ -14,12 +14,15 @@ import { checkExport } from './check';
 import type { ExportedInput, ExportedMemory, ImportReport } from './format';
 import { sliced } from '../slices';
 import { parseExport } from './parse';
+import { capImportedTrust } from './trust';
 import { lexicalTerms, withTermsMemo } from '../embed/terms';
 
 export interface ImportDeps {
   storage: Storage;
   /** The checked embedder (checked-embedder.ts): one finite vector of `dim` per text. */
   embedder: Embedder;
+  /** The consolidation policy's trust per source type: what an imported source's confidence is capped by (trust.ts). */
+  context: { trust: Readonly<Record<SourceType, number>> };
 }
 
 /** Texts embedded per call: a large export must not become one giant request to a model. */
@@ -82,7 +85,8 @@ function takenId(error: unknown): never {
  */
 export async function importOwner(deps: ImportDeps, data: unknown): Promise<ImportReport> {
   // In slices, as is everything below on the page's thread: an import of 10,000 memories must not freeze it (parse.ts).
-  const parsed = await parseExport(data);
+  // No source comes in above the user's own word: the file cannot prove more (trust.ts).
+  const parsed = capImportedTrust(await parseExport(data), deps.context.trust);
   await checkExport(parsed);
   const owner = { userId: parsed.userId, appName: parsed.appName };
   const ids = parsed.memories.map((memory) => memory.id);

@@ -2,7 +2,7 @@
 import { recordsAsOf, type AsOfDeps } from '../asof/as-of';
 import { rankRecords } from '../asof/rank';
 import { replay } from '../forget/replay';
-import type { Owner } from '../storage/contract';
+import { userPartition, type Owner } from '../storage/contract';
 import type { MemoryRecord } from '../schema';
 import type { RetrievePlan, Retrieved } from '../retrieve/retrieve';
 import type { MemoryDeps } from './deps';
@@ -23,6 +23,6 @@ export function listAsOf(deps: MemoryDeps, owner: Owner, asOf: number, includeIn
 export async function retrieveAsOf(deps: MemoryDeps, text: string, plan: RetrievePlan, asOf: number): Promise<Retrieved[]> {
   if (plan.k === 0 || plan.scopes.length === 0) return [];
   const records = await recordsAsOf(asOfDeps(deps), plan.owner, asOf, false);
-  const [vector] = await deps.embedder.embed([text]);
+  const [vector] = await deps.embedder.embed([text], userPartition(plan.owner));
   return rankRecords(records, { vector: vector!, text }, plan, asOf);
 }

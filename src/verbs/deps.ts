@@ -6,7 +6,7 @@
 import { createPolicyDecider } from '../consolidate/decider';
 import type { PlanContext } from '../consolidate/plan';
 import type { CachingEmbedder } from '../embed/embedding-cache';
-import { ValidationError } from '../errors';
+import { ValidationError, WorkerError } from '../errors';
 import type { Extractor } from '../extract/extractor';
 import { createDefaultExtractor } from '../extract/default-extractor';
 import { checkedIdGenerator, defaultIdGenerator } from '../ids';
@@ -48,6 +48,21 @@ export type OpenedParts = Pick<MemoryDeps, 'storage' | 'compute' | 'embedder'>;
 export async function clearTextCaches(deps: Pick<MemoryDeps, 'embedder' | 'compute'>): Promise<void> {
   deps.embedder.clearCache();
   await deps.compute.clearCaches();
+}
+
+/**
+ * Clears the text caches whenever another instance over the same store erases ({@link Storage.watchErasures});
+ * returns the function that stops it (close).
+ */
+export function followErasures(deps: Pick<MemoryDeps, 'storage' | 'embedder' | 'compute'>): () => void {
+  return (
+    deps.storage.watchErasures?.(() => {
+      // A compute that is gone (closed, its worker lost) holds no cache: nothing is left to clear.
+      clearTextCaches(deps).catch((error: unknown) => {
+        if (!(error instanceof WorkerError)) throw error;
+      });
+    }) ?? (() => {})
+  );
 }
 
 /** `clock`, refusing what is not a time: every stored `at`, `createdAt` and decay reads it. */

@@ -7,6 +7,7 @@ import type { RetrieveOptions } from '../options';
 import { explainRanking, MAX_MISSES, pendingAsRecord, type Explanation, type Outsider } from '../retrieve/explain';
 import { listPending } from '../review/review';
 import type { MemoryRecord } from '../schema';
+import { userPartition } from '../storage/contract';
 import type { MemoryDeps } from './deps';
 import { retrieveAsOf } from './as-of';
 import { parseRetrieve, runRetrieve, type ParsedRetrieve } from './run-retrieve';
@@ -15,7 +16,12 @@ import { parseRetrieve, runRetrieve, type ParsedRetrieve } from './run-retrieve'
 async function outsidersOf(deps: MemoryDeps, { plan }: ParsedRetrieve): Promise<Outsider[]> {
   if (!plan.scopes.includes('user') && !plan.scopes.includes('session')) return [];
   const [pending, stored] = await Promise.all([listPending(deps.storage, plan.owner), deps.storage.records.list(plan.owner, { scopes: ['user', 'session'], includeInvalid: true })]);
-  const vectors = pending.length ? await deps.embedder.embed(pending.map((entry) => entry.content)) : [];
+  const vectors = pending.length
+    ? await deps.embedder.embed(
+        pending.map((entry) => entry.content),
+        userPartition(plan.owner),
+      )
+    : [];
   const out: Outsider[] = pending.map((entry, i) => ({
     record: pendingAsRecord(entry, plan.owner, vectors[i]!, deps.embedder.id),
     memory: entry,
@@ -46,6 +52,6 @@ export async function explain(deps: MemoryDeps, query: string, options: Retrieve
   const wider = await runRetrieve(deps, { ...parsed, plan: { ...parsed.plan, k: parsed.plan.k + MAX_MISSES } }, retrieveAsOf);
   // A past state (asOf) has no queue or prune of its own to explain: its misses are the ranking's next ones.
   const outsiders = parsed.asOf === undefined ? await outsidersOf(deps, parsed) : [];
-  const [vector] = outsiders.length ? await deps.embedder.embed([parsed.text]) : [new Float32Array(0)];
+  const [vector] = outsiders.length ? await deps.embedder.embed([parsed.text], userPartition(parsed.plan.owner)) : [new Float32Array(0)];
   return explainRanking(hits, wider, outsiders, { query: { vector: vector!, text: parsed.text }, plan: parsed.plan, now: parsed.asOf ?? deps.clock() });
 }

@@ -65,7 +65,7 @@ export type TestMemoryOptions = MemoryOptions & MemoryInternals;
  * its messages yield, and the episode suites (test/episode/, the erasure and equivalence tests,
  * the corpora, the contract suite) turn them on.
  */
-export async function createTestMemory({ onDatabase, notes, recordCache, ...options }: TestMemoryOptions = {}): Promise<TestMemory> {
+export async function createTestMemory({ onDatabase, notes, recordCache, onEmbedder, ...options }: TestMemoryOptions = {}): Promise<TestMemory> {
   const clock = createTestClock();
   const factory = (options.indexedDB as IDBFactory | undefined) ?? new IDBFactory();
   const name = options.name ?? `engram-test-${++counter}`;
@@ -80,7 +80,7 @@ export async function createTestMemory({ onDatabase, notes, recordCache, ...opti
       indexedDB: factory,
       IDBKeyRange,
     },
-    { ...(onDatabase ? { onDatabase } : {}), ...(notes ? { notes } : {}), ...(recordCache !== undefined ? { recordCache } : {}) },
+    { ...(onDatabase ? { onDatabase } : {}), ...(notes ? { notes } : {}), ...(recordCache !== undefined ? { recordCache } : {}), ...(onEmbedder ? { onEmbedder } : {}) },
   );
   return { memory, clock, factory, name };
 }
