@@ -7,7 +7,6 @@
  */
 import { isEpisode } from '../extract/topics';
 import type { Candidate, MemoryRecord } from '../schema';
-import { sameFactKey } from '../text';
 import type { Decision } from './decider';
 
 /** The sweep's memories a candidate may be decided against: episodes for an episode, facts for a fact. */
@@ -16,10 +15,8 @@ export function sameKind(candidate: Candidate, similar: readonly MemoryRecord[])
   return similar.filter((memory) => isEpisode(memory) === episode);
 }
 
-/** The episode rule: corroborate the identical episode, else create. */
-export function decideEpisode(candidate: Candidate, episodes: readonly MemoryRecord[]): Decision {
-  const key = sameFactKey(candidate.content);
-  const same = episodes.find((memory) => sameFactKey(memory.content) === key);
+/** The episode rule: corroborate the identical episode (the sweep's first, WorkingSet `sameEpisode`), else create. */
+export function decideEpisode(same: MemoryRecord | undefined): Decision {
   return same ? { action: 'NOOP', targetId: same.id, reason: 'identical to an earlier episode', corroborate: true } : { action: 'CREATE', reason: 'a new episode' };
 }
 
