@@ -19,6 +19,8 @@ export const MAX_NEIGHBOURS = 32;
 
 interface Entry {
   memory: MemoryRecord;
+  /** memory.embedding, read here so the scan reads one shape of object, not records of many. */
+  embedding: Float32Array;
   /** sameFactKey(memory.content): a memory's content never changes within a plan. */
   fact: string;
   active: boolean;
@@ -91,12 +93,13 @@ export class WorkingSet {
     const entry = this.byId.get(memory.id);
     if (entry === undefined) return known ? undefined : this.index(memory);
     entry.memory = memory;
+    entry.embedding = memory.embedding;
     if (memory.invalidatedAt !== undefined && entry.active) this.deactivate(entry);
   }
 
   private index(memory: MemoryRecord): void {
     if (memory.invalidatedAt !== undefined || !inTarget(memory, this.target)) return;
-    const entry: Entry = { memory, fact: sameFactKey(memory.content), active: true };
+    const entry: Entry = { memory, embedding: memory.embedding, fact: sameFactKey(memory.content), active: true };
     this.order.push(entry);
     this.byId.set(memory.id, entry);
     if (isEpisode(memory)) {
@@ -140,7 +143,7 @@ export class WorkingSet {
     const matches = (entry: Entry) => entry.memory.topic === topic && (fact === null || entry.fact === fact);
     for (const entry of this.order) {
       if (!entry.active) continue;
-      const similarity = dot(entry.memory.embedding, item.embedding);
+      const similarity = dot(entry.embedding, item.embedding);
       if (similarity >= threshold) neighbours.push({ entry, similarity });
       else if (matches(entry)) sameTopic.push(entry.memory);
     }
