@@ -9,10 +9,23 @@
  */
 import { dot } from '../embed/vector';
 import { isEpisode } from '../extract/topics';
-import type { MemoryRecord } from '../schema';
+import type { Candidate, MemoryRecord, Scope } from '../schema';
 import { recordUserId } from '../storage/contract';
 import { sameFactKey } from '../text';
-import type { EmbeddedCandidate, PlanTarget } from './plan';
+
+/** Where the plan writes (plan.ts `PlanTarget`): its owner, app, scope and, for session scope, session. */
+interface Target {
+  userId: string;
+  appName: string;
+  scope: Scope;
+  sessionId?: string;
+}
+
+/** A candidate and its embedding (plan.ts `EmbeddedCandidate`). */
+interface Item {
+  candidate: Candidate;
+  embedding: Float32Array;
+}
 
 /** How many similarity neighbours (most similar first) the sweep keeps, besides same-topic memories. */
 export const MAX_NEIGHBOURS = 32;
@@ -27,7 +40,7 @@ interface Entry {
 }
 
 /** Whether `memory` lives where the plan writes: the target's owner, app, scope and (for session scope) session. */
-function inTarget(memory: MemoryRecord, target: PlanTarget): boolean {
+function inTarget(memory: MemoryRecord, target: Target): boolean {
   if (memory.scope !== target.scope || memory.appName !== target.appName) return false;
   if (memory.userId !== recordUserId(target, target.scope)) return false;
   return target.scope !== 'session' || memory.sessionId === target.sessionId;
@@ -73,7 +86,7 @@ export class WorkingSet {
   /** Indexes `working` (the Map the plan mutates, only through {@link set}) for `target`. */
   constructor(
     readonly working: Map<string, MemoryRecord>,
-    private readonly target: PlanTarget,
+    private readonly target: Target,
   ) {
     for (const memory of working.values()) this.index(memory);
   }
@@ -91,7 +104,10 @@ export class WorkingSet {
     const known = this.working.has(memory.id);
     this.working.set(memory.id, memory);
     const entry = this.byId.get(memory.id);
-    if (entry === undefined) return known ? undefined : this.index(memory);
+    if (entry === undefined) {
+      if (!known) this.index(memory);
+      return;
+    }
     entry.memory = memory;
     entry.embedding = memory.embedding;
     if (memory.invalidatedAt !== undefined && entry.active) this.deactivate(entry);
@@ -135,7 +151,7 @@ export class WorkingSet {
    * finds by its identical-fact index instead of reading the topic (consolidate.ts `sweepKeys`).
    * The live path and regeneration both sweep here, so a decider sees the same either way.
    */
-  sweep(item: EmbeddedCandidate, threshold: number, exclusiveTopics: ReadonlySet<string>): MemoryRecord[] {
+  sweep(item: Item, threshold: number, exclusiveTopics: ReadonlySet<string>): MemoryRecord[] {
     const neighbours: Neighbour[] = [];
     const sameTopic: MemoryRecord[] = [];
     const { topic } = item.candidate;
@@ -156,7 +172,7 @@ export class WorkingSet {
    * Every active episode stating it is in the sweep (same topic, same fact), those at or above
    * the threshold first, most similar first, then the rest in order; so only they are read.
    */
-  sameEpisode(item: EmbeddedCandidate, threshold: number): MemoryRecord | undefined {
+  sameEpisode(item: Item, threshold: number): MemoryRecord | undefined {
     let best: { memory: MemoryRecord; similarity: number } | undefined;
     let below: MemoryRecord | undefined;
     for (const { memory } of this.episodes.get(sameFactKey(item.candidate.content)) ?? []) {

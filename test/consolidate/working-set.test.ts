@@ -6,7 +6,7 @@
  * creations, corroborations and supersessions must get the very same lists and episode matches.
  */
 import { describe, expect, it } from 'vitest';
-import { type Decider, type Decision } from '../../src/consolidate/decider';
+import type { Decider, Decision } from '../../src/consolidate/decider';
 import { EpisodeLinks, sameKind } from '../../src/consolidate/episodes';
 import { MAX_NEIGHBOURS, planConsolidation, type EmbeddedCandidate, type PlanTarget } from '../../src/consolidate/plan';
 import { WorkingSet } from '../../src/consolidate/working-set';
@@ -20,8 +20,7 @@ import { context, record, source, TARGET } from './fixtures';
 
 /** The sweep as plan.ts had it: a walk of every memory per candidate. */
 function referenceSweep(working: Iterable<MemoryRecord>, item: EmbeddedCandidate, target: PlanTarget, threshold: number, exclusiveTopics: ReadonlySet<string>): MemoryRecord[] {
-  const inTarget = (m: MemoryRecord) =>
-    m.scope === target.scope && m.appName === target.appName && m.userId === recordUserId(target, target.scope) && (target.scope !== 'session' || m.sessionId === target.sessionId);
+  const inTarget = (m: MemoryRecord) => m.scope === target.scope && m.appName === target.appName && m.userId === recordUserId(target, target.scope) && (target.scope !== 'session' || m.sessionId === target.sessionId);
   const { topic } = item.candidate;
   const fact = exclusiveTopics.has(topic) ? null : sameFactKey(item.candidate.content);
   const onTopic = (m: MemoryRecord) => m.topic === topic && (fact === null || sameFactKey(m.content) === fact);
@@ -54,8 +53,7 @@ function randomRecord(random: () => number, id: string): MemoryRecord {
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
   const roll = random();
   // Mostly the target's, some of another scope, user or session, some tombstones.
-  const place: Partial<MemoryRecord> =
-    roll < 0.06 ? { scope: 'app', userId: '' } : roll < 0.1 ? { userId: 'other' } : roll < 0.14 ? { scope: 'session', sessionId: 's' } : roll < 0.18 ? { invalidatedAt: 1, supersededBy: 'x' } : {};
+  const place: Partial<MemoryRecord> = roll < 0.06 ? { scope: 'app', userId: '' } : roll < 0.1 ? { userId: 'other' } : roll < 0.14 ? { scope: 'session', sessionId: 's' } : roll < 0.18 ? { invalidatedAt: 1, supersededBy: 'x' } : {};
   return { ...record(id, pick(TEXTS), pick(TOPICS), place), embedding: coarse(random) };
 }
 
