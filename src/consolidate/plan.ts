@@ -164,7 +164,7 @@ function appendSource(sources: readonly Source[], source: Source): Source[] {
   return sources.some((existing) => sameSource(existing, source)) ? [...sources] : [...sources, source];
 }
 
-/** A fact's decision over its sweep (facts only: an episode is never a fact's neighbour) and the memory its write replaces. */
+/** A fact's decision: over its sweep's facts (sameKind: episodes take their place among the 32 neighbours, but are not shown) and the memory its write replaces. */
 async function decideFact(item: EmbeddedCandidate, working: WorkingSet, target: PlanTarget, context: PlanContext): Promise<Decision> {
   const swept = sameKind(item.candidate, working.sweep(item, context.candidateThreshold, context.exclusiveTopics));
   const replaced = replacedIn(working.working, target);
