@@ -2,7 +2,7 @@
  * One ingest of N messages in time linear in N (issue 41, item 13): the plan swept its whole
  * working set for every candidate, so 1k messages took 2.0 s and 10k 232 s. A chat's turns,
  * nine in ten personal (an episode each) and one in ten stating a fact of its own, ingested in one
- * call on a fresh memory at n and 4n messages: the CPU time grew 5.5 and 6.9-fold in two runs on
+ * call on a fresh memory at n and 4n messages: the CPU time grew 5.3 to 6.9-fold in three runs on
  * a loaded machine (the part above 4 is each fact's scan of every memory, perf.md), under the bar
  * of 8. Before, single runs read 8.4 (1.9 s, then 15.8 s), and this test ran past 600 s.
  */
