@@ -7,7 +7,6 @@
  */
 import { isEpisode } from '../extract/topics';
 import type { Candidate, MemoryRecord } from '../schema';
-import { sameFactKey } from '../text';
 import type { Decision } from './decider';
 
 /** The sweep's memories a candidate may be decided against: episodes for an episode, facts for a fact. */
@@ -16,31 +15,56 @@ export function sameKind(candidate: Candidate, similar: readonly MemoryRecord[])
   return similar.filter((memory) => isEpisode(memory) === episode);
 }
 
-/** The episode rule: corroborate the identical episode, else create. */
-export function decideEpisode(candidate: Candidate, episodes: readonly MemoryRecord[]): Decision {
-  const key = sameFactKey(candidate.content);
-  const same = episodes.find((memory) => sameFactKey(memory.content) === key);
+/** The episode rule: corroborate the identical episode (the sweep's first, WorkingSet `sameEpisode`), else create. */
+export function decideEpisode(same: MemoryRecord | undefined): Decision {
   return same ? { action: 'NOOP', targetId: same.id, reason: 'identical to an earlier episode', corroborate: true } : { action: 'CREATE', reason: 'a new episode' };
 }
 
-/** The episodes one write holds (their text and memory id), to link the facts it extracts to the turn they came from. */
+/**
+ * The episodes one write holds (their text and memory id), to link the facts it extracts to the
+ * turn they came from; indexed by their words, so a write of N turns links its facts in O(N).
+ */
 export class EpisodeLinks {
   private readonly episodes: { text: string; id: string }[] = [];
+  /** Each word (a run between single spaces: an episode's text is folded) → the episodes holding it, in order. */
+  private readonly byWord = new Map<string, number[]>();
 
   add(candidate: Candidate, memoryId: string): void {
-    if (memoryId !== '') this.episodes.push({ text: candidate.content, id: memoryId });
+    if (memoryId === '') return;
+    const index = this.episodes.push({ text: candidate.content, id: memoryId }) - 1;
+    for (const word of new Set(candidate.content.split(' '))) {
+      const holders = this.byWord.get(word);
+      if (holders) holders.push(index);
+      else this.byWord.set(word, [index]);
+    }
   }
 
   /**
-   * The episode a fact of this write came from: the one whose text holds the fact's excerpt,
+   * The episode a fact of this write came from: the first whose text holds the fact's excerpt,
    * else the write's only episode; undefined when neither tells (a turn kept as no episode).
    */
   of(fact: Candidate): string | undefined {
     const excerpt = fact.excerpt.replace(/…$/, '').replace(/\s+/g, ' ').trim();
     if (excerpt.length > 0) {
-      const holder = this.episodes.find((episode) => episode.text.includes(excerpt));
-      if (holder) return holder.id;
+      const holder = this.holdersOf(excerpt).find((index) => this.episodes[index]!.text.includes(excerpt));
+      if (holder !== undefined) return this.episodes[holder]!.id;
     }
     return this.episodes.length === 1 ? this.episodes[0]!.id : undefined;
+  }
+
+  /**
+   * The episodes that may hold `excerpt`, in order: a text holding it holds each of its inner
+   * words whole (only the first and the last may be part of a longer word), so the fewest
+   * episodes holding one of those; every episode for an excerpt of one or two words.
+   */
+  private holdersOf(excerpt: string): readonly number[] {
+    const inner = excerpt.split(' ').slice(1, -1);
+    if (inner.length === 0) return this.episodes.map((_, index) => index);
+    let fewest: readonly number[] | undefined;
+    for (const word of inner) {
+      const holders = this.byWord.get(word) ?? [];
+      if (fewest === undefined || holders.length < fewest.length) fewest = holders;
+    }
+    return fewest!;
   }
 }

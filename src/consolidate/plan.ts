@@ -5,7 +5,6 @@
  */
 import { callPlugin, PluginError } from '../errors';
 import { freshId } from '../ids';
-import { dot } from '../embed/vector';
 import type { Candidate, MemoryRecord, Operation, Scope, Source, SourceType } from '../schema';
 import { recordUserId, type WriteInput } from '../storage/contract';
 import { sameSource } from '../storage/working-form';
@@ -13,6 +12,9 @@ import { trustRefusal, type Decider, type Decision } from './decider';
 import { factHash, sameFactKey } from '../text';
 import { isEpisode } from '../extract/topics';
 import { decideEpisode, EpisodeLinks, sameKind } from './episodes';
+import { WorkingSet } from './working-set';
+
+export { MAX_NEIGHBOURS } from './working-set';
 
 export interface PlanTarget {
   userId: string;
@@ -81,41 +83,9 @@ function roundConfidence(value: number): number {
   return Math.round(Math.min(1, Math.max(0, value)) * 1e9) / 1e9;
 }
 
-/** How many similarity neighbours (most similar first) the sweep keeps, besides same-topic memories. */
-export const MAX_NEIGHBOURS = 32;
-
-/** Whether `memory` lives where the plan writes: the target's owner, app, scope and (for session scope) session. */
-function inTarget(memory: MemoryRecord, target: PlanTarget): boolean {
-  if (memory.scope !== target.scope || memory.appName !== target.appName) return false;
-  if (memory.userId !== recordUserId(target, target.scope)) return false;
-  return target.scope !== 'session' || memory.sessionId === target.sessionId;
-}
-
-/**
- * The sweep: the closest neighbours by cosine ≥ threshold (most similar first), UNION the
- * memories on the same topic that can matter. Similarity alone cannot find contradictions:
- * "follows a vegetarian diet" and "eats fish again" share no words, and only the topic pairs
- * them. Contradictions only matter on an exclusive topic, so there every same-topic memory
- * joins; on any other topic only the same fact ({@link sameFactKey}) does, which the store
- * finds by its identical-fact index instead of reading the topic (consolidate.ts `sweepKeys`).
- * The live path and regeneration both sweep here, so a decider sees the same either way.
- */
-export function sweep(working: Iterable<MemoryRecord>, item: EmbeddedCandidate, target: PlanTarget, threshold: number, exclusiveTopics: ReadonlySet<string>): MemoryRecord[] {
-  const neighbours: { memory: MemoryRecord; similarity: number }[] = [];
-  const sameTopic: MemoryRecord[] = [];
-  const { topic } = item.candidate;
-  const fact = exclusiveTopics.has(topic) ? null : sameFactKey(item.candidate.content);
-  for (const memory of working) {
-    if (memory.invalidatedAt !== undefined || !inTarget(memory, target)) continue;
-    const similarity = dot(memory.embedding, item.embedding);
-    if (similarity >= threshold) neighbours.push({ memory, similarity });
-    else if (memory.topic === topic && (fact === null || sameFactKey(memory.content) === fact)) sameTopic.push(memory);
-  }
-  neighbours.sort((a, b) => b.similarity - a.similarity);
-  // Past the most similar MAX_NEIGHBOURS only same-topic ones stay: a store of many near-alike
-  // memories must not hand every one of them to the decider (an LLM prompt) on every write.
-  const overflow = neighbours.slice(MAX_NEIGHBOURS).filter((entry) => entry.memory.topic === topic && (fact === null || sameFactKey(entry.memory.content) === fact));
-  return [...neighbours.slice(0, MAX_NEIGHBOURS), ...overflow].map((entry) => entry.memory).concat(sameTopic);
+/** The sweep (WorkingSet `sweep`) of `memories` for one candidate. */
+export function sweep(memories: Iterable<MemoryRecord>, item: EmbeddedCandidate, target: PlanTarget, threshold: number, exclusiveTopics: ReadonlySet<string>): MemoryRecord[] {
+  return new WorkingSet(new Map([...memories].map((memory) => [memory.id, memory])), target).sweep(item, threshold, exclusiveTopics);
 }
 
 function checkDecision(decision: Decision, similar: readonly MemoryRecord[]): Decision {
@@ -194,11 +164,20 @@ function appendSource(sources: readonly Source[], source: Source): Source[] {
   return sources.some((existing) => sameSource(existing, source)) ? [...sources] : [...sources, source];
 }
 
+/** A fact's decision: over its sweep's facts (sameKind: episodes take their place among the 32 neighbours, but are not shown) and the memory its write replaces. */
+async function decideFact(item: EmbeddedCandidate, working: WorkingSet, target: PlanTarget, context: PlanContext): Promise<Decision> {
+  const swept = sameKind(item.candidate, working.sweep(item, context.candidateThreshold, context.exclusiveTopics));
+  const replaced = replacedIn(working.working, target);
+  const similar = replaced && !swept.includes(replaced) ? [replaced, ...swept] : swept;
+  return decide(item, similar, replaced, context);
+}
+
 /**
  * Decides and applies each candidate in order against `working` (a Map by id, mutated:
  * later candidates see earlier ones' effects). Returns the operations and the changed records.
  */
-export async function planConsolidation(working: Map<string, MemoryRecord>, items: readonly EmbeddedCandidate[], target: PlanTarget, context: PlanContext): Promise<Plan> {
+export async function planConsolidation(map: Map<string, MemoryRecord>, items: readonly EmbeddedCandidate[], target: PlanTarget, context: PlanContext): Promise<Plan> {
+  const working = new WorkingSet(map, target);
   const operations: Operation[] = [];
   const changed = new Set<string>();
   const created: string[] = [];
@@ -208,10 +187,7 @@ export async function planConsolidation(working: Map<string, MemoryRecord>, item
 
   for (const item of items) {
     const { candidate, source } = item;
-    const swept = sameKind(candidate, sweep(working.values(), item, target, context.candidateThreshold, context.exclusiveTopics));
-    const replaced = isEpisode(candidate) ? undefined : replacedIn(working, target);
-    const similar = replaced && !swept.includes(replaced) ? [replaced, ...swept] : swept;
-    const decision = isEpisode(candidate) ? decideEpisode(candidate, similar) : await decide(item, similar, replaced, context);
+    const decision = isEpisode(candidate) ? decideEpisode(working.sameEpisode(item, context.candidateThreshold)) : await decideFact(item, working, target, context);
 
     if (decision.action === 'NOOP') {
       const target = decision.targetId === undefined ? undefined : working.get(decision.targetId);
@@ -220,7 +196,7 @@ export async function planConsolidation(working: Map<string, MemoryRecord>, item
         if (target.sources.some((existing) => sameSource(existing, source))) {
           reason = `${decision.reason}; already backed by ${source.type} source ${source.id}, not counted twice`;
         } else {
-          working.set(target.id, {
+          working.set({
             ...target,
             confidence: roundConfidence(target.confidence + 0.05),
             sources: appendSource(target.sources, source),
@@ -263,7 +239,7 @@ export async function planConsolidation(working: Map<string, MemoryRecord>, item
       ...(old?.pinned ? { pinned: true as const } : {}),
     };
     if (old) {
-      working.set(old.id, {
+      working.set({
         ...old,
         invalidatedAt: now,
         supersededBy: id,
@@ -272,7 +248,7 @@ export async function planConsolidation(working: Map<string, MemoryRecord>, item
       changed.add(old.id);
       supersedes.set(id, old.id);
     }
-    working.set(id, record);
+    working.set(record);
     changed.add(id);
     created.push(id);
     operations.push({ action: decision.action, memoryId: id, ...(old ? { targetId: old.id } : {}), content: candidate.content, reason: decision.reason });

@@ -1,0 +1,149 @@
+/**
+ * The plan's indexed working set against the sweep it replaced, spelled out here as the spec:
+ * every active memory of the target walked per candidate, its fact key derived each time, every
+ * neighbour sorted. Thousands of random candidates over random working sets (few topics, few
+ * texts, coarse embeddings so similarities tie, more than MAX_NEIGHBOURS alike) changed by random
+ * creations, corroborations and supersessions must get the very same lists and episode matches.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Decider, Decision } from '../../src/consolidate/decider';
+import { EpisodeLinks, sameKind } from '../../src/consolidate/episodes';
+import { MAX_NEIGHBOURS, planConsolidation, type EmbeddedCandidate, type PlanTarget } from '../../src/consolidate/plan';
+import { WorkingSet } from '../../src/consolidate/working-set';
+import { dot, normalize } from '../../src/embed/vector';
+import { EPISODE_TOPIC } from '../../src/extract/topics';
+import type { Candidate, MemoryRecord } from '../../src/schema';
+import { recordUserId } from '../../src/storage/contract';
+import { sameFactKey } from '../../src/text';
+import { createRandom } from '../helpers/random';
+import { context, record, source, TARGET } from './fixtures';
+
+/** The sweep as plan.ts had it: a walk of every memory per candidate. */
+function referenceSweep(working: Iterable<MemoryRecord>, item: EmbeddedCandidate, target: PlanTarget, threshold: number, exclusiveTopics: ReadonlySet<string>): MemoryRecord[] {
+  const inTarget = (m: MemoryRecord) => m.scope === target.scope && m.appName === target.appName && m.userId === recordUserId(target, target.scope) && (target.scope !== 'session' || m.sessionId === target.sessionId);
+  const { topic } = item.candidate;
+  const fact = exclusiveTopics.has(topic) ? null : sameFactKey(item.candidate.content);
+  const onTopic = (m: MemoryRecord) => m.topic === topic && (fact === null || sameFactKey(m.content) === fact);
+  const live = [...working].filter((m) => m.invalidatedAt === undefined && inTarget(m));
+  const above = live.map((memory) => ({ memory, similarity: dot(memory.embedding, item.embedding) })).filter((n) => n.similarity >= threshold);
+  const below = live.filter((m) => dot(m.embedding, item.embedding) < threshold && onTopic(m));
+  above.sort((a, b) => b.similarity - a.similarity);
+  const kept = above.filter((n, rank) => rank < MAX_NEIGHBOURS || onTopic(n.memory));
+  return [...kept.map((n) => n.memory), ...below];
+}
+
+/** The episode rule as plan.ts had it: the first episode of the sweep stating the same text. */
+function referenceSameEpisode(working: Iterable<MemoryRecord>, item: EmbeddedCandidate, threshold: number): MemoryRecord | undefined {
+  const episodes = sameKind(item.candidate, referenceSweep(working, item, TARGET, threshold, new Set()));
+  return episodes.find((m) => sameFactKey(m.content) === sameFactKey(item.candidate.content));
+}
+
+const TOPICS = ['diet', 'travel', 'hobby', 'identity', EPISODE_TOPIC];
+const EXCLUSIVE = new Set(['diet', 'identity']);
+const TEXTS = ['The user is vegan.', 'the user is VEGAN.', 'The user likes tea.', 'The user likes tea', 'Went hiking.', 'went  hiking.', 'Sam.', 'The user plays chess.'];
+
+/** A coarse unit vector (entries in {-1, 0, 1}, 6 dimensions): many memories tie, many pass any threshold. */
+function coarse(random: () => number): Float32Array {
+  const v = Float32Array.from({ length: 6 }, () => Math.floor(random() * 3) - 1);
+  if (v.every((x) => x === 0)) v[0] = 1;
+  return normalize(v);
+}
+
+function randomRecord(random: () => number, id: string): MemoryRecord {
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
+  const roll = random();
+  // Mostly the target's, some of another scope, user or session, some tombstones.
+  const place: Partial<MemoryRecord> = roll < 0.06 ? { scope: 'app', userId: '' } : roll < 0.1 ? { userId: 'other' } : roll < 0.14 ? { scope: 'session', sessionId: 's' } : roll < 0.18 ? { invalidatedAt: 1, supersededBy: 'x' } : {};
+  return { ...record(id, pick(TEXTS), pick(TOPICS), place), embedding: coarse(random) };
+}
+
+function randomItem(random: () => number): EmbeddedCandidate {
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
+  const candidate: Candidate = { content: pick(TEXTS), topic: pick(TOPICS), confidence: 0.9, excerpt: '', importance: 0.5, halfLifeDays: 365 };
+  return { candidate, embedding: coarse(random), source: source('s2') };
+}
+
+const ids = (list: readonly MemoryRecord[]) => list.map((m) => m.id);
+
+describe('WorkingSet', () => {
+  it('sweeps and matches episodes exactly as the walk of every memory did, as the plan changes it', () => {
+    let checked = 0;
+    for (let seed = 1; seed <= 20; seed++) {
+      const random = createRandom(seed);
+      const map = new Map<string, MemoryRecord>();
+      for (let i = 0; i < 20 + seed * 4; i++) map.set(`m${i}`, randomRecord(random, `m${i}`));
+      const working = new WorkingSet(map, TARGET);
+      let next = map.size;
+      for (let step = 0; step < 150; step++) {
+        const item = randomItem(random);
+        const threshold = [-1, 0, 0.4, 0.7, 1.01][step % 5]!;
+        const exclusive = step % 3 === 0 ? new Set<string>() : EXCLUSIVE;
+        const swept = working.sweep(item, threshold, exclusive);
+        expect(ids(swept), `seed ${seed}, step ${step}`).toEqual(ids(referenceSweep(map.values(), item, TARGET, threshold, exclusive)));
+        const episode = { ...item, candidate: { ...item.candidate, topic: EPISODE_TOPIC } };
+        expect(working.sameEpisode(episode, threshold)?.id, `seed ${seed}, step ${step}`).toBe(referenceSameEpisode(map.values(), episode, threshold)?.id);
+        checked++;
+        // A change as the plan makes them: a new memory, a corroboration or a supersession of an active one.
+        const active = [...map.values()].filter((m) => m.invalidatedAt === undefined);
+        const target = active[Math.floor(random() * active.length)];
+        const roll = random();
+        if (target && roll < 0.3) working.set({ ...target, invalidatedAt: 2, supersededBy: `m${next}` });
+        else if (target && roll < 0.5) working.set({ ...target, confidence: 0.7 });
+        if (roll < 0.3 || roll > 0.5) working.set(randomRecord(random, `m${next++}`));
+      }
+    }
+    expect(checked).toBe(3000);
+  });
+
+  it('hands a decider the same memories over a whole batch as the walk of every memory did', async () => {
+    const random = createRandom(7);
+    const map = new Map<string, MemoryRecord>();
+    for (let i = 0; i < 60; i++) map.set(`m${i}`, randomRecord(random, `m${i}`));
+    const exclusive = new Set(EXCLUSIVE);
+    let asked = 0;
+    // A decider that checks what it is shown against the map as it stands, and proposes at random so the batch supersedes and corroborates.
+    const decider: Decider = {
+      decide({ candidate, similar }): Decision {
+        const item = items.find((entry) => entry.candidate === candidate)!;
+        expect(ids(similar)).toEqual(ids(sameKind(candidate, referenceSweep(map.values(), item, TARGET, 0.4, exclusive))));
+        asked++;
+        const target = similar[Math.floor(random() * similar.length)];
+        const roll = random();
+        if (target && roll < 0.3) return { action: 'UPDATE', targetId: target.id, reason: 'random' };
+        if (target && roll < 0.6) return { action: 'NOOP', targetId: target.id, reason: 'random', corroborate: true };
+        return { action: 'CREATE', reason: 'random' };
+      },
+    };
+    const items = Array.from({ length: 600 }, () => randomItem(random));
+    const plan = await planConsolidation(map, items, TARGET, { ...context(decider), candidateThreshold: 0.4, exclusiveTopics: exclusive });
+    expect(asked).toBe(items.filter((entry) => entry.candidate.topic !== EPISODE_TOPIC).length);
+    expect(plan.operations.map((op) => op.action)).toEqual(expect.arrayContaining(['CREATE', 'UPDATE', 'NOOP']));
+  });
+});
+
+describe('EpisodeLinks', () => {
+  it('links a fact to the first episode holding its excerpt, as a walk of every episode did', () => {
+    const random = createRandom(3);
+    const words = ['I', 'went', 'to', 'Kyoto', 'to-day', 'with', 'Ann', 'and', 'we', 'ate', 'ramen.', 'Kyo'];
+    for (let round = 0; round < 200; round++) {
+      const links = new EpisodeLinks();
+      const texts: string[] = [];
+      for (let i = 0; i < 1 + (round % 12); i++) {
+        const text = Array.from({ length: 1 + Math.floor(random() * 8) }, () => words[Math.floor(random() * words.length)]).join(' ');
+        texts.push(text);
+        links.add({ content: text, topic: EPISODE_TOPIC, confidence: 0.9, excerpt: text, importance: 0.3, halfLifeDays: 120 }, `e${i}`);
+      }
+      for (let probe = 0; probe < 20; probe++) {
+        // Any slice of an episode's text (parts of words included), or words at random; with "…" or extra whitespace at times.
+        const text = texts[Math.floor(random() * texts.length)]!;
+        const start = Math.floor(random() * text.length);
+        const cut = random() < 0.7 ? text.slice(start, start + 1 + Math.floor(random() * 30)) : `${words[probe % words.length]} ${words[(probe * 5) % words.length]}`;
+        const excerpt = probe % 4 === 0 ? `${cut}…` : probe % 4 === 1 ? cut.replace(/ /g, '\n  ') : cut;
+        const folded = excerpt.replace(/…$/, '').replace(/\s+/g, ' ').trim();
+        const holder = folded.length > 0 ? texts.findIndex((t) => t.includes(folded)) : -1;
+        const expected = holder >= 0 ? `e${holder}` : texts.length === 1 ? 'e0' : undefined;
+        expect(links.of({ content: 'a fact', topic: 'general', confidence: 0.9, excerpt, importance: 0.5, halfLifeDays: 180 }), JSON.stringify({ texts, excerpt })).toBe(expected);
+      }
+    }
+  });
+});
