@@ -8,10 +8,10 @@ import { z } from 'zod/mini';
 import { ValidationError } from './errors';
 import type { ReembedProgress } from './reembed/reembed';
 import { describeValue, expectedOf, issueMessage, issueValue } from './issues';
-import { ChatMessage, DEFAULT_WEIGHTS, Fact, Id, MemoryRecord, Metadata, MetadataText, positiveZero, Scope, SourceInput, Weights } from './schema';
+import { ChatMessage, DEFAULT_WEIGHTS, Fact, Id, MemoryRecord, Metadata, MetadataText, positiveZero, Scope, SourceInput, Timestamp, Weights } from './schema';
 
 /** A past time to read the store as of (`retrieve`, `list`): ms since epoch. */
-const AsOf = z.number().check(z.nonnegative({ error: 'must be a time in ms since epoch (≥ 0)' }));
+const AsOf = Timestamp;
 
 /** Owner ids must be real strings: a missing or empty userId is an error, never "everyone". */
 const UserId = Id;

@@ -42,7 +42,16 @@ export const MIN_HALF_LIFE_DAYS = 0.001;
 // every check (`-1` would read "must be a finite number"). Wrong types are worded by parseInput.
 const UNIT_RULE = { error: 'must be a number from 0 to 1' };
 const UnitInterval = z.pipe(z.number().check(z.gte(0, UNIT_RULE)).check(z.lte(1, UNIT_RULE)), z.transform(positiveZero));
-const Timestamp = z.number().check(z.nonnegative({ error: 'must be ms since epoch (≥ 0)' }));
+/** The latest time a `Date` holds (its range is ±8.64e15 ms): a later one has no date to print or compare. */
+export const MAX_TIME = 8.64e15;
+/** Whether `value` is a time engram stores: ms since epoch, from 0 to {@link MAX_TIME}. */
+export function isTime(value: number): boolean {
+  return value >= 0 && value <= MAX_TIME;
+}
+/** The rule every time is checked with, in the words of its message. */
+export const TIME_RULE = `must be ms since epoch, from 0 to ${MAX_TIME} (the range of a Date)`;
+/** A time: ms since epoch within a Date's range ({@link isTime}). */
+export const Timestamp = z.number().check(z.refine(isTime, { error: TIME_RULE }));
 const HALF_LIFE_RULE = { error: `must be a number of days from ${MIN_HALF_LIFE_DAYS} to 365000` };
 const HalfLifeDays = z.number().check(z.gte(MIN_HALF_LIFE_DAYS, HALF_LIFE_RULE)).check(z.lte(365_000, HALF_LIFE_RULE));
 
