@@ -119,8 +119,35 @@ function isJsonObjectText(text: string): boolean {
   }
 }
 
-/** Metadata as a caller gives it: a plain object of JSON values, stored as {@link MetadataText}. */
-export const Metadata = z.record(z.string().check(z.minLength(1)).check(z.maxLength(MAX_ID_LENGTH)), z.json());
+/** How deep a write's metadata may nest (the object itself is level 1). */
+export const MAX_METADATA_DEPTH = 32;
+
+/**
+ * Why `value` cannot be metadata before anything walks it recursively (zod's JSON check,
+ * `JSON.stringify`): it nests deeper than {@link MAX_METADATA_DEPTH} (a cyclic object nests
+ * without end), or holds more values than its JSON text could (each takes a character at
+ * least), which also bounds an object that repeats one nested object under many keys.
+ */
+function metadataBoundIssue(value: unknown): string | undefined {
+  let values = 0;
+  const walk = (node: unknown, depth: number): string | undefined => {
+    if (typeof node !== 'object' || node === null) return undefined;
+    if (depth > MAX_METADATA_DEPTH) return `must nest at most ${MAX_METADATA_DEPTH} levels of objects and arrays (a cyclic object nests without end)`;
+    for (const inner of Object.values(node)) {
+      if (++values > MAX_TEXT_LENGTH) return `must be at most ${MAX_TEXT_LENGTH} characters as JSON`;
+      const issue = walk(inner, depth + 1);
+      if (issue) return issue;
+    }
+    return undefined;
+  };
+  return walk(value, 1);
+}
+
+/** Metadata as a caller gives it: a plain object of JSON values, within {@link MAX_METADATA_DEPTH}; stored as {@link MetadataText}. */
+export const Metadata = z.pipe(
+  z.custom<Record<string, z.core.util.JSONType>>((value) => metadataBoundIssue(value) === undefined, { error: (issue) => metadataBoundIssue(issue.input) }),
+  z.record(z.string().check(z.minLength(1)).check(z.maxLength(MAX_ID_LENGTH)), z.json()),
+);
 export type Metadata = z.infer<typeof Metadata>;
 
 export const MemoryRecord = z.object({

@@ -25,6 +25,32 @@ describe('metadata on writes', () => {
     await memory.close();
   });
 
+  it('refuses with ValidationError naming the depth limit, and stores nothing, when the metadata nests too deep or is cyclic', async () => {
+    const { memory } = await createTestMemory();
+    const nested = (levels: number) => {
+      let value: Record<string, unknown> = { leaf: 1 };
+      for (let i = 1; i < levels; i++) value = { inner: value };
+      return value;
+    };
+    const cyclic: Record<string, unknown> = { name: 'loop' };
+    cyclic.self = cyclic;
+    const cyclicArray: unknown[] = [];
+    cyclicArray.push(cyclicArray);
+    const limit = /^options\.metadata: must nest at most 32 levels of objects and arrays \(a cyclic object nests without end\)/;
+    for (const metadata of [nested(33), nested(100_000), cyclic, { list: cyclicArray }]) {
+      await expect(memory.remember({ content: 'The user likes jazz.', topic: 'music' }, { ...alice, source: source('s1'), metadata: metadata as never })).rejects.toThrow(limit);
+      await expect(memory.ingest([{ role: 'user', content: "I'm vegan." }], { ...alice, sessionId: 'c1', source: source('s2'), metadata: metadata as never })).rejects.toThrow(ValidationError);
+    }
+    // One object under two keys at each of 30 levels: 2^31 values to walk, refused by their count.
+    let shared: Record<string, unknown> = { leaf: 1 };
+    for (let i = 0; i < 30; i++) shared = { left: shared, right: shared };
+    await expect(memory.remember({ content: 'The user likes jazz.', topic: 'music' }, { ...alice, source: source('s3'), metadata: shared as never })).rejects.toThrow(/^options\.metadata: must be at most 100000 characters as JSON/);
+    expect(await memory.list({ ...alice, includeInvalid: true })).toEqual([]);
+    await memory.remember({ content: 'The user likes jazz.', topic: 'music' }, { ...alice, source: source('s4'), metadata: nested(32) as never });
+    expect(JSON.parse((await memory.list(alice))[0]!.metadata!)).toEqual(nested(32));
+    await memory.close();
+  });
+
   it('seals the metadata at rest when the memory has an encryptionKey, and reads it back', async () => {
     const encryptionKey = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
     const { memory, factory } = await createTestMemory({ encryptionKey });
