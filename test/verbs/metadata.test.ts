@@ -4,7 +4,7 @@
  * source) and through export/import, and metadata goes with the source it came with.
  */
 import { describe, expect, it } from 'vitest';
-import { NotFoundError, ValidationError } from '../../src/index';
+import { NotFoundError, PermissionError, ValidationError } from '../../src/index';
 import { createTestMemory } from '../helpers/memory';
 import { findInDatabases } from '../helpers/scan';
 
@@ -117,6 +117,30 @@ describe('remember({ replaces })', () => {
     expect((await memory.list(alice)).map((record) => record.content)).toEqual(['The user drinks coffee.']);
     expect((await memory.get(tea.memoryId, alice)).supersededBy).toBe(coffee.memoryId);
     await expect(memory.remember({ content: 'x', topic: 'general' }, { ...alice, source: source('s3'), replaces: 'mem_missing' })).rejects.toThrow(NotFoundError);
+    await memory.close();
+  });
+
+  it('refuses, writing nothing, when replaces names an episode, an app-scope memory or a memory of another scope or session', async () => {
+    const { memory } = await createTestMemory();
+    const episode = await memory.remember({ content: 'I went hiking in the Alps with my sister.', topic: 'episode' }, { ...alice, source: source('s1') });
+    const app = await memory.remember({ content: 'Support answers within a day.', topic: 'support' }, { scope: 'app', source: { type: 'bootstrapped', id: 'b1' } });
+    const session = await memory.remember({ content: 'The user wants a window seat today.', topic: 'general' }, { ...alice, scope: 'session', sessionId: 'x1', source: source('s2') });
+    const user = await memory.remember({ content: 'The user drinks tea.', topic: 'general' }, { ...alice, source: source('s3') });
+    const before = await memory.list({ ...alice, includeInvalid: true });
+    const fact = { content: 'The user drinks coffee.', topic: 'general' };
+    const write = (replaces: string, options: object = {}) => memory.remember(fact, { ...alice, source: source('s4'), replaces, ...options });
+    await expect(write(episode.memoryId)).rejects.toThrow(ValidationError);
+    await expect(write(episode.memoryId)).rejects.toThrow(`options.replaces: '${episode.memoryId}' is an episode`);
+    await expect(write(app.memoryId)).rejects.toThrow(PermissionError);
+    await expect(write(app.memoryId)).rejects.toThrow(`options.replaces: '${app.memoryId}' is an app-scope memory`);
+    await expect(write(session.memoryId)).rejects.toThrow(`options.replaces: '${session.memoryId}' is a session-scope memory and this remember writes scope 'user'`);
+    await expect(write(user.memoryId, { scope: 'session', sessionId: 'x1' })).rejects.toThrow(ValidationError);
+    await expect(write(session.memoryId, { scope: 'session', sessionId: 'x2' })).rejects.toThrow(`options.replaces: '${session.memoryId}' belongs to session 'x1', not 'x2'`);
+    expect(await memory.list({ ...alice, includeInvalid: true })).toEqual(before);
+    // Within its own scope and session the write replaces as asked.
+    expect(await write(session.memoryId, { scope: 'session', sessionId: 'x1' })).toMatchObject({ action: 'UPDATE', targetId: session.memoryId });
+    const rule = await memory.remember({ content: 'Support answers within an hour.', topic: 'support' }, { scope: 'app', source: { type: 'bootstrapped', id: 'b2' }, replaces: app.memoryId });
+    expect(rule).toMatchObject({ action: 'UPDATE', targetId: app.memoryId });
     await memory.close();
   });
 
