@@ -185,8 +185,13 @@ export async function callPlugin<T>(component: string, call: () => T | Promise<T
   try {
     return await call();
   } catch (error) {
-    if (isEngramError(error)) throw error;
-    const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    throw new PluginError(`${component} threw (${detail}); nothing was written`, { cause: error });
+    throw toPluginError(component, error);
   }
+}
+
+/** What a pluggable component (or a value it returned, read) threw, as {@link callPlugin} reports it. */
+export function toPluginError(component: string, error: unknown): EngramError {
+  if (isEngramError(error)) return error;
+  const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return new PluginError(`${component} threw (${detail}); nothing was written`, { cause: error });
 }

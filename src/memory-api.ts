@@ -50,6 +50,8 @@ export interface Memory {
    * when `sessionId` is given) and its app's app-scope ones, scored
    * `relevance·fused + recency·0.5^(age/halfLife) + importance·importance`, where the fused
    * relevance blends the cosine with a BM25 lexical channel (`Retrieved` shows each part). Tombstones never appear.
+   * Best score first; of equal scores the pinned first, then the oldest (`createdAt`), then by
+   * id: the same order on every backend and after an export → import.
    * `weights` may be partial: the missing ones are the defaults (see RetrieveOptions).
    * With `asOf` (ms since epoch): the same ranking over what the store held at that time (see
    * `list`), recency measured at `asOf`.

@@ -8,10 +8,10 @@ import { z } from 'zod/mini';
 import { ValidationError } from './errors';
 import type { ReembedProgress } from './reembed/reembed';
 import { describeValue, expectedOf, issueMessage, issueValue } from './issues';
-import { ChatMessage, DEFAULT_WEIGHTS, Fact, Id, MemoryRecord, Metadata, MetadataText, positiveZero, Scope, SourceInput, Weights } from './schema';
+import { ChatMessage, DEFAULT_WEIGHTS, Fact, Id, MemoryRecord, Metadata, MetadataText, positiveZero, Scope, SourceInput, Timestamp, Weights } from './schema';
 
 /** A past time to read the store as of (`retrieve`, `list`): ms since epoch. */
-const AsOf = z.number().check(z.nonnegative({ error: 'must be a time in ms since epoch (≥ 0)' }));
+const AsOf = Timestamp;
 
 /** Owner ids must be real strings: a missing or empty userId is an error, never "everyone". */
 const UserId = Id;
@@ -49,9 +49,11 @@ export const RememberOptions = z.strictObject({
   /** A JSON object kept with the memory this write creates (its `metadata`, as JSON text). */
   metadata: z.optional(WriteMetadata),
   /**
-   * The id of an active memory of the same owner and scope that this fact replaces: the write is
-   * an UPDATE of it (it stays in history as superseded), subject to the trust gate. When that
-   * memory is not active, the fact is consolidated as usual.
+   * The id of an active memory of the same owner and scope (and session) that this fact
+   * replaces: the write is an UPDATE of it (it stays in history as superseded), subject to the
+   * trust gate. When that memory is not active, the fact is consolidated as usual. An episode, an
+   * app-scope memory from another scope's write, or a memory of another scope or session is
+   * refused (ValidationError; PermissionError for the app-scope one).
    */
   replaces: z.optional(Id),
 });

@@ -42,7 +42,16 @@ export const MIN_HALF_LIFE_DAYS = 0.001;
 // every check (`-1` would read "must be a finite number"). Wrong types are worded by parseInput.
 const UNIT_RULE = { error: 'must be a number from 0 to 1' };
 const UnitInterval = z.pipe(z.number().check(z.gte(0, UNIT_RULE)).check(z.lte(1, UNIT_RULE)), z.transform(positiveZero));
-const Timestamp = z.number().check(z.nonnegative({ error: 'must be ms since epoch (≥ 0)' }));
+/** The latest time a `Date` holds (its range is ±8.64e15 ms): a later one has no date to print or compare. */
+export const MAX_TIME = 8.64e15;
+/** Whether `value` is a time engram stores: ms since epoch, from 0 to {@link MAX_TIME}. */
+export function isTime(value: number): boolean {
+  return value >= 0 && value <= MAX_TIME;
+}
+/** The rule every time is checked with, in the words of its message. */
+export const TIME_RULE = `must be ms since epoch, from 0 to ${MAX_TIME} (the range of a Date)`;
+/** A time: ms since epoch within a Date's range ({@link isTime}). */
+export const Timestamp = z.number().check(z.refine(isTime, { error: TIME_RULE }));
 const HALF_LIFE_RULE = { error: `must be a number of days from ${MIN_HALF_LIFE_DAYS} to 365000` };
 const HalfLifeDays = z.number().check(z.gte(MIN_HALF_LIFE_DAYS, HALF_LIFE_RULE)).check(z.lte(365_000, HALF_LIFE_RULE));
 
@@ -110,8 +119,35 @@ function isJsonObjectText(text: string): boolean {
   }
 }
 
-/** Metadata as a caller gives it: a plain object of JSON values, stored as {@link MetadataText}. */
-export const Metadata = z.record(z.string().check(z.minLength(1)).check(z.maxLength(MAX_ID_LENGTH)), z.json());
+/** How deep a write's metadata may nest (the object itself is level 1). */
+export const MAX_METADATA_DEPTH = 32;
+
+/**
+ * Why `value` cannot be metadata before anything walks it recursively (zod's JSON check,
+ * `JSON.stringify`): it nests deeper than {@link MAX_METADATA_DEPTH} (a cyclic object nests
+ * without end), or holds more values than its JSON text could (each takes a character at
+ * least), which also bounds an object that repeats one nested object under many keys.
+ */
+function metadataBoundIssue(value: unknown): string | undefined {
+  let values = 0;
+  const walk = (node: unknown, depth: number): string | undefined => {
+    if (typeof node !== 'object' || node === null) return undefined;
+    if (depth > MAX_METADATA_DEPTH) return `must nest at most ${MAX_METADATA_DEPTH} levels of objects and arrays (a cyclic object nests without end)`;
+    for (const inner of Object.values(node)) {
+      if (++values > MAX_TEXT_LENGTH) return `must be at most ${MAX_TEXT_LENGTH} characters as JSON`;
+      const issue = walk(inner, depth + 1);
+      if (issue) return issue;
+    }
+    return undefined;
+  };
+  return walk(value, 1);
+}
+
+/** Metadata as a caller gives it: a plain object of JSON values, within {@link MAX_METADATA_DEPTH}; stored as {@link MetadataText}. */
+export const Metadata = z.pipe(
+  z.custom<Record<string, z.core.util.JSONType>>((value) => metadataBoundIssue(value) === undefined, { error: (issue) => metadataBoundIssue(issue.input) }),
+  z.record(z.string().check(z.minLength(1)).check(z.maxLength(MAX_ID_LENGTH)), z.json()),
+);
 export type Metadata = z.infer<typeof Metadata>;
 
 export const MemoryRecord = z.object({

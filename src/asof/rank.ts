@@ -6,7 +6,7 @@
 import { flattenTerms, lexicalTerms } from '../embed/terms';
 import { decayHalfLife, type MemoryRecord } from '../schema';
 import { partitionOf, partitionsFor } from '../storage/contract';
-import type { RetrievePlan, Retrieved } from '../retrieve/retrieve';
+import { byRank, type RetrievePlan, type Retrieved } from '../retrieve/retrieve';
 import { SCOPE_CODE, type IndexRows } from '../worker/api';
 import { createCompute } from '../worker/compute';
 import { WorkerError } from '../errors';
@@ -28,10 +28,10 @@ function rowsOf(records: readonly MemoryRecord[], dim: number): IndexRows {
 }
 
 /**
- * The top `plan.k` of the active `records` for the query, scored as of `now`: best score first
- * and, of equal scores, the pinned ones first, as live retrieval orders them (retrieve.ts). Every
- * row is ranked before the cut (a past state is small and already in memory), so a pinned
- * memory tied with the k-th is not left out for an unpinned one.
+ * The top `plan.k` of the active `records` for the query, scored as of `now`, in live
+ * retrieval's order (retrieve.ts `byRank`). Every row is ranked before the cut (a past state is
+ * small and already in memory), so of the memories tied with the k-th, the first by that order
+ * make the cut.
  */
 export function rankRecords(records: readonly MemoryRecord[], query: { vector: Float32Array; text: string }, plan: RetrievePlan, now: number): Retrieved[] {
   const dim = query.vector.length;
@@ -63,6 +63,5 @@ export function rankRecords(records: readonly MemoryRecord[], query: { vector: F
   if (!('hits' in result)) throw new WorkerError('ranking a past state: the JS kernel answered with candidates instead of hits (it holds f32 rows, so this is a bug in engram)');
   const byId = new Map(active.map((record) => [record.id, record]));
   const ranked = result.hits.map(({ id, score, relevance, cosine, lexical, recency, importance }) => ({ memory: byId.get(id)!, score, relevance, cosine, lexical, recency, importance }));
-  // A stable sort: of equal scores and pins, the compute's order stays.
-  return ranked.sort((a, b) => b.score - a.score || Number(b.memory.pinned === true) - Number(a.memory.pinned === true)).slice(0, plan.k);
+  return ranked.sort(byRank).slice(0, plan.k);
 }

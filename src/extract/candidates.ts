@@ -2,7 +2,7 @@
  * From a stored input to validated candidates: the one path both `ingest` and regeneration
  * take, so a replay extracts exactly what the original ingest did.
  */
-import { callPlugin, PluginError } from '../errors';
+import { callPlugin, PluginError, toPluginError } from '../errors';
 import { Candidate, type ChatMessage, type Fact } from '../schema';
 import type { Extractor, ExtractContext } from './extractor';
 import { sameClaimKey } from '../text';
@@ -12,14 +12,26 @@ export function userMessagesOf(messages: readonly ChatMessage[]): ChatMessage[] 
   return messages.filter((message) => message.role === 'user');
 }
 
+/**
+ * One candidate as the extractor returned it, parsed. Parsing reads its fields, so a getter or a
+ * proxy of the extractor's runs here: what it throws is the extractor's failure too.
+ */
+function parseCandidate(raw: readonly unknown[], i: number): ReturnType<typeof Candidate.safeParse> {
+  try {
+    return Candidate.safeParse(raw[i]);
+  } catch (error) {
+    throw toPluginError(`reading the extractor's candidate ${i}`, error);
+  }
+}
+
 export async function extractCandidates(extractor: Extractor, userMessages: readonly ChatMessage[], context: ExtractContext): Promise<Candidate[]> {
   if (userMessages.length === 0) return [];
   const raw = await callPlugin('the extractor', () => extractor.extract(userMessages, context));
   if (!Array.isArray(raw)) throw new PluginError(`the extractor returned ${typeof raw}; expected an array of candidates`);
   const seen = new Set<string>();
   const candidates: Candidate[] = [];
-  raw.forEach((item, i) => {
-    const result = Candidate.safeParse(item);
+  for (let i = 0; i < raw.length; i++) {
+    const result = parseCandidate(raw, i);
     if (!result.success) {
       const issue = result.error.issues[0]!;
       throw new PluginError(`the extractor's candidate ${i} is invalid at '${issue.path.join('.')}': ${issue.message}`, { cause: result.error });
@@ -27,10 +39,10 @@ export async function extractCandidates(extractor: Extractor, userMessages: read
     // The same fact said twice in one conversation is one candidate: repeating it does not
     // corroborate it (one source), and a pasted wall of repeats must not cost a decision each.
     const key = sameClaimKey(result.data);
-    if (seen.has(key)) return;
+    if (seen.has(key)) continue;
     seen.add(key);
     candidates.push(result.data);
-  });
+  }
   return candidates;
 }
 

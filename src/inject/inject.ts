@@ -32,9 +32,9 @@ export const EPISODES_HEADING = 'What the user told you before, in their own wor
 
 type LineMemory = Pick<MemoryRecord, 'content' | 'sources' | 'topic' | 'createdAt'>;
 
-/** When an episode was said: its first source's time, as a UTC calendar date. */
+/** When an episode was said: its first source's time, as a UTC calendar date (past year 9999 a Date writes a signed six-digit year). */
 function saidOn(memory: LineMemory): string {
-  return new Date(memory.sources[0]?.at ?? memory.createdAt).toISOString().slice(0, 10);
+  return new Date(memory.sources[0]?.at ?? memory.createdAt).toISOString().split('T')[0]!;
 }
 
 /**

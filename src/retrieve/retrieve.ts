@@ -6,7 +6,7 @@
  */
 import type { KeyedEmbedder } from '../embed/embedding-cache';
 import { EmbedderMismatchError } from '../errors';
-import type { MemoryRecord, Scope, Weights } from '../schema';
+import { byCreation, type MemoryRecord, type Scope, type Weights } from '../schema';
 import { partitionsFor, userPartition, type Owner, type Storage, type VectorHit } from '../storage/contract';
 
 /** One retrieved memory and the parts of its score. */
@@ -74,7 +74,7 @@ async function recordsOf(records: Storage['records'], hits: readonly VectorHit[]
   );
 }
 
-/** Scans per retrieve at most: the first, plus rescans past hits that did not come back as records. */
+/** Scans per retrieve at most while hits fail to come back as records: the first, plus rescans past them. */
 const MAX_SCANS = 4;
 
 export async function retrieveMemories(deps: RetrieveDeps, query: string, plan: RetrievePlan): Promise<Retrieved[]> {
@@ -86,13 +86,15 @@ export async function retrieveMemories(deps: RetrieveDeps, query: string, plan: 
   // a layer whose search catches up itself is not asked to ensure first (one read, not two).
   const catchUp = vectors.searchCatchesUp === true ? undefined : vectors.ensure(keys);
   const [[vector]] = await Promise.all([deps.embedder.embed([query], userPartition(owner)), catchUp]);
-  // A hit can fail to come back as a record: tombstoned or deleted since the scan (another tab
-  // wrote; the next ensure() reloads), or quarantined by the store as corrupt (it stays in the
-  // matrix). Either way it must not take one of the k slots, so rescan asking for more.
+  // `want`: the hits that fill k (more once some fail to come back as records). `reach`: the
+  // hits asked for, one past `want` at least, to see whether the memories tied with the
+  // want-th go on past them.
   let want = plan.k;
+  let reach = want + 1;
+  let stale = false;
   let out: Retrieved[] = [];
-  for (let attempt = 0; attempt < MAX_SCANS; attempt++) {
-    if (attempt > 0 && vectors.searchCatchesUp !== true) await vectors.ensure(keys);
+  for (let scans = 1; ; ) {
+    if (stale && vectors.searchCatchesUp !== true) await vectors.ensure(keys);
     refuseForeignVectors(deps, keys);
     const hits = await vectors.search({
       owner,
@@ -101,27 +103,53 @@ export async function retrieveMemories(deps: RetrieveDeps, query: string, plan: 
       text: query,
       now: deps.clock(),
       weights: plan.weights,
-      k: want,
+      k: reach,
+      records: want,
       ...(plan.sessionId !== undefined ? { sessionId: plan.sessionId } : {}),
     });
     // What the search caught up on may hold another embedder's rows: refuse them all the same.
     if (vectors.searchCatchesUp === true) refuseForeignVectors(deps, keys);
-    const found = await recordsOf(records, hits, owner);
+    const all = hits.length < reach;
+    const boundary = hits[want - 1]?.score;
+    // Which of the memories tied with the want-th make the cut is byRank's choice, not the
+    // order the layer keeps its rows in (an import changes that): while the last hit still
+    // ties with it, more of them may lie past the hits, so widen before reading any record.
+    if (!all && boundary !== undefined && hits.at(-1)!.score >= boundary) {
+      reach *= 2;
+      continue;
+    }
+    const inCut = boundary === undefined ? hits : hits.filter((hit, i) => i < want || hit.score >= boundary);
+    const found = await recordsOf(records, inCut, owner);
+    // A hit can fail to come back as a record: tombstoned or deleted since the scan (another tab
+    // wrote; the next ensure() reloads), or quarantined by the store as corrupt (it stays in the
+    // matrix). Either way it must not take one of the k slots, so rescan asking for more.
     out = [];
-    for (const hit of hits) {
+    for (const hit of inCut) {
       const memory = found.get(hit.id);
       if (!memory || memory.invalidatedAt !== undefined) continue;
       const { score, relevance, cosine, lexical, recency, importance } = hit;
       out.push({ memory, score, relevance, cosine, lexical, recency, importance });
     }
     // Enough, or the partitions hold no more rows than were returned.
-    if (out.length >= plan.k || hits.length < want) break;
-    want += hits.length - out.length;
+    if (out.length >= plan.k || all || scans++ >= MAX_SCANS) break;
+    want += inCut.length - out.length;
+    reach = Math.max(reach, want + 1);
+    stale = true;
   }
-  return pinnedFirst(out).slice(0, plan.k);
+  return out.sort(byRank).slice(0, plan.k);
 }
 
-/** Best score first, as the vector layer ranked them; of equal scores, the pinned ones first (a stable sort keeps the rest). */
-function pinnedFirst(hits: Retrieved[]): Retrieved[] {
-  return hits.sort((a, b) => b.score - a.score || Number(b.memory.pinned === true) - Number(a.memory.pinned === true));
+/**
+ * The order of retrieved memories, the same on every backend and after an export → import:
+ * best score first; of equal scores the pinned first, then {@link byCreation} (the oldest, then
+ * by id: an import keeps both).
+ */
+export function byRank(a: RankedMemory, b: RankedMemory): number {
+  return b.score - a.score || Number(b.memory.pinned === true) - Number(a.memory.pinned === true) || byCreation(a.memory, b.memory);
+}
+
+/** What {@link byRank} reads of a hit. */
+export interface RankedMemory {
+  score: number;
+  memory: Pick<MemoryRecord, 'createdAt' | 'id' | 'pinned'>;
 }

@@ -190,6 +190,13 @@ export interface VectorSearch {
   /** The query's text, for a lexical channel where the layer has one; without one, relevance is the cosine. */
   text?: string;
   k: number;
+  /**
+   * How many of the first hits the caller reads the records of (default: all `k`). Retrieval
+   * asks one hit past the ones it returns, to see whether the memories tied with the last go
+   * on past it, and needs no record of that one: a layer that reads records with its hits
+   * ({@link VectorHit.record}) reads only these.
+   */
+  records?: number;
   /** Ms since epoch, for recency. */
   now: number;
   weights: Weights;

@@ -7,7 +7,7 @@
 import { z } from 'zod/mini';
 import { StorageError } from '../errors';
 import { describeValue, issueMessage, issueValue } from '../issues';
-import { Candidate, ChatMessage, Fact, Id, MAX_ID_LENGTH, MetadataText, Scope, SourceInput } from '../schema';
+import { Candidate, ChatMessage, Fact, Id, MAX_ID_LENGTH, MetadataText, Scope, SourceInput, Timestamp } from '../schema';
 import { recordUserId } from './owner';
 
 const Seq = z.int().check(z.positive());
@@ -17,7 +17,6 @@ const Seq = z.int().check(z.positive());
  * belongs to another source). Replay replaces the active memory that matches, if any.
  */
 export const Replaces = z.strictObject({ topic: Id, fact: z.int().check(z.nonnegative()) });
-const At = z.number().check(z.nonnegative());
 
 /**
  * One decision of a write held for review (`createMemory({ review })`): the memory it would make
@@ -50,7 +49,7 @@ export const WriteInput = z
     /** `''` when the write names no session (a `remember`). */
     sessionId: z.string().check(z.maxLength(MAX_ID_LENGTH)),
     source: SourceInput,
-    at: At,
+    at: Timestamp,
     kind: z.enum(['ingest', 'remember', 'summary']),
     messages: z.array(ChatMessage),
     fact: z.optional(Fact),
@@ -109,7 +108,7 @@ export const PruneInput = z.object({
   seq: z.optional(Seq),
   userId: Id,
   appName: Id,
-  at: At,
+  at: Timestamp,
   kind: z.literal('prune'),
   floor: z.number().check(z.gte(0)).check(z.lte(1)),
 });

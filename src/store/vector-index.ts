@@ -98,7 +98,7 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
    * ones the scan saw, winners the record cache holds at those versions are not read again, and
    * a retrieve whose winners are all cached reads nothing after its scan.
    */
-  async function scanAndRead(request: ScanRequest, owner: Owner): Promise<ScannedRead<ScanHit> | 'stale'> {
+  async function scanAndRead(request: ScanRequest, owner: Owner, wanted: number): Promise<ScannedRead<ScanHit> | 'stale'> {
     const scanned = (versions: readonly number[]) => ({ keys: request.partitions, versions });
     /** The lineage chain of each row read, for the record cache (an own commit on a chain drops what the cache holds of it). */
     const chains = new Map<string, string>();
@@ -127,17 +127,19 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
       async (result) => {
         if ('hits' in result) {
           const { hits } = result;
+          // The records read: the first `wanted` hits' (VectorSearch.records).
+          const winners = hits.slice(0, wanted);
           // Cached at the versions the scan saw: the read below checks those are the store's, for
           // the rows it reads and the cached ones alike, so it need not wait for the versions read.
           const cached =
             store.recent.size > 0
               ? store.recent.take(
-                  hits.map((hit) => hit.id),
+                  winners.map((hit) => hit.id),
                   versionsOf(result.versions),
                   owner,
                 )
               : new Map<string, MemoryRecord>();
-          if (cached.size === hits.length && result === answer && current) {
+          if (cached.size === winners.length && result === answer && current) {
             // Every winner cached: the versions read beside the scan is the only check left.
             const versions = await current.catch(() => null);
             if (versions && request.partitions.every((key, i) => versions.get(key) === result.versions[i])) return { hits, records: cached };
@@ -146,7 +148,7 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
             if (versions && request.partitions.some((key, i) => (versions.get(key) ?? 0) > result.versions[i]!)) return 'stale';
             cached.clear();
           }
-          const missing = hits.filter((hit) => !cached.has(hit.id));
+          const missing = winners.filter((hit) => !cached.has(hit.id));
           return keep(result.versions, await readScanned(db, scanned(result.versions), { order: missing, first: missing.length }, embedder, () => hits, hydrate), cached);
         }
         const { candidates } = result;
@@ -193,9 +195,9 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
   }
 
   /** {@link scanAndRead} until the scan saw the store's versions, catching the partitions up in between. */
-  async function searchCurrent(request: ScanRequest, owner: Owner): Promise<ScannedRead<ScanHit>> {
+  async function searchCurrent(request: ScanRequest, owner: Owner, wanted: number): Promise<ScannedRead<ScanHit>> {
     for (let attempt = 0; attempt < MAX_CATCH_UPS; attempt++) {
-      const read = await scanAndRead(request, owner);
+      const read = await scanAndRead(request, owner, wanted);
       if (read !== 'stale') return read;
       await ensure(request.partitions);
     }
@@ -343,7 +345,7 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
 
     neighbours: (key, vectors, { threshold, scope, sessionId, limit }) => compute.neighbours(key, [...vectors], threshold, scope, limit, sessionId),
 
-    async search({ owner, scopes, sessionId, vector, text, k, now, weights }) {
+    async search({ owner, scopes, sessionId, vector, text, k, records: wanted = k, now, weights }) {
       const request: ScanRequest = {
         partitions: partitionsFor(owner, scopes),
         query: vector,
@@ -357,14 +359,18 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
       searching++;
       let found: ScannedRead<ScanHit>;
       try {
-        found = await searchCurrent(request, owner);
+        found = await searchCurrent(request, owner, wanted);
       } finally {
         lastSearch = elapsedMs();
         if (--searching === 0) for (const resolve of waiting.splice(0)) resolve();
       }
       const { hits, records } = found;
       fillLater(owner, scopes);
-      return hits.map(({ id, score, relevance, cosine, lexical, recency, importance }) => ({ id, score, relevance, cosine, lexical, recency, importance, record: records.get(id) ?? null }));
+      // A hit past the ones whose records were asked for may come without one (undefined: not read).
+      return hits.map(({ id, score, relevance, cosine, lexical, recency, importance }, i) => {
+        const record = records.get(id);
+        return { id, score, relevance, cosine, lexical, recency, importance, ...(record !== undefined || i < wanted ? { record: record ?? null } : {}) };
+      });
     },
 
     compact,

@@ -5,7 +5,7 @@
  * device is parsed at the edge like any other caller input.
  */
 import { z } from 'zod/mini';
-import { Candidate, ChatMessage, Fact, Id, MemoryRecord, MetadataText, SourceInput } from '../schema';
+import { Candidate, ChatMessage, Fact, Id, MemoryRecord, MetadataText, SourceInput, Timestamp } from '../schema';
 import { PendingEntry, Replaces } from '../storage/input-row';
 
 /** The only format version this release reads and writes. */
@@ -13,8 +13,6 @@ export const EXPORT_FORMAT = 'engram-export/1';
 
 /** Bounds on one export, so a damaged or hostile file is refused before anything is built from it. */
 export const EXPORT_LIMITS = Object.freeze({ memories: 200_000, inputs: 200_000, sources: 10_000, history: 10_000, messages: 10_000 });
-
-const Timestamp = z.number().check(z.nonnegative({ error: 'must be ms since epoch (≥ 0)' }));
 
 /** A stored memory without its vector (vectors belong to one embedder; import embeds again). */
 export const ExportedMemory = z.strictObject({

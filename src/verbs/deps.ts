@@ -11,7 +11,7 @@ import type { Extractor } from '../extract/extractor';
 import { createDefaultExtractor } from '../extract/default-extractor';
 import { checkedIdGenerator, defaultIdGenerator } from '../ids';
 import type { ParsedMemoryOptions } from '../memory-options';
-import { DEFAULT_EXCLUSIVE_TOPICS, DEFAULT_TRUST, type SourceType } from '../schema';
+import { DEFAULT_EXCLUSIVE_TOPICS, DEFAULT_TRUST, isTime, TIME_RULE, type SourceType } from '../schema';
 import { SESSION_SUMMARY_TOPIC } from '../extract/topics';
 import type { Storage } from '../storage/contract';
 import type { ComputeClient } from '../worker/client';
@@ -69,7 +69,7 @@ export function followErasures(deps: Pick<MemoryDeps, 'storage' | 'embedder' | '
 function checkedClock(clock: () => number): () => number {
   return () => {
     const value = clock();
-    if (!Number.isFinite(value) || value < 0) throw new ValidationError('options.clock', `returned ${value}; expected ms since epoch`);
+    if (typeof value !== 'number' || !isTime(value)) throw new ValidationError('options.clock', `returned ${String(value)}; it ${TIME_RULE}`);
     return value;
   };
 }

@@ -6,6 +6,7 @@ import { createRuleExtractor, SEED_RULES, type ChatMessage, type Extractor } fro
 import { extractCandidates, userMessagesOf } from '../../src/extract/candidates';
 import { PluginError } from '../../src/errors';
 import { expectLinearGrowth } from '../helpers/growth';
+import { createTestMemory } from '../helpers/memory';
 
 const context = { userId: 'u', appName: 'default', sessionId: 's1' };
 const extractor = createRuleExtractor();
@@ -245,6 +246,42 @@ describe('extractCandidates', () => {
     await expect(extractCandidates(bad, [{ role: 'user', content: 'x' }], context)).rejects.toThrow(PluginError);
     const notArray = { extract: () => 'nope' } as unknown as Extractor;
     await expect(extractCandidates(notArray, [{ role: 'user', content: 'x' }], context)).rejects.toThrow(PluginError);
+  });
+
+  it('throws PluginError naming the candidate when reading a candidate the extractor returned throws', async () => {
+    const messages = [{ role: 'user' as const, content: "I'm vegan." }];
+    const throwingField: Extractor = {
+      extract: () => [
+        {
+          get content(): string {
+            throw new Error('content getter broke');
+          },
+          topic: 'diet',
+          confidence: 0.9,
+          excerpt: "I'm vegan.",
+        },
+      ],
+    };
+    const throwingItem: Extractor = {
+      extract: () => {
+        const items: unknown[] = [];
+        Object.defineProperty(items, 0, {
+          enumerable: true,
+          get() {
+            throw new TypeError('item getter broke');
+          },
+        });
+        return items as never;
+      },
+    };
+    const refused = extractCandidates(throwingField, messages, context);
+    await expect(refused).rejects.toThrow(PluginError);
+    await expect(refused).rejects.toThrow("reading the extractor's candidate 0 threw (Error: content getter broke); nothing was written");
+    await expect(extractCandidates(throwingItem, messages, context)).rejects.toThrow("reading the extractor's candidate 0 threw (TypeError: item getter broke)");
+    const { memory } = await createTestMemory({ extractor: throwingField });
+    await expect(memory.ingest(messages, { userId: 'u', sessionId: 's1', source: { type: 'user_explicit', id: 'm1' } })).rejects.toThrow(PluginError);
+    expect(await memory.list({ userId: 'u', includeInvalid: true })).toEqual([]);
+    await memory.close();
   });
 
   it('does not call the extractor when there are no user messages', async () => {

@@ -4,7 +4,7 @@
  * source) and through export/import, and metadata goes with the source it came with.
  */
 import { describe, expect, it } from 'vitest';
-import { NotFoundError, ValidationError } from '../../src/index';
+import { NotFoundError, PermissionError, ValidationError } from '../../src/index';
 import { createTestMemory } from '../helpers/memory';
 import { findInDatabases } from '../helpers/scan';
 
@@ -22,6 +22,32 @@ describe('metadata on writes', () => {
       ['The user follows a vegetarian diet.', { category: 'food' }],
     ]);
     await expect(memory.remember({ content: 'x y', topic: 'general' }, { ...alice, source: source('s3'), metadata: { bad: () => 1 } as never })).rejects.toThrow(ValidationError);
+    await memory.close();
+  });
+
+  it('refuses with ValidationError naming the depth limit, and stores nothing, when the metadata nests too deep or is cyclic', async () => {
+    const { memory } = await createTestMemory();
+    const nested = (levels: number) => {
+      let value: Record<string, unknown> = { leaf: 1 };
+      for (let i = 1; i < levels; i++) value = { inner: value };
+      return value;
+    };
+    const cyclic: Record<string, unknown> = { name: 'loop' };
+    cyclic.self = cyclic;
+    const cyclicArray: unknown[] = [];
+    cyclicArray.push(cyclicArray);
+    const limit = /^options\.metadata: must nest at most 32 levels of objects and arrays \(a cyclic object nests without end\)/;
+    for (const metadata of [nested(33), nested(100_000), cyclic, { list: cyclicArray }]) {
+      await expect(memory.remember({ content: 'The user likes jazz.', topic: 'music' }, { ...alice, source: source('s1'), metadata: metadata as never })).rejects.toThrow(limit);
+      await expect(memory.ingest([{ role: 'user', content: "I'm vegan." }], { ...alice, sessionId: 'c1', source: source('s2'), metadata: metadata as never })).rejects.toThrow(ValidationError);
+    }
+    // One object under two keys at each of 30 levels: 2^31 values to walk, refused by their count.
+    let shared: Record<string, unknown> = { leaf: 1 };
+    for (let i = 0; i < 30; i++) shared = { left: shared, right: shared };
+    await expect(memory.remember({ content: 'The user likes jazz.', topic: 'music' }, { ...alice, source: source('s3'), metadata: shared as never })).rejects.toThrow(/^options\.metadata: must be at most 100000 characters as JSON/);
+    expect(await memory.list({ ...alice, includeInvalid: true })).toEqual([]);
+    await memory.remember({ content: 'The user likes jazz.', topic: 'music' }, { ...alice, source: source('s4'), metadata: nested(32) as never });
+    expect(JSON.parse((await memory.list(alice))[0]!.metadata!)).toEqual(nested(32));
     await memory.close();
   });
 
@@ -91,6 +117,30 @@ describe('remember({ replaces })', () => {
     expect((await memory.list(alice)).map((record) => record.content)).toEqual(['The user drinks coffee.']);
     expect((await memory.get(tea.memoryId, alice)).supersededBy).toBe(coffee.memoryId);
     await expect(memory.remember({ content: 'x', topic: 'general' }, { ...alice, source: source('s3'), replaces: 'mem_missing' })).rejects.toThrow(NotFoundError);
+    await memory.close();
+  });
+
+  it('refuses, writing nothing, when replaces names an episode, an app-scope memory or a memory of another scope or session', async () => {
+    const { memory } = await createTestMemory();
+    const episode = await memory.remember({ content: 'I went hiking in the Alps with my sister.', topic: 'episode' }, { ...alice, source: source('s1') });
+    const app = await memory.remember({ content: 'Support answers within a day.', topic: 'support' }, { scope: 'app', source: { type: 'bootstrapped', id: 'b1' } });
+    const session = await memory.remember({ content: 'The user wants a window seat today.', topic: 'general' }, { ...alice, scope: 'session', sessionId: 'x1', source: source('s2') });
+    const user = await memory.remember({ content: 'The user drinks tea.', topic: 'general' }, { ...alice, source: source('s3') });
+    const before = await memory.list({ ...alice, includeInvalid: true });
+    const fact = { content: 'The user drinks coffee.', topic: 'general' };
+    const write = (replaces: string, options: object = {}) => memory.remember(fact, { ...alice, source: source('s4'), replaces, ...options });
+    await expect(write(episode.memoryId)).rejects.toThrow(ValidationError);
+    await expect(write(episode.memoryId)).rejects.toThrow(`options.replaces: '${episode.memoryId}' is an episode`);
+    await expect(write(app.memoryId)).rejects.toThrow(PermissionError);
+    await expect(write(app.memoryId)).rejects.toThrow(`options.replaces: '${app.memoryId}' is an app-scope memory`);
+    await expect(write(session.memoryId)).rejects.toThrow(`options.replaces: '${session.memoryId}' is a session-scope memory and this remember writes scope 'user'`);
+    await expect(write(user.memoryId, { scope: 'session', sessionId: 'x1' })).rejects.toThrow(ValidationError);
+    await expect(write(session.memoryId, { scope: 'session', sessionId: 'x2' })).rejects.toThrow(`options.replaces: '${session.memoryId}' belongs to session 'x1', not 'x2'`);
+    expect(await memory.list({ ...alice, includeInvalid: true })).toEqual(before);
+    // Within its own scope and session the write replaces as asked.
+    expect(await write(session.memoryId, { scope: 'session', sessionId: 'x1' })).toMatchObject({ action: 'UPDATE', targetId: session.memoryId });
+    const rule = await memory.remember({ content: 'Support answers within an hour.', topic: 'support' }, { scope: 'app', source: { type: 'bootstrapped', id: 'b2' }, replaces: app.memoryId });
+    expect(rule).toMatchObject({ action: 'UPDATE', targetId: app.memoryId });
     await memory.close();
   });
 
