@@ -234,7 +234,10 @@ describe('demo page: Your memories', () => {
     expect(await topic.inputValue()).toBe('travel');
     await page.getByTestId('mem-edit-input').fill('The user lives in Lisbon.');
     await topic.fill('home');
-    await page.getByTestId('user-memory').filter({ has: topic }).screenshot({ path: demo.shots.path('editor-topic') });
+    await page
+      .getByTestId('user-memory')
+      .filter({ has: topic })
+      .screenshot({ path: demo.shots.path('editor-topic') });
     await page.getByTestId('mem-save').click();
     await panelSettled(page);
     const moved = (await listed(page)).map((memory) => [memory.topic, memory.content]);
