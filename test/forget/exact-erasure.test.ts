@@ -33,17 +33,17 @@ async function visible(test: TestMemory): Promise<string> {
 }
 
 /** Two facts in one sentence: the word only the first states, the word only the second states. */
-const TWO_FACT_SENTENCES = [
-  { sentence: "I'm allergic to shrimp and I'm allergic to dust.", first: 'shrimp', second: 'dust' },
-  { sentence: 'My aunt Rosa lives in Porto and my uncle Jim lives in Faro.', first: 'Porto', second: 'Faro' },
-  { sentence: 'I play the drums and I play squash.', first: 'drums', second: 'squash' },
-  { sentence: "I live in Berlin and I'm vegetarian.", first: 'Berlin', second: 'vegetarian' },
-  { sentence: "I'm allergic to peanuts, and I live in Lyon.", first: 'peanuts', second: 'Lyon' },
+const TWO_FACT_SENTENCES: [sentence: string, first: string, second: string][] = [
+  ["I'm allergic to shrimp and I'm allergic to dust.", 'shrimp', 'dust'],
+  ['My aunt Rosa lives in Porto and my uncle Jim lives in Faro.', 'Porto', 'Faro'],
+  ['I play the drums and I play squash.', 'drums', 'squash'],
+  ["I live in Berlin and I'm vegetarian.", 'Berlin', 'vegetarian'],
+  ["I'm allergic to peanuts, and I live in Lyon.", 'peanuts', 'Lyon'],
 ];
 
 describe('forget(id) of one fact of a sentence that states two', () => {
   for (const episodes of [true, false]) {
-    for (const { sentence, first, second } of TWO_FACT_SENTENCES) {
+    for (const [sentence, first, second] of TWO_FACT_SENTENCES) {
       it(`keeps the other fact of "${sentence}" active, in the stored input and through a replay (episodes ${episodes ? 'on' : 'off'})`, async () => {
         const test = await open({ episodes });
         await test.memory.ingest([{ role: 'user', content: sentence }], { ...owner, sessionId: 'c1', source: implicit('s1') });
