@@ -73,8 +73,8 @@ export function takeOutFact(input: WriteInput, candidates: readonly Candidate[],
   const kept = candidates
     .map((candidate, index) => ({ candidate, index }))
     .filter(({ candidate }) => !isFact(candidate))
-    .map(({ candidate, index }) => ({ index, candidate: { ...candidate, content: redact.text(candidate.content), excerpt: redact.excerpt(candidate.excerpt) } }))
-    .filter(({ candidate }) => !keepsNothing(candidate.content));
+    .map(({ candidate, index }) => ({ index, was: candidate.content, candidate: { ...candidate, content: redact.text(candidate.content), excerpt: redact.excerpt(candidate.excerpt) } }))
+    .filter(({ candidate, was }) => candidate.content === was || !keepsNothing(candidate.content));
   if (input.kind === 'remember' && kept.length === 0) return { input: null, spans, removed: removed.length };
   const messages: ChatMessage[] = input.messages.map((message) => ({ ...message, content: redact.text(message.content) }));
   const { fact, pending, ...restOfInput } = input;
