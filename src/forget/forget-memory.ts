@@ -24,7 +24,8 @@ import { writeOwner, type OwnerWrite } from '../storage/write-owner';
 import { sameClaimKey } from '../text';
 import { applyErasure, type ForgetDeps } from './forget';
 import { isErased, lineageOf, type ForgetReport } from './erasure-plan';
-import { takeOutFact } from './take-out';
+import { factWords } from './fact-span';
+import { spansOf, takeOutFact } from './take-out';
 
 export interface ForgetMemoryDeps extends ForgetDeps {
   /** The candidates a write input yields (stored with it, else extracted again). */
@@ -44,37 +45,79 @@ async function readMemory(deps: ForgetMemoryDeps, id: string, owner: Owner): Pro
   return memory;
 }
 
-/** Whether a candidate of `input` is the fact of one of the line's versions (see the module comment). */
-function factMatcher(line: readonly MemoryRecord[]): (input: WriteInput) => (candidate: Candidate) => boolean {
+/** A statement a source of one of the line's versions records: where and when it was said, and what the version says. */
+interface Statement {
+  key: string;
+  content: string;
+}
+
+const statementKey = (type: string, id: string, at: number, topic: string, excerpt: string) => JSON.stringify([type, id, at, topic, excerpt]);
+
+/** How many words two facts share (fact-span.ts `factWords`). */
+function overlap(a: string, b: string): number {
+  const words = factWords(b);
+  return [...factWords(a)].filter((word) => words.has(word)).length;
+}
+
+/**
+ * Which candidates of an input are the line's facts (see the module comment). A statement is
+ * matched by (source, time, topic, excerpt), and several facts of one sentence share all four:
+ * it stands for one of them, never for its siblings. So a statement already matched by claim
+ * adds nothing, and otherwise it names the candidate of its group closest to the version's
+ * content (every one that ties: the fact cannot be told apart from them, and it must go).
+ */
+function factMatcher(line: readonly MemoryRecord[]): (input: WriteInput, candidates: readonly Candidate[]) => (candidate: Candidate) => boolean {
   const claims = new Set(line.map(sameClaimKey));
-  const said = new Set(line.flatMap((version) => version.sources.filter((source) => source.excerpt !== '').map((source) => JSON.stringify([source.type, source.id, source.at, version.topic, source.excerpt]))));
-  return (input) => (candidate) => claims.has(sameClaimKey(candidate)) || said.has(JSON.stringify([input.source.type, input.source.id, input.at, candidate.topic, candidate.excerpt]));
+  const statements: Statement[] = line.flatMap((version) =>
+    version.sources.filter((source) => source.excerpt !== '').map((source) => ({ key: statementKey(source.type, source.id, source.at, version.topic, source.excerpt), content: version.content })),
+  );
+  return (input, candidates) => {
+    const facts = new Set(candidates.filter((candidate) => claims.has(sameClaimKey(candidate))));
+    for (const statement of statements) {
+      const group = candidates.filter((candidate) => statementKey(input.source.type, input.source.id, input.at, candidate.topic, candidate.excerpt) === statement.key);
+      if (group.length === 0 || group.some((candidate) => facts.has(candidate))) continue;
+      const scores = group.map((candidate) => overlap(candidate.content, statement.content));
+      const best = Math.max(...scores);
+      group.forEach((candidate, i) => scores[i] === best && facts.add(candidate));
+    }
+    return (candidate) => facts.has(candidate);
+  };
 }
 
 /**
  * The inputs of the line's sources as they stay with its facts taken out (null: the input
  * goes), and the spans taken out. Two passes: the spans first, then every input of the sources
- * redacted with all of them (a session summary of the turn quotes the span without holding the fact).
+ * redacted with all of them (a session summary of the turn quotes the span without holding the
+ * fact). The line's own statements (`statements`: a version's excerpt, whose input may be gone)
+ * are spans too, split from the other facts of their sentences like a candidate's excerpt.
  */
-async function takeOutAll(deps: ForgetMemoryDeps, line: readonly MemoryRecord[], owner: Owner, sourceIds: readonly string[], extraSpans: readonly string[]): Promise<{ changed: Map<number, InputRow | null>; spans: string[] }> {
+async function takeOutAll(deps: ForgetMemoryDeps, line: readonly MemoryRecord[], owner: Owner, sourceIds: readonly string[]): Promise<{ changed: Map<number, InputRow | null>; spans: string[] }> {
   const matcher = factMatcher(line);
-  const inputs: { input: InputRow & WriteInput; candidates: Candidate[] }[] = [];
+  const inputs: { input: InputRow & WriteInput; candidates: Candidate[]; isFact: (candidate: Candidate) => boolean }[] = [];
   for (const sourceId of sourceIds) {
     for (const input of await deps.storage.records.inputsOf(owner, sourceId)) {
       if (input.kind === 'prune' || input.scope === 'app') continue;
-      inputs.push({ input, candidates: input.candidates ?? (await deps.candidatesOf(input)) });
+      const candidates = input.candidates ?? (await deps.candidatesOf(input));
+      inputs.push({ input, candidates, isFact: matcher(input, candidates) });
     }
   }
-  const spans = new Set(extraSpans);
-  for (const { input, candidates } of inputs) takeOutFact(input, candidates, matcher(input)).spans.forEach((span) => spans.add(span));
+  // The facts the user stated beside the line's, in any input of its sources: what stays.
+  const others = inputs.flatMap(({ candidates, isFact }) => candidates.filter((candidate) => !isFact(candidate)));
+  const spans = new Set(statementSpans(line, others));
+  for (const { input, candidates, isFact } of inputs) takeOutFact(input, candidates, isFact, { others }).spans.forEach((span) => spans.add(span));
   const redactor = createRedactor([...spans]);
   const changed = new Map<number, InputRow | null>();
-  for (const { input, candidates } of inputs) {
-    const taken = takeOutFact(input, candidates, matcher(input), [...spans]);
+  for (const { input, candidates, isFact } of inputs) {
+    const taken = takeOutFact(input, candidates, isFact, { extraSpans: [...spans], others });
     const quoted = taken.removed > 0 || input.messages.some((message) => redactor.quotes(message.content)) || candidates.some((candidate) => redactor.quotes(candidate.content) || redactor.excerpt(candidate.excerpt) !== candidate.excerpt);
     if (quoted) changed.set(input.seq!, taken.input);
   }
   return { changed, spans: [...spans] };
+}
+
+/** The spans of the line's own statements (its versions' excerpts), apart from the `others` stated in the same sentences. */
+function statementSpans(line: readonly MemoryRecord[], others: readonly Candidate[]): string[] {
+  return line.flatMap((version) => version.sources.filter((source) => source.excerpt !== '').flatMap((source) => spansOf({ content: version.content, topic: version.topic, excerpt: source.excerpt }, [], others)));
 }
 
 /**
@@ -120,8 +163,7 @@ async function forgetOnce(deps: ForgetMemoryDeps, id: string, owner: Owner, writ
   // Forgotten before: a tombstone without text, nothing of it left to take out.
   if (isErased(memory, () => false)) return { erased: [], regenerated: [] };
   const { line, listing, sourceIds } = await readLine(store, owner, memory);
-  const statements = line.flatMap((version) => version.sources.map((source) => source.excerpt).filter((excerpt) => excerpt !== ''));
-  const { changed, spans: allSpans } = await takeOutAll(deps, line, owner, sourceIds, statements);
+  const { changed, spans: allSpans } = await takeOutAll(deps, line, owner, sourceIds);
   const redactor = createRedactor(allSpans);
   const quoting = (excerpt: string) => excerpt !== '' && redactor.excerpt(excerpt) !== excerpt;
   const excerpts = [...new Set(listing.flatMap((record) => record.sources.filter((source) => quoting(source.excerpt)).map((source) => source.excerpt)))];

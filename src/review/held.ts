@@ -115,13 +115,13 @@ export function splitApproved(held: HeldInput, at: number): WriteInput[] {
 
 /**
  * Reject's rewrite of the held input, in place: the candidate taken out and its span redacted by
- * forget's rule (forget/take-out.ts), the other pending entries re-indexed; null when nothing is
- * left (a remember of that fact).
+ * forget's rule (forget/take-out.ts; `others`: the facts of the source's other inputs, which
+ * share its sentences), the other pending entries re-indexed; null when nothing is left (a
+ * remember of that fact).
  */
-export function withoutRejected(held: HeldInput): { input: (InputRow & WriteInput) | null; spans: string[] } {
+export function withoutRejected(held: HeldInput, others: readonly Candidate[] = []): { input: (InputRow & WriteInput) | null; spans: string[] } {
   const candidates = held.input.candidates ?? [];
-  const taken = takeOutFact(held.input, candidates, (candidate) => candidate === held.candidate);
+  const taken = takeOutFact(held.input, candidates, (candidate) => candidate === held.candidate, { others });
   if (taken.input === null) return { input: null, spans: taken.spans };
-  const pending = (held.input.pending ?? []).filter((other) => other.id !== held.entry.id).map((other) => (other.index > held.entry.index ? { ...other, index: other.index - 1 } : other));
-  return { input: { ...taken.input, seq: held.input.seq!, pending }, spans: taken.spans };
+  return { input: { ...taken.input, seq: held.input.seq! }, spans: taken.spans };
 }

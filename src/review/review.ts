@@ -13,6 +13,7 @@ import type { Operation } from '../schema';
 import { partitionOf, type Owner, type Storage } from '../storage/contract';
 import { withLineage } from '../storage/lineage';
 import { writeOwner, type OwnerWrite } from '../storage/write-owner';
+import { redactInput } from '../forget/take-out';
 import { describePending, heldEntries, splitApproved, withoutRejected, type HeldInput, type PendingMemory } from './held';
 
 export interface ReviewDeps {
@@ -107,10 +108,20 @@ export function rejectPending(deps: Pick<ReviewDeps, 'storage'>, id: string, own
 
 async function rejectOnce(deps: Pick<ReviewDeps, 'storage'>, id: string, owner: Owner, write: OwnerWrite): Promise<RejectReport> {
   const held = await findHeld(deps.storage, owner, id);
-  const { input, spans } = withoutRejected(held);
+  // The source's other inputs: a fact of the same sentence approved before this one was rejected
+  // lives in an input of its own that quotes the sentence (splitApproved).
+  const others = (await deps.storage.records.inputsOf(owner, held.input.source.id)).filter((input) => input.kind !== 'prune' && input.seq !== held.input.seq);
+  const { input, spans } = withoutRejected(
+    held,
+    others.flatMap((other) => (other.kind === 'prune' ? [] : (other.candidates ?? []))),
+  );
+  const quoting = others.map((other) => ({ seq: other.seq!, input: other.kind === 'prune' ? undefined : redactInput(other, spans) }));
+  const rewrites = [...(input ? [input] : []), ...quoting.flatMap(({ seq, input: redacted }) => (redacted ? [{ ...redacted, seq }] : []))];
+  const deletes = [...(input ? [] : [held.input.seq!]), ...quoting.filter(({ input: redacted }) => redacted === null).map(({ seq }) => seq)];
   await write.commit({
     records: [],
-    ...(input ? { rewriteInputs: [input] } : { deleteInputs: [held.input.seq!] }),
+    ...(rewrites.length ? { rewriteInputs: rewrites } : {}),
+    ...(deletes.length ? { deleteInputs: deletes } : {}),
     // A record of the same source quoting the span loses that excerpt, as forget does.
     redactExcerpts: { ...owner, sourceIds: [held.input.source.id], excerpts: [held.candidate.excerpt, ...spans] },
   });

@@ -226,15 +226,37 @@ async function lineageOf(db: EngramDatabase, owner: { userId: string; appName: s
  * forget), and in the summaries of every memory that carries one (later memories of a chain
  * inherit the summary).
  */
-export async function redactSources(db: EngramDatabase, owner: { userId: string; appName: string }, sourceIds: readonly string[], blanks: (source: Source) => boolean = () => true): Promise<void> {
+export async function redactSources(db: EngramDatabase, owner: { userId: string; appName: string }, sourceIds: readonly string[], blanks: (source: Source, memoryId: string) => boolean = () => true): Promise<void> {
   const revoked = new Set(sourceIds);
-  const goes = (source: Source) => revoked.has(source.id) && source.excerpt !== '' && blanks(source);
+  const goes = (source: Source, memoryId: string) => revoked.has(source.id) && source.excerpt !== '' && blanks(source, memoryId);
   const rows = await lineageOf(db, owner, sourceIds);
-  const blanked = rows.filter((row) => goes(row.source)).map((row) => ({ ...row, source: { ...row.source, excerpt: '' } }));
+  const blanked = rows.filter((row) => goes(row.source, row.memoryId)).map((row) => ({ ...row, source: { ...row.source, excerpt: '' } }));
   if (blanked.length) await db.lineage.bulkPut(blanked);
-  const quoting = (await memoriesOfLineage(db, rows)).filter((row) => row.sources.some(goes));
-  const redacted = quoting.map((row) => ({ ...row, sources: row.sources.map((source) => (goes(source) ? { ...source, excerpt: '' } : source)) }));
+  const quoting = (await memoriesOfLineage(db, rows)).filter((row) => row.sources.some((source) => goes(source, row.id)));
+  const redacted = quoting.map((row) => ({ ...row, sources: row.sources.map((source) => (goes(source, row.id) ? { ...source, excerpt: '' } : source)) }));
   if (redacted.length) await db.memories.bulkPut(redacted);
+}
+
+/** The key of one source of one memory, as {@link quotingSources} names it: clear fields only, so it reads the same on a sealed row. */
+export function sourceSlot(memoryId: string, source: Source): string {
+  return JSON.stringify([memoryId, source.type, source.id, source.at]);
+}
+
+/**
+ * Before a commit's transaction, with sealed values opened: the sources ({@link sourceSlot}) of
+ * the owner's records with one of `sourceIds` whose excerpt is one of `excerpts`, as
+ * {@link redactSources} reads them. Inside the transaction a sealed excerpt cannot be compared
+ * with text (nothing can be decrypted there), its slot can; the commit's version check fails it
+ * if any of these rows changed in between.
+ */
+export async function quotingSources(db: EngramDatabase, owner: { userId: string; appName: string }, sourceIds: readonly string[], excerpts: readonly string[]): Promise<Set<string>> {
+  const wanted = new Set(excerpts);
+  const revoked = new Set(sourceIds);
+  const quotes = (source: Source) => revoked.has(source.id) && source.excerpt !== '' && wanted.has(source.excerpt);
+  const rows = await lineageOf(db, owner, sourceIds);
+  const slots = new Set(rows.filter((row) => quotes(row.source)).map((row) => sourceSlot(row.memoryId, row.source)));
+  for (const row of await memoriesOfLineage(db, rows)) for (const source of row.sources) if (quotes(source)) slots.add(sourceSlot(row.id, source));
+  return slots;
 }
 
 /** The owner's memories whose sources include one of `sourceIds`: rows that added it and every later memory of their chains. */

@@ -12,7 +12,7 @@ import { sameFactKey } from '../text';
 import { activeAfter, createActiveSets } from './active-set';
 import { HELD, markHeld, type EngramDatabase, type EventRow, type InputRow, type MemoryRow } from './database';
 import { checkpointBefore, dropCheckpoints, onCheckpointStride, restoreCheckpoint, writeCheckpoint } from './checkpoints';
-import { memoriesWithSource, metaOf, redactSources, writeRecords, type ParsedRow } from './lineage';
+import { memoriesWithSource, metaOf, quotingSources, redactSources, sourceSlot, writeRecords, type ParsedRow } from './lineage';
 import { parseInputRows } from '../storage/input-row';
 import { hydrate, toWorking } from './lineage-read';
 import { appPartition, isVisibleTo, partitionOf, userPartition, type Owner } from '../storage/owner';
@@ -273,6 +273,9 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
       try {
         await readCheckpointSet(inputs, expected);
         release = await prepareSeals(db, () => commitRows(records, [...inputs, ...rewriteInputs]));
+        // Which excerpts quote a forgotten span, read before the transaction: inside it a sealed
+        // excerpt cannot be opened to compare (lineage.ts quotingSources).
+        const quoting = redactExcerpts ? await quotingSources(db, redactExcerpts, redactExcerpts.sourceIds, redactExcerpts.excerpts) : undefined;
         // Nothing but IndexedDB is awaited in here: any other await would end the transaction
         // and leave the writes before it committed (RELIABILITY.md, "Traps").
         const tables = [db.memories, db.lineage, db.events, db.checkpoints, db.inputs, db.partitions, db.vectorLog, db.vectorPacks, db.revocations];
@@ -293,7 +296,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
           const changed = seqs.length ? Math.max(...seqs) : (((await db.inputs.orderBy(':id').lastKey()) as number | undefined) ?? 0);
           written = await writeRecords(db, records, changed, lineageOfCommit(commit), existing);
           if (revoke) await redactSources(db, revoke, revoke.sourceIds);
-          if (redactExcerpts) await redactSources(db, redactExcerpts, redactExcerpts.sourceIds, oneOf(redactExcerpts.excerpts));
+          if (redactExcerpts) await redactSources(db, redactExcerpts, redactExcerpts.sourceIds, (source, memoryId) => quoting!.has(sourceSlot(memoryId, source)));
           if (deleteInputs.length) await db.inputs.bulkDelete(deleteInputs);
           if (rewriteInputs.length) {
             await db.inputs.bulkPut(rewriteInputs.map(markHeld));
@@ -338,12 +341,6 @@ function redactsText({ revoke, redactExcerpts, deleteInputs = [], rewriteInputs 
 /** The owners of some inputs, once each. */
 function ownersOfInputs(inputs: readonly InputRow[]): Owner[] {
   return [...new Map(inputs.map((input) => [JSON.stringify([input.userId, input.appName]), { userId: input.userId, appName: input.appName }])).values()];
-}
-
-/** Whether a source's excerpt is one of `excerpts`. */
-function oneOf(excerpts: readonly string[]): (source: { excerpt: string }) => boolean {
-  const set = new Set(excerpts);
-  return (source) => set.has(source.excerpt);
 }
 
 export { appPartition, userPartition };

@@ -132,7 +132,11 @@ async function undoOnce(deps: UndoDeps, operation: Operation, owner: Owner, writ
     }
   }
   const written = [removed, ...(restored ? [restored] : [])];
-  await write.commit({ records: written, creates: restored ? [restored.id] : [], inputs: reduced, deleteInputs: [input.seq!], inputsBaseVersion: write.versions.get(write.partition)! });
+  // An input that goes whole (a remember's) leaves no message to quote the fact: its excerpt
+  // leaves the memory's source rows too, not only the record's summary of them.
+  const said = memory.sources.at(-1);
+  const blank = reduced.length === 0 && said !== undefined && said.excerpt !== '' ? { redactExcerpts: { ...owner, sourceIds: [said.id], excerpts: [said.excerpt] } } : {};
+  await write.commit({ records: written, creates: restored ? [restored.id] : [], inputs: reduced, deleteInputs: [input.seq!], inputsBaseVersion: write.versions.get(write.partition)!, ...blank });
   return { removed: memory.id, restored: restored ? { from: target!.id, to: restored.id } : null };
 }
 

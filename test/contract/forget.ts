@@ -3,7 +3,7 @@
  * random history, (1) no active memory and no stored input makes its claim any more, (2) the
  * stored inputs replayed (`asOf` now) give exactly the active set the store holds, so no later
  * replay brings it back, (3) every memory that shared no source with it is still there as it
- * was, and (4) a forgetSource of another of the user's sources afterwards does not bring it back.
+ * was, and every fact of its sources on another topic still makes its claim, and (4) a forgetSource of another of the user's sources afterwards does not bring it back.
  */
 import fc from 'fast-check';
 import { expect } from 'vitest';
@@ -50,6 +50,9 @@ export async function checkForget(open: OpenMemory, runs: number): Promise<{ run
         const unrelated = activeFacts(before.filter((record) => !shares(record, target)));
         const kept = activeFacts(after);
         for (const fact of unrelated) expect(kept).toContainEqual(fact);
+        // The other facts of its sources stay too (a sentence that stated two facts keeps the other): only their excerpts may go.
+        const siblings = before.filter((record) => record.topic !== EPISODE_TOPIC && shares(record, target) && sameClaimKey(record) !== claim && record.topic !== target.topic);
+        for (const sibling of siblings) expect(after.map(sameClaimKey)).toContain(sameClaimKey(sibling));
         const other = conversations.find((c) => c.userId === userId && !target.sources.some((source) => source.id === c.sourceId));
         if (other) {
           await memory.forgetSource(other.sourceId, { userId });

@@ -240,7 +240,7 @@ export function describeStorageContract(name: string, makeStore: MakeStore, opti
 
     describe('Memory.forget (one memory: no claim left, the replay equals the store)', () => {
       it(
-        'forgets a random memory of random histories so that no replay brings it back and unrelated memories stay',
+        'forgets a random memory of random histories so that no replay brings it back, unrelated memories stay and its sources keep their other facts',
         async () => {
           const { runs, forgotten } = await checkForget(stores.open, equivalenceRuns);
           console.log(`forget property (${name}): ${runs} random histories, ${forgotten} memories forgotten, 0 mismatches`);

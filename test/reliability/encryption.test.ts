@@ -248,3 +248,82 @@ describe('createMemory({ encryptionKey })', () => {
     await expect(open({ encryptionKey: hmac })).rejects.toThrow("options.encryptionKey: must be a WebCrypto AES-GCM CryptoKey with usages ['encrypt', 'decrypt']");
   });
 });
+
+/** Text no other row holds, in three scripts: a dotted capital I (two code units lower-cased), an accent, an emoji. */
+const ERASED = ['İnciqx', 'crèmeqx', '🦊qx'];
+/** A turn past the 1,000 characters an episode keeps, with accents and emoji of its own. */
+const LONG_TURN = `${'Café crème ☕ by the river, naïve señor, the rain kept on. '.repeat(20)}I'm allergic to İnciqx and I play the crèmeqx 🦊qx.`;
+const FILLER = 'naïve señor, the rain';
+
+/** One erasing verb, from a fresh memory: writes the erased text (and other text), then erases it. */
+const ERASURES: { verb: string; options?: MemoryOptions; run: (test: TestMemory) => Promise<void> }[] = [
+  {
+    verb: 'forgetSource',
+    run: async ({ memory }) => {
+      await memory.ingest([{ role: 'user', content: LONG_TURN }], { ...owner, sessionId: 'c1', source: explicit('s1') });
+      await memory.ingest([{ role: 'user', content: 'I prefer the aisle seat.' }], { ...owner, sessionId: 'c2', source: explicit('s2') });
+      await memory.forgetSource('s1', owner);
+    },
+  },
+  {
+    verb: 'forget (each fact of a two-fact sentence, then the episode of its long turn)',
+    run: async ({ memory }) => {
+      await memory.ingest([{ role: 'user', content: LONG_TURN }], { ...owner, sessionId: 'c1', source: explicit('s1') });
+      for (const needle of ['İnciqx', 'crèmeqx']) {
+        const fact = (await memory.list(owner)).find((record) => record.topic !== 'episode' && record.content.includes(needle));
+        await memory.forget(fact!.id, owner);
+      }
+      const episode = (await memory.list(owner)).find((record) => record.topic === 'episode');
+      await memory.forget(episode!.id, owner);
+    },
+  },
+  {
+    verb: 'reject (after a fact of the same sentence was approved)',
+    options: { review: { sources: ['user_explicit'] }, episodes: false },
+    run: async ({ memory }) => {
+      await memory.ingest([{ role: 'user', content: "I'm allergic to İnciqx crèmeqx 🦊qx and I play squash." }], { ...owner, sessionId: 'c1', source: explicit('s1') });
+      const pending = await memory.pending(owner);
+      await memory.approve(pending.find((entry) => entry.content.includes('squash'))!.id, owner);
+      await memory.reject(pending.find((entry) => entry.content.includes('İnciqx'))!.id, owner);
+    },
+  },
+  {
+    verb: 'undo (of a remember)',
+    run: async ({ memory }) => {
+      const operation = await memory.remember({ content: 'The user collects İnciqx crèmeqx 🦊qx stamps.', topic: 'hobby' }, { ...owner, source: explicit('s1') });
+      await memory.undo(operation, owner);
+    },
+  },
+  {
+    verb: "forget of a corrected memory (correct's replaced text and the correction)",
+    run: async ({ memory }) => {
+      await memory.ingest([{ role: 'user', content: "I'm allergic to İnciqx." }], { ...owner, sessionId: 'c1', source: explicit('s1') });
+      const fact = (await memory.list(owner)).find((record) => record.topic !== 'episode')!;
+      const corrected = await memory.correct(fact.id, 'The user is allergic to crèmeqx 🦊qx.', owner);
+      await memory.forget(corrected.memoryId!, owner);
+    },
+  },
+];
+
+describe('erasing verbs leave 0 canaries (raw rows and what the API returns), with and without a key', () => {
+  for (const keyed of [false, true]) {
+    for (const { verb, options, run } of ERASURES) {
+      it(`${verb} ${keyed ? 'with' : 'without'} an encryptionKey`, async () => {
+        const test = await open({ episodes: true, ...options, ...(keyed ? { encryptionKey: await newKey() } : {}) });
+        await run(test);
+        const all = await test.memory.list({ ...owner, includeInvalid: true });
+        const read = JSON.stringify([all, await Promise.all(all.map((record) => test.memory.why(record.id, owner))), await test.memory.export(owner), await test.memory.explain('allergic', owner)]);
+        for (const canary of [...ERASED, ...(verb.includes('episode') || verb === 'forgetSource' ? [FILLER] : [])]) {
+          expect(read, `${canary} read back`).not.toContain(canary);
+          expect(await findInDatabases(test.factory, canary), `${canary} in a raw row`).toEqual([]);
+        }
+      });
+    }
+  }
+
+  it('finds each canary in the raw rows before the erasure (the scan can see them)', async () => {
+    const test = await open({ episodes: true });
+    await test.memory.ingest([{ role: 'user', content: LONG_TURN }], { ...owner, sessionId: 'c1', source: explicit('s1') });
+    for (const canary of [...ERASED, FILLER]) expect((await findInDatabases(test.factory, canary)).length, canary).toBeGreaterThan(0);
+  });
+});

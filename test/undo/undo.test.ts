@@ -27,9 +27,9 @@ describe('undo', () => {
     expect(active).toMatchObject({ id: report.restored!.to, content: 'The user goes by Ada.', sources: [expect.objectContaining({ id: 's1' })] });
     expect(active!.invalidatedAt).toBeUndefined();
     expect((await memory.history(update.memoryId, owner)).at(-1)).toMatchObject({ event: 'erased' });
-    // Undo is a revert, not an erasure: the memory, its vector and the stored input lose the text,
-    // but IndexedDB keeps the source's excerpt in its lineage row (blanked only by forgetSource of it).
-    expect((await findInDatabases(factory, 'Bergstr')).map((row) => row.store)).toEqual(['lineage']);
+    // The memory, its vector and the stored input lose the text; the remember's input went whole,
+    // so no message quotes it and its excerpt leaves the lineage row too.
+    expect(await findInDatabases(factory, 'Bergstr')).toEqual([]);
     await memory.forgetSource('s2', owner);
     expect(await findInDatabases(factory, 'Bergstr')).toEqual([]);
     // Retrieval finds the restored memory again, and replay agrees: forgetting an unrelated source changes nothing.

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { factSpans } from '../../src/forget/fact-span';
+import { createRedactor, FORGOTTEN_SPAN, keepsNothing } from '../../src/storage/redaction';
+
+describe('factSpans (where one fact of a sentence was said)', () => {
+  it('is the whole excerpt when no other fact shares it', () => {
+    expect(factSpans('The user is allergic to shrimp.', "I'm allergic to shrimp and I'm allergic to dust.", [])).toEqual(["I'm allergic to shrimp and I'm allergic to dust."]);
+  });
+
+  it("is the clause with the fact's own words when another fact shares the sentence", () => {
+    const sentence = 'My aunt Rosa lives in Porto and my uncle Jim lives in Faro.';
+    expect(factSpans("The user's aunt Rosa lives in Porto.", sentence, ["The user's uncle Jim lives in Faro."])).toEqual(['My aunt Rosa lives in Porto']);
+    expect(factSpans("The user's uncle Jim lives in Faro.", sentence, ["The user's aunt Rosa lives in Porto."])).toEqual(['my uncle Jim lives in Faro.']);
+  });
+
+  it('joins adjacent clauses of one fact and leaves the clauses between', () => {
+    const sentence = 'Honestly, I live in Berlin, Germany, and I play squash.';
+    expect(factSpans('The user lives in Berlin, Germany.', sentence, ['The user plays squash.'])).toEqual(['I live in Berlin, Germany']);
+  });
+
+  it('is the whole excerpt when no clause holds a word of its own (the documented fallback)', () => {
+    expect(factSpans('The user eats no meat.', "I'm vegetarian and I play squash.", ['The user plays squash.'])).toEqual(["I'm vegetarian and I play squash."]);
+  });
+});
+
+describe('the redactor', () => {
+  it('matches "İ" whatever the case, and a cut span by what precedes its "…"', () => {
+    expect(createRedactor(['I live in İstanbul.']).text('Well. I LIVE in İstanbul. Yes.')).toBe(`Well. ${FORGOTTEN_SPAN} Yes.`);
+    expect(createRedactor(['I walked to the café by the river…']).text('I walked to the café by the river and back.')).toBe(`${FORGOTTEN_SPAN} and back.`);
+  });
+
+  it('says a text of marks, punctuation and joining words keeps nothing', () => {
+    expect(keepsNothing(`${FORGOTTEN_SPAN}.`)).toBe(true);
+    expect(keepsNothing(`${FORGOTTEN_SPAN} and ${FORGOTTEN_SPAN}!`)).toBe(true);
+    expect(keepsNothing(`${FORGOTTEN_SPAN} and I play squash.`)).toBe(false);
+    expect(keepsNothing('🦊 42')).toBe(false);
+  });
+});
