@@ -2,6 +2,7 @@
  * From a stored input to validated candidates: the one path both `ingest` and regeneration
  * take, so a replay extracts exactly what the original ingest did.
  */
+import { instructionSignal } from '../defences';
 import { callPlugin, PluginError, toPluginError } from '../errors';
 import { Candidate, type ChatMessage, type Fact } from '../schema';
 import type { Extractor, ExtractContext } from './extractor';
@@ -36,6 +37,9 @@ export async function extractCandidates(extractor: Extractor, userMessages: read
       const issue = result.error.issues[0]!;
       throw new PluginError(`the extractor's candidate ${i} is invalid at '${issue.path.join('.')}': ${issue.message}`, { cause: result.error });
     }
+    // A custom extractor's candidate is screened as the built-in readers screen a message: text
+    // that reads as an instruction to the model is never a memory (it would reach the prompt).
+    if (instructionSignal(result.data.content) !== undefined || instructionSignal(result.data.excerpt) !== undefined) continue;
     // The same fact said twice in one conversation is one candidate: repeating it does not
     // corroborate it (one source), and a pasted wall of repeats must not cost a decision each.
     const key = sameClaimKey(result.data);

@@ -1,5 +1,6 @@
 /** `memory.remember`: one fact without extraction, the only way to write app scope. */
 import type { z } from 'zod/mini';
+import { instructionSignal } from '../defences';
 import { NotFoundError, PermissionError, ValidationError } from '../errors';
 import { Fact, parseInput, RememberOptions } from '../options';
 import type { MemoryRecord, Operation } from '../schema';
@@ -18,6 +19,16 @@ function checkScope(options: z.output<typeof RememberOptions>): void {
 }
 
 /**
+ * A memory is rendered into the model's prompt, so its text may carry no instruction to the
+ * model: the same defences (defences.ts) that keep an instruction out of what ingest extracts
+ * refuse it here, for `remember` and for `correct` (which writes through it).
+ */
+function refuseInstruction(content: string): void {
+  const signal = instructionSignal(content);
+  if (signal !== undefined) throw new ValidationError('fact.content', `reads as an instruction to the model (${signal}), and a memory's text is handed to the model: nothing was written`);
+}
+
+/**
  * `remember`; with `replaceOnly` (correct's), the write is an UPDATE of `options.replaces` or
  * nothing: undefined when that memory was no longer active as the write decided.
  */
@@ -25,6 +36,7 @@ export async function remember(deps: MemoryDeps, fact: Fact, options: RememberOp
 export async function remember(deps: MemoryDeps, fact: Fact, options: RememberOptions, replaceOnly: true): Promise<Operation | undefined>;
 export async function remember(deps: MemoryDeps, fact: Fact, options: RememberOptions, replaceOnly?: true): Promise<Operation | undefined> {
   const parsedFact = parseInput(Fact, fact, 'fact');
+  refuseInstruction(parsedFact.content);
   const parsed = parseInput(RememberOptions, options, 'options');
   checkScope(parsed);
   const { replaces: replacing, ...target } = parsed;
