@@ -2,8 +2,10 @@
  * What an export must hold together before a byte of it is written: every memory is the named
  * owner's and not app scope, ids are unique, every `supersededBy` points at a tombstoned
  * memory's successor inside the export without a cycle, and every source a memory still quotes
- * has the stored input it came from (or `forgetSource` of it could not find it after the move).
+ * has the stored input it came from (or `forgetSource` of it could not find it after the move),
+ * and no active memory reads as an instruction to the model.
  */
+import { instructionSignal } from '../defences';
 import { PermissionError, ValidationError } from '../errors';
 import { sourceKey } from '../storage/working-form';
 import type { OwnerExport } from './format';
@@ -22,6 +24,10 @@ export async function checkExport(data: OwnerExport): Promise<void> {
     if (memory.userId !== data.userId || memory.appName !== data.appName) {
       throw new PermissionError(`${path} ('${memory.id}') belongs to user '${memory.userId}' in app '${memory.appName}', not to the export's owner '${data.userId}' in '${data.appName}'; an export holds one owner's memories only`);
     }
+    // What the prompt would carry: an active memory that reads as an instruction to the model
+    // (an edited file; the write paths refuse such text) never comes in (defences.ts).
+    const signal = memory.invalidatedAt === undefined ? instructionSignal(memory.content) : undefined;
+    if (signal !== undefined) throw new PermissionError(`${path} ('${memory.id}') reads as an instruction to the model (${signal}), which a memory handed to the model may not carry; remove it from the export`);
     if (memory.scope === 'session' && memory.sessionId === undefined) throw new ValidationError(`${path}.sessionId`, `is missing on a session-scope memory ('${memory.id}')`);
     if (ids.has(memory.id)) throw new ValidationError(`${path}.id`, `'${memory.id}' appears twice (also at data.memories.${ids.get(memory.id)}); the export is damaged`);
     ids.set(memory.id, i);
