@@ -43,11 +43,14 @@ export type OpenedParts = Pick<MemoryDeps, 'storage' | 'compute' | 'embedder'>;
 /**
  * After an erasure (forget, forgetSource, reject, undo): the caches of user text in memory are
  * emptied, the embedder's recent texts here and compute's token cache, so no erased text stays
- * in either.
+ * in either. It runs after the erasure's commit, so it never fails the call: a compute that is
+ * gone (closed, its worker lost and restarted) holds no cache, and nothing is left to clear.
  */
 export async function clearTextCaches(deps: Pick<MemoryDeps, 'embedder' | 'compute'>): Promise<void> {
   deps.embedder.clearCache();
-  await deps.compute.clearCaches();
+  await deps.compute.clearCaches().catch((error: unknown) => {
+    if (!(error instanceof WorkerError)) throw error;
+  });
 }
 
 /**
@@ -57,10 +60,7 @@ export async function clearTextCaches(deps: Pick<MemoryDeps, 'embedder' | 'compu
 export function followErasures(deps: Pick<MemoryDeps, 'storage' | 'embedder' | 'compute'>): () => void {
   return (
     deps.storage.watchErasures?.(() => {
-      // A compute that is gone (closed, its worker lost) holds no cache: nothing is left to clear.
-      clearTextCaches(deps).catch((error: unknown) => {
-        if (!(error instanceof WorkerError)) throw error;
-      });
+      void clearTextCaches(deps);
     }) ?? (() => {})
   );
 }

@@ -302,6 +302,18 @@ describe('Memory.delete', () => {
     await memory.close();
   });
 
+  it('deletes a memory of a message whose episode is kept (episodes on): the episode goes with the message, the sibling fact stays', async () => {
+    const { memory, factory } = createFacade({ userId: 'alice', episodes: true });
+    const added = (await memory.add('My name is Zanzibarine and I live in Berlin.', { userId: 'alice' })).results;
+    expect(added.map((item) => item.memory)).toEqual(expect.arrayContaining(["The user's name is Zanzibarine.", 'The user lives in Berlin.']));
+    const name = added.find((item) => item.memory === "The user's name is Zanzibarine.")!;
+    const home = added.find((item) => item.memory === 'The user lives in Berlin.')!;
+    await memory.delete(name.id);
+    expect(await findInDatabases(factory, 'Zanzibarine')).toEqual([]);
+    expect(await memory.get(name.id)).toBeNull();
+    expect((await memory.get(home.id))?.memory).toBe(home.memory);
+  });
+
   it('erases every text of the memory, its earlier versions included, when an updated memory is deleted', async () => {
     const { memory, factory } = createFacade();
     const [diet] = (await memory.add("I'm vegetarian.", { userId: 'alice' })).results;

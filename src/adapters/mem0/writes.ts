@@ -5,7 +5,7 @@
  * Every write lands in user scope; the run (`runId`) and the caller's metadata go in its
  * envelope (shapes.ts), as mem0 keeps them: filters, not partitions.
  */
-import { DEFAULT_TRUST, type Memory as EngramMemory, type MemoryRecord, type Metadata, type Operation, type OwnerOptions, type SourceType } from 'engram';
+import { DEFAULT_TRUST, EPISODE_TOPIC, type Memory as EngramMemory, type MemoryRecord, type Metadata, type Operation, type OwnerOptions, type SourceType } from 'engram';
 import type { Target } from './arguments';
 import { headOf, rootOf, type ReadRecord } from './lineage';
 import { envelopeFor, envelopeOf, type MemoryItem, type Message } from './shapes';
@@ -91,13 +91,15 @@ function strongestType(record: MemoryRecord): SourceType {
  * Deletes one memory as engram erases: forgets every source (message) behind it in one
  * erasure, so nothing of its text stays. The owner's other active memories that came only from
  * those messages would go with them: each is first restated as an UPDATE of itself from a new
- * source, so it survives the erasure on the same chain (its mem0 id unchanged). Memories that
+ * source, so it survives the erasure on the same chain (its mem0 id unchanged); the message's
+ * episode is not restated, it goes with the message. Memories that
  * other messages also support are rebuilt by the erasure's replay, on their chains too.
  */
 export async function eraseMemory(engram: EngramMemory, owner: { userId: string; appName: string }, record: MemoryRecord): Promise<void> {
   const revoked = new Set(record.sources.map((source) => source.id));
   for (const other of await engram.list(owner)) {
-    if (other.id === record.id || other.scope === 'app' || !other.sources.every((source) => revoked.has(source.id))) continue;
+    // An episode is the message itself: it goes with the erasure (it quotes the deleted fact).
+    if (other.id === record.id || other.scope === 'app' || other.topic === EPISODE_TOPIC || !other.sources.every((source) => revoked.has(source.id))) continue;
     const fact = { content: other.content, topic: other.topic, importance: other.importance, halfLifeDays: other.halfLifeDays, confidence: other.confidence };
     const target: Target = { ...owner, ...(envelopeOf(other).run_id !== undefined ? { sessionId: envelopeOf(other).run_id! } : {}) };
     const metadata = other.metadata === undefined ? {} : { metadata: JSON.parse(other.metadata) as Metadata };
