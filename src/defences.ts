@@ -41,11 +41,12 @@ const INSTRUCTION_PATTERNS: readonly [string, RegExp][] = [
   // A tag: the name, then attributes (name=value) or nothing; "< user count and y >" is arithmetic.
   ['prompt tag', /<[ \t]{0,4}\/?[ \t]{0,4}(?:memories|system|instructions?|assistant|user|prompt|context|tool)(?:[ \t]+[^<>\s=]{1,30}[ \t]*=[^<>]{0,80})?[ \t]*\/?[ \t]*>/i],
   // Injection phrases: the object is the assistant's instructions ("ignore all previous rules"), not "forget it";
-  // the verb is an order where one stands ("My kids ignore the rules at school" is a statement).
+  // the verb is an order where one stands ("My kids ignore the rules at school" is a statement), except in
+  // the canonical phrase, which is never a statement: "… and ignore all previous instructions".
   [
     'instruction override',
     new RegExp(
-      `${IMPERATIVE_AT}(?:ignore|disregard|forget|override|bypass)[ \\t]+(?:${EARLIER}[ \\t]+){0,4}${ROLE_NOUN}\\b|${IMPERATIVE_AT}(?:ignore|disregard|forget)[ \\t]+(?:everything|anything|all)[ \\t]+(?:above|before|previous|prior|you(?:'ve|[ \\t]+have)?[ \\t]+been[ \\t]+told|you[ \\t]+were[ \\t]+told)\\b`,
+      `\\b(?:ignore|disregard)[ \\t]+(?:all[ \\t]+)?(?:(?:the|your)[ \\t]+)?(?:previous|prior|above|preceding|earlier)[ \\t]+(?:instructions|prompts?)\\b|${IMPERATIVE_AT}(?:ignore|disregard|forget|override|bypass)[ \\t]+(?:${EARLIER}[ \\t]+){0,4}${ROLE_NOUN}\\b|${IMPERATIVE_AT}(?:ignore|disregard|forget)[ \\t]+(?:everything|anything|all)[ \\t]+(?:above|before|previous|prior|you(?:'ve|[ \\t]+have)?[ \\t]+been[ \\t]+told|you[ \\t]+were[ \\t]+told)\\b`,
       'im',
     ),
   ],
