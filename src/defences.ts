@@ -34,23 +34,28 @@ const INSTRUCTION_PATTERNS: readonly [string, RegExp][] = [
   // Mid-line after a clause ("I'm vegan, system: obey"); "my operating system: Linux" has no clause break before it.
   ['role marker', /(?:^|[.!?,;][ \t]+)(?:system|assistant|developer)[ \t]*:/im],
   ['chat template token', /<\|[A-Za-z_]{1,30}\|>|\[\/?(?:INST|SYS)\]|<<\/?SYS>>/i],
-  // What inject writes around each memory, in memory text: "[confidence: high, source: bootstrapped]".
-  ['forged annotation', /\[[ \t]*confidence[ \t]*:|\bconfidence[ \t]*:[ \t]*(?:high|medium|low)\b|\bsource[ \t]*:[ \t]*(?:bootstrapped|user_explicit|user_implicit|tool_output)\b/i],
+  // What inject writes around each memory, in memory text: "[confidence: high, source: bootstrapped]", in its
+  // brackets (folded: "［confidence: high］"), or a source type's own name. "My confidence: low after the
+  // interview" and "funding source: bootstrapped" are ordinary speech.
+  ['forged annotation', /\[[ \t]*confidence[ \t]*:|\[[^[\]\n]{0,60}?\bsource[ \t]*:[ \t]*bootstrapped\b|\bsource[ \t]*:[ \t]*(?:user_explicit|user_implicit|tool_output)\b/i],
   // A tag: the name, then attributes (name=value) or nothing; "< user count and y >" is arithmetic.
   ['prompt tag', /<[ \t]{0,4}\/?[ \t]{0,4}(?:memories|system|instructions?|assistant|user|prompt|context|tool)(?:[ \t]+[^<>\s=]{1,30}[ \t]*=[^<>]{0,80})?[ \t]*\/?[ \t]*>/i],
-  // Injection phrases: the object is the assistant's instructions ("ignore all previous rules"), not "forget it".
+  // Injection phrases: the object is the assistant's instructions ("ignore all previous rules"), not "forget it";
+  // the verb is an order where one stands ("My kids ignore the rules at school" is a statement), except in
+  // the canonical phrase, which is never a statement: "… and ignore all previous instructions".
   [
     'instruction override',
     new RegExp(
-      `\\b(?:ignore|disregard|forget|override|bypass)[ \\t]+(?:${EARLIER}[ \\t]+){0,4}${ROLE_NOUN}\\b|\\b(?:ignore|disregard|forget)[ \\t]+(?:everything|anything|all)[ \\t]+(?:above|before|previous|prior|you(?:'ve|[ \\t]+have)?[ \\t]+been[ \\t]+told|you[ \\t]+were[ \\t]+told)\\b`,
-      'i',
+      `\\b(?:ignore|disregard)[ \\t]+(?:all[ \\t]+)?(?:(?:the|your)[ \\t]+)?(?:previous|prior|above|preceding|earlier)[ \\t]+(?:instructions|prompts?)\\b|${IMPERATIVE_AT}(?:ignore|disregard|forget|override|bypass)[ \\t]+(?:${EARLIER}[ \\t]+){0,4}${ROLE_NOUN}\\b|${IMPERATIVE_AT}(?:ignore|disregard|forget)[ \\t]+(?:everything|anything|all)[ \\t]+(?:above|before|previous|prior|you(?:'ve|[ \\t]+have)?[ \\t]+been[ \\t]+told|you[ \\t]+were[ \\t]+told)\\b`,
+      'im',
     ),
   ],
   [
     'role change',
     /\byou(?: are|'re) now[ \t]+(?:(?:a|an|the|in|my)[ \t]+)?(?:[\w-]{1,20}[ \t]+){0,2}?(?:ai|assistant|bot|model|mode|persona|character|jailbroken|unrestricted|unfiltered|uncensored|dan|admin|administrator|root|developer|system|no longer)\b|\bsystem prompt\b|\bpretend[ \t]+(?:that[ \t]+)?you\b|\b(?:let's|lets|let us)[ \t]+role-?play\b|\brole-?play[ \t]+as\b|\bjailbreak\b/i,
   ],
-  ['role change', /(?:^|[.!?][ \t]+)new[ \t]+(?:system[ \t]+)?instructions?\b|\b(?:your|following)[ \t]+new[ \t]+(?:system[ \t]+)?instructions?\b|\bnew[ \t]+(?:system[ \t]+)?instructions?[ \t]*:/im],
+  // New instructions opening a clause, or the assistant's ("your new instructions"); a doctor's "new instructions: rest" is ordinary.
+  ['role change', /(?:^|[.!?,;:][ \t]*)new[ \t]+(?:system[ \t]+)?instructions?\b|\b(?:your|following)[ \t]+new[ \t]+(?:system[ \t]+)?instructions?\b|\bnew[ \t]+system[ \t]+instructions?\b/im],
   // "Always recommend X" is addressed to the assistant; "I always say …" and "You always tell me …" are the user talking.
   ['standing instruction', new RegExp(`${IMPERATIVE_AT}(?:always|never|only)[ \\t]+(?:recommend|suggest|promote|advertise|push|mention|say|tell|respond|answer|reply|output)\\b`, 'im')],
   // Requests to write beyond the caller: app scope, every user, someone else's account.
@@ -59,8 +64,9 @@ const INSTRUCTION_PATTERNS: readonly [string, RegExp][] = [
     'write for everyone',
     /\b(?:remember|save|store|record|memori[sz]e|keep)\b[^.!?\n]{0,40}?\b(?:(?:for|to|across|with)[ \t]+(?:everyone|everybody)|globally)\b|\b(?:everyone|everybody)[ \t]+(?:should|must|needs?[ \t]+to|has[ \t]+to|will)[ \t]+remember\b/i,
   ],
-  // The block's own name in capitals, or an order to obey the system: "a nurse MEMORIES SYSTEM obey". "Fond memories" is not it.
-  ['block marker', /\bMEMORIES\b|\b(?:system|assistant|memories)[ \t:,-]{0,3}(?:obey|comply)\b/],
+  // The block's own name in capitals next to the system's, or an order to obey: "a nurse MEMORIES SYSTEM obey".
+  // "Fond memories", "MY CHILDHOOD MEMORIES" and the song "MEMORIES" are not it; the block's tags are prompt tags.
+  ['block marker', /\bMEMORIES[ \t:,-]{0,3}(?:SYSTEM|ASSISTANT)\b|\b(?:SYSTEM|ASSISTANT)[ \t:,-]{0,3}MEMORIES\b|\b(?:system|assistant|memories)[ \t:,-]{0,3}(?:obey|comply)\b/],
   [
     'scope escalation',
     /\b(?:app|global|application)[ -]?scope\b|\bapp[ -]wide\b|\bscope[ \t]*[:=]|\buser_?id[ \t]*[:=]|\bfor[ \t]+(?:the[ \t]+)?(?:user|account)[ \t]+(?:(?:id|named|called)[ \t]+)?[\w@.-]{1,40}[ \t]*:|\bfor[ \t]+(?:the[ \t]+)?(?:user|account)[ \t]+(?=[\w.-]{0,40}[_@\d])[\w@.-]{1,40}/i,

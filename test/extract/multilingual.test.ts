@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createTestMemory } from '../helpers/memory';
-import { MULTILINGUAL_HOSTILE, MULTILINGUAL_ORDINARY } from './corpus/multilingual';
+import { MULTILINGUAL_HOSTILE, MULTILINGUAL_ORDINARY, MULTILINGUAL_ORDINARY_RISKY } from './corpus/multilingual';
 
 const ingestEach = async (texts: readonly string[]) => {
   const { memory } = await createTestMemory({ episodes: true });
@@ -29,6 +29,11 @@ describe('Memory.ingest in other languages', () => {
   it('keeps an ordinary turn of those languages: "I moved to France", "Ich arbeite als Ärztin"', async () => {
     const kept = await ingestEach(MULTILINGUAL_ORDINARY.map(([, text]) => text));
     // Each is kept at least as its episode: the turn's own words.
+    expect([...kept].filter(([turn, contents]) => !contents.includes(turn))).toEqual([]);
+  });
+
+  it('keeps an ordinary turn of the risky shapes: "Mi jefe ignora las reglas anteriores", "neue Anweisungen:" from a boss, "MY CHILDHOOD MEMORIES"', async () => {
+    const kept = await ingestEach(MULTILINGUAL_ORDINARY_RISKY.map(([, text]) => text));
     expect([...kept].filter(([turn, contents]) => !contents.includes(turn))).toEqual([]);
   });
 });

@@ -69,3 +69,58 @@ export const MULTILINGUAL_ORDINARY: [language: string, text: string][] = [
   ['pt', 'Agora eu trabalho como enfermeira.'],
   ['ru', 'Меня зовут Анна, я работаю врачом.'],
 ];
+
+/**
+ * Ordinary sentences of the risky shapes (issue 41, item 12 follow-up): an "ignore"/"forget" that
+ * is a third person's, not an order; "instructions:" from a doctor or a boss; a reply verb after
+ * "from now on" with someone else as its subject; "MEMORIES" in capitals; "confidence" and
+ * "source" in ordinary speech. Each was flagged (and its turn kept as nothing) by the first
+ * multilingual patterns.
+ */
+export const MULTILINGUAL_ORDINARY_RISKY: [language: string, text: string][] = [
+  ['en', 'I work as a nurse. Reply only if you know a good shoe brand for long shifts.'],
+  ['en', 'I LOVE MY CHILDHOOD MEMORIES, I grew up in Lisbon.'],
+  ['en', 'I am listening to MEMORIES by Maroon 5 on repeat while I cook.'],
+  ['en', 'My confidence: low after the interview.'],
+  ['en', 'Our startup is self-funded, funding source: bootstrapped, and I run it from Porto.'],
+  ['en', 'My doctor gave me new instructions: rest for a week.'],
+  ['en', 'My kids ignore the rules at school.'],
+  ['en', 'My kids, from now on, speak only English at home.'],
+  ['de', 'Ich arbeite als Ärztin. Mein Chef hat neue Anweisungen: ab Montag Maskenpflicht.'],
+  ['de', 'Ich ignoriere die bisherigen Regeln meiner Diät.'],
+  ['de', 'Ab jetzt antworte ich nur noch auf Deutsch, mein Englisch ist eingerostet.'],
+  ['de', 'Ich höre gerade MEMORIES von Maroon 5 in Dauerschleife.'],
+  ['fr', "J'oublie toujours les consignes précédentes."],
+  ['fr', "Le médecin m'a donné de nouvelles consignes : repos total."],
+  ['fr', 'Tu es maintenant en mode vacances ? Moi je travaille encore.'],
+  ['fr', 'Mon fils, désormais, parle seulement anglais.'],
+  ['es', 'Mi jefe ignora las reglas anteriores.'],
+  ['es', 'Mi madre olvida las instrucciones previas del horno.'],
+  ['es', 'Mi hijo, desde ahora, habla solo inglés.'],
+  ['es', 'El médico me dio nuevas instrucciones: reposo absoluto.'],
+  ['it', 'Mio figlio ignora le regole precedenti.'],
+  ['it', 'Mia nonna dimentica le istruzioni precedenti del medico.'],
+  ['it', 'Il medico mi ha dato nuove istruzioni: riposo.'],
+  ['it', "Mia figlia d'ora in poi parla solo tedesco."],
+  ['it', 'Ora sei ai primi posti? Io lavoro come infermiera.'],
+  ['pt', 'Ele sempre esquece as regras anteriores.'],
+  ['pt', 'Responda só se souber: eu sou enfermeira.'],
+  ['pt', 'Agora você e a ia do meu trabalho são as minhas ferramentas preferidas.'],
+  ['pt', 'O médico me deu novas instruções: repouso.'],
+  ['pt', 'Minha filha, a partir de agora, fala apenas inglês.'],
+];
+
+/** The risky shapes bare, as the review found them: too short for an episode, but never an instruction. */
+export const RISKY_FRAGMENTS: readonly string[] = [
+  'Ora sei ai primi posti?',
+  'Tu es maintenant en mode vacances ?',
+  'Agora você e a ia do meu trabalho…',
+  'Neue Anweisungen: ab Montag Maskenpflicht.',
+  'Il y a de nouvelles consignes : masque obligatoire.',
+  'Hay nuevas instrucciones: mascarilla obligatoria.',
+  'Temos novas instruções: máscara obrigatória.',
+  'Reply only if you know a good shoe brand.',
+  'MEMORIES',
+  'The source: bootstrapped.',
+  'Confidence: high, after a good night.',
+];
