@@ -21,6 +21,18 @@ describe('factSpans (where one fact of a sentence was said)', () => {
   it('is the whole excerpt when no clause holds a word of its own (the documented fallback)', () => {
     expect(factSpans('The user eats no meat.', "I'm vegetarian and I play squash.", ['The user plays squash.'])).toEqual(["I'm vegetarian and I play squash."]);
   });
+
+  it('is the whole excerpt when a clause is too short to stand alone (one or two words would match unrelated speech)', () => {
+    expect(factSpans('The user likes art.', 'I like tea, jazz and art', ['The user likes tea.', 'The user likes jazz.'])).toEqual(['I like tea, jazz and art']);
+    expect(factSpans('The user has a cat.', 'I have a dog, a cat', ['The user has a dog.'])).toEqual(['I have a dog, a cat']);
+  });
+
+  it('splits an excerpt with a long run of spaces in linear time', () => {
+    const excerpt = `I play chess${' '.repeat(40_000)}x, and I play squash.`;
+    const started = performance.now();
+    factSpans('The user plays chess.', excerpt, ['The user plays squash.']);
+    expect(performance.now() - started).toBeLessThan(50);
+  });
 });
 
 describe('the redactor', () => {
