@@ -150,20 +150,23 @@ describe('forget and reject leave none of the forgotten text', () => {
     expect(await findInDatabases(test.factory, 'p[forgotten]')).toEqual([]);
   });
 
-  it('forgets the episode of a 3,000-word turn and leaves none of it, in reasonable time', async () => {
-    const test = await open({ episodes: true });
-    const words = Array.from({ length: 3_000 }, (_, i) => ['river', 'grey', 'morning', 'rain'][i % 4]);
-    const turn = `I'm vegetarian and zqxhead is my street. ${words.join(' ')} zqxtail.`;
-    await test.memory.ingest([{ role: 'user', content: turn }], { ...owner, sessionId: 'c1', source: implicit('s1') });
-    const episode = (await test.memory.list(owner)).find((record) => record.topic === EPISODE_TOPIC)!;
-    expect(episode).toBeDefined();
-    const started = performance.now();
-    await test.memory.forget(episode.id, owner);
-    expect(performance.now() - started).toBeLessThan(5_000);
-    expect(await findInDatabases(test.factory, 'zqxhead')).toEqual([]);
-    expect(await findInDatabases(test.factory, 'zqxtail')).toEqual([]);
-    expect(await findInDatabases(test.factory, 'morning rain river')).toEqual([]);
-  });
+  for (const held of [false, true]) {
+    it(`${held ? 'rejects the held' : 'forgets the'} episode of a 3,000-word turn and leaves none of it, in reasonable time`, async () => {
+      const test = await open({ episodes: true, ...(held ? { review: { sources: ['user_implicit' as const] } } : {}) });
+      const words = Array.from({ length: 3_000 }, (_, i) => ['river', 'grey', 'morning', 'rain'][i % 4]);
+      const turn = `I'm vegetarian and zqxhead is my street. ${words.join(' ')} zqxtail.`;
+      await test.memory.ingest([{ role: 'user', content: turn }], { ...owner, sessionId: 'c1', source: implicit('s1') });
+      const episode = held ? (await test.memory.pending(owner)).find((entry) => entry.topic === EPISODE_TOPIC)! : (await test.memory.list(owner)).find((record) => record.topic === EPISODE_TOPIC)!;
+      expect(episode).toBeDefined();
+      const started = performance.now();
+      await (held ? test.memory.reject(episode.id, owner) : test.memory.forget(episode.id, owner));
+      // About 0.2 s warm; the bound leaves room for the first forget of a run, which also loads its modules, on a busy machine.
+      expect(performance.now() - started).toBeLessThan(10_000);
+      expect(await findInDatabases(test.factory, 'zqxhead')).toEqual([]);
+      expect(await findInDatabases(test.factory, 'zqxtail')).toEqual([]);
+      expect(await findInDatabases(test.factory, 'morning rain river')).toEqual([]);
+    });
+  }
 
   it('redacts a sentence that holds "İ" (a letter that lower-cases to two code units)', async () => {
     const test = await open({ episodes: true });
