@@ -94,9 +94,11 @@ export interface Redactor {
 /** A redactor of `spans`. */
 export function createRedactor(spans: readonly string[]): Redactor {
   const needles = [...new Map(spans.map(needleOf).map((needle) => [needle.key, needle] as const)).values()].filter((needle) => needle.key.length >= MIN_SPAN).sort((a, b) => b.key.length - a.key.length);
-  const folds = new Map(needles.map((needle) => [needle.key, foldWithMap(needle.key)] as const));
-  /** The leftmost occurrence of any span at or after `at` (the longest span first at one index), as original [start, end). */
+  // The spans folded with their maps, for containment: built on first use (text and quotes need only the keys).
+  let folds: Folded[] | undefined;
+  /** The occurrences of the spans in `value`, leftmost first, the longest span first at one index, none overlapping: original [start, end). */
   const occurrences = (value: string): [number, number][] => {
+    if (needles.length === 0) return [];
     const hay = foldWithMap(value);
     const out: [number, number][] = [];
     const next = needles.map((needle) => findIn(hay, needle, 0));
@@ -111,7 +113,9 @@ export function createRedactor(spans: readonly string[]): Redactor {
   };
   const inside = (value: string) => {
     const needle = needleOf(value);
-    return needle.key.length >= MIN_SPAN && needles.some((span) => findIn(folds.get(span.key)!, needle, 0) !== null);
+    if (needle.key.length < MIN_SPAN) return false;
+    folds ??= needles.map((span) => foldWithMap(span.key));
+    return folds.some((span) => findIn(span, needle, 0) !== null);
   };
   const text = (value: string) => {
     let out = '';
@@ -125,7 +129,11 @@ export function createRedactor(spans: readonly string[]): Redactor {
   return {
     text,
     excerpt: (value) => (value !== '' && inside(value) ? FORGOTTEN_SPAN : text(value)),
-    quotes: (value) => occurrences(value).length > 0 || inside(value),
+    quotes: (value) => {
+      if (needles.length === 0) return false;
+      const hay = foldWithMap(value);
+      return needles.some((needle) => findIn(hay, needle, 0) !== null) || inside(value);
+    },
   };
 }
 
