@@ -10,7 +10,8 @@
  * - Pure, over text only: the same spans on every replay, in every backend.
  * - Alone in its excerpt, a fact's span is the whole excerpt (what it always was).
  * - When no clause carries a word of the fact's own (a paraphrase, a sentence with no clause
- *   breaks), the span is the whole excerpt: the fact goes, the other facts stay as candidates
+ *   breaks), or a clause that does is too short to stand alone (fewer than three words or ten
+ *   characters: "art" of "I like tea, jazz and art"), the span is the whole excerpt: the fact goes, the other facts stay as candidates
  *   and memories, and the sentence's words go with it (docs/control.md, "forget").
  */
 
@@ -29,8 +30,24 @@ export function factWords(text: string): Set<string> {
   return words;
 }
 
-/** Where one clause of a sentence ends and the next begins: a comma or semicolon, a dash, or a joining word. */
-const CLAUSE_BREAK = /\s*[,;:]\s+(?:(?:and|but|or|so)\s+)?|\s+(?:and|but|or|while|whereas|although|though|because|plus)\s+|\s+[—–-]\s+/giu;
+/**
+ * Where one clause of a sentence ends and the next begins: a comma or semicolon, a dash, or a
+ * joining word. A break starts where a run of whitespace starts (never inside one): tried from
+ * every space of a long run, the leading whitespace would make the search quadratic.
+ */
+const CLAUSE_BREAK = /(?<!\s)(?:\s*[,;:]\s+(?:(?:and|but|or|so)\s+)?|\s+(?:and|but|or|while|whereas|although|though|because|plus)\s+|\s+[—–-]\s+)/giu;
+
+/**
+ * The least a clause span holds to stand on its own: a shorter one ("art", "a cat") is found as
+ * words in unrelated speech of the same turn, so the fact's span is then the whole excerpt.
+ */
+const MIN_CLAUSE_WORDS = 3;
+const MIN_CLAUSE_LENGTH = 10;
+
+/** Whether `span` is long enough to be redacted apart from the rest of its sentence. */
+function standsAlone(span: string): boolean {
+  return span.length >= MIN_CLAUSE_LENGTH && (span.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) >= MIN_CLAUSE_WORDS;
+}
 
 /** The clauses of `text`: [start, end) ranges, trimmed, in order. */
 function clauses(text: string): [number, number][] {
@@ -53,7 +70,8 @@ function clauses(text: string): [number, number][] {
 /**
  * The spans of `excerpt` that state `fact` (its content), apart from the `others` said in the
  * same excerpt: runs of adjacent clauses that hold a word of the fact's own. The whole excerpt
- * when nothing else was said there, or when no clause can be told apart.
+ * when nothing else was said there, when no clause can be told apart, or when a run is too short
+ * to stand alone.
  */
 export function factSpans(content: string, excerpt: string, others: readonly string[]): string[] {
   if (others.length === 0) return [excerpt];
@@ -73,5 +91,5 @@ export function factSpans(content: string, excerpt: string, others: readonly str
     spans.push(excerpt.slice(pieces[i]![0], pieces[j]![1]));
     i = j;
   }
-  return spans;
+  return spans.every(standsAlone) ? spans : [excerpt];
 }

@@ -3,11 +3,16 @@
  * erasure plan and every backend's commit (`Commit.redactExcerpts`) share.
  *
  * - A span is matched with its whitespace folded and case ignored (an episode folds runs of
- *   spaces), and each occurrence becomes {@link FORGOTTEN_SPAN}. Case is ignored by the
- *   pattern's flag, never by lower-casing the span: lower-casing changes the length of some
- *   letters ("İ" becomes two code units), and a pattern built from it no longer matches the text.
+ *   spaces), and each occurrence becomes {@link FORGOTTEN_SPAN}. Matching is a plain search
+ *   (indexOf) in a folded copy of the text with a map back to the original's indices, never a
+ *   pattern built from the span: an episode's span is a whole turn (up to 100,000 characters),
+ *   and a pattern that long is refused by the engine. The map also keeps letters whose lower case
+ *   is longer ("İ" becomes two code units) in place.
+ * - A span is matched only as words of its own: an occurrence that starts or ends inside a word
+ *   (a letter, digit or mark next to it) is not one ("art" is not in "startup").
  * - A span that ends in "…" (a cut text: an episode of a long turn, a capped excerpt) is matched
- *   by what comes before the "…": the stored message holds that much of it, then goes on.
+ *   by what comes before the "…": the stored message holds that much of it, then goes on (its
+ *   end may fall inside a word).
  * - An excerpt that lies inside a span quotes the forgotten text: it is redacted whole.
  * - Spans shorter than {@link MIN_SPAN} are not looked for: a word or two would redact
  *   unrelated speech.
@@ -18,14 +23,64 @@ export const FORGOTTEN_SPAN = '[forgotten]';
 
 const MIN_SPAN = 3;
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A text folded for matching: whitespace runs as one space, each character in lower case; `from`/`to` map each folded code unit back to the original [from, to). */
+interface Folded {
+  text: string;
+  from: number[];
+  to: number[];
+  /** The original text, for the word-edge checks. */
+  source: string;
 }
 
-/** A span as it is looked for: whitespace folded, a cut's "…" off, the case as written. */
-const shape = (text: string) => text.replace(/\s+/g, ' ').trim().replace(/\s*…$/u, '');
-/** The key two spellings of a text share when they differ only in case and whitespace (for containment, not for patterns). */
-const fold = (text: string) => shape(text).toLowerCase();
+/** Folds `source` (whitespace runs to one space, lower case per character, "ς" as "σ"), keeping where each folded code unit came from. */
+function foldWithMap(source: string): Folded {
+  let text = '';
+  const from: number[] = [];
+  const to: number[] = [];
+  for (const match of source.matchAll(/\s+|[\s\S]/gu)) {
+    const piece = match[0];
+    const start = match.index;
+    const folded = /^\s/u.test(piece) ? ' ' : piece.toLowerCase().replace('ς', 'σ');
+    text += folded;
+    for (let k = 0; k < folded.length; k++) {
+      from.push(start);
+      to.push(start + piece.length);
+    }
+  }
+  return { text, from, to, source };
+}
+
+const WORD_END = /[\p{L}\p{N}\p{M}]$/u;
+const WORD_START = /^[\p{L}\p{N}\p{M}]/u;
+
+/** A span as it is looked for: folded, trimmed, a cut's "…" off. */
+interface Needle {
+  key: string;
+  /** Whether the span must not start (end) inside a word: it starts (ends) with a letter or digit. */
+  edgeBefore: boolean;
+  edgeAfter: boolean;
+}
+
+function needleOf(span: string): Needle {
+  const cut = /…\s*$/u.test(span);
+  const key = foldWithMap(span.replace(/\s*…\s*$/u, '').trim()).text.trim();
+  return { key, edgeBefore: WORD_START.test(key), edgeAfter: !cut && WORD_END.test(key) };
+}
+
+/** The first occurrence of `needle` in `hay` at or after folded index `at` that stands as words of its own: [start, end) in folded indices, or null. */
+function findIn(hay: Folded, needle: Needle, at: number): [number, number] | null {
+  for (let index = hay.text.indexOf(needle.key, at); index !== -1; index = hay.text.indexOf(needle.key, index + 1)) {
+    const end = index + needle.key.length;
+    const start = hay.from[index]!;
+    const stop = hay.to[end - 1]!;
+    // A match must begin and end on whole characters of the original (not inside a folded "İ").
+    if ((index > 0 && hay.from[index - 1] === start) || (end < hay.text.length && hay.to[end] === stop)) continue;
+    if (needle.edgeBefore && WORD_END.test(hay.source.slice(Math.max(0, start - 2), start))) continue;
+    if (needle.edgeAfter && WORD_START.test(hay.source.slice(stop, stop + 2))) continue;
+    return [index, end];
+  }
+  return null;
+}
 
 export interface Redactor {
   /** `text` with every occurrence of a span replaced. */
@@ -38,20 +93,47 @@ export interface Redactor {
 
 /** A redactor of `spans`. */
 export function createRedactor(spans: readonly string[]): Redactor {
-  const kept = [...new Map(spans.map(shape).map((span) => [span.toLowerCase(), span] as const)).values()].filter((span) => span.length >= MIN_SPAN).sort((a, b) => b.length - a.length);
-  const keys = kept.map((span) => span.toLowerCase());
-  const source = kept.map((span) => span.split(' ').map(escapeRegExp).join('\\s+')).join('|');
-  const global = kept.length ? new RegExp(source, 'giu') : null;
-  const once = kept.length ? new RegExp(source, 'iu') : null;
-  const inside = (value: string) => {
-    const key = fold(value);
-    return key.length >= MIN_SPAN && keys.some((span) => span.includes(key));
+  const needles = [...new Map(spans.map(needleOf).map((needle) => [needle.key, needle] as const)).values()].filter((needle) => needle.key.length >= MIN_SPAN).sort((a, b) => b.key.length - a.key.length);
+  // The spans folded with their maps, for containment: built on first use (text and quotes need only the keys).
+  let folds: Folded[] | undefined;
+  /** The occurrences of the spans in `value`, leftmost first, the longest span first at one index, none overlapping: original [start, end). */
+  const occurrences = (value: string): [number, number][] => {
+    if (needles.length === 0) return [];
+    const hay = foldWithMap(value);
+    const out: [number, number][] = [];
+    const next = needles.map((needle) => findIn(hay, needle, 0));
+    for (;;) {
+      let best = -1;
+      for (let i = 0; i < needles.length; i++) if (next[i] && (best === -1 || next[i]![0] < next[best]![0])) best = i;
+      if (best === -1) return out;
+      const [start, end] = next[best]!;
+      out.push([hay.from[start]!, hay.to[end - 1]!]);
+      for (let i = 0; i < needles.length; i++) if (next[i] && next[i]![0] < end) next[i] = findIn(hay, needles[i]!, end);
+    }
   };
-  const text = (value: string) => (global ? value.replace(global, FORGOTTEN_SPAN) : value);
+  const inside = (value: string) => {
+    const needle = needleOf(value);
+    if (needle.key.length < MIN_SPAN) return false;
+    folds ??= needles.map((span) => foldWithMap(span.key));
+    return folds.some((span) => findIn(span, needle, 0) !== null);
+  };
+  const text = (value: string) => {
+    let out = '';
+    let from = 0;
+    for (const [start, end] of occurrences(value)) {
+      out += value.slice(from, start) + FORGOTTEN_SPAN;
+      from = end;
+    }
+    return out + value.slice(from);
+  };
   return {
     text,
     excerpt: (value) => (value !== '' && inside(value) ? FORGOTTEN_SPAN : text(value)),
-    quotes: (value) => once?.test(value) === true || inside(value),
+    quotes: (value) => {
+      if (needles.length === 0) return false;
+      const hay = foldWithMap(value);
+      return needles.some((needle) => findIn(hay, needle, 0) !== null) || inside(value);
+    },
   };
 }
 

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { EPISODE_TOPIC } from '../../src/episode/episode';
-import type { MemoryRecord } from '../../src/index';
+import type { Extractor, MemoryRecord } from '../../src/index';
 import { createTestMemory, DAY, type TestMemory } from '../helpers/memory';
 import { findInDatabases } from '../helpers/scan';
 
@@ -126,6 +126,47 @@ describe('forget and reject leave none of the forgotten text', () => {
     // The turn's fact stays: forgetting the episode forgets the turn's words, not what was learnt from it.
     expect(factOf(await test.memory.list(owner), 'vegetarian')).toBeDefined();
   });
+
+  it('forgets one short clause of a list without touching the same letters in other words, memories or messages', async () => {
+    const likes = 'I like tea, jazz and art';
+    const work = 'I work at a startup that plans parties.';
+    const extractor: Extractor = {
+      extract: () => [
+        ...['tea', 'jazz', 'art'].map((thing) => ({ content: `The user likes ${thing}.`, topic: 'preference', confidence: 0.9, excerpt: likes })),
+        { content: 'The user works at a startup party planner.', topic: 'work', confidence: 0.9, excerpt: work },
+      ],
+    };
+    const test = await open({ extractor });
+    await test.memory.ingest([{ role: 'user', content: `${likes}. ${work}` }], { ...owner, sessionId: 'c1', source: implicit('s1') });
+    const art = factOf(await test.memory.list(owner), 'likes art')!;
+    expect(art).toBeDefined();
+    await test.memory.forget(art.id, owner);
+    const after = await test.memory.list(owner);
+    // The other memory of the turn and the stored message keep every word but the forgotten clause's.
+    expect(factOf(after, 'startup')?.content).toBe('The user works at a startup party planner.');
+    expect(factOf(after, 'likes art')).toBeUndefined();
+    expect(await findInDatabases(test.factory, work)).not.toEqual([]);
+    expect(await findInDatabases(test.factory, 'st[forgotten]up')).toEqual([]);
+    expect(await findInDatabases(test.factory, 'p[forgotten]')).toEqual([]);
+  });
+
+  for (const held of [false, true]) {
+    it(`${held ? 'rejects the held' : 'forgets the'} episode of a 3,000-word turn and leaves none of it, in reasonable time`, async () => {
+      const test = await open({ episodes: true, ...(held ? { review: { sources: ['user_implicit' as const] } } : {}) });
+      const words = Array.from({ length: 3_000 }, (_, i) => ['river', 'grey', 'morning', 'rain'][i % 4]);
+      const turn = `I'm vegetarian and zqxhead is my street. ${words.join(' ')} zqxtail.`;
+      await test.memory.ingest([{ role: 'user', content: turn }], { ...owner, sessionId: 'c1', source: implicit('s1') });
+      const episode = held ? (await test.memory.pending(owner)).find((entry) => entry.topic === EPISODE_TOPIC)! : (await test.memory.list(owner)).find((record) => record.topic === EPISODE_TOPIC)!;
+      expect(episode).toBeDefined();
+      const started = performance.now();
+      await (held ? test.memory.reject(episode.id, owner) : test.memory.forget(episode.id, owner));
+      // About 0.2 s warm; the bound leaves room for the first forget of a run, which also loads its modules, on a busy machine.
+      expect(performance.now() - started).toBeLessThan(10_000);
+      expect(await findInDatabases(test.factory, 'zqxhead')).toEqual([]);
+      expect(await findInDatabases(test.factory, 'zqxtail')).toEqual([]);
+      expect(await findInDatabases(test.factory, 'morning rain river')).toEqual([]);
+    });
+  }
 
   it('redacts a sentence that holds "İ" (a letter that lower-cases to two code units)', async () => {
     const test = await open({ episodes: true });

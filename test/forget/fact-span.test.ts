@@ -21,9 +21,36 @@ describe('factSpans (where one fact of a sentence was said)', () => {
   it('is the whole excerpt when no clause holds a word of its own (the documented fallback)', () => {
     expect(factSpans('The user eats no meat.', "I'm vegetarian and I play squash.", ['The user plays squash.'])).toEqual(["I'm vegetarian and I play squash."]);
   });
+
+  it('is the whole excerpt when a clause is too short to stand alone (one or two words would match unrelated speech)', () => {
+    expect(factSpans('The user likes art.', 'I like tea, jazz and art', ['The user likes tea.', 'The user likes jazz.'])).toEqual(['I like tea, jazz and art']);
+    expect(factSpans('The user has a cat.', 'I have a dog, a cat', ['The user has a dog.'])).toEqual(['I have a dog, a cat']);
+  });
+
+  it('splits an excerpt with a long run of spaces in linear time', () => {
+    const excerpt = `I play chess${' '.repeat(40_000)}x, and I play squash.`;
+    const started = performance.now();
+    factSpans('The user plays chess.', excerpt, ['The user plays squash.']);
+    expect(performance.now() - started).toBeLessThan(50);
+  });
 });
 
 describe('the redactor', () => {
+  it('redacts a span only where it stands as words of its own, not inside longer words', () => {
+    const redact = createRedactor(['art', 'a cat']);
+    expect(redact.text('I work at a startup that plans parties, and I love art.')).toBe(`I work at a startup that plans parties, and I love ${FORGOTTEN_SPAN}.`);
+    expect(redact.text('In a category of its own: a cat.')).toBe(`In a category of its own: ${FORGOTTEN_SPAN}.`);
+    expect(redact.quotes('a startup party planner')).toBe(false);
+    expect(redact.excerpt('party')).toBe('party');
+  });
+
+  it('redacts a span of thousands of words (an episode of a long turn)', () => {
+    const turn = Array.from({ length: 5_000 }, (_, i) => `word${i}`).join(' ');
+    const redact = createRedactor([turn]);
+    expect(redact.text(`Before. ${turn.replace(/ /g, '\n  ')} After.`)).toBe(`Before. ${FORGOTTEN_SPAN} After.`);
+    expect(redact.quotes(turn.toUpperCase())).toBe(true);
+  });
+
   it('matches "İ" whatever the case, and a cut span by what precedes its "…"', () => {
     expect(createRedactor(['I live in İstanbul.']).text('Well. I LIVE in İstanbul. Yes.')).toBe(`Well. ${FORGOTTEN_SPAN} Yes.`);
     expect(createRedactor(['I walked to the café by the river…']).text('I walked to the café by the river and back.')).toBe(`${FORGOTTEN_SPAN} and back.`);
