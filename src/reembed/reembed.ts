@@ -5,7 +5,7 @@
  * the records still carrying another `embedderId` are exactly the remaining work, so a run
  * that was aborted or cut short by a reload resumes by being called again.
  */
-import type { Embedder } from '../embed/embedder';
+import { NEEDS_VECTOR, type Embedder } from '../embed/embedder';
 import { AbortedError } from '../errors';
 import type { MemoryRecord } from '../schema';
 import type { Scope } from '../schema';
@@ -74,6 +74,18 @@ function reembedPartition(deps: ReembedDeps, { owner, scope, ids }: PartitionBat
     },
     { scope, versions: 'records' },
   );
+}
+
+/**
+ * Gives the owner's memories an erasure stored without a vector ({@link NEEDS_VECTOR}) their
+ * vectors, in one write of the owner's partition; resolves to how many. Retrieval calls it
+ * when it finds foreign vectors in the caller's partition, before it refuses them.
+ */
+export async function embedPending(deps: ReembedDeps, owner: Owner): Promise<number> {
+  // User and session scope: the one partition an erasure writes (never app scope).
+  const records = await deps.storage.records.list(owner, { scopes: ['user', 'session'], includeInvalid: false });
+  const ids = records.filter((record) => record.embedderId === NEEDS_VECTOR).map((record) => record.id);
+  return ids.length === 0 ? 0 : reembedPartition(deps, { owner, scope: 'user', ids });
 }
 
 /** Re-embeds every active memory another embedder wrote; see the file comment. */
