@@ -35,6 +35,12 @@ export interface ReembedRequest {
   batchSize: number;
   onProgress?: ((progress: ReembedProgress) => void) | undefined;
   signal?: AbortSignal | undefined;
+  /**
+   * Leaves the memories an erasure stored without a vector ({@link NEEDS_VECTOR}) to the
+   * owner's next retrieve or write: the migration on open (`reembed: 'auto'`) must not keep the
+   * memory from opening while the embedder is offline for them alone.
+   */
+  skipPending?: boolean;
 }
 
 interface PartitionBatch {
@@ -56,7 +62,7 @@ function groupByPartition(records: readonly Pick<MemoryRecord, 'id' | 'userId' |
 }
 
 /** Re-reads the batch under the lock (another writer may have superseded some), embeds and commits it. */
-function reembedPartition(deps: ReembedDeps, { owner, scope, ids }: PartitionBatch): Promise<number> {
+function reembedPartition(deps: ReembedDeps, { owner, scope, ids }: PartitionBatch, skipPending = false): Promise<number> {
   const { embedder } = deps;
   const store = deps.storage.records;
   // Versions from the records alone: the walk never searches, so it loads no partition's vectors.
@@ -64,7 +70,7 @@ function reembedPartition(deps: ReembedDeps, { owner, scope, ids }: PartitionBat
     deps.storage,
     owner,
     async (write) => {
-      const stale = (await store.getMany(ids, owner)).filter((record) => record.invalidatedAt === undefined && record.embedderId !== embedder.id);
+      const stale = (await store.getMany(ids, owner)).filter((record) => record.invalidatedAt === undefined && record.embedderId !== embedder.id && !(skipPending && record.embedderId === NEEDS_VECTOR));
       if (stale.length === 0) return 0;
       const vectors = await embedder.embed(stale.map((record) => record.content));
       // Only the vector and its embedder change: updatedAt drives recency and must not move.
@@ -79,7 +85,8 @@ function reembedPartition(deps: ReembedDeps, { owner, scope, ids }: PartitionBat
 /**
  * Gives the owner's memories an erasure stored without a vector ({@link NEEDS_VECTOR}) their
  * vectors, in one write of the owner's partition; resolves to how many. Retrieval calls it
- * when it finds foreign vectors in the caller's partition, before it refuses them.
+ * when it finds foreign vectors in the caller's partition, before it refuses them, and a write
+ * after its commit when the partition holds foreign vectors.
  */
 export async function embedPending(deps: ReembedDeps, owner: Owner): Promise<number> {
   // User and session scope: the one partition an erasure writes (never app scope).
@@ -102,7 +109,7 @@ export async function reembed(deps: ReembedDeps, request: ReembedRequest): Promi
     const { rows, lastId } = await store.foreignActive(embedder.id, after, request.batchSize);
     if (lastId === undefined) break;
     after = lastId;
-    for (const batch of groupByPartition(rows).values()) done += await reembedPartition(deps, batch);
+    for (const batch of groupByPartition(rows).values()) done += await reembedPartition(deps, batch, request.skipPending);
     request.onProgress?.({ done, total: Math.max(total, done), embedderId: embedder.id });
   }
   return { reembedded: done, embedderId: embedder.id };

@@ -146,6 +146,18 @@ describe('Memory.forget with the embedder offline, when the replay needs a new t
     expect(await ranked(offline.test, "I'm vegetarian")).toEqual(await ranked(online.test, "I'm vegetarian"));
   });
 
+  it("opens with reembed 'auto' while the embedder is still offline, and leaves the cut episode to the next retrieve", async () => {
+    const offline = await forgetAisle(false);
+    const online = await forgetAisle(true);
+    await offline.test.memory.close();
+    const reopened = await createTestMemory({ episodes: true, embedder: offline.embedder, reembed: 'auto', name: offline.test.name, indexedDB: offline.test.factory });
+    reopened.clock.set(offline.test.clock());
+    onTestFinished(() => reopened.memory.close());
+    expect(await leftOf(reopened)).toEqual(await leftOf(online.test));
+    offline.embedder.online = true;
+    expect(await ranked(reopened, "I'm vegetarian")).toEqual(await ranked(online.test, "I'm vegetarian"));
+  });
+
   it('gives the cut episode its vector with the next write once the embedder answers', async () => {
     const offline = await forgetAisle(false);
     const online = await forgetAisle(true);
