@@ -202,10 +202,14 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, { onE
   // The write path's chunk, fetched now so the first ingest does not wait for it (a failed load is retried there).
   writeVerbs().catch(() => {});
   if (options.reembed === 'auto') {
-    await guarded.reembed().catch(async (error: unknown) => {
-      await guarded.close();
-      throw error;
-    });
+    // Memories an erasure stored without a vector wait for the owner's next retrieve or write:
+    // an embedder offline for them alone must not keep the memory from opening.
+    await writes
+      .run(async () => (await occasionalVerbs()).reembed(deps, undefined, { skipPending: true }))
+      .catch(async (error: unknown) => {
+        await guarded.close();
+        throw error;
+      });
   }
   return guarded;
 }

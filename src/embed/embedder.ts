@@ -17,6 +17,14 @@ export interface Embedder {
   load?(): Promise<unknown>;
 }
 
+/**
+ * The `embedderId` of a record stored without its vector: an erasure that needed a vector for
+ * a new text while the embedder failed (forget/replay.ts `vectorsLater`). It holds zeros, and
+ * like any other embedder's record it is out of the scan and counted as foreign, so
+ * `reembed()` gives it its vector, and so does the owner's next `retrieve`.
+ */
+export const NEEDS_VECTOR = 'engram:needs-vector';
+
 /** Lets an embedder that learns its id or dim finish learning them; any other is ready as it is. */
 export async function loadEmbedder(embedder: Embedder): Promise<Embedder> {
   if (typeof embedder?.load === 'function') await embedder.load();

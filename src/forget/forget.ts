@@ -178,5 +178,5 @@ async function regenerate(
   // Prunes stay in the replay, at their times: a pruned memory must not come back.
   const kept = inputs.filter((input) => input.kind === 'prune' || (!sourceIds.has(input.source.id) && input.scope !== 'app'));
   const pinned = new Set(all.filter((record) => record.pinned && record.invalidatedAt === undefined).map(pinKey));
-  return [...(await deps.replay(kept, start.records, { pinned, stored: [...all, ...start.records] })).values()];
+  return [...(await deps.replay(kept, start.records, { pinned, stored: [...all, ...start.records], vectorsLater: true })).values()];
 }

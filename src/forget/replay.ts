@@ -13,7 +13,8 @@
  *   extraction, without running it again), else extracted now. Vectors are computed once per
  *   distinct content, in one batch for the whole replay.
  */
-import { embedDistinct, type Embedder } from '../embed/embedder';
+import { embedDistinct, NEEDS_VECTOR, type Embedder } from '../embed/embedder';
+import { isEngramError } from '../errors';
 import type { Candidate, HistoryEntry, MemoryRecord, Source } from '../schema';
 import type { InputRow, WriteInput } from '../storage/contract';
 import { createChain, sourceKey, summarize, type Chain } from '../storage/lineage';
@@ -144,6 +145,12 @@ export interface ReplayOptions {
    * embedder is not embedded again, it takes that record's vector ({@link storedVectors}).
    */
   stored?: readonly MemoryRecord[];
+  /**
+   * An erasure must not wait for the embedder: when it fails for the texts no stored record
+   * holds, they are replayed with a zero vector (they find no similarity neighbour; topic and
+   * text still do) and the records that hold them come back marked {@link NEEDS_VECTOR}.
+   */
+  vectorsLater?: boolean;
 }
 
 /**
@@ -179,12 +186,12 @@ export async function replay(deps: ReplayDeps, inputs: readonly InputRow[], star
   const candidates = await candidatesOfAll(deps, inputs);
   const vectors = storedVectors(options.stored ?? [], deps.embedder.id);
   const texts = [...candidates.values()].flat().map((candidate) => candidate.content);
-  for (const [text, vector] of await embedDistinct(
+  const later = await embedMissing(
     deps.embedder,
     texts.filter((text) => !vectors.has(text)),
-    EMBED_BATCH,
-  ))
-    vectors.set(text, vector);
+    vectors,
+    options.vectorsLater === true,
+  );
   const state = new ReplayState(start);
   let counter = 0;
   for (const input of inputs) {
@@ -206,5 +213,24 @@ export async function replay(deps: ReplayDeps, inputs: readonly InputRow[], star
     const changed = new Set(plan.changed.map((record) => record.id));
     for (const [id, plain] of dressed) if (!changed.has(id)) state.working.set(id, plain);
   }
-  return state.complete();
+  const replayed = state.complete();
+  if (later.size === 0) return replayed;
+  for (const [id, record] of replayed) if (later.has(record.content)) replayed.set(id, { ...record, embedding: new Float32Array(deps.embedder.dim), embedderId: NEEDS_VECTOR });
+  return replayed;
+}
+
+/**
+ * Embeds `texts` into `vectors`; resolves to the texts left for later: none, or (`later`, and
+ * the embedder failed) all of them, each given a zero vector to replay with.
+ */
+async function embedMissing(embedder: Embedder, texts: readonly string[], vectors: Map<string, Float32Array>, later: boolean): Promise<Set<string>> {
+  try {
+    for (const [text, vector] of await embedDistinct(embedder, texts, EMBED_BATCH)) vectors.set(text, vector);
+    return new Set();
+  } catch (error) {
+    if (!later || !isEngramError(error) || error.name !== 'PluginError') throw error;
+    const zeros = new Float32Array(embedder.dim);
+    for (const text of texts) vectors.set(text, zeros);
+    return new Set(texts);
+  }
 }

@@ -5,7 +5,7 @@
  * the records still carrying another `embedderId` are exactly the remaining work, so a run
  * that was aborted or cut short by a reload resumes by being called again.
  */
-import type { Embedder } from '../embed/embedder';
+import { NEEDS_VECTOR, type Embedder } from '../embed/embedder';
 import { AbortedError } from '../errors';
 import type { MemoryRecord } from '../schema';
 import type { Scope } from '../schema';
@@ -35,6 +35,12 @@ export interface ReembedRequest {
   batchSize: number;
   onProgress?: ((progress: ReembedProgress) => void) | undefined;
   signal?: AbortSignal | undefined;
+  /**
+   * Leaves the memories an erasure stored without a vector ({@link NEEDS_VECTOR}) to the
+   * owner's next retrieve or write: the migration on open (`reembed: 'auto'`) must not keep the
+   * memory from opening while the embedder is offline for them alone.
+   */
+  skipPending?: boolean;
 }
 
 interface PartitionBatch {
@@ -56,7 +62,7 @@ function groupByPartition(records: readonly Pick<MemoryRecord, 'id' | 'userId' |
 }
 
 /** Re-reads the batch under the lock (another writer may have superseded some), embeds and commits it. */
-function reembedPartition(deps: ReembedDeps, { owner, scope, ids }: PartitionBatch): Promise<number> {
+function reembedPartition(deps: ReembedDeps, { owner, scope, ids }: PartitionBatch, skipPending = false): Promise<number> {
   const { embedder } = deps;
   const store = deps.storage.records;
   // Versions from the records alone: the walk never searches, so it loads no partition's vectors.
@@ -64,7 +70,7 @@ function reembedPartition(deps: ReembedDeps, { owner, scope, ids }: PartitionBat
     deps.storage,
     owner,
     async (write) => {
-      const stale = (await store.getMany(ids, owner)).filter((record) => record.invalidatedAt === undefined && record.embedderId !== embedder.id);
+      const stale = (await store.getMany(ids, owner)).filter((record) => record.invalidatedAt === undefined && record.embedderId !== embedder.id && !(skipPending && record.embedderId === NEEDS_VECTOR));
       if (stale.length === 0) return 0;
       const vectors = await embedder.embed(stale.map((record) => record.content));
       // Only the vector and its embedder change: updatedAt drives recency and must not move.
@@ -74,6 +80,19 @@ function reembedPartition(deps: ReembedDeps, { owner, scope, ids }: PartitionBat
     },
     { scope, versions: 'records' },
   );
+}
+
+/**
+ * Gives the owner's memories an erasure stored without a vector ({@link NEEDS_VECTOR}) their
+ * vectors, in one write of the owner's partition; resolves to how many. Retrieval calls it
+ * when it finds foreign vectors in the caller's partition, before it refuses them, and a write
+ * after its commit when the partition holds foreign vectors.
+ */
+export async function embedPending(deps: ReembedDeps, owner: Owner): Promise<number> {
+  // User and session scope: the one partition an erasure writes (never app scope).
+  const records = await deps.storage.records.list(owner, { scopes: ['user', 'session'], includeInvalid: false });
+  const ids = records.filter((record) => record.embedderId === NEEDS_VECTOR).map((record) => record.id);
+  return ids.length === 0 ? 0 : reembedPartition(deps, { owner, scope: 'user', ids });
 }
 
 /** Re-embeds every active memory another embedder wrote; see the file comment. */
@@ -90,7 +109,7 @@ export async function reembed(deps: ReembedDeps, request: ReembedRequest): Promi
     const { rows, lastId } = await store.foreignActive(embedder.id, after, request.batchSize);
     if (lastId === undefined) break;
     after = lastId;
-    for (const batch of groupByPartition(rows).values()) done += await reembedPartition(deps, batch);
+    for (const batch of groupByPartition(rows).values()) done += await reembedPartition(deps, batch, request.skipPending);
     request.onProgress?.({ done, total: Math.max(total, done), embedderId: embedder.id });
   }
   return { reembedded: done, embedderId: embedder.id };

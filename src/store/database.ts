@@ -103,6 +103,11 @@ export interface VectorPackRow extends PackedColumns {
   version: number;
   embedderId: string;
   dim: number;
+  /**
+   * On the last chunk: the partition's active rows at `version` that another embedder wrote
+   * (the chunks leave them out), so a load from the snapshot still counts them as foreign.
+   */
+  foreign?: string[];
 }
 
 /** The vector inputs of one record in a log entry. */

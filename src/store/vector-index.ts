@@ -80,7 +80,7 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
     // An 8-bit compute exports its codes: the snapshot is a copy of what it holds, no record read.
     const exported = await compute.exportPartition(key, PACK_CHUNK_ROWS);
     if (!exported) return false;
-    const written = await writeSnapshot(db, key, embedder, exported.version, exported.chunks);
+    const written = await writeSnapshot(db, key, embedder, exported.version, exported.chunks, [...(foreign.get(key) ?? [])]);
     if (written) {
       snapshotOf.set(key, exported.version);
       snapshotRows.set(key, rowCount(exported.chunks));
@@ -242,7 +242,7 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
     for (const entry of packed.log) calls.push(compute.applyChanges(key, entry.version - 1, entry.version, entry.upserts, entry.removals));
     // Issued together: the worker runs them in order, and one round trip is paid, not one per chunk.
     const results = await Promise.all(calls);
-    if (snapshot) trackForeign(key, [], [], true);
+    if (snapshot) trackForeign(key, packed.foreign, [], true);
     // A row upserted by this embedder (re-embedded) is no longer foreign, whatever an earlier entry said.
     for (const entry of packed.log)
       trackForeign(

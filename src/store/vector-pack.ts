@@ -49,6 +49,8 @@ export interface PackedPartition {
   lexical: boolean;
   /** False when some snapshot chunk holds f32 vectors, not 8-bit codes (written before them, or by an f32 compute). */
   coded: boolean;
+  /** The snapshot's active rows another embedder wrote (VectorPackRow `foreign`; none when there is no snapshot). */
+  foreign: string[];
   /**
    * Log entries `base+1 … version`, in order; `foreign`: upserted ids another embedder wrote;
    * `chains`: as stored (VectorLogRow, for the record cache).
@@ -391,7 +393,7 @@ async function readPacks(db: EngramDatabase, key: string, embedderId: string, di
   const entriesOf = (log: readonly VectorLogRow[]) => log.map((entry) => ({ version: entry.version, ...logRows(entry, embedderId, dim), ...(Array.isArray(entry.chains) ? { chains: entry.chains } : {}) }));
   if (from !== null && from >= 0 && from <= version) {
     const log = await readLog(db, key, from, version);
-    if (log) return { version, base: from, chunks: [], lexical: logCarriesTerms(log), coded: true, log: entriesOf(log) };
+    if (log) return { version, base: from, chunks: [], lexical: logCarriesTerms(log), coded: true, foreign: [], log: entriesOf(log) };
   }
   // The last chunk and the log before any chunk goes out: what the partition will hold is then
   // known (compute reserves it once), and a gap in the log sends nothing to compute at all.
@@ -406,7 +408,8 @@ async function readPacks(db: EngramDatabase, key: string, embedderId: string, di
   const more = entries.reduce((sum, entry) => sum + entry.upserts.ids.length, 0);
   const snapshot = await readChunks(db, key, { parts, last, more }, embedderId, dim, sink);
   if (!snapshot) return null;
-  return { version, base, lexical: snapshot.lexical && logCarriesTerms(log), coded: snapshot.coded, chunks: snapshot.chunks, log: entries };
+  const foreign = Array.isArray(last?.foreign) ? last.foreign.filter((id) => typeof id === 'string') : [];
+  return { version, base, lexical: snapshot.lexical && logCarriesTerms(log), coded: snapshot.coded, chunks: snapshot.chunks, foreign, log: entries };
 }
 
 /**
@@ -452,7 +455,7 @@ export async function readRecordRows(db: EngramDatabase, key: string, embedder: 
  * Replaces the partition's snapshot with `chunks` at `version` and drops the log up to it.
  * Skipped (false) when the partition has moved past `version`: the caller's copy is then not the latest.
  */
-export async function writeSnapshot(db: EngramDatabase, key: string, embedder: { id: string; dim: number }, version: number, chunks: readonly IndexRows[]): Promise<boolean> {
+export async function writeSnapshot(db: EngramDatabase, key: string, embedder: { id: string; dim: number }, version: number, chunks: readonly IndexRows[], foreign: readonly string[] = []): Promise<boolean> {
   // Encrypted at rest: the chunks' vectors and terms are sealed before the transaction (sealing.ts).
   let release = () => {};
   try {
@@ -465,7 +468,16 @@ export async function writeSnapshot(db: EngramDatabase, key: string, embedder: {
       // One put per chunk, awaited: each clone is serialised on the calling thread, so this keeps
       // every synchronous slice short (a 100k × 256 snapshot is ~100 MB).
       for (let part = 0; part < chunks.length; part++) {
-        await db.vectorPacks.put({ partition: key, part, parts: chunks.length, version, embedderId: embedder.id, dim: embedder.dim, ...storedColumns(chunks[part]!) });
+        await db.vectorPacks.put({
+          partition: key,
+          part,
+          parts: chunks.length,
+          version,
+          embedderId: embedder.id,
+          dim: embedder.dim,
+          ...storedColumns(chunks[part]!),
+          ...(part === chunks.length - 1 && foreign.length > 0 ? { foreign: [...foreign] } : {}),
+        });
       }
       await db.vectorLog.where('[partition+version]').between([key, -Infinity], [key, version], true, true).delete();
       return true;

@@ -1,5 +1,7 @@
 /** `retrieve`'s arguments parsed at the edge, and the one ranking that `retrieve` and `explain` both run. */
+import { EmbedderMismatchError } from '../errors';
 import { parseInput, Query, RetrieveOptions } from '../options';
+import { embedPending } from '../reembed/reembed';
 import { retrieveMemories, type RetrievePlan, type Retrieved } from '../retrieve/retrieve';
 import { DEFAULT_WEIGHTS, type Scope } from '../schema';
 import type { MemoryDeps } from './deps';
@@ -30,8 +32,18 @@ export function parseRetrieve(query: string, options: RetrieveOptions): ParsedRe
 /** How a past state is ranked (verbs/as-of.ts `retrieveAsOf`): passed in, so this module does not load the chunk that holds it. */
 export type RankAsOf = (deps: MemoryDeps, text: string, plan: RetrievePlan, asOf: number) => Promise<Retrieved[]>;
 
-/** The one ranking retrieve and explain run: the store's search, or a past state's. */
-export function runRetrieve(deps: MemoryDeps, { text, plan, asOf }: ParsedRetrieve, rankAsOf: RankAsOf): Promise<Retrieved[]> {
+/**
+ * The one ranking retrieve and explain run: the store's search, or a past state's. Vectors the
+ * search refuses as foreign may be the caller's own memories an erasure left without a vector
+ * while the embedder was offline (embed/embedder.ts `NEEDS_VECTOR`): the embedder answered the
+ * query, so they are embedded now and the search runs again.
+ */
+export async function runRetrieve(deps: MemoryDeps, { text, plan, asOf }: ParsedRetrieve, rankAsOf: RankAsOf): Promise<Retrieved[]> {
   if (asOf !== undefined) return rankAsOf(deps, text, plan, asOf);
-  return retrieveMemories(deps, text, plan);
+  try {
+    return await retrieveMemories(deps, text, plan);
+  } catch (error) {
+    if (!(error instanceof EmbedderMismatchError) || (await embedPending(deps, plan.owner)) === 0) throw error;
+    return retrieveMemories(deps, text, plan);
+  }
 }

@@ -8,6 +8,7 @@ import { targetOf } from '../consolidate/plan';
 import { candidateOfFact, extractCandidates } from '../extract/candidates';
 import type { Candidate, Operation } from '../schema';
 import { EPISODE_TOPIC, episodeCandidates } from '../episode/episode';
+import { embedPending } from '../reembed/reembed';
 import { summaryCandidates } from '../session/summarize';
 import type { WriteInput } from '../storage/contract';
 import { userPartition, type Owner } from '../storage/contract';
@@ -48,8 +49,8 @@ export async function versionOf(deps: Pick<MemoryDeps, 'storage'>, owner: Owner)
  * Consolidates `candidates` into the input's target and stores the input with them, in one
  * commit. `replaceOnly`: the write is an UPDATE of `replacing` or nothing (consolidate.ts).
  */
-export function writeThrough(deps: MemoryDeps, input: WriteInput, candidates: Candidate[], baseVersion?: number, replacing?: string, replaceOnly?: boolean): Promise<Operation[]> {
-  return consolidate(deps, {
+export async function writeThrough(deps: MemoryDeps, input: WriteInput, candidates: Candidate[], baseVersion?: number, replacing?: string, replaceOnly?: boolean): Promise<Operation[]> {
+  const operations = await consolidate(deps, {
     target: targetOf(input),
     candidates,
     source: { ...input.source, at: input.at },
@@ -60,6 +61,19 @@ export function writeThrough(deps: MemoryDeps, input: WriteInput, candidates: Ca
     // App scope is the app's own data (a bootstrapped source): there is no user to review it.
     ...(input.scope !== 'app' && deps.review.has(input.source.type) ? { review: true } : {}),
   });
+  if (candidates.length > 0) await embedLeftBehind(deps, input);
+  return operations;
+}
+
+/**
+ * After a write the embedder answered for, the owner's memories an erasure stored without a
+ * vector while it was offline (reembed.ts `embedPending`) get theirs. The write brought the
+ * partition's count of foreign rows up to date, so a partition without any pays nothing.
+ */
+async function embedLeftBehind(deps: MemoryDeps, owner: Owner): Promise<void> {
+  if (deps.storage.vectors.foreignRows(userPartition(owner)) === 0) return;
+  // The write is stored and must resolve: what fails here stays waiting for the next call.
+  await embedPending(deps, owner).catch(() => {});
 }
 
 /**

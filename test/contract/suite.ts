@@ -14,6 +14,7 @@ import { checkAsOf } from './as-of';
 import { checkUndo } from './undo';
 import { checkExplainEqualsRetrieve, checkReviewModel, sweepReview } from './review';
 import { checkForget } from './forget';
+import { checkOfflineForget } from './offline-erasure';
 import { checkEquivalence, forgetVersusFresh, SEED_CONVERSATIONS } from './equivalence';
 import { sweepSessionThree, sweepVerb } from './fault-sweep';
 import { checkControlVerbs, CONTROL_VERBS } from './control';
@@ -101,6 +102,10 @@ export function describeStorageContract(name: string, makeStore: MakeStore, opti
         },
         timeout * 2,
       );
+    });
+
+    describe('Memory.forget (the embedder offline)', () => {
+      it('erases at once and gives the cut episode its vector on the first retrieve once the embedder answers', () => checkOfflineForget(stores), timeout);
     });
 
     describe('Memory.remember (identical facts on a non-exclusive topic, workingSet facts)', () => {
