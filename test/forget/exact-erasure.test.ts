@@ -151,17 +151,15 @@ describe('forget and reject leave none of the forgotten text', () => {
   });
 
   for (const held of [false, true]) {
-    it(`${held ? 'rejects the held' : 'forgets the'} episode of a 3,000-word turn and leaves none of it, in reasonable time`, async () => {
+    it(`${held ? 'rejects the held' : 'forgets the'} episode of a 3,000-word turn and leaves none of it`, async () => {
       const test = await open({ episodes: true, ...(held ? { review: { sources: ['user_implicit' as const] } } : {}) });
       const words = Array.from({ length: 3_000 }, (_, i) => ['river', 'grey', 'morning', 'rain'][i % 4]);
       const turn = `I'm vegetarian and zqxhead is my street. ${words.join(' ')} zqxtail.`;
       await test.memory.ingest([{ role: 'user', content: turn }], { ...owner, sessionId: 'c1', source: implicit('s1') });
       const episode = held ? (await test.memory.pending(owner)).find((entry) => entry.topic === EPISODE_TOPIC)! : (await test.memory.list(owner)).find((record) => record.topic === EPISODE_TOPIC)!;
       expect(episode).toBeDefined();
-      const started = performance.now();
+      // Its cost grows linearly with the turn (fact-span.test.ts times the redactor at n and 4n).
       await (held ? test.memory.reject(episode.id, owner) : test.memory.forget(episode.id, owner));
-      // About 0.2 s warm; the bound leaves room for the first forget of a run, which also loads its modules, on a busy machine.
-      expect(performance.now() - started).toBeLessThan(10_000);
       expect(await findInDatabases(test.factory, 'zqxhead')).toEqual([]);
       expect(await findInDatabases(test.factory, 'zqxtail')).toEqual([]);
       expect(await findInDatabases(test.factory, 'morning rain river')).toEqual([]);
