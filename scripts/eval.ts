@@ -6,13 +6,15 @@
  * an evidence turn) for engram's default retrieval, engram with the relevance weight only, and
  * a BM25 baseline over the same facts computed in this run; per category too; and the write
  * and retrieve cost per item. Store: fake-indexeddb, compute in-process.
- * `--end-to-end` runs the whole pipeline on the raw turns instead (./eval-end-to-end.ts).
+ * `--end-to-end` runs the whole pipeline on the raw turns instead (./eval-end-to-end.ts);
+ * `--conversations` the conversation suite of test/conversations (./eval-conversations.ts).
  */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { fileURLToPath } from 'node:url';
 import { createMemory, type Memory } from '../src/index';
 import type { Weights } from '../src/schema';
 import { exitOnDataError, loadLocomo, type EvalConversation } from './eval-data';
+import { runConversations } from './eval-conversations';
 import { runEndToEnd } from './eval-end-to-end';
 import { createBm25, recallAt } from './eval-metrics';
 
@@ -114,5 +116,6 @@ function report(run: Run): void {
   console.log('store on fake-indexeddb, compute in-process: costs are Node figures, not browser ones.');
 }
 
-if (process.argv.includes('--end-to-end')) await runEndToEnd(DATA).catch(exitOnDataError);
+if (process.argv.includes('--conversations')) await runConversations(process.argv.includes('--verbose'));
+else if (process.argv.includes('--end-to-end')) await runEndToEnd(DATA).catch(exitOnDataError);
 else report(await evaluate(await loadLocomo(DATA).catch(exitOnDataError)));
