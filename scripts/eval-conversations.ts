@@ -21,6 +21,8 @@ export interface Tally {
   userTurns: number;
   checks: number;
   kept: Record<Mode, Record<Verdict, number>>;
+  /** The verdicts of the store after each conversation's last session (loose). */
+  final: Record<Verdict, number>;
   instructionKept: number;
   expected: number;
   recalled: Record<Mode, number>;
@@ -43,6 +45,7 @@ export function emptyTally(): Tally {
     userTurns: 0,
     checks: 0,
     kept: { strict: verdicts(), loose: verdicts() },
+    final: verdicts(),
     instructionKept: 0,
     expected: 0,
     recalled: { strict: 0, loose: 0 },
@@ -95,6 +98,7 @@ export async function runConversation(conversation: Conversation, tally: Tally, 
       for (const scored of byMode[mode]) tally.kept[mode][scored.verdict]++;
       tally.recalled[mode] += recalled(items, expected, mode).size;
     }
+    if (s === conversation.sessions.length - 1) for (const scored of byMode.loose) tally.final[scored.verdict]++;
     tally.instructionKept += byMode.loose.filter((scored) => scored.instruction).length;
     tally.expected += store.current.length;
     const where = `${conversation.id} after session ${s + 1}`;
@@ -137,9 +141,11 @@ export function figures(name: string, t: Tally): string[] {
   const keptOf = (mode: Mode) => Object.values(t.kept[mode]).reduce((sum, n) => sum + n, 0);
   const kept = keptOf('loose');
   const k = t.kept.loose;
+  const finalKept = Object.values(t.final).reduce((sum, n) => sum + n, 0);
   return [
     `${name}: ${t.conversations} conversations, ${t.userTurns} user turns, ${t.checks} session checks, ${t.questions} questions`,
     `  store precision           strict ${ratio(t.kept.strict.right, kept)}  loose ${ratio(k.right, kept)}   (${kept} items kept over the checks, loose: ${k.right} right (${k.right - t.kept.strict.right} of another topic), ${k.duplicate} duplicate, ${k.stale} stale, ${k.noise} noise, ${k.wrong} wrong)`,
+    `  final stores              ${finalKept} items: ${t.final.right} right, ${t.final.duplicate} duplicate, ${t.final.stale} stale, ${t.final.noise} noise, ${t.final.wrong} wrong (precision ${ratio(t.final.right, finalKept)}, loose)`,
     `  recall                    strict ${ratio(t.recalled.strict, t.expected)}  loose ${ratio(t.recalled.loose, t.expected)}   (of ${t.expected} expected current facts)`,
     `  changes of mind applied   ${t.applied}/${t.changes} = ${ratio(t.applied, t.changes)}   (among the facts alone, episodes left out: ${t.appliedInFacts}/${t.changes} = ${ratio(t.appliedInFacts, t.changes)})`,
     `  stale lines injected      ${t.staleLines} (of ${t.injectedLines} lines)`,
@@ -156,6 +162,7 @@ function add(into: Tally, from: Tally): void {
     into.recalled[mode] += from.recalled[mode];
     for (const verdict of Object.keys(into.kept[mode]) as Verdict[]) into.kept[mode][verdict] += from.kept[mode][verdict];
   }
+  for (const verdict of Object.keys(into.final) as Verdict[]) into.final[verdict] += from.final[verdict];
 }
 
 /** Runs both halves and prints their figures and the overall ones. */

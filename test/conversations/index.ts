@@ -6,8 +6,15 @@ import { KENJI } from './dev/kenji';
 import { MAYA } from './dev/maya';
 import { SAM } from './dev/sam';
 import { TOM } from './dev/tom';
+import { AOIFE } from './validation/aoife';
+import { DIEGO } from './validation/diego';
+import { HANNAH } from './validation/hannah';
+import { MALIA } from './validation/malia';
+import { PRI } from './validation/pri';
+import { SEUN } from './validation/seun';
+import { WALTER } from './validation/walter';
 
 export const DEV: readonly Conversation[] = [MAYA, TOM, INES, DAVE, SAM, KENJI];
-export const VALIDATION: readonly Conversation[] = [];
+export const VALIDATION: readonly Conversation[] = [SEUN, HANNAH, DIEGO, PRI, WALTER, AOIFE, MALIA];
 
 export const CONVERSATIONS = { dev: DEV, validation: VALIDATION } as const;

@@ -7,6 +7,26 @@ const ALL: readonly Conversation[] = [...CONVERSATIONS.dev, ...CONVERSATIONS.val
 const topicOf = (conversation: Conversation, id: string) => splitFact(conversation.facts[id]!).topic;
 
 describe('the conversation suite is well-formed', () => {
+  it('holds at least 12 conversations, 6 a half, and 400 user turns', () => {
+    expect(CONVERSATIONS.dev.length).toBeGreaterThanOrEqual(6);
+    expect(CONVERSATIONS.validation.length).toBeGreaterThanOrEqual(6);
+    expect(ALL.length).toBeGreaterThanOrEqual(12);
+    expect(ALL.flatMap(userTurns).length).toBeGreaterThanOrEqual(400);
+  });
+
+  it('names no person and no home of one half in the other', () => {
+    const valuesOf = (half: readonly Conversation[]) =>
+      new Set(
+        half.flatMap((c) =>
+          Object.values(c.facts)
+            .filter((fact) => /^(identity|home):/.test(fact))
+            .map((fact) => fact.replace(/^.*(name is|goes by|lives in) /, '').replace(/\.$/, '')),
+        ),
+      );
+    const dev = valuesOf(CONVERSATIONS.dev);
+    expect([...valuesOf(CONVERSATIONS.validation)].filter((value) => dev.has(value))).toEqual([]);
+  });
+
   it('gives every conversation its own id', () => {
     expect(new Set(ALL.map((c) => c.id)).size).toBe(ALL.length);
   });
