@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { emptyTally, runConversation } from '../../scripts/eval-conversations';
 import { changeApplied, contentWords, coverage, duplicateHits, factSlots, recalled, scoreStore, staleLines, type Expected, type Item } from '../../scripts/eval-conversations-score';
+import { a, q, u, type Conversation } from '../conversations/suite';
 
 /** A user who lived in Leeds and moved to York, is vegetarian, and said one thing to the memory. */
 const expected: Expected = {
@@ -122,4 +124,31 @@ describe('the conversation scorer', () => {
     expect(coverage(contentWords('The user left the choir in May'), factSlots('The user quit|left the choir.'))).toBe(1);
     expect(coverage(contentWords('The user sings in a choir'), factSlots('The user quit|left the choir.'))).toBe(0.5);
   });
+});
+
+describe('runConversation', () => {
+  const tiny: Conversation = {
+    id: 'tiny',
+    facts: { leeds: 'home: The user lives in Leeds.', york: 'home: The user lives in York.', veg: 'diet: The user is vegetarian.' },
+    sessions: [
+      { date: '2025-01-01', turns: [a('Hi! What can I do for you?'), u('I live in Leeds and I am vegetarian.', 'leeds', 'veg'), u('ok cool 👌')], changes: [], questions: [q('where do I live?', 'leeds')] },
+      { date: '2025-02-01', turns: [u('I moved to York last week.', 'york')], changes: [['leeds', 'york']], questions: [q('where do I live?', 'york'), q('what should I cook?', 'veg')] },
+    ],
+  };
+
+  it('ingests session by session into a fresh default store and scores every session, question and change', async () => {
+    const tally = emptyTally();
+    const lines: string[] = [];
+    await runConversation(tiny, tally, (line) => lines.push(line));
+    expect(tally).toMatchObject({ conversations: 1, userTurns: 3, checks: 2, questions: 3, changes: 1, expected: 2 + 2 });
+    const kept = (mode: 'strict' | 'loose') => Object.values(tally.kept[mode]).reduce((sum, n) => sum + n, 0);
+    expect(kept('strict')).toBe(kept('loose'));
+    expect(kept('loose')).toBeGreaterThan(0);
+    // inject writes a line for every hit it is given
+    expect(tally.injectedLines).toBe(tally.hits);
+    expect(tally.hits).toBeGreaterThan(0);
+    expect(tally.recalled.loose).toBeGreaterThanOrEqual(tally.recalled.strict);
+    // every item that is not right is printed with its verdict
+    for (const verdict of ['duplicate', 'stale', 'noise', 'wrong'] as const) expect(lines.filter((line) => line.includes(`: ${verdict.padEnd(9)} [`)).length, verdict).toBe(tally.kept.loose[verdict]);
+  }, 30_000);
 });
