@@ -72,13 +72,19 @@ export async function baselineReader(ref: string): Promise<Baseline> {
     throw new Error(`--baseline ${ref}: no such commit in this repository`, { cause: error });
   }
   const dir = mkdtempSync(join(tmpdir(), 'engram-eval-extract-'));
+  // An interrupted run removes the tree too: 'exit' does not fire on a signal's default action.
+  const onSignal = (signal: NodeJS.Signals) => {
+    dispose();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
   let disposed = false;
   const dispose = () => {
     if (disposed) return;
     disposed = true;
+    process.off('exit', dispose).off('SIGINT', onSignal).off('SIGTERM', onSignal);
     rmSync(dir, { recursive: true, force: true });
   };
-  process.once('exit', dispose);
+  process.once('exit', dispose).once('SIGINT', onSignal).once('SIGTERM', onSignal);
   try {
     const archive = execFileSync('git', ['archive', '--format=tar', commit, 'src', 'tsconfig.json'], { cwd: root, maxBuffer: 1 << 30 });
     const untar = spawnSync('tar', ['-x', '-C', dir], { input: archive });

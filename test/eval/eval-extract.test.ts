@@ -86,6 +86,16 @@ describe('the corpora and readers', () => {
     expect(existsSync(baseline.dir)).toBe(false);
   });
 
+  it('says git is needed, and how to run without it, when git is not on PATH', async () => {
+    const path = process.env['PATH'];
+    process.env['PATH'] = '/nonexistent';
+    try {
+      await expect(baselineReader('HEAD')).rejects.toThrow('eval:extract needs git on PATH to build the "before" reader; install git, or pass --no-baseline to score this tree alone');
+    } finally {
+      process.env['PATH'] = path;
+    }
+  });
+
   it('refuses a ref that names no commit, saying which', async () => {
     await expect(baselineReader('no-such-ref-xyz')).rejects.toThrow('--baseline no-such-ref-xyz: no such commit in this repository');
   });
