@@ -1,60 +1,116 @@
 /**
- * `npm run eval:extract`: how often the default offline extractor reads a fact from a LoCoMo
- * dev turn. Each turn is one user message of its speaker, said at its session's date plus one
- * minute per turn (the end-to-end protocol's clock). Printed: the share of the turns LoCoMo's
- * annotators drew an observation from (observation dia_ids) that yield ≥ 1 fact, the share of
- * all turns that do, facts per turn, and ms per turn. `--show N` prints N annotated turns that
- * yield nothing, and N facts read, for reading by eye. The split is read from ../shared/data,
- * never copied; the extractor was tuned on its own corpus (test/extract/speech), and this split
- * only measured (see docs/eval.md).
+ * `npm run eval:extract`: the offline extractor scored before and after, in one run.
+ *
+ * - Labelled corpora (scripts/eval-extract-corpora.ts): dev (tuned on) and validation (held out),
+ *   precision / recall / F1 per register, strict (topic and words) and loose (words only).
+ * - LoCoMo dev split (read in place from ../shared/data): observation recall and precision, the
+ *   turns yielding a fact, and ms per turn (scripts/eval-extract-locomo.ts).
+ *
+ * "before" is the reader at `--baseline <ref>` (default: the merge-base with main), unpacked
+ * into a temporary directory; "after" is this tree's. `--no-baseline` scores this tree alone.
+ * `--show N` prints N random facts read from annotated LoCoMo turns with the observation each
+ * covers best, for reading by eye (`--seed S` picks another sample; `--threshold T` another
+ * share of content words). The validation corpus is only printed: never tune on it.
  */
-import { readFile } from 'node:fs/promises';
-import { gunzipSync } from 'node:zlib';
-import { speechCandidates } from '../src/extract/speech/extractor';
-import { parseSessionDate, splitEvidence } from './eval-data';
+import { SPOKEN_AT } from '../test/extract/speech/corpus';
+import { baselineReader, currentReader, defaultBaselineRef } from './eval-extract-baseline';
+import { loadCorpora } from './eval-extract-corpora';
+import { loadLocomo, type LocomoScore, type LocomoSplit, type ReadOnTurn, scoreLocomo, timeLocomo } from './eval-extract-locomo';
+import { MATCH_THRESHOLD, MIN_SHARED } from './eval-extract-observations';
+import { addTally, emptyTally, type Reader, rates, scoreCorpus, type Tally, totalOf } from './eval-extract-score';
 
-const MINUTE = 60_000;
-const path = new URL('../../shared/data/locomo-dev.json.gz', import.meta.url);
-const showAt = process.argv.indexOf('--show');
-const show = showAt > 0 ? Number(process.argv[showAt + 1] ?? 10) : 0;
+function option(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? process.argv[at + 1] : undefined;
+}
 
-type Turn = { speaker: string; dia_id: string; text: string };
-type Raw = { sample_id: string; conversation: Record<string, unknown>; observation: Record<string, Record<string, [string, string | string[]][]>> };
+const fixed = (n: number) => (Number.isNaN(n) ? '  —  ' : n.toFixed(3));
+const pct = (n: number, d: number) => `${((100 * n) / d).toFixed(1)}%`;
 
-const raw = JSON.parse(gunzipSync(await readFile(path)).toString('utf8')) as Raw[];
-let turns = 0;
-let yielding = 0;
-let annotated = 0;
-let annotatedYielding = 0;
-let facts = 0;
-let ms = 0;
-const silent: string[] = [];
-const read: string[] = [];
-for (const conversation of raw) {
-  const observed = new Set(Object.values(conversation.observation).flatMap((bySpeaker) => Object.values(bySpeaker).flatMap((list) => list.flatMap(([, ids]) => splitEvidence(Array.isArray(ids) ? ids : [ids])))));
-  for (const [key, value] of Object.entries(conversation.conversation)) {
-    const session = /^session_(\d+)$/.exec(key);
-    if (!session) continue;
-    const start = parseSessionDate(String(conversation.conversation[`session_${session[1]}_date_time`]));
-    for (const [i, turn] of (value as Turn[]).entries()) {
-      const began = performance.now();
-      const found = speechCandidates(turn.text, start + i * MINUTE);
-      ms += performance.now() - began;
-      turns++;
-      facts += found.length;
-      if (found.length > 0) yielding++;
-      if (observed.has(turn.dia_id)) {
-        annotated++;
-        if (found.length > 0) annotatedYielding++;
-        else if (silent.length < show) silent.push(`${turn.dia_id} ${turn.text}`);
-      }
-      for (const fact of found) if (read.length < show && Math.random() < 0.1) read.push(`[${fact.topic}] ${fact.content}  ⟵ ${turn.text}`);
-    }
+/** "P R F1" of one tally under the strict or loose rule. */
+function cell(tally: Tally, rule: 'strict' | 'loose'): string {
+  const r = rates(tally[rule], tally.read, tally.expected);
+  return `${fixed(r.precision)} ${fixed(r.recall)} ${fixed(r.f1)}`;
+}
+
+/** One line: a name, its size, then strict and loose figures of each reader, before → after. */
+function line(name: string, tallies: readonly Tally[]): string {
+  const size = `${String(tallies[0]!.messages).padStart(4)} ${String(tallies[0]!.expected).padStart(5)}`;
+  return `  ${name.padEnd(24)} ${size}  ${tallies.map((t) => cell(t, 'strict')).join(' → ')} | ${tallies.map((t) => cell(t, 'loose')).join(' → ')}`;
+}
+
+/** Scores and prints every corpus per register; returns each split's total per reader. */
+async function printCorpora(readers: readonly Reader[]): Promise<Map<string, Tally[]>> {
+  const arrow = readers.length > 1 ? ' before → after' : '';
+  const totals = new Map<string, Tally[]>();
+  for (const corpus of await loadCorpora()) {
+    const scored: Map<string, Tally>[] = [];
+    for (const reader of readers) scored.push(await scoreCorpus(corpus.cases, reader, SPOKEN_AT));
+    const all = scored.map(totalOf);
+    console.log(`${corpus.name}: ${all[0]!.messages} messages, ${all[0]!.expected} facts`);
+    console.log(`  ${'register'.padEnd(24)} msgs facts  strict P R F1${arrow}${' '.repeat(readers.length > 1 ? 9 : 3)}| loose P R F1${arrow}`);
+    for (const register of scored[0]!.keys())
+      console.log(
+        line(
+          register,
+          scored.map((map) => map.get(register)!),
+        ),
+      );
+    console.log(`${line('all', all)}\n`);
+    const split = totals.get(corpus.split) ?? readers.map(emptyTally);
+    for (const [i, tally] of all.entries()) addTally(split[i]!, tally);
+    totals.set(corpus.split, split);
+  }
+  for (const [split, tallies] of totals) console.log(line(`${split}, all corpora`, tallies));
+  return totals;
+}
+
+function printLocomo(split: LocomoSplit, scores: readonly LocomoScore[], msPerTurn: readonly number[], threshold: number): void {
+  console.log(
+    `\nLoCoMo dev: ${split.turns.length} turns, ${split.observations} observations citing a turn of their speaker (${split.leftOut} citing only the other's left out); a fact carries an observation when it holds ≥ ${threshold} of its content words and ≥ ${MIN_SHARED} of them`,
+  );
+  const annotated = split.turns.filter((turn) => turn.observations.length > 0).length;
+  for (const [i, score] of scores.entries()) {
+    const who = scores.length > 1 && i === 0 ? 'before' : 'after ';
+    console.log(
+      `  ${who}  observation recall ${pct(score.recalled, split.observations)} (${score.recalled}), precision ${pct(score.carrying, score.annotatedFacts)} (${score.carrying}/${score.annotatedFacts} facts from annotated turns); annotated turns yielding ≥ 1 fact ${pct(score.annotatedYielding, annotated)} of ${annotated}, all turns ${pct(score.yielding, score.turns)}; ${score.facts} facts in all; ${msPerTurn[i]!.toFixed(3)} ms per turn (median of 3 passes)`,
+    );
   }
 }
-const pct = (n: number, d: number) => `${((100 * n) / d).toFixed(1)}%`;
-console.log(`LoCoMo dev: ${raw.length} conversations, ${turns} turns, ${annotated} annotated fact turns`);
-console.log(`annotated fact turns yielding ≥ 1 fact: ${annotatedYielding}/${annotated} (${pct(annotatedYielding, annotated)})`);
-console.log(`all turns yielding ≥ 1 fact: ${yielding}/${turns} (${pct(yielding, turns)}); ${(facts / turns).toFixed(2)} facts per turn, ${facts} in all`);
-console.log(`extraction: ${(ms / turns).toFixed(3)} ms per turn (mean, this process)`);
-if (show) console.log(`\nannotated turns with no fact:\n${silent.join('\n')}\n\nfacts read (a sample):\n${read.join('\n')}`);
+
+/** `count` facts drawn at random (a seeded generator, so a sample can be read again). */
+function printSample(read: readonly ReadOnTurn[], count: number, seed: number): void {
+  let state = seed >>> 0 || 1;
+  const random = () => {
+    state = (state * 1_103_515_245 + 12_345) >>> 0;
+    return state / 2 ** 32;
+  };
+  const sample = read
+    .map((entry) => ({ entry, key: random() }))
+    .sort((a, b) => a.key - b.key)
+    .slice(0, count);
+  console.log(`\n${sample.length} random facts read from annotated turns (after), with the observation each covers best (✓ carried):`);
+  for (const { entry } of sample) {
+    console.log(`${entry.carried ? '✓' : '✗'} ${entry.share.toFixed(2)} ${entry.turn.id} ${entry.turn.speaker}: ${JSON.stringify(entry.turn.text)}`);
+    console.log(`    fact: [${entry.fact.topic}] ${entry.fact.content}\n    obs:  ${entry.best?.text}`);
+  }
+}
+
+const show = Number(option('--show') ?? 0);
+const seed = Number(option('--seed') ?? 1);
+const threshold = Number(option('--threshold') ?? MATCH_THRESHOLD);
+const baselineRef = process.argv.includes('--no-baseline') ? undefined : (option('--baseline') ?? defaultBaselineRef());
+
+const after = await currentReader();
+const baseline = baselineRef === undefined ? undefined : await baselineReader(baselineRef);
+try {
+  const readers = baseline ? [baseline.reader, after] : [after];
+  console.log(baseline ? `before = ${baseline.label}, after = this tree (same scorer, same run)\n` : 'this tree only (--no-baseline)\n');
+  await printCorpora(readers);
+  const split = await loadLocomo(new URL('../../shared/data/locomo-dev.json.gz', import.meta.url));
+  const scores = await scoreLocomo(split, readers, threshold);
+  printLocomo(split, scores, await timeLocomo(split, readers), threshold);
+  if (show > 0) printSample(scores.at(-1)!.read, show, seed);
+} finally {
+  baseline?.dispose();
+}
