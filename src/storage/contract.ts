@@ -176,6 +176,13 @@ export interface RecordStore {
   foreignActive(embedderId: string, afterId: string | undefined, limit: number): Promise<{ rows: RecordLocation[]; lastId: string | undefined }>;
   /** How many active records of every owner another embedder than `embedderId` wrote. */
   countForeign(embedderId: string): Promise<number>;
+  /**
+   * Optional: ids of the owner's active user- and session-scope records whose vector
+   * `embedderId` wrote, found by an index (O(those records), not O(the owner's)). A write looks
+   * for the memories an erasure left waiting for a vector this way after every commit in a
+   * partition with foreign rows; without it, the owner's records are listed and filtered.
+   */
+  activeOfEmbedder?(owner: Owner, embedderId: string): Promise<string[]>;
 }
 
 /** The candidate search retrieval runs: the caller's visible memories ranked by the blended score. */

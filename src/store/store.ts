@@ -257,6 +257,12 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
         return { rows: rows.map(({ id, userId, appName, scope }) => ({ id, userId, appName, scope })), lastId: rows.at(-1)?.id };
       }),
 
+    activeOfEmbedder: (owner, embedderId) =>
+      read('reading memories waiting for a vector', async () => {
+        const rows = await db.memories.where('[userId+appName+embedderId+active]').equals([owner.userId, owner.appName, embedderId, 1]).toArray();
+        return rows.filter((row) => row.scope !== 'app').map((row) => row.id);
+      }),
+
     countForeign: (embedderId) => read('counting memories to re-embed', () => db.memories.filter(isForeignActive(embedderId)).count()),
 
     async commit(commit) {
