@@ -113,12 +113,12 @@ export async function applyErasure(deps: ForgetDeps, owner: Owner, write: OwnerW
   const first = seqs.length ? Math.min(...seqs) : undefined;
   // What the erasure can have reached: the active memories and the rows changed since the
   // first input it changes (a long history before it is not read), plus any that list one of
-  // its sources. Read beside where the replay starts, which only that first input decides.
-  const [all, start] = await Promise.all([store.erasureSet(owner, { sourceIds: request.reads, fromSeq: first }), first === undefined ? undefined : replayStart(deps, owner, first)]);
+  // its sources. Read with where the replay starts, which only that first input decides.
+  const { all, start } = await erasureReads(store, owner, request.reads, first);
   // Every record the erasure touches is among them (app scope is never a user's to erase).
   const touched = all.filter(request.touches);
   const replayedAll = await regenerate(deps, owner, { changed: request.inputs, touched, all, start }, request.sourceIds);
-  const { writes, created, rebuilds, report } = planErasure({
+  const { writes, created, rebuilds, keptHistory, report } = planErasure({
     sourceIds: request.sourceIds,
     ...(request.forgotten ? { forgotten: request.forgotten } : {}),
     now: deps.clock(),
@@ -139,9 +139,9 @@ export async function applyErasure(deps: ForgetDeps, owner: Owner, write: OwnerW
         rewriteInputs: changed.flatMap(([seq, input]) => (input === null ? [] : [{ ...input, seq }])),
         ...(request.revoke ? { revoke: request.revoke } : {}),
         ...(request.redactExcerpts ? { redactExcerpts: request.redactExcerpts } : {}),
-        // Complete records; a rebuilt memory inherits the lineage of the one it replaces, less what it lacks (storage/lineage.ts).
+        // Complete records; a rebuilt memory inherits the lineage of the one it replaces, less what it lacks (storage/lineage.ts), and a retired one keeps its stored history and gains its last entry.
       },
-      { working: new Set(), inherits: rebuilds },
+      { working: new Set(), inherits: rebuilds, keptHistory },
     ),
   );
   await deps.clearCaches();
@@ -156,7 +156,25 @@ interface ReplayStart {
 
 async function replayStart(deps: ForgetDeps, owner: Owner, first: number | undefined): Promise<ReplayStart> {
   const checkpoint = first === undefined ? null : await deps.storage.records.checkpointBefore(owner, first);
-  return { records: checkpoint?.records ?? [], inputs: await deps.storage.records.inputsAfter(owner, checkpoint?.seq ?? 0) };
+  return startAt(deps.storage.records, owner, checkpoint);
+}
+
+function startAt(store: Storage['records'], owner: Owner, checkpoint: { seq: number; records: MemoryRecord[] } | null): Promise<ReplayStart> {
+  return store.inputsAfter(owner, checkpoint?.seq ?? 0).then((inputs) => ({ records: checkpoint?.records ?? [], inputs }));
+}
+
+/**
+ * The erasure's reads: its set (RecordStore.erasureSet) and, when it changes a stored input,
+ * where the replay starts. One read of the two where the store has it (`erasureReads`).
+ */
+async function erasureReads(store: Storage['records'], owner: Owner, sourceIds: readonly string[], first: number | undefined): Promise<{ all: MemoryRecord[]; start: ReplayStart | undefined }> {
+  const request = { sourceIds, fromSeq: first };
+  if (store.erasureReads) {
+    const { records, checkpoint } = await store.erasureReads(owner, request);
+    return { all: records, start: first === undefined ? undefined : await startAt(store, owner, checkpoint) };
+  }
+  const [all, checkpoint] = await Promise.all([store.erasureSet(owner, request), first === undefined ? undefined : store.checkpointBefore(owner, first)]);
+  return { all, start: checkpoint === undefined ? undefined : await startAt(store, owner, checkpoint) };
 }
 
 /**

@@ -130,6 +130,13 @@ export interface RecordStore {
    */
   erasureSet(owner: Owner, request: { sourceIds: readonly string[]; fromSeq: number | undefined }): Promise<MemoryRecord[]>;
   /**
+   * Optional: {@link erasureSet} and, when `fromSeq` is given, {@link checkpointBefore}(`fromSeq`)
+   * in one read, as the two would answer. A store that keeps a memory's lists apart (the
+   * IndexedDB one) reads the lists the two share once: an erasure's set and its checkpoint hold
+   * the same long-lived memories. Without it, the erasure calls the two.
+   */
+  erasureReads?(owner: Owner, request: { sourceIds: readonly string[]; fromSeq: number | undefined }): Promise<{ records: MemoryRecord[]; checkpoint: { seq: number; records: MemoryRecord[] } | null }>;
+  /**
    * The owner's stored inputs (user and session writes and prunes), in the order written (`seq`),
    * never by clock. Inputs come back parsed (storage/input-row.ts): replay rebuilds memories from
    * them, so a damaged one rejects the read with StorageError instead of being skipped.
