@@ -15,6 +15,7 @@ import { writeOwner, type OwnerWrite } from '../storage/write-owner';
 import { planErasure, type ForgetReport, type Forgotten } from './erasure-plan';
 import { pinKey, type ReplayOptions } from './replay';
 import { withLineage } from '../storage/lineage';
+import { replayedCandidates } from '../review/held';
 
 export { REDACTED, type ForgetReport } from './erasure-plan';
 
@@ -57,6 +58,20 @@ async function noneActive(store: Storage['records'], owner: Owner, sourceIds: Re
   return true;
 }
 
+/**
+ * Whether a stored input gives a replay nothing: the candidates stored with it, less those held
+ * for review (replay.ts skips an input without any). Unknown without stored candidates.
+ */
+function yieldsNothing(input: InputRow): boolean {
+  return input.kind !== 'prune' && input.candidates !== undefined && replayedCandidates(input, input.candidates).length === 0;
+}
+
+/** Whether no record of the owner, in any state, lists one of the sources. */
+async function noneListed(store: Storage['records'], owner: Owner, sourceIds: ReadonlySet<string>): Promise<boolean> {
+  for (const id of sourceIds) if ((await store.bySource(owner, id)).length > 0) return false;
+  return true;
+}
+
 async function eraseAndRegenerate(deps: ForgetDeps, sourceIds: ReadonlySet<string>, owner: Owner, write: OwnerWrite): Promise<ForgetReport> {
   // Versions first (writeOwner), reads after: a write landing in between makes the commit
   // below fail with ConflictError, and the whole decision is made again on the new state.
@@ -67,14 +82,23 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceIds: ReadonlySet<strin
   // the store already is one that never saw it: report nothing, write nothing.
   const alreadyRevoked = revoked.length === 0 && (await allRevoked(store, owner, sourceIds));
   if (alreadyRevoked && (await noneActive(store, owner, sourceIds))) return { erased: [], regenerated: [] };
+  // The revocation is recorded even when nothing of the source is stored yet: an ingest of
+  // it that is still in flight must not land after the user asked to forget it.
+  const revoke = { ...owner, sourceIds: [...sourceIds], at: deps.clock() };
+  // Nothing of the sources in memory (small talk): their inputs give a replay nothing and no
+  // record lists them, so the store already is one that never saw them but for those inputs.
+  // They go and the sources are revoked; no memory is read or replayed.
+  if (!alreadyRevoked && revoked.every(yieldsNothing) && (await noneListed(store, owner, sourceIds))) {
+    await write.commit({ records: [], deleteInputs: revoked.map((input) => input.seq!), revoke });
+    await deps.clearCaches();
+    return { erased: [], regenerated: [] };
+  }
   return applyErasure(deps, owner, write, {
     inputs: new Map(revoked.map((input) => [input.seq!, null])),
     sourceIds,
     reads: [...sourceIds],
     touches: (record) => record.sources.some((source) => sourceIds.has(source.id)),
-    // The revocation is recorded even when nothing of the source is stored yet: an ingest of
-    // it that is still in flight must not land after the user asked to forget it.
-    revoke: { ...owner, sourceIds: [...sourceIds], at: deps.clock() },
+    revoke,
     // Nothing to change and the revocations already recorded: no commit either.
     quietWhenUnchanged: alreadyRevoked,
   });

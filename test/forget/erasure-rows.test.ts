@@ -7,6 +7,7 @@ import type { Dexie } from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createReadCounter, longUserConversations } from '../../scripts/bench-long';
 import { createTestMemory, T0, type TestMemory } from '../helpers/memory';
+import { findInDatabases } from '../helpers/scan';
 
 const owner = { userId: 'u_long', appName: 'default' };
 const HOUR = 3_600_000;
@@ -74,5 +75,31 @@ describe('Memory.forgetSource (rows of a long-lived memory)', () => {
     expect(tombstone!.history.slice(0, widest!.history.length - 1)).toEqual(widest!.history.slice(0, -1));
     expect(tombstone!.history.at(-1)!.event).toBe('regenerated');
     expect(tombstone!.history.length).toBe(widest!.history.length + 1);
+  }, 120_000);
+
+  it("reads no memory's lists when the forgotten conversation left nothing in memory, and the store still equals one that never saw it", async () => {
+    const tally = rowTally();
+    const test = await createTestMemory({ episodes: true, onDatabase: (db) => tally.install(db) });
+    tests.push(test);
+    const conversations = longUserConversations(60);
+    const ingest = async (i: number, messages = conversations[i]!) => {
+      test.clock.set(T0 + i * HOUR);
+      return test.memory.ingest(messages, { ...owner, sessionId: `s${i}`, source: { type: 'user_explicit', id: `c${i}` } });
+    };
+    for (let i = 0; i < 40; i++) await ingest(i);
+    // Small talk: no fact, no episode.
+    expect(await ingest(40, [{ role: 'user', content: 'ok thanks zqsmalltalk' }])).toEqual([]);
+    for (let i = 41; i < 60; i++) await ingest(i);
+    const before = await test.memory.list({ ...owner, includeInvalid: true });
+    tally.reset();
+    expect(await test.memory.forgetSource('c40', owner)).toEqual({ erased: [], regenerated: [] });
+    expect(tally.reads.get('lineage')?.size ?? 0).toBe(0);
+    expect(tally.reads.get('events')?.size ?? 0).toBe(0);
+    expect(await test.memory.list({ ...owner, includeInvalid: true })).toEqual(before);
+    expect(await findInDatabases(test.factory, 'zqsmalltalk')).toEqual([]);
+    // Revoked all the same: forgetting it again finds it forgotten and writes nothing.
+    tally.reset();
+    expect(await test.memory.forgetSource('c40', owner)).toEqual({ erased: [], regenerated: [] });
+    expect(tally.puts.size).toBe(0);
   }, 120_000);
 });
