@@ -43,7 +43,10 @@ function sizeOf(value: unknown): number {
   return 0;
 }
 
-export function createReadCounter(): ReadCounter {
+/** Every row a read handed out (`read`) or a write put (`put`), by table: what a test inspects beyond the counts. */
+export type RowObserver = (table: string, kind: 'read' | 'put', values: readonly unknown[]) => void;
+
+export function createReadCounter(observe?: RowObserver): ReadCounter {
   const counter: ReadCounter = {
     rows: 0,
     bytes: 0,
@@ -52,6 +55,7 @@ export function createReadCounter(): ReadCounter {
     written: 0,
     install(db) {
       const tallyOf = (name: string) => (values: readonly unknown[]) => {
+        observe?.(name, 'read', values);
         for (const value of values) {
           if (value === undefined) continue;
           counter.rows++;
@@ -75,7 +79,10 @@ export function createReadCounter(): ReadCounter {
               getMany: (request) => table.getMany(request).then((values) => (tally(values), values)),
               query: (request) => table.query(request).then((response) => (tally(response.result), response)),
               mutate: (request) => {
-                if (request.type === 'add' || request.type === 'put') counter.written += request.values.length;
+                if (request.type === 'add' || request.type === 'put') {
+                  counter.written += request.values.length;
+                  observe?.(name, 'put', request.values);
+                }
                 return table.mutate(request);
               },
               openCursor: (request) => {

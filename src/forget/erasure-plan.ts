@@ -203,6 +203,8 @@ export interface ErasurePlan {
   created: string[];
   /** Rebuilt id → the stale memory it replaces (the first one that names it): a store may keep its lineage by reference. */
   rebuilds: Map<string, string>;
+  /** Written records → how many of their first history entries are the stored ones, unchanged: a store may write only the rest. */
+  keptHistory: Map<string, number>;
   report: ForgetReport;
 }
 
@@ -265,7 +267,24 @@ export function planErasure(input: ErasureInput): ErasurePlan {
   const rebuilt = writeRebuilt(context, matched, rebuilds, retired);
   const redacted = redactTombstones(context, rebuilt);
   const writes = dropRevokedMetadata(context, scrubQuotes(context, redacted));
-  return { writes: new Map(writes), created: [...matched.created], rebuilds: new Map(rebuilds), report: redacted.report };
+  return { writes: new Map(writes), created: [...matched.created], rebuilds: new Map(rebuilds), keptHistory: keptHistoryOf(input.all, writes), report: redacted.report };
+}
+
+/**
+ * For each write of a stored record, how many of its first history entries are the stored ones,
+ * untouched (the same entries: a retired memory keeps its history, gains its `regenerated` entry,
+ * and only the entries of the revoked source are generalized, which came last).
+ */
+function keptHistoryOf(all: readonly MemoryRecord[], writes: ReadonlyMap<string, MemoryRecord>): Map<string, number> {
+  const kept = new Map<string, number>();
+  for (const before of all) {
+    const after = writes.get(before.id);
+    if (!after) continue;
+    let n = 0;
+    while (n < before.history.length && after.history[n] === before.history[n]) n++;
+    if (n > 0) kept.set(before.id, n);
+  }
+  return kept;
 }
 
 /**

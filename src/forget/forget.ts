@@ -15,6 +15,7 @@ import { writeOwner, type OwnerWrite } from '../storage/write-owner';
 import { planErasure, type ForgetReport, type Forgotten } from './erasure-plan';
 import { pinKey, type ReplayOptions } from './replay';
 import { withLineage } from '../storage/lineage';
+import { replayedCandidates } from '../review/held';
 
 export { REDACTED, type ForgetReport } from './erasure-plan';
 
@@ -57,6 +58,20 @@ async function noneActive(store: Storage['records'], owner: Owner, sourceIds: Re
   return true;
 }
 
+/**
+ * Whether a stored input gives a replay nothing: the candidates stored with it, less those held
+ * for review (replay.ts skips an input without any). Unknown without stored candidates.
+ */
+function yieldsNothing(input: InputRow): boolean {
+  return input.kind !== 'prune' && input.candidates !== undefined && replayedCandidates(input, input.candidates).length === 0;
+}
+
+/** Whether no record of the owner, in any state, lists one of the sources. */
+async function noneListed(store: Storage['records'], owner: Owner, sourceIds: ReadonlySet<string>): Promise<boolean> {
+  for (const id of sourceIds) if ((await store.bySource(owner, id)).length > 0) return false;
+  return true;
+}
+
 async function eraseAndRegenerate(deps: ForgetDeps, sourceIds: ReadonlySet<string>, owner: Owner, write: OwnerWrite): Promise<ForgetReport> {
   // Versions first (writeOwner), reads after: a write landing in between makes the commit
   // below fail with ConflictError, and the whole decision is made again on the new state.
@@ -67,14 +82,23 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceIds: ReadonlySet<strin
   // the store already is one that never saw it: report nothing, write nothing.
   const alreadyRevoked = revoked.length === 0 && (await allRevoked(store, owner, sourceIds));
   if (alreadyRevoked && (await noneActive(store, owner, sourceIds))) return { erased: [], regenerated: [] };
+  // The revocation is recorded even when nothing of the source is stored yet: an ingest of
+  // it that is still in flight must not land after the user asked to forget it.
+  const revoke = { ...owner, sourceIds: [...sourceIds], at: deps.clock() };
+  // Nothing of the sources in memory (small talk): their inputs give a replay nothing and no
+  // record lists them, so the store already is one that never saw them but for those inputs.
+  // They go and the sources are revoked; no memory is read or replayed.
+  if (!alreadyRevoked && revoked.every(yieldsNothing) && (await noneListed(store, owner, sourceIds))) {
+    await write.commit({ records: [], deleteInputs: revoked.map((input) => input.seq!), revoke });
+    await deps.clearCaches();
+    return { erased: [], regenerated: [] };
+  }
   return applyErasure(deps, owner, write, {
     inputs: new Map(revoked.map((input) => [input.seq!, null])),
     sourceIds,
     reads: [...sourceIds],
     touches: (record) => record.sources.some((source) => sourceIds.has(source.id)),
-    // The revocation is recorded even when nothing of the source is stored yet: an ingest of
-    // it that is still in flight must not land after the user asked to forget it.
-    revoke: { ...owner, sourceIds: [...sourceIds], at: deps.clock() },
+    revoke,
     // Nothing to change and the revocations already recorded: no commit either.
     quietWhenUnchanged: alreadyRevoked,
   });
@@ -113,12 +137,12 @@ export async function applyErasure(deps: ForgetDeps, owner: Owner, write: OwnerW
   const first = seqs.length ? Math.min(...seqs) : undefined;
   // What the erasure can have reached: the active memories and the rows changed since the
   // first input it changes (a long history before it is not read), plus any that list one of
-  // its sources. Read beside where the replay starts, which only that first input decides.
-  const [all, start] = await Promise.all([store.erasureSet(owner, { sourceIds: request.reads, fromSeq: first }), first === undefined ? undefined : replayStart(deps, owner, first)]);
+  // its sources. Read with where the replay starts, which only that first input decides.
+  const { all, start } = await erasureReads(store, owner, request.reads, first);
   // Every record the erasure touches is among them (app scope is never a user's to erase).
   const touched = all.filter(request.touches);
   const replayedAll = await regenerate(deps, owner, { changed: request.inputs, touched, all, start }, request.sourceIds);
-  const { writes, created, rebuilds, report } = planErasure({
+  const { writes, created, rebuilds, keptHistory, report } = planErasure({
     sourceIds: request.sourceIds,
     ...(request.forgotten ? { forgotten: request.forgotten } : {}),
     now: deps.clock(),
@@ -139,9 +163,9 @@ export async function applyErasure(deps: ForgetDeps, owner: Owner, write: OwnerW
         rewriteInputs: changed.flatMap(([seq, input]) => (input === null ? [] : [{ ...input, seq }])),
         ...(request.revoke ? { revoke: request.revoke } : {}),
         ...(request.redactExcerpts ? { redactExcerpts: request.redactExcerpts } : {}),
-        // Complete records; a rebuilt memory inherits the lineage of the one it replaces, less what it lacks (storage/lineage.ts).
+        // Complete records; a rebuilt memory inherits the lineage of the one it replaces, less what it lacks (storage/lineage.ts), and a retired one keeps its stored history and gains its last entry.
       },
-      { working: new Set(), inherits: rebuilds },
+      { working: new Set(), inherits: rebuilds, keptHistory },
     ),
   );
   await deps.clearCaches();
@@ -156,7 +180,25 @@ interface ReplayStart {
 
 async function replayStart(deps: ForgetDeps, owner: Owner, first: number | undefined): Promise<ReplayStart> {
   const checkpoint = first === undefined ? null : await deps.storage.records.checkpointBefore(owner, first);
-  return { records: checkpoint?.records ?? [], inputs: await deps.storage.records.inputsAfter(owner, checkpoint?.seq ?? 0) };
+  return startAt(deps.storage.records, owner, checkpoint);
+}
+
+function startAt(store: Storage['records'], owner: Owner, checkpoint: { seq: number; records: MemoryRecord[] } | null): Promise<ReplayStart> {
+  return store.inputsAfter(owner, checkpoint?.seq ?? 0).then((inputs) => ({ records: checkpoint?.records ?? [], inputs }));
+}
+
+/**
+ * The erasure's reads: its set (RecordStore.erasureSet) and, when it changes a stored input,
+ * where the replay starts. One read of the two where the store has it (`erasureReads`).
+ */
+async function erasureReads(store: Storage['records'], owner: Owner, sourceIds: readonly string[], first: number | undefined): Promise<{ all: MemoryRecord[]; start: ReplayStart | undefined }> {
+  const request = { sourceIds, fromSeq: first };
+  if (store.erasureReads) {
+    const { records, checkpoint } = await store.erasureReads(owner, request);
+    return { all: records, start: first === undefined ? undefined : await startAt(store, owner, checkpoint) };
+  }
+  const [all, checkpoint] = await Promise.all([store.erasureSet(owner, request), first === undefined ? undefined : store.checkpointBefore(owner, first)]);
+  return { all, start: checkpoint === undefined ? undefined : await startAt(store, owner, checkpoint) };
 }
 
 /**

@@ -89,10 +89,15 @@ function reembedPartition(deps: ReembedDeps, { owner, scope, ids }: PartitionBat
  * after its commit when the partition holds foreign vectors.
  */
 export async function embedPending(deps: ReembedDeps, owner: Owner): Promise<number> {
-  // User and session scope: the one partition an erasure writes (never app scope).
-  const records = await deps.storage.records.list(owner, { scopes: ['user', 'session'], includeInvalid: false });
-  const ids = records.filter((record) => record.embedderId === NEEDS_VECTOR).map((record) => record.id);
+  const ids = await pendingIds(deps.storage.records, owner);
   return ids.length === 0 ? 0 : reembedPartition(deps, { owner, scope: 'user', ids });
+}
+
+/** The owner's active memories waiting for a vector, by the store's index when it has one (user and session scope: the one partition an erasure writes). */
+async function pendingIds(store: Storage['records'], owner: Owner): Promise<string[]> {
+  if (store.activeOfEmbedder) return store.activeOfEmbedder(owner, NEEDS_VECTOR);
+  const records = await store.list(owner, { scopes: ['user', 'session'], includeInvalid: false });
+  return records.filter((record) => record.embedderId === NEEDS_VECTOR).map((record) => record.id);
 }
 
 /** Re-embeds every active memory another embedder wrote; see the file comment. */

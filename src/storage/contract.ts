@@ -130,6 +130,13 @@ export interface RecordStore {
    */
   erasureSet(owner: Owner, request: { sourceIds: readonly string[]; fromSeq: number | undefined }): Promise<MemoryRecord[]>;
   /**
+   * Optional: {@link erasureSet} and, when `fromSeq` is given, {@link checkpointBefore}(`fromSeq`)
+   * in one read, as the two would answer. A store that keeps a memory's lists apart (the
+   * IndexedDB one) reads the lists the two share once: an erasure's set and its checkpoint hold
+   * the same long-lived memories. Without it, the erasure calls the two.
+   */
+  erasureReads?(owner: Owner, request: { sourceIds: readonly string[]; fromSeq: number | undefined }): Promise<{ records: MemoryRecord[]; checkpoint: { seq: number; records: MemoryRecord[] } | null }>;
+  /**
    * The owner's stored inputs (user and session writes and prunes), in the order written (`seq`),
    * never by clock. Inputs come back parsed (storage/input-row.ts): replay rebuilds memories from
    * them, so a damaged one rejects the read with StorageError instead of being skipped.
@@ -176,6 +183,13 @@ export interface RecordStore {
   foreignActive(embedderId: string, afterId: string | undefined, limit: number): Promise<{ rows: RecordLocation[]; lastId: string | undefined }>;
   /** How many active records of every owner another embedder than `embedderId` wrote. */
   countForeign(embedderId: string): Promise<number>;
+  /**
+   * Optional: ids of the owner's active user- and session-scope records whose vector
+   * `embedderId` wrote, found by an index (O(those records), not O(the owner's)). A write looks
+   * for the memories an erasure left waiting for a vector this way after every commit in a
+   * partition with foreign rows; without it, the owner's records are listed and filtered.
+   */
+  activeOfEmbedder?(owner: Owner, embedderId: string): Promise<string[]>;
 }
 
 /** The candidate search retrieval runs: the caller's visible memories ranked by the blended score. */

@@ -163,6 +163,13 @@ export interface CommitLineage {
   working: ReadonlySet<string>;
   /** New memory id → the id of the memory of this commit it supersedes (an UPDATE, or a rebuild): it inherits its sources. */
   inherits: ReadonlyMap<string, string>;
+  /**
+   * Complete records of which the first `n` history entries are the first `n` the store holds,
+   * as read (an erasure's retired memory, which gains an entry and may have its last ones
+   * generalized): the stored entries from `n` on are replaced by the record's, the rest stay.
+   * Ignored for a record whose stored history is shorter than `n`.
+   */
+  keptHistory?: ReadonlyMap<string, number>;
 }
 
 /**
@@ -179,6 +186,7 @@ export function lineageOfCommit(commit: Commit): CommitLineage {
   return {
     working: lineage?.working instanceof Set ? lineage.working : new Set(),
     inherits: lineage?.inherits instanceof Map ? lineage.inherits : new Map(),
+    ...(lineage?.keptHistory instanceof Map ? { keptHistory: lineage.keptHistory } : {}),
   };
 }
 
@@ -205,6 +213,8 @@ export interface Placed extends ChainPlace {
   firstEvent: number;
   /** Complete form: its history replaces the stored one. Else its entries are appended. */
   rewriteHistory: boolean;
+  /** Its stored entries from this `n` on are replaced (a complete record that keeps the ones before, {@link CommitLineage.keptHistory}). */
+  dropEventsFrom?: number;
 }
 
 /** A record placed alone, on a chain of its own with every source and entry new (a record nothing is stored of). */
@@ -221,6 +231,8 @@ interface Placement extends RowMeta {
   /** The summary so far (working and inherited form); null when the record's sources are complete. */
   summary: readonly Source[] | null;
   rewriteHistory: boolean;
+  /** A complete record whose first `keptEvents` entries are stored already ({@link CommitLineage.keptHistory}): the rest replaces what follows them. */
+  keptEvents?: number;
 }
 
 /** A working-form or inherited placement as this commit leaves it: what a successor in the same commit inherits. */
@@ -342,6 +354,8 @@ function placementOf(input: PlacementInput, i: number, written: ReadonlyMap<stri
   const meta = input.stored[i]!.meta;
   if (meta) {
     const known = sameSourcesAsStored(record, meta) ? 'all' : new Set(record.sources.map(sourceKey).filter((key) => chain(meta.chain).holds(meta, key)));
+    const kept = input.lineage.keptHistory?.get(record.id);
+    if (kept !== undefined && kept <= meta.historyCount && kept <= record.history.length) return { ...meta, known, summary: null, rewriteHistory: false, keptEvents: kept };
     return { ...meta, known, summary: null, rewriteHistory: true };
   }
   return { chain: record.id, depth: 0, sourceCount: 0, historyCount: 0, sourceTotal: 0, known: new Set(), summary: null, rewriteHistory: true };
@@ -366,8 +380,9 @@ export function* placeEach(input: PlacementInput): Generator<[number, Placed]> {
   const index = new Map(records.map((record, i) => [record.id, i]));
   const written = new Map<string, Base>();
   for (const i of parentsFirst(records, input.lineage.inherits)) {
-    const record = records[i]!;
     const place = placementOf(input, i, written, index);
+    // Keeping the first stored entries: the ones after them are what this commit writes of its history.
+    const record = place.keptEvents !== undefined ? { ...records[i]!, history: records[i]!.history.slice(place.keptEvents) } : records[i]!;
     const fresh: Source[] = [];
     // What is stored of it after this commit (a working-form record's `known` is never 'all').
     const keys = new Set(place.known === 'all' ? [] : place.known);
@@ -376,13 +391,17 @@ export function* placeEach(input: PlacementInput): Generator<[number, Placed]> {
     // Complete form: `known` held every stored source. Working form: what was stored, plus the new ones.
     const sourceTotal = place.summary === null ? total : place.sourceTotal !== undefined ? place.sourceTotal + fresh.length : undefined;
     const summary = place.summary ? summarize([...place.summary, ...fresh]) : summarize(record.sources);
-    const firstEvent = place.rewriteHistory ? 0 : place.historyCount;
+    const firstEvent = place.keptEvents ?? (place.rewriteHistory ? 0 : place.historyCount);
+    const dropEventsFrom = place.keptEvents !== undefined && place.keptEvents < place.historyCount ? { dropEventsFrom: place.keptEvents } : {};
     const { chain, depth, excluded } = place;
     // A working-form record's successor in this commit inherits from it by reference.
     if (place.summary !== null) {
       const after = { chain, depth, ...(excluded ? { excluded } : {}), sourceCount: place.sourceCount + fresh.length, historyCount: firstEvent + record.history.length };
       written.set(record.id, { ...after, ...(sourceTotal !== undefined ? { sourceTotal } : {}), known: keys, summary });
     }
-    yield [i, { record, chain, depth, ...(excluded ? { excluded } : {}), firstSource: place.sourceCount, fresh, summary, ...(sourceTotal !== undefined ? { sourceTotal } : {}), firstEvent, rewriteHistory: place.rewriteHistory }];
+    yield [
+      i,
+      { record, chain, depth, ...(excluded ? { excluded } : {}), firstSource: place.sourceCount, fresh, summary, ...(sourceTotal !== undefined ? { sourceTotal } : {}), firstEvent, rewriteHistory: place.rewriteHistory, ...dropEventsFrom },
+    ];
   }
 }

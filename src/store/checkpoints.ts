@@ -20,7 +20,7 @@ import type { MemoryRecord } from '../schema';
 import type { ActiveEntry } from './active-set';
 import type { CheckpointRow, EngramDatabase } from './database';
 import type { ParsedRow } from './lineage';
-import { hydrate } from './lineage-read';
+import { hydrate, type ListReads } from './lineage-read';
 import type { Owner } from '../storage/owner';
 
 /** Owner writes between checkpoints: a regeneration replays at most this many inputs more than it must. */
@@ -72,9 +72,10 @@ export async function checkpointBefore(db: EngramDatabase, owner: Owner, seq: nu
 /**
  * The checkpoint's memories as they were then, or null when one of them cannot be restored
  * (missing, quarantined, or its text redacted since, which blanks its vector): the caller
- * replays from the beginning.
+ * replays from the beginning. `reads`: lineage-read.ts `sharedReads` when the caller hydrates
+ * the same memories in the same transaction.
  */
-export async function restoreCheckpoint(db: EngramDatabase, checkpoint: CheckpointRow, parse: (row: unknown) => ParsedRow | null): Promise<MemoryRecord[] | null> {
+export async function restoreCheckpoint(db: EngramDatabase, checkpoint: CheckpointRow, parse: (row: unknown) => ParsedRow | null, reads?: ListReads): Promise<MemoryRecord[] | null> {
   const rows = await db.memories.bulkGet(checkpoint.records.map((entry) => entry.id));
   const parsed: ParsedRow[] = [];
   for (const row of rows) {
@@ -85,7 +86,7 @@ export async function restoreCheckpoint(db: EngramDatabase, checkpoint: Checkpoi
   }
   const cutoffs = new Map(checkpoint.records.map((entry) => [entry.id, entry]));
   let broken = false;
-  const records = await hydrate(db, parsed, () => (broken = true), cutoffs);
+  const records = await hydrate(db, parsed, () => (broken = true), cutoffs, undefined, reads);
   if (broken) return null;
   return records.map(({ invalidatedAt: _invalidated, supersededBy: _superseded, ...record }) => ({
     ...record,

@@ -244,5 +244,12 @@ export class EngramDatabase extends Dexie {
         inputs: '++seq, [userId+appName], [userId+appName+scope], [userId+appName+source.id], [userId+appName+seq], [userId+appName+held]',
       })
       .upgrade((transaction) => transaction.table<StoredInputRow, number>('inputs').toCollection().modify(addHeldMark));
+    // v7: the embedder index. A write in a partition holding foreign vectors looks for the
+    // owner's memories an erasure left waiting for a vector (reembed.ts `embedPending`) after
+    // its commit; it read every memory of the owner to find them, and reads those alone now.
+    // No upgrade step: IndexedDB fills a new index from the rows (embedderId and active are clear fields).
+    this.version(7).stores({
+      memories: 'id, [userId+appName+scope], [appName+scope], [userId+appName+topic+active], [userId+appName+active], [userId+appName+changed], [chain+depth], [userId+appName+fact+active], [userId+appName+embedderId+active]',
+    });
   }
 }

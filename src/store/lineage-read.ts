@@ -86,36 +86,72 @@ export function eventsOf(db: EngramDatabase, memoryId: string): Promise<EventRow
 }
 
 /**
+ * Where {@link hydrate} reads lineage and event rows from. {@link directReads}: the tables, as
+ * asked. {@link sharedReads}: the same, each chain, memory and owner read once however many
+ * hydrations ask in one transaction (an erasure's set and its checkpoint hold the same
+ * long-lived memories, whose lineage grows with every restatement).
+ */
+export interface ListReads {
+  /** The chain's rows down to `depth` (a shared reader may give deeper ones: a record's depth picks its own). */
+  chain(chain: string, depth: number): Promise<LineageRow[]>;
+  events(memoryId: string): Promise<EventRow[]>;
+  ownerLineage(userId: string, appName: string): Promise<LineageRow[]>;
+  ownerEvents(userId: string, appName: string): Promise<EventRow[]>;
+}
+
+export function directReads(db: EngramDatabase): ListReads {
+  return {
+    chain: (chain, depth) => db.lineage.where('[chain+depth]').between([chain, 0], [chain, depth], true, true).toArray(),
+    events: (memoryId) => eventsOf(db, memoryId),
+    ownerLineage: (userId, appName) => db.lineage.where('[userId+appName+sourceId]').between([userId, appName, Dexie.minKey], [userId, appName, Dexie.maxKey]).toArray(),
+    ownerEvents: (userId, appName) => db.events.where('[userId+appName]').equals([userId, appName]).toArray(),
+  };
+}
+
+/**
+ * {@link directReads} read once per key, for one transaction: a chain whole, whatever depth is
+ * asked, and a chain's or a memory's rows taken from an owner's whole table when that was read.
+ */
+export function sharedReads(db: EngramDatabase): ListReads {
+  const direct = directReads(db);
+  const lineage = new Map<string, Promise<LineageRow[]>>();
+  const events = new Map<string, Promise<EventRow[]>>();
+  const owners = { lineage: new Map<string, Promise<LineageRow[]>>(), events: new Map<string, Promise<EventRow[]>>() };
+  const once = <T>(memo: Map<string, Promise<T>>, key: string, read: () => Promise<T>): Promise<T> => memo.get(key) ?? memo.set(key, read()).get(key)!;
+  /** The rows of `key` in the owners' tables read so far; undefined when none of them holds one. */
+  const fromOwners = async <T>(read: ReadonlyMap<string, Promise<T[]>>, hit: (row: T) => boolean): Promise<T[] | undefined> => {
+    const rows = (await Promise.all(read.values())).flat().filter(hit);
+    return rows.length ? rows : undefined;
+  };
+  return {
+    chain: (chain) => once(lineage, chain, async () => (await fromOwners(owners.lineage, (row) => row.chain === chain)) ?? direct.chain(chain, Number.MAX_SAFE_INTEGER)),
+    events: (memoryId) => once(events, memoryId, async () => (await fromOwners(owners.events, (row) => row.memoryId === memoryId)) ?? direct.events(memoryId)),
+    ownerLineage: (userId, appName) => once(owners.lineage, JSON.stringify([userId, appName]), () => direct.ownerLineage(userId, appName)),
+    ownerEvents: (userId, appName) => once(owners.events, JSON.stringify([userId, appName]), () => direct.ownerEvents(userId, appName)),
+  };
+}
+
+/**
  * Lineage and event rows of `parsed`: per chain and per record when few (a record's events
  * taken from `prefetched` when the caller read them already, in the same transaction), the
  * owners' whole tables when many.
  */
 async function readLists(
-  db: EngramDatabase,
+  reads: ListReads,
   parsed: readonly ParsedRow[],
   cutoffs: ReadonlyMap<string, Cutoff> | undefined,
   prefetched: ReadonlyMap<string, readonly EventRow[]> | undefined,
 ): Promise<{ lineage: LineageRow[]; events: EventRow[] }> {
   const chained = parsed.filter((row) => row.meta);
   if (chained.length > 64) {
-    const owners = [...new Map(chained.map(({ record }) => [JSON.stringify([record.userId, record.appName]), [record.userId, record.appName]])).values()];
-    const lineage = await Promise.all(owners.map(([userId, appName]) => db.lineage.where('[userId+appName+sourceId]').between([userId, appName, Dexie.minKey], [userId, appName, Dexie.maxKey]).toArray()));
-    const events = await Promise.all(
-      owners.map((owner) =>
-        db.events
-          .where('[userId+appName]')
-          .equals(owner as [string, string])
-          .toArray(),
-      ),
-    );
+    const owners = [...new Map(chained.map(({ record }) => [JSON.stringify([record.userId, record.appName]), [record.userId, record.appName] as const])).values()];
+    const lineage = await Promise.all(owners.map(([userId, appName]) => reads.ownerLineage(userId, appName)));
+    const events = await Promise.all(owners.map(([userId, appName]) => reads.ownerEvents(userId, appName)));
     return { lineage: lineage.flat(), events: events.flat() };
   }
   const deepest = new Map<string, number>();
   for (const row of chained) if (!summaryIsComplete(row, cutoffs)) deepest.set(row.meta!.chain, Math.max(deepest.get(row.meta!.chain) ?? 0, row.meta!.depth));
-  const [lineage, events] = await Promise.all([
-    Promise.all([...deepest].map(([chain, depth]) => db.lineage.where('[chain+depth]').between([chain, 0], [chain, depth], true, true).toArray())),
-    Promise.all(chained.map(({ record }) => prefetched?.get(record.id) ?? eventsOf(db, record.id))),
-  ]);
+  const [lineage, events] = await Promise.all([Promise.all([...deepest].map(([chain, depth]) => reads.chain(chain, depth))), Promise.all(chained.map(({ record }) => prefetched?.get(record.id) ?? reads.events(record.id)))]);
   return { lineage: lineage.flat(), events: events.flat() };
 }
 
@@ -165,10 +201,18 @@ export interface Cutoff {
  * history. A lineage or event row that fails validation quarantines the records it belongs
  * to (`onBad`), as a corrupt record row would. With `cutoffs`, a record is read as it was at
  * a checkpoint: only its own rows below the counts (at most one record per chain, its head).
- * `prefetched`: event rows by memory id that the caller read in the same transaction ({@link eventsOf}).
+ * `prefetched`: event rows by memory id that the caller read in the same transaction ({@link eventsOf});
+ * `reads`: where the rest is read ({@link sharedReads} for several hydrations in one transaction).
  */
-export async function hydrate(db: EngramDatabase, parsed: readonly ParsedRow[], onBad: (id: string) => void, cutoffs?: ReadonlyMap<string, Cutoff>, prefetched?: ReadonlyMap<string, readonly EventRow[]>): Promise<MemoryRecord[]> {
-  const { lineage, events } = await readLists(db, parsed, cutoffs, prefetched);
+export async function hydrate(
+  db: EngramDatabase,
+  parsed: readonly ParsedRow[],
+  onBad: (id: string) => void,
+  cutoffs?: ReadonlyMap<string, Cutoff>,
+  prefetched?: ReadonlyMap<string, readonly EventRow[]>,
+  reads: ListReads = directReads(db),
+): Promise<MemoryRecord[]> {
+  const { lineage, events } = await readLists(reads, parsed, cutoffs, prefetched);
   const chainRows = groupBy(lineage, (row) => row.chain);
   const history = groupBy(events, (row) => row.memoryId);
 

@@ -197,6 +197,8 @@ export async function writeRecords(
     placed.filter((place) => place.rewriteHistory).map((place) => place.record.id),
     records,
   );
+  // A record that keeps its first stored entries: the ones after them go (its own are written below).
+  for (const { record, dropEventsFrom } of placed) if (dropEventsFrom !== undefined) await db.events.where('[memoryId+n]').between([record.id, dropEventsFrom], [record.id, Dexie.maxKey], true, true).delete();
   const written: MemoryRow[] = [];
   for (let at = 0; at < placed.length; at += batchSize) {
     const batch = placed.slice(at, at + batchSize).map((place) => rowsOf(place, changed));

@@ -14,7 +14,7 @@ import { HELD, markHeld, type EngramDatabase, type EventRow, type InputRow, type
 import { checkpointBefore, dropCheckpoints, onCheckpointStride, restoreCheckpoint, writeCheckpoint } from './checkpoints';
 import { memoriesWithSource, metaOf, quotingSources, redactSources, sourceSlot, writeRecords, type ParsedRow } from './lineage';
 import { parseInputRows } from '../storage/input-row';
-import { hydrate, toWorking } from './lineage-read';
+import { hydrate, sharedReads, toWorking } from './lineage-read';
 import { appPartition, isVisibleTo, partitionOf, userPartition, type Owner } from '../storage/owner';
 import { commitRows, prepareSeals, refuseMixedSealing } from './sealing';
 import { isWiped, writePackLog } from './vector-log';
@@ -129,10 +129,25 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
       parseInputRows(await db.inputs.where('[userId+appName+seq]').between([owner.userId, owner.appName, seq], [owner.userId, owner.appName, Dexie.maxKey], false, true).toArray(), 'reading stored conversations'),
     );
 
-  const fillRecent = createRecordFill({ db, active, recent, hydrate: (rows, owner, events) => visible(rows, owner, events) });
-
   /** Past this many sources, an erasure reads all of the owner's rows once instead of each source's. */
   const MANY_SOURCES = 32;
+
+  /** The rows {@link RecordStore.erasureSet} reads (unparsed), inside the caller's transaction over memories, lineage, partitions and vectorLog. */
+  async function erasureRows(owner: Owner, { sourceIds, fromSeq }: { sourceIds: readonly string[]; fromSeq: number | undefined }): Promise<MemoryRow[]> {
+    // Many sources at once (a user's whole history): all of the owner's rows in one read, which the contract allows.
+    if (sourceIds.length > MANY_SOURCES) {
+      return (await Promise.all((['user', 'session'] as const).map((scope) => db.memories.where('[userId+appName+scope]').equals([owner.userId, owner.appName, scope]).toArray()))).flat();
+    }
+    const activeIds = [...(await active.read(owner, 'user')).rows.keys()];
+    const [current, since, listing] = await Promise.all([
+      db.memories.bulkGet(activeIds).then((rows) => rows.filter((row): row is MemoryRow => row !== undefined && row.active === 1)),
+      fromSeq === undefined ? [] : db.memories.where('[userId+appName+changed]').between([owner.userId, owner.appName, fromSeq], [owner.userId, owner.appName, Dexie.maxKey], true, true).toArray(),
+      memoriesWithSource(db, owner, sourceIds),
+    ]);
+    return [...new Map([...current, ...since, ...listing].map((row) => [row.id, row])).values()].filter((row) => row.scope !== 'app');
+  }
+
+  const fillRecent = createRecordFill({ db, active, recent, hydrate: (rows, owner, events) => visible(rows, owner, events) });
 
   return {
     quarantined,
@@ -202,23 +217,19 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
     // The held index's entries for one owner come in primary key order: seq, the order written.
     heldInputs: (owner) => read('reading the review queue', async () => parseInputRows(await db.inputs.where('[userId+appName+held]').equals([owner.userId, owner.appName, HELD]).toArray(), 'reading the review queue')),
 
-    erasureSet: (owner, { sourceIds, fromSeq }) =>
+    erasureSet: (owner, request) =>
+      read('reading memories to erase from', () => db.transaction('r', db.memories, db.lineage, db.events, db.partitions, db.vectorLog, async () => (await visible(await erasureRows(owner, request), owner)).sort(byCreation))),
+
+    erasureReads: (owner, request) =>
       read('reading memories to erase from', () =>
-        db.transaction('r', db.memories, db.lineage, db.events, db.partitions, db.vectorLog, async () => {
-          // Many sources at once (a user's whole history): all of the owner's rows in one read, which the contract allows.
-          if (sourceIds.length > MANY_SOURCES) {
-            const own = await Promise.all((['user', 'session'] as const).map((scope) => db.memories.where('[userId+appName+scope]').equals([owner.userId, owner.appName, scope]).toArray()));
-            return (await visible(own.flat(), owner)).sort(byCreation);
-          }
-          const activeIds = [...(await active.read(owner, 'user')).rows.keys()];
-          const [current, since, listing] = await Promise.all([
-            db.memories.bulkGet(activeIds).then((rows) => rows.filter((row): row is MemoryRow => row !== undefined && row.active === 1)),
-            fromSeq === undefined ? [] : db.memories.where('[userId+appName+changed]').between([owner.userId, owner.appName, fromSeq], [owner.userId, owner.appName, Dexie.maxKey], true, true).toArray(),
-            memoriesWithSource(db, owner, sourceIds),
-          ]);
-          const rows = [...new Map([...current, ...since, ...listing].map((row) => [row.id, row])).values()].filter((row) => row.scope !== 'app');
-          const records = await visible(rows, owner);
-          return records.sort(byCreation);
+        db.transaction('r', [db.memories, db.lineage, db.events, db.partitions, db.vectorLog, db.checkpoints], async () => {
+          // One read of each list the two share: the long-lived memories are in both. The set
+          // first, so the checkpoint's lists come from what it read.
+          const reads = sharedReads(db);
+          const [rows, checkpoint] = await Promise.all([erasureRows(owner, request), request.fromSeq === undefined ? undefined : checkpointBefore(db, owner, request.fromSeq)]);
+          const records = await hydrate(db, visibleRows(rows, owner), (id) => quarantined.add(id), undefined, undefined, reads);
+          const restored = checkpoint ? await restoreCheckpoint(db, checkpoint, parse, reads) : null;
+          return { records: records.sort(byCreation), checkpoint: checkpoint && restored ? { seq: checkpoint.seq, records: restored.filter((record) => isVisibleTo(record, owner)) } : null };
         }),
       ),
 
@@ -255,6 +266,12 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
         const all = afterId === undefined ? db.memories.toCollection() : db.memories.where(':id').above(afterId);
         const rows = await all.filter(isForeignActive(embedderId)).limit(limit).toArray();
         return { rows: rows.map(({ id, userId, appName, scope }) => ({ id, userId, appName, scope })), lastId: rows.at(-1)?.id };
+      }),
+
+    activeOfEmbedder: (owner, embedderId) =>
+      read('reading memories waiting for a vector', async () => {
+        const rows = await db.memories.where('[userId+appName+embedderId+active]').equals([owner.userId, owner.appName, embedderId, 1]).toArray();
+        return rows.filter((row) => row.scope !== 'app').map((row) => row.id);
       }),
 
     countForeign: (embedderId) => read('counting memories to re-embed', () => db.memories.filter(isForeignActive(embedderId)).count()),

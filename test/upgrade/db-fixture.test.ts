@@ -9,6 +9,7 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemory, EPISODE_TOPIC, type Memory, type MemoryRecord } from '../../src/index';
 import { decodeValue, dumpDatabase, restoreDatabase, type DatabaseFixture } from '../helpers/idb-fixture';
+import { EngramDatabase } from '../../src/store/database';
 
 interface Owner {
   userId: string;
@@ -102,6 +103,30 @@ describe('createMemory (opening a database written by an earlier release)', () =
     const active = await memory.list(fixture.owners[0]!);
     expect(facts(active.filter((record) => record.topic !== EPISODE_TOPIC))).toEqual(expected.afterForget.active.slice().sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))));
     for (const episode of active.filter((record) => record.topic === EPISODE_TOPIC)) expect(episode.sources.map((source) => source.id)).not.toContain('s3');
+  });
+
+  it("finds each owner's active memories of an embedder by the v7 embedder index after the upgrade", async () => {
+    const { memory, factory } = await openUpgraded();
+    const listed = await Promise.all(fixture.owners.map((owner) => memory.list(owner)));
+    await memory.close();
+    const db = new EngramDatabase(fixture.name, { indexedDB: factory, IDBKeyRange });
+    try {
+      for (const [i, owner] of fixture.owners.entries()) {
+        const mine = listed[i]!.filter((record) => record.scope !== 'app');
+        expect(mine.length).toBeGreaterThan(0);
+        for (const embedderId of new Set(mine.map((record) => record.embedderId))) {
+          const indexed = await db.memories.where('[userId+appName+embedderId+active]').equals([owner.userId, owner.appName, embedderId, 1]).primaryKeys();
+          expect([...indexed].sort()).toEqual(
+            mine
+              .filter((record) => record.embedderId === embedderId)
+              .map((record) => record.id)
+              .sort(),
+          );
+        }
+      }
+    } finally {
+      db.close();
+    }
   });
 
   it('accepts new writes on the upgraded database', async () => {
