@@ -122,12 +122,17 @@ function cachedSlots(text: string): string[][] {
   return slots;
 }
 
-/** The expected facts (current or superseded) a fact item holds, best share first (ties: current first). */
-export function matches(item: Item, expected: Expected, mode: Mode): string[] {
+/**
+ * The expected facts (current or superseded) a fact item holds, best share first (ties: current
+ * first). `among` limits them to the facts its own turns state, so a fact read from the wrong turn
+ * ("my sister lives in Lagos" stored as the user's home) is wrong, not credited to another turn.
+ */
+export function matches(item: Item, expected: Expected, mode: Mode, among?: readonly string[]): string[] {
   const words = cachedWords(item.content);
   const found: { id: string; share: number; current: boolean }[] = [];
   for (const fact of expected.facts) {
     if (!expected.current.has(fact.id) && !expected.superseded.has(fact.id)) continue;
+    if (among && !among.includes(fact.id)) continue;
     if (mode === 'strict' && fact.topic !== item.topic) continue;
     const share = coverage(words, cachedSlots(fact.content));
     if (share >= MATCH_SHARE) found.push({ id: fact.id, share, current: expected.current.has(fact.id) });
@@ -148,7 +153,7 @@ export function scoreStore(items: readonly Item[], expected: Expected, mode: Mod
   for (const item of items.filter((i) => i.topic !== EPISODE)) {
     const turns = fromTurns(item, expected);
     // An item read from turns that state no fact is noise whatever its words (sarcasm: "i love working nights 🙄").
-    const best = turns.states.length === 0 ? undefined : matches(item, expected, mode)[0];
+    const best = turns.states.length === 0 ? undefined : matches(item, expected, mode, turns.states)[0];
     let verdict: Verdict;
     if (turns.states.length === 0) verdict = 'noise';
     else if (best === undefined) verdict = 'wrong';
@@ -173,13 +178,18 @@ export function scoreStore(items: readonly Item[], expected: Expected, mode: Mod
   return items.map((item) => scored.get(item)!);
 }
 
-/** The current facts the store holds: strict, as a fact item of the same topic; loose, as any item (a fact of any topic, or an episode of a turn that states it). */
+/**
+ * The current facts the store holds: strict, as a fact item of the same topic; loose, as any item
+ * (a fact of any topic, or an episode of a turn that states it). Only facts the item's own turns
+ * state count: an item of a noise turn recalls nothing.
+ */
 export function recalled(items: readonly Item[], expected: Expected, mode: Mode): Set<string> {
   const held = new Set<string>();
   for (const item of items) {
+    const { states } = fromTurns(item, expected);
     if (item.topic === EPISODE) {
-      if (mode === 'loose') for (const id of fromTurns(item, expected).states) held.add(id);
-    } else for (const id of matches(item, expected, mode)) held.add(id);
+      if (mode === 'loose') for (const id of states) held.add(id);
+    } else if (states.length > 0) for (const id of matches(item, expected, mode, states)) held.add(id);
   }
   return new Set([...held].filter((id) => expected.current.has(id)));
 }

@@ -69,6 +69,14 @@ describe('the conversation scorer', () => {
     ]);
   });
 
+  it('credits a fact only with what its own turns state: the right words read from another turn are wrong, and a noise item recalls nothing', () => {
+    // t4 states only the move to York; "The user is vegetarian" read from it was not said there.
+    expect(verdictsOf([fact('f', 'diet', 'The user is vegetarian.', 't4')])).toEqual([['f', 'wrong']]);
+    expect([...recalled([fact('f', 'diet', 'The user is vegetarian.', 't4')], expected, 'loose')]).toEqual([]);
+    expect([...recalled([fact('g', 'diet', 'The user is vegetarian.', 't2')], expected, 'loose')]).toEqual([]);
+    expect([...recalled([fact('h', 'diet', 'The user is vegetarian.', 't1')], expected, 'strict')]).toEqual(['veg']);
+  });
+
   it('counts a fact of a fact turn that matches nothing said as wrong, and one filed under another topic as wrong in strict mode only', () => {
     const items = [fact('f', 'event', 'The user moved to York.', 't4'), fact('g', 'general', 'The user is writing from a new flat.', 't4')];
     expect(verdictsOf(items, 'strict')).toEqual([
