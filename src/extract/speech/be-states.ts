@@ -41,7 +41,7 @@ function age({ reading, i, w, next, verbal, first }: Complement): Draft[] | unde
   if (NUMBER.test(w) && (Number(w) < 5 || Number(w) > 110)) return [];
   if ((next === 'months' || next === 'weeks') && tokens[i + 2]?.w === 'pregnant') return [draft('health', `The user is ${w} ${next} pregnant.`, 0.85, first, i + 2)];
   const unit = next === 'years' || next === 'yrs' || next === 'yo' || next === 'y/o' ? (tokens[i + 2]?.w === 'old' ? 2 : 1) : 0;
-  if (unit === 0 && next !== undefined && next !== ',' && next !== 'and' && next !== 'lol' && next !== 'now') return [];
+  if (unit === 0 && next !== undefined && next !== ',' && next !== 'and' && next !== 'lol' && next !== 'now' && next !== 'rn' && next !== 'atm') return [];
   return [draft('age', sentence(USER, `is ${w} years old`, undefined), 0.85, first, i + unit)];
 }
 

@@ -3,6 +3,7 @@
  * word with its place in the message (so a fact quotes the user's own characters and the
  * poisoning defences check the span it came from). One pass of a linear regex per level.
  */
+import { chatTokens } from './chat';
 import { FILLERS, NON_STATEMENT_START, RELATIVES, SUBJECT_START } from './lexicon';
 
 export interface Token {
@@ -22,8 +23,8 @@ export interface Clause {
 
 /** A sentence ends at . ! ? (followed by a space or the end), a line break or a semicolon. */
 const SENTENCE_END = /[.!?。！？]+(?=[\s"'”’)\]]|$)|[\n\r\u2028\u2029\u0085\u000B\u000C;]+/gu;
-/** A word (letters, marks, digits; joined by an apostrophe, hyphen or slash), or a comma, or a colon. */
-const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:['’\-/][\p{L}\p{M}\p{N}]+)*|[,:—–]|(?<=\s)-(?=\s)/gu;
+/** A word (letters, marks, digits; joined by an apostrophe, hyphen or slash), a comma, a colon, or a heart (read as a verb after "I", ./chat.ts). */
+const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:['’\-/][\p{L}\p{M}\p{N}]+)*|[,:—–]|(?<=\s)-(?=\s)|[\u2764\u2665]\uFE0F?|[\u{1F494}-\u{1F49C}\u{1F60D}\u{1F970}]/gu;
 const CONJUNCTION = new Set(['and', 'but', 'so', 'plus', 'because', 'cause', "'cause", 'though', 'although', 'while', 'then', 'also', 'as', 'bc', 'cuz', 'coz', 'n', '&', 'since', 'after', 'before', 'when', 'until', 'till', 'once']);
 
 function tokensOf(text: string, from: number, to: number): Token[] {
@@ -36,7 +37,7 @@ function tokensOf(text: string, from: number, to: number): Token[] {
     const w = raw === '—' || raw === '–' || raw === '-' ? ',' : raw.toLowerCase().replace(/’/g, "'");
     tokens.push({ w, raw, start: from + match.index, end: from + match.index + raw.length });
   }
-  return tokens;
+  return chatTokens(tokens);
 }
 
 function isBoundary(token: Token): boolean {

@@ -187,7 +187,7 @@ export function verbFacts(reading: Reading, verbal: Verbal, first: number): Draf
   if (tensed.tense === 'future' && !TRAVEL.has(lemma) && lemma !== 'move') return say('plan', verbWord, objectAt(reading, from), 0.7);
   if (lemma === 'live' || lemma === 'reside' || lemma === 'stay') {
     if (next !== 'in' && next !== 'near' && next !== 'outside' && next !== 'with' && next !== 'alone') return [];
-    const place = next === 'alone' ? objectAt(reading, from + 1, 6) : placeAt(reading, from + 1);
+    const place = next === 'alone' || next === 'with' ? objectAt(reading, from + 1, 6) : placeAt(reading, from + 1);
     const topic: Topic = next === 'with' ? 'family' : tensed.tense === 'present' ? 'home' : 'event';
     return say(topic, `${verbWord} ${next}`, place, 0.85);
   }
