@@ -5,7 +5,7 @@
  * misspelt words of the reader's lexicon in the places it reads them (./typos.ts). A token
  * keeps its place in the message, so a fact still quotes the user's own characters.
  */
-import type { Token } from './tokens';
+import type { Token } from './token';
 import { correctedAt } from './typos';
 
 /** Shorthand to the word the reader reads (`w`; the fact keeps the user's spelling, `raw`). */

@@ -5,15 +5,9 @@
  */
 import { chatTokens } from './chat';
 import { FILLERS, NON_STATEMENT_START, RELATIVES, SUBJECT_START } from './lexicon';
+import type { Token } from './token';
 
-export interface Token {
-  /** The word in lower case, apostrophes straight ("I’m" → "i'm"). */
-  w: string;
-  /** The word as typed. */
-  raw: string;
-  start: number;
-  end: number;
-}
+export type { Token } from './token';
 
 export interface Clause {
   tokens: Token[];

@@ -7,7 +7,7 @@
  * words are as near.
  */
 import { DIETS, FEELINGS, HABIT_VERBS, HEALTH_STATES, IRREGULAR_PAST, JOBS, MENTAL, PETS, RELATIONSHIP_STATES, RELATIVES } from './lexicon';
-import type { Token } from './tokens';
+import type { Token } from './token';
 
 const FRAME_VERBS: readonly string[] = ['live', 'work', 'have', 'study', 'speak', 'love', 'like', 'hate', 'enjoy', 'prefer', 'own', 'play', 'teach', 'rent'];
 const STATES: readonly string[] = [...DIETS, ...RELATIONSHIP_STATES, ...HEALTH_STATES, 'allergic', 'intolerant'];
