@@ -49,6 +49,22 @@ describe('the speech reader: chat register', () => {
   });
 });
 
+describe('the speech reader: lists and coordinations', () => {
+  it('reads each item of a list whose subject the user left out', () => {
+    expect(read("i'm 41, divorced, two kids, live in leeds")).toEqual(['age: The user is 41 years old.', 'relationship: The user is divorced.', 'family: The user has two kids.', 'home: The user lives in Leeds.']);
+    expect(read("I'm vegan and allergic to soy.")).toEqual(['diet: The user follows a vegan diet.', 'allergy: The user is allergic to soy.']);
+    expect(read("I'm a teacher and a dad of two.")).toEqual(['occupation: The user works as a teacher.', 'family: The user is a dad of two.']);
+  });
+
+  it('reads "I live in Berlin and work as a nurse" as two facts', () => {
+    expect(read('I live in Lyon and work as a baker.')).toEqual(['home: The user lives in Lyon.', 'occupation: The user works as a baker.']);
+  });
+
+  it('keeps one object of "have" whole ("a dog and two cats")', () => {
+    expect(read('I have a dog and two cats.')).toEqual(['pets: The user has a dog and two cats.']);
+  });
+});
+
 describe('the topic model', () => {
   it('is what scripts/train-topic.ts trains from the dev corpora, byte for byte', async () => {
     const { modelText } = await import('../../scripts/train-topic');

@@ -4,6 +4,7 @@
  * poisoning defences check the span it came from). One pass of a linear regex per level.
  */
 import { chatTokens } from './chat';
+import { elidedSubject, subjectTokens, userClause } from './elision';
 import { FILLERS, NON_STATEMENT_START, RELATIVES, SUBJECT_START } from './lexicon';
 import type { Token } from './token';
 
@@ -33,6 +34,9 @@ function tokensOf(text: string, from: number, to: number): Token[] {
   }
   return chatTokens(tokens);
 }
+
+/** What joins the items of a list or a coordination (not "as", "because", "when": those subordinate). */
+const LIST_JOINS = new Set([',', 'and', 'but', 'plus', 'also']);
 
 function isBoundary(token: Token): boolean {
   return token.w === ',' || token.w === ':' || CONJUNCTION.has(token.w);
@@ -71,6 +75,22 @@ function clausesOf(tokens: Token[], question: boolean): Clause[] {
       if (opensClause(tokens, j) && mayEnd(current, tokens, i, j)) {
         clauses.push({ tokens: current, question: false });
         current = [];
+        i = j - 1;
+        continue;
+      }
+      // "I live in Berlin and work as a nurse", "i'm 35, married, one kid": the item gets its subject back.
+      const elided =
+        LIST_JOINS.has(token.w) && userClause(current, FILLERS)
+          ? elidedSubject(
+              tokens,
+              j,
+              tokens.slice(i, j).some((t) => t.w === ','),
+              current.some((t) => t.w === 'have' || t.w === 'has' || t.w === "i've" || t.w === 'ive'),
+            )
+          : undefined;
+      if (elided !== undefined && tokens[j] !== undefined) {
+        clauses.push({ tokens: current, question: false });
+        current = subjectTokens(elided, tokens[j]!);
         i = j - 1;
         continue;
       }

@@ -9,7 +9,7 @@ export const SEVERAL = labelled('several facts', [
   ["Hi, I'm Maya. I'm a teacher and I love climbing.", "identity: The user's name is Maya.", 'occupation: The user works as a teacher.', 'hobby: The user loves climbing.'],
   ["I'm from Chile but I live in Madrid now.", 'origin: The user is from Chile.', 'home: The user lives in Madrid.'],
   ['I have two cats and a parrot, and I love gardening.', 'pets: The user has two cats and a parrot.', 'hobby: The user loves gardening.'],
-  ["i'm 45, married, and i have three kids", 'age: The user is 45 years old.', 'family: The user has three kids.'],
+  ["i'm 45, married, and i have three kids", 'age: The user is 45 years old.', 'relationship: The user is married.', 'family: The user has three kids.'],
   ['I speak Hindi and I am learning Spanish.', 'language: The user speaks Hindi.', 'language: The user is learning Spanish.'],
   ["I'm a nurse, I work nights, and I hate mornings.", 'occupation: The user works as a nurse.', 'work: The user works nights.', 'preference: The user hates mornings.'],
   ['I study law at Yale and I play the violin.', 'education: The user studies law at Yale.', 'hobby: The user plays the violin.'],
