@@ -65,6 +65,31 @@ describe('the speech reader: lists and coordinations', () => {
   });
 });
 
+describe('the speech reader: names and constructions', () => {
+  it('reads a self-introduction wherever it stands and however it is said', () => {
+    expect(read("I'm Mira from Tbilisi.")).toEqual(["identity: The user's name is Mira.", 'origin: The user is from Tbilisi.']);
+    expect(read("I'm Kenji, 52, and I paint.")).toEqual(["identity: The user's name is Kenji.", 'age: The user is 52 years old.', 'hobby: The user paints.']);
+    expect(read('Oskar here 👋')).toEqual(["identity: The user's name is Oskar."]);
+    expect(read("Name's Ruth.")).toEqual(["identity: The user's name is Ruth."]);
+    expect(read('The name is Idris.')).toEqual(["identity: The user's name is Idris."]);
+    expect(read('My name is Margaret but everyone calls me Peg.')).toEqual(["identity: The user's name is Margaret.", 'identity: The user goes by Peg.']);
+    expect(read("I'm British.")).toEqual([]);
+    expect(read('Same here.')).toEqual([]);
+  });
+
+  it('reads a contracted "is" after a relative, a job with words before it, and no figure of speech', () => {
+    expect(read("My sister's a vet.")).toEqual(["family: The user's sister is a vet."]);
+    expect(read("I'm a part time night-shift cleaner.")).toEqual(['occupation: The user works as a part time night-shift cleaner.']);
+    expect(read("I'm basically a professional snacker.")).toEqual([]);
+  });
+
+  it('reads a list about the user that starts without a subject, and a fact stated before a question', () => {
+    expect(read('vegetarian, 38, three dogs')).toEqual(['diet: The user follows a vegetarian diet.', 'age: The user is 38 years old.', 'pets: The user has three dogs.']);
+    expect(read('As an epileptic, which games should I avoid?')).toEqual(['health: The user is epileptic.']);
+    expect(read("I live in Graz, where's a good bakery?")).toEqual(['home: The user lives in Graz.']);
+  });
+});
+
 describe('the topic model', () => {
   it('is what scripts/train-topic.ts trains from the dev corpora, byte for byte', async () => {
     const { modelText } = await import('../../scripts/train-topic');

@@ -21,8 +21,12 @@ const I_FORMS = new Set(['i', "i'm", 'im', "i've", 'ive', 'iam']);
 
 /** Whether the clause so far has the user for its subject (past fillers: "so", "hi", ","). */
 export function userClause(current: readonly Token[], fillers: ReadonlySet<string>): boolean {
-  const first = current.find((token) => token.w !== ',' && !fillers.has(token.w));
-  return first !== undefined && I_FORMS.has(first.w);
+  // Looks at the first few tokens only: a clause of a thousand commas costs each boundary a constant.
+  for (let k = 0; k < current.length && k < 6; k++) {
+    const w = current[k]!.w;
+    if (w !== ',' && !fillers.has(w)) return I_FORMS.has(w);
+  }
+  return false;
 }
 
 function isAge(tokens: readonly Token[], j: number): boolean {

@@ -36,6 +36,7 @@ function tokensOf(text: string, from: number, to: number): Token[] {
 }
 
 /** What joins the items of a list or a coordination (not "as", "because", "when": those subordinate). */
+const HAVING = new Set(['have', 'has', "i've", 'ive']);
 const LIST_JOINS = new Set([',', 'and', 'but', 'plus', 'also']);
 
 function isBoundary(token: Token): boolean {
@@ -45,8 +46,13 @@ function isBoundary(token: Token): boolean {
 /** Whether a clause may start at `tokens[i]`: a new subject, or a question or request. */
 function opensClause(tokens: readonly Token[], i: number): boolean {
   const next = tokens[i];
-  return next !== undefined && (SUBJECT_START.has(next.w) || NON_STATEMENT_START.has(next.w));
+  if (next === undefined) return false;
+  // "… but everyone calls me Bo"
+  if (CALLERS.has(next.w) && tokens[i + 1]?.w.startsWith('call') && tokens[i + 2]?.w === 'me') return true;
+  return SUBJECT_START.has(next.w) || NON_STATEMENT_START.has(next.w);
 }
+
+const CALLERS = new Set(['everyone', 'everybody', 'people', 'friends', 'most']);
 
 /**
  * Whether a clause may end before `tokens[j]`: not when all it holds so far is fillers ("Hi, I'm
@@ -63,7 +69,9 @@ function mayEnd(current: readonly Token[], tokens: readonly Token[], i: number, 
 /** The clauses of one sentence: split at a comma or conjunction that a new subject follows. */
 function clausesOf(tokens: Token[], question: boolean): Clause[] {
   const clauses: Clause[] = [];
-  let current: Token[] = [];
+  let current: Token[] = listOpening(tokens);
+  // Whether the clause so far is a "have" clause: a later count of pets is part of its object.
+  let having = false;
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
     const boundary = isBoundary(token);
@@ -75,31 +83,50 @@ function clausesOf(tokens: Token[], question: boolean): Clause[] {
       if (opensClause(tokens, j) && mayEnd(current, tokens, i, j)) {
         clauses.push({ tokens: current, question: false });
         current = [];
+        having = false;
         i = j - 1;
         continue;
       }
       // "I live in Berlin and work as a nurse", "i'm 35, married, one kid": the item gets its subject back.
-      const elided =
+      const elided: string[] | undefined =
         LIST_JOINS.has(token.w) && userClause(current, FILLERS)
           ? elidedSubject(
               tokens,
               j,
               tokens.slice(i, j).some((t) => t.w === ','),
-              current.some((t) => t.w === 'have' || t.w === 'has' || t.w === "i've" || t.w === 'ive'),
+              having,
             )
           : undefined;
       if (elided !== undefined && tokens[j] !== undefined) {
         clauses.push({ tokens: current, question: false });
         current = subjectTokens(elided, tokens[j]!);
+        having = elided.includes('have');
         i = j - 1;
         continue;
       }
     }
     current.push(token);
+    having ||= HAVING.has(token.w);
   }
   if (current.length > 0) clauses.push({ tokens: current, question: false });
   if (question && clauses.length > 0) clauses.at(-1)!.question = true;
   return clauses;
+}
+
+/**
+ * A sentence that is a list about the user from its first word ("vegan, 42, two cats",
+ * "married, 2 kids, work in IT", "23 y/o"): its first item gets its subject back as the later
+ * ones do. Only a short sentence or one with a comma after that first item.
+ */
+function listOpening(tokens: readonly Token[]): Token[] {
+  let j = 0;
+  while (j < tokens.length && (FILLERS.has(tokens[j]!.w) || tokens[j]!.w === ',')) j++;
+  const first = tokens[j];
+  if (first === undefined || SUBJECT_START.has(first.w) || NON_STATEMENT_START.has(first.w)) return [];
+  const comma = tokens.findIndex((token, k) => k > j && token.w === ',');
+  if (comma < 0 ? tokens.length - j > 4 : comma - j > 4) return [];
+  const words = elidedSubject(tokens, j, true, false);
+  return words === undefined ? [] : subjectTokens(words, first);
 }
 
 /** Longest stretch read as one sentence: a wall of text without a full stop is read in pieces of this size, cut at a space. */

@@ -62,7 +62,7 @@ export function correctedAt(tokens: readonly Token[], i: number, read: readonly 
   const typed = tokens[i]!.w;
   if (typed.length < 4) return undefined;
   let k = read.length - 1;
-  while (k >= 0 && ADVERBS.has(read[k]!.w)) k--;
+  while (k >= 0 && k > read.length - 4 && ADVERBS.has(read[k]!.w)) k--;
   const before = read[k]?.w;
   if (before === 'i') return nearest(typed, FRAME_VERBS);
   if (before === 'my' && (tokens[i + 1]?.w === 'is' || tokens[i + 1]?.w === "'s")) return nearest(typed, ['name']);

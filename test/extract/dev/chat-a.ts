@@ -29,7 +29,7 @@ export const DEV_PLAIN = labelled('plain', [
   ['I play the cello in an orchestra.', 'hobby: The user plays the cello in an orchestra.'],
   ["I'm allergic to penicillin.", 'allergy: The user is allergic to penicillin.'],
   ['I work for the NHS.', 'employer: The user works for the NHS.'],
-  ["I'm a retired firefighter.", 'work: The user used to work as a retired firefighter.'],
+  ["I'm a retired firefighter.", 'occupation: The user works as a retired firefighter.'],
   ['I have a Labrador named Biscuit.', 'pets: The user has a Labrador named Biscuit.'],
   ['I speak Portuguese fluently.', 'language: The user speaks Portuguese fluently.'],
   ["I'm lactose intolerant, so no cheese for me.", 'allergy: The user is lactose intolerant.'],
@@ -46,7 +46,7 @@ export const DEV_PLAIN = labelled('plain', [
 ]);
 
 export const DEV_CASUAL = labelled('casual lowercase', [
-  ['based in leeds now', 'home: The user is based in Leeds.'],
+  ['based in leeds now', 'home: The user lives in Leeds.'],
   ['i went pescatarian in march', 'diet: The user went pescatarian in march.'],
   ['ive got a beagle', 'pets: The user has a beagle.'],
   ['im a night shift nurse', 'occupation: The user works as a night shift nurse.'],
@@ -63,7 +63,7 @@ export const DEV_CASUAL = labelled('casual lowercase', [
   ['im twenty five', 'age: The user is 25 years old.'],
   ['i grew up in ohio', 'origin: The user grew up in ohio.'],
   ['i hate the cold', 'preference: The user hates the cold.'],
-  ['im gluten free', 'diet: The user is gluten free.'],
+  ['im gluten free', 'allergy: The user is gluten free.'],
   ['my wife is a dentist', "family: The user's wife is a dentist."],
   ['i have a gecko', 'pets: The user has a gecko.'],
   ['i work at a startup', 'employer: The user works at a startup.'],

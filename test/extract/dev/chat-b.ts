@@ -80,7 +80,7 @@ export const DEV_NAMES = labelled('names', [
   ["I'm Anna. I live in Vienna.", "identity: The user's name is Anna.", 'home: The user lives in Vienna.'],
   ['Sam, 44, plumber.', "identity: The user's name is Sam.", 'age: The user is 44 years old.', 'occupation: The user works as a plumber.'],
   ['hi im marco', "identity: The user's name is Marco."],
-  ['Hello, my name is Aisha and I am a student.', "identity: The user's name is Aisha.", 'occupation: The user works as a student.'],
+  ['Hello, my name is Aisha and I am a student.', "identity: The user's name is Aisha.", 'education: The user is a student.'],
   ['Everyone calls me Red.', 'identity: The user goes by Red.'],
   ["I'm Jonas, from Hamburg.", "identity: The user's name is Jonas.", 'origin: The user is from Hamburg.'],
   ['my name is Zoe and im 19', "identity: The user's name is Zoe.", 'age: The user is 19 years old.'],
@@ -102,7 +102,7 @@ export const DEV_HEDGED = labelled('hedged', [
   ["I'd say I'm an introvert.", 'preference: The user is an introvert.'],
   ["i reckon i'm a decent cook", 'hobby: The user is a decent cook.'],
   ['I believe I was born in Leeds.', 'origin: The user was born in Leeds.'],
-  ["I'm probably going to study medicine.", 'plan: The user is going to study medicine.'],
+  ["I'm probably going to study medicine.", 'plan: The user plans to study medicine.'],
 ]);
 
 export const DEV_SEVERAL = labelled('several facts', [

@@ -121,6 +121,6 @@ export const DEV_IN_QUESTION = labelled('fact in a question', [
   ['I have two kids, what games can we play?', 'family: The user has two kids.'],
   ['As a teacher, how can I make maths fun?', 'occupation: The user works as a teacher.'],
   ["I'm 60, is it too late to learn piano?", 'age: The user is 60 years old.'],
-  ['since im gluten free, any pasta recommendations?', 'diet: The user is gluten free.'],
+  ['since im gluten free, any pasta recommendations?', 'allergy: The user is gluten free.'],
   ['I have a beagle, how often should I walk him?', 'pets: The user has a beagle.'],
 ]);
