@@ -90,6 +90,25 @@ describe('the speech reader: names and constructions', () => {
   });
 });
 
+describe('the speech reader: more ordinary constructions and hedges', () => {
+  it('reads renting, not standing something, keeping a diet, being raised somewhere and living by something', () => {
+    expect(read('I rent a flat in Cork.')).toEqual(['home: The user rents a flat in Cork.']);
+    expect(read("I can't stand olives.")).toEqual(['preference: The user cannot stand olives.']);
+    expect(read('I keep halal.')).toEqual(['diet: The user keeps halal.']);
+    expect(read('I was raised in Porto.')).toEqual(['origin: The user was raised in Porto.']);
+    expect(read('I live by the river.')).toEqual(['home: The user lives by the river.']);
+  });
+
+  it('reads a hedged state ("I might be", "I\'d say I\'m") at a lower confidence than the plain one', () => {
+    const [plain] = speechCandidates("I'm allergic to latex.", SPOKEN_AT);
+    const [hedged] = speechCandidates('I might be allergic to latex.', SPOKEN_AT);
+    expect(hedged?.content).toBe(plain?.content);
+    expect(hedged!.confidence).toBeLessThan(plain!.confidence);
+    expect(read("I'd say I'm a night owl.")).toEqual(['preference: The user is a night owl.']);
+    expect(read('I may be late.')).toEqual([]);
+  });
+});
+
 describe('the topic model', () => {
   it('is what scripts/train-topic.ts trains from the dev corpora, byte for byte', async () => {
     const { modelText } = await import('../../scripts/train-topic');

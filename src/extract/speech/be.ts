@@ -180,6 +180,11 @@ export function beFacts(reading: Reading, from: number, verbal: Verbal, first: n
   // Non-native "I am study economy", "I'm live in Rome": the verb after "am" is the fact.
   if (HABIT_VERBS.has(w) && !isGerund(w) && w !== 'like' && next !== undefined && verbal.tense === 'present') return verbFacts(reading, { ...verbal, be: false, at: i }, first);
   if (w === 'born') return bornFacts(reading, i + 1, first, 'was born');
+  // "I was raised in Lyon": where the user is from.
+  if (w === 'raised' && next === 'in' && verbal.tense === 'past' && !verbal.negated) {
+    const place = placeAt(reading, i + 2);
+    return place.text ? [draft('origin', sentence(USER, `was raised in ${place.text}`, undefined), 0.8, first, place.last)] : [];
+  }
   if (w === 'employed' && (next === 'as' || next === 'at' || next === 'by')) {
     const object = objectAt(reading, i + 2, 8);
     const employer = next === 'as' ? '' : 'at ';

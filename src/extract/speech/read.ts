@@ -24,7 +24,8 @@ export function factsOfClause(clause: Clause, at: number | undefined): Draft[] {
   if (opening === undefined) return [];
   const reading: Reading = { tokens: clause.tokens, at, hedge: opening.hedge, greeted: opening.greeted, leadTime: opening.leadTime };
   const drafts = subjectFacts(reading, opening.at);
-  if (!opening.hedge) return drafts;
+  const guessed = clause.tokens.some((token, k) => k > opening.at && k <= opening.at + 2 && (token.w === 'might' || token.w === 'may') && clause.tokens[k + 1]?.w === 'be');
+  if (!opening.hedge && !guessed) return drafts;
   return drafts.map((draft) => ({ ...draft, confidence: Math.round(draft.confidence * HEDGE_FACTOR * 100) / 100 }));
 }
 
