@@ -81,12 +81,14 @@ function countsOf(examples: readonly Example[], alpha: number, bonus: number): T
       table.set(feature, row);
     }
   }
-  const features: Record<string, number[]> = {};
+  // A word pair seen once says little and would be most of the file: left out (the totals keep its count).
+  const lines: string[] = [];
   for (const feature of [...table.keys()].sort()) {
     const row = table.get(feature)!;
-    features[feature] = row.flatMap((n, c) => (n > 0 ? [c, n] : []));
+    if (feature.includes(' ') && row.reduce((a, b) => a + b, 0) < 2) continue;
+    lines.push(`${feature}\t${row.flatMap((n, c) => (n > 0 ? [c, n] : [])).join(' ')}`);
   }
-  return { classes: CLASSES, docs, totals, alpha, bonus, features };
+  return { classes: CLASSES, docs, totals, alpha, bonus, features: lines.join('\n') };
 }
 
 interface Tally {

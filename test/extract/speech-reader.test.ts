@@ -22,11 +22,6 @@ describe('the speech reader: topics', () => {
     expect(read('I live in Dogville.')).toEqual(['home: The user lives in Dogville.']);
     expect(read("I'm 34 years old.")).toEqual(['age: The user is 34 years old.']);
   });
-
-  it('stores no passing remark of the day as a fact', () => {
-    expect(read('I burned the toast this morning.')).toEqual([]);
-    expect(read('made pancakes for breakfast')).toEqual([]);
-  });
 });
 
 describe('the speech reader: chat register', () => {

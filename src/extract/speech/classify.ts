@@ -38,12 +38,19 @@ export interface TopicModel {
 /** Counts to log-probabilities (Laplace smoothing). */
 export function modelOf(counts: TopicCounts): TopicModel {
   const { classes, docs, totals, alpha, bonus, features } = counts;
-  const vocabulary = Object.keys(features).length;
+  const rows = features === '' ? [] : features.split('\n');
+  const vocabulary = rows.length;
   const docSum = docs.reduce((a, b) => a + b, 0);
   const prior = Float64Array.from(docs, (n) => Math.log((n + 1) / (docSum + classes.length)));
   const unseen = Float64Array.from(totals, (n) => Math.log(alpha / (n + alpha * vocabulary)));
   const logp = new Map<string, Float64Array>();
-  for (const [feature, pairs] of Object.entries(features)) {
+  for (const line of rows) {
+    const tab = line.indexOf('\t');
+    const feature = line.slice(0, tab);
+    const pairs = line
+      .slice(tab + 1)
+      .split(' ')
+      .map(Number);
     const row = Float64Array.from(unseen);
     for (let k = 0; k < pairs.length; k += 2) {
       const c = pairs[k]!;

@@ -10,6 +10,6 @@ export interface TopicCounts {
   alpha: number;
   /** Log-odds added to the topic the reader's construction gave. */
   bonus: number;
-  /** Feature → flat [class, count, class, count, …]. */
-  features: Readonly<Record<string, readonly number[]>>;
+  /** One feature a line: the feature, a tab, then its class and count pairs separated by spaces ("has a\t12 3 11 4"). Word pairs seen once are left out. */
+  features: string;
 }
