@@ -41,7 +41,7 @@ function age({ reading, i, w, next, verbal, first }: Complement): Draft[] | unde
   if (NUMBER.test(w) && (Number(w) < 5 || Number(w) > 110)) return [];
   if ((next === 'months' || next === 'weeks') && tokens[i + 2]?.w === 'pregnant') return [draft('health', `The user is ${w} ${next} pregnant.`, 0.85, first, i + 2)];
   const unit = next === 'years' || next === 'yrs' || next === 'yo' || next === 'y/o' ? (tokens[i + 2]?.w === 'old' ? 2 : 1) : 0;
-  if (unit === 0 && next !== undefined && next !== ',' && next !== 'and' && next !== 'lol' && next !== 'now') return [];
+  if (unit === 0 && next !== undefined && next !== ',' && next !== 'and' && next !== 'lol' && next !== 'now' && next !== 'rn' && next !== 'atm') return [];
   return [draft('age', sentence(USER, `is ${w} years old`, undefined), 0.85, first, i + unit)];
 }
 
@@ -86,7 +86,10 @@ function allergy({ reading, i, w, next, verbal, first }: Complement): Draft[] | 
 }
 
 /** "I'm pregnant", "I'm diabetic", "I'm recovering from surgery". */
-function health({ reading, i, w, verbal, first }: Complement): Draft[] | undefined {
+function health(complement: Complement): Draft[] | undefined {
+  // "(as) a diabetic", "an epileptic": the state with an article.
+  const { reading, verbal, first } = complement;
+  const [i, w] = (complement.w === 'a' || complement.w === 'an') && HEALTH_STATES.has(complement.next ?? '') ? [complement.i + 1, complement.next!] : [complement.i, complement.w];
   if (!HEALTH_STATES.has(w)) return undefined;
   const object = w === 'recovering' ? objectAt(reading, i + 1, 8) : undefined;
   return [draft('health', sentence(USER, `${beWord(verbal)} ${w}${object?.text ? ` ${object.text}` : ''}`, object?.time), 0.8, first, object?.last ?? i)];

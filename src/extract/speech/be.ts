@@ -46,6 +46,13 @@ const INTENSIFIERS = new Set([
   'devout',
   'lapsed',
 ]);
+/** Words that make "I'm a …" a figure of speech. */
+const HYPERBOLE = new Set(['basically', 'literally', 'practically', 'virtually', 'secretly']);
+/** Hedges between "I'm" and what the user is ("I'm probably going to …"). */
+const HEDGES = new Set(['probably', 'maybe', 'possibly', 'perhaps', 'likely']);
+/** Words after a job-like word ending in -ent/-er that show it was an adjective or a verb ("a decent cook"): the job is the next word or none. */
+const AFTER_JOB = new Set(['at', 'for', 'in', 'of', 'from', 'and', 'with', 'who', 'but', 'so', 'by', 'on', ',', 'here', 'there', 'now', 'too']);
+
 /** What a person is like: "a morning person", "a night owl", "a foodie". */
 const PERSONALITY = new Set([
   'person',
@@ -164,13 +171,20 @@ function isJob(word: string): boolean {
 export function beFacts(reading: Reading, from: number, verbal: Verbal, first: number): Draft[] {
   const { tokens } = reading;
   let i = from;
-  while (i < tokens.length && INTENSIFIERS.has(tokens[i]!.w) && !(tokens[i]!.w === 'big' && tokens[i + 1]?.w === 'fan')) i++;
+  while (i < tokens.length && (INTENSIFIERS.has(tokens[i]!.w) || HEDGES.has(tokens[i]!.w)) && !(tokens[i]!.w === 'big' && tokens[i + 1]?.w === 'fan')) i++;
   const w = tokens[i]?.w;
   if (w === undefined) return [];
+  // "I'm basically a professional napper", "I'm literally a walking encyclopedia": a figure of speech, not a job.
+  if ((w === 'a' || w === 'an') && tokens.slice(first, i).some((token) => HYPERBOLE.has(token.w))) return [];
   const next = tokens[i + 1]?.w;
   // Non-native "I am study economy", "I'm live in Rome": the verb after "am" is the fact.
   if (HABIT_VERBS.has(w) && !isGerund(w) && w !== 'like' && next !== undefined && verbal.tense === 'present') return verbFacts(reading, { ...verbal, be: false, at: i }, first);
   if (w === 'born') return bornFacts(reading, i + 1, first, 'was born');
+  // "I was raised in Lyon": where the user is from.
+  if (w === 'raised' && next === 'in' && verbal.tense === 'past' && !verbal.negated) {
+    const place = placeAt(reading, i + 2);
+    return place.text ? [draft('origin', sentence(USER, `was raised in ${place.text}`, undefined), 0.8, first, place.last)] : [];
+  }
   if (w === 'employed' && (next === 'as' || next === 'at' || next === 'by')) {
     const object = objectAt(reading, i + 2, 8);
     const employer = next === 'as' ? '' : 'at ';
@@ -225,6 +239,12 @@ function articleFacts(reading: Reading, i: number, verbal: Verbal, first: number
   }
   let j = article ? i + softened + 1 : i;
   while (j < tokens.length && j < i + 4 && ADJECTIVES.has(tokens[j]!.w) && !(isJob(tokens[j]!.w) && !ADJECTIVES.has(tokens[j + 1]?.w ?? '') && !isJob(tokens[j + 1]?.w ?? ''))) j++;
+  // "a night-shift nurse", "a decent cook": words before the job that the adjectives do not list.
+  if (article && !JOBS.has(tokens[j]?.w ?? '') && !ADJECTIVES.has(tokens[j]?.w ?? '')) {
+    const job = [j + 1, j + 2, j + 3].find((k) => k < i + 7 && JOBS.has(tokens[k]?.w ?? '') && !tokens.slice(j, k).some((t) => AFTER_JOB.has(t.w)));
+    if (job !== undefined) j = job;
+    else if (tokens[j + 1] !== undefined && !AFTER_JOB.has(tokens[j + 1]!.w)) return undefined;
+  }
   const head = tokens[j]?.w;
   if (head === undefined) return undefined;
   const words = tokens

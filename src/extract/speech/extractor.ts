@@ -10,11 +10,17 @@ import type { ChatMessage } from '../../schema';
 import type { ExtractedFact, Extractor, ExtractContext } from '../extractor';
 import { ruleCandidates, sentenceAround, SEED_RULES, type Rule } from '../rules';
 import { TOPIC_HALF_LIFE_DAYS, TOPIC_IMPORTANCE } from './weights';
+import { classify } from './classify';
 import { factsOfClause } from './read';
 import { clausesOfMessage } from './tokens';
 
-/** Candidates from one message's text (as typed) at time `at`: the seed rules' and the speech reader's. */
-export function speechCandidates(content: string, at: number | undefined, rules: readonly Rule[] = SEED_RULES): ExtractedFact[] {
+/**
+ * Candidates from one message's text (as typed) at time `at`: the seed rules' and the speech
+ * reader's. The reader's topics are decided with the learned model (./classify.ts), which also
+ * drops what is no durable fact; `learned: false` keeps the constructions' topics (the training
+ * script reads them so).
+ */
+export function speechCandidates(content: string, at: number | undefined, rules: readonly Rule[] = SEED_RULES, learned = true): ExtractedFact[] {
   const text = normalizeApostrophes(content);
   if (instructionSignal(text) !== undefined) return [];
   const notOwn = ownStatementCheck(text);
@@ -36,16 +42,18 @@ export function speechCandidates(content: string, at: number | undefined, rules:
       const start = clause.tokens[draft.first]!.start;
       const end = clause.tokens[draft.last]!.end;
       if (notOwn(start, end) !== undefined) continue;
-      const key = `${draft.topic}\u0000${draft.content.toLowerCase()}`;
+      const topic = learned ? classify(draft.content, draft.topic) : draft.topic;
+      if (topic === 'none') continue;
+      const key = `${topic}\u0000${draft.content.toLowerCase()}`;
       if (seen.has(key)) continue;
       seen.add(key);
       candidates.push({
         content: draft.content,
-        topic: draft.topic,
+        topic,
         confidence: draft.confidence,
         excerpt: sentenceAround(content, start, end),
-        importance: TOPIC_IMPORTANCE[draft.topic],
-        halfLifeDays: TOPIC_HALF_LIFE_DAYS[draft.topic],
+        importance: TOPIC_IMPORTANCE[topic],
+        halfLifeDays: TOPIC_HALF_LIFE_DAYS[topic],
       });
     }
   }

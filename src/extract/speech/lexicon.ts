@@ -119,7 +119,7 @@ export const HEDGE_WORDS = set('maybe probably perhaps possibly kinda sorta appa
 
 /** Starts of a clause that is a question, a request to the assistant or a hypothetical: no fact. */
 export const NON_STATEMENT_START = set(`
-  what who whom whose which where when why how do does did is are was were can could would should shall will won't can't isn't aren't
+  what who whom whose which where when why how what's where's who's how's when's why's do does did is are was were can could would should shall will won't can't isn't aren't
   don't doesn't didn't wouldn't couldn't shouldn't if unless whenever suppose supposing imagine assuming please pls plz help tell show
   give find recommend suggest book remind let list explain describe write make create check order get send any anything`);
 

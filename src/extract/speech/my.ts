@@ -259,8 +259,11 @@ function othersFacts(reading: Reading, i: number): Draft[] | undefined {
     .join(' ')
     .replace(/['’]s$/, '');
   // "my wife's name is Ana" → "The user's wife is named Ana."
+  // "my brother's a pilot", "my daughter's at university in York": the 's is "is".
+  if (possessive !== undefined && tokens[k + 1]?.w !== 'name') return contractedIs(reading, i, k, possessive, pet);
+  if (possessive === undefined && /s$/.test(head) && RELATIVES.has(head.slice(0, -1)) && (tokens[k + 1]?.w === 'a' || tokens[k + 1]?.w === 'an')) return contractedIs(reading, i, k, head.slice(0, -1), false);
   if (possessive !== undefined) {
-    if (tokens[k + 1]?.w !== 'name' || is(reading, k + 2) === undefined) return [];
+    if (is(reading, k + 2) === undefined) return [];
     const name = nameAt(tokens, k + 3);
     return name ? [draft(pet ? 'pets' : 'family', `The user's ${relation} is named ${name.name}.`, 0.85, i, name.last)] : [];
   }
@@ -286,6 +289,20 @@ function othersFacts(reading: Reading, i: number): Draft[] | undefined {
   if ((!rest.text && verb !== 'died' && verb !== 'retired') || /^(?:not|too|so|also)$/i.test(rest.text)) return [];
   const subject = `The user's ${relation}${name ? ` ${name}` : ''}`;
   return [draft(pet ? 'pets' : 'family', sentence(subject, `${tokens[at]!.w}${rest.text ? ` ${rest.text}` : ''}`, rest.time), 0.8, i, Math.max(rest.last, at))];
+}
+
+/** "my brother's a pilot" (or typed "my brothers a pilot"): what the relative `relation` at `tokens[k]` is. */
+function contractedIs(reading: Reading, i: number, k: number, relation: string, pet: boolean): Draft[] {
+  const { tokens } = reading;
+  const next = tokens[k + 1]?.w;
+  if (next === undefined || (!['a', 'an', 'at', 'in', 'from', 'married', 'engaged', 'retired', 'pregnant'].includes(next) && !/^\d{1,3}$/.test(next))) return [];
+  const rest = objectAt(reading, k + 1, 10);
+  if (!rest.text || isVague(rest.text)) return [];
+  const words = tokens
+    .slice(i + 1, k)
+    .map((t) => `${t.raw} `)
+    .join('');
+  return [draft(pet ? 'pets' : 'family', sentence(`The user's ${words}${relation}`, `is ${rest.text}`, rest.time), 0.8, i, rest.last)];
 }
 
 /** "me and my wife went to Rome", "my sister and I moved to Oslo": the user's fact, with them. */

@@ -89,6 +89,8 @@ const HEDGE_PHRASES: readonly (readonly string[])[] = [
   ['kind', 'of'],
   ['sort', 'of'],
   ['i', 'dunno'],
+  ["i'd", 'say'],
+  ['i', 'would', 'say'],
   ['idk'],
 ];
 const SUBJECTS = new Set(['i', "i'm", 'im', "i've", 'ive', "i'll", 'my', 'me', 'iam', "i'am"]);

@@ -5,13 +5,13 @@
  */
 import { isReservedName } from '../../names';
 import { beFacts } from './be';
-import { DIETS, FEELINGS, JOBS, MENTAL } from './lexicon';
+import { DIETS, FEELINGS, JOBS, LANGUAGES, MENTAL, RELIGIONS } from './lexicon';
 import { myFacts, pairFacts } from './my';
 import { nameAt, objectAt, placeAt, sentence, type Draft, type Reading } from './phrase';
 import { openingOf } from './prefix';
-import type { Clause } from './tokens';
+import type { Clause, Token } from './tokens';
 import { verbFacts } from './verb';
-import { verbalAt } from './verbal';
+import { type Verbal, verbalAt } from './verbal';
 import { isGerund, isPast } from './verbs';
 
 const I_FORMS = new Set(['i', "i'm", 'im', "i've", 'ive', "i'll", 'iam', "i'am"]);
@@ -24,7 +24,8 @@ export function factsOfClause(clause: Clause, at: number | undefined): Draft[] {
   if (opening === undefined) return [];
   const reading: Reading = { tokens: clause.tokens, at, hedge: opening.hedge, greeted: opening.greeted, leadTime: opening.leadTime };
   const drafts = subjectFacts(reading, opening.at);
-  if (!opening.hedge) return drafts;
+  const guessed = clause.tokens.some((token, k) => k > opening.at && k <= opening.at + 2 && (token.w === 'might' || token.w === 'may') && clause.tokens[k + 1]?.w === 'be');
+  if (!opening.hedge && !guessed) return drafts;
   return drafts.map((draft) => ({ ...draft, confidence: Math.round(draft.confidence * HEDGE_FACTOR * 100) / 100 }));
 }
 
@@ -32,6 +33,10 @@ function subjectFacts(reading: Reading, i: number): Draft[] {
   const { tokens } = reading;
   const w = tokens[i]!.w;
   if (w === 'my') return myFacts(reading, i);
+  const introduced = introduction(reading, i);
+  if (introduced !== undefined) return introduced;
+  // "As a diabetic, what can I snack on?", "As a nurse, I …": the user says what they are.
+  if (w === 'as' && (tokens[i + 1]?.w === 'a' || tokens[i + 1]?.w === 'an')) return beFacts(reading, i + 1, { ...PLAIN_BE, at: i + 1 }, i);
   const valued = valueFacts(reading, i);
   if (valued.length > 0) return valued;
   if (w === 'me' && tokens[i + 1]?.w === 'and' && tokens[i + 2]?.w === 'my') {
@@ -220,14 +225,86 @@ function goesBy(reading: Reading, first: number, at: number): Draft[] {
   return [{ topic: 'identity', content: `The user goes by ${name.name}.`, confidence: 0.9, first, last: name.last }];
 }
 
-/** "Hi, I'm Sam": a name after a greeting, and only one that reads as a name. */
+/** A word typed with a capital that is no name: a nationality, a faith, a language, a day or month ("I'm British", "It's Monday"). */
+function capitalisedName(token: Token): boolean {
+  return /^\p{Lu}\p{Ll}/u.test(token.raw) && !NOT_NAME_WORDS.test(token.w) && !RELIGIONS.has(token.w) && !LANGUAGES.has(token.w) && !CALENDAR.has(token.w);
+}
+const CONTRACTED = new Set(["i'm", 'im']);
+const NOT_NAME_WORDS = /(?:ish|ese|ian|ean|can|ic)$/;
+const CALENDAR = new Set([
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+  'christmas',
+  'easter',
+  'same',
+  'nothing',
+  'everyone',
+  'anyone',
+  'someone',
+  'nobody',
+]);
+
+/**
+ * "Hi, I'm Sam", "I'm Wei from Xi'an", "I'm Lena, 31": a name after "I'm" when a greeting
+ * came first or the word is typed as a name after the contracted "I'm", and only one that
+ * reads as a name.
+ */
 function greetingName(reading: Reading, at: number, first: number): Draft[] | undefined {
-  if (!reading.greeted) return undefined;
   const token = reading.tokens[at];
-  if (token === undefined || FEELINGS.has(token.w) || DIETS.has(token.w) || JOBS.has(token.w)) return undefined;
+  // Without a greeting, only the contracted "I'm Anna": "I am José", "I am Batman" claim to be someone rather than introduce.
+  const introducing = reading.greeted || (capitalisedName(token ?? reading.tokens[first]!) && CONTRACTED.has(reading.tokens[first]!.w));
+  if (token === undefined || !introducing || FEELINGS.has(token.w) || DIETS.has(token.w) || JOBS.has(token.w)) return undefined;
   const after = reading.tokens[at + 1]?.w;
   if (after !== undefined && after !== ',' && after !== 'and' && after !== 'from' && after !== 'here') return undefined;
   const name = nameAt(reading.tokens, at, 1);
   if (name === undefined || isReservedName(name.name)) return undefined;
-  return [{ topic: 'identity', content: `The user's name is ${name.name}.`, confidence: 0.85, first, last: name.last }];
+  const named: Draft = { topic: 'identity', content: `The user's name is ${name.name}.`, confidence: 0.85, first, last: name.last };
+  if (after !== 'from') return [named];
+  const place = placeAt(reading, at + 2);
+  return place.text ? [named, { topic: 'origin', content: `The user is from ${place.text}.`, confidence: 0.8, first, last: place.last }] : [named];
+}
+
+/** The verb group of a plain "I am" (what "as a nurse" stands for). */
+const PLAIN_BE: Verbal = { tense: 'present', negated: false, noLonger: false, usedTo: false, be: true, can: false, adverbs: [], at: 0 };
+
+/**
+ * A self-introduction without "my name is": "Dmitri here", "Name's Inés", "The name is Olu",
+ * "This is Grace", "hey it's Farah". The clause must end at the name, and the name read as one
+ * (typed with a capital, or after a greeting).
+ */
+function introduction(reading: Reading, i: number): Draft[] | undefined {
+  const { tokens } = reading;
+  const w = tokens[i]!.w;
+  let at: number | undefined;
+  if (tokens[i + 1]?.w === 'here' && (tokens[i + 2] === undefined || tokens[i + 2]!.w === ',')) at = i;
+  else if (w === "name's") at = i + 1;
+  else if (w === 'the' && tokens[i + 1]?.w === 'name' && tokens[i + 2]?.w === 'is') at = i + 3;
+  else if (w === 'the' && tokens[i + 1]?.w === "name's") at = i + 2;
+  else if ((w === 'this' && tokens[i + 1]?.w === 'is') || w === "it's") at = w === "it's" ? i + 1 : i + 2;
+  if (at === undefined) return undefined;
+  const token = tokens[at];
+  if (token === undefined || (!reading.greeted && !capitalisedName(token) && at === i)) return undefined;
+  if ((w === 'this' || w === "it's") && !capitalisedName(token)) return undefined;
+  const name = nameAt(tokens, at, at === i ? 1 : 2);
+  if (name === undefined || isReservedName(name.name)) return undefined;
+  const end = at === i ? name.last + 1 : name.last;
+  if (tokens[end + 1] !== undefined && tokens[end + 1]!.w !== ',') return undefined;
+  return [{ topic: 'identity', content: `The user's name is ${name.name}.`, confidence: 0.8, first: i, last: end }];
 }

@@ -3,16 +3,12 @@
  * word with its place in the message (so a fact quotes the user's own characters and the
  * poisoning defences check the span it came from). One pass of a linear regex per level.
  */
+import { chatTokens } from './chat';
+import { elidedSubject, subjectTokens, userClause } from './elision';
 import { FILLERS, NON_STATEMENT_START, RELATIVES, SUBJECT_START } from './lexicon';
+import type { Token } from './token';
 
-export interface Token {
-  /** The word in lower case, apostrophes straight ("I’m" → "i'm"). */
-  w: string;
-  /** The word as typed. */
-  raw: string;
-  start: number;
-  end: number;
-}
+export type { Token } from './token';
 
 export interface Clause {
   tokens: Token[];
@@ -22,8 +18,8 @@ export interface Clause {
 
 /** A sentence ends at . ! ? (followed by a space or the end), a line break or a semicolon. */
 const SENTENCE_END = /[.!?。！？]+(?=[\s"'”’)\]]|$)|[\n\r\u2028\u2029\u0085\u000B\u000C;]+/gu;
-/** A word (letters, marks, digits; joined by an apostrophe, hyphen or slash), or a comma, or a colon. */
-const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:['’\-/][\p{L}\p{M}\p{N}]+)*|[,:—–]|(?<=\s)-(?=\s)/gu;
+/** A word (letters, marks, digits; joined by an apostrophe, hyphen or slash), a comma, a colon, or a heart (read as a verb after "I", ./chat.ts). */
+const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:['’\-/][\p{L}\p{M}\p{N}]+)*|[,:—–]|(?<=\s)-(?=\s)|[\u2764\u2665]\uFE0F?|[\u{1F494}-\u{1F49C}\u{1F60D}\u{1F970}]/gu;
 const CONJUNCTION = new Set(['and', 'but', 'so', 'plus', 'because', 'cause', "'cause", 'though', 'although', 'while', 'then', 'also', 'as', 'bc', 'cuz', 'coz', 'n', '&', 'since', 'after', 'before', 'when', 'until', 'till', 'once']);
 
 function tokensOf(text: string, from: number, to: number): Token[] {
@@ -36,8 +32,12 @@ function tokensOf(text: string, from: number, to: number): Token[] {
     const w = raw === '—' || raw === '–' || raw === '-' ? ',' : raw.toLowerCase().replace(/’/g, "'");
     tokens.push({ w, raw, start: from + match.index, end: from + match.index + raw.length });
   }
-  return tokens;
+  return chatTokens(tokens);
 }
+
+/** What joins the items of a list or a coordination (not "as", "because", "when": those subordinate). */
+const HAVING = new Set(['have', 'has', "i've", 'ive']);
+const LIST_JOINS = new Set([',', 'and', 'but', 'plus', 'also']);
 
 function isBoundary(token: Token): boolean {
   return token.w === ',' || token.w === ':' || CONJUNCTION.has(token.w);
@@ -46,8 +46,13 @@ function isBoundary(token: Token): boolean {
 /** Whether a clause may start at `tokens[i]`: a new subject, or a question or request. */
 function opensClause(tokens: readonly Token[], i: number): boolean {
   const next = tokens[i];
-  return next !== undefined && (SUBJECT_START.has(next.w) || NON_STATEMENT_START.has(next.w));
+  if (next === undefined) return false;
+  // "… but everyone calls me Bo"
+  if (CALLERS.has(next.w) && tokens[i + 1]?.w.startsWith('call') && tokens[i + 2]?.w === 'me') return true;
+  return SUBJECT_START.has(next.w) || NON_STATEMENT_START.has(next.w);
 }
+
+const CALLERS = new Set(['everyone', 'everybody', 'people', 'friends', 'most']);
 
 /**
  * Whether a clause may end before `tokens[j]`: not when all it holds so far is fillers ("Hi, I'm
@@ -64,7 +69,9 @@ function mayEnd(current: readonly Token[], tokens: readonly Token[], i: number, 
 /** The clauses of one sentence: split at a comma or conjunction that a new subject follows. */
 function clausesOf(tokens: Token[], question: boolean): Clause[] {
   const clauses: Clause[] = [];
-  let current: Token[] = [];
+  let current: Token[] = listOpening(tokens);
+  // Whether the clause so far is a "have" clause: a later count of pets is part of its object.
+  let having = false;
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
     const boundary = isBoundary(token);
@@ -76,15 +83,50 @@ function clausesOf(tokens: Token[], question: boolean): Clause[] {
       if (opensClause(tokens, j) && mayEnd(current, tokens, i, j)) {
         clauses.push({ tokens: current, question: false });
         current = [];
+        having = false;
+        i = j - 1;
+        continue;
+      }
+      // "I live in Berlin and work as a nurse", "i'm 35, married, one kid": the item gets its subject back.
+      const elided: string[] | undefined =
+        LIST_JOINS.has(token.w) && userClause(current, FILLERS)
+          ? elidedSubject(
+              tokens,
+              j,
+              tokens.slice(i, j).some((t) => t.w === ','),
+              having,
+            )
+          : undefined;
+      if (elided !== undefined && tokens[j] !== undefined) {
+        clauses.push({ tokens: current, question: false });
+        current = subjectTokens(elided, tokens[j]!);
+        having = elided.includes('have');
         i = j - 1;
         continue;
       }
     }
     current.push(token);
+    having ||= HAVING.has(token.w);
   }
   if (current.length > 0) clauses.push({ tokens: current, question: false });
   if (question && clauses.length > 0) clauses.at(-1)!.question = true;
   return clauses;
+}
+
+/**
+ * A sentence that is a list about the user from its first word ("vegan, 42, two cats",
+ * "married, 2 kids, work in IT", "23 y/o"): its first item gets its subject back as the later
+ * ones do. Only a short sentence or one with a comma after that first item.
+ */
+function listOpening(tokens: readonly Token[]): Token[] {
+  let j = 0;
+  while (j < tokens.length && (FILLERS.has(tokens[j]!.w) || tokens[j]!.w === ',')) j++;
+  const first = tokens[j];
+  if (first === undefined || SUBJECT_START.has(first.w) || NON_STATEMENT_START.has(first.w)) return [];
+  const comma = tokens.findIndex((token, k) => k > j && token.w === ',');
+  if (comma < 0 ? tokens.length - j > 4 : comma - j > 4) return [];
+  const words = elidedSubject(tokens, j, true, false);
+  return words === undefined ? [] : subjectTokens(words, first);
 }
 
 /** Longest stretch read as one sentence: a wall of text without a full stop is read in pieces of this size, cut at a space. */

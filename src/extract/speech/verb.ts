@@ -4,7 +4,7 @@
  * rewritten for "the user" with its time resolved.
  */
 import type { Topic } from '../topics';
-import { CONDITIONS, FREQUENCY, HABIT_VERBS, LANGUAGES, MENTAL, PETS, RELATIVES } from './lexicon';
+import { CONDITIONS, DIETS, FREQUENCY, HABIT_VERBS, LANGUAGES, MENTAL, PETS, RELATIVES } from './lexicon';
 import { draft, objectAt, placeAt, sentence, type Draft, type Phrase, type Reading } from './phrase';
 import type { Verbal } from './verbal';
 import { isGerund, isPast, lemmaOf, thirdPerson } from './verbs';
@@ -186,11 +186,17 @@ export function verbFacts(reading: Reading, verbal: Verbal, first: number): Draf
   if (lemma === 'born') return bornFacts(reading, from, first, 'was born');
   if (tensed.tense === 'future' && !TRAVEL.has(lemma) && lemma !== 'move') return say('plan', verbWord, objectAt(reading, from), 0.7);
   if (lemma === 'live' || lemma === 'reside' || lemma === 'stay') {
-    if (next !== 'in' && next !== 'near' && next !== 'outside' && next !== 'with' && next !== 'alone') return [];
-    const place = next === 'alone' ? objectAt(reading, from + 1, 6) : placeAt(reading, from + 1);
+    if (next !== 'in' && next !== 'near' && next !== 'outside' && next !== 'with' && next !== 'alone' && next !== 'by') return [];
+    const place = next === 'alone' || next === 'with' || next === 'by' ? objectAt(reading, from + 1, 6) : placeAt(reading, from + 1);
     const topic: Topic = next === 'with' ? 'family' : tensed.tense === 'present' ? 'home' : 'event';
     return say(topic, `${verbWord} ${next}`, place, 0.85);
   }
+  // "I rent a room in Bristol": where the user lives.
+  if (lemma === 'rent' && tensed.tense === 'present' && !tensed.negated) return say('home', verbWord, objectAt(reading, from, 8), 0.75);
+  // "I can't stand coriander": a dislike.
+  if (lemma === 'stand' && tensed.can && tensed.negated) return say('preference', verbWord, objectAt(reading, from, 8), 0.8);
+  // "I keep kosher", "I keep halal": a diet.
+  if (lemma === 'keep' && DIETS.has(next ?? '')) return say('diet', verbWord, objectAt(reading, from, 3), 0.85);
   if (lemma === 'move' && next === 'from' && tensed.tense !== 'future') return say('origin', `${verbWord} from`, placeAt(reading, from + 1), 0.75);
   if (lemma === 'move' && next === 'to') return say(tensed.tense === 'future' ? 'plan' : 'home', `${verbWord} to`, placeAt(reading, from + 1), 0.8);
   if (lemma === 'grow' && next === 'up') return say('origin', `${verbWord} up`, objectAt(reading, from + 1, 6), 0.8);

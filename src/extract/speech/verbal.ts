@@ -21,6 +21,8 @@ export interface Verbal {
   adverbs: string[];
   /** Index of the main verb (or of be's complement). */
   at: number;
+  /** "might be", "may be": the fact is a guess. */
+  hedged?: boolean;
 }
 
 const DROPPED = new Set([
@@ -84,6 +86,13 @@ export function verbalAt(tokens: readonly Token[], from: number, subject: string
   let haveAux = verbal.tense === 'perfect';
   for (let guard = 0; guard < 8 && i < tokens.length; guard++) {
     const w = tokens[i]!.w;
+    // "I might be allergic to cats": a hedged state, read as one (the clause's hedge lowers it).
+    if ((w === 'might' || w === 'may') && tokens[i + 1]?.w === 'be' && verbal.tense === 'present' && !verbal.be) {
+      verbal.be = true;
+      verbal.hedged = true;
+      i += 2;
+      continue;
+    }
     if (MODAL.has(w)) return undefined;
     if (!verbal.be && (w === 'am' || w === 'm')) {
       verbal.be = true;
