@@ -72,9 +72,10 @@ export function createMemory(memoryOptions?: MemoryOptions): Promise<Memory> {
 }
 
 /** The embedder a memory runs with, checked, behind its cache of recent texts; compute is released if it cannot be had. */
-async function openEmbedder(given: Embedder, compute: ComputeClient): Promise<CachingEmbedder> {
+async function openEmbedder(given: Embedder | undefined, compute: ComputeClient): Promise<CachingEmbedder> {
   try {
-    return cachingEmbedder(checkEmbedder(await resolveEmbedder(given, compute)));
+    // The built-in embedder is handed each call's owner key (compute's token cache is per owner); a plugin never is.
+    return given === undefined ? cachingEmbedder(checkEmbedder(computeHashEmbedder(compute), true)) : cachingEmbedder(checkEmbedder(await resolveEmbedder(given, compute)));
   } catch (error) {
     compute.close();
     throw error;
@@ -141,7 +142,7 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, { onE
   const indexedDb = options.storage === undefined ? indexedDbModule() : undefined;
   indexedDb?.catch(() => {});
   const compute = createComputeClient(computeOptions(options, createWorker));
-  const embedder = await openEmbedder(options.embedder ?? computeHashEmbedder(compute), compute);
+  const embedder = await openEmbedder(options.embedder, compute);
   onEmbedder?.(embedder);
   let closed = false;
   let closing: Promise<void> | undefined;

@@ -114,10 +114,10 @@ describe('vite build (library)', () => {
     const own = new Set(closure('engram.js', true).files);
     // Stateless compute code an adapter may share with the main entry besides the model runtime
     // (below): for Chroma's held vectors, the scan kernel (matrix, its by-dimension code columns,
-    // WASM kernel and its bytes, code layout). None of it holds module state or reaches the
-    // records layer.
+    // WASM kernel and its bytes, code layout), and the erasure channel both backends announce on.
+    // None of it holds module state or reaches the records layer.
     const shared: Record<string, string[]> = {
-      chroma: ['worker/matrix.js', 'worker/columns.js', 'worker/wasm-kernel.js', 'worker/code-layout.js', 'worker/kernel-wasm.js'],
+      chroma: ['worker/matrix.js', 'worker/columns.js', 'worker/wasm-kernel.js', 'worker/code-layout.js', 'worker/kernel-wasm.js', 'storage/erasure-channel.js'],
     };
     for (const [name, bare] of Object.entries(expected)) {
       const { files, bare: imported } = closure(`${name}.js`, true);

@@ -12,6 +12,7 @@ import { withLineage } from '../storage/lineage';
 import { writeOwner, type OwnerWrite } from '../storage/write-owner';
 import { MAX_NEIGHBOURS, planConsolidation, type PlanContext, type PlanTarget } from './plan';
 import { planHeld, queuedFacts } from '../review/hold';
+import { alreadySaid } from './correction';
 
 export interface ConsolidateDeps {
   storage: Storage;
@@ -39,9 +40,10 @@ export interface ConsolidateRequest {
   /** The id of the memory the write replaces (`target.replaces`): read with the sweep. */
   replacing?: string;
   /**
-   * Only an UPDATE of `replacing` may be written (a correction), or nothing: when that memory is
-   * no longer active as the write decides (forgotten or corrected by a write that landed first),
-   * the write resolves to no operation; when the plan is anything but an UPDATE of it (the trust
+   * Only an UPDATE of `replacing` may be written (a correction), or nothing: when that memory (or
+   * the version that superseded it) already says the candidate, the write resolves to a NOOP of
+   * it (correction.ts); when it is no longer active as the write decides (forgotten or corrected
+   * by a write that landed first), to no operation; when the plan is anything but an UPDATE of it (the trust
    * gate refused it, an episode makes a new one), to the plan's operations, and nothing is
    * committed.
    */
@@ -101,9 +103,15 @@ async function decideAndCommit(
     const records = await store.workingSet(owner, { ids: [...new Set([...neighbourIds.flat(), ...(request.replacing !== undefined ? [request.replacing] : [])])], topics, facts, scope: target.scope, sourceId: request.source.id });
     for (const record of records) working.set(record.id, record);
   }
-  // A correction of a memory that is no longer active (a forget or another correction landed first) writes nothing.
+  // A correction to what the memory (or the version that superseded it meanwhile) already says
+  // writes nothing (checked here, under the lock); one of a memory that is no longer active (a
+  // forget or another correction landed first) writes nothing either.
   const replaced = request.replacing === undefined ? undefined : working.get(request.replacing);
-  if (request.replaceOnly && (replaced === undefined || replaced.invalidatedAt !== undefined)) return [];
+  if (request.replaceOnly) {
+    const said = await alreadySaid(store, owner, replaced, candidates[0]?.content ?? '');
+    if (said) return [said];
+    if (replaced === undefined || replaced.invalidatedAt !== undefined) return [];
+  }
   const loaded = new Set(working.keys());
   const now = deps.clock();
   const context = { ...deps.context, now };

@@ -4,18 +4,23 @@
  */
 import { callPlugin, PluginError, ValidationError } from '../errors';
 import type { Embedder } from './embedder';
+import type { KeyedEmbedder } from './embedding-cache';
 import { normalize } from './vector';
 
-/** Checks an embedder's output (count, length, finiteness) and re-normalises it: cosine = dot needs unit vectors. */
-export function checkEmbedder(embedder: Embedder): Embedder {
+/**
+ * Checks an embedder's output (count, length, finiteness) and re-normalises it: cosine = dot
+ * needs unit vectors. `keyed`: engram's own embedder, handed the caller's cache key (the
+ * owner's partition); a plugin never is (an owner's id is not its business).
+ */
+export function checkEmbedder(embedder: Embedder | KeyedEmbedder, keyed = false): KeyedEmbedder {
   if (typeof embedder?.embed !== 'function' || typeof embedder.id !== 'string' || !Number.isInteger(embedder.dim) || embedder.dim <= 0) {
     throw new ValidationError('options.embedder', 'must be { id: string, dim: positive integer, embed(texts) }');
   }
   return {
     id: embedder.id,
     dim: embedder.dim,
-    async embed(texts) {
-      const vectors = await callPlugin(`embedder '${embedder.id}'`, () => embedder.embed(texts));
+    async embed(texts, cacheKey) {
+      const vectors = await callPlugin(`embedder '${embedder.id}'`, () => (keyed && cacheKey !== undefined ? (embedder as KeyedEmbedder).embed(texts, cacheKey) : embedder.embed(texts)));
       if (!Array.isArray(vectors) || vectors.length !== texts.length) {
         throw new PluginError(`embedder '${embedder.id}' returned ${Array.isArray(vectors) ? vectors.length : typeof vectors} vectors for ${texts.length} texts`);
       }

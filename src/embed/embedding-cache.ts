@@ -46,8 +46,12 @@ export interface CachingEmbedder extends KeyedEmbedder {
   readonly cached: number;
 }
 
-/** `embedder` (checked: unit vectors of `dim`) behind a bounded cache of the texts it embedded. */
-export function cachingEmbedder(embedder: Embedder, limit = EMBED_CACHE_LIMIT): CachingEmbedder {
+/**
+ * `embedder` (checked: unit vectors of `dim`) behind a bounded cache of the texts it embedded.
+ * The key goes on to `embedder` (a {@link KeyedEmbedder}: the built-in hash embedder keys
+ * compute's token cache by it; a plain one ignores it).
+ */
+export function cachingEmbedder(embedder: KeyedEmbedder, limit = EMBED_CACHE_LIMIT): CachingEmbedder {
   // Keyed by JSON [cacheKey, text]: no two (key, text) pairs share an entry.
   const vectors = new Map<string, Float32Array>();
   let generation = 0;
@@ -75,7 +79,7 @@ export function cachingEmbedder(embedder: Embedder, limit = EMBED_CACHE_LIMIT): 
       generation++;
     },
     async embed(texts, cacheKey) {
-      if (cacheKey === undefined || texts.length > EMBED_CACHE_CALL) return embedder.embed(texts);
+      if (cacheKey === undefined || texts.length > EMBED_CACHE_CALL) return embedder.embed(texts, cacheKey);
       const entry = (text: string) => JSON.stringify([cacheKey, text]);
       const found = new Map<string, Float32Array>();
       for (const text of texts) {
@@ -85,7 +89,7 @@ export function cachingEmbedder(embedder: Embedder, limit = EMBED_CACHE_LIMIT): 
       const missing = [...new Set(texts.filter((text) => !found.has(text)))];
       if (missing.length) {
         const at = generation;
-        const embedded = await embedder.embed(missing);
+        const embedded = await embedder.embed(missing, cacheKey);
         missing.forEach((text, i) => {
           found.set(text, embedded[i]!);
           if (at === generation && limit > 0) keep(entry(text), embedded[i]!);

@@ -1,4 +1,5 @@
 import type { Embedder } from './embedder';
+import type { KeyedEmbedder } from './embedding-cache';
 import { STOPWORDS } from './stopwords';
 import { ValidationError } from '../errors';
 import { wordsOf } from '../text';
@@ -17,19 +18,19 @@ export function hashEmbedderId(dim: number): string {
  * of the client would close a cycle.
  */
 export interface HashCompute {
-  embed(texts: string[], dim: number): Promise<Float32Array[]>;
+  embed(texts: string[], dim: number, cacheKey?: string): Promise<Float32Array[]>;
 }
 
 /**
  * The default embedder of a memory: the hash embedder computed by `compute` (in the worker
  * where there is one), under the same id as {@link createHashEmbedder} gives in this thread.
  */
-export function computeHashEmbedder(compute: HashCompute, dim: number = HASH_DIM): Embedder {
+export function computeHashEmbedder(compute: HashCompute, dim: number = HASH_DIM): KeyedEmbedder {
   // One short text (a retrieve's query) is embedded on the calling thread, the same vector as
   // compute's in microseconds: a worker round trip would cost a warm retrieve more than its scan.
-  // No token cache here: user text stays in compute's cache only, which erasure clears.
+  // No token cache here: user text stays in compute's cache only (per owner: `cacheKey`), which erasure clears.
   const here = hashEmbedding(dim, false);
-  return { id: hashEmbedderId(dim), dim, embed: (texts) => (texts.length === 1 && texts[0]!.length <= HERE_CHARS ? Promise.resolve([here(texts[0]!)]) : compute.embed([...texts], dim)) };
+  return { id: hashEmbedderId(dim), dim, embed: (texts, cacheKey) => (texts.length === 1 && texts[0]!.length <= HERE_CHARS ? Promise.resolve([here(texts[0]!)]) : compute.embed([...texts], dim, cacheKey)) };
 }
 
 /** Longest single text {@link computeHashEmbedder} embeds on the calling thread (a query, a fact). */

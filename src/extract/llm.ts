@@ -1,13 +1,13 @@
 /**
  * An LLM extractor: the seed's EXTRACTION_PROMPT and a JSON schema for structured output,
  * around a completion function the application supplies (engram makes no network call of its
- * own and holds no API key). The model's answer is data: it is parsed and validated, and
- * anything that reads as an instruction is dropped before consolidation sees it.
+ * own and holds no API key). The model's answer is data: it is parsed and validated here, and
+ * screened where every extractor's candidates are (candidates.ts `extractCandidates`: an
+ * "extracted fact" or excerpt that reads as an instruction never becomes a memory).
  */
 import { z } from 'zod/mini';
 import { PluginError } from '../errors';
 import type { CandidateInput, ChatMessage } from '../schema';
-import { instructionSignal } from '../defences';
 import { oneLine } from '../text';
 import type { Extractor } from './extractor';
 import { EXCLUSIVE_TOPICS, TOPIC_DESCRIPTIONS, TOPICS } from './topics';
@@ -108,14 +108,9 @@ export function createLlmExtractor(options: LlmExtractorOptions): Extractor {
     async extract(userMessages) {
       const prompt = EXTRACTION_PROMPT.replace('{topics}', () => topics).replace('{conversation}', () => render(userMessages));
       const { memories } = parseAnswer(await options.complete({ prompt, schema }));
-      const candidates: CandidateInput[] = [];
-      for (const memory of memories) {
-        // The model read text the user controls: an "extracted fact" that is an instruction is
-        // an injection that got through it, and never becomes a memory.
-        if (instructionSignal(memory.content) !== undefined) continue;
-        candidates.push({ ...memory, topic: memory.topic.toLowerCase() });
-      }
-      return candidates;
+      // The model read text the user controls: an instruction it passed on as a fact is dropped
+      // by extractCandidates' screen, the one every extractor's candidates go through.
+      return memories.map((memory): CandidateInput => ({ ...memory, topic: memory.topic.toLowerCase() }));
     },
   };
 }

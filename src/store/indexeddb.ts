@@ -11,7 +11,7 @@ import { guardEviction } from './eviction';
 import { EngramDatabase, type DatabaseOptions } from './database';
 import { finishUpgrades } from './unfinished-upgrades';
 import { watchPartitions } from './watch';
-import { createErasureChannel } from './erasure-channel';
+import { createErasureChannel } from '../storage/erasure-channel';
 import { checkSealing, installSealing } from './sealing';
 import { createStore, type Store } from './store';
 import { createVectorIndex, type VectorIndex, type VectorIndexDeps } from './vector-index';

@@ -6,7 +6,7 @@
 import { Dexie } from 'dexie';
 import { toStorageError } from '../errors';
 import { byCreation, MemoryRecord, type Scope } from '../schema';
-import type { Commit, RecordStore } from '../storage/contract';
+import type { RecordStore } from '../storage/contract';
 import { lineageOfCommit } from '../storage/lineage';
 import { sameFactKey } from '../text';
 import { activeAfter, createActiveSets } from './active-set';
@@ -17,7 +17,8 @@ import { parseInputRows } from '../storage/input-row';
 import { hydrate, sharedReads, toWorking } from './lineage-read';
 import { appPartition, isVisibleTo, partitionOf, userPartition, type Owner } from '../storage/owner';
 import { commitRows, prepareSeals, refuseMixedSealing } from './sealing';
-import { isWiped, writePackLog } from './vector-log';
+import { writePackLog } from './vector-log';
+import { erasesText, redactsText } from '../storage/erasure-channel';
 import { checkpointDue, nextVersions, refuseExistingIds, refuseRevokedInputs } from './commit-checks';
 import { createRecordCache, type RecordCache } from './record-cache';
 import { createRecordFill } from './record-fill';
@@ -282,8 +283,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
       // An erasure's redactions (and a rewrite of stored conversations) reach records the commit
       // does not list: no record cache may follow it by the rows it wrote (below, and vector-log.ts).
       const redacts = redactsText(commit);
-      // An erasure: a redaction, or a record whose vector it wipes (an erased record keeps no text).
-      const erases = redacts || records.some(isWiped);
+      const erases = erasesText(commit);
       // Encrypted at rest: everything this commit can write is sealed first (sealing.ts).
       let release = () => {};
       let written: MemoryRow[] = [];
@@ -348,11 +348,6 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
       }
     },
   };
-}
-
-/** Whether a commit redacts: it revokes sources, blanks excerpts, or deletes or rewrites stored conversations. */
-function redactsText({ revoke, redactExcerpts, deleteInputs = [], rewriteInputs = [] }: Commit): boolean {
-  return revoke !== undefined || redactExcerpts !== undefined || deleteInputs.length > 0 || rewriteInputs.length > 0;
 }
 
 /** The owners of some inputs, once each. */

@@ -10,6 +10,8 @@ import { lexicalTerms } from '../embed/terms';
 import { decayHalfLife, type MemoryRecord } from '../schema';
 import type { EngramDatabase, MemoryRow, VectorLogRow, VectorRowInput } from './database';
 import { partitionOf } from '../storage/owner';
+// A wiped record's vector (erasure stores a zero vector): packs must not keep the old one.
+import { isWiped } from '../storage/erasure-channel';
 
 /** A log row's inputs; `terms` is absent in rows written before the lexical channel. */
 export type LoggedRowInput = VectorRowInput & { terms?: Uint32Array };
@@ -27,14 +29,6 @@ export function toVectorInput(record: MemoryRecord): LoggedRowInput {
     scope: record.scope,
     sessionId: record.sessionId ?? '',
   };
-}
-
-/**
- * True when an inactive record's vector was wiped (erasure stores a zero vector): packs must
- * not keep the old one. Active zero vectors (text of stopwords only) are ordinary rows.
- */
-export function isWiped(record: MemoryRecord): boolean {
-  return record.invalidatedAt !== undefined && record.embedding.every((value) => value === 0);
 }
 
 /** The key range of one partition in `[partition+part]` and `[partition+version]`. */

@@ -19,6 +19,9 @@ import { identity, REDACTED } from '../forget/erasure-plan';
 import type { Candidate, MemoryRecord, Operation } from '../schema';
 import type { InputRow, Owner, Storage, WriteInput } from '../storage/contract';
 import { writeOwner, type OwnerWrite } from '../storage/write-owner';
+import { createRedactor, type Redactor } from '../storage/redaction';
+import { EPISODE_TOPIC } from '../extract/topics';
+import { spansOf } from '../forget/take-out';
 
 export interface UndoDeps {
   storage: Storage;
@@ -69,14 +72,14 @@ function checkUntouched(memory: MemoryRecord): void {
   }
 }
 
-/** The stored input whose write made `memory` (its newest source, at that time), and the candidate of it. */
-async function inputOf(deps: UndoDeps, memory: MemoryRecord, owner: Owner): Promise<{ input: InputRow & WriteInput; rest: Candidate[] }> {
+/** The stored input whose write made `memory` (its newest source, at that time), the candidate of it, and the input's other candidates. */
+async function inputOf(deps: UndoDeps, memory: MemoryRecord, owner: Owner): Promise<{ input: InputRow & WriteInput; fact: Candidate; rest: Candidate[] }> {
   const source = memory.sources.at(-1)!;
   const inputs = (await deps.storage.records.inputsOf(owner, source.id)).filter((input): input is InputRow & WriteInput => input.kind !== 'prune' && input.at === source.at);
   for (const input of inputs.reverse()) {
     const candidates = input.candidates ?? (await deps.candidatesOf(input));
     const index = candidates.findIndex((candidate) => candidate.topic === memory.topic && candidate.content === memory.content);
-    if (index >= 0) return { input, rest: candidates.filter((_, i) => i !== index) };
+    if (index >= 0) return { input, fact: candidates[index]!, rest: candidates.filter((_, i) => i !== index) };
   }
   throw new ConflictError(`cannot undo: the write that made memory '${memory.id}' (source '${source.id}' at ${new Date(source.at).toISOString()}) is no longer stored, so its fact cannot be taken out of it`);
 }
@@ -104,7 +107,7 @@ async function undoOnce(deps: UndoDeps, operation: Operation, owner: Owner, writ
   const store = deps.storage.records;
   const { memory, target } = await readOperation(deps, operation, owner);
   checkUntouched(memory);
-  const { input, rest } = await inputOf(deps, memory, owner);
+  const { input, fact, rest } = await inputOf(deps, memory, owner);
   const now = deps.clock();
   const removed: MemoryRecord = {
     ...memory,
@@ -118,9 +121,9 @@ async function undoOnce(deps: UndoDeps, operation: Operation, owner: Owner, writ
     ],
   };
   const restored = target && reactivated(target, deps.newId(), `restored: '${target.id}' as it was before the undone update '${memory.id}'`, now);
-  // The fact leaves its input; an input left with no fact goes whole.
+  // The fact leaves its input, with where it was said; an input left with no fact goes whole.
   const log = await store.inputs(owner);
-  const reduced: InputRow[] = rest.length > 0 ? [{ ...withoutSeq(input), candidates: rest }] : [];
+  const { reduced, redactor } = withoutFact(input, fact, rest);
   const planned = activeSet([...(await store.list(owner, { scopes: ['user', 'session'], includeInvalid: false })).filter((record) => record.id !== memory.id), ...(restored ? [restored] : [])]);
   // The undo must leave what a store without the fact would hold, with the rest of the input
   // where it was and (as the commit stores it) after the later inputs alike.
@@ -132,12 +135,28 @@ async function undoOnce(deps: UndoDeps, operation: Operation, owner: Owner, writ
     }
   }
   const written = [removed, ...(restored ? [restored] : [])];
-  // An input that goes whole (a remember's) leaves no message to quote the fact: its excerpt
-  // leaves the memory's source rows too, not only the record's summary of them.
+  // The fact's excerpt leaves every memory's source rows that quote it (the sentence's other
+  // facts' included), not only the record's summary of them: nothing is left to quote it.
   const said = memory.sources.at(-1);
-  const blank = reduced.length === 0 && said !== undefined && said.excerpt !== '' ? { redactExcerpts: { ...owner, sourceIds: [said.id], excerpts: [said.excerpt] } } : {};
+  const blank = said !== undefined && said.excerpt !== '' && (reduced.length === 0 || redactor.quotes(said.excerpt)) ? { redactExcerpts: { ...owner, sourceIds: [said.id], excerpts: [said.excerpt] } } : {};
   await write.commit({ records: written, creates: restored ? [restored.id] : [], inputs: reduced, deleteInputs: [input.seq!], inputsBaseVersion: write.versions.get(write.partition)!, ...blank });
   return { removed: memory.id, restored: restored ? { from: target!.id, to: restored.id } : null };
+}
+
+/**
+ * `input` without the undone `fact` (its other candidates `rest`): none left, it goes whole;
+ * else its candidate leaves, and the span it was said in (forget/take-out.ts `spansOf`: the
+ * clauses of its excerpt that state it apart from the other facts of the sentence, the whole
+ * excerpt when it was said alone) leaves the messages and the other facts' excerpts. An
+ * episode's candidate keeps its text: the turn's episode is a memory of its own, which its own
+ * undo or forget takes out.
+ */
+function withoutFact(input: InputRow & WriteInput, fact: Candidate, rest: readonly Candidate[]): { reduced: InputRow[]; redactor: Redactor } {
+  const redactor = createRedactor(spansOf(fact, input.messages, rest).filter((span) => span.trim() !== ''));
+  if (rest.length === 0) return { reduced: [], redactor };
+  const candidates = rest.map((candidate) => (candidate.topic === EPISODE_TOPIC ? candidate : { ...candidate, excerpt: redactor.excerpt(candidate.excerpt) }));
+  const messages = input.messages.map((message) => ({ ...message, content: redactor.text(message.content) }));
+  return { reduced: [{ ...withoutSeq(input), messages, candidates }], redactor };
 }
 
 /**

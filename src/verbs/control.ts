@@ -9,7 +9,7 @@ import { EPISODE_TOPIC } from '../episode/episode';
 import { ConflictError } from '../errors';
 import { parseInput, parseOwner, type OwnerOptions } from '../options';
 import { Id, Text, type MemoryRecord, type Operation } from '../schema';
-import { sameFactKey } from '../text';
+import { isAlreadySaid } from '../consolidate/correction';
 import type { MemoryDeps } from './deps';
 import { remember } from './remember';
 
@@ -24,12 +24,10 @@ export async function correct(deps: MemoryDeps, id: string, content: string, own
   const parsed = parseOwner(owner, 'owner');
   const memory = await readOwnMemory(deps.storage, memoryId, parsed, 'correct');
   if (memory.topic === EPISODE_TOPIC) throw new ConflictError(`memory '${memoryId}' was not corrected: it is an episode (what a turn of the conversation said), not a fact a correction replaces; forget it instead`);
-  // The memory already says it: nothing to correct, nothing written.
-  if (sameFactKey(text) === sameFactKey(memory.content)) {
-    return { action: 'NOOP', memoryId, targetId: memoryId, content: memory.content, reason: `${memoryId} already says this: nothing to correct` };
-  }
   // The same write as remember({ replaces }): an UPDATE of that memory, stored as an input, so
-  // a replay (forgetSource of another source, asOf, import) makes the same correction.
+  // a replay (forgetSource of another source, asOf, import) makes the same correction. Whether
+  // the memory already says it (a NOOP, nothing written) is decided there, under the write lock
+  // (consolidate/correction.ts): a correction started together with the same one finds it made.
   const operation = await remember(
     deps,
     { content: text, topic: memory.topic, importance: memory.importance, halfLifeDays: memory.halfLifeDays },
@@ -48,7 +46,7 @@ export async function correct(deps: MemoryDeps, id: string, content: string, own
     await readOwnMemory(deps.storage, memoryId, parsed, 'correct');
     throw new ConflictError(`memory '${memoryId}' was not corrected: it changed while the correction was written`);
   }
-  if (operation.action === 'UPDATE') return operation;
+  if (operation.action === 'UPDATE' || isAlreadySaid(operation)) return operation;
   // Refused (the trust gate): consolidate committed nothing of it.
   throw new ConflictError(`memory '${memoryId}' was not corrected: ${operation.reason}`);
 }

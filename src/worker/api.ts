@@ -158,6 +158,8 @@ export interface ComputeStats {
   kernel: 'wasm-simd' | 'js';
   /** How the kernel's memory holds the vectors. */
   codes: 'f32' | 'i8';
+  /** Owners (cache keys) whose token features the hash embedder holds. */
+  tokenCaches: number;
 }
 
 /** A partition's rows copied out in chunks (for writing a packed snapshot of the store). */
@@ -183,8 +185,11 @@ export interface ModelEmbedderSpec {
 
 /** Every method may be called across the worker boundary: arguments and results are cloneable. */
 export interface ComputeApi {
-  /** Hash-embeds texts (the built-in embedder). */
-  embed(texts: string[], dim: number): Float32Array[];
+  /**
+   * Hash-embeds texts (the built-in embedder). Token features are cached per `cacheKey` (the
+   * owner's partition: one owner's text never serves another's); without one, none is kept.
+   */
+  embed(texts: string[], dim: number, cacheKey?: string): Float32Array[];
   /**
    * Replaces a partition's rows wholesale and records the store version they reflect.
    * `capacity` reserves room for that many rows (a load that arrives in chunks appends the

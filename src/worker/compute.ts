@@ -46,12 +46,16 @@ function scopeMask(scopes: readonly Scope[]): number {
   return mask;
 }
 
+/** Owners whose token caches compute keeps at once (the least recently used goes first). */
+const TOKEN_CACHE_KEYS = 16;
+
 /** Creates a compute engine; the worker exposes exactly this object. */
 export function createCompute(options: ComputeOptions = {}): ComputeApi {
   const module = options.kernel === 'js' ? null : loadKernelModule();
   const codes = options.codes ?? 'i8';
   const partitions = new Map<string, Partition>();
-  const embedders = new Map<number, ReturnType<typeof createHashEmbedder>>();
+  // Hash embedders by [dim, cache key], each with its token cache: per owner, most recently used last.
+  const embedders = new Map<string, ReturnType<typeof createHashEmbedder>>();
 
   /** Lets partition `key` go, with any work its matrix has queued. */
   function forget(key: string): void {
@@ -59,9 +63,14 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
     partitions.delete(key);
   }
 
-  function embedderFor(dim: number) {
-    let embedder = embedders.get(dim);
-    if (!embedder) embedders.set(dim, (embedder = createHashEmbedder(dim)));
+  /** The hash embedder of `cacheKey`'s texts; without a key, one whose token cache lives for the call. */
+  function embedderFor(dim: number, cacheKey: string | undefined) {
+    if (cacheKey === undefined) return createHashEmbedder(dim);
+    const key = JSON.stringify([dim, cacheKey]);
+    const embedder = embedders.get(key) ?? createHashEmbedder(dim);
+    embedders.delete(key);
+    embedders.set(key, embedder);
+    while (embedders.size > TOKEN_CACHE_KEYS) embedders.delete(embedders.keys().next().value!);
     return embedder;
   }
 
@@ -145,8 +154,8 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
   }
 
   return {
-    embed(texts, dim) {
-      const embedder = embedderFor(dim);
+    embed(texts, dim, cacheKey) {
+      const embedder = embedderFor(dim, cacheKey);
       return texts.map((text) => embedder.embedOne(text));
     },
 
@@ -240,7 +249,7 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
         rows += partition.size;
         bytes += bytesOf(partition);
       }
-      return { partitions: partitions.size, rows, bytes, kernel: module ? 'wasm-simd' : 'js', codes: module ? codes : 'f32' };
+      return { partitions: partitions.size, rows, bytes, kernel: module ? 'wasm-simd' : 'js', codes: module ? codes : 'f32', tokenCaches: embedders.size };
     },
   };
 }

@@ -91,6 +91,16 @@ describe("the user's verbs", () => {
       expect(await test.memory.export(owner)).toEqual(before);
       expect((await test.memory.get(diet.id, owner)).confidence).toBe(diet.confidence);
     });
+    it('makes one UPDATE of two identical corrections started together; the other is a NOOP of it', async () => {
+      const { test, diet, seat } = await seeded();
+      const results = await Promise.allSettled([test.memory.correct(diet.id, 'The user is vegan.', owner), test.memory.correct(diet.id, 'The user is vegan.', owner)]);
+      expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled']);
+      const [first, second] = results.map((result) => (result as PromiseFulfilledResult<Awaited<ReturnType<typeof test.memory.correct>>>).value);
+      expect(first).toMatchObject({ action: 'UPDATE', targetId: diet.id, content: 'The user is vegan.' });
+      expect(second).toMatchObject({ action: 'NOOP', memoryId: first!.memoryId, targetId: first!.memoryId, content: 'The user is vegan.' });
+      expect((await test.memory.list(owner)).map((record) => record.content).sort()).toEqual([seat.content, 'The user is vegan.'].sort());
+      expect((await test.memory.export(owner)).inputs.filter((input) => 'source' in input && input.source.id === `correction:${diet.id}`)).toHaveLength(1);
+    });
   });
 
   describe('Memory.pin and Memory.unpin', () => {

@@ -1,5 +1,5 @@
 /**
- * Erasure reaches every tab's caches of user text (src/store/erasure-channel.ts) in Chromium:
+ * Erasure reaches every tab's caches of user text (src/storage/erasure-channel.ts) in Chromium:
  * real IndexedDB, compute in a module Worker in each tab, two tabs of one profile. Tab A embeds a
  * query and holds it; tab B erases; tab A's next retrieve of the same query embeds it again.
  */

@@ -12,6 +12,7 @@
 import { IdCollisionError, partitionOf, PermissionError, StorageError, userPartition, type MemoryRecord } from 'engram';
 import type { Source } from '../../schema';
 import type { Commit, CommitResult, WriteInput } from '../../storage/contract';
+import { erasesText } from '../../storage/erasure-channel';
 import type { ChromaRow, Collections, ReadRow } from './collections';
 import { commitPlan, type IntentOptions, type Write } from './intents';
 import type { Held, Snapshots } from './snapshot';
@@ -22,7 +23,24 @@ import { and, eq } from './where';
 /** Inputs one commit may append (their seqs are `version × SEQ_SPAN + i`; 2^33 commits per owner stay exact). */
 const SEQ_SPAN = 2 ** 20;
 
-export function createCommit(collections: Collections, intents: IntentOptions, snapshots: Snapshots): (commit: Commit) => Promise<CommitResult> {
+/**
+ * The commit, telling the other instances over these collections (`onErased`: the erasure
+ * channel's announce) after each one that erases user text, and after one that failed (it
+ * may have committed, or be finished by another instance's recovery).
+ */
+export function createCommit(collections: Collections, intents: IntentOptions, snapshots: Snapshots, onErased?: () => void): (commit: Commit) => Promise<CommitResult> {
+  const commitOnce = createPlainCommit(collections, intents, snapshots);
+  return async (commit) => {
+    if (!erasesText(commit)) return commitOnce(commit);
+    try {
+      return await commitOnce(commit);
+    } finally {
+      onErased?.();
+    }
+  };
+}
+
+function createPlainCommit(collections: Collections, intents: IntentOptions, snapshots: Snapshots): (commit: Commit) => Promise<CommitResult> {
   return async (commit) => {
     const { records, inputs = [], rewriteInputs = [], revoke, redactExcerpts } = commit;
     if (inputs.length >= SEQ_SPAN) throw new StorageError(`one commit on Chroma appends at most ${SEQ_SPAN - 1} stored inputs (got ${inputs.length}); nothing was written. Import the owner's history in parts.`);

@@ -3,11 +3,13 @@
  * writer that died (finished or withdrawn before anything is read), and the two layers of the
  * contract over them. The lock namespace is the server, tenant, database and prefix, so every
  * instance on the same collections takes turns with the others in this realm; instances in
- * other processes meet at the intents (intents.ts).
+ * other processes meet at the intents (intents.ts). Erasures are announced on the
+ * BroadcastChannel named after that namespace (storage/erasure-channel.ts).
  */
 import { ClosedError } from 'engram';
 import type { RecordStore, Storage, StorageBackend, StorageContext, VectorLayer } from '../../storage/contract';
 import { openCollections, type ChromaConnection, type WriteFaults } from './collections';
+import { createErasureChannel } from '../../storage/erasure-channel';
 import { createCommit } from './commit';
 import { recoverIntents, upgradeFormat, type IntentOptions } from './intents';
 import { createRecordReads } from './records';
@@ -51,19 +53,24 @@ export async function openChromaStorage(connection: ChromaConnection & { collect
   } catch (error) {
     throw collections.fail('finishing commits left behind', error);
   }
+  const { tenant = 'default_tenant', database = 'default_database' } = connection;
+  const lockName = internals.lockName ?? `chroma:${collections.url}/${tenant}/${database}/${connection.collectionPrefix}`;
+  // Erasures are told to the other instances in this realm over the same collections (docs/chroma.md).
+  const erasures = createErasureChannel(lockName);
   const quarantined = new Set<string>();
   const snapshots = createSnapshots(collections, intents, context.embedder.id, quarantined, internals.maxHeldRows);
-  const records: RecordStore = { quarantined, ...createRecordReads(collections, intents, quarantined, snapshots), commit: createCommit(collections, intents, snapshots) };
+  const records: RecordStore = { quarantined, ...createRecordReads(collections, intents, quarantined, snapshots), commit: createCommit(collections, intents, snapshots, erasures.announce) };
   const vectors = createVectorLayer(snapshots, context.embedder.id, context.embedder.dim);
   let closed = false;
   const isClosed = () => closed;
-  const { tenant = 'default_tenant', database = 'default_database' } = connection;
   return {
-    lockName: internals.lockName ?? `chroma:${collections.url}/${tenant}/${database}/${connection.collectionPrefix}`,
+    lockName,
     records: guardClosed(records, isClosed),
     vectors: guardClosed(vectors, isClosed),
+    watchErasures: erasures.listen,
     async close() {
       closed = true;
+      erasures.close();
       snapshots.clear();
     },
   };
