@@ -134,6 +134,8 @@ export default defineConfig(({ mode }) => {
             sequence: { groupOrder: 1 },
             environment: 'node',
             include: ['test/e2e/**/*.test.ts'],
+            // The harness and demo pages, built once for every file (each build took about 4 s).
+            globalSetup: ['test/e2e/global-setup.ts'],
             testTimeout: 120_000,
             hookTimeout: 120_000,
             fileParallelism: false,

@@ -67,6 +67,15 @@ export class QuotaError extends StorageError {
 }
 
 /**
+ * Internal: the owner's partition holds an erasure made on a full disk (store/full-disk.ts) whose
+ * rebuild has not run; the write loop (storage/write-owner.ts) runs it, then decides again. A
+ * caller sees it only from a store without that loop, as the StorageError it is.
+ */
+export class ErasurePendingError extends StorageError {
+  override name = 'StorageError';
+}
+
+/**
  * The browser cleared or evicted this origin's IndexedDB database after engram had stored it
  * here: what is there now is empty, not the user's memories, so engram refuses to serve it.
  * Restore a backup with `memory.import` after reopening with `createMemory({ onEviction: 'start-over' })`.
@@ -163,10 +172,11 @@ export function toStorageError(error: unknown, action: string): EngramError {
   const inner = error instanceof Error && 'inner' in error ? (error as { inner?: unknown }).inner : undefined;
   const innerName = inner instanceof Error ? inner.name : '';
   if (name === 'QuotaExceededError' || innerName === 'QuotaExceededError') {
-    // Measured in Chromium at an exhausted quota: every write fails, small ones and erasures
-    // too, and deleting data raises the usage it reports (its files shrink only at compaction).
+    // Measured in Chromium at an exhausted quota: every transaction that puts a row fails, only
+    // delete-only ones commit, and deleting data raises the usage it reports (its files shrink
+    // only at compaction). forgetSource erases with deletes alone there (store/full-disk.ts).
     return new QuotaError(
-      `${action} failed: the browser's storage quota for this origin is exhausted. Nothing was written. Every write needs room, erasures too (forgetSource, forget and prune write tombstones), and data deleted here frees room only once the browser compacts its files: free disk space on the device, or ask for persistent storage (memory.persist(); Firefox then allows more).`,
+      `${action} failed: the browser's storage quota for this origin is exhausted. Nothing was written. forgetSource still erases (it only deletes then; the memories it must rebuild follow with the user's next write once there is room), but forget(id), prune and every other write need room, and data deleted frees room only once the browser compacts its files: free disk space on the device, or ask for persistent storage (memory.persist(); Firefox then allows more).`,
       { cause: error },
     );
   }

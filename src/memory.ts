@@ -28,6 +28,7 @@ import { parseOwner } from './options';
 import type { Storage } from './storage/contract';
 import { createComputeClient, type ComputeClient } from './worker/client';
 import { createDeps, followErasures } from './verbs/deps';
+import { finishErasuresWith } from './storage/write-owner';
 import { occasionalVerbs, once, writeVerbs } from './verbs/load';
 import { get, history, list, locate } from './verbs/inspect';
 import { LOCATE, REPLACE_ONLY, type ReplaceOnly } from './facade-access';
@@ -150,6 +151,8 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, { onE
   const storage = await openStorage(options, internals, { compute, embedder, indexedDb });
   const deps = createDeps(options, { storage, compute, embedder });
   const stopFollowingErasures = followErasures(deps);
+  // An erasure made on a full disk is finished by the owner's next write (storage/write-owner.ts).
+  finishErasuresWith(storage, async (owner, write) => (await occasionalVerbs()).finishErasure(deps, owner, write));
   const subscriptions = createSubscriptions(storage);
   const memory: Memory = {
     computeLocation: compute.location,

@@ -9,6 +9,7 @@
  * `forget(id)` (forget-memory.ts) runs the same erasure ({@link applyErasure}) with the inputs
  * its memory came from rewritten instead of deleted.
  */
+import { QuotaError } from '../errors';
 import type { MemoryRecord } from '../schema';
 import type { Commit, InputRow, Owner, Storage } from '../storage/contract';
 import { writeOwner, type OwnerWrite } from '../storage/write-owner';
@@ -88,10 +89,16 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceIds: ReadonlySet<strin
   // Nothing of the sources in memory (small talk): their inputs give a replay nothing and no
   // record lists them, so the store already is one that never saw them but for those inputs.
   // They go and the sources are revoked; no memory is read or replayed.
-  if (!alreadyRevoked && revoked.every(yieldsNothing) && (await noneListed(store, owner, sourceIds))) {
-    await write.commit({ records: [], deleteInputs: revoked.map((input) => input.seq!), revoke });
-    await deps.clearCaches();
-    return { erased: [], regenerated: [] };
+  // (Not while an erasure made on a full disk waits for its rebuild: that one is made by deletes too.)
+  if (!alreadyRevoked && revoked.every(yieldsNothing) && !(await store.erasurePending?.(owner)) && (await noneListed(store, owner, sourceIds))) {
+    try {
+      await write.commit({ records: [], deleteInputs: revoked.map((input) => input.seq!), revoke });
+      await deps.clearCaches();
+      return { erased: [], regenerated: [] };
+    } catch (error) {
+      // On a full disk the revocation cannot be written: the erasure below falls back to deletes alone.
+      if (!(error instanceof QuotaError) || store.eraseByDeleting === undefined) throw error;
+    }
   }
   return applyErasure(deps, owner, write, {
     inputs: new Map(revoked.map((input) => [input.seq!, null])),
@@ -123,6 +130,8 @@ export interface ErasureRequest {
   redactExcerpts?: NonNullable<Commit['redactExcerpts']>;
   /** No commit when the plan writes no record (the revocations are recorded already). */
   quietWhenUnchanged?: boolean;
+  /** The rebuild that finishes an erasure made on a full disk ({@link finishErasure}). */
+  finishes?: boolean;
 }
 
 /**
@@ -154,22 +163,48 @@ export async function applyErasure(deps: ForgetDeps, owner: Owner, write: OwnerW
   const records = [...writes.values()];
   if (records.length === 0 && request.quietWhenUnchanged) return report;
   const changed = [...request.inputs];
-  await write.commit(
-    withLineage(
-      {
-        records,
-        creates: created,
-        deleteInputs: changed.filter(([, input]) => input === null).map(([seq]) => seq),
-        rewriteInputs: changed.flatMap(([seq, input]) => (input === null ? [] : [{ ...input, seq }])),
-        ...(request.revoke ? { revoke: request.revoke } : {}),
-        ...(request.redactExcerpts ? { redactExcerpts: request.redactExcerpts } : {}),
-        // Complete records; a rebuilt memory inherits the lineage of the one it replaces, less what it lacks (storage/lineage.ts), and a retired one keeps its stored history and gains its last entry.
-      },
-      { working: new Set(), inherits: rebuilds, keptHistory },
-    ),
-  );
+  const deleteInputs = changed.filter(([, input]) => input === null).map(([seq]) => seq);
+  // On a full disk an erasure that only deletes stored inputs can still be made, by deletes alone.
+  const byDeleting = async (): Promise<ForgetReport> => {
+    await store.eraseByDeleting!(owner, write.versions, { deleteInputs, memoryIds: [...new Set([...writes.keys(), ...touched.map((record) => record.id)])] });
+    await deps.clearCaches();
+    // What it rebuilds is written by the rebuild (finishErasure), under ids not drawn yet.
+    return { erased: report.erased, regenerated: report.regenerated.map(({ from }) => ({ from, to: null })) };
+  };
+  const deletesOnly = store.eraseByDeleting !== undefined && !request.finishes && deleteInputs.length === changed.length && !request.redactExcerpts && !request.forgotten;
+  // An erasure already waiting for its rebuild: this one too is made by deletes, the rebuild follows both.
+  if (deletesOnly && (await store.erasurePending?.(owner))) return byDeleting();
+  try {
+    await write.commit(
+      withLineage(
+        {
+          records,
+          creates: created,
+          deleteInputs,
+          rewriteInputs: changed.flatMap(([seq, input]) => (input === null ? [] : [{ ...input, seq }])),
+          ...(request.revoke ? { revoke: request.revoke } : {}),
+          ...(request.redactExcerpts ? { redactExcerpts: request.redactExcerpts } : {}),
+          ...(request.finishes ? { finishesErasure: true } : {}),
+          // Complete records; a rebuilt memory inherits the lineage of the one it replaces, less what it lacks (storage/lineage.ts), and a retired one keeps its stored history and gains its last entry.
+        },
+        { working: new Set(), inherits: rebuilds, keptHistory },
+      ),
+    );
+  } catch (error) {
+    if (deletesOnly && error instanceof QuotaError) return byDeleting();
+    throw error;
+  }
   await deps.clearCaches();
   return report;
+}
+
+/**
+ * Finishes an erasure made on a full disk (store/full-disk.ts): the owner's stored inputs
+ * replayed from the beginning, and the store made equal to the replay, as forgetSource does. It
+ * writes the memories the erasure deleted because other sources support them too.
+ */
+export function finishErasure(deps: ForgetDeps, owner: Owner, write: OwnerWrite): Promise<ForgetReport> {
+  return applyErasure(deps, owner, write, { inputs: new Map(), sourceIds: new Set(), reads: [], touches: () => true, finishes: true });
 }
 
 /** Where a replay starts: the last checkpoint before input `first` (or none), and the stored inputs after it. */

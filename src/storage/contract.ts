@@ -72,6 +72,12 @@ export interface Commit {
    */
   inputsBaseVersion?: number;
   /**
+   * This commit is the rebuild that finishes an erasure made on a full disk
+   * ({@link RecordStore.eraseByDeleting}): it may land on the partition the erasure left waiting
+   * (every other commit there is refused until it has), and moves its version past every one it had.
+   */
+  finishesErasure?: boolean;
+  /**
    * Partition versions the decision was made against. If any partition's current version
    * differs, nothing is written and the commit rejects with ConflictError (decide again).
    * Every partition named here, every partition of `records` and the revoking owner's
@@ -190,6 +196,18 @@ export interface RecordStore {
    * partition with foreign rows; without it, the owner's records are listed and filtered.
    */
   activeOfEmbedder?(owner: Owner, embedderId: string): Promise<string[]>;
+  /**
+   * Optional, for a store whose writes fail for want of room while deletes still commit (the
+   * IndexedDB backend, as Chromium at an exhausted quota): an erasure by deletes alone, against
+   * the versions `expected` (ConflictError when the owner's partition moved). It deletes the stored
+   * inputs `deleteInputs` and every row of the memories `memoryIds` (with what shares their
+   * history), and leaves the owner's partition waiting for a rebuild ({@link erasurePending}),
+   * which a commit with `finishesErasure` makes; until then every other commit of that partition
+   * rejects with StorageError. Resolves to the ids of the memories deleted.
+   */
+  eraseByDeleting?(owner: Owner, expected: ReadonlyMap<string, number>, erasure: { deleteInputs: readonly number[]; memoryIds: readonly string[] }): Promise<string[]>;
+  /** Optional, with {@link eraseByDeleting}: whether an erasure by deletes left the owner's partition waiting for its rebuild. */
+  erasurePending?(owner: Owner): Promise<boolean>;
 }
 
 /** The candidate search retrieval runs: the caller's visible memories ranked by the blended score. */

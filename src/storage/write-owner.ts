@@ -17,6 +17,7 @@ import type { Scope } from '../schema';
 import type { Commit, CommitResult, Owner, Storage } from './contract';
 import { partitionOf, recordUserId } from './owner';
 import { MAX_ATTEMPTS, writeUnderLock } from './write-lock';
+import { ErasurePendingError } from '../errors';
 
 /** One attempt of a write, as its `decide` sees it. */
 export interface OwnerWrite {
@@ -50,9 +51,9 @@ export function writeOwner<T>(storage: Storage, owner: Owner, decide: (write: Ow
   const scope = options.scope ?? 'user';
   const partition = partitionOf({ appName: owner.appName, userId: recordUserId(owner, scope), scope });
   const { records, vectors } = storage;
-  return writeUnderLock(storage.lockName, partition, options.attempts ?? MAX_ATTEMPTS, async () => {
+  const attempt = async <R>(body: (write: OwnerWrite) => Promise<R>): Promise<R> => {
     const versions = options.versions === 'records' ? await records.versions([partition]) : await vectors.ensure([partition]);
-    return decide({
+    return body({
       partition,
       versions,
       async commit(commit) {
@@ -65,5 +66,27 @@ export function writeOwner<T>(storage: Storage, owner: Owner, decide: (write: Ow
         return result;
       },
     });
+  };
+  return writeUnderLock(storage.lockName, partition, options.attempts ?? MAX_ATTEMPTS, async () => {
+    try {
+      return await attempt(decide);
+    } catch (error) {
+      // An erasure made on a full disk waits for its rebuild: made first, under this lock, then this write.
+      const finish = finishers.get(storage);
+      if (!(error instanceof ErasurePendingError) || !finish || scope === 'app') throw error;
+      await attempt((write) => finish(owner, write));
+      return attempt(decide);
+    }
   });
+}
+
+/** Per storage: what finishes an erasure made on a full disk (memory.ts gives the replay; storage/ imports no stage). */
+const finishers = new WeakMap<Storage, (owner: Owner, write: OwnerWrite) => Promise<unknown>>();
+
+/**
+ * Has {@link writeOwner} run `finish` when a commit finds the owner's partition waiting for the
+ * rebuild of an erasure made on a full disk (RecordStore.eraseByDeleting), then decide again.
+ */
+export function finishErasuresWith(storage: Storage, finish: (owner: Owner, write: OwnerWrite) => Promise<unknown>): void {
+  finishers.set(storage, finish);
 }

@@ -6,10 +6,12 @@ import { ConflictError, IdCollisionError, PermissionError } from '../errors';
 import { CHECKPOINT_EVERY } from './checkpoints';
 import type { EngramDatabase, InputRow, MemoryRow, WriteInput } from './database';
 import { userPartition } from '../storage/owner';
+import { refusePendingPartitions } from './full-disk';
 
 /** Inside the commit transaction: each touched partition's [current, next] version; ConflictError when one moved since `expected`. */
-export async function nextVersions(db: EngramDatabase, keys: readonly string[], expected: ReadonlyMap<string, number>): Promise<Map<string, [number, number]>> {
+export async function nextVersions(db: EngramDatabase, keys: readonly string[], expected: ReadonlyMap<string, number>, finishesErasure = false): Promise<Map<string, [number, number]>> {
   const current = await db.partitions.bulkGet([...keys]);
+  await refusePendingPartitions(db, keys, current, finishesErasure);
   const versions = new Map<string, [number, number]>();
   keys.forEach((key, i) => {
     const version = current[i]?.version ?? 0;
@@ -17,7 +19,9 @@ export async function nextVersions(db: EngramDatabase, keys: readonly string[], 
     if (seen !== undefined && seen !== version) {
       throw new ConflictError(`partition ${key} changed (version ${seen} → ${version}) while this write was being decided`);
     }
-    versions.set(key, [version, version + 1]);
+    // The rebuild after an erasure on a full disk writes the row again past every version it
+    // had (store/full-disk.ts): a cache of the old versions must never match a new one.
+    versions.set(key, [version, finishesErasure && current[i] === undefined ? Math.max(version + 1, Date.now()) : version + 1]);
   });
   return versions;
 }

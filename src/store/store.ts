@@ -22,6 +22,7 @@ import { erasesText, redactsText } from '../storage/erasure-channel';
 import { checkpointDue, nextVersions, refuseExistingIds, refuseRevokedInputs } from './commit-checks';
 import { createRecordCache, type RecordCache } from './record-cache';
 import { createRecordFill } from './record-fill';
+import { erasurePending, eraseByDeleting } from './full-disk';
 
 export type { Commit, CommitResult } from '../storage/contract';
 
@@ -277,6 +278,21 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
 
     countForeign: (embedderId) => read('counting memories to re-embed', () => db.memories.filter(isForeignActive(embedderId)).count()),
 
+    erasurePending: (owner) => read('reading partition versions', () => erasurePending(db, owner)),
+
+    async eraseByDeleting(owner, expected, erasure) {
+      try {
+        return await eraseByDeleting(db, owner, expected.get(userPartition(owner)) ?? 0, erasure);
+      } catch (error) {
+        throw toStorageError(error, 'erasing memories');
+      } finally {
+        // Whatever it did, nothing cached of the partition is trusted (its versions restart at the rebuild).
+        active.clear();
+        recent.clear();
+        onErased?.();
+      }
+    },
+
     async commit(commit) {
       const { records, creates = [], inputs = [], deleteInputs = [], rewriteInputs = [], redactExcerpts, expected, revoke, inputsBaseVersion } = commit;
       const touched = new Set([...expected.keys(), ...records.map(partitionOf), ...(revoke ? [userPartition(revoke)] : [])]);
@@ -302,7 +318,7 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
           // The rows this commit replaces, read once: the id check and the lineage placement both need them.
           const existing = records.length ? await db.memories.bulkGet(records.map((record) => record.id)) : [];
           await refuseExistingIds(db, creates, new Map(records.map((record, i) => [record.id, existing[i]])));
-          const versions = await nextVersions(db, [...touched], expected);
+          const versions = await nextVersions(db, [...touched], expected, commit.finishesErasure);
           // A checkpoint records the owner's active rows after this commit: its set at the version
           // this commit starts from with the rows it writes. Without that set in hand (a fresh
           // instance, another tab wrote) it is skipped: the next one due is written.

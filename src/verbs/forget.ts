@@ -1,6 +1,8 @@
 /** `memory.forgetSource`: erase what only the source supported, regenerate the rest by replaying the owner's other inputs. */
 import { planConsolidation, targetOf } from '../consolidate/plan';
-import { forgetSource as eraseSource, type ForgetReport } from '../forget/forget';
+import { finishErasure as finishStoredErasure, forgetSource as eraseSource, type ForgetDeps, type ForgetReport } from '../forget/forget';
+import type { Owner } from '../storage/owner';
+import type { OwnerWrite } from '../storage/write-owner';
 import { replay, type ReplayDeps } from '../forget/replay';
 import { parseInput, parseOwner, type OwnerOptions } from '../options';
 import { z } from 'zod/mini';
@@ -23,16 +25,22 @@ export function replayDepsOf(deps: MemoryDeps): ReplayDeps {
   };
 }
 
+/** The erasure stage's deps: the replay as the live writes decide, the text caches to clear. */
+function forgetDepsOf(deps: MemoryDeps): ForgetDeps {
+  const replayDeps = replayDepsOf(deps);
+  return {
+    ...deps,
+    replay: (inputs, start, options) => replay(replayDeps, inputs, start, options),
+    clearCaches: () => clearTextCaches(deps),
+  };
+}
+
 export async function forgetSource(deps: MemoryDeps, sourceId: string | readonly string[], options: OwnerOptions): Promise<ForgetReport> {
   const ids = new Set(Array.isArray(sourceId) ? parseInput(SourceIds, sourceId, 'sourceId') : [parseInput(Id, sourceId, 'sourceId')]);
-  const replayDeps = replayDepsOf(deps);
-  return eraseSource(
-    {
-      ...deps,
-      replay: (inputs, start, options) => replay(replayDeps, inputs, start, options),
-      clearCaches: () => clearTextCaches(deps),
-    },
-    ids,
-    parseOwner(options),
-  );
+  return eraseSource(forgetDepsOf(deps), ids, parseOwner(options));
+}
+
+/** The rebuild of an erasure made on a full disk, which the owner's next write runs first (storage/write-owner.ts finishErasuresWith). */
+export function finishErasure(deps: MemoryDeps, owner: Owner, write: OwnerWrite): Promise<ForgetReport> {
+  return finishStoredErasure(forgetDepsOf(deps), owner, write);
 }

@@ -6,7 +6,7 @@
  * application loads to start and run a conversation stays small.
  */
 
-export { forgetSource } from './forget';
+export { finishErasure, forgetSource } from './forget';
 export { forget } from './forget-memory';
 export { correct, pin, why } from './control';
 export { approve, pending, reject } from './review';

@@ -116,20 +116,22 @@ describe('Memory.forgetSource (browser killed mid-erasure, Chromium)', () => {
     expect(pre.active.length).toBeGreaterThan(1_000);
     expect(pre.canaryRows).toBeGreaterThan(0);
 
-    const reference = await served.tempDir('engram-crash-reference-');
-    await cp(template, reference, { recursive: true });
-    const finished = (await forgetAndKill(reference, null))!;
-    const forgetMs = finished.ms;
+    // The runs below go two at a time, so the erasure is timed two at a time too: its kill
+    // points then spread over the whole of an erasure run as the runs run it.
+    const references = await Promise.all([served.tempDir('engram-crash-reference-'), served.tempDir('engram-crash-reference-')]);
+    for (const reference of references) await cp(template, reference, { recursive: true });
+    const [finished, twin] = (await Promise.all(references.map((reference) => forgetAndKill(reference, null)))) as [NonNullable<Awaited<ReturnType<typeof forgetAndKill>>>, NonNullable<Awaited<ReturnType<typeof forgetAndKill>>>];
+    const forgetMs = Math.max(finished.ms, twin.ms);
     expect(finished).toMatchObject({ erased: 20, regenerated: 50 });
-    const post = await observe(reference);
-    await rm(reference, { recursive: true, force: true });
+    const post = await observe(references[0]!);
+    await Promise.all(references.map((reference) => rm(reference, { recursive: true, force: true })));
     expect(post.canaryRows).toBe(0);
     expect(post.inputs).not.toContain('canary');
     expect(same(pre, post)).toBe(false);
 
     const outcomes = { pre: 0, post: 0, between: 0 };
     const points: number[] = [];
-    for (let run = 0; run < RUNS; run++) {
+    const crash = async (run: number) => {
       const profile = await served.tempDir('engram-crash-run-');
       await cp(template, profile, { recursive: true });
       // Uniform over the erasure's measured run and a little past its end (a run on a loaded
@@ -142,7 +144,23 @@ describe('Memory.forgetSource (browser killed mid-erasure, Chromium)', () => {
       const outcome = same(seen, pre) && seen.canaryRows > 0 ? 'pre' : same(seen, post) && seen.canaryRows === 0 ? 'post' : 'between';
       outcomes[outcome] += 1;
       expect(outcome, `run ${run}, killed ${killAfter} ms in`).not.toBe('between');
-    }
+    };
+    // Two runs at a time, each on its own copy of the profile and its own browser: a run spends
+    // most of its time launching browsers and waiting on them, and the 2-core machine has room for
+    // two. A run slowed by the other is killed at a point earlier in its erasure, still at random.
+    let next = 0;
+    const lane = async () => {
+      while (next < RUNS) {
+        const run = next++;
+        // A failed run stops both lanes; the other one finishes the run it is in (and kills its browser) first.
+        await crash(run).catch((error: unknown) => {
+          next = RUNS;
+          throw error;
+        });
+      }
+    };
+    const lanes = await Promise.allSettled([lane(), lane()]);
+    for (const settled of lanes) if (settled.status === 'rejected') throw settled.reason;
     console.log(
       `[durability] SIGKILL during forgetSource (${pre.active.length} active memories; uninterrupted it erased ${finished.erased}, regenerated ${finished.regenerated} in ${Math.round(forgetMs)} ms): ` +
         `kill points ${points.sort((a, b) => a - b).join(', ')} ms → pre-state ${outcomes.pre}, post-state ${outcomes.post} (canary rows 0), between ${outcomes.between}`,

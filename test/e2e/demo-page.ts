@@ -6,7 +6,8 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { buildDemo, collectConsoleErrors, launchChromium, REPO_ROOT, serveBuilt, type ConsoleProblems, type LaunchedBrowser, type Served } from './browser';
+import { collectConsoleErrors, launchChromium, REPO_ROOT, serveBuilt, type ConsoleProblems, type LaunchedBrowser, type Served } from './browser';
+import { builtDemo } from './builds';
 
 export const ARTIFACTS = join(REPO_ROOT, 'artifacts');
 
@@ -71,7 +72,7 @@ export interface DemoRun {
  */
 export async function startDemo(prefix: string): Promise<DemoRun> {
   const shots = await screenshots(prefix);
-  const served = await serveBuilt(await buildDemo());
+  const served = await serveBuilt(builtDemo());
   const browser = await launchChromium().catch(async (error: unknown) => {
     await served.close();
     throw error;

@@ -43,9 +43,17 @@ describe('erasure and the caches of other tabs (Chromium, real IndexedDB, module
       expect(await retrieveCounting(a.page, query)).toBe(1);
       // Held: the same query again is not embedded again.
       expect(await retrieveCounting(a.page, query)).toBe(1);
+      // The canary scan, from each tab: every raw row of every object store of the database.
+      const hits = async () => Promise.all([a, b].map(({ page }) => page.evaluate(async () => (await window.harness.countInDatabase('erasure-caches', 'peanuts')).where)));
+      expect((await hits())[0]).not.toEqual([]);
       await b.page.evaluate(async () => void (await window.memory!.forgetSource('s0', { userId: 'u' })));
+      expect(await hits()).toEqual([[], []]);
       // The announcement reaches tab A a moment after B's erasure resolves.
       await expect.poll(() => retrieveCounting(a.page, query), { timeout: 10_000 }).toBeGreaterThan(1);
+      // Tab A's reads after it (and both tabs closing) write nothing of the erased text back.
+      await a.page.evaluate(async () => void (await window.memory!.list({ userId: 'u' })));
+      for (const { page } of [a, b]) await page.evaluate(async () => window.memory!.close());
+      expect(await hits()).toEqual([[], []]);
     } finally {
       await context.close();
     }

@@ -1,29 +1,26 @@
 /**
  * Driving the harness page (test/e2e/harness/: the library bundled from src/ by Vite, exposed on
- * `window.engram`) in real Chromium: build and serve it, launch persistent profiles that survive
- * a kill, open tabs on it, and find the browser processes a test launched so it can SIGKILL them.
+ * `window.engram`) in real Chromium: serve it (built once a run, test/e2e/global-setup.ts), launch
+ * persistent profiles that survive a kill, open tabs on it, and find the browser processes a test
+ * launched so it can SIGKILL them.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { build } from 'vite';
-import { CHROMIUM_ARGS, chromiumPath, collectConsoleErrors, REPO_ROOT, serveBuilt, type ConsoleProblems, type Served } from './browser';
-
-const HARNESS = join(REPO_ROOT, 'test/e2e/harness');
+import { CHROMIUM_ARGS, chromiumPath, collectConsoleErrors, serveBuilt, type ConsoleProblems, type Served } from './browser';
+import { builtHarness } from './builds';
 
 export interface ServedHarness extends Served {
   /** A new temporary directory, removed by `close`. */
   tempDir(prefix: string): Promise<string>;
 }
 
-/** Builds the harness into a temporary directory and serves it; `close` stops the server and removes every temporary directory. */
+/** Serves the harness the run built (test/e2e/global-setup.ts); `close` stops the server and removes every temporary directory. */
 export async function serveHarness(): Promise<ServedHarness> {
-  const outDir = await mkdtemp(join(tmpdir(), 'engram-harness-'));
-  const dirs: string[] = [outDir];
-  await build({ configFile: false, root: HARNESS, base: './', logLevel: 'warn', worker: { format: 'es' }, build: { outDir, emptyOutDir: true, target: 'es2022' } });
-  const served = await serveBuilt(outDir);
+  const dirs: string[] = [];
+  const served = await serveBuilt(builtHarness());
   return {
     ...served,
     async tempDir(prefix) {

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatReply, startOpenAIStub, type OpenAIStub } from '../helpers/openai-stub';
-import { buildDemo, collectConsoleErrors, DEMO_OUT_DIR, launchChromium, serveBuilt, type LaunchedBrowser, type Served } from './browser';
+import { collectConsoleErrors, DEMO_OUT_DIR, launchChromium, serveBuilt, type LaunchedBrowser, type Served } from './browser';
+import { builtDemo } from './builds';
 
 const FACT = { content: 'The user follows a vegetarian diet (from the endpoint).', topic: 'diet', confidence: 0.9, excerpt: "I'm vegetarian", importance: 0.6, halfLifeDays: 400 };
 
@@ -25,7 +26,7 @@ beforeAll(async () => {
       ? chatReply({ action: 'CREATE', targetId: null, corroborates: false, reason: 'the endpoint saw nothing like it' })
       : chatReply({ memories: [FACT] }),
   );
-  served = await serveBuilt(await buildDemo());
+  served = await serveBuilt(builtDemo());
   browser = await launchChromium();
   page = await browser.context.newPage();
   await page.goto(served.url);

@@ -3,6 +3,7 @@ import type { Memory, Operation } from '../../src/index';
 import { cachingEmbedder, EMBED_CACHE_CALL, type CachingEmbedder } from '../../src/embed/embedding-cache';
 import { countingEmbedder } from '../helpers/counting-embedder';
 import { createTestMemory } from '../helpers/memory';
+import { findInDatabases } from '../helpers/scan';
 
 const owner = { userId: 'ada', appName: 'default' };
 
@@ -154,12 +155,19 @@ describe('a memory’s embedder cache', () => {
       const operations = await eraser.memory.ingest([{ role: 'user', content: said }], { ...owner, sessionId: 's1', source: { type: 'user_implicit', id: 'turn-1' } });
       await other.memory.retrieve(said, owner);
       expect(cache!.cached).toBe(1);
+      // The canary scan: every raw row of every database on the factory, read past engram.
+      const stored = async () => (await findInDatabases(eraser.factory, 'peanuts')).map((row) => row.store);
+      expect(await stored()).not.toEqual([]);
       await erase(eraser.memory, operations);
+      expect(await stored()).toEqual([]);
       await vi.waitFor(() => expect(cache!.cached).toBe(0));
       embedder.calls.length = 0;
       await other.memory.retrieve(said, owner);
       expect(embedder.calls).toEqual([[said]]);
+      // Nothing the other instance held (records, vectors, its cache) is written back by its reads and close.
+      await other.memory.list(owner);
       await Promise.all([eraser.memory.close(), other.memory.close()]);
+      expect(await stored()).toEqual([]);
     });
   }
 
