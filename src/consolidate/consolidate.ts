@@ -12,6 +12,8 @@ import { withLineage } from '../storage/lineage';
 import { writeOwner, type OwnerWrite } from '../storage/write-owner';
 import { MAX_NEIGHBOURS, planConsolidation, type PlanContext, type PlanTarget } from './plan';
 import { planHeld, queuedFacts } from '../review/hold';
+import { isEpisode } from '../extract/topics';
+import type { StatementReader } from './episodes';
 
 export interface ConsolidateDeps {
   storage: Storage;
@@ -106,7 +108,7 @@ async function decideAndCommit(
   if (request.replaceOnly && (replaced === undefined || replaced.invalidatedAt !== undefined)) return [];
   const loaded = new Set(working.keys());
   const now = deps.clock();
-  const context = { ...deps.context, now };
+  const context = { ...deps.context, now, statements: storedStatements(deps.storage, owner) };
   // Under review the queue is read too, so a fact already waiting is not queued twice.
   const plan = request.review ? await planHeld(working, items, target, context, queuedFacts(await store.heldInputs(owner), target)) : await planConsolidation(working, items, target, context);
   // A correction the plan does not make an UPDATE of its memory is refused whole: nothing of it is stored.
@@ -140,4 +142,20 @@ export function sweepKeys(candidates: readonly Candidate[], exclusiveTopics: Rea
   const topics = [...new Set(candidates.filter((c) => exclusiveTopics.has(c.topic)).map((c) => c.topic))];
   const facts = candidates.filter((c) => !exclusiveTopics.has(c.topic)).map(({ topic, content }) => ({ topic, content }));
   return { topics, facts };
+}
+
+/**
+ * The live path's {@link StatementReader}: a superseded memory's sources as stored (its whole
+ * lineage), and the owner's active episodes of those sources. Read only when a plan supersedes
+ * something, inside the write (its commit checks nothing changed since).
+ */
+export function storedStatements(storage: Storage, owner: Owner): StatementReader {
+  return {
+    sourcesOf: async (memory) => (await storage.records.getMany([memory.id], owner))[0]?.sources ?? [],
+    episodesOf: async (sourceIds) => {
+      const episodes: MemoryRecord[] = [];
+      for (const sourceId of sourceIds) for (const record of await storage.records.bySource(owner, sourceId)) if (isEpisode(record) && record.invalidatedAt === undefined) episodes.push(record);
+      return episodes;
+    },
+  };
 }

@@ -11,7 +11,7 @@ import { sameSource } from '../storage/working-form';
 import { trustRefusal, type Decider, type Decision } from './decider';
 import { factHash, sameFactKey } from '../text';
 import { isEpisode } from '../extract/topics';
-import { decideEpisode, EpisodeLinks, sameKind } from './episodes';
+import { decideEpisode, EpisodeLinks, episodesStating, ownStatements, sameKind, unionSources, type StatementReader } from './episodes';
 import { WorkingSet } from './working-set';
 
 export { MAX_NEIGHBOURS } from './working-set';
@@ -60,6 +60,8 @@ export interface PlanContext {
   embedderId: string;
   now: number;
   newId: () => string;
+  /** Where the plan finds the episodes that state a memory it supersedes (episodes.ts); without it, in its working set alone. */
+  statements?: StatementReader;
 }
 
 export interface EmbeddedCandidate {
@@ -184,6 +186,7 @@ export async function planConsolidation(map: Map<string, MemoryRecord>, items: r
   const supersedes = new Map<string, string>();
   const { now } = context;
   const episodes = new EpisodeLinks();
+  const superseded: Superseded[] = [];
 
   for (const item of items) {
     const { candidate, source } = item;
@@ -247,12 +250,48 @@ export async function planConsolidation(map: Map<string, MemoryRecord>, items: r
       });
       changed.add(old.id);
       supersedes.set(id, old.id);
+      superseded.push({ old, by: id, source });
     }
     working.set(record);
     changed.add(id);
     created.push(id);
     operations.push({ action: decision.action, memoryId: id, ...(old ? { targetId: old.id } : {}), content: candidate.content, reason: decision.reason });
   }
+  for (const episode of await retiredEpisodes(working, superseded, context)) changed.add(episode);
 
   return { operations, changed: [...changed].map((id) => working.get(id)!), created, supersedes };
+}
+
+/** A memory this plan superseded: by which new memory, on whose statement. */
+interface Superseded {
+  old: MemoryRecord;
+  by: string;
+  source: Source;
+}
+
+/**
+ * Episodes answer to consolidation: every active episode of the target that states a memory
+ * this plan superseded (episodes.ts `statesMemory`: the turn it was read from, the turns that
+ * restated it) is retired with it, so no turn presents the old value as current. It keeps its
+ * text and sources for lineage (a tombstone like the memory it stated, never retrieved), and
+ * its history says which memory replaced what it stated. Returns the ids it retired.
+ */
+async function retiredEpisodes(working: WorkingSet, superseded: readonly Superseded[], context: PlanContext): Promise<string[]> {
+  const retired: string[] = [];
+  const reader = context.statements;
+  for (const { old, by, source } of superseded) {
+    const sources = ownStatements(old, reader ? unionSources(old.sources, await reader.sourcesOf(old)) : old.sources);
+    const stored = reader && sources.length > 0 ? await reader.episodesOf([...new Set(sources.map((known) => known.id))]) : [];
+    const pool = [...working.activeEpisodes(), ...stored.map((episode) => working.get(episode.id) ?? episode)];
+    for (const episode of episodesStating(old, sources, pool)) {
+      if (!working.holds(episode)) continue;
+      working.set({
+        ...episode,
+        invalidatedAt: context.now,
+        history: [...episode.history, { at: context.now, event: 'superseded', reason: `retired: it states ${old.id}, which ${by} superseded`, related: by, sourceId: source.id }],
+      });
+      retired.push(episode.id);
+    }
+  }
+  return retired;
 }

@@ -91,6 +91,16 @@ export class WorkingSet {
     for (const memory of working.values()) this.index(memory);
   }
 
+  /** Whether `memory` lives where the plan writes (its target's owner, app, scope and session). */
+  holds(memory: MemoryRecord): boolean {
+    return inTarget(memory, this.target);
+  }
+
+  /** The active episodes of the target, in the order the Map first held them. */
+  activeEpisodes(): MemoryRecord[] {
+    return [...this.episodes.values()].flat().map((entry) => entry.memory);
+  }
+
   get(id: string): MemoryRecord | undefined {
     return this.working.get(id);
   }
