@@ -14,6 +14,7 @@ import { MAX_NEIGHBOURS, planConsolidation, type PlanContext, type PlanTarget } 
 import { planHeld, queuedFacts } from '../review/hold';
 import { isEpisode } from '../extract/topics';
 import type { StatementReader } from './episodes';
+import { SLOT_TOPICS, sharedSlot } from './slot';
 
 export interface ConsolidateDeps {
   storage: Storage;
@@ -136,10 +137,16 @@ async function decideAndCommit(
  * of an exclusive topic, where a contradiction must be found by topic alone; on any other topic
  * only the same fact (by the store's identical-fact index), since there the decider can only
  * corroborate an identical memory or create. So a write on a big non-exclusive topic reads
- * O(1) memories, not the topic.
+ * O(1) memories, not the topic, unless the fact fills a slot (slot.ts: "loves olives", "quit
+ * the choir"): then the topics that slot's facts may be on are read, where its earlier value
+ * must be found by what it is about alone.
  */
 export function sweepKeys(candidates: readonly Candidate[], exclusiveTopics: ReadonlySet<string>): { topics: string[]; facts: { topic: string; content: string }[] } {
-  const topics = [...new Set(candidates.filter((c) => exclusiveTopics.has(c.topic)).map((c) => c.topic))];
+  const slotTopics = candidates.flatMap((c) => {
+    const slot = sharedSlot(c, exclusiveTopics);
+    return slot === undefined ? [] : SLOT_TOPICS[slot.kind];
+  });
+  const topics = [...new Set([...candidates.filter((c) => exclusiveTopics.has(c.topic)).map((c) => c.topic), ...slotTopics])];
   const facts = candidates.filter((c) => !exclusiveTopics.has(c.topic)).map(({ topic, content }) => ({ topic, content }));
   return { topics, facts };
 }

@@ -13,6 +13,7 @@ import { factHash, sameFactKey } from '../text';
 import { isEpisode } from '../extract/topics';
 import { decideEpisode, EpisodeLinks, episodesStating, ownStatements, sameKind, unionSources, type StatementReader } from './episodes';
 import { WorkingSet } from './working-set';
+import { describeSlot, slotKey } from './slot';
 
 export { MAX_NEIGHBOURS } from './working-set';
 
@@ -120,28 +121,35 @@ async function decide(item: EmbeddedCandidate, similar: readonly MemoryRecord[],
  * UPDATE, or a corroboration, reaches only a memory on the candidate's topic (a corroboration
  * also one that states the same fact): about any other memory the candidate is new, and becomes
  * a CREATE. A candidate on an exclusive topic that already has an active memory may only replace
- * that memory or change nothing (invariant 4). An UPDATE must pass the trust gate against the
+ * that memory or change nothing (invariant 4); so may a candidate on any other topic whose slot
+ * (slot.ts: what it is about, "the choir" as something the user does) a memory fills already,
+ * on whatever topic that memory is (an UPDATE of it is not turned into a CREATE). An UPDATE must pass the trust gate against the
  * strongest source behind its target (invariant 10). A proposal that breaks a gate is turned
  * into what the rules allow, and the reason says so.
  */
 export function enforcePolicy(proposed: Decision, item: EmbeddedCandidate, similar: readonly MemoryRecord[], context: Pick<PlanContext, 'trust' | 'exclusiveTopics'>): Decision {
   const { candidate, source } = item;
-  const holder = context.exclusiveTopics.has(candidate.topic) ? similar.find((memory) => memory.topic === candidate.topic) : undefined;
-  const decision = sameTopicOrNew(proposed, candidate, similar);
+  const { exclusiveTopics } = context;
+  const slot = slotKey(candidate, exclusiveTopics);
+  const holder = exclusiveTopics.has(candidate.topic) ? similar.find((memory) => memory.topic === candidate.topic) : slot === '' ? undefined : similar.find((memory) => slotKey(memory, exclusiveTopics) === slot);
+  const decision = sameTopicOrNew(proposed, candidate, similar, exclusiveTopics);
   if (decision.action === 'NOOP') return decision;
   if (holder && (decision.action === 'CREATE' || decision.targetId !== holder.id)) {
     const proposed = decision.action === 'CREATE' ? 'CREATE' : `UPDATE of ${decision.targetId}`;
-    return gate({ action: 'UPDATE', targetId: holder.id, reason: `${decision.reason} (the decider proposed ${proposed}; exclusive topic '${candidate.topic}' already holds ${holder.id}, which this replaces)` }, holder, source, context);
+    const holds = slot === '' ? `exclusive topic '${candidate.topic}'` : `the slot '${describeSlot(candidate)}'`;
+    return gate({ action: 'UPDATE', targetId: holder.id, reason: `${decision.reason} (the decider proposed ${proposed}; ${holds} already holds ${holder.id}, which this replaces)` }, holder, source, context);
   }
   if (decision.action === 'UPDATE') return gate(decision, similar.find((memory) => memory.id === decision.targetId)!, source, context);
   return decision;
 }
 
-/** An UPDATE or a corroboration of a memory on another topic (and, for a corroboration, another fact) becomes a CREATE. */
-function sameTopicOrNew(decision: Decision, candidate: Candidate, similar: readonly MemoryRecord[]): Decision {
+/** An UPDATE or a corroboration of a memory on another topic and slot (and, for a corroboration, another fact) becomes a CREATE. */
+function sameTopicOrNew(decision: Decision, candidate: Candidate, similar: readonly MemoryRecord[], exclusiveTopics: ReadonlySet<string>): Decision {
   if (decision.action === 'CREATE' || (decision.action === 'NOOP' && !decision.corroborate)) return decision;
   const target = similar.find((memory) => memory.id === decision.targetId);
   if (target === undefined || target.topic === candidate.topic) return decision;
+  const slot = slotKey(candidate, exclusiveTopics);
+  if (decision.action === 'UPDATE' && slot !== '' && slotKey(target, exclusiveTopics) === slot) return decision;
   if (decision.action === 'NOOP' && sameFactKey(target.content) === sameFactKey(candidate.content)) return decision;
   const proposed = decision.action === 'UPDATE' ? 'UPDATE' : 'corroboration';
   return { action: 'CREATE', reason: `${decision.reason} (the decider proposed ${proposed} of ${target.id}, a memory on topic '${target.topic}', not '${candidate.topic}'; that memory stays, and this one is new)` };

@@ -12,6 +12,7 @@ import { isEpisode } from '../extract/topics';
 import type { Candidate, MemoryRecord, Scope } from '../schema';
 import { recordUserId } from '../storage/contract';
 import { sameFactKey } from '../text';
+import { anySlotKey, slotKey } from './slot';
 
 /** Where the plan writes (plan.ts `PlanTarget`): its owner, app, scope and, for session scope, session. */
 interface Target {
@@ -36,6 +37,8 @@ interface Entry {
   embedding: Float32Array;
   /** sameFactKey(memory.content): a memory's content never changes within a plan. */
   fact: string;
+  /** anySlotKey(memory) ('' for none): a memory's content never changes within a plan. */
+  slot: string;
   active: boolean;
 }
 
@@ -125,7 +128,7 @@ export class WorkingSet {
 
   private index(memory: MemoryRecord): void {
     if (memory.invalidatedAt !== undefined || !inTarget(memory, this.target)) return;
-    const entry: Entry = { memory, embedding: memory.embedding, fact: sameFactKey(memory.content), active: true };
+    const entry: Entry = { memory, embedding: memory.embedding, fact: sameFactKey(memory.content), slot: anySlotKey(memory), active: true };
     this.order.push(entry);
     this.byId.set(memory.id, entry);
     if (isEpisode(memory)) {
@@ -166,7 +169,9 @@ export class WorkingSet {
     const sameTopic: MemoryRecord[] = [];
     const { topic } = item.candidate;
     const fact = exclusiveTopics.has(topic) ? null : sameFactKey(item.candidate.content);
-    const matches = (entry: Entry) => entry.memory.topic === topic && (fact === null || entry.fact === fact);
+    // The memories of the candidate's slot join too, on whatever topic (slot.ts).
+    const slot = slotKey(item.candidate, exclusiveTopics);
+    const matches = (entry: Entry) => (entry.memory.topic === topic && (fact === null || entry.fact === fact)) || (slot !== '' && entry.slot === slot && !exclusiveTopics.has(entry.memory.topic));
     for (const entry of this.order) {
       if (!entry.active) continue;
       const similarity = dot(entry.embedding, item.embedding);
