@@ -12,7 +12,6 @@ import { withLineage } from '../storage/lineage';
 import { writeOwner, type OwnerWrite } from '../storage/write-owner';
 import { MAX_NEIGHBOURS, planConsolidation, type PlanContext, type PlanTarget } from './plan';
 import { planHeld, queuedFacts } from '../review/hold';
-import { isEpisode } from '../extract/topics';
 import type { StatementReader } from './episodes';
 import { SLOT_TOPICS, sharedSlot } from './slot';
 
@@ -152,17 +151,10 @@ export function sweepKeys(candidates: readonly Candidate[], exclusiveTopics: Rea
 }
 
 /**
- * The live path's {@link StatementReader}: a superseded memory's sources as stored (its whole
- * lineage), and the owner's active episodes of those sources. Read only when a plan supersedes
- * something, inside the write (its commit checks nothing changed since).
+ * The live path's {@link StatementReader}: the episodes a superseded memory names, read from the
+ * store by id. Read only when a plan supersedes something, inside the write (its commit checks
+ * nothing changed since).
  */
 export function storedStatements(storage: Storage, owner: Owner): StatementReader {
-  return {
-    sourcesOf: async (memory) => (await storage.records.getMany([memory.id], owner))[0]?.sources ?? [],
-    episodesOf: async (sourceIds) => {
-      const episodes: MemoryRecord[] = [];
-      for (const sourceId of sourceIds) for (const record of await storage.records.bySource(owner, sourceId)) if (isEpisode(record) && record.invalidatedAt === undefined) episodes.push(record);
-      return episodes;
-    },
-  };
+  return { recordsOf: (ids) => storage.records.getMany(ids, owner) };
 }

@@ -11,8 +11,7 @@
  * as what the user says now (plan.ts `planConsolidation`, {@link episodesStating}).
  */
 import { isEpisode } from '../extract/topics';
-import type { Candidate, MemoryRecord, Source } from '../schema';
-import { sourceKey } from '../storage/working-form';
+import type { Candidate, MemoryRecord } from '../schema';
 import type { Decision } from './decider';
 
 /** The sweep's memories a candidate may be decided against: episodes for an episode, facts for a fact. */
@@ -76,63 +75,21 @@ export class EpisodeLinks {
 }
 
 /**
- * What the plan reads to find the episodes that state a memory it supersedes: a working set
- * shows a memory's sources only in part (working-form.ts) and holds only the episodes near the
- * write, so the live path reads the store and a replay its own state. Without one, the plan
- * looks at its working set alone.
+ * What the plan reads to find the episodes that state a memory it supersedes, by id: a working
+ * set holds only the records near the write, so the live path reads the store. Without one (a
+ * replay, whose working set holds every active record), the plan looks at its working set alone.
  */
 export interface StatementReader {
-  /** `memory`'s sources, every one (the working set's included). */
-  sourcesOf(memory: MemoryRecord): Promise<readonly Source[]> | readonly Source[];
-  /** Active episodes that list one of `sourceIds` (more are allowed: the plan checks each). */
-  episodesOf(sourceIds: readonly string[]): Promise<readonly MemoryRecord[]> | readonly MemoryRecord[];
-}
-
-/** Text compared for containment: an excerpt's trailing "…" cut, whitespace runs folded (an episode's text is folded so). */
-function folded(text: string): string {
-  return text.replace(/…$/, '').replace(/\s+/g, ' ').trim();
+  /** The records of `ids` (missing ones left out). */
+  recordsOf(ids: readonly string[]): Promise<readonly MemoryRecord[]>;
 }
 
 /**
- * Whether `episode` states `memory`: it is the turn the memory was read from (`episodeId`), or
- * a turn of one of the memory's sources (same type and id) whose text holds the excerpt that
- * source recorded (the turn that restated it, a corroboration). Pure, over the records: a
- * replay finds the same episodes as the live write did.
+ * The ids of the episodes that state `memory` (this version of it): the turn it was read from
+ * (`episodeId`) and the turns that restated it (`restatedIn`, added by each corroboration). An
+ * UPDATE's memory starts with neither of its predecessor's, so the turns that stated the values
+ * it replaced are not among them: they retired with those.
  */
-export function statesMemory(episode: MemoryRecord, memory: MemoryRecord, sources: readonly Source[]): boolean {
-  if (memory.episodeId === episode.id) return true;
-  const text = folded(episode.content);
-  return sources.some((source) => {
-    const excerpt = folded(source.excerpt);
-    return excerpt.length > 0 && episode.sources.some((own) => own.type === source.type && own.id === source.id) && text.includes(excerpt);
-  });
-}
-
-/**
- * The statements of `sources` that stated this version of `memory`: those made when it was
- * created or after (its creating turn, the corroborations). An UPDATE's memory inherits its
- * predecessors' sources, whose statements were of the values it replaced; their episodes retired
- * with those. So a memory that changed N times reads its own few statements, not all N.
- */
-export function ownStatements(memory: MemoryRecord, sources: readonly Source[]): Source[] {
-  return sources.filter((source) => source.at >= memory.createdAt);
-}
-
-/** One statement of a source: a source (type and id) records one entry per statement it made. */
-const statementKey = (source: Source) => JSON.stringify([sourceKey(source), source.excerpt, source.at]);
-
-/** `sources` and then those of `more` not among them, each statement once. */
-export function unionSources(sources: readonly Source[], more: readonly Source[]): Source[] {
-  const seen = new Set(sources.map(statementKey));
-  return [...sources, ...more.filter((source) => !seen.has(statementKey(source)) && Boolean(seen.add(statementKey(source))))];
-}
-
-/**
- * The active episodes among `pool` that state `memory` (see {@link statesMemory}), each once,
- * in the pool's order: what retires with it when it is superseded (plan.ts).
- */
-export function episodesStating(memory: MemoryRecord, sources: readonly Source[], pool: Iterable<MemoryRecord>): MemoryRecord[] {
-  const out = new Map<string, MemoryRecord>();
-  for (const episode of pool) if (isEpisode(episode) && episode.invalidatedAt === undefined && !out.has(episode.id) && statesMemory(episode, memory, sources)) out.set(episode.id, episode);
-  return [...out.values()];
+export function statingEpisodeIds(memory: MemoryRecord): string[] {
+  return [...new Set([...(memory.episodeId !== undefined ? [memory.episodeId] : []), ...(memory.restatedIn ?? [])])];
 }

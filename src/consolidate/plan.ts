@@ -11,7 +11,7 @@ import { sameSource } from '../storage/working-form';
 import { trustRefusal, type Decider, type Decision } from './decider';
 import { factHash, sameFactKey } from '../text';
 import { isEpisode } from '../extract/topics';
-import { decideEpisode, EpisodeLinks, episodesStating, ownStatements, sameKind, unionSources, type StatementReader } from './episodes';
+import { decideEpisode, EpisodeLinks, sameKind, statingEpisodeIds, type StatementReader } from './episodes';
 import { WorkingSet } from './working-set';
 import { describeSlot, slotKey } from './slot';
 
@@ -213,6 +213,8 @@ export async function planConsolidation(map: Map<string, MemoryRecord>, items: r
             sources: appendSource(target.sources, source),
             updatedAt: now,
             history: [...target.history, { at: now, event: 'corroborated', reason: `corroborated by ${source.type} source ${source.id}`, sourceId: source.id }],
+            // The turn that restated it (its episode, when the write keeps one) retires with it (retiredEpisodes).
+            ...restated(target, isEpisode(candidate) ? undefined : episodes.of(candidate)),
           });
           changed.add(target.id);
         }
@@ -279,8 +281,8 @@ interface Superseded {
 
 /**
  * Episodes answer to consolidation: every active episode of the target that states a memory
- * this plan superseded (episodes.ts `statesMemory`: the turn it was read from, the turns that
- * restated it) is retired with it, so no turn presents the old value as current. It keeps its
+ * this plan superseded (episodes.ts `statingEpisodeIds`: the turn it was read from, the turns
+ * that restated it) is retired with it, so no turn presents the old value as current. It keeps its
  * text and sources for lineage (a tombstone like the memory it stated, never retrieved), and
  * its history says which memory replaced what it stated. Returns the ids it retired.
  */
@@ -288,10 +290,12 @@ async function retiredEpisodes(working: WorkingSet, superseded: readonly Superse
   const retired: string[] = [];
   const reader = context.statements;
   for (const { old, by, source } of superseded) {
-    const sources = ownStatements(old, reader ? unionSources(old.sources, await reader.sourcesOf(old)) : old.sources);
-    const stored = reader && sources.length > 0 ? await reader.episodesOf([...new Set(sources.map((known) => known.id))]) : [];
-    const pool = [...working.activeEpisodes(), ...stored.map((episode) => working.get(episode.id) ?? episode)];
-    for (const episode of episodesStating(old, sources, pool)) {
+    const ids = statingEpisodeIds(old);
+    const unread = ids.filter((id) => !working.has(id));
+    const read = new Map((reader && unread.length > 0 ? await reader.recordsOf(unread) : []).map((record) => [record.id, record]));
+    for (const id of ids) {
+      const episode = working.get(id) ?? read.get(id);
+      if (episode === undefined || !isEpisode(episode) || episode.invalidatedAt !== undefined) continue;
       if (!working.holds(episode)) continue;
       working.set({
         ...episode,
@@ -302,4 +306,10 @@ async function retiredEpisodes(working: WorkingSet, superseded: readonly Superse
     }
   }
   return retired;
+}
+
+/** `memory.restatedIn` with the episode `id` of a turn that restated it, or nothing new (no id, or one it names already). */
+function restated(memory: MemoryRecord, id: string | undefined): { restatedIn?: string[] } {
+  if (id === undefined || id === memory.episodeId || memory.restatedIn?.includes(id)) return {};
+  return { restatedIn: [...(memory.restatedIn ?? []), id] };
 }

@@ -99,11 +99,6 @@ export class WorkingSet {
     return inTarget(memory, this.target);
   }
 
-  /** The active episodes of the target, in the order the Map first held them. */
-  activeEpisodes(): MemoryRecord[] {
-    return [...this.episodes.values()].flat().map((entry) => entry.memory);
-  }
-
   get(id: string): MemoryRecord | undefined {
     return this.working.get(id);
   }

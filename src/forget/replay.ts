@@ -43,7 +43,7 @@ export interface ReplayDeps {
    * The live path's consolidation plan over `working` (a Map by id it changes in place) for
    * `input`'s items, with the replay's own time and ids.
    */
-  plan: (working: Map<string, MemoryRecord>, items: readonly ReplayItem[], input: WriteInput, at: { now: number; newId: () => string; statements: ReplayStatements }) => Promise<ReplayPlan>;
+  plan: (working: Map<string, MemoryRecord>, items: readonly ReplayItem[], input: WriteInput, at: { now: number; newId: () => string }) => Promise<ReplayPlan>;
 }
 
 /** The ids a replay gives the memories it creates (never stored: the erasure maps each to a stored id). */
@@ -54,16 +54,6 @@ interface Place {
   chain: Chain;
   depth: number;
   history: HistoryEntry[];
-}
-
-/**
- * What a replayed plan reads to find the episodes that state a memory it supersedes
- * (consolidate/episodes.ts `StatementReader`): the memory's full sources from its chain; the
- * episodes are all in the working set already.
- */
-export interface ReplayStatements {
-  sourcesOf(memory: MemoryRecord): readonly Source[];
-  episodesOf(sourceIds: readonly string[]): readonly MemoryRecord[];
 }
 
 /** The replay's state: working-form records by id (the plan's map), and where each record's full lists are. */
@@ -126,15 +116,6 @@ class ReplayState {
       }
     }
   }
-
-  /** What a plan over this state reads of it beyond the working set (see {@link ReplayStatements}). */
-  readonly statements: ReplayStatements = {
-    sourcesOf: (memory) => {
-      const place = this.places.get(memory.id);
-      return place ? place.chain.sourcesAt({ depth: place.depth }) : [];
-    },
-    episodesOf: () => [],
-  };
 
   /** Every record, complete: tombstones in the order they appeared, then the active ones. */
   complete(): Map<string, MemoryRecord> {
@@ -227,7 +208,7 @@ export async function replay(deps: ReplayDeps, inputs: readonly InputRow[], star
     }));
     if (items.length === 0) continue;
     const dressed = state.present(input.source.id);
-    const plan = await deps.plan(state.working, items, input, { now: input.at, newId: () => `replay_${counter++}`, statements: state.statements });
+    const plan = await deps.plan(state.working, items, input, { now: input.at, newId: () => `replay_${counter++}` });
     state.settle(plan.changed, plan.supersedes);
     const changed = new Set(plan.changed.map((record) => record.id));
     for (const [id, plain] of dressed) if (!changed.has(id)) state.working.set(id, plain);
