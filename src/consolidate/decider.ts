@@ -4,7 +4,7 @@
  */
 import type { Candidate, MemoryRecord, Source, SourceType } from '../schema';
 import { sameFactKey } from '../text';
-import { describeSlot, slotKey } from './slot';
+import { changesMind, describeSlot, slotKey } from './slot';
 
 export interface DecideInput {
   candidate: Candidate;
@@ -78,7 +78,7 @@ export function createPolicyDecider({ trust, exclusiveTopics }: PolicyOptions): 
           }
           return { action: 'NOOP', targetId: memory.id, reason: `${refusal}; contradiction refused`, corroborate: false };
         }
-        if (slot !== '' && slotKey(memory, exclusiveTopics) === slot) {
+        if (slot !== '' && changesMind(candidate, memory, exclusiveTopics)) {
           const refusal = trustRefusal(memory, source, trust);
           if (refusal === undefined) return { action: 'UPDATE', targetId: memory.id, reason: `changes ${memory.id} on '${describeSlot(candidate)}'; newer information from a ${source.type} source wins` };
           return { action: 'NOOP', targetId: memory.id, reason: `${refusal}; change refused`, corroborate: false };

@@ -13,7 +13,7 @@ import { factHash, sameFactKey } from '../text';
 import { isEpisode } from '../extract/topics';
 import { decideEpisode, EpisodeLinks, sameKind, statingEpisodeIds, type StatementReader } from './episodes';
 import { WorkingSet } from './working-set';
-import { describeSlot, slotKey } from './slot';
+import { changesMind, describeSlot, slotKey } from './slot';
 
 export { MAX_NEIGHBOURS } from './working-set';
 
@@ -131,7 +131,7 @@ export function enforcePolicy(proposed: Decision, item: EmbeddedCandidate, simil
   const { candidate, source } = item;
   const { exclusiveTopics } = context;
   const slot = slotKey(candidate, exclusiveTopics);
-  const holder = exclusiveTopics.has(candidate.topic) ? similar.find((memory) => memory.topic === candidate.topic) : slot === '' ? undefined : similar.find((memory) => slotKey(memory, exclusiveTopics) === slot);
+  const holder = exclusiveTopics.has(candidate.topic) ? similar.find((memory) => memory.topic === candidate.topic) : slot === '' ? undefined : similar.find((memory) => changesMind(candidate, memory, exclusiveTopics));
   const decision = sameTopicOrNew(proposed, candidate, similar, exclusiveTopics);
   if (decision.action === 'NOOP') return decision;
   if (holder && (decision.action === 'CREATE' || decision.targetId !== holder.id)) {
@@ -148,8 +148,7 @@ function sameTopicOrNew(decision: Decision, candidate: Candidate, similar: reado
   if (decision.action === 'CREATE' || (decision.action === 'NOOP' && !decision.corroborate)) return decision;
   const target = similar.find((memory) => memory.id === decision.targetId);
   if (target === undefined || target.topic === candidate.topic) return decision;
-  const slot = slotKey(candidate, exclusiveTopics);
-  if (decision.action === 'UPDATE' && slot !== '' && slotKey(target, exclusiveTopics) === slot) return decision;
+  if (decision.action === 'UPDATE' && changesMind(candidate, target, exclusiveTopics)) return decision;
   if (decision.action === 'NOOP' && sameFactKey(target.content) === sameFactKey(candidate.content)) return decision;
   const proposed = decision.action === 'UPDATE' ? 'UPDATE' : 'corroboration';
   return { action: 'CREATE', reason: `${decision.reason} (the decider proposed ${proposed} of ${target.id}, a memory on topic '${target.topic}', not '${candidate.topic}'; that memory stays, and this one is new)` };

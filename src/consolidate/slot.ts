@@ -13,7 +13,9 @@
  * - what it is about: the words after the verb, without articles, possessives, prepositions
  *   and "named"/"called", stemmed and sorted, so "has a dog named Rex" and "the user's dog Rex
  *   passed away" name one thing;
- * - its polarity: +1 for the positive side, −1 for the negative one (the reasons say which).
+ * - its polarity: +1 for the positive side, −1 for the negative one. Only a fact of the other
+ *   polarity replaces a slot's memory ({@link changesMind}): "loves jazz" after "likes jazz" is
+ *   the same side said again, and both stay.
  *
  * Only these verbs open a slot: a fact they do not read ("The user works from home") has none
  * and consolidates as before. Exclusive topics keep their own rule (one memory per topic).
@@ -184,4 +186,16 @@ export function describeSlot(fact: { topic: string; content: string }): string {
   if (slot === undefined) return '';
   const kinds: Record<SlotKind, string> = { like: 'what the user likes', do: 'what the user does', have: 'what the user has', plan: "the user's plans" };
   return `${kinds[slot.kind]}: ${slot.about}`;
+}
+
+/**
+ * Whether `later` changes the user's mind on what `earlier` said: the same slot (on topics that
+ * are not exclusive) with the other polarity ("quit the choir" after "sings in a choir"). The same
+ * side said again in other words ("likes jazz", "loves jazz") is no change of mind.
+ */
+export function changesMind(later: { topic: string; content: string }, earlier: { topic: string; content: string }, exclusiveTopics: ReadonlySet<string>): boolean {
+  if (exclusiveTopics.has(later.topic) || exclusiveTopics.has(earlier.topic)) return false;
+  const a = slotOf(later);
+  const b = slotOf(earlier);
+  return a !== undefined && b !== undefined && a.kind === b.kind && a.about === b.about && a.polarity !== b.polarity;
 }

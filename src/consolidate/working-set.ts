@@ -164,9 +164,9 @@ export class WorkingSet {
     const sameTopic: MemoryRecord[] = [];
     const { topic } = item.candidate;
     const fact = exclusiveTopics.has(topic) ? null : sameFactKey(item.candidate.content);
-    // The memories of the candidate's slot join too, on whatever topic (slot.ts).
+    // The memories of the candidate's slot join too, on whatever topic (slot.ts): those that say something else of it.
     const slot = slotKey(item.candidate, exclusiveTopics);
-    const matches = (entry: Entry) => (entry.memory.topic === topic && (fact === null || entry.fact === fact)) || (slot !== '' && entry.slot === slot && !exclusiveTopics.has(entry.memory.topic));
+    const matches = (entry: Entry) => (entry.memory.topic === topic && (fact === null || entry.fact === fact)) || (slot !== '' && entry.slot === slot && entry.fact !== fact && !exclusiveTopics.has(entry.memory.topic));
     for (const entry of this.order) {
       if (!entry.active) continue;
       const similarity = dot(entry.embedding, item.embedding);

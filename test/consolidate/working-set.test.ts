@@ -25,7 +25,7 @@ function referenceSweep(working: Iterable<MemoryRecord>, item: EmbeddedCandidate
   const { topic } = item.candidate;
   const fact = exclusiveTopics.has(topic) ? null : sameFactKey(item.candidate.content);
   const slot = slotKey(item.candidate, exclusiveTopics);
-  const onTopic = (m: MemoryRecord) => (m.topic === topic && (fact === null || sameFactKey(m.content) === fact)) || (slot !== '' && slotKey(m, exclusiveTopics) === slot);
+  const onTopic = (m: MemoryRecord) => (m.topic === topic && (fact === null || sameFactKey(m.content) === fact)) || (slot !== '' && slotKey(m, exclusiveTopics) === slot && sameFactKey(m.content) !== sameFactKey(item.candidate.content));
   const live = [...working].filter((m) => m.invalidatedAt === undefined && inTarget(m));
   const above = live.map((memory) => ({ memory, similarity: dot(memory.embedding, item.embedding) })).filter((n) => n.similarity >= threshold);
   const below = live.filter((m) => dot(m.embedding, item.embedding) < threshold && onTopic(m));
