@@ -182,6 +182,11 @@ export const MemoryRecord = z.object({
    */
   episodeId: z.optional(Id),
   /**
+   * On a fact: the episodes of the later turns that restated it (a corroboration), beside
+   * `episodeId`. When the fact is superseded, they retire with it (consolidate/episodes.ts).
+   */
+  restatedIn: z.optional(z.array(Id)),
+  /**
    * The user pinned it (`memory.pin`): it does not decay (recency 1, confidence as stored), is
    * never pruned, and comes first among memories of equal score. Passed on to the memory an
    * UPDATE or a regeneration makes of it.

@@ -13,6 +13,8 @@ import { writeOwner, type OwnerWrite } from '../storage/write-owner';
 import { MAX_NEIGHBOURS, planConsolidation, type PlanContext, type PlanTarget } from './plan';
 import { planHeld, queuedFacts } from '../review/hold';
 import { alreadySaid } from './correction';
+import type { StatementReader } from './episodes';
+import { SLOT_TOPICS, sharedSlot } from './slot';
 
 export interface ConsolidateDeps {
   storage: Storage;
@@ -114,7 +116,7 @@ async function decideAndCommit(
   }
   const loaded = new Set(working.keys());
   const now = deps.clock();
-  const context = { ...deps.context, now };
+  const context = { ...deps.context, now, statements: storedStatements(deps.storage, owner) };
   // Under review the queue is read too, so a fact already waiting is not queued twice.
   const plan = request.review ? await planHeld(working, items, target, context, queuedFacts(await store.heldInputs(owner), target)) : await planConsolidation(working, items, target, context);
   // A correction the plan does not make an UPDATE of its memory is refused whole: nothing of it is stored.
@@ -142,10 +144,25 @@ async function decideAndCommit(
  * of an exclusive topic, where a contradiction must be found by topic alone; on any other topic
  * only the same fact (by the store's identical-fact index), since there the decider can only
  * corroborate an identical memory or create. So a write on a big non-exclusive topic reads
- * O(1) memories, not the topic.
+ * O(1) memories, not the topic, unless the fact fills a slot (slot.ts: "loves olives", "quit
+ * the choir"): then the topics that slot's facts may be on are read, where its earlier value
+ * must be found by what it is about alone.
  */
 export function sweepKeys(candidates: readonly Candidate[], exclusiveTopics: ReadonlySet<string>): { topics: string[]; facts: { topic: string; content: string }[] } {
-  const topics = [...new Set(candidates.filter((c) => exclusiveTopics.has(c.topic)).map((c) => c.topic))];
+  const slotTopics = candidates.flatMap((c) => {
+    const slot = sharedSlot(c, exclusiveTopics);
+    return slot === undefined ? [] : SLOT_TOPICS[slot.kind];
+  });
+  const topics = [...new Set([...candidates.filter((c) => exclusiveTopics.has(c.topic)).map((c) => c.topic), ...slotTopics])];
   const facts = candidates.filter((c) => !exclusiveTopics.has(c.topic)).map(({ topic, content }) => ({ topic, content }));
   return { topics, facts };
+}
+
+/**
+ * The live path's {@link StatementReader}: the episodes a superseded memory names, read from the
+ * store by id. Read only when a plan supersedes something, inside the write (its commit checks
+ * nothing changed since).
+ */
+export function storedStatements(storage: Storage, owner: Owner): StatementReader {
+  return { recordsOf: (ids) => storage.records.getMany(ids, owner) };
 }

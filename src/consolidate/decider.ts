@@ -4,6 +4,7 @@
  */
 import type { Candidate, MemoryRecord, Source, SourceType } from '../schema';
 import { sameFactKey } from '../text';
+import { changesMind, describeSlot, slotKey } from './slot';
 
 export interface DecideInput {
   candidate: Candidate;
@@ -52,14 +53,16 @@ export function trustRefusal(memory: MemoryRecord, source: Pick<Source, 'type'>,
 }
 
 /**
- * The seed's `offline_decide`: identical text is corroboration; on an exclusive topic, a
- * source at least as trusted as the strongest one behind the old memory replaces it, a weaker
- * one is refused; anything else is new.
+ * The seed's `offline_decide`: identical text is corroboration; on an exclusive topic, or in
+ * the same slot (slot.ts: "quit the choir" after "sings in a choir"), a source at least as
+ * trusted as the strongest one behind the old memory replaces it, a weaker one is refused;
+ * anything else is new.
  */
 export function createPolicyDecider({ trust, exclusiveTopics }: PolicyOptions): Decider {
   return {
     decide({ candidate, similar, source }) {
       const content = sameFactKey(candidate.content);
+      const slot = slotKey(candidate, exclusiveTopics);
       for (const memory of similar) {
         if (sameFactKey(memory.content) === content) {
           return { action: 'NOOP', targetId: memory.id, reason: 'identical to an existing memory', corroborate: true };
@@ -74,6 +77,11 @@ export function createPolicyDecider({ trust, exclusiveTopics }: PolicyOptions): 
             };
           }
           return { action: 'NOOP', targetId: memory.id, reason: `${refusal}; contradiction refused`, corroborate: false };
+        }
+        if (slot !== '' && changesMind(candidate, memory, exclusiveTopics)) {
+          const refusal = trustRefusal(memory, source, trust);
+          if (refusal === undefined) return { action: 'UPDATE', targetId: memory.id, reason: `changes ${memory.id} on '${describeSlot(candidate)}'; newer information from a ${source.type} source wins` };
+          return { action: 'NOOP', targetId: memory.id, reason: `${refusal}; change refused`, corroborate: false };
         }
       }
       return { action: 'CREATE', reason: 'novel topic for this user' };

@@ -4,6 +4,11 @@
  * corroborate a fact, or a fact replace an episode. Between episodes the rule is fixed: the same
  * text (trimmed, case-folded) corroborates the earlier episode (+0.05 confidence, the source
  * appended once); anything else is a new episode. An episode never supersedes anything.
+ *
+ * Episodes answer to consolidation all the same: when a fact is superseded (an UPDATE, a
+ * correction, a change of mind), every active episode that states it (the turn it was read
+ * from, and the turns that restated it) is retired with it, so no turn presents the old value
+ * as what the user says now (plan.ts `planConsolidation`, {@link episodesStating}).
  */
 import { isEpisode } from '../extract/topics';
 import type { Candidate, MemoryRecord } from '../schema';
@@ -67,4 +72,24 @@ export class EpisodeLinks {
     }
     return fewest!;
   }
+}
+
+/**
+ * What the plan reads to find the episodes that state a memory it supersedes, by id: a working
+ * set holds only the records near the write, so the live path reads the store. Without one (a
+ * replay, whose working set holds every active record), the plan looks at its working set alone.
+ */
+export interface StatementReader {
+  /** The records of `ids` (missing ones left out). */
+  recordsOf(ids: readonly string[]): Promise<readonly MemoryRecord[]>;
+}
+
+/**
+ * The ids of the episodes that state `memory` (this version of it): the turn it was read from
+ * (`episodeId`) and the turns that restated it (`restatedIn`, added by each corroboration). An
+ * UPDATE's memory starts with neither of its predecessor's, so the turns that stated the values
+ * it replaced are not among them: they retired with those.
+ */
+export function statingEpisodeIds(memory: MemoryRecord): string[] {
+  return [...new Set([...(memory.episodeId !== undefined ? [memory.episodeId] : []), ...(memory.restatedIn ?? [])])];
 }

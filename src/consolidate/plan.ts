@@ -11,8 +11,9 @@ import { sameSource } from '../storage/working-form';
 import { trustRefusal, type Decider, type Decision } from './decider';
 import { factHash, sameFactKey } from '../text';
 import { isEpisode } from '../extract/topics';
-import { decideEpisode, EpisodeLinks, sameKind } from './episodes';
+import { decideEpisode, EpisodeLinks, sameKind, statingEpisodeIds, type StatementReader } from './episodes';
 import { WorkingSet } from './working-set';
+import { changesMind, describeSlot, slotKey } from './slot';
 
 export { MAX_NEIGHBOURS } from './working-set';
 
@@ -60,6 +61,8 @@ export interface PlanContext {
   embedderId: string;
   now: number;
   newId: () => string;
+  /** Where the plan finds the episodes that state a memory it supersedes (episodes.ts); without it, in its working set alone. */
+  statements?: StatementReader;
 }
 
 export interface EmbeddedCandidate {
@@ -118,28 +121,34 @@ async function decide(item: EmbeddedCandidate, similar: readonly MemoryRecord[],
  * UPDATE, or a corroboration, reaches only a memory on the candidate's topic (a corroboration
  * also one that states the same fact): about any other memory the candidate is new, and becomes
  * a CREATE. A candidate on an exclusive topic that already has an active memory may only replace
- * that memory or change nothing (invariant 4). An UPDATE must pass the trust gate against the
+ * that memory or change nothing (invariant 4); so may a candidate on any other topic whose slot
+ * (slot.ts: what it is about, "the choir" as something the user does) a memory fills already,
+ * on whatever topic that memory is (an UPDATE of it is not turned into a CREATE). An UPDATE must pass the trust gate against the
  * strongest source behind its target (invariant 10). A proposal that breaks a gate is turned
  * into what the rules allow, and the reason says so.
  */
 export function enforcePolicy(proposed: Decision, item: EmbeddedCandidate, similar: readonly MemoryRecord[], context: Pick<PlanContext, 'trust' | 'exclusiveTopics'>): Decision {
   const { candidate, source } = item;
-  const holder = context.exclusiveTopics.has(candidate.topic) ? similar.find((memory) => memory.topic === candidate.topic) : undefined;
-  const decision = sameTopicOrNew(proposed, candidate, similar);
+  const { exclusiveTopics } = context;
+  const slot = slotKey(candidate, exclusiveTopics);
+  const holder = exclusiveTopics.has(candidate.topic) ? similar.find((memory) => memory.topic === candidate.topic) : slot === '' ? undefined : similar.find((memory) => changesMind(candidate, memory, exclusiveTopics));
+  const decision = sameTopicOrNew(proposed, candidate, similar, exclusiveTopics);
   if (decision.action === 'NOOP') return decision;
   if (holder && (decision.action === 'CREATE' || decision.targetId !== holder.id)) {
     const proposed = decision.action === 'CREATE' ? 'CREATE' : `UPDATE of ${decision.targetId}`;
-    return gate({ action: 'UPDATE', targetId: holder.id, reason: `${decision.reason} (the decider proposed ${proposed}; exclusive topic '${candidate.topic}' already holds ${holder.id}, which this replaces)` }, holder, source, context);
+    const holds = slot === '' ? `exclusive topic '${candidate.topic}'` : `the slot '${describeSlot(candidate)}'`;
+    return gate({ action: 'UPDATE', targetId: holder.id, reason: `${decision.reason} (the decider proposed ${proposed}; ${holds} already holds ${holder.id}, which this replaces)` }, holder, source, context);
   }
   if (decision.action === 'UPDATE') return gate(decision, similar.find((memory) => memory.id === decision.targetId)!, source, context);
   return decision;
 }
 
-/** An UPDATE or a corroboration of a memory on another topic (and, for a corroboration, another fact) becomes a CREATE. */
-function sameTopicOrNew(decision: Decision, candidate: Candidate, similar: readonly MemoryRecord[]): Decision {
+/** An UPDATE or a corroboration of a memory on another topic and slot (and, for a corroboration, another fact) becomes a CREATE. */
+function sameTopicOrNew(decision: Decision, candidate: Candidate, similar: readonly MemoryRecord[], exclusiveTopics: ReadonlySet<string>): Decision {
   if (decision.action === 'CREATE' || (decision.action === 'NOOP' && !decision.corroborate)) return decision;
   const target = similar.find((memory) => memory.id === decision.targetId);
   if (target === undefined || target.topic === candidate.topic) return decision;
+  if (decision.action === 'UPDATE' && changesMind(candidate, target, exclusiveTopics)) return decision;
   if (decision.action === 'NOOP' && sameFactKey(target.content) === sameFactKey(candidate.content)) return decision;
   const proposed = decision.action === 'UPDATE' ? 'UPDATE' : 'corroboration';
   return { action: 'CREATE', reason: `${decision.reason} (the decider proposed ${proposed} of ${target.id}, a memory on topic '${target.topic}', not '${candidate.topic}'; that memory stays, and this one is new)` };
@@ -184,6 +193,7 @@ export async function planConsolidation(map: Map<string, MemoryRecord>, items: r
   const supersedes = new Map<string, string>();
   const { now } = context;
   const episodes = new EpisodeLinks();
+  const superseded: Superseded[] = [];
 
   for (const item of items) {
     const { candidate, source } = item;
@@ -202,6 +212,8 @@ export async function planConsolidation(map: Map<string, MemoryRecord>, items: r
             sources: appendSource(target.sources, source),
             updatedAt: now,
             history: [...target.history, { at: now, event: 'corroborated', reason: `corroborated by ${source.type} source ${source.id}`, sourceId: source.id }],
+            // The turn that restated it (its episode, when the write keeps one) retires with it (retiredEpisodes).
+            ...restated(target, isEpisode(candidate) ? undefined : episodes.of(candidate)),
           });
           changed.add(target.id);
         }
@@ -247,12 +259,56 @@ export async function planConsolidation(map: Map<string, MemoryRecord>, items: r
       });
       changed.add(old.id);
       supersedes.set(id, old.id);
+      superseded.push({ old, by: id, source });
     }
     working.set(record);
     changed.add(id);
     created.push(id);
     operations.push({ action: decision.action, memoryId: id, ...(old ? { targetId: old.id } : {}), content: candidate.content, reason: decision.reason });
   }
+  for (const episode of await retiredEpisodes(working, superseded, context)) changed.add(episode);
 
   return { operations, changed: [...changed].map((id) => working.get(id)!), created, supersedes };
+}
+
+/** A memory this plan superseded: by which new memory, on whose statement. */
+interface Superseded {
+  old: MemoryRecord;
+  by: string;
+  source: Source;
+}
+
+/**
+ * Episodes answer to consolidation: every active episode of the target that states a memory
+ * this plan superseded (episodes.ts `statingEpisodeIds`: the turn it was read from, the turns
+ * that restated it) is retired with it, so no turn presents the old value as current. It keeps its
+ * text and sources for lineage (a tombstone like the memory it stated, never retrieved), and
+ * its history says which memory replaced what it stated. Returns the ids it retired.
+ */
+async function retiredEpisodes(working: WorkingSet, superseded: readonly Superseded[], context: PlanContext): Promise<string[]> {
+  const retired: string[] = [];
+  const reader = context.statements;
+  for (const { old, by, source } of superseded) {
+    const ids = statingEpisodeIds(old);
+    const unread = ids.filter((id) => !working.has(id));
+    const read = new Map((reader && unread.length > 0 ? await reader.recordsOf(unread) : []).map((record) => [record.id, record]));
+    for (const id of ids) {
+      const episode = working.get(id) ?? read.get(id);
+      if (episode === undefined || !isEpisode(episode) || episode.invalidatedAt !== undefined) continue;
+      if (!working.holds(episode)) continue;
+      working.set({
+        ...episode,
+        invalidatedAt: context.now,
+        history: [...episode.history, { at: context.now, event: 'superseded', reason: `retired: it states ${old.id}, which ${by} superseded`, related: by, sourceId: source.id }],
+      });
+      retired.push(episode.id);
+    }
+  }
+  return retired;
+}
+
+/** `memory.restatedIn` with the episode `id` of a turn that restated it, or nothing new (no id, or one it names already). */
+function restated(memory: MemoryRecord, id: string | undefined): { restatedIn?: string[] } {
+  if (id === undefined || id === memory.episodeId || memory.restatedIn?.includes(id)) return {};
+  return { restatedIn: [...(memory.restatedIn ?? []), id] };
 }

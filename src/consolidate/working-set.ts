@@ -12,6 +12,7 @@ import { isEpisode } from '../extract/topics';
 import type { Candidate, MemoryRecord, Scope } from '../schema';
 import { recordUserId } from '../storage/contract';
 import { sameFactKey } from '../text';
+import { anySlotKey, slotKey } from './slot';
 
 /** Where the plan writes (plan.ts `PlanTarget`): its owner, app, scope and, for session scope, session. */
 interface Target {
@@ -36,6 +37,8 @@ interface Entry {
   embedding: Float32Array;
   /** sameFactKey(memory.content): a memory's content never changes within a plan. */
   fact: string;
+  /** anySlotKey(memory) ('' for none): a memory's content never changes within a plan. */
+  slot: string;
   active: boolean;
 }
 
@@ -91,6 +94,11 @@ export class WorkingSet {
     for (const memory of working.values()) this.index(memory);
   }
 
+  /** Whether `memory` lives where the plan writes (its target's owner, app, scope and session). */
+  holds(memory: MemoryRecord): boolean {
+    return inTarget(memory, this.target);
+  }
+
   get(id: string): MemoryRecord | undefined {
     return this.working.get(id);
   }
@@ -115,7 +123,7 @@ export class WorkingSet {
 
   private index(memory: MemoryRecord): void {
     if (memory.invalidatedAt !== undefined || !inTarget(memory, this.target)) return;
-    const entry: Entry = { memory, embedding: memory.embedding, fact: sameFactKey(memory.content), active: true };
+    const entry: Entry = { memory, embedding: memory.embedding, fact: sameFactKey(memory.content), slot: anySlotKey(memory), active: true };
     this.order.push(entry);
     this.byId.set(memory.id, entry);
     if (isEpisode(memory)) {
@@ -156,7 +164,9 @@ export class WorkingSet {
     const sameTopic: MemoryRecord[] = [];
     const { topic } = item.candidate;
     const fact = exclusiveTopics.has(topic) ? null : sameFactKey(item.candidate.content);
-    const matches = (entry: Entry) => entry.memory.topic === topic && (fact === null || entry.fact === fact);
+    // The memories of the candidate's slot join too, on whatever topic (slot.ts): those that say something else of it.
+    const slot = slotKey(item.candidate, exclusiveTopics);
+    const matches = (entry: Entry) => (entry.memory.topic === topic && (fact === null || entry.fact === fact)) || (slot !== '' && entry.slot === slot && entry.fact !== fact && !exclusiveTopics.has(entry.memory.topic));
     for (const entry of this.order) {
       if (!entry.active) continue;
       const similarity = dot(entry.embedding, item.embedding);

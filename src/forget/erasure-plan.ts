@@ -377,7 +377,7 @@ function writeRebuilt({ now, replayed, all, current, cause }: Context, { rebuilt
   );
   const stored = new Map(all.map((record) => [record.id, record]));
   const pinned = new Set(current.filter((record) => record.pinned).map(pinKey));
-  const writes = rebuilt.map(({ episodeId, ...record }): [string, MemoryRecord] => {
+  const writes = rebuilt.map(({ episodeId, restatedIn, ...record }): [string, MemoryRecord] => {
     const from = rebuilds.get(record.id);
     // The user's pin goes with the memory rebuilt in place of the pinned one.
     const pin = (from !== undefined && stored.get(from)?.pinned) || pinned.has(pinKey(record));
@@ -388,6 +388,7 @@ function writeRebuilt({ now, replayed, all, current, cause }: Context, { rebuilt
       {
         ...record,
         ...(episode !== undefined ? { episodeId: episode } : {}),
+        ...restatedOf(restatedIn, idOf),
         ...(pin ? { pinned: true as const } : {}),
         history: [
           ...record.history.map(({ related, reason, ...entry }) => {
@@ -517,4 +518,10 @@ function headOf(start: string | undefined, writes: ReadonlyMap<string, MemoryRec
     id = record.supersededBy;
   }
   return null;
+}
+
+/** A rebuilt fact's `restatedIn`, its episodes' temporary ids mapped to stored ones (an episode the erasure left out goes). */
+function restatedOf(restatedIn: readonly string[] | undefined, idOf: ReadonlyMap<string, string>): { restatedIn?: string[] } {
+  const mapped = (restatedIn ?? []).flatMap((id) => idOf.get(id) ?? []);
+  return mapped.length > 0 ? { restatedIn: mapped } : {};
 }

@@ -4,7 +4,7 @@
  * version, under its write lock, like every write: all of it or nothing. The decide step of each
  * is a pure function of what was read (held.ts, and the plan for approve).
  */
-import { sweepKeys } from '../consolidate/consolidate';
+import { storedStatements, sweepKeys } from '../consolidate/consolidate';
 import { planConsolidation, targetOf, type PlanContext } from '../consolidate/plan';
 import type { Decider, Decision } from '../consolidate/decider';
 import type { KeyedEmbedder } from '../embed/embedding-cache';
@@ -75,7 +75,7 @@ async function approveOnce(deps: ReviewDeps, id: string, owner: Owner, write: Ow
   // The id `pending` listed, unless a record took it meanwhile (a write never replaces a record
   // it did not read): then a new one, which the Operation names.
   const memoryId = (await store.locate(id)) === undefined ? id : deps.context.newId();
-  const context = { ...deps.context, decider: decided(held), newId: () => memoryId, now };
+  const context = { ...deps.context, decider: decided(held), newId: () => memoryId, now, statements: storedStatements(deps.storage, owner) };
   const plan = await planConsolidation(working, [{ candidate, embedding: embedding!, source }], target, context);
   await write.commit(
     withLineage(

@@ -118,8 +118,8 @@ export interface RecordStore {
   /**
    * What one consolidation decides over: the records `ids` (the similarity neighbours, any
    * state) united with the active records of `scope` on each of `topics` (the topic sweep:
-   * consolidation names only exclusive topics here, where a contradiction must be found by
-   * topic alone) and the active records of `scope` that hold one of `facts` (same topic, and
+   * consolidation names exclusive topics here, and the topics a candidate's slot may be on,
+   * where a contradiction must be found by topic or slot alone) and the active records of `scope` that hold one of `facts` (same topic, and
    * the same text by `sameFactKey`: all a non-exclusive topic needs, so a store should find
    * them by an index, not by reading the topic), visible to `owner`. Returning more is allowed.
    * Records may come in *working form*: `sources` holds at least the first source of each

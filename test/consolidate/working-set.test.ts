@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Decider, Decision } from '../../src/consolidate/decider';
 import { EpisodeLinks, sameKind } from '../../src/consolidate/episodes';
 import { MAX_NEIGHBOURS, planConsolidation, type EmbeddedCandidate, type PlanTarget } from '../../src/consolidate/plan';
+import { slotKey } from '../../src/consolidate/slot';
 import { WorkingSet } from '../../src/consolidate/working-set';
 import { dot, normalize } from '../../src/embed/vector';
 import { EPISODE_TOPIC } from '../../src/extract/topics';
@@ -23,7 +24,8 @@ function referenceSweep(working: Iterable<MemoryRecord>, item: EmbeddedCandidate
   const inTarget = (m: MemoryRecord) => m.scope === target.scope && m.appName === target.appName && m.userId === recordUserId(target, target.scope) && (target.scope !== 'session' || m.sessionId === target.sessionId);
   const { topic } = item.candidate;
   const fact = exclusiveTopics.has(topic) ? null : sameFactKey(item.candidate.content);
-  const onTopic = (m: MemoryRecord) => m.topic === topic && (fact === null || sameFactKey(m.content) === fact);
+  const slot = slotKey(item.candidate, exclusiveTopics);
+  const onTopic = (m: MemoryRecord) => (m.topic === topic && (fact === null || sameFactKey(m.content) === fact)) || (slot !== '' && slotKey(m, exclusiveTopics) === slot && sameFactKey(m.content) !== sameFactKey(item.candidate.content));
   const live = [...working].filter((m) => m.invalidatedAt === undefined && inTarget(m));
   const above = live.map((memory) => ({ memory, similarity: dot(memory.embedding, item.embedding) })).filter((n) => n.similarity >= threshold);
   const below = live.filter((m) => dot(m.embedding, item.embedding) < threshold && onTopic(m));
@@ -40,7 +42,7 @@ function referenceSameEpisode(working: Iterable<MemoryRecord>, item: EmbeddedCan
 
 const TOPICS = ['diet', 'travel', 'hobby', 'identity', EPISODE_TOPIC];
 const EXCLUSIVE = new Set(['diet', 'identity']);
-const TEXTS = ['The user is vegan.', 'the user is VEGAN.', 'The user likes tea.', 'The user likes tea', 'Went hiking.', 'went  hiking.', 'Sam.', 'The user plays chess.'];
+const TEXTS = ['The user is vegan.', 'the user is VEGAN.', 'The user likes tea.', 'The user likes tea', 'Went hiking.', 'went  hiking.', 'Sam.', 'The user plays chess.', 'The user hates tea.', 'The user quit chess.'];
 
 /** A coarse unit vector (entries in {-1, 0, 1}, 6 dimensions): many memories tie, many pass any threshold. */
 function coarse(random: () => number): Float32Array {

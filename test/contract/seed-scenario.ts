@@ -133,4 +133,30 @@ export function seedScenario(open: OpenMemory): void {
       ].join('\n'),
     );
   });
+
+  it('with episodes on, no turn presents the vegetarian diet once fish replaced it: the seed block holds the fish and the aisle seat, and s1 forgotten leaves no vegetarian episode', async () => {
+    test = await open({ episodes: true });
+    await ingestSeed(test.memory, test.clock);
+    const vegetarian = /vegetarian/i;
+    const active = await test.memory.list(SEED_OWNER);
+    expect(active.filter((memory) => vegetarian.test(memory.content))).toEqual([]);
+    for (const query of SEED_QUERIES) {
+      const hits = await test.memory.retrieve(query, { ...SEED_OWNER, k: 10 });
+      expect(hits.map((hit) => hit.memory.content).filter((content) => vegetarian.test(content))).toEqual([]);
+    }
+    const block = test.memory.inject(SEED_SYSTEM, await test.memory.retrieve(SEED_QUERIES[1]!, { ...SEED_OWNER, k: 3 }));
+    expect(block).not.toMatch(vegetarian);
+    expect(block).toContain(`- [confidence: low, source: user_implicit] ${AISLE}`);
+    expect(block).toContain(`- [confidence: high, source: user_explicit] ${FISH}`);
+    // The two turns that stated the diet are kept for lineage, retired by the memory that replaced it.
+    const fish = must(
+      active.find((memory) => memory.content === FISH),
+      'the fish memory',
+    );
+    const retired = (await test.memory.list({ ...SEED_OWNER, includeInvalid: true })).filter((memory) => memory.topic === 'episode' && memory.invalidatedAt !== undefined);
+    expect(retired.map((memory) => memory.content).sort()).toEqual(["As I said before, I'm a vegetarian.", "Hi! I'm vegetarian, so keep that in mind for any meal bookings. Call me Ada."]);
+    for (const episode of retired) expect(episode.history.at(-1)).toMatchObject({ event: 'superseded', related: fish.id, sourceId: 's3' });
+    await test.memory.forgetSource('s1', SEED_OWNER);
+    expect((await test.memory.list(SEED_OWNER)).filter((memory) => vegetarian.test(memory.content))).toEqual([]);
+  });
 }

@@ -126,8 +126,13 @@ describe('episodes (Memory.ingest → retrieve → inject)', () => {
     expect(episode!.sources.map((s) => s.id)).toEqual(['s1', 's2']);
     expect(episode!.confidence).toBeCloseTo(0.7, 9);
     await memory.ingest(say("I'm vegetarian now."), { ...owner, sessionId: 'c3', source: source('s3') });
+    // The vegan episode is no fact's target; it retires with the fact it stated (plan.ts).
     const active = await memory.list(owner);
-    expect(active.map((record) => record.content).sort()).toEqual(["I'm vegan.", "I'm vegetarian now.", 'The user follows a vegetarian diet.']);
+    expect(active.map((record) => record.content).sort()).toEqual(["I'm vegetarian now.", 'The user follows a vegetarian diet.']);
+    const retired = (await memory.list({ ...owner, includeInvalid: true })).find((record) => record.id === episode!.id)!;
+    expect(retired).toMatchObject({ content: "I'm vegan.", sources: [expect.objectContaining({ id: 's1' }), expect.objectContaining({ id: 's2' })] });
+    expect(retired.supersededBy).toBeUndefined();
+    expect(retired.invalidatedAt).toBeDefined();
   });
 
   it('never shows a decider an episode for a fact, so no decider can make a fact replace one', async () => {

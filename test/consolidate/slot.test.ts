@@ -1,0 +1,114 @@
+/**
+ * Changes of mind on every topic (slot.ts): a fact replaces the earlier one about the same thing
+ * (liking ↔ disliking it, doing ↔ having stopped, having ↔ no longer having, a plan ↔ its
+ * cancellation), with the trust gate, lineage and erasure of the exclusive topics; different
+ * things of one topic stay side by side.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Decider, MemoryRecord, SourceType } from '../../src/index';
+import { slotOf } from '../../src/consolidate/slot';
+import { forgetVersusFresh, type Conversation } from '../contract/equivalence';
+import { createTestMemory, DAY, openTestMemory, T0 } from '../helpers/memory';
+
+const owner = { userId: 'u1' };
+const write = (id: string, type: SourceType = 'user_explicit') => ({ ...owner, sessionId: id, source: { type, id } });
+const say = (content: string) => [{ role: 'user' as const, content }];
+const contents = (records: readonly MemoryRecord[]) => records.map((record) => record.content).sort();
+
+/** Each change of mind the issue names: what the user said first, and what they said later, and the facts each one yields. */
+const CHANGES = [
+  { first: 'I sing in a choir.', later: 'I quit the choir.', was: 'The user sings in a choir.', now: 'The user quit the choir.' },
+  { first: 'I hate olives.', later: 'I used to hate olives, now I love them.', was: 'The user hates olives.', now: 'The user used to hate olives.' },
+  { first: 'I love olives.', later: "I don't like olives anymore.", was: 'The user loves olives.', now: 'The user no longer likes olives.' },
+  { first: 'I play the guitar.', later: 'I stopped playing the guitar.', was: 'The user plays the guitar.', now: 'The user stopped playing the guitar.' },
+  { first: 'I have a dog named Rex.', later: 'My dog Rex passed away.', was: 'The user has a dog named Rex.', now: "The user's dog Rex passed away." },
+  { first: 'I have a car.', later: 'I sold my car.', was: 'The user has a car.', now: 'The user sold their car.' },
+  { first: "I'm planning a trip to Japan.", later: 'I cancelled my trip to Japan.', was: 'The user is planning a trip to Japan.', now: 'The user cancelled their trip to Japan.' },
+];
+
+describe('slots (changes of mind on every topic)', () => {
+  it('reads the kind, what the fact is about and its polarity from the fact text', () => {
+    expect(slotOf({ topic: 'hobby', content: 'The user sings in a choir.' })).toEqual({ kind: 'do', about: 'choir', polarity: 1 });
+    expect(slotOf({ topic: 'event', content: 'The user quit the choir.' })).toEqual({ kind: 'do', about: 'choir', polarity: -1 });
+    expect(slotOf({ topic: 'preference', content: 'The user hates olives.' })).toEqual({ kind: 'like', about: 'olive', polarity: -1 });
+    expect(slotOf({ topic: 'preference', content: 'The user used to hate olives.' })).toEqual({ kind: 'like', about: 'olive', polarity: 1 });
+    expect(slotOf({ topic: 'pets', content: "The user's dog Rex passed away." })).toEqual({ kind: 'have', about: 'dog rex', polarity: -1 });
+    expect(slotOf({ topic: 'pets', content: 'The user has a dog named Rex.' })).toEqual({ kind: 'have', about: 'dog rex', polarity: 1 });
+    expect(slotOf({ topic: 'event', content: 'The user cancelled their trip to Japan.' })).toEqual({ kind: 'plan', about: 'japan trip', polarity: -1 });
+    expect(slotOf({ topic: 'event', content: 'The user stopped playing the guitar.' })).toEqual({ kind: 'do', about: 'guitar', polarity: -1 });
+    // No verb it reads, an episode, a summary: no slot.
+    expect(slotOf({ topic: 'work', content: 'The user works from home.' })).toBeUndefined();
+    expect(slotOf({ topic: 'episode', content: 'I love olives.' })).toBeUndefined();
+    expect(slotOf({ topic: 'session-summary', content: 'The user loves olives.' })).toBeUndefined();
+  });
+
+  for (const change of CHANGES) {
+    it(`replaces '${change.was}' with '${change.now}', lineage drawn and the old turn retired`, async () => {
+      const { memory } = await createTestMemory({ episodes: true });
+      try {
+        await memory.ingest(say(change.first), write('s1'));
+        const [old] = (await memory.list(owner)).filter((record) => record.content === change.was);
+        expect(old, `'${change.first}' yields '${change.was}'`).toBeDefined();
+        const operations = await memory.ingest(say(change.later), write('s2'));
+        const update = operations.find((operation) => operation.content === change.now);
+        expect(update).toMatchObject({ action: 'UPDATE', targetId: old!.id });
+        const active = await memory.list(owner);
+        expect(contents(active.filter((record) => record.topic !== 'episode'))).toEqual([change.now]);
+        // The turn that said the old value is no longer one the model is shown.
+        expect(contents(active.filter((record) => record.topic === 'episode'))).toEqual([change.later]);
+        const replaced = await memory.get(old!.id, owner);
+        expect(replaced).toMatchObject({ supersededBy: update!.memoryId });
+        expect((await memory.get(update!.memoryId, owner)).sources.map((source) => source.id)).toEqual(['s1', 's2']);
+      } finally {
+        await memory.close();
+      }
+    });
+  }
+
+  it('keeps different things of one topic side by side, and one thing liked and played as two slots', async () => {
+    const { memory } = await createTestMemory();
+    try {
+      for (const [i, text] of ['I love hiking.', 'I love jazz.', 'I play the guitar.', 'I love the guitar.', 'I have a dog.', 'I have a cat.'].entries()) await memory.ingest(say(text), write(`s${i}`));
+      expect(contents(await memory.list(owner))).toEqual(['The user has a cat.', 'The user has a dog.', 'The user loves hiking.', 'The user loves jazz.', 'The user loves the guitar.', 'The user plays the guitar.']);
+    } finally {
+      await memory.close();
+    }
+  });
+
+  it('refuses a change from a less trusted source, as on an exclusive topic', async () => {
+    const { memory } = await createTestMemory();
+    try {
+      await memory.ingest(say('I sing in a choir.'), write('s1'));
+      const [operation] = await memory.ingest(say('I quit the choir.'), write('t1', 'tool_output'));
+      expect(operation).toMatchObject({ action: 'NOOP', reason: expect.stringContaining('lower-trust source') });
+      expect(contents(await memory.list(owner))).toEqual(['The user sings in a choir.']);
+    } finally {
+      await memory.close();
+    }
+  });
+
+  it('makes a decider that proposes CREATE replace the slot all the same: a decider only proposes', async () => {
+    const createAlways: Decider = { decide: () => ({ action: 'CREATE', reason: 'the model said new' }) };
+    const { memory } = await createTestMemory({ decider: createAlways });
+    try {
+      await memory.ingest(say('I sing in a choir.'), write('s1'));
+      const [operation] = await memory.ingest(say('I quit the choir.'), write('s2'));
+      expect(operation).toMatchObject({ action: 'UPDATE', reason: expect.stringContaining("the slot 'what the user does: choir' already holds") });
+      expect(contents(await memory.list(owner))).toEqual(['The user quit the choir.']);
+    } finally {
+      await memory.close();
+    }
+  });
+
+  for (const revoked of ['s1', 's2']) {
+    it(`forgetSource('${revoked}') of a change of mind equals a store that never saw it, episodes on`, async () => {
+      const conversations: Conversation[] = CHANGES.flatMap((change, i) => [
+        { kind: 'ingest', userId: 'u1', sourceId: 's1', sourceType: 'user_implicit', sessionId: `a${i}`, at: T0 + i * DAY, text: change.first },
+        { kind: 'ingest', userId: 'u1', sourceId: 's2', sourceType: 'user_explicit', sessionId: `b${i}`, at: T0 + (30 + i) * DAY, text: change.later },
+      ]);
+      const { before, after, expected } = await forgetVersusFresh(openTestMemory, conversations, 'u1', revoked, ['u1']);
+      expect(after).toEqual(expected);
+      expect(after['u1']).not.toEqual(before);
+    });
+  }
+});
