@@ -6,7 +6,8 @@
  * an evidence turn) for engram's default retrieval, engram with the relevance weight only, and
  * a BM25 baseline over the same facts computed in this run; per category too; and the write
  * and retrieve cost per item. Store: fake-indexeddb, compute in-process.
- * `--end-to-end` runs the whole pipeline on the raw turns instead (./eval-end-to-end.ts).
+ * `--end-to-end` runs the whole pipeline on the raw turns instead (./eval-end-to-end.ts);
+ * `--semantic` scores the semantic pairs instead (./eval-semantic.ts).
  */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +15,7 @@ import { createMemory, type Memory } from '../src/index';
 import type { Weights } from '../src/schema';
 import { exitOnDataError, loadLocomo, type EvalConversation } from './eval-data';
 import { runEndToEnd } from './eval-end-to-end';
+import { runSemantic } from './eval-semantic';
 import { createBm25, recallAt } from './eval-metrics';
 
 const KS = [1, 5, 10] as const;
@@ -114,5 +116,6 @@ function report(run: Run): void {
   console.log('store on fake-indexeddb, compute in-process: costs are Node figures, not browser ones.');
 }
 
-if (process.argv.includes('--end-to-end')) await runEndToEnd(DATA).catch(exitOnDataError);
+if (process.argv.includes('--semantic')) await runSemantic();
+else if (process.argv.includes('--end-to-end')) await runEndToEnd(DATA).catch(exitOnDataError);
 else report(await evaluate(await loadLocomo(DATA).catch(exitOnDataError)));
