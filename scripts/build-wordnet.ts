@@ -36,6 +36,10 @@ export const TAG_SHARE = 0.1;
 export const HYPERNYM_DEPTH = 2;
 /** A concept more terms than this share is too general to say anything (tuned on dev). */
 export const MAX_FAN = 400;
+/** WordNet's licence asks for its notice on every copy of the database, modified ones included: the table's first lines (no tab, so they name no concept). */
+const NOTICE =
+  '# Derived from WordNet 3.1 by engram (scripts/build-wordnet.ts). WordNet 3.1 Copyright 2006 by Princeton University. All rights reserved.\n# Used under the WordNet licence: https://wordnet.princeton.edu/license-and-commercial-use\n';
+
 /** Farthest distance kept. */
 const MAX_DISTANCE = 2;
 
@@ -198,7 +202,7 @@ function renderTable(terms: Map<string, Map<string, number>>): string {
         .join(';')}`,
     );
   }
-  return `${lines.join('\n')}\n`;
+  return `${NOTICE}${lines.join('\n')}\n`;
 }
 
 async function main(): Promise<void> {

@@ -26,7 +26,7 @@ export interface Concepts {
   members: Map<number, number[]>;
 }
 
-/** Parses the table's text (`term\tconcepts at 0;at 1;at 2`, base-36 concept numbers). */
+/** Parses the table's text (`term\tconcepts at 0;at 1;at 2`, base-36 concept numbers; a line without a tab, the licence notice, names no concept). */
 export function parseConcepts(text: string): Concepts {
   const terms = new Map<number, number[]>();
   const members = new Map<number, number[]>();
