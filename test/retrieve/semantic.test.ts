@@ -52,6 +52,18 @@ describe('Memory.retrieve (semantic channel)', () => {
     expect(hits[0]).toEqual((await memory.retrieve(LUNCH, { ...SEED_OWNER, k: 3 }))[0]);
   });
 
+  it('finds nothing of an erased source by meaning: the channel keeps no index of its own, only the query is expanded', async () => {
+    const { memory } = await open();
+    const owner = { userId: 'u', appName: 'a' };
+    await memory.remember({ content: 'The user eats sushi every Friday.', topic: 'general' }, { ...owner, source: { type: 'user_explicit', id: 'gone' } });
+    await memory.remember({ content: 'The user plays the cello.', topic: 'general' }, { ...owner, source: { type: 'user_explicit', id: 'kept' } });
+    expect((await memory.retrieve(LUNCH, { ...owner, k: 1 }))[0]!.semantic).toBeGreaterThan(0);
+    await memory.forgetSource('gone', owner);
+    const hits = await memory.retrieve(LUNCH, { ...owner, k: 5 });
+    expect(hits.map((hit) => hit.memory.content)).toEqual(['The user plays the cello.']);
+    expect(hits[0]!.semantic).toBe(0);
+  });
+
   it('keeps the rank of a memory asked for in its own words (every dev pair memory, against the others)', async () => {
     const owner = { userId: 'u', appName: 'a' };
     const ranks = async (semantic: boolean) => {
