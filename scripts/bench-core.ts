@@ -21,7 +21,10 @@ import { RowMatrix } from '../src/worker/matrix';
 import { loadKernelModule } from '../src/worker/wasm-kernel';
 import { createHashEmbedder } from '../src/embed/hash-embedder';
 import { lexicalTermStrings, packTerms } from '../src/embed/terms';
-import { fusedRelevance } from '../src/worker/fusion';
+import { fusedRelevance, SEMANTIC_SHARE } from '../src/worker/fusion';
+import { expandTerms, parseConcepts, type Concepts } from '../src/worker/concepts';
+import { readConcepts } from '../src/worker/concepts-asset';
+import { hash32 } from '../src/text';
 import { BM25_B, BM25_K1 } from '../src/worker/lexical';
 import { measureCodes } from './bench-codes';
 import { scanWithVectors, vectorsOfRows } from '../src/worker/exact';
@@ -53,8 +56,12 @@ function pad(cells: readonly string[], widths: readonly number[]): string {
 /** The query's BM25 per owner row, from the reference implementation (not the worker's index). */
 type LexicalReference = (queryText: string) => number[];
 
-function lexicalReference(owner: OwnerRows): LexicalReference {
-  return createBm25(owner.texts, { tokens: lexicalTermStrings, k1: BM25_K1, b: BM25_B }).scores;
+function lexicalReference(owner: OwnerRows, concepts?: Concepts): LexicalReference {
+  if (!concepts) return createBm25(owner.texts, { tokens: lexicalTermStrings, k1: BM25_K1, b: BM25_B }).scores;
+  // With the semantic channel (memory.retrieve's default): terms as the worker's ids, plus the query's related ones.
+  const ids = (text: string) => lexicalTermStrings(text).map((term) => String(hash32(term)));
+  const bm25 = createBm25(owner.texts, { tokens: ids, k1: BM25_K1, b: BM25_B });
+  return (text) => bm25.scores(text, new Map([...expandTerms(concepts, new Set(ids(text).map(Number)), SEMANTIC_SHARE)].map(([term, weight]) => [String(term), weight])));
 }
 
 /** Exact blended scores (f64) of every owner row, best first, ties by row order; hybrid when a query text is given. */
@@ -199,7 +206,7 @@ async function measureEndToEnd(env: BenchEnvironment, n: number, failures: strin
   const first = await memory.retrieve(queries[0]!, { ...OWNER, k: K });
   const coldStart = performance.now() - coldStarted;
 
-  const reference = lexicalReference(data.owner);
+  const reference = lexicalReference(data.owner, parseConcepts(await readConcepts()));
   const check = (label: string, query: string, hits: readonly { memory: { id: string }; score: number }[]) => {
     const why = disagreement(
       hits.map((hit) => ({ id: hit.memory.id, score: hit.score })),

@@ -4,7 +4,8 @@
  * one source per turn: source id = the turn's dia_id, session id `session_N`, at the session's
  * date plus one minute per turn); every question of categories 1-4 with evidence is asked of
  * the speaker(s) it names (top 10 per speaker, merged by score). A hit is a retrieved memory
- * whose sources include an evidence turn. Beside the default pipeline, in the same run: every
+ * whose sources include an evidence turn. Beside the default pipeline, in the same run: the same
+ * without the semantic channel (`semantic: false`, the gain of WordNet), every
  * turn stored verbatim with `remember()`, and BM25 over the raw turns of the same speaker(s).
  */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
@@ -27,6 +28,7 @@ const ingestTurn: Pipeline['write'] = (memory, turn, conversation) =>
 
 const PIPELINES: Pipeline[] = [
   { name: 'engram default, turns through ingest()', options: {}, write: ingestTurn },
+  { name: 'engram ingest(), semantic: false', options: { semantic: false }, write: ingestTurn },
   { name: 'engram ingest(), episodes off', options: { episodes: false }, write: ingestTurn },
   {
     name: 'engram, every turn verbatim remember()',

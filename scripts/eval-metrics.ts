@@ -46,15 +46,16 @@ export function createBm25(documents: readonly string[], options: Bm25Options = 
   for (const doc of docs) for (const token of doc.tf.keys()) df.set(token, (df.get(token) ?? 0) + 1);
   const n = docs.length;
   const average = docs.reduce((sum, doc) => sum + doc.length, 0) / Math.max(1, n);
-  function scores(query: string): number[] {
-    const terms = [...new Set(tokensOf(query))];
+  /** `related`: more terms, each counting its weight times its BM25 (the semantic channel's expansion, src/worker/fusion.ts). */
+  function scores(query: string, related: ReadonlyMap<string, number> = new Map()): number[] {
+    const terms = new Map([...related, ...tokensOf(query).map((term): [string, number] => [term, 1])]);
     return docs.map((doc) => {
       let score = 0;
-      for (const term of terms) {
+      for (const [term, weight] of terms) {
         const tf = doc.tf.get(term);
         if (!tf) continue;
         const idf = Math.log(1 + (n - df.get(term)! + 0.5) / (df.get(term)! + 0.5));
-        score += (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * doc.length) / average));
+        score += (weight * idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * doc.length) / average));
       }
       return score;
     });

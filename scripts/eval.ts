@@ -7,7 +7,8 @@
  * a BM25 baseline over the same facts computed in this run; per category too; and the write
  * and retrieve cost per item. Store: fake-indexeddb, compute in-process.
  * `--end-to-end` runs the whole pipeline on the raw turns instead (./eval-end-to-end.ts);
- * `--conversations` the conversation suite of test/conversations (./eval-conversations.ts).
+ * `--conversations` the conversation suite of test/conversations (./eval-conversations.ts);
+ * `--semantic` scores the semantic pairs instead (./eval-semantic.ts).
  */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +17,7 @@ import type { Weights } from '../src/schema';
 import { exitOnDataError, loadLocomo, type EvalConversation } from './eval-data';
 import { runConversations } from './eval-conversations';
 import { runEndToEnd } from './eval-end-to-end';
+import { runSemantic } from './eval-semantic';
 import { createBm25, recallAt } from './eval-metrics';
 
 const KS = [1, 5, 10] as const;
@@ -117,5 +119,6 @@ function report(run: Run): void {
 }
 
 if (process.argv.includes('--conversations')) await runConversations(process.argv.includes('--verbose'));
+else if (process.argv.includes('--semantic')) await runSemantic();
 else if (process.argv.includes('--end-to-end')) await runEndToEnd(DATA).catch(exitOnDataError);
 else report(await evaluate(await loadLocomo(DATA).catch(exitOnDataError)));

@@ -92,6 +92,12 @@ const memoryOptionsShape = {
    * part of the block. `false`: facts only. Small talk is never kept.
    */
   episodes: z.optional(z.boolean({ error: 'must be true or false' })),
+  /**
+   * `true` (default): relevance also counts words related in meaning to the query's, through
+   * WordNet (a table compute fetches once, before its first retrieve: see docs/embedder.md), so
+   * "lunch" finds "eats fish". `false`: the query's words alone.
+   */
+  semantic: z.optional(z.boolean({ error: 'must be true or false' })),
   /** Base trust per source type, each from 0 to 1 (partial: merged over the defaults). */
   trust: z.optional(
     z.pipe(

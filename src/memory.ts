@@ -87,6 +87,7 @@ function computeOptions(options: ParsedMemoryOptions, createWorker: MemoryIntern
   return {
     ...(options.worker !== undefined ? { worker: options.worker } : {}),
     ...(options.workerTimeoutMs !== undefined ? { timeoutMs: options.workerTimeoutMs } : {}),
+    ...(options.semantic !== undefined ? { semantic: options.semantic } : {}),
     ...(createWorker !== undefined ? { createWorker } : {}),
   };
 }

@@ -24,7 +24,7 @@ async function transcript(memory: Memory, clock: ReturnType<typeof createTestClo
   const operations = await ingestSeed(memory, clock);
   const retrieved = [];
   for (const query of SEED_QUERIES) {
-    retrieved.push((await memory.retrieve(query, { ...SEED_OWNER, k: 3 })).map((h) => ({ id: h.memory.id, score: h.score, relevance: h.relevance, recency: h.recency })));
+    retrieved.push((await memory.retrieve(query, { ...SEED_OWNER, k: 3 })).map((h) => ({ id: h.memory.id, score: h.score, relevance: h.relevance, semantic: h.semantic, recency: h.recency })));
   }
   const context = memory.inject(SEED_SYSTEM, await memory.retrieve(SEED_QUERIES[1]!, { ...SEED_OWNER, k: 3 }));
   const records = (await memory.list({ ...SEED_OWNER, includeInvalid: true })).map((r) => ({ ...r, embedding: [...r.embedding] }));
@@ -55,6 +55,9 @@ describe('createMemory (worker wiring)', () => {
         .map((op) => op.action),
     ).toEqual(['CREATE', 'CREATE', 'CREATE', 'NOOP', 'UPDATE']);
     expect(viaWorker.retrieved[0]![0]!.id).toBe(viaWorker.operations[2]!.at(-1)!.memoryId);
+    // The worker has the semantic channel's table (the client hands it over before the first scan): the lunch query's diet memory is found by meaning.
+    expect(viaWorker.retrieved[2]![0]!.id).toBe(viaWorker.operations[2]!.at(-1)!.memoryId);
+    expect(viaWorker.retrieved[2]![0]!.semantic).toBeGreaterThan(0);
   });
 
   it('extracts ordinary speech the same whether compute runs in the worker or in-process (the default extractor runs on the calling thread)', async () => {

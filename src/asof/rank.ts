@@ -62,6 +62,6 @@ export function rankRecords(records: readonly MemoryRecord[], query: { vector: F
   });
   if (!('hits' in result)) throw new WorkerError('ranking a past state: the JS kernel answered with candidates instead of hits (it holds f32 rows, so this is a bug in engram)');
   const byId = new Map(active.map((record) => [record.id, record]));
-  const ranked = result.hits.map(({ id, score, relevance, cosine, lexical, recency, importance }) => ({ memory: byId.get(id)!, score, relevance, cosine, lexical, recency, importance }));
+  const ranked = result.hits.map(({ id, score, relevance, cosine, lexical, semantic, recency, importance }) => ({ memory: byId.get(id)!, score, relevance, cosine, lexical, semantic, recency, importance }));
   return ranked.sort(byRank).slice(0, plan.k);
 }

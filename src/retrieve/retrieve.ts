@@ -26,6 +26,12 @@ export interface Retrieved {
   cosine?: number;
   /** The lexical channel: BM25 relative to the query's best lexical match (1 = the best, 0 = no shared term). Always set by `retrieve`. */
   lexical?: number;
+  /**
+   * The part of `lexical` that words related in meaning to the query's brought (the semantic
+   * channel, WordNet: "lunch" ~ "eats"), on the same scale; 0 when only the query's own words
+   * matched, absent where the storage has no lexical channel (Chroma).
+   */
+  semantic?: number;
   /** `0.5 ** (ageDays / halfLifeDays)`. */
   recency: number;
   importance: number;
@@ -127,8 +133,8 @@ export async function retrieveMemories(deps: RetrieveDeps, query: string, plan: 
     for (const hit of inCut) {
       const memory = found.get(hit.id);
       if (!memory || memory.invalidatedAt !== undefined) continue;
-      const { score, relevance, cosine, lexical, recency, importance } = hit;
-      out.push({ memory, score, relevance, cosine, lexical, recency, importance });
+      const { score, relevance, cosine, lexical, semantic, recency, importance } = hit;
+      out.push({ memory, score, relevance, cosine, lexical, ...(semantic !== undefined ? { semantic } : {}), recency, importance });
     }
     // Enough, or the partitions hold no more rows than were returned.
     if (out.length >= plan.k || all || scans++ >= MAX_SCANS) break;

@@ -243,6 +243,8 @@ export interface VectorHit {
   cosine: number;
   /** The lexical channel relative to the query's best lexical match, 0–1 (0 without a lexical channel). */
   lexical: number;
+  /** The part of `lexical` the semantic channel brought (worker/concepts.ts); absent without one. */
+  semantic?: number;
   /** `0.5 ** (ageDays / halfLifeDays)`. */
   recency: number;
   importance: number;

@@ -367,9 +367,9 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
       const { hits, records } = found;
       fillLater(owner, scopes);
       // A hit past the ones whose records were asked for may come without one (undefined: not read).
-      return hits.map(({ id, score, relevance, cosine, lexical, recency, importance }, i) => {
+      return hits.map(({ id, score, relevance, cosine, lexical, semantic, recency, importance }, i) => {
         const record = records.get(id);
-        return { id, score, relevance, cosine, lexical, recency, importance, ...(record !== undefined || i < wanted ? { record: record ?? null } : {}) };
+        return { id, score, relevance, cosine, lexical, semantic, recency, importance, ...(record !== undefined || i < wanted ? { record: record ?? null } : {}) };
       });
     },
 

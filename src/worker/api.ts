@@ -103,8 +103,10 @@ export interface ScanCandidate {
    * leave them unread (exact.ts).
    */
   ceiling: number;
-  /** The row's BM25 score for the query (0 when it shares no term). */
+  /** The row's BM25 score for the query (0 when it shares no term), the semantic channel's part included. */
   bm25: number;
+  /** The part of `bm25` the semantic channel added (terms related in meaning to the query's). */
+  semantic: number;
   recency: number;
   importance: number;
 }
@@ -145,6 +147,8 @@ export interface ScanHit {
   cosine: number;
   /** BM25 relative to the query's best lexical match among the scanned rows (0-1). */
   lexical: number;
+  /** The part of `lexical` that words related in meaning to the query's brought (the semantic channel; 0 without its table). */
+  semantic: number;
   recency: number;
   importance: number;
 }
@@ -233,4 +237,10 @@ export interface ComputeApi {
   embedModel(spec: ModelEmbedderSpec, texts: string[]): Promise<Float32Array[]>;
   /** Drops caches that may hold user text (the hash embedder's token cache); erasure calls it. */
   clearCaches(): void;
+  /**
+   * Takes the semantic channel's table (its text: worker/concepts.ts, read by the client from
+   * its asset) and turns the channel on for every later scan; returns the number of terms it
+   * knows. Before it, scans are lexical and cosine only.
+   */
+  loadConcepts(table: string): number;
 }

@@ -11,6 +11,7 @@ import { WorkerError } from '../errors';
 import type { ComputeApi, IndexRows } from './api';
 import { rowBuffers } from './transfers';
 import type { ComputeOptions } from './compute';
+import { readConcepts } from './concepts-asset';
 
 /**
  * Every compute method as the library calls it: Comlink's view of the compute API (each call a
@@ -37,6 +38,11 @@ export interface ComputeClientOptions {
   createWorker?: () => Worker;
   /** In-process compute only: its options (tests and benchmarks that inspect f32 rows). */
   compute?: ComputeOptions;
+  /**
+   * `true` (default): the client reads the semantic channel's table (worker/concepts-asset.ts)
+   * and hands it to compute before its first scan, and every scan uses it; `false`: never.
+   */
+  semantic?: boolean;
 }
 
 /**
@@ -57,6 +63,7 @@ const FORWARDED: { readonly [K in keyof ComputeApi]: true } = {
   loadModel: true,
   embedModel: true,
   clearCaches: true,
+  loadConcepts: true,
 };
 /** Every compute method, from {@link FORWARDED}. */
 export const COMPUTE_METHODS = Object.keys(FORWARDED) as readonly (keyof ComputeApi)[];
@@ -73,7 +80,26 @@ const WORKER_START_TIMEOUT_MS = 30_000;
 
 export function createComputeClient(options: ComputeClientOptions = {}): ComputeClient {
   const useWorker = (options.worker ?? 'auto') === 'auto' && typeof Worker !== 'undefined';
-  return useWorker ? createWorkerClient(options) : createInProcessClient(options.compute);
+  return useWorker ? createWorkerClient(options) : createInProcessClient(options.compute, options.semantic ?? true);
+}
+
+/**
+ * Reads the table and hands it to compute (`load`: its `loadConcepts`) once, before the scans
+ * that need it: the promise is kept, and dropped when it fails, so that a table that could not
+ * be fetched (offline) leaves that scan lexical and is fetched again by the next one instead of
+ * failing retrieval.
+ */
+function conceptsOnce(load: (table: string) => Promise<unknown>): () => Promise<void> {
+  let loading: Promise<void> | undefined;
+  return () =>
+    (loading ??= readConcepts()
+      .then(load)
+      .then(
+        () => {},
+        () => {
+          loading = undefined;
+        },
+      ));
 }
 
 /** `calls` with every method of COMPUTE_METHODS, checked: a method the forwarding left out is an error here, not `undefined` later. */
@@ -88,16 +114,20 @@ function completeClient(calls: Record<string, unknown>, location: ComputeClient[
  * first call, so a browser application, where compute runs in the worker, does not carry a
  * second copy of it in its main bundle.
  */
-function createInProcessClient(computeOptions?: ComputeOptions): ComputeClient {
+function createInProcessClient(computeOptions: ComputeOptions | undefined, semantic: boolean): ComputeClient {
   let compute: Promise<ComputeApi> | undefined;
   const loaded = () => {
     const loading = (compute ??= import('./compute').then(({ createCompute }) => createCompute(computeOptions)));
     loading.catch(() => (compute = undefined));
     return loading;
   };
+  const concepts = conceptsOnce(async (table) => (await loaded()).loadConcepts(table));
   const calls: Record<string, unknown> = {};
   for (const method of COMPUTE_METHODS) {
-    calls[method] = async (...args: unknown[]) => ((await loaded())[method] as (...a: unknown[]) => unknown)(...args);
+    calls[method] = async (...args: unknown[]) => {
+      if (semantic && method === 'scan') await concepts();
+      return ((await loaded())[method] as (...a: unknown[]) => unknown)(...args);
+    };
   }
   return completeClient(calls, 'in-process', () => {});
 }
@@ -135,6 +165,8 @@ interface WorkerInstance {
   failed: Promise<never>;
   fail: (error: Error) => void;
   started: Promise<unknown>;
+  /** The semantic table's load in this worker, before its first scan (see conceptsOnce). */
+  concepts: () => Promise<void>;
 }
 
 /**
@@ -160,7 +192,7 @@ function createWorkerSlot(spawn: () => Worker, startLimit: number): { current():
     const { timeout, cancel } = deadline(`the compute worker did not start within ${startLimit} ms; it was restarted, retry the call`, startLimit, restart);
     const started = Promise.race([remote.partitionVersion(''), failed, timeout]).finally(cancel);
     started.catch(() => {});
-    const instance = { worker, remote, failed, fail, started };
+    const instance = { worker, remote, failed, fail, started, concepts: conceptsOnce((table) => Promise.race([remote.loadConcepts(table), failed])) };
     worker.addEventListener('error', (event) => {
       event.preventDefault?.();
       restart(new WorkerError(`the compute worker crashed (${event.message || 'no message'}); the call was not completed, retry it`));
@@ -173,6 +205,7 @@ function createWorkerSlot(spawn: () => Worker, startLimit: number): { current():
 
 function createWorkerClient(options: ComputeClientOptions): ComputeClient {
   const timeoutMs = options.timeoutMs ?? 30_000;
+  const semantic = options.semantic ?? true;
   const slot = createWorkerSlot(options.createWorker ?? defaultWorker, Math.max(timeoutMs, WORKER_START_TIMEOUT_MS));
   let closed = false;
 
@@ -189,6 +222,7 @@ function createWorkerClient(options: ComputeClientOptions): ComputeClient {
     const limit = method === 'loadModel' ? Math.max(timeoutMs, MODEL_LOAD_TIMEOUT_MS) : timeoutMs;
     const { timeout, cancel } = deadline(`compute call '${method}' did not answer within ${limit} ms; the worker was restarted, retry the call`, limit, slot.restart);
     try {
+      if (semantic && method === 'scan') await Promise.race([instance.concepts(), timeout]);
       const fn = instance.remote[method] as unknown as (...a: unknown[]) => Promise<unknown>;
       return await Promise.race([fn(...args), instance.failed, timeout]);
     } catch (error) {

@@ -6,6 +6,7 @@ import { createHashEmbedder } from '../embed/hash-embedder';
 import type { Scope } from '../schema';
 import { SCOPE_CODE, type ComputeApi, type ComputeStats, type ModelEmbedderSpec, type ScanCandidate, type ScanCandidates, type ScanHit, type ScanRequest, type ScanResult } from './api';
 import { relevanceTerm, scoreLexical } from './fusion';
+import { parseConcepts, type Concepts } from './concepts';
 import { exactScan, finishScan, hitOf } from './exact';
 import type { ModelRuntime } from './model-runtime';
 import { filterFor, neighbourRows, passes, rowDot, scanPartition, type RelevanceTerm, type RowFilter } from './kernel';
@@ -56,6 +57,8 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
   const partitions = new Map<string, Partition>();
   // Hash embedders by [dim, cache key], each with its token cache: per owner, most recently used last.
   const embedders = new Map<string, ReturnType<typeof createHashEmbedder>>();
+  /** The semantic channel's table once `loadConcepts` has it. */
+  let concepts: Concepts | undefined;
 
   /** Lets partition `key` go, with any work its matrix has queued. */
   function forget(key: string): void {
@@ -94,7 +97,7 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
       const { partition, data } = found[tag]!;
       // Reported parts are recomputed in f64 for the k winners (the kernel ranks in f32).
       const recency = Math.exp(-Math.max(0, now - data.matrix.updatedAt[row]!) * data.matrix.decay[row]!);
-      const parts = { cosine: rowDot(data, row, query), bm25: data.lexicalScores[row]!, best, recency, importance: data.matrix.importance[row]! };
+      const parts = { cosine: rowDot(data, row, query), bm25: data.lexicalScores[row]!, semantic: data.semantic[row]!, best, recency, importance: data.matrix.importance[row]! };
       return hitOf(data.ids[row]!, partition, parts, weights);
     });
     // Stable: near-ties keep the kernel's order unless f64 separates them.
@@ -133,6 +136,7 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
       found.map((entry) => entry.data),
       request,
       mask,
+      concepts,
     );
     const term = relevanceTerm(request.weights.relevance, best);
     const filters = found.map(({ data }) => filterFor(data, mask, sessionId));
@@ -240,6 +244,11 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
 
     clearCaches() {
       embedders.clear();
+    },
+
+    loadConcepts(table) {
+      concepts = parseConcepts(table);
+      return concepts.terms.size;
     },
 
     stats(): ComputeStats {

@@ -9,11 +9,11 @@ import type { ScanCandidate, ScanCandidates, ScanHit, ScanRequest, ScanResult } 
 import { fusedRelevance } from './fusion';
 
 /** One hit's reported parts and blended score, in f64 (what both vector forms report). */
-export function hitOf(id: string, partition: string, parts: { cosine: number; bm25: number; best: number; recency: number; importance: number }, weights: Weights): ScanHit {
-  const { relevance, cosine, lexical } = fusedRelevance(parts.cosine, parts.bm25, parts.best);
+export function hitOf(id: string, partition: string, parts: { cosine: number; bm25: number; semantic: number; best: number; recency: number; importance: number }, weights: Weights): ScanHit {
+  const { relevance, cosine, lexical, semantic } = fusedRelevance(parts.cosine, parts.bm25, parts.best, parts.semantic);
   const { recency, importance } = parts;
   const score = weights.relevance * relevance + weights.recency * recency + weights.importance * importance;
-  return { id, partition, score, relevance, cosine, lexical, recency, importance };
+  return { id, partition, score, relevance, cosine, lexical, semantic, recency, importance };
 }
 
 /**
@@ -39,8 +39,8 @@ export function finishScan(request: ScanRequest, pending: ScanCandidates, vector
   const kth = scored[request.k - 1]?.score ?? Number.NEGATIVE_INFINITY;
   if (pending.ceilings.some((ceiling) => ceiling > kth) || unread.some((candidate) => candidate.ceiling > kth)) return null;
   const hits = scored.slice(0, request.k).map(({ index, cosine }) => {
-    const { id, partition, bm25, recency, importance } = pending.candidates[index]!;
-    return hitOf(id, partition, { cosine, bm25, best: pending.best, recency, importance }, request.weights);
+    const { id, partition, bm25, semantic, recency, importance } = pending.candidates[index]!;
+    return hitOf(id, partition, { cosine, bm25, semantic, best: pending.best, recency, importance }, request.weights);
   });
   // Stable: near-ties keep the re-rank's order unless the reported f64 score separates them.
   return hits.sort((a, b) => b.score - a.score);

@@ -202,10 +202,11 @@ export class LexicalIndex {
 
   /**
    * BM25 of every row for the distinct `queryTerms`, written into `scores` (rows `[0, size)`,
-   * zero where no term matched), with the statistics of `corpus` (default: this partition's).
-   * Returns the rows that matched at least one term.
+   * zero where no term matched), with the statistics of `corpus` (default: this partition's),
+   * each term's part times its weight in `weights` (default 1). Returns the rows that matched at
+   * least one term.
    */
-  score(queryTerms: ReadonlySet<number>, scores: Float32Array, size: number, corpus: Corpus = this.statistics(queryTerms)): number[] {
+  score(queryTerms: ReadonlySet<number>, scores: Float32Array, size: number, corpus: Corpus = this.statistics(queryTerms), weights?: ReadonlyMap<number, number>): number[] {
     scores.fill(0, 0, size);
     const touched: number[] = [];
     const n = corpus.rows;
@@ -215,7 +216,7 @@ export class LexicalIndex {
       const posting = this.postings.get(term);
       if (!posting) continue;
       const df = corpus.frequency.get(term) ?? posting.size;
-      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5)) * (weights?.get(term) ?? 1);
       for (let i = 0; i < posting.size; i++) {
         const row = posting.rows[i]!;
         const tf = posting.counts[i]!;

@@ -25,8 +25,10 @@ export interface Partition {
   sessionNumbers: Map<string, number>;
   /** The lexical channel, row for row with the matrix. */
   lexical: LexicalIndex;
-  /** Scratch for one query's BM25 scores, one per row. */
+  /** Scratch for one query's BM25 scores, one per row (the semantic channel's part included). */
   lexicalScores: Float32Array;
+  /** Scratch: the part of each row's `lexicalScores` that the semantic channel added (fusion.ts). */
+  semantic: Float32Array;
 }
 
 export function createPartition(dim: number, capacity: number, version: number, module: WebAssembly.Module | null, codes: VectorCodes = 'f32'): Partition {
@@ -43,6 +45,7 @@ export function createPartition(dim: number, capacity: number, version: number, 
     sessionNumbers: new Map([['', 0]]),
     lexical: new LexicalIndex(),
     lexicalScores: new Float32Array(capacity),
+    semantic: new Float32Array(capacity),
   };
 }
 
@@ -60,6 +63,7 @@ function reserve(partition: Partition, needed: number): void {
   partition.halfLifeDays = grown(partition.halfLifeDays, capacity, size);
   partition.scopes = grown(partition.scopes, capacity, size);
   partition.lexicalScores = new Float32Array(capacity);
+  partition.semantic = new Float32Array(capacity);
 }
 
 function sessionNumber(partition: Partition, sessionId: string): number {
@@ -201,5 +205,5 @@ export function exportRows(partition: Partition, start: number, end: number): In
 
 /** Bytes held by the matrix and the per-row columns. */
 export function bytesOf(partition: Partition): number {
-  return partition.matrix.byteLength + partition.halfLifeDays.byteLength + partition.scopes.byteLength + partition.lexical.byteLength + partition.lexicalScores.byteLength;
+  return partition.matrix.byteLength + partition.halfLifeDays.byteLength + partition.scopes.byteLength + partition.lexical.byteLength + partition.lexicalScores.byteLength * 2;
 }

@@ -73,7 +73,8 @@ export function quantisedCandidates(partition: Partition, key: string, request: 
     const recency = Math.exp(-Math.max(0, now - matrix.updatedAt[row]!) * matrix.decay[row]!);
     const importance = matrix.importance[row]!;
     const rest = term.lexical * bm25 + weights.recency * recency + weights.importance * importance;
-    return { id: partition.ids[row]!, partition: key, rest, ceiling: score + bound, bm25, recency, importance };
+    // Zero wherever bm25 is (fusion.ts fills both for every scan).
+    return { id: partition.ids[row]!, partition: key, rest, ceiling: score + bound, bm25, semantic: partition.semantic[row]!, recency, importance };
   });
   // Fewer rows passed the filter than were asked for: none was left out.
   const ceiling = floor === Number.NEGATIVE_INFINITY || wanted >= partition.size ? Number.NEGATIVE_INFINITY : floor + bound;

@@ -148,9 +148,11 @@ describe('demo page', () => {
     expect((await hits('[data-testid="step"]'))[0]?.content).toBe('The user prefers aisle seating on flights.');
   });
 
-  it('answers the lunch query from the same three memories', async () => {
+  it('answers the lunch query from the same three memories, the diet memory first (the semantic channel: "lunch" ~ "eats")', async () => {
     await nextStep(6, 'query-lunch');
-    expect((await hits('[data-testid="step"]')).map((hit) => hit.content).sort()).toEqual(['The user eats fish again.', 'The user goes by Ada.', 'The user prefers aisle seating on flights.']);
+    const ranked = await hits('[data-testid="step"]');
+    expect(ranked.map((hit) => hit.content).sort()).toEqual(['The user eats fish again.', 'The user goes by Ada.', 'The user prefers aisle seating on flights.']);
+    expect(ranked[0]?.content).toBe('The user eats fish again.');
   });
 
   it('shows nothing for the second user', async () => {

@@ -51,7 +51,8 @@ describe('Memory.retrieve (hybrid relevance)', () => {
     });
     expect((await db.vectorPacks.count()) + (await db.vectorLog.count())).toBeGreaterThan(0);
     db.close();
-    const reopened = await open({ name: test.name, indexedDB: test.factory });
+    // At the same moment as before (the clock, not a new one at T0): the comparison is of the ranking, which recency is part of.
+    const reopened = await open({ name: test.name, indexedDB: test.factory, clock: test.clock });
     const after = await reopened.memory.retrieve(query, { ...OWNER, k: 3 });
     expect(after.map((hit) => [hit.memory.id, hit.lexical])).toEqual(before.map((hit) => [hit.memory.id, hit.lexical]));
     expect(after[0]!.memory.content).toBe(FACTS[4]);

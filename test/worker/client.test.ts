@@ -2,6 +2,7 @@ import '@vitest/web-worker';
 import { describe, expect, it } from 'vitest';
 import { COMPUTE_METHODS, createComputeClient } from '../../src/worker/client';
 import { createCompute } from '../../src/worker/compute';
+import { readConcepts } from '../../src/worker/concepts-asset';
 import { columnarRows } from '../../src/store/vector-pack';
 import { lexicalTerms } from '../../src/embed/terms';
 import { DEFAULT_WEIGHTS } from '../../src/schema';
@@ -59,6 +60,8 @@ describe('createComputeClient (a partition export through the worker)', () => {
   it('hands back the in-process export (buffers moved, not copied), and the worker still scans the partition as before', async () => {
     const inProcess = createCompute();
     inProcess.loadPartition('p', 3, DIM, rows());
+    // The client hands the worker the semantic channel's table before its first scan (semantic: true by default).
+    inProcess.loadConcepts(await readConcepts());
     const client = createComputeClient({ worker: 'auto' });
     try {
       expect(client.location).toBe('worker');
