@@ -71,9 +71,10 @@ describe('vite build (library)', () => {
     // the hash embedder, and the by-dimension code columns of the sparse scan (about 1.6 kB,
     // and about 1.6 kB more for the kernel's column transpose and paired sparse dots, base64:
     // 48.3 kB in all), and the semantic channel's table parser and query expansion (about 1.7 kB:
-    // 49.99 kB; its table is a file of its own, fetched by the client, not inlined). The speech
-    // extractor runs on the calling thread, a module of its own.
-    expect(worker.length).toBeLessThan(50_000);
+    // 49.99 kB; its table is a file of its own, fetched by the client, not inlined), and one
+    // token cache per owner (about 0.15 kB: 50.13 kB). The speech extractor runs on the calling
+    // thread, a module of its own.
+    expect(worker.length).toBeLessThan(50_500);
     expect(worker).not.toMatch(/speechCandidates/);
     expect(read('extract/speech/extractor.js')).toMatch(/function speechCandidates\(/);
   });
