@@ -14,6 +14,7 @@ import { userPartition } from '../src/storage/owner';
 import { createIndexedDbStorage } from '../src/store/indexeddb';
 import { finishUpgrades } from '../src/store/unfinished-upgrades';
 import { retrieveMemories, type RetrieveDeps } from '../src/retrieve/retrieve';
+import { RELEVANCE_FLOOR } from '../src/retrieve/select';
 import { SCOPE_CODE, type ScanRequest } from '../src/worker/api';
 import type { ComputeClient } from '../src/worker/client';
 import { createCompute } from '../src/worker/compute';
@@ -57,10 +58,13 @@ function lexicalReference(owner: OwnerRows): LexicalReference {
   return createBm25(owner.texts, { tokens: lexicalTermStrings, k1: BM25_K1, b: BM25_B }).scores;
 }
 
-/** Exact blended scores (f64) of every owner row, best first, ties by row order; hybrid when a query text is given. */
-function bruteForce(owner: OwnerRows, query: Float32Array, now: number, lexical?: { reference: LexicalReference; text: string }): { id: string; score: number }[] {
+/**
+ * Exact blended scores (f64) of every owner row, best first, ties by row order; hybrid when a query
+ * text is given. `floor`: retrieve's RELEVANCE_FLOOR, for a check of `retrieve` (a raw scan has none).
+ */
+function bruteForce(owner: OwnerRows, query: Float32Array, now: number, lexical?: { reference: LexicalReference; text: string }, floor = Number.NEGATIVE_INFINITY): { id: string; score: number }[] {
   const n = owner.ids.length;
-  const out = new Array<{ id: string; score: number }>(n);
+  const out: { id: string; score: number }[] = [];
   const bm25 = lexical?.reference(lexical.text);
   let best = 0;
   if (bm25) for (const score of bm25) best = Math.max(best, score);
@@ -70,7 +74,7 @@ function bruteForce(owner: OwnerRows, query: Float32Array, now: number, lexical?
     for (let j = 0; j < HASH_DIM; j++) cosine += owner.vectors[offset + j]! * query[j]!;
     const { relevance } = fusedRelevance(cosine, bm25?.[row] ?? 0, best);
     const recency = 0.5 ** (Math.max(0, now - owner.updatedAt[row]!) / DAY / owner.halfLifeDays[row]!);
-    out[row] = { id: owner.ids[row]!, score: DEFAULT_WEIGHTS.relevance * relevance + DEFAULT_WEIGHTS.recency * recency + DEFAULT_WEIGHTS.importance * owner.importance[row]! };
+    if (relevance >= floor) out.push({ id: owner.ids[row]!, score: DEFAULT_WEIGHTS.relevance * relevance + DEFAULT_WEIGHTS.recency * recency + DEFAULT_WEIGHTS.importance * owner.importance[row]! });
   }
   return out.sort((a, b) => b.score - a.score).slice(0, K);
 }
@@ -203,7 +207,7 @@ async function measureEndToEnd(env: BenchEnvironment, n: number, failures: strin
   const check = (label: string, query: string, hits: readonly { memory: { id: string }; score: number }[]) => {
     const why = disagreement(
       hits.map((hit) => ({ id: hit.memory.id, score: hit.score })),
-      bruteForce(data.owner, embedder.embedOne(query), now, { reference, text: query }),
+      bruteForce(data.owner, embedder.embedOne(query), now, { reference, text: query }, RELEVANCE_FLOOR),
     );
     if (why) failures.push(`${label} N=${n} "${query}": ${why}`);
   };
