@@ -14,6 +14,7 @@ import { userPartition } from '../src/storage/owner';
 import { createIndexedDbStorage } from '../src/store/indexeddb';
 import { finishUpgrades } from '../src/store/unfinished-upgrades';
 import { retrieveMemories, type RetrieveDeps } from '../src/retrieve/retrieve';
+import { RELEVANCE_FLOOR } from '../src/retrieve/select';
 import { SCOPE_CODE, type ScanRequest } from '../src/worker/api';
 import type { ComputeClient } from '../src/worker/client';
 import { createCompute } from '../src/worker/compute';
@@ -64,10 +65,13 @@ function lexicalReference(owner: OwnerRows, concepts?: Concepts): LexicalReferen
   return (text) => bm25.scores(text, new Map([...expandTerms(concepts, new Set(ids(text).map(Number)), SEMANTIC_SHARE)].map(([term, weight]) => [String(term), weight])));
 }
 
-/** Exact blended scores (f64) of every owner row, best first, ties by row order; hybrid when a query text is given. */
-function bruteForce(owner: OwnerRows, query: Float32Array, now: number, lexical?: { reference: LexicalReference; text: string }): { id: string; score: number }[] {
+/**
+ * Exact blended scores (f64) of every owner row, best first, ties by row order; hybrid when a query
+ * text is given. `floor`: retrieve's RELEVANCE_FLOOR, for a check of `retrieve` (a raw scan has none).
+ */
+function bruteForce(owner: OwnerRows, query: Float32Array, now: number, lexical?: { reference: LexicalReference; text: string }, floor = Number.NEGATIVE_INFINITY): { id: string; score: number }[] {
   const n = owner.ids.length;
-  const out = new Array<{ id: string; score: number }>(n);
+  const out: { id: string; score: number }[] = [];
   const bm25 = lexical?.reference(lexical.text);
   let best = 0;
   if (bm25) for (const score of bm25) best = Math.max(best, score);
@@ -77,7 +81,7 @@ function bruteForce(owner: OwnerRows, query: Float32Array, now: number, lexical?
     for (let j = 0; j < HASH_DIM; j++) cosine += owner.vectors[offset + j]! * query[j]!;
     const { relevance } = fusedRelevance(cosine, bm25?.[row] ?? 0, best);
     const recency = 0.5 ** (Math.max(0, now - owner.updatedAt[row]!) / DAY / owner.halfLifeDays[row]!);
-    out[row] = { id: owner.ids[row]!, score: DEFAULT_WEIGHTS.relevance * relevance + DEFAULT_WEIGHTS.recency * recency + DEFAULT_WEIGHTS.importance * owner.importance[row]! };
+    if (relevance >= floor) out.push({ id: owner.ids[row]!, score: DEFAULT_WEIGHTS.relevance * relevance + DEFAULT_WEIGHTS.recency * recency + DEFAULT_WEIGHTS.importance * owner.importance[row]! });
   }
   return out.sort((a, b) => b.score - a.score).slice(0, K);
 }
@@ -210,7 +214,7 @@ async function measureEndToEnd(env: BenchEnvironment, n: number, failures: strin
   const check = (label: string, query: string, hits: readonly { memory: { id: string }; score: number }[]) => {
     const why = disagreement(
       hits.map((hit) => ({ id: hit.memory.id, score: hit.score })),
-      bruteForce(data.owner, embedder.embedOne(query), now, { reference, text: query }),
+      bruteForce(data.owner, embedder.embedOne(query), now, { reference, text: query }, RELEVANCE_FLOOR),
     );
     if (why) failures.push(`${label} N=${n} "${query}": ${why}`);
   };

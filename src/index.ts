@@ -34,6 +34,7 @@ export type { WhyReport, WhySource, WhyStep } from './control/why';
 export type { PendingMemory } from './review/held';
 export type { RejectReport } from './review/review';
 export type { Explanation, Miss, MissReason } from './retrieve/explain';
+export { RELEVANCE_FLOOR } from './retrieve/select';
 export { SESSION_SUMMARY_TOPIC } from './session/summarize';
 export { EPISODE_TOPIC } from './extract/topics';
 export { EPISODES_HEADING, MORE_FACTS_HEADING } from './inject/inject';

@@ -6,7 +6,7 @@
  * only after the last streamed part, so it never delays a token.
  */
 import type { LanguageModelV3CallOptions, LanguageModelV3Middleware, LanguageModelV3Prompt, LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import { ValidationError, type AssembleOptions, type AssembleOrder, type Memory, type Retrieved, type SourceInput } from 'engram';
+import { ValidationError, type AssembleOptions, type AssembleOrder, type Memory, type Retrieved, type SourceInput, type Weights } from 'engram';
 
 export interface EngramMiddlewareOptions {
   memory: Memory;
@@ -18,8 +18,10 @@ export interface EngramMiddlewareOptions {
   sessionId?: string;
   /** What each stored user turn came from. Default `{ type: 'user_implicit', id: sessionId }`. */
   source?: SourceInput;
-  /** Memories per call. Default 5. With `order: 'stable'`, a `k` that holds the user's memories keeps the set, and so the prompt, the same between turns. */
+  /** Memories per call, at most. Default 5. With `order: 'stable'`, a `k` that holds the user's memories and `weights` with `relevance: 0` keep the set, and so the prompt, the same between turns. */
   k?: number;
+  /** retrieve's weights (default engram's). With `relevance: 0` every memory is a candidate whatever the turn says: retrieve's relevance floor applies only while relevance counts. */
+  weights?: Weights;
   /**
    * The token budget of the system message (the app's system prompt and the memory block):
    * memories go in with `memory.assemble`, the lowest-ranked left out first. Default: no budget
@@ -164,7 +166,16 @@ export function engramMiddleware(options: EngramMiddlewareOptions): EngramMiddle
     async transformParams({ params }) {
       const turn = turnOf(options, params);
       const query = latestUserText(params.prompt)?.text;
-      const retrieved = query === undefined ? [] : await memory.retrieve(query, { userId: turn.userId, appName: turn.appName, sessionId: turn.sessionId, ...(options.k !== undefined ? { k: options.k } : {}) });
+      const retrieved =
+        query === undefined
+          ? []
+          : await memory.retrieve(query, {
+              userId: turn.userId,
+              appName: turn.appName,
+              sessionId: turn.sessionId,
+              ...(options.k !== undefined ? { k: options.k } : {}),
+              ...(options.weights !== undefined ? { weights: options.weights } : {}),
+            });
       const next = retrieved.length === 0 ? { ...params } : { ...params, prompt: withSystem(params.prompt, renderer(options, retrieved)) };
       turns.set(next, turn);
       return next;

@@ -15,6 +15,7 @@ import { instructionSignal } from '../defences';
 import { claimsReservedName } from '../names';
 import type { Candidate, ChatMessage } from '../schema';
 import { sameFactKey } from '../text';
+import { framing } from './framed';
 import { isPersonal } from './small-talk';
 
 import { EPISODE_TOPIC } from '../extract/topics';
@@ -43,9 +44,13 @@ export function episodeText(text: string, max = MAX_EPISODE_LENGTH): string {
   return `${head.trimEnd()}…`;
 }
 
-/** Whether a user turn is kept as an episode: personal content, and nothing hostile in it. */
+/**
+ * Whether a user turn is kept as an episode: a durable statement of the user's own (./small-talk.ts),
+ * nothing hostile in it (the defences that screen facts), and not a joke, role-play or text
+ * handed over to be edited (./framed.ts).
+ */
 export function keepsEpisode(text: string): boolean {
-  return instructionSignal(text) === undefined && !claimsReservedName(text) && isPersonal(text);
+  return instructionSignal(text) === undefined && !claimsReservedName(text) && framing(text) === undefined && isPersonal(text);
 }
 
 /** The episodes of a conversation's user messages, in order; a turn said twice in it is one. */

@@ -18,11 +18,11 @@ const FIRST_PERSON = /(?<![\p{L}\p{N}_'])(?:i|i'm|i've|i'd|i'll|im|ive|me|my|min
 
 /** Openers that carry nothing: stripped from the front of a sentence before it is judged. */
 const OPENER =
-  /^(?:(?:hi|hey|hello|hiya|yo|oh|ooh|wow|whoa|aw+|yeah|yep|yes|yup|no|nope|nah|ok|okay|sure|well|so|haha|hah|lol|omg|ah|um|hmm|totally|absolutely|definitely|exactly|true|right|great|cool|nice|awesome|amazing|thanks|thank you|thx|ty|dear|good morning|good evening|good night)\b[\s,!.:;-]*)+/i;
+  /^(?:(?:hi|hey|hello|hiya|yo|oh|ooh|wow|whoa|aw+|yeah|yep|yes|yup|no|nope|nah|ok|okay|sure|well|so|haha|hah|lol|omg|ah|um|hmm|totally|absolutely|definitely|exactly|true|right|great|cool|nice|awesome|amazing|thanks|thank you|thx|ty|dear|good morning|good evening|good night|night night|alright|perfect|got it|gotcha|understood|noted|fair enough|roger(?: that)?|k|kk|bye|ttyl|appreciate it|(?:many|big) thanks|thanks(?: (?:so|very) much| a (?:lot|ton|bunch|million)| heaps)?|thank (?:you|u)(?: (?:so|very) much| kindly)?)\b[\s,!.:;-]*)+/i;
 
 /** Whole sentences that are conversational moves: greetings, farewells, thanks, how-are-you and its answers, approval. */
 const MOVE =
-  /^(?:(?:good|nice|great|lovely) (?:to (?:see|hear from|meet|talk to|chat with) you|seeing you|talking to you|chatting)|(?:it's |it is )?(?:good|great|nice) to (?:see|hear|chat|talk)|(?:see|talk to|catch) (?:you|ya) (?:soon|later|around|tomorrow|then)|take care|bye|goodbye|cheers|have a (?:good|great|nice|lovely) (?:one|day|night|evening|weekend|time)|(?:thanks|thank you)\b|(?:i'm|im|i am) (?:(?:so|really|very|pretty|doing|just|all|quite) )*(?:fine|good|ok|okay|great|well|alright|all right|not bad|grand)\b|(?:i'm|im|i am) (?:(?:so|really|very|super|truly|just) )*(?:happy|glad|proud|sorry|thrilled|excited|stoked|impressed|amazed|jealous|pleased|here|rooting) (?:for|of|about|to hear|to see|that you|you|with you)\b|(?:me too|same here|same|i agree|i see|i know|i understand|i bet|i hope so|i think so|i guess so|i feel you|i hear you|i get it|i get you|i can imagine|i can tell|i can see that|i love that|i like that|i love it|i like it|i love this|i appreciate (?:it|that|you|this)|i'm with you|count me in|sounds good|let me know)[\s!.]*$)/i;
+  /^(?:(?:good|nice|great|lovely) (?:to (?:see|hear from|meet|talk to|chat with) you|seeing you|talking to you|chatting)|(?:it's |it is )?(?:good|great|nice) to (?:see|hear|chat|talk)|(?:see|talk to|catch) (?:you|ya) (?:soon|later|around|tomorrow|then)|take care|bye|goodbye|cheers|have a (?:good|great|nice|lovely) (?:one|day|night|evening|weekend|time)|(?:(?:many|big) )?(?:thanks|thank you|thank u)\b|(?:i'm|im|i am) (?:(?:so|really|very|pretty|doing|just|all|quite) )*(?:fine|good|ok|okay|great|well|alright|all right|not bad|grand)\b|(?:i'm|im|i am) (?:(?:so|really|very|super|truly|just) )*(?:happy|glad|proud|sorry|thrilled|excited|stoked|impressed|amazed|jealous|pleased|here|rooting) (?:for|of|about|to hear|to see|that you|you|with you)\b|(?:(?:gotta|got to|have to|need to|must) (?:go|run|dash|head out|sign off)|signing off(?: now)?|peace out|that's all(?: for (?:now|today|tonight))?|(?:that )?makes sense|(?:that|this|it) works|sounds (?:fine|great|good|perfect)|me too|same here|same|i agree|i see|i know|i understand|i bet|i hope so|i think so|i guess so|i feel you|i hear you|i get it|i get you|i can imagine|i can tell|i can see that|i love that|i like that|i love it|i like it|i love this|i appreciate (?:it|that|you|this)|i'm with you|count me in|sounds good|let me know)(?:[\s!.:)(\p{Extended_Pictographic}]|\uFE0F)*$)/iu;
 
 /** A request to the assistant: an imperative addressed to it, or "I want/need you to …". */
 const REQUEST =
@@ -35,11 +35,48 @@ const REQUEST =
 const REACTION =
   /^(?:(?:that|this|it|which)(?:'s| is| was| sounds| looks| seems)?|what an?|how|so|sounds|looks|seems|such an?)\b[^,;:]{0,40}?\b(?:awesome|great|amazing|cool|nice|lovely|sweet|wonderful|fantastic|incredible|beautiful|cute|fun|exciting|inspiring|impressive|brilliant|perfect|good|interesting|special|tough|rough|hard|sad|crazy|wild|huge|neat|rad|adorable|gorgeous|stunning|fascinating|scary|intense|unreal|insane|epic|legit|important|key|true)\b(?:,[ \t]*\p{Lu}[\p{L}\p{M}'-]{0,30})?[\s!.]*$/iu;
 
-/** Whether `sentence` (already apostrophe-normalised) is a conversational move, a reaction or a request, not personal content. */
-function isMove(sentence: string): boolean {
-  const body = sentence.replace(OPENER, '').trim();
+/**
+ * A question without its "?": a wh-word not followed by the user's own subject ("what should I
+ * cook", but "What I love is hiking" and "Where I grew up, …" are statements), an auxiliary put
+ * before its subject ("is it safe", "do you think"), or an open call for answers ("any idea why …").
+ */
+const QUESTION = new RegExp(
+  [
+    "^(?:what|which|who|whom|whose|why|how|where|when)(?:'s|'re|'d)?\\b(?![\\s,]+(?:i|i'm|i've|i'd|we|we're|we've|my|our|me|us)\\b)",
+    "^(?:is|are|am|does|can|could|would|will|should|shall|may|might|isn't|aren't|doesn't|can't|won't|wouldn't|shouldn't)\\s+(?:i|you|it|there|this|that|these|those|they|he|she|we|anyone|anybody|someone|somebody|the|a|an|my|your|our|his|her|their)\\b",
+    "^(?:do|did|was|were|have|has|had|don't|didn't|wasn't|weren't|haven't|hasn't)\\s+(?:i|you|there|this|that|they|he|she|we|anyone|anybody|someone|somebody)\\b",
+    '^(?:any|anyone|anybody|someone|somebody)\\s+(?:idea|ideas|tips|thoughts|advice|suggestions|recommendations|clue|knows?|got|have)\\b',
+    '^i (?:wonder|was wondering) (?:if|whether|what|how|why|where|when|who|which)\\b',
+  ].join('|'),
+  'i',
+);
+
+/** Verbs an imperative addressed to the assistant opens with ("recommend a podcast", "explain it simply"). */
+const ASKING_VERB =
+  "recommend|suggest|write|find|explain|give|tell|show|list|compare|summari[sz]e|translate|draft|book|describe|pick|choose|generate|create|calculate|convert|search|look up|teach|brainstorm|outline|define|rank|proofread|rewrite|rephrase|paraphrase|shorten|name(?!'s)";
+/** What the user asks to be given ("I need a recipe for …", "I'm looking for a good thriller"), not what they need in life. */
+const ASKED_FOR =
+  'recipes?|recommendations?|suggestions?|ideas?|tips|advice|names?|list|summary|playlist|books?|novels?|thrillers?|podcasts?|movies?|films?|shows?|songs?|restaurants?|hotels?|flights?|gifts?|quotes?|jokes?|poems?|story|stories|translation|templates?|examples?|outline|draft|email|letter|reads?|places? to (?:eat|stay|visit)';
+const ASKING = new RegExp(
+  `^(?:(?:${ASKING_VERB})\\s|(?:i|we) (?:need|want|would like|'d like)(?: to (?:get|find|see))? (?:a|an|some|any|the)(?:\\s+[\\w'-]+){0,2}?\\s+(?:${ASKED_FOR})\\b|(?:i'm|im|i am|we're|we are) (?:looking|searching) for (?:a|an|some|any|the)?(?:\\s*[\\w'-]+){0,2}?\\s+(?:${ASKED_FOR})\\b)`,
+  'i',
+);
+
+/** Whether one clause (already apostrophe-normalised, opener stripped or not) is a move, a reaction, a request or a question. */
+function clauseIsMove(text: string): boolean {
+  const clause = text.trim();
+  const body = clause.replace(OPENER, '').trim();
   if (body.length === 0) return true;
-  return MOVE.test(body) || REQUEST.test(body) || REACTION.test(body);
+  return [clause, body].some((text) => MOVE.test(text) || REQUEST.test(text) || REACTION.test(text) || QUESTION.test(text) || ASKING.test(text));
+}
+
+/**
+ * Whether `sentence` (already apostrophe-normalised) is a conversational move, a reaction, a
+ * request or a question, not personal content: as a whole, or every comma-separated part of it
+ * ("Thanks so much, that was really helpful!", "Gotta go, bye!").
+ */
+function isMove(sentence: string): boolean {
+  return clauseIsMove(sentence) || sentence.split(/[,;]/).every(clauseIsMove);
 }
 
 /** Chat style drops the "I": "Been busy volunteering", "Just started yoga", "Gonna move in June", "Planning a trip". */

@@ -14,7 +14,7 @@ import type { RetrievePlan, Retrieved } from './retrieve';
 export const MAX_MISSES = 10;
 
 /** Why a memory is not among the hits. */
-export type MissReason = 'below-k' | 'pending' | 'other-session' | 'decayed';
+export type MissReason = 'below-k' | 'irrelevant' | 'represented' | 'pending' | 'other-session' | 'decayed';
 
 /** One near miss: its score parts, what it is, and why it stayed out. */
 export interface Miss extends Omit<Retrieved, 'memory'> {
@@ -39,6 +39,22 @@ export interface Outsider {
   memory: MemoryRecord | PendingMemory;
   reason: Exclude<MissReason, 'below-k'>;
   detail: string;
+}
+
+/**
+ * The memories the hits stand for beside themselves (`Retrieved.represents`), as outsiders: a
+ * fact and the episode it was read from are one hit, and the other is explained here.
+ */
+export function representedOutsiders(hits: readonly Retrieved[], records: readonly MemoryRecord[]): Outsider[] {
+  const byId = new Map(records.map((record) => [record.id, record]));
+  return hits.flatMap((hit) =>
+    (hit.represents ?? []).flatMap((id): Outsider[] => {
+      const record = byId.get(id);
+      if (!record) return [];
+      const what = record.episodeId === hit.memory.id ? 'the episode it was read from' : 'a fact read from it';
+      return [{ record, memory: record, reason: 'represented', detail: `one statement, one hit: ${what}, '${hit.memory.id}', ranks above it within k and stands for both` }];
+    }),
+  );
 }
 
 /** A pending memory as a record to score (it has no record of its own). */
@@ -86,7 +102,15 @@ function scoreOutsiders(outsiders: readonly Outsider[], query: { vector: Float32
  */
 export function explainRanking(hits: readonly Retrieved[], wider: readonly Retrieved[], outsiders: readonly Outsider[], scoring: { query: { vector: Float32Array; text: string }; plan: RetrievePlan; now: number }): Explanation {
   const hitIds = new Set(hits.map((hit) => hit.memory.id));
-  const below: Miss[] = wider.filter((entry) => !hitIds.has(entry.memory.id)).map((entry) => ({ ...entry, reason: 'below-k', detail: `scored below the top ${scoring.plan.k} (k = ${scoring.plan.k}); a larger k would return it` }));
+  const floor = scoring.plan.floor ?? Number.NEGATIVE_INFINITY;
+  const outsiderIds = new Set(outsiders.map((outsider) => outsider.record.id));
+  const below: Miss[] = wider
+    .filter((entry) => !hitIds.has(entry.memory.id) && !outsiderIds.has(entry.memory.id))
+    .map((entry) =>
+      entry.relevance < floor
+        ? { ...entry, reason: 'irrelevant', detail: `its relevance to the query (${entry.relevance.toFixed(3)}) is below the floor ${floor} (RELEVANCE_FLOOR): it shares nothing with the query, so no k returns it` }
+        : { ...entry, reason: 'below-k', detail: `scored below the top ${scoring.plan.k} (k = ${scoring.plan.k}); a larger k would return it` },
+    );
   const misses = [
     ...below,
     ...scoreOutsiders(

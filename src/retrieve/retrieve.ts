@@ -8,6 +8,7 @@ import type { KeyedEmbedder } from '../embed/embedding-cache';
 import { EmbedderMismatchError } from '../errors';
 import { byCreation, type MemoryRecord, type Scope, type Weights } from '../schema';
 import { partitionsFor, userPartition, type Owner, type Storage, type VectorHit } from '../storage/contract';
+import { oneHitPerStatement } from './select';
 
 /** One retrieved memory and the parts of its score. */
 export interface Retrieved {
@@ -35,6 +36,12 @@ export interface Retrieved {
   /** `0.5 ** (ageDays / halfLifeDays)`. */
   recency: number;
   importance: number;
+  /**
+   * The memories this hit stands for beside itself, by id: the episode a fact was read from, or
+   * the facts read from an episode, when both ranked within k (one statement, one hit; see
+   * `explain` for the others' scores). Absent when it stands for itself alone.
+   */
+  represents?: string[];
 }
 
 export interface RetrieveDeps {
@@ -50,6 +57,8 @@ export interface RetrievePlan {
   scopes: Scope[];
   k: number;
   weights: Weights;
+  /** The least fused relevance a hit needs (select.ts `RELEVANCE_FLOOR`); none when absent (a question about the user as a whole). */
+  floor?: number;
 }
 
 /**
@@ -92,9 +101,10 @@ export async function retrieveMemories(deps: RetrieveDeps, query: string, plan: 
   // a layer whose search catches up itself is not asked to ensure first (one read, not two).
   const catchUp = vectors.searchCatchesUp === true ? undefined : vectors.ensure(keys);
   const [[vector]] = await Promise.all([deps.embedder.embed([query], userPartition(owner)), catchUp]);
-  // `want`: the hits that fill k (more once some fail to come back as records). `reach`: the
-  // hits asked for, one past `want` at least, to see whether the memories tied with the
-  // want-th go on past them.
+  const floor = plan.floor ?? Number.NEGATIVE_INFINITY;
+  // `want`: the relevant hits that fill k (more once some fail to come back as records or
+  // stand for one another). `reach`: the hits asked for, one past `want` at least, to see
+  // whether the memories tied with the want-th go on past them.
   let want = plan.k;
   let reach = want + 1;
   let stale = false;
@@ -116,7 +126,14 @@ export async function retrieveMemories(deps: RetrieveDeps, query: string, plan: 
     // What the search caught up on may hold another embedder's rows: refuse them all the same.
     if (vectors.searchCatchesUp === true) refuseForeignVectors(deps, keys);
     const all = hits.length < reach;
-    const boundary = hits[want - 1]?.score;
+    // A hit with no relevance to the query is never returned, however high its importance:
+    // while fewer relevant hits than wanted came back, more may lie further down the ranking.
+    const relevant = hits.filter((hit) => hit.relevance >= floor);
+    if (!all && relevant.length < want) {
+      reach *= 4;
+      continue;
+    }
+    const boundary = relevant[want - 1]?.score;
     // Which of the memories tied with the want-th make the cut is byRank's choice, not the
     // order the layer keeps its rows in (an import changes that): while the last hit still
     // ties with it, more of them may lie past the hits, so widen before reading any record.
@@ -124,25 +141,27 @@ export async function retrieveMemories(deps: RetrieveDeps, query: string, plan: 
       reach *= 2;
       continue;
     }
-    const inCut = boundary === undefined ? hits : hits.filter((hit, i) => i < want || hit.score >= boundary);
+    const inCut = boundary === undefined ? relevant : relevant.filter((hit, i) => i < want || hit.score >= boundary);
     const found = await recordsOf(records, inCut, owner);
     // A hit can fail to come back as a record: tombstoned or deleted since the scan (another tab
     // wrote; the next ensure() reloads), or quarantined by the store as corrupt (it stays in the
     // matrix). Either way it must not take one of the k slots, so rescan asking for more.
-    out = [];
+    const read: Retrieved[] = [];
     for (const hit of inCut) {
       const memory = found.get(hit.id);
       if (!memory || memory.invalidatedAt !== undefined) continue;
       const { score, relevance, cosine, lexical, semantic, recency, importance } = hit;
-      out.push({ memory, score, relevance, cosine, lexical, ...(semantic !== undefined ? { semantic } : {}), recency, importance });
+      read.push({ memory, score, relevance, cosine, lexical, ...(semantic !== undefined ? { semantic } : {}), recency, importance });
     }
+    // A fact and the episode it was read from take one slot: the rest of k goes further down.
+    out = oneHitPerStatement(read.sort(byRank));
     // Enough, or the partitions hold no more rows than were returned.
     if (out.length >= plan.k || all || scans++ >= MAX_SCANS) break;
-    want += inCut.length - out.length;
+    want += plan.k - out.length;
     reach = Math.max(reach, want + 1);
-    stale = true;
+    stale = read.length < inCut.length;
   }
-  return out.sort(byRank).slice(0, plan.k);
+  return out.slice(0, plan.k);
 }
 
 /**

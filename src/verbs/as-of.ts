@@ -5,6 +5,7 @@ import { replay } from '../forget/replay';
 import { userPartition, type Owner } from '../storage/contract';
 import type { MemoryRecord } from '../schema';
 import type { RetrievePlan, Retrieved } from '../retrieve/retrieve';
+import { oneHitPerStatement } from '../retrieve/select';
 import type { MemoryDeps } from './deps';
 import { replayDepsOf } from './forget';
 
@@ -24,5 +25,6 @@ export async function retrieveAsOf(deps: MemoryDeps, text: string, plan: Retriev
   if (plan.k === 0 || plan.scopes.length === 0) return [];
   const records = await recordsAsOf(asOfDeps(deps), plan.owner, asOf, false);
   const [vector] = await deps.embedder.embed([text], userPartition(plan.owner));
-  return rankRecords(records, { vector: vector!, text }, plan, asOf);
+  const ranked = rankRecords(records, { vector: vector!, text }, { ...plan, k: records.length }, asOf);
+  return oneHitPerStatement(ranked.filter((hit) => hit.relevance >= (plan.floor ?? Number.NEGATIVE_INFINITY))).slice(0, plan.k);
 }

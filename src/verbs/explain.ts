@@ -4,7 +4,7 @@
  * (verbs/run-retrieve.ts `runRetrieve`), so they are retrieve's results; retrieval/explain.ts assembles.
  */
 import type { RetrieveOptions } from '../options';
-import { explainRanking, MAX_MISSES, pendingAsRecord, type Explanation, type Outsider } from '../retrieve/explain';
+import { explainRanking, MAX_MISSES, pendingAsRecord, representedOutsiders, type Explanation, type Outsider } from '../retrieve/explain';
 import { listPending } from '../review/review';
 import type { MemoryRecord } from '../schema';
 import { userPartition } from '../storage/contract';
@@ -49,9 +49,13 @@ function outsiderOf(record: MemoryRecord, sessionId: string | undefined, session
 export async function explain(deps: MemoryDeps, query: string, options: RetrieveOptions): Promise<Explanation> {
   const parsed = parseRetrieve(query, options);
   const hits = await runRetrieve(deps, parsed, retrieveAsOf);
-  const wider = await runRetrieve(deps, { ...parsed, plan: { ...parsed.plan, k: parsed.plan.k + MAX_MISSES } }, retrieveAsOf);
+  // The wider ranking has no floor, so the memories below it are explained as such.
+  const { floor: _floor, ...unfloored } = parsed.plan;
+  const wider = await runRetrieve(deps, { ...parsed, plan: { ...unfloored, k: parsed.plan.k + MAX_MISSES } }, retrieveAsOf);
+  const representedIds = hits.flatMap((hit) => hit.represents ?? []);
+  const represented = representedOutsiders(hits, representedIds.length ? await deps.storage.records.getMany(representedIds, parsed.plan.owner) : []);
   // A past state (asOf) has no queue or prune of its own to explain: its misses are the ranking's next ones.
-  const outsiders = parsed.asOf === undefined ? await outsidersOf(deps, parsed) : [];
+  const outsiders = [...represented, ...(parsed.asOf === undefined ? await outsidersOf(deps, parsed) : [])];
   const [vector] = outsiders.length ? await deps.embedder.embed([parsed.text], userPartition(parsed.plan.owner)) : [new Float32Array(0)];
   return explainRanking(hits, wider, outsiders, { query: { vector: vector!, text: parsed.text }, plan: parsed.plan, now: parsed.asOf ?? deps.clock() });
 }

@@ -3,6 +3,7 @@ import { EmbedderMismatchError } from '../errors';
 import { parseInput, Query, RetrieveOptions } from '../options';
 import { embedPending } from '../reembed/reembed';
 import { retrieveMemories, type RetrievePlan, type Retrieved } from '../retrieve/retrieve';
+import { asksAboutTheUser, RELEVANCE_FLOOR } from '../retrieve/select';
 import { DEFAULT_WEIGHTS, type Scope } from '../schema';
 import type { MemoryDeps } from './deps';
 
@@ -19,11 +20,15 @@ export function parseRetrieve(query: string, options: RetrieveOptions): ParsedRe
   const parsed = parseInput(RetrieveOptions, options, 'options');
   // A session's own memories join the default scopes only when the caller names the session.
   const scopes: Scope[] = parsed.scopes ?? (parsed.sessionId !== undefined ? ['user', 'session', 'app'] : ['user', 'app']);
+  // A question about the user as a whole is relevant to every memory alike: ranked by recency
+  // and importance alone. Whenever relevance counts, only memories relevant to the query are hits.
+  const weights = asksAboutTheUser(text) ? { ...(parsed.weights ?? DEFAULT_WEIGHTS), relevance: 0 } : (parsed.weights ?? DEFAULT_WEIGHTS);
   const plan: RetrievePlan = {
     owner: { userId: parsed.userId, appName: parsed.appName },
     scopes: [...new Set(scopes)],
     k: parsed.k,
-    weights: parsed.weights ?? DEFAULT_WEIGHTS,
+    weights,
+    ...(weights.relevance > 0 ? { floor: RELEVANCE_FLOOR } : {}),
     ...(parsed.sessionId !== undefined ? { sessionId: parsed.sessionId } : {}),
   };
   return { text, plan, ...(parsed.asOf !== undefined ? { asOf: parsed.asOf } : {}) };

@@ -8,6 +8,7 @@ import { targetOf } from '../consolidate/plan';
 import { candidateOfFact, extractCandidates } from '../extract/candidates';
 import type { Candidate, Operation } from '../schema';
 import { EPISODE_TOPIC, episodeCandidates } from '../episode/episode';
+import { framing } from '../episode/framed';
 import { embedPending } from '../reembed/reembed';
 import { summaryCandidates } from '../session/summarize';
 import type { WriteInput } from '../storage/contract';
@@ -24,14 +25,17 @@ export { writeInput, type WriteTarget } from '../storage/input-row';
  */
 export async function candidatesOf(deps: Pick<MemoryDeps, 'extractor' | 'episodes'>, input: WriteInput): Promise<Candidate[]> {
   if (input.kind === 'remember') return input.fact ? [candidateOfFact(input.fact)] : [];
-  const extracted = (await extractCandidates(deps.extractor, input.messages, { userId: input.userId, appName: input.appName, sessionId: input.sessionId, at: input.at })).map(asFact);
+  // A joke, a role-play or text handed over to be edited is not the user telling about themselves:
+  // no extractor, summary or episode reads it (episode/framed.ts), as no one reads an instruction.
+  const messages = input.messages.filter((message) => framing(message.content) === undefined);
+  const extracted = (await extractCandidates(deps.extractor, messages, { userId: input.userId, appName: input.appName, sessionId: input.sessionId, at: input.at })).map(asFact);
   // A summary keeps the sentences the extractor took facts from, plus other durable ones.
   if (input.kind === 'summary')
     return summaryCandidates(
-      input.messages,
+      messages,
       extracted.map((candidate) => candidate.excerpt),
     );
-  return deps.episodes ? [...episodeCandidates(input.messages), ...extracted] : extracted;
+  return deps.episodes ? [...episodeCandidates(messages), ...extracted] : extracted;
 }
 
 /** An extractor cannot write episodes: a candidate on the episode topic (an LLM's choice of word) is a general fact. */

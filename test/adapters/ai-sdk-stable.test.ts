@@ -57,7 +57,8 @@ async function converse(order: AssembleOrder): Promise<TurnRecord[]> {
   const clock = createTestClock();
   const { memory } = await createTestMemory({ extractor: notes, clock });
   const model = new MockLanguageModelV3({ doGenerate: generated('Sure.') });
-  const middleware = engramMiddleware({ memory, userId: 'ada', sessionId: 'chat', k: 50, maxTokens: 4000, order });
+  // Relevance weighs nothing: every memory is a candidate on every turn, so the set changes only when a memory is added.
+  const middleware = engramMiddleware({ memory, userId: 'ada', sessionId: 'chat', k: 50, maxTokens: 4000, order, weights: { relevance: 0, recency: 0.25, importance: 0.15 } });
   const wrapped = wrapLanguageModel({ model, middleware });
   for (const text of ['Note name: The user is called Ada.', 'Note city: The user is visiting Kyoto in April.']) {
     await memory.ingest([{ role: 'user', content: text }], { userId: 'ada', sessionId: 'before', source: { type: 'user_explicit', id: 'before' } });
@@ -122,9 +123,11 @@ describe('engramMiddleware maxTokens', () => {
     const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
     const model = new MockLanguageModelV3({ doGenerate: generated('Sure.') });
     const middleware = engramMiddleware({ memory, userId: 'ada', k: 50, maxTokens: 60, countTokens: words });
-    await generateText({ model: wrapLanguageModel({ model, middleware }), system: SYSTEM, prompt: 'Which seat should I book, the aisle seat?' });
+    // A question each memory shares words with: all seven are relevant, so the budget has to leave some out.
+    const query = 'Which seat should I book, the aisle seat or not the aisle seat? And vegetarian food, Lisbon, Portuguese, budget, dog, peanuts?';
+    await generateText({ model: wrapLanguageModel({ model, middleware }), system: SYSTEM, prompt: query });
     const system = systemOf(model.doGenerateCalls[0]!);
-    const all = await memory.retrieve('Which seat should I book, the aisle seat?', { userId: 'ada', k: 50 });
+    const all = await memory.retrieve(query, { userId: 'ada', k: 50 });
     const expected = memory.assemble(SYSTEM, all, { maxTokens: 60, countTokens: words });
     expect(system).toBe(expected.text);
     expect(words(system)).toBeLessThanOrEqual(60);

@@ -164,7 +164,10 @@ describe('engramMiddleware', () => {
     const model = new MockLanguageModelV3({ doGenerate: generated('Hello!') });
     const middleware = engramMiddleware({ memory, userId: 'alice' });
     const wrapped = wrapLanguageModel({ model, middleware });
-    await Promise.all([generateText({ model: wrapped, prompt: "What's my name? I'm vegetarian." }), generateText({ model: wrapped, prompt: "What's my name? I'm vegan.", providerOptions: { engram: { userId: 'bob' } } })]);
+    await Promise.all([
+      generateText({ model: wrapped, prompt: "What do you know about me? I'm vegetarian." }),
+      generateText({ model: wrapped, prompt: "What do you know about me? I'm vegan.", providerOptions: { engram: { userId: 'bob' } } }),
+    ]);
     await middleware.flush();
     const [toAlice, toBob] = model.doGenerateCalls.map(systemOf);
     expect(toAlice).toContain('Alicia');

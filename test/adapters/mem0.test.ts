@@ -77,8 +77,9 @@ describe('Memory.search of a question about the user as a whole', () => {
     await memory.add("I'm vegetarian. I love sci-fi movies.", { userId: 'alice' });
     const { results } = await memory.search('sci-fi movies', { filters: { user_id: 'alice' } });
     await memory.close();
-    expect(results[0]!.memory).toBe('The user loves sci-fi movies.');
-    expect(results[0]!.score!).toBeGreaterThan(results[1]!.score! + 0.3);
+    // The diet memory shares nothing with the query, so it is not returned to fill the limit.
+    expect(results.map((item) => item.memory)).toEqual(['The user loves sci-fi movies.']);
+    expect(results[0]!.score!).toBeGreaterThan(DEFAULT_WEIGHTS.recency + DEFAULT_WEIGHTS.importance + 0.3);
   });
 });
 
@@ -173,7 +174,7 @@ describe('Memory.search', () => {
       { userId: 'alice' },
     );
     await memory.add("I'm vegan.", { userId: 'bob' });
-    const alice = await memory.search('what diet do I follow, vegetarian?', { filters: { user_id: 'alice' }, topK: 2 });
+    const alice = await memory.search('what diet, seat and name do I have: vegetarian, aisle, Ada?', { filters: { user_id: 'alice' }, topK: 2 });
     expect(alice.results).toHaveLength(2);
     expect(alice.results.every((item) => item.user_id === 'alice')).toBe(true);
     expect(alice.results[0]!.memory).toBe('The user follows a vegetarian diet.');
@@ -199,7 +200,9 @@ describe('Memory.search', () => {
     const named = await memory.getAll({ filters: { user_id: 'alice', run_id: 'trip-1' } });
     expect(named.results.map((item) => item.memory)).toEqual(['Today I am in Lisbon']);
     expect((await memory.search('Lisbon', { filters: { user_id: 'alice' } })).results.map((item) => item.memory)).toContain('Today I am in Lisbon');
-    expect((await memory.search('Lisbon', { filters: { user_id: 'alice', run_id: 'trip-2' } })).results.map((item) => item.memory)).toEqual(['The user follows a vegetarian diet.']);
+    // The run's one memory shares nothing with the query: no padding.
+    expect((await memory.search('Lisbon', { filters: { user_id: 'alice', run_id: 'trip-2' } })).results).toEqual([]);
+    expect((await memory.search('vegetarian', { filters: { user_id: 'alice', run_id: 'trip-2' } })).results.map((item) => item.memory)).toEqual(['The user follows a vegetarian diet.']);
     await memory.deleteAll({ userId: 'alice', runId: 'trip-1' });
     expect((await memory.getAll({ filters: { user_id: 'alice' } })).results.map((item) => item.run_id)).toEqual(['trip-2', undefined]);
     await memory.close();

@@ -114,8 +114,9 @@ describe('retrieve(query, { asOf })', () => {
     }
     clock.advance(30 * DAY);
     past.clock.set(T0 + 1 * DAY);
-    const then = await memory.retrieve('which music does the user like?', { ...owner, asOf: T0 + 1 * DAY, k: 5 });
-    const expected = await past.memory.retrieve('which music does the user like?', { ...owner, k: 5 });
+    const query = 'which music does the user like: the cello, jazz or opera?';
+    const then = await memory.retrieve(query, { ...owner, asOf: T0 + 1 * DAY, k: 5 });
+    const expected = await past.memory.retrieve(query, { ...owner, k: 5 });
     expect(then.map((hit) => [hit.memory.content, hit.score])).toEqual(expected.map((hit) => [hit.memory.content, hit.score]));
     expect(then).toHaveLength(2);
     await memory.close();

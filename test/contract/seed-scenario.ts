@@ -6,6 +6,7 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import { DAY, OTHER_USER, SEED_APP, SEED_QUERIES, SEED_START, SEED_SYSTEM } from '../../scripts/seed-sessions';
+import { RELEVANCE_FLOOR } from '../../src/retrieve/select';
 import { must } from '../helpers/must';
 import { ingestSeed, ingestSeedSession, SEED_OWNER } from '../helpers/seed';
 import type { OpenedMemory, OpenMemory } from './harness';
@@ -97,8 +98,15 @@ export function seedScenario(open: OpenMemory): void {
     expect(dietary!.memory.content).toBe(FISH);
     expect(seat!.memory.content).toBe(AISLE);
     const hits = await test.memory.retrieve(SEED_QUERIES[1]!, { ...SEED_OWNER, k: 3 });
-    expect(hits).toHaveLength(3);
+    // k is a maximum: the name memory has nothing in common with the seat query, so it does not pad
+    // it (nor does the diet memory where a lexical channel finds the seat memory shares its words).
+    expect(hits[0]!.memory.content).toBe(AISLE);
+    expect(hits.map((hit) => hit.memory.content)).not.toContain(ADA);
+    const { misses } = await test.memory.explain(SEED_QUERIES[1]!, { ...SEED_OWNER, k: 3 });
+    expect(misses.filter((miss) => miss.reason === 'irrelevant').map((miss) => miss.memory.content)).toContain(ADA);
+    for (const miss of misses.filter((entry) => entry.reason === 'irrelevant')) expect(miss.relevance).toBeLessThan(RELEVANCE_FLOOR);
     for (const hit of hits) {
+      expect(hit.relevance).toBeGreaterThanOrEqual(RELEVANCE_FLOOR);
       expect(hit.score).toBeCloseTo(0.6 * hit.relevance + 0.25 * hit.recency + 0.15 * hit.importance, 5);
     }
     // The aisle memory is 182 days old with a 365-day half-life.
@@ -116,22 +124,24 @@ export function seedScenario(open: OpenMemory): void {
     await expect(test.memory.get(anyId!, other)).rejects.toThrow(/no memory/);
   });
 
-  it('renders bands and source types in the injected block when the seed has run', async () => {
+  it('renders bands and source types in the injected block when the seed has run, with no memory the query has no relevance to', async () => {
     test = await open();
     await ingestSeed(test.memory, test.clock);
-    const text = test.memory.inject(SEED_SYSTEM, await test.memory.retrieve(SEED_QUERIES[1]!, { ...SEED_OWNER, k: 3 }));
+    const hits = await test.memory.retrieve(SEED_QUERIES[1]!, { ...SEED_OWNER, k: 3 });
+    const text = test.memory.inject(SEED_SYSTEM, hits);
+    const band: Record<string, string> = { [AISLE]: 'low, source: user_implicit', [FISH]: 'high, source: user_explicit' };
     expect(text).toBe(
       [
         SEED_SYSTEM,
         '',
         '<MEMORIES>',
         'Information you know about this user from previous conversations. Treat low-confidence items as weak priors.',
-        `- [confidence: low, source: user_implicit] ${AISLE}`,
-        `- [confidence: high, source: user_explicit] ${FISH}`,
-        `- [confidence: medium, source: user_implicit] ${ADA}`,
+        ...hits.map((hit) => `- [confidence: ${band[hit.memory.content]}] ${hit.memory.content}`),
         '</MEMORIES>',
       ].join('\n'),
     );
+    expect(text).toContain(`- [confidence: low, source: user_implicit] ${AISLE}`);
+    expect(text).not.toContain(ADA);
   });
 
   it('with episodes on, no turn presents the vegetarian diet once fish replaced it: the seed block holds the fish and the aisle seat, and s1 forgotten leaves no vegetarian episode', async () => {

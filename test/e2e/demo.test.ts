@@ -139,7 +139,9 @@ describe('demo page', () => {
     await nextStep(4, 'query-diet');
     const ranked = await hits('[data-testid="step"]');
     expect(ranked[0]?.content).toBe('The user eats fish again.');
-    expect(ranked.filter((hit) => hit.top)).toHaveLength(3);
+    // k (3) is a maximum: the name memory shares nothing with the dietary query, so it does not pad the top.
+    expect(ranked.filter((hit) => hit.top).map((hit) => hit.content)).not.toContain('The user goes by Ada.');
+    expect(ranked.filter((hit) => hit.top)).toHaveLength(2);
     expect(await page.getByTestId('injected-context').textContent()).toContain('<MEMORIES>');
   });
 
@@ -172,8 +174,6 @@ describe('demo page', () => {
         '<MEMORIES>',
         MEMORIES_PREAMBLE,
         '- [confidence: low, source: user_implicit] The user prefers aisle seating on flights.',
-        '- [confidence: high, source: user_explicit] The user eats fish again.',
-        '- [confidence: medium, source: user_implicit] The user goes by Ada.',
         '</MEMORIES>',
       ].join('\n'),
     );

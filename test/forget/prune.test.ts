@@ -53,7 +53,8 @@ describe('Memory.prune', () => {
     expect(pruned!.invalidatedAt).toBe(at(12));
     expect(pruned!.history.at(-1)).toMatchObject({ event: 'pruned', at: at(12) });
     expect(pruned!.history.at(-1)!.reason).toMatch(/below the floor 0\.3/);
-    const hits = await test.memory.retrieve('the export keeps failing', { ...owner, k: 10 });
+    // A question about the user as a whole: every active memory is a candidate, none of the pruned.
+    const hits = await test.memory.retrieve('what do you know about me?', { ...owner, k: 10 });
     expect(hits.map((hit) => hit.memory.topic).sort()).toEqual(['diet', 'identity', 'travel']);
     // Pruning again at the same time finds nothing new.
     expect(await test.memory.prune({ ...owner, floor: 0.3 })).toEqual({ pruned: [], remaining: 3 });

@@ -205,14 +205,15 @@ describe("assemble order: 'stable' through a memory with default options (episod
     const block = async () => memory.assemble('sys', await memory.retrieve('What do you know about me?', { ...owner, k: 50 }), { maxTokens: 10_000, order: 'stable' }).text;
     await turn("Call me Ada. I'm vegetarian.", 's1');
     const blocks = [await block()];
-    for (const [i, content] of ['I moved to Lisbon last month.', 'I have a dog named Rex.', 'I went hiking yesterday with my sister.'].entries()) {
+    // A turn with a fact shows the fact, which stands for its episode (one statement, one hit); a turn no fact was read from shows its episode.
+    for (const [i, content] of ['I moved to Lisbon last month.', 'The kids loved the lake, it was magical.', 'I have a dog named Rex.', 'I went hiking yesterday with my sister.'].entries()) {
       clock.advance(DAY);
       const operations = await turn(content, `s${i + 2}`);
       expect(operations.map(({ action }) => action)).toContain('CREATE');
       blocks.push(await block());
     }
     await memory.close();
-    // Each turn added a fact after an episode: the block of the turn before is still its prefix, every line of it.
+    // Each turn added a fact or an episode: the block of the turn before is still its prefix, every line of it.
     expect(blocks.at(-1)).toContain(EPISODES_HEADING);
     for (let i = 1; i < blocks.length; i++) {
       const head = blocks[i - 1]!.slice(0, blocks[i - 1]!.length - MEMORIES_CLOSE.length);

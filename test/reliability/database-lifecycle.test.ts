@@ -59,7 +59,7 @@ describe('createMemory (database lifecycle)', () => {
   it('rejects every call with StorageEvictedError when another tab deletes the database, never serving the new empty one as the user’s', async () => {
     const test = await open();
     await test.memory.ingest([{ role: 'user', content: "I'm vegan. I prefer the window seat." }], { ...owner, sessionId: 's1', source: source('s1') });
-    expect(await test.memory.retrieve('window seat', owner)).toHaveLength(2);
+    expect(await test.memory.retrieve('window seat or vegan?', owner)).toHaveLength(2);
     // What another tab's indexedDB.deleteDatabase does: Dexie closes this connection on
     // versionchange and reopens on the next call, onto a new database.
     await new Promise<void>((resolve, reject) => {

@@ -7,7 +7,7 @@ const owner = { userId: 'ada', appName: 'default' };
 const explicit = (id: string) => ({ type: 'user_explicit' as const, id });
 
 describe('explain', () => {
-  it('returns retrieve’s results as hits and the next ones as below-k misses', async () => {
+  it('returns retrieve’s results as hits and the next ones as below-k misses, or irrelevant ones below the relevance floor', async () => {
     const { memory } = await createTestMemory();
     for (const [i, content] of ['The user likes jazz.', 'The user likes opera.', 'The user likes jazz piano.', 'The user owns a cat.'].entries()) {
       await memory.remember({ content, topic: 'music' }, { ...owner, source: explicit(`s${i}`) });
@@ -16,7 +16,12 @@ describe('explain', () => {
     const retrieved = await memory.retrieve('jazz', options);
     const { hits, misses } = await memory.explain('jazz', options);
     expect(hits).toEqual(retrieved);
-    expect(misses.map((miss) => miss.reason)).toEqual(['below-k', 'below-k', 'below-k']);
+    // 'jazz piano' is relevant and below k; opera and the cat share nothing with the query: no k returns them.
+    expect(misses.map((miss) => [miss.memory.content, miss.reason])).toEqual([
+      ['The user likes jazz piano.', 'below-k'],
+      ['The user likes opera.', 'irrelevant'],
+      ['The user owns a cat.', 'irrelevant'],
+    ]);
     expect(misses.map((miss) => miss.score)).toEqual([...misses.map((miss) => miss.score)].sort((a, b) => b - a));
     expect(misses[0]!.score).toBeLessThanOrEqual(hits[0]!.score);
     expect(misses.every((miss) => miss.relevance >= 0 && miss.recency > 0)).toBe(true);
@@ -74,7 +79,7 @@ describe('explain', () => {
     const alone = await explainB(false);
     const beside = await explainB(true);
     expect(beside).toEqual(alone);
-    expect(beside.misses.map((miss) => miss.reason).sort()).toEqual(['below-k', 'below-k', 'pending']);
+    expect(beside.misses.map((miss) => miss.reason).sort()).toEqual(['irrelevant', 'irrelevant', 'pending']);
     const text = JSON.stringify(beside);
     expect(text).not.toContain('zqappa');
     expect(text).not.toContain('appa_');

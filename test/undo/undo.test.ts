@@ -33,7 +33,7 @@ describe('undo', () => {
     await memory.forgetSource('s2', owner);
     expect(await findInDatabases(factory, 'Bergstr')).toEqual([]);
     // Retrieval finds the restored memory again, and replay agrees: forgetting an unrelated source changes nothing.
-    expect((await memory.retrieve('what is the user called?', owner)).map((hit) => hit.memory.id)).toEqual([report.restored!.to]);
+    expect((await memory.retrieve('does the user go by Ada?', owner)).map((hit) => hit.memory.id)).toEqual([report.restored!.to]);
     expect(await memory.forgetSource('unrelated', owner)).toEqual({ erased: [], regenerated: [] });
     await memory.close();
   });

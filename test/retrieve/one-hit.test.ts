@@ -1,0 +1,96 @@
+/**
+ * One statement, one hit; k is a maximum (issue 42, item 4): a fact and the episode it was read
+ * from take one slot, a memory with no relevance to the query never pads the top k, and a
+ * question about the user as a whole still gets the most important memories.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { isEpisode } from '../../src/episode/episode';
+import { asksAboutTheUser, oneHitPerStatement, RELEVANCE_FLOOR } from '../../src/retrieve/select';
+import { createTestMemory, DAY, type TestMemory } from '../helpers/memory';
+
+const owner = { userId: 'u_ada', appName: 'default' };
+const source = (id: string) => ({ type: 'user_explicit' as const, id });
+
+describe('Memory.retrieve: one statement, one hit; k is a maximum', () => {
+  let test: TestMemory | undefined;
+  afterEach(async () => {
+    await test?.memory.close();
+    test = undefined;
+  });
+
+  it('returns a fact and the episode it was read from as one hit, which names the other, and explain says which and why', async () => {
+    test = await createTestMemory({ episodes: true });
+    const { memory } = test;
+    await memory.ingest([{ role: 'user', content: "I'm vegetarian and I cook lentils most days." }], { ...owner, sessionId: 'c1', source: { type: 'user_implicit', id: 's1' } });
+    const stored = await memory.list(owner);
+    const episode = stored.find(isEpisode)!;
+    const fact = stored.find((record) => record.topic === 'diet')!;
+    expect(fact.episodeId).toBe(episode.id);
+    const hits = await memory.retrieve('vegetarian diet lentils', { ...owner, k: 5 });
+    const ids = hits.map((hit) => hit.memory.id);
+    expect(ids.includes(fact.id) && ids.includes(episode.id)).toBe(false);
+    const standing = hits.find((hit) => hit.memory.id === fact.id || hit.memory.id === episode.id)!;
+    const other = standing.memory.id === fact.id ? episode.id : fact.id;
+    expect(standing.represents).toEqual([other]);
+    const { hits: explained, misses } = await memory.explain('vegetarian diet lentils', { ...owner, k: 5 });
+    expect(explained.map((hit) => hit.memory.id)).toEqual(ids);
+    const miss = misses.find((entry) => entry.memory.id === other)!;
+    expect(miss.reason).toBe('represented');
+    expect(miss.detail).toContain(standing.memory.id);
+    expect(miss.score).toBeLessThanOrEqual(standing.score);
+  });
+
+  it('never pads k with a memory that has no relevance to the query, whatever its importance, and inject shows none', async () => {
+    test = await createTestMemory();
+    const { memory } = test;
+    await memory.remember({ content: 'The user is allergic to peanuts.', topic: 'allergy', importance: 0.9 }, { ...owner, source: source('s1') });
+    await memory.remember({ content: 'The user plays the cello in an orchestra.', topic: 'hobby' }, { ...owner, source: source('s2') });
+    const hits = await memory.retrieve('which instrument does the user play in the orchestra?', { ...owner, k: 5 });
+    expect(hits.map((hit) => hit.memory.content)).toEqual(['The user plays the cello in an orchestra.']);
+    for (const hit of hits) expect(hit.relevance).toBeGreaterThanOrEqual(RELEVANCE_FLOOR);
+    const prompt = memory.inject('sys', hits);
+    expect(prompt).not.toContain('peanuts');
+    expect(memory.assemble('sys', hits, { maxTokens: 10_000 }).text).not.toContain('peanuts');
+    const { misses } = await memory.explain('which instrument does the user play in the orchestra?', { ...owner, k: 5 });
+    const allergy = misses.find((miss) => miss.memory.content.includes('peanuts'))!;
+    expect(allergy.reason).toBe('irrelevant');
+    expect(allergy.relevance).toBeLessThan(RELEVANCE_FLOOR);
+    // A query nothing is relevant to gets nothing.
+    expect(await memory.retrieve('zqxv wbrk', { ...owner, k: 5 })).toEqual([]);
+  });
+
+  it('finds the one relevant memory below many more important irrelevant ones, past the first scan', async () => {
+    test = await createTestMemory();
+    const { memory, clock } = test;
+    for (let i = 0; i < 40; i++) await memory.remember({ content: `The user owns vintage item number ${i} of the collection.`, topic: 'possession', importance: 1 }, { ...owner, source: source(`v${i}`) });
+    clock.advance(400 * DAY);
+    await memory.remember({ content: 'The user speaks Basque.', topic: 'language', importance: 0.05 }, { ...owner, source: source('b') });
+    const hits = await memory.retrieve('does the user speak basque?', { ...owner, k: 3 });
+    expect(hits.map((hit) => hit.memory.content)).toEqual(['The user speaks Basque.']);
+  });
+
+  it('answers a question about the user as a whole with the most important memories, up to k', async () => {
+    test = await createTestMemory();
+    const { memory } = test;
+    await memory.remember({ content: 'The user plays the cello.', topic: 'hobby', importance: 0.4 }, { ...owner, source: source('s1') });
+    await memory.remember({ content: 'The user is allergic to peanuts.', topic: 'allergy', importance: 0.9 }, { ...owner, source: source('s2') });
+    await memory.remember({ content: 'The user lives in Porto.', topic: 'home', importance: 0.6 }, { ...owner, source: source('s3') });
+    for (const query of ['what do you know about me?', 'Tell me about myself', 'what do you remember about me', 'Who am I?']) {
+      expect(asksAboutTheUser(query), query).toBe(true);
+      const hits = await memory.retrieve(query, { ...owner, k: 2 });
+      expect(
+        hits.map((hit) => hit.memory.content),
+        query,
+      ).toEqual(['The user is allergic to peanuts.', 'The user lives in Porto.']);
+    }
+    for (const query of ['tell me about Porto', 'what do you remember about my trip?', 'what should we order for lunch?']) expect(asksAboutTheUser(query), query).toBe(false);
+  });
+});
+
+describe('oneHitPerStatement', () => {
+  const hit = (id: string, episodeId?: string) => ({ memory: { id, ...(episodeId ? { episodeId } : {}) } });
+  it('keeps two facts read from one turn as two hits, and folds the episode into the better ranked of them or them into it', () => {
+    expect(oneHitPerStatement([hit('f1', 'e'), hit('e'), hit('f2', 'e')])).toEqual([{ ...hit('f1', 'e'), represents: ['e'] }, hit('f2', 'e')]);
+    expect(oneHitPerStatement([hit('e'), hit('f1', 'e'), hit('x'), hit('f2', 'e')])).toEqual([{ ...hit('e'), represents: ['f1', 'f2'] }, hit('x')]);
+  });
+});
