@@ -110,7 +110,7 @@ async function decideAndCommit(
   // forget or another correction landed first) writes nothing either.
   const replaced = request.replacing === undefined ? undefined : working.get(request.replacing);
   if (request.replaceOnly) {
-    const said = await alreadySaid(store, owner, replaced, candidates[0]?.content ?? '');
+    const said = await alreadySaid(store, owner, replaced, candidates[0]?.content ?? '', target.metadata);
     if (said) return [said];
     if (replaced === undefined || replaced.invalidatedAt !== undefined) return [];
   }

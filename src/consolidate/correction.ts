@@ -11,13 +11,15 @@ import { sameFactKey } from '../text';
 
 /**
  * A NOOP of the active version of `memory` (itself, or the newest version of its line) when it
- * says `content` (the same text by {@link sameFactKey}); undefined otherwise, or when the line
- * ends in a memory that is no longer active (forgotten).
+ * says `content` (the same text by {@link sameFactKey}); undefined otherwise, when the line ends
+ * in a memory that is no longer active (forgotten), or when the correction carries metadata
+ * (mem0's `update(id, { metadata })`: every such call is an UPDATE, with its history row).
  */
-export async function alreadySaid(store: RecordStore, owner: Owner, memory: MemoryRecord | undefined, content: string): Promise<Operation | undefined> {
+export async function alreadySaid(store: RecordStore, owner: Owner, memory: MemoryRecord | undefined, content: string, metadata?: string): Promise<Operation | undefined> {
   let current = memory;
   while (current?.invalidatedAt !== undefined && current.supersededBy !== undefined) [current] = await store.getMany([current.supersededBy], owner);
   if (current === undefined || current.invalidatedAt !== undefined || sameFactKey(current.content) !== sameFactKey(content)) return undefined;
+  if (metadata !== undefined) return undefined;
   return { action: 'NOOP', memoryId: current.id, targetId: current.id, content: current.content, reason: saidReason(current.id) };
 }
 
