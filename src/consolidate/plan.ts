@@ -283,13 +283,18 @@ interface Superseded {
  * this plan superseded (episodes.ts `statingEpisodeIds`: the turn it was read from, the turns
  * that restated it) is retired with it, so no turn presents the old value as current. It keeps its
  * text and sources for lineage (a tombstone like the memory it stated, never retrieved), and
- * its history says which memory replaced what it stated. Returns the ids it retired.
+ * its history says which memory replaced what it stated. A turn that also states the replacing
+ * memory stays (it says the current value). Returns the ids it retired.
  */
 async function retiredEpisodes(working: WorkingSet, superseded: readonly Superseded[], context: PlanContext): Promise<string[]> {
   const retired: string[] = [];
   const reader = context.statements;
   for (const { old, by, source } of superseded) {
-    const ids = statingEpisodeIds(old);
+    // A turn that also states what replaced the old value ("I'm vegetarian. I'm a vegan.") presents
+    // the current value: it stays.
+    const replacing = working.get(by);
+    const current = new Set(replacing ? statingEpisodeIds(replacing) : []);
+    const ids = statingEpisodeIds(old).filter((id) => !current.has(id));
     const unread = ids.filter((id) => !working.has(id));
     const read = new Map((reader && unread.length > 0 ? await reader.recordsOf(unread) : []).map((record) => [record.id, record]));
     for (const id of ids) {
