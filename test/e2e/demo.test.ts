@@ -168,14 +168,7 @@ describe('demo page', () => {
   it('shows memory.inject output exactly as the context for the next turn', async () => {
     await nextStep(8, 'context');
     expect(await page.locator('[data-testid="step"] [data-testid="injected-context"]').textContent()).toBe(
-      [
-        SEED_SYSTEM,
-        '',
-        '<MEMORIES>',
-        MEMORIES_PREAMBLE,
-        '- [confidence: low, source: user_implicit] The user prefers aisle seating on flights.',
-        '</MEMORIES>',
-      ].join('\n'),
+      [SEED_SYSTEM, '', '<MEMORIES>', MEMORIES_PREAMBLE, '- [confidence: low, source: user_implicit] The user prefers aisle seating on flights.', '</MEMORIES>'].join('\n'),
     );
   });
 
