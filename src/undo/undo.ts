@@ -103,10 +103,30 @@ function sameSet(a: Map<string, number>, b: Map<string, number>): boolean {
   return a.size === b.size && [...a].every(([key, count]) => b.get(key) === count);
 }
 
+/**
+ * The memory an undone UPDATE restored in place of `memory` (the same fact under a new id,
+ * `reactivated`), when that is why `memory` is no longer active and nothing touched the copy
+ * since: undoing a message's operations in reverse ("I'm vegetarian. I'm a vegan." made a CREATE
+ * and its UPDATE) undoes the UPDATE first, and the CREATE then reverts the copy.
+ */
+async function restoredCopyOf(store: UndoDeps['storage']['records'], owner: Owner, memory: MemoryRecord): Promise<MemoryRecord | undefined> {
+  if (memory.supersededBy === undefined) return undefined;
+  const [by] = await store.getMany([memory.supersededBy], owner);
+  if (by?.history.at(-1)?.event !== 'erased') return undefined;
+  const active = await store.list(owner, { scopes: ['user', 'session'], includeInvalid: false });
+  return active.find((record) => {
+    const last = record.history.at(-1);
+    return last?.event === 'regenerated' && last.related === memory.id && record.history.length === memory.history.length + 1;
+  });
+}
+
 async function undoOnce(deps: UndoDeps, operation: Operation, owner: Owner, write: OwnerWrite): Promise<UndoReport> {
   const store = deps.storage.records;
-  const { memory, target } = await readOperation(deps, operation, owner);
-  checkUntouched(memory);
+  const read = await readOperation(deps, operation, owner);
+  const { target } = read;
+  const copy = operation.action === 'CREATE' && read.memory.invalidatedAt !== undefined ? await restoredCopyOf(store, owner, read.memory) : undefined;
+  if (copy === undefined) checkUntouched(read.memory);
+  const memory = copy ?? read.memory;
   const { input, fact, rest } = await inputOf(deps, memory, owner);
   const now = deps.clock();
   const removed: MemoryRecord = {

@@ -88,6 +88,11 @@ const STATEMENTS = [
   'Upload timed out again.',
   'What a lovely day.',
   'I usually travel with my dog.',
+  // Changes of mind on slots of topics that are not exclusive (consolidate/slot.ts).
+  'I sing in a choir.',
+  'I quit the choir.',
+  'I love olives.',
+  'I hate olives.',
 ];
 const FACTS = [
   { content: 'The user likes jazz.', topic: 'music' },

@@ -38,6 +38,16 @@ describe('undo', () => {
     await memory.close();
   });
 
+  it('undoes a message that made a CREATE and the UPDATE of it, in reverse: the CREATE reverts the memory the first undo restored', async () => {
+    const { memory } = await createTestMemory();
+    const made = await memory.ingest([{ role: 'user', content: "I'm vegetarian. I'm a vegan." }], { ...owner, sessionId: 'c', source: source('s1', 'user_implicit') });
+    expect(made.map((operation) => operation.action)).toEqual(['CREATE', 'UPDATE']);
+    for (const operation of [...made].reverse()) await memory.undo(operation, owner);
+    expect(await memory.list(owner)).toEqual([]);
+    expect((await memory.export(owner)).inputs).toEqual([]);
+    await memory.close();
+  });
+
   it('forgets a CREATE, and a replay after it does not bring it back', async () => {
     const { memory, clock } = await createTestMemory();
     await memory.remember({ content: 'The user likes jazz.', topic: 'music' }, { ...owner, source: source('s1') });
