@@ -6,7 +6,8 @@
  * to date when another one moved them.
  */
 import Dexie from 'dexie';
-import { createMemory, createRuleExtractor, type Memory } from '../src/index';
+import { createMemory, type Memory } from '../src/index';
+import { createDefaultExtractor } from '../src/extract/default-extractor';
 import { OTHER_USER, SEED_USER } from '../scripts/seed-sessions';
 import { createSimulatedClock, DAY_MS, formatTime } from './clock';
 import { confirmInPage } from './confirm';
@@ -76,12 +77,13 @@ async function openMemory(startOver = false): Promise<Memory> {
   const opened = await createMemory({
     name: DB_NAME,
     clock: clock.now,
-    // The page's tour and store panel walk the extracted facts; episodes are not shown here yet.
+    // The library's default extractor (offline), only wrapped to report its progress. Episodes
+    // stay off: the tour, the store panel and the memories panel show facts only so far.
     episodes: false,
     // The Memories panel's review inbox: writes of these source types wait for approval.
     review: { sources: [...REVIEWED_SOURCES] },
     ...models,
-    extractor: reportingExtractor(models.extractor ?? createRuleExtractor(), runner.phase),
+    extractor: reportingExtractor(models.extractor ?? createDefaultExtractor(), runner.phase),
     ...(startOver ? { onEviction: 'start-over' as const } : {}),
   });
   unwatch = undefined;

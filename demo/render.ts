@@ -18,7 +18,7 @@ export function renderConversation(messages: readonly ChatMessage[]) {
 
 export function renderOperations(operations: readonly OperationView[]) {
   if (operations.length === 0) {
-    return h('p', { class: 'empty', 'data-testid': 'operations' }, 'No operations: the extractor found no fact in the user messages.');
+    return h('p', { class: 'empty', 'data-testid': 'operations' }, 'Nothing to remember in that line.');
   }
   return h(
     'ul',

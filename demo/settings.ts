@@ -73,7 +73,7 @@ export function installModelSettings(apply: () => Promise<boolean>): HTMLElement
         void apply().then((ok) => (status.textContent = ok ? describe(next) : 'Not applied: see the error below.'));
       },
     },
-    radio('offline', 'Offline: rule extractor and the seed’s policy (default)'),
+    radio('offline', 'Offline: engram’s own extractor and policy (default)'),
     radio('openai', 'OpenAI-compatible endpoint for extraction and decisions'),
     h('div', { class: 'settings-endpoint' }, field('base URL', baseURL), field('model', model), field('API key', apiKey)),
     radio('chrome', hasChrome ? 'Chrome’s built-in model for extraction' : 'Chrome’s built-in model (not in this browser)', !hasChrome),

@@ -71,6 +71,8 @@ export {
   decayHalfLife,
   confidenceBand,
   type ConfidenceBand,
+  type ListedMemory,
+  type MemoryKind,
   type CandidateInput,
 } from './schema';
 export {

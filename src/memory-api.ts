@@ -8,7 +8,7 @@ import type { Assembled } from './inject/assemble';
 import type { AssembleOptions, IngestOptions, ListOptions, OwnerOptions, PruneOptions, ReembedOptions, RememberOptions, RetrieveOptions, SummarizeOptions } from './options';
 import type { ReembedReport } from './reembed/reembed';
 import type { Retrieved } from './retrieve/retrieve';
-import type { ChatMessage, Fact, HistoryEntry, MemoryRecord, Operation } from './schema';
+import type { ChatMessage, Fact, HistoryEntry, ListedMemory, MemoryRecord, Operation } from './schema';
 import type { UndoReport } from './undo/undo';
 import type { WhyReport } from './control/why';
 import type { PendingMemory } from './review/held';
@@ -159,8 +159,10 @@ export interface Memory {
    * past is rebuilt by replaying the stored inputs written up to `asOf` (in write order), not
    * read off today's records, so erasure reaches it: a forgotten source never reappears as of
    * any time. A memory whose record is not found again keeps an `asof_…` id of its own.
+   * Each says its `kind`: `'fact'`, or `'episode'` (a turn kept in the user's words; its facts
+   * name it in `episodeId` or `restatedIn`).
    */
-  list(options: ListOptions): Promise<MemoryRecord[]>;
+  list(options: ListOptions): Promise<ListedMemory[]>;
   /** One memory visible to `owner`. @throws NotFoundError when missing or foreign (indistinguishable on purpose). */
   get(id: string, owner: OwnerOptions): Promise<MemoryRecord>;
   /** The audit trail of one memory: created, corroborated, superseded, erased, regenerated, pruned, each with its reason. */

@@ -195,6 +195,12 @@ export const MemoryRecord = z.object({
 });
 export type MemoryRecord = z.infer<typeof MemoryRecord>;
 
+/** What a memory is: a statement about the user (`'fact'`), or a turn kept in the user's words (`'episode'`, topic `'episode'`). */
+export type MemoryKind = 'fact' | 'episode';
+
+/** A memory as `list` returns it: the record and its kind, derived from the topic (never stored). */
+export type ListedMemory = MemoryRecord & { kind: MemoryKind };
+
 /** Oldest first, then by id: the order `list` returns (every backend), and the stable prompt block's. */
 export function byCreation(a: Pick<MemoryRecord, 'createdAt' | 'id'>, b: Pick<MemoryRecord, 'createdAt' | 'id'>): number {
   return a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);

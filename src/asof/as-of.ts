@@ -65,13 +65,15 @@ function storedIds(replayed: readonly MemoryRecord[], stored: readonly MemoryRec
   return ids;
 }
 
-/** `record` with every replay id in it (its own, `supersededBy`, history links) renamed by `ids`. */
+/** `record` with every replay id in it (its own, `supersededBy`, its episode links, history links) renamed by `ids`. */
 function renamed(record: MemoryRecord, ids: ReadonlyMap<string, string>): MemoryRecord {
   const rename = (id: string) => ids.get(id) ?? id;
   return {
     ...record,
     id: rename(record.id),
     ...(record.supersededBy !== undefined ? { supersededBy: rename(record.supersededBy) } : {}),
+    ...(record.episodeId !== undefined ? { episodeId: rename(record.episodeId) } : {}),
+    ...(record.restatedIn !== undefined ? { restatedIn: record.restatedIn.map(rename) } : {}),
     history: record.history.map((entry) => (entry.related !== undefined ? { ...entry, related: rename(entry.related) } : entry)),
   };
 }

@@ -1,17 +1,21 @@
 /** `memory.list`, `memory.get` and `memory.history`: reading what is stored (or, `asOf`, what was), always for one owner. */
 import { NotFoundError } from '../errors';
 import { ListOptions, parseInput, parseOwner, type OwnerOptions } from '../options';
-import type { HistoryEntry, MemoryRecord } from '../schema';
+import { isEpisode } from '../extract/topics';
+import type { HistoryEntry, ListedMemory, MemoryRecord } from '../schema';
 import type { RecordLocation } from '../storage/contract';
 import { Id } from '../schema';
 import type { MemoryDeps } from './deps';
 import { occasionalVerbs } from './load';
 
-export async function list(deps: MemoryDeps, options: ListOptions): Promise<MemoryRecord[]> {
+export async function list(deps: MemoryDeps, options: ListOptions): Promise<ListedMemory[]> {
   const parsed = parseInput(ListOptions, options, 'options');
   const owner = { userId: parsed.userId, appName: parsed.appName };
-  if (parsed.asOf !== undefined) return (await occasionalVerbs()).listAsOf(deps, owner, parsed.asOf, parsed.includeInvalid);
-  return deps.storage.records.list(owner, { scopes: ['user', 'session', 'app'], includeInvalid: parsed.includeInvalid });
+  const records =
+    parsed.asOf !== undefined
+      ? await (await occasionalVerbs()).listAsOf(deps, owner, parsed.asOf, parsed.includeInvalid)
+      : await deps.storage.records.list(owner, { scopes: ['user', 'session', 'app'], includeInvalid: parsed.includeInvalid });
+  return records.map((record) => ({ ...record, kind: isEpisode(record) ? 'episode' : 'fact' }));
 }
 
 export async function get(deps: Pick<MemoryDeps, 'storage'>, id: string, options: OwnerOptions): Promise<MemoryRecord> {

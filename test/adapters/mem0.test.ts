@@ -472,6 +472,23 @@ describe('Memory.search and Memory.getAll (metadata filters)', () => {
   });
 });
 
+describe('Memory.search and Memory.getAll (kind)', () => {
+  it("say each result's kind, 'fact' or 'episode', beside the caller's metadata, which stays theirs", async () => {
+    const { memory } = createFacade({ episodes: true });
+    await memory.add("I'm allergic to peanuts.", { userId: 'alice', metadata: { category: 'health', kind: 'mine' } });
+    const all = (await memory.getAll({ filters: { user_id: 'alice' } })).results;
+    expect(all.map((item) => item.kind).sort()).toEqual(['episode', 'fact']);
+    for (const item of all) expect(item.metadata).toEqual({ category: 'health', kind: 'mine' });
+    const episode = all.find((item) => item.kind === 'episode')!;
+    expect(episode.memory).toContain('allergic to peanuts');
+    const found = (await memory.search('peanuts allergy', { filters: { user_id: 'alice' } })).results;
+    expect(found.length).toBeGreaterThan(0);
+    for (const item of found) expect(item.kind).toBe(all.find((other) => other.id === item.id)!.kind);
+    expect((await memory.get(episode.id))?.kind).toBe('episode');
+    await memory.close();
+  });
+});
+
 describe('Memory.deleteAll', () => {
   it('erases all of a user in one forgetSource call when the user has many messages', async () => {
     const { memory: engram, factory } = await createTestMemory();

@@ -95,6 +95,23 @@ describe('list({ asOf })', () => {
   });
 });
 
+describe('list({ asOf }) with episodes', () => {
+  it('links each fact to its episode and its restatements under the stored ids, as list does now', async () => {
+    const { memory, clock } = await createTestMemory({ episodes: true });
+    const turn = (content: string, id: string) => memory.ingest([{ role: 'user', content }], { ...owner, sessionId: id, source: { type: 'user_implicit', id } });
+    await turn("I'm allergic to peanuts.", 's1');
+    clock.advance(DAY);
+    await turn('I am allergic to peanuts, remember.', 's2');
+    clock.advance(DAY);
+    const now = await memory.list(owner);
+    const then = await memory.list({ ...owner, asOf: clock() });
+    const links = (listed: typeof now) => listed.filter((record) => record.kind === 'fact').map((record) => [record.id, record.episodeId, record.restatedIn]);
+    expect(links(now).some(([, episode]) => episode !== undefined)).toBe(true);
+    expect(links(then)).toEqual(links(now));
+    await memory.close();
+  });
+});
+
 describe('retrieve(query, { asOf })', () => {
   it('ranks what was there then, scored as of then, like a store that held only that', async () => {
     const { memory, clock } = await createTestMemory();

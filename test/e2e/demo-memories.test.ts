@@ -257,6 +257,27 @@ describe('demo page: Your memories', () => {
     expect((await listed(page)).filter((memory) => memory.pinned).map((memory) => memory.content)).toEqual(['The user is vegetarian but eats eggs.']);
   });
 
+  it('remembers a new user’s “im allergic to peanuts” (the default extractor), and says when a line keeps nothing', async () => {
+    const say = async (text: string, sessionId: string) => {
+      await page.getByTestId('pg-user').fill('u_newcomer');
+      await page.getByTestId('pg-session').fill(sessionId);
+      await page.getByTestId('pg-source-type').selectOption('user_implicit');
+      await page.getByTestId('pg-messages').fill(text);
+      await page.getByTestId('pg-ingest').click();
+      await storeShows(page, 'u_newcomer');
+      await idle(page);
+      await page.waitForFunction(() => document.getElementById('memories')?.dataset['owner'] === 'u_newcomer', undefined, { polling: 100 });
+    };
+    await say('im allergic to peanuts', 'n1');
+    const remembered = await page.getByTestId('user-memory').getByTestId('mem-content').allTextContents();
+    expect(remembered.length).toBe(1);
+    expect(remembered[0]).toMatch(/peanut/i);
+
+    await say('thanks!', 'n2');
+    expect(await page.getByTestId('pg-result').getByTestId('operations').textContent()).toBe('Nothing to remember in that line.');
+    expect(await page.getByTestId('user-memory').getByTestId('mem-content').allTextContents()).toEqual(remembered);
+  });
+
   it('logged no console errors', () => {
     expect(demo.problems.errors).toEqual([]);
   });

@@ -10,6 +10,8 @@ import {
   type Memory,
   type MemoryOptions,
   type MemoryRecord,
+  type ListedMemory,
+  type MemoryKind,
   type Operation,
   type OwnerOptions,
   type PruneOptions,
@@ -81,7 +83,9 @@ describe('Memory', () => {
   });
 
   it('takes the owner on every read', () => {
-    expectTypeOf<Memory['list']>().toEqualTypeOf<(options: ListOptions) => Promise<MemoryRecord[]>>();
+    expectTypeOf<Memory['list']>().toEqualTypeOf<(options: ListOptions) => Promise<ListedMemory[]>>();
+    expectTypeOf<ListedMemory>().toEqualTypeOf<MemoryRecord & { kind: MemoryKind }>();
+    expectTypeOf<MemoryKind>().toEqualTypeOf<'fact' | 'episode'>();
     expectTypeOf<Memory['get']>().toEqualTypeOf<(id: string, owner: OwnerOptions) => Promise<MemoryRecord>>();
     expectTypeOf<Memory['history']>().toEqualTypeOf<(id: string, owner: OwnerOptions) => Promise<HistoryEntry[]>>();
     expectTypeOf<{ userId: string; includeInvalid: boolean }>().toExtend<ListOptions>();

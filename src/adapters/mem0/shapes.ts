@@ -4,7 +4,7 @@
  * mem0's: camelCase options on `add`/`deleteAll`, snake_case ids in `filters` and in results,
  * snake_case history rows.
  */
-import { REDACTED, type MemoryRecord } from 'engram';
+import { EPISODE_TOPIC, REDACTED, type MemoryKind, type MemoryRecord } from 'engram';
 import { md5Hex } from './md5';
 
 /** A chat message as mem0 takes it. Only text content is supported (no image parts). */
@@ -103,6 +103,11 @@ export interface MemoryItem {
   score?: number;
   /** The metadata given to `add` (or `update`); `{}` when none was. */
   metadata?: Record<string, unknown>;
+  /**
+   * engram's addition (not in mem0): `'fact'`, a statement about the user, or `'episode'`, a
+   * turn kept in the user's words (only with `episodes: true`). Beside `metadata`, which stays the caller's.
+   */
+  kind?: MemoryKind;
   user_id?: string;
   agent_id?: string;
   run_id?: string;
@@ -190,6 +195,7 @@ export function toItem(record: MemoryRecord, root: MemoryRecord, score?: number)
     updatedAt: iso(record.updatedAt),
     ...(score !== undefined ? { score } : {}),
     metadata: metadataOf(record),
+    kind: record.topic === EPISODE_TOPIC ? 'episode' : 'fact',
     ...(record.userId !== '' ? { user_id: record.userId } : {}),
     ...(record.appName !== 'default' ? { agent_id: record.appName } : {}),
     ...(run !== undefined ? { run_id: run } : {}),
