@@ -150,11 +150,11 @@ describe('demo page', () => {
     expect((await hits('[data-testid="step"]'))[0]?.content).toBe('The user prefers aisle seating on flights.');
   });
 
-  it('answers the lunch query from the same three memories, the diet memory first (the semantic channel: "lunch" ~ "eats")', async () => {
+  it('answers the lunch query with the diet memory first (the semantic channel: "lunch" ~ "eats"), and no padding: the name is not about lunch', async () => {
     await nextStep(6, 'query-lunch');
     const ranked = await hits('[data-testid="step"]');
-    expect(ranked.map((hit) => hit.content).sort()).toEqual(['The user eats fish again.', 'The user goes by Ada.', 'The user prefers aisle seating on flights.']);
     expect(ranked[0]?.content).toBe('The user eats fish again.');
+    expect(ranked.map((hit) => hit.content)).not.toContain('The user goes by Ada.');
   });
 
   it('shows nothing for the second user', async () => {
