@@ -51,6 +51,12 @@ describe('the speech reader: lists and coordinations', () => {
     expect(read("I'm a teacher and a dad of two.")).toEqual(['occupation: The user works as a teacher.', 'family: The user is a dad of two.']);
   });
 
+  it('reads a message that opens with a joining word and goes on after a comma, without throwing', () => {
+    // "also …, …": the clause splitter looked before the first token (found in the conversation suite).
+    expect(() => read('also learning welsh on duolingo, dw i ddim yn siŵr 😅')).not.toThrow();
+    expect(() => read('and, honestly, i run most mornings')).not.toThrow();
+  });
+
   it('reads "I live in Berlin and work as a nurse" as two facts', () => {
     expect(read('I live in Lyon and work as a baker.')).toEqual(['home: The user lives in Lyon.', 'occupation: The user works as a baker.']);
   });

@@ -77,7 +77,7 @@ function clausesOf(tokens: Token[], question: boolean): Clause[] {
     const boundary = isBoundary(token);
     // Only the first of a run of commas and conjunctions looks ahead: the look-ahead skips the
     // whole run, so looking again from inside it would make a run of n cost n².
-    if (boundary && current.length > 0 && !isBoundary(tokens[i - 1]!)) {
+    if (boundary && current.length > 0 && (i === 0 || !isBoundary(tokens[i - 1]!))) {
       let j = i + 1;
       while (j < tokens.length && (isBoundary(tokens[j]!) || tokens[j]!.w === 'now')) j++;
       if (opensClause(tokens, j) && mayEnd(current, tokens, i, j)) {
