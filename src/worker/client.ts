@@ -102,6 +102,12 @@ function conceptsOnce(load: (table: string) => Promise<unknown>): () => Promise<
       ));
 }
 
+/** `work`, or nothing once `ms` have passed (the work goes on; its result is not waited for). */
+function atMost(work: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([work, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() => clearTimeout(timer));
+}
+
 /** `calls` with every method of COMPUTE_METHODS, checked: a method the forwarding left out is an error here, not `undefined` later. */
 function completeClient(calls: Record<string, unknown>, location: ComputeClient['location'], close: () => void): ComputeClient {
   const missing = COMPUTE_METHODS.filter((method) => typeof calls[method] !== 'function');
@@ -218,11 +224,15 @@ function createWorkerClient(options: ComputeClientOptions): ComputeClient {
     } catch (error) {
       throw error instanceof WorkerError ? error : new WorkerError(`the compute worker did not start: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
+    // The semantic table is fetched and parsed once per worker, before its first scan, on a
+    // clock of its own (a download, like a model's): inside the scan's limit a short
+    // workerTimeoutMs would restart the worker at every first scan, and never answer. A table
+    // that takes longer leaves this scan lexical (conceptsOnce).
+    if (semantic && method === 'scan') await atMost(instance.concepts(), Math.max(timeoutMs, MODEL_LOAD_TIMEOUT_MS));
     // Loading a model may download and compile it: minutes, not a compute call's seconds.
     const limit = method === 'loadModel' ? Math.max(timeoutMs, MODEL_LOAD_TIMEOUT_MS) : timeoutMs;
     const { timeout, cancel } = deadline(`compute call '${method}' did not answer within ${limit} ms; the worker was restarted, retry the call`, limit, slot.restart);
     try {
-      if (semantic && method === 'scan') await Promise.race([instance.concepts(), timeout]);
       const fn = instance.remote[method] as unknown as (...a: unknown[]) => Promise<unknown>;
       return await Promise.race([fn(...args), instance.failed, timeout]);
     } catch (error) {
