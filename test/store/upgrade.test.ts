@@ -89,7 +89,9 @@ describe('EngramDatabase (upgrade from schema v3)', () => {
     opened.push(test.memory);
 
     const listed = await test.memory.list({ ...owner, includeInvalid: true });
-    expect(listed).toEqual(records.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1)));
+    // list adds each memory's kind (derived, never stored): the stored record is the rest.
+    expect(listed.map(({ kind: _kind, ...record }) => record)).toEqual(records.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1)));
+    expect(listed.map((record) => record.kind)).toEqual(listed.map(() => 'fact'));
     expect(await test.memory.history('m2', owner)).toEqual(records.find((r) => r.id === 'm2')!.history);
 
     const db = new EngramDatabase('v3-db', { indexedDB: factory, IDBKeyRange });
