@@ -16,10 +16,10 @@ import { sameFactKey } from '../text';
  * (mem0's `update(id, { metadata })`: every such call is an UPDATE, with its history row).
  */
 export async function alreadySaid(store: RecordStore, owner: Owner, memory: MemoryRecord | undefined, content: string, metadata?: string): Promise<Operation | undefined> {
+  if (metadata !== undefined) return undefined;
   let current = memory;
   while (current?.invalidatedAt !== undefined && current.supersededBy !== undefined) [current] = await store.getMany([current.supersededBy], owner);
   if (current === undefined || current.invalidatedAt !== undefined || sameFactKey(current.content) !== sameFactKey(content)) return undefined;
-  if (metadata !== undefined) return undefined;
   return { action: 'NOOP', memoryId: current.id, targetId: current.id, content: current.content, reason: saidReason(current.id) };
 }
 
