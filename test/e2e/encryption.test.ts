@@ -68,6 +68,7 @@ describe('createMemory({ encryptionKey }) in Chromium', () => {
     const browser = await launchChromium();
     try {
       const { page, problems } = await openHarnessAt(browser.context, served.url);
+      await page.evaluate(async () => window.harness.createLowDatabase('sealed-low'));
       expect(await openSealed(page, 'sealed', key)).toBeNull();
       await writeCanary(page, SEALED);
       expect(await openSealed(page, 'control', null)).toBeNull();
@@ -76,7 +77,7 @@ describe('createMemory({ encryptionKey }) in Chromium', () => {
       const beforeCompaction = [scanIndexedDbFiles(browser.userDataDir, SEALED), scanIndexedDbFiles(browser.userDataDir, CONTROL)];
 
       // Forcing compaction: 64 MB through a third database of the origin flushes and merges LevelDB's files.
-      await page.evaluate(async () => window.harness.churnOtherDatabase('sealed-churn', 64));
+      await page.evaluate(async () => window.harness.churnOtherDatabase('sealed-churn', 64, 'sealed-low'));
       const wrongKey = await openSealed(page, 'sealed', [...randomBytes(32)]);
       const reopened = await openSealed(page, 'sealed', key);
       const readBack = await page.evaluate(async () => (await window.memory!.list({ userId: 'u' })).map((record) => record.content).sort());
@@ -163,6 +164,7 @@ describe('erasing verbs in Chromium', () => {
     const browser = await launchChromium();
     try {
       const { page, problems } = await openHarnessAt(browser.context, served.url);
+      await page.evaluate(async () => window.harness.createLowDatabase('erase-low'));
       const runs = { plain: await eraseEverything(page, 'erase-plain', null, canaries), sealed: await eraseEverything(page, 'erase-sealed', [...randomBytes(32)], canaries) };
       const rows = await page.evaluate(async (needles) => Promise.all(['erase-plain', 'erase-sealed'].flatMap((name) => needles.map(async (needle) => (await window.harness.countInDatabase(name, needle)).hits))), [...canaries, FILLER]);
       // Forcing compaction as RELIABILITY 23 does: rounds of churn through another database of the
@@ -170,7 +172,7 @@ describe('erasing verbs in Chromium', () => {
       const scan = () => [...canaries, FILLER].map((canary) => scanIndexedDbFiles(browser.userDataDir, canary));
       let churned = 0;
       while (churned < 256 && (churned === 0 || scan().some((found) => found.hits > 0))) {
-        await page.evaluate(async () => window.harness.churnOtherDatabase('erase-churn', 32));
+        await page.evaluate(async () => window.harness.churnOtherDatabase('erase-churn', 32, 'erase-low'));
         churned += 32;
       }
       expect(problems.errors).toEqual([]);

@@ -375,6 +375,8 @@ describe('browser reliability (Chromium, real IndexedDB, module Worker)', () => 
     let context = await launchProfile(profile);
     try {
       const { page, problems } = await openHarness(context);
+      // Made before engram's database, so the churn below brackets its key range (see createLowDatabase).
+      await page.evaluate(async () => window.harness.createLowDatabase('rel-erase-low'));
       await openMemory(page, NAME);
       const before = await page.evaluate(
         async ({ canary, name }) => {
@@ -435,7 +437,7 @@ describe('browser reliability (Chromium, real IndexedDB, module Worker)', () => 
       let churned = 0;
       let filesDuringChurn = scanIndexedDbFiles(profile, CANARY);
       while (filesDuringChurn.hits > 0 && churned < CHURN_MAX_MB) {
-        await third.page.evaluate(async (megabytes) => window.harness.churnOtherDatabase('rel-erase-churn', megabytes), CHURN_ROUND_MB);
+        await third.page.evaluate(async (megabytes) => window.harness.churnOtherDatabase('rel-erase-churn', megabytes, 'rel-erase-low'), CHURN_ROUND_MB);
         churned += CHURN_ROUND_MB;
         filesDuringChurn = scanIndexedDbFiles(profile, CANARY);
       }

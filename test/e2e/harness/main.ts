@@ -147,16 +147,38 @@ function messagePerFactExtractor(): engram.Extractor {
  * blob file), then deletes that database. On Chromium's LevelDB backing store this fills and
  * flushes the write buffer several times, which is what makes LevelDB compact older files.
  */
-async function churnOtherDatabase(name: string, megabytes: number): Promise<void> {
-  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+function openFiller(name: string): Promise<IDBDatabase> {
+  return new Promise<IDBDatabase>((resolve, reject) => {
     const request = indexedDB.open(name, 1);
     request.onupgradeneeded = () => request.result.createObjectStore('filler');
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
   });
+}
+
+/**
+ * Creates (and keeps) a database of the origin. Made before the database under test, its keys sort
+ * below that database's in LevelDB (keys start with the database id, given in creation order), so
+ * churn written to it and to one made later spans the tested database's key range.
+ */
+async function createLowDatabase(name: string): Promise<void> {
+  const db = await openFiller(name);
+  db.close();
+}
+
+/**
+ * Forces LevelDB compaction: writes `megabytes` of varied values through a database of the origin
+ * that is deleted afterwards. With `below` (a database from createLowDatabase), every other write
+ * goes there instead, so the flushed tables span the tested database's key range and every
+ * compaction into the level holding its files must merge them (a table that overlaps nothing is
+ * moved down a level unchanged, keeping overwritten values: the CI flake this fixes).
+ */
+async function churnOtherDatabase(name: string, megabytes: number, below?: string): Promise<void> {
+  const dbs = [await openFiller(name), ...(below ? [await openFiller(below)] : [])];
   const valueChars = 24 * 1024; // two-byte string below: 48 kB per value
   let key = 0;
-  for (let written = 0; written < megabytes * 1024 * 1024; ) {
+  for (let written = 0, round = 0; written < megabytes * 1024 * 1024; round++) {
+    const db = dbs[round % dbs.length]!;
     await new Promise<void>((resolve, reject) => {
       const tx = db.transaction('filler', 'readwrite');
       const store = tx.objectStore('filler');
@@ -171,7 +193,7 @@ async function churnOtherDatabase(name: string, megabytes: number): Promise<void
     });
     written += 2 * 1024 * 1024;
   }
-  db.close();
+  for (const db of dbs) db.close();
   await new Promise<void>((resolve, reject) => {
     const request = indexedDB.deleteDatabase(name);
     request.onsuccess = () => resolve();
@@ -179,7 +201,7 @@ async function churnOtherDatabase(name: string, megabytes: number): Promise<void
   });
 }
 
-const harness = { dumpDatabase, countInDatabase, watchMainThread, messagePerFactExtractor, churnOtherDatabase };
+const harness = { dumpDatabase, countInDatabase, watchMainThread, messagePerFactExtractor, churnOtherDatabase, createLowDatabase };
 
 declare global {
   interface Window {
