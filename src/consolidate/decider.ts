@@ -59,7 +59,7 @@ export function trustRefusal(memory: MemoryRecord, source: Pick<Source, 'type'>,
  * anything else is new.
  */
 export function createPolicyDecider({ trust, exclusiveTopics }: PolicyOptions): Decider {
-  return {
+  const decider: Decider = {
     decide({ candidate, similar, source }) {
       const content = sameFactKey(candidate.content);
       const slot = slotKey(candidate, exclusiveTopics);
@@ -87,4 +87,18 @@ export function createPolicyDecider({ trust, exclusiveTopics }: PolicyOptions): 
       return { action: 'CREATE', reason: 'novel topic for this user' };
     },
   };
+  policies.set(decider, exclusiveTopics);
+  return decider;
+}
+
+/** Each policy decider's exclusive topics. */
+const policies = new WeakMap<Decider, ReadonlySet<string>>();
+
+/**
+ * The exclusive topics `decider` decides by when it is the policy ({@link createPolicyDecider}),
+ * else undefined: a decider whose answer depends only on its rules and the memories that share a
+ * fact, slot or exclusive topic with the candidate (forget/partition.ts relies on it).
+ */
+export function policyTopicsOf(decider: Decider): ReadonlySet<string> | undefined {
+  return policies.get(decider);
 }

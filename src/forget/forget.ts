@@ -105,6 +105,7 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceIds: ReadonlySet<strin
     sourceIds,
     reads: [...sourceIds],
     touches: (record) => record.sources.some((source) => sourceIds.has(source.id)),
+    removed: revoked,
     revoke,
     // Nothing to change and the revocations already recorded: no commit either.
     quietWhenUnchanged: alreadyRevoked,
@@ -126,6 +127,8 @@ export interface ErasureRequest {
   /** The owner's records the erasure touches (their text or excerpts may go). */
   touches: (record: MemoryRecord) => boolean;
   forgotten?: Forgotten;
+  /** The stored inputs the erasure deletes whole, when that is all it does to them (forgetSource): the replay may then keep to the partitions they and `touches` reach (partition.ts). */
+  removed?: readonly InputRow[];
   revoke?: NonNullable<Commit['revoke']>;
   redactExcerpts?: NonNullable<Commit['redactExcerpts']>;
   /** No commit when the plan writes no record (the revocations are recorded already). */
@@ -150,7 +153,7 @@ export async function applyErasure(deps: ForgetDeps, owner: Owner, write: OwnerW
   const { all, start } = await erasureReads(store, owner, request.reads, first);
   // Every record the erasure touches is among them (app scope is never a user's to erase).
   const touched = all.filter(request.touches);
-  const replayedAll = await regenerate(deps, owner, { changed: request.inputs, touched, all, start }, request.sourceIds);
+  const replayedAll = await regenerate(deps, owner, { changed: request.inputs, touched, all, start, ...(request.removed ? { removed: request.removed } : {}) }, request.sourceIds);
   const { writes, created, rebuilds, keptHistory, report } = planErasure({
     sourceIds: request.sourceIds,
     ...(request.forgotten ? { forgotten: request.forgotten } : {}),
@@ -244,7 +247,7 @@ async function erasureReads(store: Storage['records'], owner: Owner, sourceIds: 
 async function regenerate(
   deps: ForgetDeps,
   owner: Owner,
-  state: { changed: ReadonlyMap<number, InputRow | null>; touched: readonly MemoryRecord[]; all: readonly MemoryRecord[]; start: ReplayStart | undefined },
+  state: { changed: ReadonlyMap<number, InputRow | null>; touched: readonly MemoryRecord[]; all: readonly MemoryRecord[]; start: ReplayStart | undefined; removed?: readonly InputRow[] },
   sourceIds: ReadonlySet<string>,
 ): Promise<MemoryRecord[]> {
   const { changed, touched, all } = state;
@@ -255,5 +258,6 @@ async function regenerate(
   // Prunes stay in the replay, at their times: a pruned memory must not come back.
   const kept = inputs.filter((input) => input.kind === 'prune' || (!sourceIds.has(input.source.id) && input.scope !== 'app'));
   const pinned = new Set(all.filter((record) => record.pinned && record.invalidatedAt === undefined).map(pinKey));
-  return [...(await deps.replay(kept, start.records, { pinned, stored: [...all, ...start.records], vectorsLater: true })).values()];
+  const erasure = state.removed ? { erasure: { removed: state.removed, records: all, touched } } : {};
+  return [...(await deps.replay(kept, start.records, { pinned, stored: [...all, ...start.records], vectorsLater: true, ...erasure })).values()];
 }

@@ -34,6 +34,7 @@ export interface ReplayPlan {
   supersedes: ReadonlyMap<string, string>;
 }
 import { replayedCandidates } from '../review/held';
+import { touchedPartitions, type PartitionRules } from './partition';
 
 export interface ReplayDeps {
   /** The candidates a write input yields: extraction for ingests and summaries, the fact itself for remember. */
@@ -44,6 +45,11 @@ export interface ReplayDeps {
    * `input`'s items, with the replay's own time and ids.
    */
   plan: (working: Map<string, MemoryRecord>, items: readonly ReplayItem[], input: WriteInput, at: { now: number; newId: () => string }) => Promise<ReplayPlan>;
+  /**
+   * Present when every decision of `plan` depends only on the memories of its partition
+   * (engram's policy decider, partition.ts): an erasure then replays only the partitions it touched.
+   */
+  partitions?: PartitionRules;
 }
 
 /** The ids a replay gives the memories it creates (never stored: the erasure maps each to a stored id). */
@@ -151,6 +157,14 @@ export interface ReplayOptions {
    * text still do) and the records that hold them come back marked {@link NEEDS_VECTOR}.
    */
   vectorsLater?: boolean;
+  /**
+   * An erasure's: the stored inputs it removes and the owner's records it read (`records`,
+   * among them those that list the source, `touched`). With {@link ReplayDeps.partitions}, only
+   * the partitions they touch are replayed, and the active records of every other partition
+   * come back as `records` holds them (partition.ts); without, or when partitions do not
+   * decide alone, everything is replayed.
+   */
+  erasure?: { removed: readonly InputRow[]; records: readonly MemoryRecord[]; touched: readonly MemoryRecord[] };
 }
 
 /**
@@ -179,11 +193,56 @@ const EMBED_BATCH = 512;
 
 /**
  * Replays `inputs` in order into a working set (fresh, or the active memories `start`);
- * resolves to every record it holds at the end, complete, tombstones included.
+ * resolves to every record it holds at the end, complete, tombstones included. An erasure's
+ * replay ({@link ReplayOptions.erasure}) may replay only the partitions it touched: then the
+ * other partitions' records are the stored active ones, which a full replay would match.
  */
 export async function replay(deps: ReplayDeps, inputs: readonly InputRow[], start: readonly MemoryRecord[] = [], options: ReplayOptions = {}): Promise<Map<string, MemoryRecord>> {
-  const kept = options.pinned ?? new Set<string>();
   const candidates = await candidatesOfAll(deps, inputs);
+  const partial = await onlyTouched(deps, { inputs, candidates, start }, options);
+  if (partial === null) return replayCandidates(deps, { inputs, candidates, start }, options);
+  const replayed = await replayCandidates(deps, partial, options);
+  for (const record of partial.kept) replayed.set(record.id, record);
+  return replayed;
+}
+
+/** What a replay runs over: inputs in order, each one's candidates, and the records it starts from. */
+interface ReplayRun {
+  inputs: readonly InputRow[];
+  candidates: ReadonlyMap<InputRow, readonly Candidate[]>;
+  start: readonly MemoryRecord[];
+}
+
+/**
+ * An erasure's replay narrowed to the partitions it touched (partition.ts), and `kept`: the
+ * active records of the other partitions, as stored. Null when everything must be replayed.
+ */
+async function onlyTouched(deps: ReplayDeps, run: ReplayRun, options: ReplayOptions): Promise<(ReplayRun & { kept: MemoryRecord[] }) | null> {
+  const { erasure } = options;
+  if (deps.partitions === undefined || erasure === undefined) return null;
+  const removed: Candidate[] = [];
+  for (const input of erasure.removed) if (input.kind !== 'prune') removed.push(...(input.candidates ?? (await deps.candidatesOf(input))));
+  const touched = touchedPartitions(deps.partitions, { start: run.start, inputs: run.candidates, records: erasure.records }, { candidates: removed, records: erasure.touched });
+  if (touched === null) return null;
+  const candidates = new Map<InputRow, readonly Candidate[]>();
+  for (const [input, all] of run.candidates) {
+    candidates.set(
+      input,
+      all.filter((_, index) => touched.candidate(input, index)),
+    );
+  }
+  return {
+    // Prunes stay: each retires by a record's own decay, whichever partition it is in.
+    inputs: run.inputs.filter((input) => input.kind === 'prune' || candidates.get(input)!.length > 0),
+    candidates,
+    start: run.start.filter(touched.record),
+    kept: erasure.records.filter((record) => record.invalidatedAt === undefined && !touched.record(record)),
+  };
+}
+
+/** Replays `run.inputs` in order into a working set (fresh, or the active memories `run.start`), each with its candidates. */
+async function replayCandidates(deps: ReplayDeps, { inputs, candidates, start }: ReplayRun, options: ReplayOptions): Promise<Map<string, MemoryRecord>> {
+  const kept = options.pinned ?? new Set<string>();
   const vectors = storedVectors(options.stored ?? [], deps.embedder.id);
   const texts = [...candidates.values()].flat().map((candidate) => candidate.content);
   const later = await embedMissing(

@@ -1,4 +1,5 @@
 /** `memory.forgetSource`: erase what only the source supported, regenerate the rest by replaying the owner's other inputs. */
+import { policyTopicsOf } from '../consolidate/decider';
 import { planConsolidation, targetOf } from '../consolidate/plan';
 import { finishErasure as finishStoredErasure, forgetSource as eraseSource, type ForgetDeps, type ForgetReport } from '../forget/forget';
 import type { Owner } from '../storage/owner';
@@ -18,10 +19,13 @@ const SourceIds = z
 
 /** What a replay runs with: it extracts and plans exactly as the live writes did (the same candidates, embedder and policy). */
 export function replayDepsOf(deps: MemoryDeps): ReplayDeps {
+  // Engram's policy decides by partitions (forget/partition.ts): by its exclusive topics and the plan's.
+  const policy = policyTopicsOf(deps.context.decider);
   return {
     candidatesOf: (input) => candidatesOf(deps, input),
     embedder: deps.embedder,
     plan: (working, items, input, at) => planConsolidation(working, items, targetOf(input), { ...deps.context, ...at }),
+    ...(policy ? { partitions: { exclusiveTopics: new Set([...policy, ...deps.context.exclusiveTopics]) } } : {}),
   };
 }
 
