@@ -159,4 +159,23 @@ describe('Memory.forgetSource (only the partitions the source touched are replay
     // Every fact written after the checkpoint before c20 is decided again.
     expect(other.calls).toBeGreaterThan(policy.calls + 10);
   }, 300_000);
+
+  it('replays everything when one fact is stated on two topics, and still equals a store that never saw the source', async () => {
+    // The same fact remembered on two topics: which neighbours make a sweep's 32 could then depend on other partitions.
+    const stamps = (topic: string, i: number): Conversation => ({
+      kind: 'remember',
+      userId: 'u1',
+      sourceId: `r${i}`,
+      sourceType: 'user_explicit',
+      sessionId: 's0',
+      at: T0 + i * 3_600_000,
+      text: '',
+      fact: { content: 'The user collects stamps.', topic },
+    });
+    const history = longHistory(40).map((c, i) => (i === 5 ? stamps('hobby', i) : i === 6 ? stamps('general', i) : c));
+    const policy = await forgetCounted(history, 'c20', countedPolicy);
+    const other = await forgetCounted(history, 'c20', countedOther);
+    expect(policy.after).toEqual(policy.expected);
+    expect(policy.calls).toBe(other.calls);
+  }, 300_000);
 });
