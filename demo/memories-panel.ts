@@ -11,6 +11,7 @@
  */
 import type { ListedMemory, Memory, MemoryRecord, PendingMemory, WhyReport } from '../src/index';
 import { confirmInPage } from './confirm';
+import { createDelayedDelete, UNDO_MS } from './delayed-delete';
 import { h, mount } from './dom';
 import { byTopic, describeCounts, factsAndTurns, heldWrites, renderSaidOn, renderTurnsBehind, renderWhy, type HeldWrites } from './memories-view';
 import type { Owner } from './views';
@@ -47,6 +48,7 @@ export function createMemoriesPanel(deps: MemoriesPanelDeps): MemoriesPanel {
   const inbox = h('div', { 'data-testid': 'mem-inbox' });
   const list = h('div', { 'data-testid': 'mem-list' });
   const who = h('code', { 'data-testid': 'mem-owner' });
+  const delayed = createDelayedDelete({ memory: () => deps.memory(), act: (title, task) => act(title, task) });
   const node = h(
     'section',
     { class: 'panel', id: 'memories', 'aria-labelledby': 'memories-title' },
@@ -57,11 +59,14 @@ export function createMemoriesPanel(deps: MemoriesPanelDeps): MemoriesPanel {
       h('p', {}, 'What the app remembers about ', who, ', as its memory settings would show it: edit, delete, pin, or ask why. Writes of source type ', h('code', {}, REVIEWED_SOURCES.join(', ')), ' wait in the review inbox.'),
     ),
     status,
+    delayed.node,
     h('h3', { class: 'mem-heading' }, 'Review inbox'),
     inbox,
     h('h3', { class: 'mem-heading' }, 'Remembered'),
     list,
   );
+  // Leaving the page runs a deletion still waiting for Undo (as far as the page gets before it unloads).
+  window.addEventListener('pagehide', () => delayed.flush());
   let unwatch: (() => void) | undefined;
   /** The user the panel last subscribed to. */
   let watched: string | undefined;
@@ -79,8 +84,8 @@ export function createMemoriesPanel(deps: MemoriesPanelDeps): MemoriesPanel {
   }
 
   /** Runs one action through the page's runner: its outcome, or its error, goes to the status line, then the panel redraws. */
-  function act(title: string, task: () => Promise<string>) {
-    void deps.run(
+  function act(title: string, task: () => Promise<string>): Promise<boolean> {
+    return deps.run(
       title,
       async () => {
         const done = await task();
@@ -224,8 +229,9 @@ export function createMemoriesPanel(deps: MemoriesPanelDeps): MemoriesPanel {
   }
 
   /**
-   * Delete erases (`forget`): no undo brings the text back, so it asks first, saying so (and
-   * that the memory is pinned, when it is). A turn is the user's own words.
+   * Delete erases (`forget`): nothing brings the text back once it ran, so it asks first, saying
+   * so (and that the memory is pinned, when it is), then holds the erasure for UNDO_MS with an
+   * Undo (delayed-delete.ts). A turn is the user's own words.
    */
   async function confirmDelete(record: ListedMemory) {
     const turn = record.kind === 'episode';
@@ -235,10 +241,12 @@ export function createMemoriesPanel(deps: MemoriesPanelDeps): MemoriesPanel {
       h('b', {}, `“${record.content}”`),
       record.pinned ? ' is pinned: you asked to keep it.' : '',
       turn ? ' Deleting erases these words of yours from the memory.' : ' Deleting erases it from the memory and its words from the conversation it came from.',
-      ' This cannot be undone.',
+      ` You can undo it for ${UNDO_MS / 1000} seconds; after that it cannot be undone.`,
     );
-    if (!confirmed) return act('Delete', async () => `Delete cancelled: ${what} ${turn ? 'are' : 'is'} still remembered.`);
-    act('Delete', async () => (await deps.memory().forget(record.id, deps.owner()), `Deleted ${what}: ${turn ? 'they are' : 'it is'} gone from the memory and from the conversation ${turn ? 'they' : 'it'} came from.`));
+    if (!confirmed) return void act('Delete', async () => `Delete cancelled: ${what} ${turn ? 'are' : 'is'} still remembered.`);
+    const gone = turn ? 'they are gone from the memory and from the conversation they came from' : 'it is gone from the memory and from the conversation it came from';
+    delayed.start(record.id, deps.owner(), what, `Deleted ${what}: ${gone}.`);
+    void act('Delete', async () => `Deleting ${what} in ${UNDO_MS / 1000} seconds: Undo keeps it.`);
   }
 
   /** A turn no fact stands on, in the user's words, with delete. */
@@ -296,7 +304,7 @@ export function createMemoriesPanel(deps: MemoriesPanelDeps): MemoriesPanel {
   function draw(records: readonly ListedMemory[], held: HeldWrites) {
     const waiting = [...held.facts.map((item) => renderPending(item, held)), ...held.unlinked.map(renderPendingTurn)];
     mount(inbox, waiting.length === 0 ? h('p', { class: 'muted', 'data-testid': 'inbox-empty' }, 'Nothing waits for review.') : h('ul', { class: 'mem-items' }, waiting));
-    const { facts, behind, unlinked } = factsAndTurns(records);
+    const { facts, behind, unlinked } = factsAndTurns(records.filter((record) => !delayed.hides(record.id)));
     const groups = byTopic(facts);
     mount(
       list,
@@ -358,6 +366,8 @@ export function createMemoriesPanel(deps: MemoriesPanelDeps): MemoriesPanel {
       unwatch?.();
       // Another user: what was open or being edited was the last user's.
       if (watched !== deps.owner().userId) {
+        // A deletion waiting for Undo was the last user's: it runs now, before the panel moves on.
+        delayed.flush();
         openWhy.clear();
         editing = undefined;
         watched = deps.owner().userId;

@@ -1,13 +1,14 @@
 /**
  * The demo's "Your memories" panel, driven in Chromium on the real page: edit (`correct`) changes
  * the text and `why` then shows the correction, and an edit given another topic moves the memory
- * under it; delete asks first, then (`forget`) removes a memory for good (also after a reload), a pin survives a reload, and the review inbox's approve moves a held write into
+ * under it; delete asks first, then, unless undone within a few seconds, (`forget`) removes a memory for good (also after a reload), a pin survives a reload, and the review inbox's approve moves a held write into
  * the list while reject drops it. Screenshots at 1280 and 390 px go to artifacts/demo-memories-*.png.
  */
 import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { UNDO_MS } from '../../demo/delayed-delete';
 import { ARTIFACTS, idle, ready, storeShows, useDemo, type DemoRun } from './demo-page';
 
 let demo: DemoRun;
@@ -60,6 +61,11 @@ const SAID = (words: string) => new RegExp(`^said on \\d{4}-\\d{2}-\\d{2} \\d{2}
 const pendingShown = (target: Page) => target.getByTestId('pending-memory').locator('[data-testid="pending-content"]').allTextContents();
 const item = (target: Page, content: string): Locator => target.getByTestId('user-memory').filter({ hasText: content });
 const status = async (target: Page) => (await target.getByTestId('mem-status').textContent()) ?? '';
+
+/** Waits until no deletion waits for Undo any more (it ran, or was undone) and the page is idle. */
+async function undoWindowOver(target: Page) {
+  await target.waitForFunction(() => document.querySelector('[data-testid="mem-undo"]') === null && !document.body.classList.contains('busy'), undefined, { polling: 100, timeout: UNDO_MS + 10_000 });
+}
 
 async function reload(target: Page) {
   await target.reload();
@@ -137,6 +143,11 @@ describe('demo page: Your memories', () => {
     await item(page, 'goes by Sam').getByTestId('mem-delete').click();
     await page.getByTestId('confirm-delete-ok').click();
     await panelSettled(page);
+    // Hidden at once, erased once the few seconds for Undo are over.
+    expect((await listed(page)).map((memory) => memory.topic)).toEqual(['diet', 'travel']);
+    expect(await status(page)).toBe(`Deleting “The user goes by Sam.” in ${UNDO_MS / 1000} seconds: Undo keeps it.`);
+    expect(await page.getByTestId('mem-undo-text').textContent()).toBe(`Deleting “The user goes by Sam.” in ${UNDO_MS / 1000} seconds.`);
+    await undoWindowOver(page);
     expect((await listed(page)).map((memory) => memory.topic)).toEqual(['diet', 'travel']);
     expect(await status(page)).toContain('Deleted “The user goes by Sam.”');
     // Its words left the turn they were said in, and that turn held nothing else: no turn is left behind no fact.
@@ -289,6 +300,29 @@ describe('demo page: Your memories', () => {
     await page.getByTestId('confirm-delete-cancel').click();
     await panelSettled(page);
     expect((await listed(page)).filter((memory) => memory.pinned).map((memory) => memory.content)).toEqual(['The user is vegetarian but eats eggs.']);
+  });
+
+  it('offers Undo for a few seconds after Delete: Undo keeps the memory, still there once the time is up and after a reload', async () => {
+    const before = await listed(page);
+    const dialog = page.getByTestId('confirm-delete');
+    await item(page, 'eats eggs').getByTestId('mem-delete').click();
+    await dialog.waitFor({ state: 'visible' });
+    expect(await dialog.textContent()).toContain(`You can undo it for ${UNDO_MS / 1000} seconds; after that it cannot be undone.`);
+    await page.getByTestId('confirm-delete-ok').click();
+    await panelSettled(page);
+    expect((await listed(page)).map((memory) => memory.content)).not.toContain('The user is vegetarian but eats eggs.');
+    await page.locator('#memories').screenshot({ path: demo.shots.path('undo-bar') });
+    await page.getByTestId('mem-undo').click();
+    await panelSettled(page);
+    expect(await status(page)).toBe('Undone: “The user is vegetarian but eats eggs.” is still remembered; nothing was erased.');
+    expect(await listed(page)).toEqual(before);
+    expect(await page.getByTestId('mem-undo').count()).toBe(0);
+    // Past the time a deletion would have run: nothing ran.
+    await page.waitForTimeout(UNDO_MS + 1000);
+    await idle(page);
+    expect(await listed(page)).toEqual(before);
+    await reload(page);
+    expect(await listed(page)).toEqual(before);
   });
 
   it('remembers a new user’s “im allergic to peanuts” (the default extractor) with the turn behind it as “said on”, and says when a line keeps nothing', async () => {
