@@ -31,7 +31,7 @@ export interface Playground {
   restore(): void;
 }
 
-const EXAMPLES = ["I'm vegan", "I've gone back to eating meat", 'I prefer the window seat', 'Call me Sam', 'the export keeps failing'];
+const EXAMPLES = ['im allergic to peanuts', "I've gone back to eating meat", 'I prefer the window seat', 'Call me Sam', 'the export keeps failing'];
 const SOURCE_TYPES = SourceType.options.filter((type) => type !== 'bootstrapped');
 const DEFAULTS: PlaygroundState = { sessionId: 'p1', sourceType: 'user_explicit' };
 
@@ -152,7 +152,7 @@ function ingestForm(context: Context) {
     h(
       'p',
       { class: 'hint' },
-      'The offline rule extractor understands: ',
+      'The offline extractor reads ordinary first-person speech, e.g. ',
       EXAMPLES.flatMap((example, i) => [i ? ', ' : '', h('q', {}, example)]),
     ),
     h('button', { type: 'submit', class: 'primary', 'data-testid': 'pg-ingest' }, 'Ingest'),
