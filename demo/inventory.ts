@@ -19,8 +19,8 @@ export async function revokedSources(memory: Memory, owner: Owner, records: read
 }
 
 export interface StoreSummary {
-  /** Users of `users` with anything stored, and how many of their memories are active. */
-  owners: { userId: string; active: number }[];
+  /** Users of `users` with anything stored: how many of their facts are active, and how many turns are kept in their words (active episodes). */
+  owners: { userId: string; facts: number; turns: number }[];
   /** Every record of those users, tombstones included. */
   records: number;
 }
@@ -33,7 +33,8 @@ export async function summarizeStore(memory: Memory, users: readonly string[], a
     const own = (await memory.list({ userId, appName, includeInvalid: true })).filter((record) => record.userId === userId);
     if (own.length === 0) continue;
     records += own.length;
-    owners.push({ userId, active: own.filter((record) => record.invalidatedAt === undefined).length });
+    const active = own.filter((record) => record.invalidatedAt === undefined);
+    owners.push({ userId, facts: active.filter((record) => record.kind === 'fact').length, turns: active.filter((record) => record.kind === 'episode').length });
   }
   return { owners, records };
 }

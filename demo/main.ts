@@ -77,9 +77,7 @@ async function openMemory(startOver = false): Promise<Memory> {
   const opened = await createMemory({
     name: DB_NAME,
     clock: clock.now,
-    // The library's default extractor (offline), only wrapped to report its progress. Episodes
-    // stay off: the tour, the store panel and the memories panel show facts only so far.
-    episodes: false,
+    // The library's defaults (episodes on); the default extractor (offline) is only wrapped to report its progress.
     // The Memories panel's review inbox: writes of these source types wait for approval.
     review: { sources: [...REVIEWED_SOURCES] },
     ...models,
@@ -202,13 +200,14 @@ async function resetWarning(): Promise<(string | Node)[]> {
   const steps = walkView.walk.results.length;
   const walk = steps ? `the walkthrough's progress (${steps} of ${STEPS.length} steps)` : "the walkthrough's progress";
   if (owners.length === 0) return ['The IndexedDB database ', h('code', {}, DB_NAME), ` holds no memories yet. Reset starts ${walk} and the simulated clock over, in every tab of this page.`];
-  const active = owners.reduce((sum, entry) => sum + entry.active, 0);
-  const who = owners.length === 1 ? shortId(owners[0]!.userId) : `${owners.length} users (${owners.map((entry) => `${shortId(entry.userId)} ${entry.active}`).join(', ')})`;
-  const invalidated = records - active ? ` and ${records - active} invalidated` : '';
+  const facts = owners.reduce((sum, entry) => sum + entry.facts, 0);
+  const turns = owners.reduce((sum, entry) => sum + entry.turns, 0);
+  const who = owners.length === 1 ? shortId(owners[0]!.userId) : `${owners.length} users (${owners.map((entry) => `${shortId(entry.userId)} ${entry.facts}`).join(', ')})`;
+  const held = [`${facts} active ${facts === 1 ? 'fact' : 'facts'}`, ...(turns ? [`${turns} ${turns === 1 ? 'turn' : 'turns'} kept in their words`] : []), ...(records - facts - turns ? [`${records - facts - turns} invalidated`] : [])];
   return [
     'This deletes the IndexedDB database ',
     h('code', {}, DB_NAME),
-    `: ${active} active ${active === 1 ? 'memory' : 'memories'}${invalidated} of ${who}, with their sources and the conversations they came from; also ${walk} and the simulated clock, in every tab of this page. It cannot be undone.`,
+    `: ${held.length > 1 ? `${held.slice(0, -1).join(', ')} and ${held.at(-1)}` : held[0]} of ${who}, with their sources and the conversations they came from; also ${walk} and the simulated clock, in every tab of this page. It cannot be undone.`,
   ];
 }
 

@@ -1,16 +1,19 @@
 /**
  * "Your memories": a chat app's memory settings screen for the page's current user. Their
- * active memories grouped by topic, each with edit (`correct`; given another topic, the new text
+ * active facts grouped by topic, each with the turns it was read from as "said on <date>" and
+ * with edit (`correct`; given another topic, the new text
  * is remembered there and the old memory forgotten), delete (`forget`, after a confirmation:
  * an erasure cannot be undone), pin/unpin and "why" (`why`'s steps and sources); above them the review inbox (`pending`) with approve
  * and reject. It redraws on every change of the owner's memories (`subscribe`), in this tab or
  * another, and after each of its own actions. Every action says what it did on the status line;
- * a failure is said there as text.
+ * a failure is said there as text. Turns kept in the user's words that no fact stands on are
+ * listed apart, each with delete. What it draws is in memories-view.ts.
  */
-import type { Memory, MemoryRecord, PendingMemory, WhyReport } from '../src/index';
-import { formatTime } from './clock';
+import type { ListedMemory, Memory, MemoryRecord, PendingMemory, WhyReport } from '../src/index';
 import { confirmInPage } from './confirm';
+import { createDelayedDelete, UNDO_MS } from './delayed-delete';
 import { h, mount } from './dom';
+import { byTopic, describeCounts, factsAndTurns, heldWrites, renderSaidOn, renderTurnsBehind, renderWhy, type HeldWrites } from './memories-view';
 import type { Owner } from './views';
 
 export interface MemoriesPanelDeps {
@@ -39,51 +42,13 @@ function describeError(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
-/** Groups `records` by topic, topics in alphabetical order, pinned memories first in each. */
-function byTopic(records: readonly MemoryRecord[]): [string, MemoryRecord[]][] {
-  const groups = new Map<string, MemoryRecord[]>();
-  for (const record of records) groups.set(record.topic, [...(groups.get(record.topic) ?? []), record]);
-  return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([topic, list]) => [topic, list.sort((a, b) => Number(b.pinned === true) - Number(a.pinned === true))]);
-}
-
-function renderWhy(report: WhyReport) {
-  return h(
-    'div',
-    { class: 'why', 'data-testid': 'why' },
-    h('h4', {}, 'Why engram thinks this'),
-    h(
-      'ol',
-      { class: 'why-steps' },
-      report.steps.map((step) =>
-        h(
-          'li',
-          { 'data-testid': 'why-step', 'data-event': step.event },
-          h('span', { class: 'when' }, formatTime(step.at)),
-          ' ',
-          h('b', {}, step.event),
-          ': ',
-          step.reason,
-          step.source ? h('span', { class: 'muted' }, ` (${step.source.type} ${step.source.id})`) : null,
-        ),
-      ),
-    ),
-    h('h4', {}, 'Sources'),
-    h(
-      'ul',
-      { class: 'why-sources' },
-      report.sources.map((source) =>
-        h('li', { 'data-testid': 'why-source', 'data-source-id': source.id }, h('code', {}, `${source.type} ${source.id}`), ' ', source.excerpt === null ? h('span', { class: 'muted' }, 'excerpt erased') : h('q', {}, source.excerpt)),
-      ),
-    ),
-  );
-}
-
 /** The Memories panel; main.ts wires it to the page's memory, owner and runner. */
 export function createMemoriesPanel(deps: MemoriesPanelDeps): MemoriesPanel {
   const status = h('p', { class: 'mem-status', role: 'status', 'aria-live': 'polite', 'data-testid': 'mem-status' }, 'Loading…');
   const inbox = h('div', { 'data-testid': 'mem-inbox' });
   const list = h('div', { 'data-testid': 'mem-list' });
   const who = h('code', { 'data-testid': 'mem-owner' });
+  const delayed = createDelayedDelete({ memory: () => deps.memory(), act: (title, task) => act(title, task) });
   const node = h(
     'section',
     { class: 'panel', id: 'memories', 'aria-labelledby': 'memories-title' },
@@ -94,11 +59,14 @@ export function createMemoriesPanel(deps: MemoriesPanelDeps): MemoriesPanel {
       h('p', {}, 'What the app remembers about ', who, ', as its memory settings would show it: edit, delete, pin, or ask why. Writes of source type ', h('code', {}, REVIEWED_SOURCES.join(', ')), ' wait in the review inbox.'),
     ),
     status,
+    delayed.node,
     h('h3', { class: 'mem-heading' }, 'Review inbox'),
     inbox,
     h('h3', { class: 'mem-heading' }, 'Remembered'),
     list,
   );
+  // Leaving the page runs a deletion still waiting for Undo (as far as the page gets before it unloads).
+  window.addEventListener('pagehide', () => delayed.flush());
   let unwatch: (() => void) | undefined;
   /** The user the panel last subscribed to. */
   let watched: string | undefined;
@@ -116,8 +84,8 @@ export function createMemoriesPanel(deps: MemoriesPanelDeps): MemoriesPanel {
   }
 
   /** Runs one action through the page's runner: its outcome, or its error, goes to the status line, then the panel redraws. */
-  function act(title: string, task: () => Promise<string>) {
-    void deps.run(
+  function act(title: string, task: () => Promise<string>): Promise<boolean> {
+    return deps.run(
       title,
       async () => {
         const done = await task();
@@ -135,18 +103,62 @@ export function createMemoriesPanel(deps: MemoriesPanelDeps): MemoriesPanel {
     return h('button', { type: 'button', class: className, 'data-testid': testId, 'aria-label': ariaLabel, onclick: onClick }, label);
   }
 
-  function renderPending(item: PendingMemory) {
+  /**
+   * Approves or rejects a held fact with the held turns it was read from: approving keeps the
+   * turn (the user's words behind the fact); rejecting drops a turn no other held fact stands on.
+   * A turn the library settled with the fact (a reject that left its write with nothing) is not
+   * pending any more and is left alone.
+   */
+  async function settleHeld(item: PendingMemory, held: HeldWrites, approve: boolean) {
+    const memory = deps.memory();
+    const owner = deps.owner();
+    await (approve ? memory.approve(item.id, owner) : memory.reject(item.id, owner));
+    const still = new Set((await memory.pending(owner)).map((pending) => pending.id));
+    const others = held.facts.filter((fact) => fact.id !== item.id && still.has(fact.id));
+    for (const turn of held.turnsOf.get(item.id) ?? []) {
+      if (!still.has(turn.id)) continue;
+      if (approve) await memory.approve(turn.id, owner);
+      else if (!others.some((fact) => held.turnsOf.get(fact.id)?.some((other) => other.id === turn.id))) await memory.reject(turn.id, owner);
+    }
+  }
+
+  function renderPending(item: PendingMemory, held: HeldWrites) {
     const what = `“${short(item.content)}”`;
+    const turns = held.turnsOf.get(item.id) ?? [];
     return h(
       'li',
       { class: 'mem-item pending', 'data-testid': 'pending-memory', 'data-id': item.id },
       h('p', { class: 'mem-text' }, h('span', { class: 'badge' }, item.action === 'UPDATE' ? 'would update' : 'new'), ' ', h('span', { 'data-testid': 'pending-content' }, item.content)),
+      turns.length
+        ? h(
+            'ul',
+            { class: 'mem-said' },
+            turns.map((turn) => renderSaidOn(turn.source.at, turn.content, 'pending-said-on', turn.id)),
+          )
+        : null,
       h('p', { class: 'mem-meta' }, `[${item.topic}] from ${item.source.type} ${item.source.id}`),
       h(
         'div',
         { class: 'mem-actions' },
-        button('Approve', 'mem-approve', `Approve ${what}`, () => act('Approve', async () => (await deps.memory().approve(item.id, deps.owner()), `Approved ${what}: it is remembered now.`)), 'primary'),
-        button('Reject', 'mem-reject', `Reject ${what}`, () => act('Reject', async () => (await deps.memory().reject(item.id, deps.owner()), `Rejected ${what}: it was not kept.`)), 'danger'),
+        button('Approve', 'mem-approve', `Approve ${what}`, () => act('Approve', async () => (await settleHeld(item, held, true), `Approved ${what}: it is remembered now.`)), 'primary'),
+        button('Reject', 'mem-reject', `Reject ${what}`, () => act('Reject', async () => (await settleHeld(item, held, false), `Rejected ${what}: it was not kept.`)), 'danger'),
+      ),
+    );
+  }
+
+  /** A held turn no held fact was read from: kept in the user's words once approved. */
+  function renderPendingTurn(turn: PendingMemory) {
+    const what = `your words “${short(turn.content)}”`;
+    return h(
+      'li',
+      { class: 'mem-item pending', 'data-testid': 'pending-episode', 'data-id': turn.id },
+      h('p', { class: 'mem-text' }, h('span', { class: 'badge' }, 'your words'), ' ', h('span', { 'data-testid': 'pending-content' }, turn.content)),
+      h('p', { class: 'mem-meta' }, `no fact read from it · from ${turn.source.type} ${turn.source.id}`),
+      h(
+        'div',
+        { class: 'mem-actions' },
+        button('Approve', 'mem-approve', `Approve ${what}`, () => act('Approve', async () => (await deps.memory().approve(turn.id, deps.owner()), `Approved ${what}: it is kept now.`)), 'primary'),
+        button('Reject', 'mem-reject', `Reject ${what}`, () => act('Reject', async () => (await deps.memory().reject(turn.id, deps.owner()), `Rejected ${what}: it was not kept.`)), 'danger'),
       ),
     );
   }
@@ -216,20 +228,42 @@ export function createMemoriesPanel(deps: MemoriesPanelDeps): MemoriesPanel {
     );
   }
 
-  /** Delete erases (`forget`): no undo brings the text back, so it asks first, saying so (and that the memory is pinned, when it is). */
-  async function confirmDelete(record: MemoryRecord) {
-    const what = `“${short(record.content)}”`;
+  /**
+   * Delete erases (`forget`): nothing brings the text back once it ran, so it asks first, saying
+   * so (and that the memory is pinned, when it is), then holds the erasure for UNDO_MS with an
+   * Undo (delayed-delete.ts). A turn is the user's own words.
+   */
+  async function confirmDelete(record: ListedMemory) {
+    const turn = record.kind === 'episode';
+    const what = turn ? `your words “${short(record.content)}”` : `“${short(record.content)}”`;
     const confirmed = await confirmInPage(
       'confirm-delete',
       h('b', {}, `“${record.content}”`),
       record.pinned ? ' is pinned: you asked to keep it.' : '',
-      ' Deleting erases it from the memory and its words from the conversation it came from. This cannot be undone.',
+      turn ? ' Deleting erases these words of yours from the memory.' : ' Deleting erases it from the memory and its words from the conversation it came from.',
+      ` You can undo it for ${UNDO_MS / 1000} seconds; after that it cannot be undone.`,
     );
-    if (!confirmed) return act('Delete', async () => `Delete cancelled: ${what} is still remembered.`);
-    act('Delete', async () => (await deps.memory().forget(record.id, deps.owner()), `Deleted ${what}: it is gone from the memory and from the conversation it came from.`));
+    if (!confirmed) return void act('Delete', async () => `Delete cancelled: ${what} ${turn ? 'are' : 'is'} still remembered.`);
+    const gone = turn ? 'they are gone from the memory and from the conversation they came from' : 'it is gone from the memory and from the conversation it came from';
+    delayed.start(record.id, deps.owner(), what, `Deleted ${what}: ${gone}.`);
+    void act('Delete', async () => `Deleting ${what} in ${UNDO_MS / 1000} seconds: Undo keeps it.`);
   }
 
-  function renderRecord(record: MemoryRecord) {
+  /** A turn no fact stands on, in the user's words, with delete. */
+  function renderTurn(turn: ListedMemory) {
+    return h(
+      'li',
+      { class: 'mem-item', 'data-testid': 'mem-episode', 'data-id': turn.id },
+      h('ul', { class: 'mem-said' }, renderSaidOn(turn.createdAt, turn.content, 'mem-episode-said', turn.id)),
+      h(
+        'div',
+        { class: 'mem-actions' },
+        button('Delete', 'mem-delete', `Delete your words “${short(turn.content)}”`, () => void confirmDelete(turn), 'danger'),
+      ),
+    );
+  }
+
+  function renderRecord(record: ListedMemory, turns: readonly ListedMemory[]) {
     const what = `“${short(record.content)}”`;
     const pinned = record.pinned === true;
     const why = openWhy.get(record.id);
@@ -245,14 +279,16 @@ export function createMemoriesPanel(deps: MemoriesPanelDeps): MemoriesPanel {
       item.append(renderEditor(record, editing));
       return item;
     }
-    item.append(
+    mount(
+      item,
       h('p', { class: 'mem-text' }, pinned ? h('span', { class: 'badge pin', 'data-testid': 'mem-pinned' }, 'pinned') : null, pinned ? ' ' : null, h('span', { 'data-testid': 'mem-content' }, record.content)),
+      renderTurnsBehind(turns),
       h(
         'div',
         { class: 'mem-actions' },
         button('Edit', 'mem-edit', `Edit ${what}`, () => {
           editing = { id: record.id, text: record.content, topic: record.topic };
-          item.replaceWith(renderRecord(record));
+          item.replaceWith(renderRecord(record, turns));
         }),
         pinned
           ? button('Unpin', 'mem-unpin', `Unpin ${what}`, () => act('Unpin', async () => (await deps.memory().unpin(record.id, deps.owner()), `Unpinned ${what}: it ages like the others again.`)))
@@ -265,15 +301,37 @@ export function createMemoriesPanel(deps: MemoriesPanelDeps): MemoriesPanel {
     return item;
   }
 
-  function draw(records: readonly MemoryRecord[], pending: readonly PendingMemory[]) {
-    mount(inbox, pending.length === 0 ? h('p', { class: 'muted', 'data-testid': 'inbox-empty' }, 'Nothing waits for review.') : h('ul', { class: 'mem-items' }, pending.map(renderPending)));
-    const groups = byTopic(records);
+  function draw(records: readonly ListedMemory[], held: HeldWrites) {
+    const waiting = [...held.facts.map((item) => renderPending(item, held)), ...held.unlinked.map(renderPendingTurn)];
+    mount(inbox, waiting.length === 0 ? h('p', { class: 'muted', 'data-testid': 'inbox-empty' }, 'Nothing waits for review.') : h('ul', { class: 'mem-items' }, waiting));
+    const { facts, behind, unlinked } = factsAndTurns(records.filter((record) => !delayed.hides(record.id)));
+    const groups = byTopic(facts);
     mount(
       list,
-      groups.length === 0
+      groups.length === 0 && unlinked.length === 0
         ? h('p', { class: 'muted', 'data-testid': 'mem-empty' }, 'Nothing remembered yet.')
-        : groups.map(([topic, members]) => h('section', { class: 'mem-topic', 'data-testid': 'mem-topic', 'data-topic': topic }, h('h4', {}, topic), h('ul', { class: 'mem-items' }, members.map(renderRecord)))),
-      // The editor's topic suggestions: the topics the user's memories are on.
+        : groups.map(([topic, members]) =>
+            h(
+              'section',
+              { class: 'mem-topic', 'data-testid': 'mem-topic', 'data-topic': topic },
+              h('h4', {}, topic),
+              h(
+                'ul',
+                { class: 'mem-items' },
+                members.map((fact) => renderRecord(fact, behind.get(fact.id) ?? [])),
+              ),
+            ),
+          ),
+      unlinked.length === 0
+        ? null
+        : h(
+            'section',
+            { class: 'mem-topic', 'data-testid': 'mem-episodes' },
+            h('h4', {}, 'Other things you said'),
+            h('p', { class: 'muted' }, 'Kept in your words; no fact stands on them.'),
+            h('ul', { class: 'mem-items' }, unlinked.map(renderTurn)),
+          ),
+      // The editor's topic suggestions: the topics the user's facts are on.
       h(
         'datalist',
         { id: 'mem-topics' },
@@ -293,8 +351,9 @@ export function createMemoriesPanel(deps: MemoriesPanelDeps): MemoriesPanel {
       if (current !== generation) return;
       for (const id of openWhy.keys()) if (!records.some((record) => record.id === id)) openWhy.delete(id);
       if (editing && !records.some((record) => record.id === editing?.id)) editing = undefined;
-      draw(records, pending);
-      if (!quiet || status.textContent === 'Loading…') say(`${records.length} ${records.length === 1 ? 'memory' : 'memories'}, ${pending.length} waiting for review.`);
+      const held = heldWrites(pending);
+      draw(records, held);
+      if (!quiet || status.textContent === 'Loading…') say(describeCounts(records, held));
     } catch (error) {
       if (current === generation) say(`Reading ${owner.userId}'s memories failed: ${describeError(error)}`, true);
     }
@@ -307,6 +366,8 @@ export function createMemoriesPanel(deps: MemoriesPanelDeps): MemoriesPanel {
       unwatch?.();
       // Another user: what was open or being edited was the last user's.
       if (watched !== deps.owner().userId) {
+        // A deletion waiting for Undo was the last user's: it runs now, before the panel moves on.
+        delayed.flush();
         openWhy.clear();
         editing = undefined;
         watched = deps.owner().userId;

@@ -11,7 +11,7 @@ import { h, mount } from './dom';
 import { renderActionError } from './progress';
 import { renderForget, renderOperations, renderRetrieval } from './render';
 import { loadPlayground, savePlayground, type PlaygroundState } from './state';
-import { forgetView, retrieveView, viewOperation, type Owner } from './views';
+import { forgetView, retrieveView, viewOperations, type Owner } from './views';
 
 export interface PlaygroundDeps {
   memory(): Memory;
@@ -31,7 +31,7 @@ export interface Playground {
   restore(): void;
 }
 
-const EXAMPLES = ["I'm vegan", "I've gone back to eating meat", 'I prefer the window seat', 'Call me Sam', 'the export keeps failing'];
+const EXAMPLES = ['im allergic to peanuts', "I've gone back to eating meat", 'I prefer the window seat', 'Call me Sam', 'the export keeps failing'];
 const SOURCE_TYPES = SourceType.options.filter((type) => type !== 'bootstrapped');
 const DEFAULTS: PlaygroundState = { sessionId: 'p1', sourceType: 'user_explicit' };
 
@@ -152,7 +152,7 @@ function ingestForm(context: Context) {
     h(
       'p',
       { class: 'hint' },
-      'The offline rule extractor understands: ',
+      'The offline extractor reads ordinary first-person speech, e.g. ',
       EXAMPLES.flatMap((example, i) => [i ? ', ' : '', h('q', {}, example)]),
     ),
     h('button', { type: 'submit', class: 'primary', 'data-testid': 'pg-ingest' }, 'Ingest'),
@@ -173,7 +173,7 @@ function ingestForm(context: Context) {
       const sessionId = fields.session.control.value.trim();
       const type = SourceType.parse(fields.type.control.value);
       const operations = await deps.memory().ingest(parseMessages(fields.messages.control.value), { ...who, sessionId, source: { type, id: sessionId } });
-      showResult(context, `Ingested as ${who.userId}, source ${type} ${sessionId}`, renderOperations(operations.map(viewOperation)));
+      showResult(context, `Ingested as ${who.userId}, source ${type} ${sessionId}`, renderOperations(await viewOperations(deps.memory(), who, operations)));
       fields.messages.control.value = '';
       fields.session.control.value = nextSessionId(sessionId);
       saveFields(context);

@@ -16,27 +16,49 @@ export function renderConversation(messages: readonly ChatMessage[]) {
   );
 }
 
+function renderOperation(operation: OperationView) {
+  return h(
+    'li',
+    { class: 'operation', 'data-testid': 'operation', 'data-action': operation.action },
+    h('span', { class: `action ${operation.action.toLowerCase()}` }, operation.action),
+    h(
+      'div',
+      { class: 'operation-body' },
+      h('div', { class: 'operation-content', 'data-testid': 'operation-content' }, operation.content),
+      h('div', { class: 'operation-meta' }, operation.targetId ? h('span', {}, 'target ', h('code', {}, operation.targetId), ' · ') : null, 'memory ', h('code', {}, operation.memoryId)),
+      h('div', { class: 'operation-reason', 'data-testid': 'operation-reason' }, operation.reason),
+    ),
+  );
+}
+
+/** A turn the write kept in the user's words (an episode): not a memory of its own to the reader, the words behind the facts. */
+function renderKeptTurn(operation: OperationView) {
+  const state = operation.pending ? 'waits for review' : operation.action === 'NOOP' ? 'already kept' : 'kept';
+  return h('li', { 'data-testid': 'kept-turn', 'data-action': operation.action }, h('q', {}, operation.content), h('span', { class: 'muted' }, ` ${state} · `, h('code', {}, operation.memoryId)));
+}
+
+/**
+ * The facts a write decided (each CREATE, UPDATE or NOOP with its reason), then the turns it
+ * kept in the user's words; a write that kept neither says so.
+ */
 export function renderOperations(operations: readonly OperationView[]) {
+  const facts = operations.filter((operation) => operation.kind !== 'episode');
+  const turns = operations.filter((operation) => operation.kind === 'episode');
   if (operations.length === 0) {
     return h('p', { class: 'empty', 'data-testid': 'operations' }, 'Nothing to remember in that line.');
   }
   return h(
-    'ul',
-    { class: 'operations', 'data-testid': 'operations' },
-    operations.map((operation) =>
-      h(
-        'li',
-        { class: 'operation', 'data-testid': 'operation', 'data-action': operation.action },
-        h('span', { class: `action ${operation.action.toLowerCase()}` }, operation.action),
-        h(
+    'div',
+    { 'data-testid': 'operations' },
+    facts.length === 0 ? h('p', { class: 'empty', 'data-testid': 'no-fact' }, 'No fact in that line.') : h('ul', { class: 'operations' }, facts.map(renderOperation)),
+    turns.length === 0
+      ? null
+      : h(
           'div',
-          { class: 'operation-body' },
-          h('div', { class: 'operation-content', 'data-testid': 'operation-content' }, operation.content),
-          h('div', { class: 'operation-meta' }, operation.targetId ? h('span', {}, 'target ', h('code', {}, operation.targetId), ' · ') : null, 'memory ', h('code', {}, operation.memoryId)),
-          h('div', { class: 'operation-reason', 'data-testid': 'operation-reason' }, operation.reason),
+          { class: 'kept-turns', 'data-testid': 'kept-turns' },
+          h('p', { class: 'muted' }, turns.length === 1 ? 'The turn, kept in the user’s words (an episode):' : `${turns.length} turns, kept in the user’s words (episodes):`),
+          h('ul', {}, turns.map(renderKeptTurn)),
         ),
-      ),
-    ),
   );
 }
 
@@ -138,11 +160,7 @@ function renderSupersededOutcomes(view: ForgetView) {
   return h(
     'div',
     { class: 'report-superseded', 'data-testid': 'superseded-outcomes' },
-    h(
-      'p',
-      { class: 'muted' },
-      `Also cleaned: ${plural(view.superseded.length, 'memory', 'memories')} already superseded before (never retrieved, kept for lineage) no longer ${view.superseded.length === 1 ? 'lists' : 'list'} ${view.sourceId}:`,
-    ),
+    h('p', { class: 'muted' }, `Also cleaned: ${plural(view.superseded.length, 'fact')} already superseded before (never retrieved, kept for lineage) no longer ${view.superseded.length === 1 ? 'lists' : 'list'} ${view.sourceId}:`),
     h(
       'ul',
       { class: 'report' },
@@ -168,21 +186,25 @@ function renderSupersededOutcomes(view: ForgetView) {
 export function renderForget(saved: ForgetView) {
   const view = upgradeForgetView(saved);
   const before = view.active.length + view.untouched;
-  const nothing = view.active.length === 0 && view.superseded.length === 0;
+  const turns = view.turnsErased ?? 0;
+  const nothing = view.active.length === 0 && view.superseded.length === 0 && turns === 0;
   return h(
     'div',
     { class: 'forget', 'data-testid': 'forget-report' },
     h('h4', {}, `memory.forgetSource('${view.sourceId}', { userId: '${view.userId}' })`),
     nothing
       ? h('p', { 'data-testid': 'forget-summary' }, `No memory of ${view.userId} came from ${view.sourceId}: nothing changed.`)
-      : h('p', { 'data-testid': 'forget-summary' }, `${view.userId} had ${plural(before, 'active memory', 'active memories')}; ${view.sourceId} supported ${view.active.length} of them. What became of each:`),
+      : h('p', { 'data-testid': 'forget-summary' }, `${view.userId} had ${plural(before, 'active fact')}; ${view.sourceId} supported ${view.active.length} of them. What became of each:`),
     view.active.length || view.untouched
       ? h(
           'ul',
           { class: 'report' },
           view.active.map((outcome) => renderActiveOutcome(outcome, view.sourceId)),
-          view.untouched && !nothing ? h('li', { 'data-testid': 'untouched' }, h('span', { class: 'action noop' }, 'KEPT'), h('span', {}, `${plural(view.untouched, 'other active memory', 'other active memories')}: unchanged.`)) : null,
+          view.untouched && !nothing ? h('li', { 'data-testid': 'untouched' }, h('span', { class: 'action noop' }, 'KEPT'), h('span', {}, `${plural(view.untouched, 'other active fact')}: unchanged.`)) : null,
         )
+      : null,
+    turns
+      ? h('p', { 'data-testid': 'turns-erased' }, `${plural(turns, 'turn')} kept in ${view.userId}'s words (${turns === 1 ? 'an episode' : 'episodes'}) came from ${view.sourceId}: ${turns === 1 ? 'it is' : 'they are'} erased with it.`)
       : null,
     renderSupersededOutcomes(view),
   );

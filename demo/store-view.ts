@@ -1,9 +1,10 @@
 /**
- * The store panel: the owner's active memories, the lineage of replaced ones drawn as a
- * graph (old → new, inherited sources wired across), and the invalidated records with
- * their history. Everything is read through the public API (`memory.list`).
+ * The store panel: the owner's active facts, the lineage of replaced ones drawn as a graph
+ * (old → new, inherited sources wired across), the invalidated facts with their history, and
+ * the turns kept in the user's words (episodes), which are what the facts were read from, not
+ * memories of their own to count. Everything is read through the public API (`memory.list`).
  */
-import { confidenceBand, decayedConfidence, DEFAULT_TRUST, type MemoryRecord, type Source } from '../src/index';
+import { confidenceBand, decayedConfidence, DEFAULT_TRUST, type ListedMemory, type MemoryRecord, type Source } from '../src/index';
 import { ageDays } from '../src/schema';
 import { formatTime } from './clock';
 import { fixed, h, svg } from './dom';
@@ -166,11 +167,46 @@ export function arrowheadDefs() {
   );
 }
 
+/** One turn kept in the user's words: when, what, and (when it is no longer active) why. */
+function renderEpisode(record: MemoryRecord) {
+  const gone = record.invalidatedAt !== undefined;
+  const erased = record.history.some((entry) => entry.event === 'erased');
+  return h(
+    'li',
+    {
+      class: `episode${gone ? ' invalid' : ''}`,
+      'data-testid': gone ? 'invalid-episode' : 'active-episode',
+      'data-id': record.id,
+      'data-sources': distinctSources(record.sources)
+        .map((source) => source.id)
+        .join(','),
+    },
+    h('span', { class: 'when' }, formatTime(record.createdAt)),
+    ' ',
+    gone ? h('span', { class: 'badge' }, erased ? 'erased' : 'retired') : null,
+    gone ? ' ' : null,
+    erased ? null : h('q', { 'data-testid': 'episode-content' }, record.content),
+    gone && !erased ? h('span', { class: 'muted' }, ` ${record.history.at(-1)?.reason ?? ''}`) : null,
+  );
+}
+
+/** The turns kept in the user's words: the active ones listed, the retired and erased ones folded away. */
+function renderEpisodes(episodes: readonly ListedMemory[]) {
+  const active = episodes.filter((record) => record.invalidatedAt === undefined);
+  const gone = episodes.filter((record) => record.invalidatedAt !== undefined);
+  return [
+    h('h3', {}, 'Turns kept in the user’s words ', h('span', { class: 'count', 'data-testid': 'episode-count' }, String(active.length)), h('small', {}, ' episodes: what the facts were read from')),
+    active.length ? h('ul', { class: 'episodes', 'data-testid': 'active-episodes' }, active.map(renderEpisode)) : h('p', { class: 'empty' }, 'None.'),
+    gone.length ? h('details', { class: 'episodes-gone' }, h('summary', {}, `retired or erased (${gone.length})`), h('ul', { class: 'episodes' }, gone.map(renderEpisode))) : null,
+  ];
+}
+
 /**
  * Draws the owner's store. `revoked`: source ids that were revoked (they have no stored input
  * any more); they stay in tombstones' source lists and are marked there.
  */
-export function renderStore(records: readonly MemoryRecord[], now: number, revoked: ReadonlySet<string> = new Set()) {
+export function renderStore(listed: readonly ListedMemory[], now: number, revoked: ReadonlySet<string> = new Set()) {
+  const records = listed.filter((record) => record.kind === 'fact');
   const byId = new Map(records.map((record) => [record.id, record]));
   const active = records.filter((record) => record.invalidatedAt === undefined);
   const invalid = records.filter((record) => record.invalidatedAt !== undefined);
@@ -179,14 +215,14 @@ export function renderStore(records: readonly MemoryRecord[], now: number, revok
     return to ? [[record, to] as const] : [];
   });
   return [
-    h('h3', {}, 'Active memories ', h('span', { class: 'count', 'data-testid': 'active-count' }, String(active.length))),
+    h('h3', {}, 'Active facts ', h('span', { class: 'count', 'data-testid': 'active-count' }, String(active.length))),
     active.length
       ? h(
           'ul',
           { class: 'memories', 'data-testid': 'active-memories' },
           active.map((record) => renderActive(record, now, revoked)),
         )
-      : h('p', { class: 'empty', 'data-testid': 'no-active' }, 'No active memories.'),
+      : h('p', { class: 'empty', 'data-testid': 'no-active' }, 'No active facts.'),
     edges.length ? h('h3', {}, 'Lineage') : null,
     edges.length
       ? h(
@@ -211,7 +247,7 @@ export function renderStore(records: readonly MemoryRecord[], now: number, revok
           edges.map(([from, to]) => renderLineageEdge(from, to, revoked)),
         )
       : null,
-    h('h3', {}, 'Invalidated ', h('span', { class: 'count', 'data-testid': 'invalid-count' }, String(invalid.length)), h('small', {}, ' kept for lineage, never retrieved')),
+    h('h3', {}, 'Invalidated facts ', h('span', { class: 'count', 'data-testid': 'invalid-count' }, String(invalid.length)), h('small', {}, ' kept for lineage, never retrieved')),
     invalid.length
       ? h(
           'ul',
@@ -219,5 +255,6 @@ export function renderStore(records: readonly MemoryRecord[], now: number, revok
           invalid.map((record) => renderInvalid(record, byId, revoked)),
         )
       : h('p', { class: 'empty' }, 'None.'),
+    ...renderEpisodes(listed.filter((record) => record.kind === 'episode')),
   ];
 }

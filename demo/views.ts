@@ -3,8 +3,8 @@
  * results in localStorage so a reload shows the same steps; records carry Float32Arrays and
  * history the page does not need there, so only these views are stored.
  */
-import type { ChatMessage, ForgetReport, Memory, MemoryRecord, Operation, Retrieved, SourceInput, Weights } from '../src/index';
-import { DEFAULT_WEIGHTS } from '../src/index';
+import type { ChatMessage, ForgetReport, Memory, MemoryKind, MemoryRecord, Operation, Retrieved, SourceInput, Weights } from '../src/index';
+import { DEFAULT_WEIGHTS, EPISODE_TOPIC } from '../src/index';
 import { DENSE_SHARE } from '../src/worker/fusion';
 
 export interface Owner {
@@ -14,10 +14,14 @@ export interface Owner {
 
 export interface OperationView {
   action: Operation['action'];
+  /** What the operation wrote: a fact, or the user's turn kept in their words (an episode). Absent in results an earlier page saved: facts. */
+  kind?: MemoryKind;
   memoryId: string;
   targetId?: string;
   content: string;
   reason: string;
+  /** The write waits for review (`pending`): nothing was applied yet. */
+  pending?: true;
 }
 
 export interface HitView {
@@ -57,12 +61,14 @@ export type ForgetOutcome =
 export interface ForgetView {
   sourceId: string;
   userId: string;
-  /** The memories that were active (retrievable) and the source supported, and what became of each. */
+  /** The facts that were active (retrievable) and the source supported, and what became of each. */
   active: ForgetOutcome[];
-  /** Memories already superseded before the erasure (never retrieved, kept for lineage) whose sources lost it. */
+  /** Facts already superseded before the erasure (never retrieved, kept for lineage) whose sources lost it. */
   superseded: ForgetOutcome[];
-  /** Active memories the source did not support: still active, unchanged. */
+  /** Active facts the source did not support: still active, unchanged. */
   untouched: number;
+  /** Turns kept in the user's words (episodes) that were active and went with the source. Absent in results an earlier page saved. */
+  turnsErased?: number;
 }
 
 export type StepResult =
@@ -71,9 +77,21 @@ export type StepResult =
   | { kind: 'context'; title: string; note: string; at: number; retrieval: RetrievalView }
   | { kind: 'forget'; title: string; note: string; at: number; forget: ForgetView };
 
-export function viewOperation(operation: Operation): OperationView {
-  const { action, memoryId, targetId, content, reason } = operation;
-  return { action, memoryId, content, reason, ...(targetId !== undefined ? { targetId } : {}) };
+function viewOperation(operation: Operation, kind: MemoryKind = 'fact'): OperationView {
+  const { action, memoryId, targetId, content, reason, pending } = operation;
+  return { action, kind, memoryId, content, reason, ...(targetId !== undefined ? { targetId } : {}), ...(pending ? { pending } : {}) };
+}
+
+/**
+ * The operations of one write, each with the kind of memory it wrote. An Operation does not say
+ * it, so it is read back: from `list` (tombstones included: a later statement of the same write
+ * may have superseded it already) or, for a held write, from `pending`.
+ */
+export async function viewOperations(memory: Memory, owner: Owner, operations: readonly Operation[]): Promise<OperationView[]> {
+  if (operations.length === 0) return [];
+  const [records, pending] = await Promise.all([memory.list({ ...owner, includeInvalid: true }), memory.pending(owner)]);
+  const kinds = new Map<string, MemoryKind>([...records.map((record) => [record.id, record.kind] as const), ...pending.map((item) => [item.id, item.topic === EPISODE_TOPIC ? 'episode' : 'fact'] as const)]);
+  return operations.map((operation) => viewOperation(operation, kinds.get(operation.memoryId) ?? 'fact'));
 }
 
 export function viewHit(hit: Retrieved): HitView {
@@ -102,9 +120,11 @@ export async function retrieveView(memory: Memory, query: string, owner: Owner, 
   };
 }
 
-/** Revokes `sourceId` and says, for what was active before, what became of it. */
+/** Revokes `sourceId` and says, for the facts that were active before, what became of each; the turns kept in the user's words are counted apart. */
 export async function forgetView(memory: Memory, sourceId: string, owner: Owner): Promise<ForgetView> {
-  const before = new Set((await memory.list(owner)).map((record) => record.id));
+  const listed = await memory.list(owner);
+  const before = new Set(listed.filter((record) => record.kind === 'fact').map((record) => record.id));
+  const turnsBefore = new Set(listed.filter((record) => record.kind === 'episode').map((record) => record.id));
   const report = await memory.forgetSource(sourceId, owner);
   const after = new Map((await memory.list({ ...owner, includeInvalid: true })).map((record) => [record.id, record]));
   const topicOf = (id: string) => after.get(id)?.topic ?? '?';
@@ -112,13 +132,15 @@ export async function forgetView(memory: Memory, sourceId: string, owner: Owner)
     ...report.erased.map((id) => ({ outcome: 'erased' as const, id, topic: topicOf(id) })),
     ...report.regenerated.map(({ from, to }) => rebuiltOutcome(after.get(from), from, to === null ? undefined : after.get(to))),
   ];
-  const touched = new Set(outcomes.map((outcome) => outcome.id));
+  const facts = outcomes.filter((outcome) => outcome.topic !== EPISODE_TOPIC);
+  const touched = new Set(facts.map((outcome) => outcome.id));
   return {
     sourceId,
     userId: owner.userId,
-    active: outcomes.filter((outcome) => before.has(outcome.id)),
-    superseded: outcomes.filter((outcome) => !before.has(outcome.id)),
+    active: facts.filter((outcome) => before.has(outcome.id)),
+    superseded: facts.filter((outcome) => !before.has(outcome.id)),
     untouched: [...before].filter((id) => !touched.has(id)).length,
+    turnsErased: [...turnsBefore].filter((id) => after.get(id)?.invalidatedAt !== undefined).length,
   };
 }
 

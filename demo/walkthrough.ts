@@ -6,7 +6,7 @@
 import type { Memory } from '../src/index';
 import { DAY, OTHER_USER, SEED_APP, SEED_QUERIES, SEED_SESSIONS, SEED_SYSTEM, SEED_USER, type SeedSession } from '../scripts/seed-sessions';
 import type { SimulatedClock } from './clock';
-import { forgetView, retrieveView, viewOperation, type Owner, type StepResult } from './views';
+import { forgetView, retrieveView, viewOperations, type Owner, type StepResult } from './views';
 
 export const SEED_OWNER: Owner = { userId: SEED_USER, appName: SEED_APP };
 /** The walkthrough injects the top 3, as the seed does. */
@@ -29,9 +29,9 @@ export interface Step {
 }
 
 const SESSION_NOTES = [
-  'Ada mentions her diet, her name and her seat preference. Only the user messages are read: the assistant also says "window seat", and nothing comes of it.',
-  'The same fact, said differently: no new memory, the existing one is corroborated (+0.05 confidence) and gains s2 as a source.',
-  'Six months later, an explicit contradiction on the exclusive topic "diet". The vegetarian memory is tombstoned, and the fish memory replaces it, inheriting its sources.',
+  'Ada mentions her diet, her name and her seat preference. Only the user messages are read: the assistant also says "window seat", and nothing comes of it. Each of her turns is also kept in her words (an episode), behind the facts read from it.',
+  'The same fact, said differently: no new memory, the existing one is corroborated (+0.05 confidence) and gains s2 as a source. The turn is kept behind it as a restatement.',
+  'Six months later, an explicit contradiction on the exclusive topic "diet". The vegetarian memory is tombstoned, and the fish memory replaces it, inheriting its sources. The two turns that said she is vegetarian retire with it.',
 ];
 
 function sessionStep(session: SeedSession, index: number): Step {
@@ -53,7 +53,7 @@ function sessionStep(session: SeedSession, index: number): Step {
         sessionId: session.sessionId,
         source: session.source,
         messages: session.messages,
-        operations: operations.map(viewOperation),
+        operations: await viewOperations(memory, SEED_OWNER, operations),
       };
     },
   };
@@ -119,7 +119,7 @@ export const STEPS: readonly Step[] = [
       return {
         kind: 'forget',
         title: 'Right to erasure: revoking source s1',
-        note: 'Of the three active memories, the two that only s1 supported are erased (the tombstone keeps id, times and topic, no text), and the fish memory is rebuilt from the remaining sources, s2 and s3. The vegetarian memory, superseded since session 3, stays superseded; s1 leaves its sources too.',
+        note: 'Of the three active memories, the two that only s1 supported are erased (the tombstone keeps id, times and topic, no text), and the fish memory is rebuilt from the remaining sources, s2 and s3. The vegetarian memory, superseded since session 3, stays superseded; s1 leaves its sources too. Her seat turn, the one of s1 still kept in her words, is erased with it.',
         at: clock.now(),
         forget: await forgetView(memory, 's1', SEED_OWNER),
       };

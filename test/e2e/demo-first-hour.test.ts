@@ -314,6 +314,8 @@ describe('demo page', () => {
     expect(await page.getByTestId('progress').isHidden()).toBe(true);
     expect(await page.getByTestId('pg-ingest').isEnabled()).toBe(true);
     expect((await active(page)).map((memory) => memory.content)).toEqual(['The user prefers window seating on flights.']);
+    // 500 times the same turn is kept once in the user's words; the questions are not kept.
+    expect(await page.getByTestId('episode-count').textContent()).toBe('1');
     console.log(`3,000-line ingest at 6x CPU throttling: ${elapsed} ms; phases ${JSON.stringify(phases)}`);
   });
 

@@ -1,13 +1,14 @@
 /**
  * The demo's "Your memories" panel, driven in Chromium on the real page: edit (`correct`) changes
  * the text and `why` then shows the correction, and an edit given another topic moves the memory
- * under it; delete asks first, then (`forget`) removes a memory for good (also after a reload), a pin survives a reload, and the review inbox's approve moves a held write into
+ * under it; delete asks first, then, unless undone within a few seconds, (`forget`) removes a memory for good (also after a reload), a pin survives a reload, and the review inbox's approve moves a held write into
  * the list while reject drops it. Screenshots at 1280 and 390 px go to artifacts/demo-memories-*.png.
  */
 import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { UNDO_MS } from '../../demo/delayed-delete';
 import { ARTIFACTS, idle, ready, storeShows, useDemo, type DemoRun } from './demo-page';
 
 let demo: DemoRun;
@@ -47,9 +48,24 @@ function listed(target: Page) {
   );
 }
 
+/** Each listed fact's "said on" lines, by the fact's text. */
+function saidOn(target: Page) {
+  return target.$$eval('[data-testid="user-memory"]', (items) =>
+    items.map((item) => [item.querySelector('[data-testid="mem-content"]')?.textContent ?? '', [...item.querySelectorAll('[data-testid="mem-said-on"]')].map((line) => line.textContent ?? '')] as const),
+  );
+}
+
+/** A "said on" line as the panel writes it (the simulated clock's date, to the minute). */
+const SAID = (words: string) => new RegExp(`^said on \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}: ${words.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+
 const pendingShown = (target: Page) => target.getByTestId('pending-memory').locator('[data-testid="pending-content"]').allTextContents();
 const item = (target: Page, content: string): Locator => target.getByTestId('user-memory').filter({ hasText: content });
 const status = async (target: Page) => (await target.getByTestId('mem-status').textContent()) ?? '';
+
+/** Waits until no deletion waits for Undo any more (it ran, or was undone) and the page is idle. */
+async function undoWindowOver(target: Page) {
+  await target.waitForFunction(() => document.querySelector('[data-testid="mem-undo"]') === null && !document.body.classList.contains('busy'), undefined, { polling: 100, timeout: UNDO_MS + 10_000 });
+}
 
 async function reload(target: Page) {
   await target.reload();
@@ -67,6 +83,16 @@ describe('demo page: Your memories', () => {
       ['travel', 'The user prefers window seating on flights.'],
     ]);
     expect(await page.getByTestId('inbox-empty').isVisible()).toBe(true);
+    // Each fact with the turn it was read from, in the user's words; the turns are not listed as memories of their own.
+    const said = await saidOn(page);
+    expect(said.map(([fact, lines]) => [fact, lines.length])).toEqual([
+      ['The user follows a vegan diet.', 1],
+      ['The user goes by Sam.', 1],
+      ['The user prefers window seating on flights.', 1],
+    ]);
+    expect(said.map(([, [line]]) => line)).toEqual([expect.stringMatching(SAID("I'm vegan.")), expect.stringMatching(SAID('Call me Sam.')), expect.stringMatching(SAID('I prefer the window seat.'))]);
+    expect(await page.getByTestId('mem-episode').count()).toBe(0);
+    expect(await status(page)).toBe('3 facts, 3 turns kept in your words, nothing waiting for review.');
   });
 
   it('edits a memory: the list shows the new text, and why shows the correction', async () => {
@@ -117,8 +143,16 @@ describe('demo page: Your memories', () => {
     await item(page, 'goes by Sam').getByTestId('mem-delete').click();
     await page.getByTestId('confirm-delete-ok').click();
     await panelSettled(page);
+    // Hidden at once, erased once the few seconds for Undo are over.
+    expect((await listed(page)).map((memory) => memory.topic)).toEqual(['diet', 'travel']);
+    expect(await status(page)).toBe(`Deleting “The user goes by Sam.” in ${UNDO_MS / 1000} seconds: Undo keeps it.`);
+    expect(await page.getByTestId('mem-undo-text').textContent()).toBe(`Deleting “The user goes by Sam.” in ${UNDO_MS / 1000} seconds.`);
+    await undoWindowOver(page);
     expect((await listed(page)).map((memory) => memory.topic)).toEqual(['diet', 'travel']);
     expect(await status(page)).toContain('Deleted “The user goes by Sam.”');
+    // Its words left the turn they were said in, and that turn held nothing else: no turn is left behind no fact.
+    expect(await page.getByTestId('mem-list').textContent()).not.toContain('Sam');
+    expect(await page.getByTestId('mem-episode').count()).toBe(0);
     await reload(page);
     expect((await listed(page)).map((memory) => memory.content)).toEqual(['The user is vegetarian but eats eggs.', 'The user prefers window seating on flights.']);
   });
@@ -136,6 +170,12 @@ describe('demo page: Your memories', () => {
   it('holds tool_output writes in the review inbox: approve moves one into the list, reject removes the other', async () => {
     await ingest(page, 't1', 'tool_output', 'Call me Max.\nThe export keeps failing.');
     expect((await pendingShown(page)).sort()).toEqual(['The user goes by Max.', 'The user reported a failing export/upload.']);
+    // Each held fact shows the held turn it was read from; no turn waits on its own.
+    expect(await page.getByTestId('pending-memory').filter({ hasText: 'Max' }).getByTestId('pending-said-on').textContent()).toMatch(SAID('Call me Max.'));
+    expect(await page.getByTestId('pending-memory').filter({ hasText: 'export' }).getByTestId('pending-said-on').textContent()).toMatch(SAID('The export keeps failing.'));
+    expect(await page.getByTestId('pending-episode').count()).toBe(0);
+    // The edited diet fact stands on no turn (its turn retired with the version it stated).
+    expect(await status(page)).toBe('2 facts, 1 turn kept in your words, 2 facts waiting for review.');
     // Held writes are not memories yet.
     expect((await listed(page)).map((memory) => memory.topic)).toEqual(['diet', 'travel']);
 
@@ -144,11 +184,16 @@ describe('demo page: Your memories', () => {
     expect(await status(page)).toContain('Approved “The user reported a failing export/upload.”');
     expect(await pendingShown(page)).toEqual(['The user goes by Max.']);
     expect((await listed(page)).map((memory) => memory.topic)).toEqual(['diet', 'issue', 'travel']);
+    // Approving the fact kept the turn it was read from too: it no longer waits, and the panel shows it.
+    expect(await page.getByTestId('mem-list').textContent()).toContain('The export keeps failing.');
 
     await page.getByTestId('pending-memory').filter({ hasText: 'Max' }).getByTestId('mem-reject').click();
     await panelSettled(page);
     expect(await status(page)).toContain('Rejected “The user goes by Max.”');
     expect(await page.getByTestId('pending-memory').count()).toBe(0);
+    // Rejecting the fact dropped its turn, which no other held fact stood on.
+    expect(await page.getByTestId('pending-episode').count()).toBe(0);
+    expect(await page.getByTestId('mem-list').textContent()).not.toContain('Max');
     expect((await listed(page)).map((memory) => memory.content)).toEqual(['The user is vegetarian but eats eggs.', 'The user reported a failing export/upload.', 'The user prefers window seating on flights.']);
     await reload(page);
     expect(await page.getByTestId('pending-memory').count()).toBe(0);
@@ -193,8 +238,8 @@ describe('demo page: Your memories', () => {
       });
       expect(layout.scrollWidth, `scrollWidth at ${viewport.width}`).toBeLessThanOrEqual(layout.innerWidth);
       expect(layout.panelRight).toBeLessThanOrEqual(viewport.width);
-      // Four per memory, two per pending item.
-      expect(layout.buttons.length).toBe(3 * 4 + 2);
+      // Four per fact, two per held fact, and Delete on the one turn no fact stands on (the approved export report's).
+      expect(layout.buttons.length).toBe(3 * 4 + 2 + 1);
       // The why opened before the ingest is still open (a redraw keeps it).
       expect(await item(page, 'window seating').getByTestId('why').isVisible()).toBe(true);
       for (const button of layout.buttons) {
@@ -257,7 +302,30 @@ describe('demo page: Your memories', () => {
     expect((await listed(page)).filter((memory) => memory.pinned).map((memory) => memory.content)).toEqual(['The user is vegetarian but eats eggs.']);
   });
 
-  it('remembers a new user’s “im allergic to peanuts” (the default extractor), and says when a line keeps nothing', async () => {
+  it('offers Undo for a few seconds after Delete: Undo keeps the memory, still there once the time is up and after a reload', async () => {
+    const before = await listed(page);
+    const dialog = page.getByTestId('confirm-delete');
+    await item(page, 'eats eggs').getByTestId('mem-delete').click();
+    await dialog.waitFor({ state: 'visible' });
+    expect(await dialog.textContent()).toContain(`You can undo it for ${UNDO_MS / 1000} seconds; after that it cannot be undone.`);
+    await page.getByTestId('confirm-delete-ok').click();
+    await panelSettled(page);
+    expect((await listed(page)).map((memory) => memory.content)).not.toContain('The user is vegetarian but eats eggs.');
+    await page.locator('#memories').screenshot({ path: demo.shots.path('undo-bar') });
+    await page.getByTestId('mem-undo').click();
+    await panelSettled(page);
+    expect(await status(page)).toBe('Undone: “The user is vegetarian but eats eggs.” is still remembered; nothing was erased.');
+    expect(await listed(page)).toEqual(before);
+    expect(await page.getByTestId('mem-undo').count()).toBe(0);
+    // Past the time a deletion would have run: nothing ran.
+    await page.waitForTimeout(UNDO_MS + 1000);
+    await idle(page);
+    expect(await listed(page)).toEqual(before);
+    await reload(page);
+    expect(await listed(page)).toEqual(before);
+  });
+
+  it('remembers a new user’s “im allergic to peanuts” (the default extractor) with the turn behind it as “said on”, and says when a line keeps nothing', async () => {
     const say = async (text: string, sessionId: string) => {
       await page.getByTestId('pg-user').fill('u_newcomer');
       await page.getByTestId('pg-session').fill(sessionId);
@@ -269,13 +337,27 @@ describe('demo page: Your memories', () => {
       await page.waitForFunction(() => document.getElementById('memories')?.dataset['owner'] === 'u_newcomer', undefined, { polling: 100 });
     };
     await say('im allergic to peanuts', 'n1');
-    const remembered = await page.getByTestId('user-memory').getByTestId('mem-content').allTextContents();
-    expect(remembered.length).toBe(1);
-    expect(remembered[0]).toMatch(/peanut/i);
+    const said = await saidOn(page);
+    expect(said).toHaveLength(1);
+    expect(said[0]![0]).toMatch(/peanut/i);
+    expect(said[0]![1]).toEqual([expect.stringMatching(SAID('im allergic to peanuts'))]);
+    expect(await page.getByTestId('mem-episode').count()).toBe(0);
+    expect(await status(page)).toBe('1 fact, 1 turn kept in your words, nothing waiting for review.');
+    // The write's result says the same: one fact, and the turn kept in the user's words.
+    expect(await page.getByTestId('pg-result').getByTestId('operation').count()).toBe(1);
+    expect(await page.getByTestId('pg-result').getByTestId('kept-turn').allTextContents()).toEqual([expect.stringMatching(/^im allergic to peanuts kept · mem_\w+$/)]);
+    await page.locator('#memories').screenshot({ path: demo.shots.path('said-on') });
 
     await say('thanks!', 'n2');
     expect(await page.getByTestId('pg-result').getByTestId('operations').textContent()).toBe('Nothing to remember in that line.');
-    expect(await page.getByTestId('user-memory').getByTestId('mem-content').allTextContents()).toEqual(remembered);
+    expect(await saidOn(page)).toEqual(said);
+
+    // Said again later: still one fact, now with both turns behind it.
+    await say("I'm allergic to peanuts.", 'n3');
+    const again = await saidOn(page);
+    expect(again.map(([fact]) => fact)).toEqual([said[0]![0]]);
+    expect(again[0]![1]).toEqual([expect.stringMatching(SAID('im allergic to peanuts')), expect.stringMatching(SAID("I'm allergic to peanuts."))]);
+    expect(await status(page)).toBe('1 fact, 2 turns kept in your words, nothing waiting for review.');
   });
 
   it('logged no console errors', () => {

@@ -127,7 +127,9 @@ describe('demo page (round two)', () => {
   it('reports what was active and what became of it when s1 is revoked, the superseded memory apart', async () => {
     await walkTo(9);
     const step = page.getByTestId('step');
-    expect(await step.getByTestId('forget-summary').textContent()).toBe('u_ada had 3 active memories; s1 supported 3 of them. What became of each:');
+    expect(await step.getByTestId('forget-summary').textContent()).toBe('u_ada had 3 active facts; s1 supported 3 of them. What became of each:');
+    // The turn of s1 still kept in her words goes with it, said apart from the facts.
+    expect(await step.getByTestId('turns-erased').textContent()).toBe("1 turn kept in u_ada's words (an episode) came from s1: it is erased with it.");
     const erased = await step.getByTestId('erased').allTextContents();
     expect(erased.map((row) => /\[(\w+)\]/.exec(row)?.[1]).sort()).toEqual(['identity', 'travel']);
     for (const row of erased) expect(row).toContain('only s1 supported it: its text is gone');
@@ -140,6 +142,7 @@ describe('demo page (round two)', () => {
     const [, activeId] = /→ (mem_\w+)$/.exec(rebuilt[0]!)!;
     expect(await superseded.textContent()).toMatch(new RegExp(`^LINEAGE\\[diet\\] “The user follows a vegetarian diet\\.” mem_\\w+ stays superseded; its lineage now leads to ${activeId}, the active memory$`));
     expect(await step.getByTestId('superseded-outcomes').textContent()).toContain('already superseded before (never retrieved, kept for lineage) no longer lists s1');
+    expect(await step.getByTestId('superseded-outcomes').textContent()).toContain('Also cleaned: 1 fact already superseded');
     await step.screenshot({ path: demo.shots.path('erasure-report') });
   });
 
@@ -159,14 +162,16 @@ describe('demo page (round two)', () => {
 
   it('says whose memories Reset deletes, and how many, once the walkthrough ran', async () => {
     const text = await resetDialogText('reset-after-walkthrough');
-    expect(text).toMatch(/^This deletes the IndexedDB database engram-demo: 1 active memory and 4 invalidated of u_ada, with their sources and the conversations they came from; also the walkthrough's progress \(9 of 9 steps\)/);
+    expect(text).toMatch(
+      /^This deletes the IndexedDB database engram-demo: 1 active fact, 1 turn kept in their words and 7 invalidated of u_ada, with their sources and the conversations they came from; also the walkthrough's progress \(9 of 9 steps\)/,
+    );
     // A second user with memories is counted apart.
     await page.getByTestId('pg-user').fill('u_carol');
     await page.getByTestId('pg-session').fill('c1');
     await page.getByTestId('pg-messages').fill("I'm vegetarian. Call me Carol.");
     await page.getByTestId('pg-ingest').click();
     await storeShows(page, 'u_carol');
-    expect(await resetDialogText('reset-two-users')).toMatch(/^This deletes the IndexedDB database engram-demo: 3 active memories and 4 invalidated of 2 users \(u_ada 1, u_carol 2\), with/);
+    expect(await resetDialogText('reset-two-users')).toMatch(/^This deletes the IndexedDB database engram-demo: 3 active facts, 2 turns kept in their words and 7 invalidated of 2 users \(u_ada 1, u_carol 2\), with/);
   });
 
   it('logged no console errors', () => {

@@ -66,6 +66,14 @@ async function operations(): Promise<{ action: string; content: string; reason: 
   );
 }
 
+/** The turns the shown write kept in the user's words (episodes), each as `<action> <words>`. */
+async function keptTurns(scope = '[data-testid="step"]'): Promise<string[]> {
+  return page.$$eval(`${scope} [data-testid="kept-turn"]`, (rows) => rows.map((row) => `${(row as HTMLElement).dataset['action']} ${row.querySelector('q')?.textContent ?? ''}`));
+}
+
+/** The turns the store panel lists as kept in the user's words, active ones. */
+const storedTurns = () => page.$$eval('[data-testid="active-episode"] [data-testid="episode-content"]', (rows) => rows.map((row) => row.textContent ?? ''));
+
 async function hits(scope: string): Promise<{ content: string; top: boolean }[]> {
   return page.$$eval(`${scope} [data-testid="hit"]`, (rows) => rows.map((row) => ({ content: row.querySelector('[data-testid="hit-content"]')?.textContent ?? '', top: (row as HTMLElement).dataset['top'] === 'true' })));
 }
@@ -97,9 +105,13 @@ describe('demo page', () => {
     await screenshot('start');
   });
 
-  it('creates three memories from session 1', async () => {
+  it('creates three facts from session 1, and keeps its two user turns in her words, not as facts', async () => {
     await nextStep(1, 'session-1');
     expect((await operations()).map((operation) => operation.action)).toEqual(['CREATE', 'CREATE', 'CREATE']);
+    expect(await keptTurns()).toEqual(["CREATE Hi! I'm vegetarian, so keep that in mind for any meal bookings. Call me Ada.", 'CREATE For flights, I prefer the aisle seat.']);
+    expect(await page.getByTestId('active-count').textContent()).toBe('3');
+    expect(await page.getByTestId('episode-count').textContent()).toBe('2');
+    expect((await storedTurns()).sort()).toEqual(['For flights, I prefer the aisle seat.', "Hi! I'm vegetarian, so keep that in mind for any meal bookings. Call me Ada."]);
     const memories = await active();
     expect(memories.map((memory) => memory.content).sort()).toEqual(['The user follows a vegetarian diet.', 'The user goes by Ada.', 'The user prefers aisle seating on flights.']);
     expect(memories.every((memory) => memory.confidence === '0.65' && memory.sources.join() === 's1')).toBe(true);
@@ -111,6 +123,9 @@ describe('demo page', () => {
     const [operation, ...rest] = await operations();
     expect(rest).toEqual([]);
     expect(operation).toMatchObject({ action: 'NOOP', content: 'The user follows a vegetarian diet.' });
+    // The restating turn is kept in her words, behind the same fact.
+    expect(await keptTurns()).toEqual(["CREATE As I said before, I'm a vegetarian."]);
+    expect(await page.getByTestId('episode-count').textContent()).toBe('3');
     const diet = (await active()).filter((memory) => memory.topic === 'diet');
     expect(diet).toHaveLength(1);
     expect(diet[0]).toMatchObject({ content: 'The user follows a vegetarian diet.', confidence: '0.70', sources: ['s1', 's2'] });
@@ -120,6 +135,10 @@ describe('demo page', () => {
   it('replaces the vegetarian memory with the fish one in session 3, lineage drawn', async () => {
     await nextStep(3, 'session-3');
     expect((await operations()).map((operation) => operation.action)).toEqual(['UPDATE']);
+    expect(await keptTurns()).toEqual(["CREATE Quick update: I've started eating fish again."]);
+    // The two turns that said she is vegetarian retire with the fact they stated: none shows as current.
+    expect((await storedTurns()).sort()).toEqual(['For flights, I prefer the aisle seat.', "Quick update: I've started eating fish again."]);
+    expect(await page.getByTestId('invalid-episode').count()).toBe(2);
     const diet = (await active()).filter((memory) => memory.topic === 'diet');
     expect(diet).toHaveLength(1);
     const fish = diet[0]!;
@@ -175,6 +194,8 @@ describe('demo page', () => {
   it('erases the two s1-only memories and rebuilds the fish memory from s2 and s3 when s1 is revoked', async () => {
     await nextStep(9, 'revoke-s1');
     expect(await page.getByTestId('erased').count()).toBe(2);
+    expect(await page.getByTestId('turns-erased').textContent()).toBe("1 turn kept in u_ada's words (an episode) came from s1: it is erased with it.");
+    expect(await storedTurns()).toEqual(["Quick update: I've started eating fish again."]);
     const memories = await active();
     expect(memories).toHaveLength(1);
     expect(memories[0]).toMatchObject({ content: 'The user eats fish again.', sources: ['s2', 's3'] });
@@ -211,6 +232,7 @@ describe('demo page', () => {
       ['c1', '0.90'],
     ]);
     expect(await page.locator('[data-testid="pg-result"] [data-testid="operation"]').count()).toBe(2);
+    expect(await keptTurns('[data-testid="pg-result"]')).toEqual(['CREATE Call me Zed.', 'CREATE I prefer the window seat.']);
 
     await page.getByTestId('pg-query').fill('what seat should I book on the flight?');
     await page.getByTestId('pg-ask').click();
