@@ -117,4 +117,10 @@ describe('the topic model', () => {
     // A change to the reader or the corpora changes what the model learns from: retrain (npx tsx scripts/train-topic.ts).
     expect(modelText(TOPIC_MODEL.alpha, TOPIC_MODEL.bonus) === committed).toBe(true);
   });
+
+  it('reads no plan from an intention the user had ("I was going to …")', () => {
+    expect(read('I was going to go to the gym but it rained.')).toEqual([]);
+    expect(read('i was gonna buy a car')).toEqual([]);
+    expect(read("I'm going to buy a car.")).toEqual(['plan: The user plans to buy a car.']);
+  });
 });

@@ -118,6 +118,8 @@ export function verbalAt(tokens: readonly Token[], from: number, subject: string
       i++;
       continue;
     }
+    // "I was going to go to the gym", "I was gonna buy a car": an intention the user had, no plan now.
+    if (verbal.be && verbal.tense === 'past' && (w === 'gonna' || (w === 'going' && tokens[i + 1]?.w === 'to'))) return undefined;
     if (w === 'gonna' && verbal.be) {
       verbal.be = false;
       verbal.tense = 'future';
