@@ -123,4 +123,10 @@ describe('the topic model', () => {
     expect(read('i was gonna buy a car')).toEqual([]);
     expect(read("I'm going to buy a car.")).toEqual(['plan: The user plans to buy a car.']);
   });
+
+  it('reads the fact after a formal telling ("I would like to inform you that …"), and not what someone else says', () => {
+    expect(read('I would like to inform you that I am a vegetarian.')).toEqual(['diet: The user follows a vegetarian diet.']);
+    expect(read('Please be advised that I suffer from asthma.')).toEqual(['health: The user suffers from asthma.']);
+    expect(read('My wife says that I am lazy.')).toEqual([]);
+  });
 });

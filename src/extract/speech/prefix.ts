@@ -95,6 +95,30 @@ const HEDGE_PHRASES: readonly (readonly string[])[] = [
 ];
 const SUBJECTS = new Set(['i', "i'm", 'im', "i've", 'ive', "i'll", 'my', 'me', 'iam', "i'am"]);
 
+/** Words that make an opening a telling: "I would like to inform you that", "please be advised that", "I want you to know that". */
+const TELLING = new Set(['inform', 'informing', 'advise', 'advised', 'note', 'noted', 'mention', 'tell', 'telling', 'know', 'say', 'point', 'add', 'share', 'clarify', 'confirm', 'state', 'notify', 'aware', 'update', 'remind']);
+/** Who may open a telling: the user, or the request form ("please", "kindly"); "my wife says that I …" is hers. */
+const TELLER = new Set(['i', "i'd", 'please', 'kindly', 'just']);
+const NEGATING = new Set(['not', 'never', "don't", 'dont', "didn't", 'didnt', "won't", "can't", 'cannot', 'no', 'if']);
+
+/**
+ * Where the clause goes on after an opening that tells the listener something about the user
+ * ("I would like to inform you that I am …", "please be advised that my …"): the index after
+ * "that" when a subject of the user follows it, or undefined. At most eight words before "that",
+ * one of them a word of telling, none a negation or an "if".
+ */
+function toldThat(tokens: readonly Token[], i: number): number | undefined {
+  if (!TELLER.has(tokens[i]?.w ?? '')) return undefined;
+  let telling = false;
+  for (let k = i + 1; k < tokens.length && k <= i + 8; k++) {
+    const w = tokens[k]!.w;
+    if (NEGATING.has(w)) return undefined;
+    if (w === 'that') return telling && SUBJECTS.has(tokens[k + 1]?.w ?? '') ? k + 1 : undefined;
+    telling ||= TELLING.has(w);
+  }
+  return undefined;
+}
+
 function phraseAt(tokens: readonly Token[], i: number, phrase: readonly string[]): boolean {
   return phrase.every((word, k) => tokens[i + k]?.w === word);
 }
@@ -117,6 +141,11 @@ export function openingOf(tokens: readonly Token[], question: boolean, at?: numb
     const filler = FILLER_PHRASES.find((phrase) => phraseAt(tokens, i, phrase));
     if (filler) {
       i += filler.length;
+      continue;
+    }
+    const told = toldThat(tokens, i);
+    if (told !== undefined) {
+      i = told;
       continue;
     }
     const hedgePhrase = HEDGE_PHRASES.find((phrase) => phraseAt(tokens, i, phrase) && SUBJECTS.has(tokens[i + phrase.length]?.w === 'that' ? (tokens[i + phrase.length + 1]?.w ?? '') : (tokens[i + phrase.length]?.w ?? '')));
