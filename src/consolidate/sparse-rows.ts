@@ -30,6 +30,8 @@ export class SparseRows {
   private used = 0;
   /** How many rows were added (removed ones included). */
   count = 0;
+  /** The highest dimension any row holds (−1 for none). */
+  private widest = -1;
 
   /** Adds `embedding` as the next row; returns its number. */
   add(embedding: Float32Array): number {
@@ -41,6 +43,7 @@ export class SparseRows {
       this.dims[this.used] = i;
       this.values[this.used++] = embedding[i]!;
     }
+    if (nonzero > 0) this.widest = Math.max(this.widest, this.dims[this.used - 1]!);
     const row = this.count++;
     this.live[row] = 1;
     this.starts[this.count] = this.used;
@@ -72,7 +75,9 @@ export class SparseRows {
    */
   closest(query: Float32Array, threshold: number, k: number): Closest {
     const { dims, values, starts, live } = this;
-    const length = query.length;
+    // A row reaching past the query's dimensions (another embedder's) is read as `similarity` reads it.
+    if (this.widest >= query.length) return this.closestBy((row) => this.similarity(row, query), threshold, k);
+    const q = Float64Array.from(query);
     const rows: number[] = [];
     const similarities: number[] = [];
     // What a row must beat to be kept: the threshold, then (once k are kept) the last kept.
@@ -81,22 +86,21 @@ export class SparseRows {
       if (live[row] === 0) continue;
       const end = starts[row + 1]!;
       let sum = 0;
-      for (let e = starts[row]!; e < end; e++) {
-        const i = dims[e]!;
-        if (i >= length) break;
-        sum += values[e]! * query[i]!;
-      }
-      if (!(sum >= threshold) || !(sum > bar)) continue;
-      // A later row equal to the last kept is not closer: the lower row stays.
-      let at = rows.length === k ? k - 1 : rows.length;
-      while (at > 0 && sum > similarities[at - 1]!) {
-        rows[at] = rows[at - 1]!;
-        similarities[at] = similarities[at - 1]!;
-        at--;
-      }
-      rows[at] = row;
-      similarities[at] = sum;
-      if (rows.length === k) bar = similarities[k - 1]!;
+      for (let e = starts[row]!; e < end; e++) sum += values[e]! * q[dims[e]!]!;
+      if (sum >= threshold && sum > bar) bar = keep(rows, similarities, row, sum, k);
+    }
+    return { rows, similarities };
+  }
+
+  /** {@link closest} with each live row's similarity from `measure`. */
+  private closestBy(measure: (row: number) => number, threshold: number, k: number): Closest {
+    const rows: number[] = [];
+    const similarities: number[] = [];
+    let bar = -Infinity;
+    for (let row = 0; row < this.count; row++) {
+      if (this.live[row] === 0) continue;
+      const sum = measure(row);
+      if (sum >= threshold && sum > bar) bar = keep(rows, similarities, row, sum, k);
     }
     return { rows, similarities };
   }
@@ -113,6 +117,22 @@ export class SparseRows {
       this.starts = grown(this.starts, new Int32Array(this.live.length + 1));
     }
   }
+}
+
+/**
+ * Keeps `row` (at `similarity`, above the bar) among the `k` most similar: most similar first, and
+ * a later row equal to one kept after it. Returns the new bar: what a row must beat once k are kept.
+ */
+function keep(rows: number[], similarities: number[], row: number, similarity: number, k: number): number {
+  let at = rows.length === k ? k - 1 : rows.length;
+  while (at > 0 && similarity > similarities[at - 1]!) {
+    rows[at] = rows[at - 1]!;
+    similarities[at] = similarities[at - 1]!;
+    at--;
+  }
+  rows[at] = row;
+  similarities[at] = similarity;
+  return rows.length === k ? similarities[k - 1]! : -Infinity;
 }
 
 function grown<T extends Uint32Array | Float32Array | Int32Array | Uint8Array>(from: T, to: T): T {
