@@ -1,11 +1,14 @@
 /**
  * The plan's working set with the indexes its sweep reads, kept as the plan changes it: the
  * active memories of the plan's target in the working Map's order, each with its
- * {@link sameFactKey} computed once, and the active episodes by that key. Before it, every
- * candidate walked the whole Map, re-deriving each memory's target and fact key, so one write
- * of N candidates cost O(N²) of that; now a candidate costs one dot product per active memory
- * of the target (a fact's similarity neighbours, which only a full scan can find exactly) and,
- * for an episode, a look-up of its key. The results are the sweep's exactly (see `sweep`).
+ * {@link sameFactKey} and slot computed once; the active ones by topic, by fact key and by slot;
+ * the active episodes by fact key; and every embedding as a sparse row (sparse-rows.ts). Before
+ * it, every candidate walked the whole Map, re-deriving each memory's target and fact key, and
+ * listed and sorted every neighbour at or above the threshold, so one write of N candidates cost
+ * O(N²) of that. Now an episode costs a look-up of its key, and a fact one pass over the rows
+ * (its 32 closest, which only a full scan finds exactly: a few dozen multiply-adds a memory with
+ * the hash embedder) and look-ups of the memories that join it by topic or slot. The results are
+ * the sweep's exactly (see `sweep`; test/consolidate/working-set.test.ts holds the walk as the spec).
  */
 import { dot } from '../embed/vector';
 import { isEpisode } from '../extract/topics';
@@ -13,6 +16,7 @@ import type { Candidate, MemoryRecord, Scope } from '../schema';
 import { recordUserId } from '../storage/contract';
 import { sameFactKey } from '../text';
 import { anySlotKey, slotKey } from './slot';
+import { SparseRows } from './sparse-rows';
 
 /** Where the plan writes (plan.ts `PlanTarget`): its owner, app, scope and, for session scope, session. */
 interface Target {
@@ -33,13 +37,20 @@ export const MAX_NEIGHBOURS = 32;
 
 interface Entry {
   memory: MemoryRecord;
-  /** memory.embedding, read here so the scan reads one shape of object, not records of many. */
+  /** memory.embedding: what its row holds. */
   embedding: Float32Array;
+  /** Its row in the sweep's {@link SparseRows}: the rows are in the sweep's order (the working Map's). */
+  row: number;
   /** sameFactKey(memory.content): a memory's content never changes within a plan. */
   fact: string;
   /** anySlotKey(memory) ('' for none): a memory's content never changes within a plan. */
   slot: string;
   active: boolean;
+}
+
+function finite(vector: Float32Array): boolean {
+  for (let i = 0; i < vector.length; i++) if (!Number.isFinite(vector[i]!)) return false;
+  return true;
 }
 
 /** Whether `memory` lives where the plan writes: the target's owner, app, scope and (for session scope) session. */
@@ -54,36 +65,25 @@ interface Neighbour {
   similarity: number;
 }
 
-/** Most similar first; of equal ones, the first found (the order a stable sort keeps). */
-const bySimilarity = (a: Neighbour, b: Neighbour) => b.similarity - a.similarity;
+/** Most similar first; of equal ones, the first in the sweep's order. */
+const bySimilarity = (a: Neighbour, b: Neighbour) => b.similarity - a.similarity || a.entry.row - b.entry.row;
 
-/**
- * The neighbours (in scan order) the sweep keeps, most similar first: the MAX_NEIGHBOURS most
- * similar, then, past them, only those on the candidate's topic that `matches`: a store of many
- * near-alike memories must not hand every one of them to the decider (an LLM prompt) on every
- * write. The same list as sorting them all and filtering past MAX_NEIGHBOURS, without sorting
- * the many a batch of alike messages finds (that sort was a candidate's largest cost after the scan).
- */
-function mostSimilar(neighbours: Neighbour[], matches: (entry: Entry) => boolean): MemoryRecord[] {
-  let kept = neighbours;
-  if (neighbours.length > MAX_NEIGHBOURS) {
-    // The MAX_NEIGHBOURS-th highest similarity: above it all are kept, at it the first found.
-    const cut = Float64Array.from(neighbours, (neighbour) => neighbour.similarity).sort()[neighbours.length - MAX_NEIGHBOURS]!;
-    let atCut = MAX_NEIGHBOURS - neighbours.filter((neighbour) => neighbour.similarity > cut).length;
-    kept = neighbours.filter((neighbour) => neighbour.similarity > cut || (neighbour.similarity === cut && atCut-- > 0) || matches(neighbour.entry));
-  }
-  kept.sort(bySimilarity);
-  const top = kept.slice(0, MAX_NEIGHBOURS);
-  // Past the top only those that match stay (a non-matching one here is one of them: the top is what the whole sort would begin with).
-  return [...top, ...kept.slice(MAX_NEIGHBOURS).filter((neighbour) => matches(neighbour.entry))].map((neighbour) => neighbour.entry.memory);
+/** Adds `entry` to the set under `key` (an emptied set stays: a later memory of the key takes it again). */
+function add(index: Map<string, Set<Entry>>, key: string, entry: Entry): void {
+  (index.get(key) ?? index.set(key, new Set()).get(key)!).add(entry);
 }
 
 export class WorkingSet {
-  /** The active memories of the target, in the order the Map first held them (a superseded one stays, inactive). */
+  /** The active memories of the target, in the order the Map first held them (a superseded one stays, inactive): entry r holds row r. */
   private readonly order: Entry[] = [];
+  private rows = new SparseRows();
   private readonly byId = new Map<string, Entry>();
   /** Active episodes by fact key, in that order. */
   private readonly episodes = new Map<string, Entry[]>();
+  /** Active memories by topic, by topic and fact key, and by slot: those the sweep adds by topic or slot. */
+  private readonly byTopic = new Map<string, Set<Entry>>();
+  private readonly byFact = new Map<string, Set<Entry>>();
+  private readonly bySlot = new Map<string, Set<Entry>>();
   private inactive = 0;
 
   /** Indexes `working` (the Map the plan mutates, only through {@link set}) for `target`. */
@@ -117,15 +117,22 @@ export class WorkingSet {
       return;
     }
     entry.memory = memory;
-    entry.embedding = memory.embedding;
     if (memory.invalidatedAt !== undefined && entry.active) this.deactivate(entry);
+    // A plan never changes an embedding; were one changed, its row is written again in its place.
+    else if (entry.embedding !== memory.embedding) {
+      entry.embedding = memory.embedding;
+      this.compact();
+    }
   }
 
   private index(memory: MemoryRecord): void {
     if (memory.invalidatedAt !== undefined || !inTarget(memory, this.target)) return;
-    const entry: Entry = { memory, embedding: memory.embedding, fact: sameFactKey(memory.content), slot: anySlotKey(memory), active: true };
+    const entry: Entry = { memory, embedding: memory.embedding, row: this.rows.add(memory.embedding), fact: sameFactKey(memory.content), slot: anySlotKey(memory), active: true };
     this.order.push(entry);
     this.byId.set(memory.id, entry);
+    add(this.byTopic, memory.topic, entry);
+    add(this.byFact, factKey(memory.topic, entry.fact), entry);
+    if (entry.slot !== '') add(this.bySlot, entry.slot, entry);
     if (isEpisode(memory)) {
       const same = this.episodes.get(entry.fact);
       if (same) same.push(entry);
@@ -136,18 +143,27 @@ export class WorkingSet {
   private deactivate(entry: Entry): void {
     entry.active = false;
     this.byId.delete(entry.memory.id);
+    this.byTopic.get(entry.memory.topic)?.delete(entry);
+    this.byFact.get(factKey(entry.memory.topic, entry.fact))?.delete(entry);
+    this.bySlot.get(entry.slot)?.delete(entry);
     if (isEpisode(entry.memory)) {
       const same = this.episodes.get(entry.fact)!;
       same.splice(same.indexOf(entry), 1);
       if (same.length === 0) this.episodes.delete(entry.fact);
     }
+    this.rows.remove(entry.row);
     // Superseded entries are dropped from the scan order once they are as many as the active ones.
-    if (++this.inactive * 2 > this.order.length) {
-      const active = this.order.filter((kept) => kept.active);
-      this.order.length = 0;
-      this.order.push(...active);
-      this.inactive = 0;
-    }
+    if (++this.inactive * 2 > this.order.length) this.compact();
+  }
+
+  /** The scan order and its rows again, of the active entries alone. */
+  private compact(): void {
+    const active = this.order.filter((kept) => kept.active);
+    this.order.length = 0;
+    this.order.push(...active);
+    this.rows = new SparseRows();
+    for (const entry of active) entry.row = this.rows.add(entry.embedding);
+    this.inactive = 0;
   }
 
   /**
@@ -158,22 +174,59 @@ export class WorkingSet {
    * joins; on any other topic only the same fact ({@link sameFactKey}) does, which the store
    * finds by its identical-fact index instead of reading the topic (consolidate.ts `sweepKeys`).
    * The live path and regeneration both sweep here, so a decider sees the same either way.
+   *
+   * Its list: the MAX_NEIGHBOURS most similar at or above the threshold, then the others of
+   * those that join by topic or slot, most similar first, then those below the threshold, in
+   * the sweep's order. Only the first part needs the scan of every active memory, and it keeps
+   * 32 as it goes; the joining ones are read from their indexes.
    */
   sweep(item: Item, threshold: number, exclusiveTopics: ReadonlySet<string>): MemoryRecord[] {
+    const query = item.embedding;
+    // A query that is not finite (no embedder's) takes dot itself: a zero entry's product is then NaN, not 0.
+    const sparse = finite(query);
+    const measure = (entry: Entry) => (sparse ? this.rows.similarity(entry.row, query) : dot(entry.embedding, query));
+    const closest = sparse ? this.rows.closest(query, threshold, MAX_NEIGHBOURS).rows.map((row) => this.order[row]!) : this.walk(measure, threshold);
+    const kept = new Set(closest);
+    const above: Neighbour[] = [];
+    const below: Entry[] = [];
+    for (const entry of this.joining(item.candidate, exclusiveTopics)) {
+      if (kept.has(entry)) continue;
+      const value = measure(entry);
+      if (value >= threshold) above.push({ entry, similarity: value });
+      else below.push(entry);
+    }
+    above.sort(bySimilarity);
+    return [...closest, ...above.map((neighbour) => neighbour.entry), ...below].map((entry) => entry.memory);
+  }
+
+  /** The MAX_NEIGHBOURS most similar active entries at or above the threshold, by a sort of every one (the path of a query that is not finite). */
+  private walk(measure: (entry: Entry) => number, threshold: number): Entry[] {
     const neighbours: Neighbour[] = [];
-    const sameTopic: MemoryRecord[] = [];
-    const { topic } = item.candidate;
-    const fact = exclusiveTopics.has(topic) ? null : sameFactKey(item.candidate.content);
-    // The memories of the candidate's slot join too, on whatever topic (slot.ts): those that say something else of it.
-    const slot = slotKey(item.candidate, exclusiveTopics);
-    const matches = (entry: Entry) => (entry.memory.topic === topic && (fact === null || entry.fact === fact)) || (slot !== '' && entry.slot === slot && entry.fact !== fact && !exclusiveTopics.has(entry.memory.topic));
     for (const entry of this.order) {
       if (!entry.active) continue;
-      const similarity = dot(entry.embedding, item.embedding);
+      const similarity = measure(entry);
       if (similarity >= threshold) neighbours.push({ entry, similarity });
-      else if (matches(entry)) sameTopic.push(entry.memory);
     }
-    return [...mostSimilar(neighbours, matches), ...sameTopic];
+    return neighbours
+      .sort(bySimilarity)
+      .slice(0, MAX_NEIGHBOURS)
+      .map((neighbour) => neighbour.entry);
+  }
+
+  /**
+   * The active memories that join a candidate's sweep whatever their similarity, in the sweep's
+   * order: on its topic, every one where the topic is exclusive and the same fact elsewhere; and
+   * (slot.ts) those of its slot that say something else of it, on any topic that is not exclusive.
+   */
+  private joining(candidate: Candidate, exclusiveTopics: ReadonlySet<string>): Entry[] {
+    const { topic } = candidate;
+    const fact = exclusiveTopics.has(topic) ? null : sameFactKey(candidate.content);
+    const found = new Set(fact === null ? this.byTopic.get(topic) : this.byFact.get(factKey(topic, fact)));
+    const slot = slotKey(candidate, exclusiveTopics);
+    for (const entry of (slot === '' ? undefined : this.bySlot.get(slot)) ?? []) {
+      if (entry.fact !== fact && !exclusiveTopics.has(entry.memory.topic)) found.add(entry);
+    }
+    return [...found].sort((a, b) => a.row - b.row);
   }
 
   /**
@@ -192,4 +245,9 @@ export class WorkingSet {
     }
     return best?.memory ?? below;
   }
+}
+
+/** The {@link WorkingSet} index key of a fact key on a topic. */
+function factKey(topic: string, fact: string): string {
+  return `${topic}\u0000${fact}`;
 }

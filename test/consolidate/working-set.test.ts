@@ -17,7 +17,7 @@ import type { Candidate, MemoryRecord } from '../../src/schema';
 import { recordUserId } from '../../src/storage/contract';
 import { sameFactKey } from '../../src/text';
 import { createRandom } from '../helpers/random';
-import { context, record, source, TARGET } from './fixtures';
+import { context, embedder, record, source, TARGET } from './fixtures';
 
 /** The sweep as plan.ts had it: a walk of every memory per candidate. */
 function referenceSweep(working: Iterable<MemoryRecord>, item: EmbeddedCandidate, target: PlanTarget, threshold: number, exclusiveTopics: ReadonlySet<string>): MemoryRecord[] {
@@ -119,6 +119,45 @@ describe('WorkingSet', () => {
     const items = Array.from({ length: 600 }, () => randomItem(random));
     const plan = await planConsolidation(map, items, TARGET, { ...context(decider), candidateThreshold: 0.4, exclusiveTopics: exclusive });
     expect(asked).toBe(items.filter((entry) => entry.candidate.topic !== EPISODE_TOPIC).length);
+    expect(plan.operations.map((op) => op.action)).toEqual(expect.arrayContaining(['CREATE', 'UPDATE', 'NOOP']));
+  });
+
+  it('hands a decider the same memories as the walk did over a batch of mostly alike new facts', async () => {
+    // Six turns in ten a new fact on one template, each turn an episode: hundreds of memories at
+    // or above the threshold for every fact, far more than MAX_NEIGHBOURS, with ties among them;
+    // restatements, an exclusive topic and slots so the batch corroborates and supersedes too.
+    const random = createRandom(11);
+    const map = new Map<string, MemoryRecord>();
+    for (let i = 0; i < 40; i++) map.set(`m${i}`, { ...record(`m${i}`, `The user loves their dog number ${i * 3}.`, 'pets'), embedding: embedder.embedOne(`The user loves their dog number ${i * 3}.`) });
+    const exclusive = new Set(EXCLUSIVE);
+    const alike = (i: number): Candidate => {
+      const roll = random();
+      if (roll < 0.1) return { content: `The user is ${i % 2 ? 'vegan' : 'vegetarian'}.`, topic: 'diet', confidence: 0.9, excerpt: '', importance: 0.5, halfLifeDays: 365 };
+      if (roll < 0.2) return { content: `The user ${i % 3 ? 'plays' : 'quit'} chess.`, topic: 'hobby', confidence: 0.9, excerpt: '', importance: 0.5, halfLifeDays: 365 };
+      const number = roll < 0.35 ? Math.floor(random() * i) : i;
+      return { content: `The user loves their dog number ${number}.`, topic: 'pets', confidence: 0.9, excerpt: '', importance: 0.5, halfLifeDays: 365 };
+    };
+    const items: EmbeddedCandidate[] = [];
+    for (let i = 0; i < 700; i++) {
+      const candidate = i % 10 < 6 ? alike(i) : { content: `On day ${i} I went to Kyoto with my friend number ${i % 37}.`, topic: EPISODE_TOPIC, confidence: 0.9, excerpt: '', importance: 0.3, halfLifeDays: 120 };
+      items.push({ candidate, embedding: embedder.embedOne(candidate.content), source: source(`s${i}`) });
+    }
+    let asked = 0;
+    let crowded = 0;
+    const policy = context().decider;
+    const decider: Decider = {
+      decide(input) {
+        const item = items.find((entry) => entry.candidate === input.candidate)!;
+        const reference = referenceSweep(map.values(), item, TARGET, 0.6, exclusive);
+        expect(ids(input.similar)).toEqual(ids(sameKind(input.candidate, reference)));
+        if ([...map.values()].filter((m) => m.invalidatedAt === undefined && dot(m.embedding, item.embedding) >= 0.6).length > 4 * MAX_NEIGHBOURS) crowded++;
+        asked++;
+        return policy.decide(input);
+      },
+    };
+    const plan = await planConsolidation(map, items, TARGET, { ...context(decider), candidateThreshold: 0.6, exclusiveTopics: exclusive });
+    expect(asked).toBe(420);
+    expect(crowded).toBeGreaterThan(200);
     expect(plan.operations.map((op) => op.action)).toEqual(expect.arrayContaining(['CREATE', 'UPDATE', 'NOOP']));
   });
 });
