@@ -12,7 +12,7 @@ import { isEpisode } from '../extract/topics';
 import type { Candidate, MemoryRecord, Scope } from '../schema';
 import { recordUserId } from '../storage/contract';
 import { sameFactKey } from '../text';
-import { anySlotKey, slotKey } from './slot';
+import { anySlotKey, slotKey, slotsMeet } from './slot';
 
 /** Where the plan writes (plan.ts `PlanTarget`): its owner, app, scope and, for session scope, session. */
 interface Target {
@@ -166,7 +166,7 @@ export class WorkingSet {
     const fact = exclusiveTopics.has(topic) ? null : sameFactKey(item.candidate.content);
     // The memories of the candidate's slot join too, on whatever topic (slot.ts): those that say something else of it.
     const slot = slotKey(item.candidate, exclusiveTopics);
-    const matches = (entry: Entry) => (entry.memory.topic === topic && (fact === null || entry.fact === fact)) || (slot !== '' && entry.slot === slot && entry.fact !== fact && !exclusiveTopics.has(entry.memory.topic));
+    const matches = (entry: Entry) => (entry.memory.topic === topic && (fact === null || entry.fact === fact)) || (slotsMeet(entry.slot, slot) && entry.fact !== fact && !exclusiveTopics.has(entry.memory.topic));
     for (const entry of this.order) {
       if (!entry.active) continue;
       const similarity = dot(entry.embedding, item.embedding);
