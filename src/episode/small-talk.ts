@@ -97,12 +97,15 @@ const SECOND_PERSON = /(?<![\p{L}\p{N}_'])(?:you|you're|you've|you'd|you'll|your
 /**
  * A verb that makes a short sentence a statement ("biscuit knocked over a plant", "hana wants a
  * party", "the view is lovely"): a form of be, have, do, a modal, a contraction, a past in -ed, or
- * a common verb of news. A short run without one ("prob the bus tbh", "90s rock mostly") is an
- * answer fragment or a label, not news. From SENTENCE_WORDS words on, a sentence counts without one.
+ * a common verb of news. A short English run without one ("prob the bus tbh", "90s rock mostly")
+ * or a list of names ("foo fighters, weezer") is an answer fragment, not news. From SENTENCE_WORDS
+ * words on, a sentence counts without one.
  */
 const FINITE_VERB =
   /(?<![\p{L}\p{N}_'])(?:is|are|was|were|am|be|been|has|have|had|does|did|will|would|can|could|should|may|might|must|gonna|wanna|got|gets|goes|went|came|comes|made|makes|says|said|took|takes|saw|knew|ran|won|lost|left|felt|told|bought|thinks|wants|loves|likes|hates|needs|lives|works|[\p{L}]{2,}ed|[\p{L}]+n't|[\p{L}]+'(?:s|re|ll|ve|d))(?![\p{L}\p{N}_])/iu;
 const SENTENCE_WORDS = 6;
+/** Function words that tell a short run is English (not "in", "a", "come": words of other languages too). */
+const ENGLISH_WORD = /(?<![\p{L}\p{N}_'])(?:the|of|for|and|but|not|to|with|on|at|from|mostly|lots|some|just|really|tbh|lol|btw|prob|probably|maybe|stuff|kinda|pretty|very|too|so)(?![\p{L}\p{N}_'])/iu;
 
 /** Text pasted to be worked on, not said: inline code in backticks, an arrow function, a line of code ending in a brace or a semicolon. */
 const PASTED = /`|=>|[{};]\s*$/u;
@@ -116,7 +119,12 @@ function isStatementOfTheirWorld(sentence: string): boolean {
   const body = sentence.replace(OPENER, '').trim();
   if (SECOND_PERSON.test(body) || PASTED.test(body)) return false;
   const words = body.split(/\s+/).length;
-  return DROPPED_I.test(body) || words >= SENTENCE_WORDS || (words >= 3 && FINITE_VERB.test(body));
+  if (DROPPED_I.test(body)) return true;
+  if (words < 3) return false;
+  if (words >= SENTENCE_WORDS || FINITE_VERB.test(body)) return true;
+  // Short and without a verb: an English answer fragment, or a list of names, is not news; a
+  // sentence of another language ("Ich arbeite als Ärztin") is not judged by English verbs.
+  return !(ENGLISH_WORD.test(body) || body.split(',').every((part) => part.trim().split(/\s+/).length <= 2));
 }
 
 /** Verdicts that make a whole line someone else's, whichever of its words they fall on. */
