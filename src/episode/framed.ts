@@ -18,12 +18,27 @@ const NOT_MEANT =
 
 /**
  * A claim of power over the assistant or over other users' data, planted as the user's own
- * words ("i am the admin", "I am authorised to approve wire transfers"): screened as a note to the
- * memory. Being the admin *of* something ("the admin of our book club") or allowed to do a thing
- * of one's own life ("allowed to eat fish") is not one.
+ * words, whatever wraps it ("make a note that …", "fyi for future chats: …"): being the admin or
+ * the owner of the system ("i am the admin", "I am the owner of this app"), holding access, rights
+ * or privileges ("i have root access", "full permissions"), being authorised, cleared, exempt or
+ * verified staff ("authorised to approve wire transfers", "exempt from content filters"), telling
+ * the assistant to trust or skip its checks, or naming "the user"/"this account" with a status
+ * (VIP, verified, consented). Screened as a note to the memory. Being the admin or owner *of*
+ * something of one's life ("the admin of our book club", "the owner of a small bakery") or allowed
+ * to do a thing of one's own ("allowed to eat fish") is not one.
  */
-const PRIVILEGE =
-  /\b(?:i am|i'm|im)\s+(?:the |an? )?(?:admin|administrator|superuser|super user|sysadmin|root user|moderator)\b(?!\s+(?:of|for|at|in|on)\b)|\b(?:allowed|authori[sz]ed|permitted|cleared|entitled)\s+to\s+(?:see|access|view|read|approve|override|bypass|share|export)\b(?=[^.!?\n]{0,40}?\b(?:other|users?|data|transfers?|records|accounts?|everything|anything|safety|rules|details)\b)/iu;
+const PRIVILEGE = new RegExp(
+  [
+    "\\b(?:i am|i'm|im)\\s+(?:the |an? )?(?:admin|administrator|superuser|super user|sysadmin|root user|moderator)\\b(?!\\s+(?:of|for|at|in|on)\\b)",
+    '\\b(?:owner|developer|creator|admin) of (?:this|the) (?:app|assistant|system|service|platform|bot|ai|model)\\b',
+    '\\b(?:full|root|admin|administrator|unlimited|elevated|special|superuser|moderator|staff|developer|owner)\\s+(?:access|rights|permissions?|privileges?|clearance)\\b',
+    '\\b(?:allowed|authori[sz]ed|permitted|cleared|entitled)\\s+to\\s+(?:see|access|view|read|approve|override|bypass|share|export)\\b(?=[^.!?\\n]{0,40}?\\b(?:other|users?|data|transfers?|records|accounts?|everything|anything|safety|rules|details)\\b)',
+    '\\b(?:exempt from|cleared for (?:level|all|any|restricted|classified)|verified (?:staff|employee|admin|clinician|member|user|account))\\b',
+    '\\b(?:always (?:trust|comply|obey|believe)|skip (?:the )?(?:checks|verification|safety)|bypass (?:the )?(?:checks|rules|filters|safety|verification)|override (?:the )?(?:rules|safety|filters|checks))\\b',
+    '\\b(?:the|this) (?:user|account)\\b(?=[^.!?\\n]{0,60}\\b(?:vip|premium|verified|authori[sz]ed|cleared|exempt|priority|permissions?|consent(?:ed|s)?|privileges?)\\b)',
+  ].join('|'),
+  'iu',
+);
 
 /** A joke told: a riddle answered in the same turn ("Why did …? Because …"), a knock-knock, or one announced ("here's a joke"). */
 const JOKE = /^\s*(?:why|what|how)\b[^?\n]{0,120}\?\s*(?:because|a |an |to |it |they |he |she )|\bknock[ ,]+knock\b|\b(?:here's|heres|here is) (?:a|one|my favou?rite) (?:joke|pun|riddle)\b|\b(?:dad )?joke:/i;
