@@ -12,9 +12,9 @@
  */
 import { isMemoryNote } from '../defences';
 
-/** Said not meaning it: a retraction ("jk", "/s", "said no one ever", "said nobody", "sarcastic reminder") or a sarcastic opener ("Oh great, another …", "Yeah right, …"). */
+/** Said not meaning it: a retraction ("jk", "/s", "said no one ever", "said nobody", "sarcastic reminder", "/sarcasm"; not "his sarcastic humor") or a sarcastic opener ("Oh great, another …", "Yeah right, …"). */
 const NOT_MEANT =
-  /(?:^|\s)\/s\s*$|(?<![\p{L}\p{N}])(?:jk|j\/k|just kidding|just joking|kidding|said no ?(?:one|body)(?: ever)?|sarcastic(?:ally)?|sarcasm)(?![\p{L}\p{N}])|^\s*(?:yeah|ya|yea) right\b|^\s*oh (?:great|joy|wonderful|fantastic|perfect|lovely|goody|boy)[,!.]*\s+(?:another|more|just what|exactly what)\b/iu;
+  /(?:^|\s)\/s\s*$|(?<![\p{L}\p{N}])(?:jk|j\/k|just kidding|just joking|kidding|said no ?(?:one|body)(?: ever)?|sarcastic (?:reminder|note|comment|remark)|[/#(]sarcasm)(?![\p{L}\p{N}])|^\s*(?:yeah|ya|yea) right\b|^\s*oh (?:great|joy|wonderful|fantastic|perfect|lovely|goody|boy)[,!.]*\s+(?:another|more|just what|exactly what)\b/iu;
 
 /**
  * A claim of power over the assistant or over other users' data, planted as the user's own

@@ -159,6 +159,7 @@ const CHAT_DURABLE: readonly string[] = [
   'also weirdly i gave up coffee, sleep was terrible, on green tea now',
   'thanks. i adopted a cat last week',
   'hana wants a birthday party at the aquarium, she is turning 7',
+  "That's great, Joanna! Iron Man is my top pick. I love his tech and that sarcastic humor.",
   'Ruby and Ollie are coming for Easter, they love the beach here.',
 ];
 
