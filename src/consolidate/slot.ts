@@ -7,15 +7,25 @@
  * A slot is read from a fact's text (the canonical "The user …" sentence every extractor
  * writes), so any extractor's facts have one, and a replay reads the same slots:
  * - its kind, a verb family with a positive and a negative side: `like` (loves, enjoys ↔ hates,
- *   no longer likes, used to love), `do` (plays, sings in, goes to ↔ quit, stopped, gave up on,
- *   dropped out of), `have` (has, owns ↔ sold, lost, "the user's dog … passed away") and `plan`
- *   (is planning, plans to ↔ cancelled, called off, decided not to);
- * - what it is about: the words after the verb, without articles, possessives, prepositions
- *   and "named"/"called", stemmed and sorted, so "has a dog named Rex" and "the user's dog Rex
- *   passed away" name one thing;
- * - its polarity: +1 for the positive side, −1 for the negative one. Only a fact of the other
- *   polarity replaces a slot's memory ({@link changesMind}): "loves jazz" after "likes jazz" is
- *   the same side said again, and both stay.
+ *   went off), `do` (plays, sings in, goes to, smokes ↔ quit, stopped, gave up on, dropped out
+ *   of, is leaving), `have` (has, owns, drives ↔ sold, lost, "the user's dog … passed away") and
+ *   `plan` (is planning, booked, signed up for ↔ cancelled, called off, decided not to). A verb
+ *   phrase after "no longer", "used to", "doesn't", "is not" takes the other side ("no longer
+ *   plays", "used to hate"), and adverbs before the verb ("really", "still") are read past;
+ * - what it is about: the words after the verb, without articles, possessives, prepositions,
+ *   "named"/"called", and words of time and degree ("on tuesdays", "in the week of 14 April",
+ *   "too much", "obviously"), stemmed ("smokes", "smoking" and "smoke" are one word) and sorted.
+ *   A positive `do` fact's own verb is part of it ("smokes too much" is about smoking, "plays
+ *   volleyball" about playing and volleyball), so "quit smoking" and "stopped playing" find it;
+ *   a stopping verb's gerund followed by what it is about is not ("stopped playing the guitar"
+ *   is about the guitar);
+ * - its polarity: +1 for the positive side, −1 for the negative one.
+ *
+ * A fact replaces a slot's memory ({@link changesMind}) when their kinds are one (or `do` and
+ * `have`: "gave up my allotment" ends having it and doing it), their polarities differ, and the
+ * negative side names nothing the positive one does not: "quit the choir" replaces "sings alto
+ * in a community choir on tuesdays", "hates music festivals" does not replace "loves music".
+ * The same side said again in other words ("likes jazz", "loves jazz") is no change of mind.
  *
  * Only these verbs open a slot: a fact they do not read ("The user works from home") has none
  * and consolidates as before. Exclusive topics keep their own rule (one memory per topic).
@@ -31,105 +41,235 @@ export interface Slot {
   polarity: 1 | -1;
 }
 
-/** Verb phrases of each side of a kind, longest first where one begins another. */
+/**
+ * Verb phrases of each side of a kind, in the third person ("plays"); the longest one a fact
+ * starts with is its verb, whatever its kind ("has booked" is a plan, not a possession).
+ */
 const VERBS: readonly [SlotKind, 1 | -1, readonly string[]][] = [
-  [
-    'like',
-    -1,
-    [
-      'no longer likes',
-      'no longer loves',
-      'no longer enjoys',
-      "doesn't like",
-      'does not like',
-      "doesn't enjoy",
-      'does not enjoy',
-      "can't stand",
-      'cannot stand',
-      'used to like',
-      'used to love',
-      'used to enjoy',
-      'is no longer into',
-      'hates',
-      'dislikes',
-      'detests',
-    ],
-  ],
-  ['like', 1, ['no longer hates', 'no longer dislikes', 'used to hate', 'used to dislike', 'really likes', 'really loves', 'loves', 'likes', 'enjoys', 'adores', 'is into', 'is a fan of', 'is fond of', 'is passionate about']],
+  ['like', -1, ['hates', 'dislikes', 'detests', "can't stand", 'cannot stand', 'went off', 'has gone off', 'is sick of', 'is tired of', 'is done with']],
+  ['like', 1, ['loves', 'likes', 'enjoys', 'adores', 'is into', 'is a fan of', 'is fond of', 'is passionate about', 'is obsessed with']],
   [
     'do',
     -1,
     [
       'gave up on',
       'gave up',
+      'has given up on',
+      'has given up',
+      'is giving up',
       'dropped out of',
+      'has dropped out of',
+      'is dropping out of',
       'quit',
+      'has quit',
+      'is quitting',
       'stopped',
+      'has stopped',
+      'is stopping',
       'left',
-      'no longer plays',
-      'no longer sings in',
-      'no longer goes to',
-      'no longer does',
-      'no longer practices',
-      'is no longer in',
-      'is no longer a member of',
-      'used to play',
-      'used to sing in',
-      'used to go to',
-      'used to do',
-      'used to practice',
+      'has left',
+      'is leaving',
       'retired from',
+      'has retired from',
+      'took a break from',
+      'is taking a break from',
     ],
   ],
+  ['do', 1, ['started', 'has started', 'took up', 'has taken up', 'joined', 'has joined', 'rejoined', 'went back to', 'is a member of', 'belongs to', 'is part of', 'attends', 'takes', 'volunteers at', 'volunteers with']],
+  ['have', -1, ['got rid of', 'has got rid of', 'gave away', 'has given away', 'sold', 'has sold', 'is selling', 'lost', 'has lost']],
+  ['have', 1, ['has got', 'has', 'owns', 'drives', 'rides']],
   [
-    'do',
-    1,
+    'plan',
+    -1,
     [
-      'plays',
-      'sings in',
-      'sings with',
-      'goes to',
-      'practices',
-      'practises',
-      'does',
-      'is learning',
-      'learns',
-      'takes',
-      'attends',
-      'volunteers at',
-      'volunteers with',
-      'is a member of',
-      'belongs to',
-      'is part of',
-      'joined',
-      'rejoined',
-      'went back to',
-      'started',
-      'took up',
+      'decided not to',
+      'has decided not to',
+      'decided against',
+      'has decided against',
+      'called off',
+      'has called off',
+      'cancelled',
+      'canceled',
+      'has cancelled',
+      'has canceled',
+      'had to cancel',
+      'pulled out of',
+      'has pulled out of',
+      'withdrew from',
     ],
   ],
-  ['have', -1, ['no longer has', 'no longer owns', 'got rid of', 'gave away', 'sold', 'lost']],
-  ['have', 1, ['has got', 'has', 'owns']],
-  ['plan', -1, ['is no longer planning', 'no longer plans', 'decided not to', 'decided against', 'called off', 'cancelled', 'canceled']],
-  ['plan', 1, ['is planning', 'plans', 'is going to', 'intends to']],
+  ['plan', 1, ['is planning', 'plans', 'is going to', 'intends to', 'booked', 'has booked', 'is booking', 'signed up for', 'has signed up for', 'is signing up for', 'is saving for', 'is organising', 'is organizing']],
 ];
 
-/** A thing the user had that is gone: "The user's <thing> passed away / died / was sold". */
-const GONE = /^the user's (.+?) (?:passed away|died|was put down|was sold|was stolen)$/u;
+/**
+ * What the user does, in verbs whose own meaning is the activity: a positive `do` fact opened by
+ * one is about the verb too ("smokes too much" is about smoking; "plays volleyball" about playing
+ * volleyball), so a stop named by the gerund alone ("quit smoking", "stopped playing") finds it.
+ */
+const ACTIVITIES = [
+  'plays',
+  'sings in',
+  'sings with',
+  'sings',
+  'goes to',
+  'practices',
+  'practises',
+  'does',
+  'is doing',
+  'is learning',
+  'learns',
+  'studies',
+  'is studying',
+  'grows',
+  'smokes',
+  'drinks',
+  'vapes',
+  'runs',
+  'swims',
+  'cycles',
+  'climbs',
+  'boulders',
+  'hikes',
+  'surfs',
+  'skis',
+  'snowboards',
+  'skates',
+  'dances',
+  'paints',
+  'draws',
+  'knits',
+  'sews',
+  'bakes',
+  'cooks',
+  'gardens',
+  'fishes',
+  'jogs',
+  'meditates',
+  'writes',
+  'gambles',
+  'volunteers',
+  'trains',
+  'works out',
+];
 
-/** Words that say nothing of what a statement is about. */
-const FILLER = new Set(['the', 'a', 'an', 'their', 'his', 'her', 'its', 'my', 'our', 'your', 'in', 'of', 'on', 'at', 'to', 'for', 'with', 'from', 'named', 'called', 'again', 'anymore', 'any', 'more', 'now', 'some']);
+/** A thing of the user's that ended, by how it ended: "The user's <thing> passed away / split up / was cancelled". */
+const ENDED: readonly [SlotKind, RegExp][] = [
+  ['have', /^the user's (.+?) (?:passed away|died|was put down|was sold|has been sold|was stolen|got stolen|has been stolen|was written off|was lost)$/u],
+  ['do', /^the user's (.+?) (?:split up|broke up|has split up|has broken up|disbanded|folded|shut down|closed down)$/u],
+  ['plan', /^the user's (.+?) (?:was cancelled|was canceled|got cancelled|has been cancelled|is cancelled|is off|was called off|fell through)$/u],
+];
 
-/** One form of a word: "olives" and "olive", "plays" and "play". */
+/** Openings that put the verb after them on its other side: "no longer plays", "used to hate", "doesn't like", "is not planning". */
+const FLIPS: readonly [prefix: string, rest: 'third' | 'base' | 'is'][] = [
+  ['is no longer ', 'is'],
+  ['is not ', 'is'],
+  ["isn't ", 'is'],
+  ['no longer ', 'third'],
+  ['used to ', 'base'],
+  ["doesn't ", 'base'],
+  ['does not ', 'base'],
+  ['never ', 'third'],
+];
+
+/** Adverbs read past before the verb: "really loves", "still plays", "now hates". */
+const ADVERB = /^(?:really|actually|also|still|now|currently|absolutely|totally|genuinely|truly|just|finally|recently|officially) /u;
+
+/** Words that say nothing of what a statement is about: function words, "named", and words of time and degree. */
+const FILLER = new Set(
+  (
+    'the a an their his her its my our your them they it this that these those in of on at to for with from by about into as and or but so ' +
+    'named called again anymore any more now some still too much many lot lots very really obviously actually currently rn btw lol haha ' +
+    'every each most all day days daily week weeks weekly weekend weekends weekday weekdays month months monthly year years yearly ago ' +
+    'morning mornings evening evenings afternoon afternoons tonight today tomorrow yesterday next last first ' +
+    'monday mondays tuesday tuesdays wednesday wednesdays thursday thursdays friday fridays saturday saturdays sunday sundays ' +
+    'january february march april may june july august september october november december'
+  ).split(' '),
+);
+
+/** Nouns any plan is: "trip", "holiday". */
+const PLAN_NOUNS = new Set(['trip', 'trips', 'plan', 'plans', 'holiday', 'holidays', 'vacation', 'journey', 'visit']);
+
+/** One form of a word: "olives" and "olive", "smokes", "smoking" and "smoke", "running" and "runs". */
 function stem(word: string): string {
-  return word.length > 4 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
+  let w = word;
+  if (w.length >= 5 && w.endsWith('ing')) {
+    w = w.slice(0, -3);
+    return /([b-df-hj-np-tv-z])\1$/u.test(w) ? w.slice(0, -1) : w;
+  }
+  if (w.length > 4 && w.endsWith('ies')) return `${w.slice(0, -3)}y`;
+  if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
+  if (w.length > 3 && w.endsWith('e')) w = w.slice(0, -1);
+  return w;
 }
 
-/** The words a statement is about (see the module comment); '' when none. A first word in -ing after a stopping verb ("stopped playing the guitar") is that verb, not the thing. */
-function aboutOf(rest: string, dropGerund: boolean): string {
-  let words: string[] = rest.match(/[\p{L}\p{N}]+/gu) ?? [];
-  if (dropGerund && words.length > 1 && words[0]!.endsWith('ing')) words = words.slice(1);
-  return [...new Set(words.filter((word) => !FILLER.has(word)).map(stem))].sort().join(' ');
+/** The base form of a third-person verb phrase: "plays" → "play", "goes to" → "go to", "has" → "have", "is into" → "be into". */
+function baseForm(phrase: string): string {
+  const [first = '', ...rest] = phrase.split(' ');
+  const irregular: Record<string, string> = { is: 'be', has: 'have', does: 'do', goes: 'go' };
+  let base = irregular[first];
+  if (base === undefined) {
+    if (/(?:ches|shes|sses|xes)$/u.test(first)) base = first.slice(0, -2);
+    else if (/[^aeiou]ies$/u.test(first)) base = `${first.slice(0, -3)}y`;
+    else if (first.endsWith('s') && !first.endsWith('ss')) base = first.slice(0, -1);
+    else base = first;
+  }
+  return [base, ...rest].join(' ');
+}
+
+interface Verb {
+  phrase: string;
+  kind: SlotKind;
+  polarity: 1 | -1;
+  /** The verb's own stem, part of what the fact is about (ACTIVITIES), or ''. */
+  activity: string;
+}
+
+function verbTable(form: (phrase: string) => string): Verb[] {
+  const verbs: Verb[] = VERBS.flatMap(([kind, polarity, phrases]) => phrases.map((phrase) => ({ phrase: form(phrase), kind, polarity, activity: '' })));
+  for (const phrase of ACTIVITIES) verbs.push({ phrase: form(phrase), kind: 'do', polarity: 1, activity: stem(baseForm(phrase).replace(/^be /u, '').split(' ')[0]!) });
+  // Longest first: the verb a fact opens with is the longest phrase it starts with.
+  return verbs.sort((a, b) => b.phrase.length - a.phrase.length);
+}
+
+const THIRD_PERSON = verbTable((phrase) => phrase);
+const BASE = verbTable(baseForm);
+
+/** The words a statement is about (see the module comment), stemmed and sorted; '' when none. */
+function aboutOf(rest: string, verb: Verb, polarity: 1 | -1): string {
+  let words = (rest.match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !FILLER.has(word) && !/^\d/u.test(word));
+  // "stopped playing the guitar" is about the guitar; "quit smoking" is about smoking.
+  if (polarity === -1 && words.length > 1 && words[0]!.endsWith('ing')) words = words.slice(1);
+  // "cancelled the Japan trip" is about what "is going to Japan" is: a plan's generic nouns name no plan.
+  if (verb.kind === 'plan' && words.some((word) => !PLAN_NOUNS.has(word))) words = words.filter((word) => !PLAN_NOUNS.has(word));
+  const stems = words.map(stem);
+  if (verb.activity !== '' && polarity === 1) stems.push(verb.activity);
+  return [...new Set(stems)].sort().join(' ');
+}
+
+/** The verb `said` opens with in `table`, or undefined. */
+function verbOf(said: string, table: readonly Verb[]): Verb | undefined {
+  return table.find((verb) => said.startsWith(`${verb.phrase} `));
+}
+
+/** The slot of "the user <said>" (lower-cased, no final stop), reading past adverbs and flips. */
+function readSaid(said: string): Slot | undefined {
+  let text = said;
+  while (ADVERB.test(text)) text = text.replace(ADVERB, '');
+  let flip = false;
+  let table = THIRD_PERSON;
+  const flipped = FLIPS.find(([prefix]) => text.startsWith(prefix));
+  if (flipped) {
+    const [prefix, rest] = flipped;
+    flip = true;
+    text = `${rest === 'is' ? 'is ' : ''}${text.slice(prefix.length)}`;
+    table = rest === 'base' ? BASE : THIRD_PERSON;
+    while (ADVERB.test(text)) text = text.replace(ADVERB, '');
+  }
+  const verb = verbOf(text, table);
+  if (verb === undefined) return undefined;
+  const polarity = (flip ? -verb.polarity : verb.polarity) as 1 | -1;
+  const about = aboutOf(text.slice(verb.phrase.length + 1), verb, polarity);
+  return about === '' ? undefined : { kind: verb.kind, about, polarity };
 }
 
 /** The slot `fact` fills, or undefined (see the module comment). Episodes and session summaries have none. */
@@ -140,28 +280,29 @@ export function slotOf(fact: { topic: string; content: string }): Slot | undefin
     .replace(/[’]/g, "'")
     .replace(/[.!\s]+$/u, '')
     .trim();
-  const gone = GONE.exec(text);
-  if (gone) {
-    const about = aboutOf(gone[1]!, false);
-    return about === '' ? undefined : { kind: 'have', about, polarity: -1 };
+  for (const [kind, pattern] of ENDED) {
+    const ended = pattern.exec(text);
+    if (!ended) continue;
+    const about = aboutOf(ended[1]!, { phrase: '', kind, polarity: -1, activity: '' }, -1);
+    return about === '' ? undefined : { kind, about, polarity: -1 };
   }
   if (!text.startsWith('the user ')) return undefined;
-  const said = text.slice('the user '.length);
-  for (const [kind, polarity, verbs] of VERBS) {
-    const verb = verbs.find((phrase) => said.startsWith(`${phrase} `));
-    if (verb === undefined) continue;
-    const about = aboutOf(said.slice(verb.length + 1), polarity === -1 || kind === 'like' || verb === 'started' || verb === 'went back to');
-    return about === '' ? undefined : { kind, about, polarity };
-  }
-  return undefined;
+  return readSaid(text.slice('the user '.length));
+}
+
+/** Kinds whose facts can be about one thing: `do` and `have` ("gave up my allotment" after "has an allotment"). */
+function family(kind: SlotKind): string {
+  return kind === 'have' ? 'do' : kind;
 }
 
 /** The topics a slot's facts may be on (an extractor files "quit the choir" under event, "sings in a choir" under hobby): what the sweep reads for one. */
+const HELD_TOPICS = ['hobby', 'routine', 'event', 'education', 'work', 'health', 'preference', 'possession', 'pets', 'family', 'general'] as const;
 export const SLOT_TOPICS: Readonly<Record<SlotKind, readonly string[]>> = Object.freeze({
-  like: ['preference', 'hobby', 'event', 'general'],
-  do: ['hobby', 'routine', 'event', 'education', 'work', 'health', 'general'],
-  have: ['possession', 'pets', 'family', 'health', 'event', 'general'],
-  plan: ['plan', 'trip', 'event', 'general'],
+  like: ['preference', 'hobby', 'routine', 'event', 'general'],
+  // One family: "gave up my allotment" (do) ends "has an allotment" (have), on whichever topic.
+  do: HELD_TOPICS,
+  have: HELD_TOPICS,
+  plan: ['plan', 'trip', 'event', 'hobby', 'general'],
 });
 
 /** The slot a fact on a topic that is not exclusive fills (exclusive topics have their own rule), or undefined. */
@@ -169,15 +310,42 @@ export function sharedSlot(fact: { topic: string; content: string }, exclusiveTo
   return exclusiveTopics.has(fact.topic) ? undefined : slotOf(fact);
 }
 
-/** The key two facts of one slot share: its kind and what it is about ('' for no slot), whatever the fact's topic. */
+/** The key of a fact's slot: its kind's family and what it is about ('' for no slot), whatever the fact's topic. Two keys are one slot when {@link slotsMeet}. */
 export function anySlotKey(fact: { topic: string; content: string }): string {
   const slot = slotOf(fact);
-  return slot === undefined ? '' : `${slot.kind}:${slot.about}`;
+  return slot === undefined ? '' : `${family(slot.kind)}:${slot.about}`;
 }
 
 /** {@link anySlotKey} of a fact on a topic that is not exclusive ('' on an exclusive one). */
 export function slotKey(fact: { topic: string; content: string }, exclusiveTopics: ReadonlySet<string>): string {
   return exclusiveTopics.has(fact.topic) ? '' : anySlotKey(fact);
+}
+
+/** Whether every word of `part` is a word of `whole` (both as {@link Slot} `about`). */
+function within(part: string, whole: string): boolean {
+  const words = new Set(whole.split(' '));
+  return part.split(' ').every((word) => words.has(word));
+}
+
+/** Whether two slot keys ({@link anySlotKey}) may be one slot: one family, and what one is about is within what the other is about. What the sweep gathers; {@link changesMind} decides. */
+export function slotsMeet(a: string, b: string): boolean {
+  if (a === '' || b === '') return false;
+  if (a === b) return true;
+  const [familyA, aboutA = ''] = a.split(':');
+  const [familyB, aboutB = ''] = b.split(':');
+  return familyA === familyB && (within(aboutA, aboutB) || within(aboutB, aboutA));
+}
+
+/**
+ * The index keys of a slot key ({@link anySlotKey}, "family:about"): its family with each word of
+ * what it is about. Two slots that meet ({@link slotsMeet}: one family, one's words within the
+ * other's) share at least one such key, so an index or a partition by these keys holds every slot that meets it
+ * (a superset: the working set filters it with slotsMeet).
+ */
+export function slotWords(slot: string): string[] {
+  if (slot === '') return [];
+  const [family, about = ''] = slot.split(':');
+  return [...new Set(about.split(' '))].map((word) => `${family}:${word}`);
 }
 
 /** How a reason names a slot: "what the user does: choir". */
@@ -189,13 +357,16 @@ export function describeSlot(fact: { topic: string; content: string }): string {
 }
 
 /**
- * Whether `later` changes the user's mind on what `earlier` said: the same slot (on topics that
- * are not exclusive) with the other polarity ("quit the choir" after "sings in a choir"). The same
- * side said again in other words ("likes jazz", "loves jazz") is no change of mind.
+ * Whether `later` changes the user's mind on what `earlier` said (on topics that are not
+ * exclusive): one kind (or `do` and `have`), the other polarity, and the negative side about
+ * nothing the positive side is not ("quit the choir" after "sings alto in a choir on tuesdays").
+ * The same side said again in other words ("likes jazz", "loves jazz") is no change of mind.
  */
 export function changesMind(later: { topic: string; content: string }, earlier: { topic: string; content: string }, exclusiveTopics: ReadonlySet<string>): boolean {
   if (exclusiveTopics.has(later.topic) || exclusiveTopics.has(earlier.topic)) return false;
   const a = slotOf(later);
   const b = slotOf(earlier);
-  return a !== undefined && b !== undefined && a.kind === b.kind && a.about === b.about && a.polarity !== b.polarity;
+  if (a === undefined || b === undefined || family(a.kind) !== family(b.kind) || a.polarity === b.polarity) return false;
+  const [negative, positive] = a.polarity === -1 ? [a, b] : [b, a];
+  return within(negative.about, positive.about);
 }

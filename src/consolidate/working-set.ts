@@ -15,7 +15,7 @@ import { isEpisode } from '../extract/topics';
 import type { Candidate, MemoryRecord, Scope } from '../schema';
 import { recordUserId } from '../storage/contract';
 import { sameFactKey } from '../text';
-import { anySlotKey, slotKey } from './slot';
+import { anySlotKey, slotKey, slotsMeet, slotWords } from './slot';
 import { SparseRows } from './sparse-rows';
 
 /** Where the plan writes (plan.ts `PlanTarget`): its owner, app, scope and, for session scope, session. */
@@ -80,7 +80,7 @@ export class WorkingSet {
   private readonly byId = new Map<string, Entry>();
   /** Active episodes by fact key, in that order. */
   private readonly episodes = new Map<string, Entry[]>();
-  /** Active memories by topic, by topic and fact key, and by slot: those the sweep adds by topic or slot. */
+  /** Active memories by topic, by topic and fact key, and by slot word (family:word, {@link slotWords}): those the sweep adds by topic or slot. */
   private readonly byTopic = new Map<string, Set<Entry>>();
   private readonly byFact = new Map<string, Set<Entry>>();
   private readonly bySlot = new Map<string, Set<Entry>>();
@@ -132,7 +132,7 @@ export class WorkingSet {
     this.byId.set(memory.id, entry);
     add(this.byTopic, memory.topic, entry);
     add(this.byFact, factKey(memory.topic, entry.fact), entry);
-    if (entry.slot !== '') add(this.bySlot, entry.slot, entry);
+    for (const key of slotWords(entry.slot)) add(this.bySlot, key, entry);
     if (isEpisode(memory)) {
       const same = this.episodes.get(entry.fact);
       if (same) same.push(entry);
@@ -145,7 +145,7 @@ export class WorkingSet {
     this.byId.delete(entry.memory.id);
     this.byTopic.get(entry.memory.topic)?.delete(entry);
     this.byFact.get(factKey(entry.memory.topic, entry.fact))?.delete(entry);
-    this.bySlot.get(entry.slot)?.delete(entry);
+    for (const key of slotWords(entry.slot)) this.bySlot.get(key)?.delete(entry);
     if (isEpisode(entry.memory)) {
       const same = this.episodes.get(entry.fact)!;
       same.splice(same.indexOf(entry), 1);
@@ -223,8 +223,10 @@ export class WorkingSet {
     const fact = exclusiveTopics.has(topic) ? null : sameFactKey(candidate.content);
     const found = new Set(fact === null ? this.byTopic.get(topic) : this.byFact.get(factKey(topic, fact)));
     const slot = slotKey(candidate, exclusiveTopics);
-    for (const entry of (slot === '' ? undefined : this.bySlot.get(slot)) ?? []) {
-      if (entry.fact !== fact && !exclusiveTopics.has(entry.memory.topic)) found.add(entry);
+    for (const key of slotWords(slot)) {
+      for (const entry of this.bySlot.get(key) ?? []) {
+        if (slotsMeet(entry.slot, slot) && entry.fact !== fact && !exclusiveTopics.has(entry.memory.topic)) found.add(entry);
+      }
     }
     return [...found].sort((a, b) => a.row - b.row);
   }
@@ -251,3 +253,4 @@ export class WorkingSet {
 function factKey(topic: string, fact: string): string {
   return `${topic}\u0000${fact}`;
 }
+

@@ -18,22 +18,22 @@ const FIRST_PERSON = /(?<![\p{L}\p{N}_'])(?:i|i'm|i've|i'd|i'll|im|ive|me|my|min
 
 /** Openers that carry nothing: stripped from the front of a sentence before it is judged. */
 const OPENER =
-  /^(?:(?:hi|hey|hello|hiya|yo|oh|ooh|wow|whoa|aw+|yeah|yep|yes|yup|no|nope|nah|ok|okay|sure|well|so|haha|hah|lol|omg|ah|um|hmm|totally|absolutely|definitely|exactly|true|right|great|cool|nice|awesome|amazing|thanks|thank you|thx|ty|dear|good morning|good evening|good night|night night|alright|perfect|got it|gotcha|understood|noted|fair enough|roger(?: that)?|k|kk|bye|ttyl|appreciate it|(?:many|big) thanks|thanks(?: (?:so|very) much| a (?:lot|ton|bunch|million)| heaps)?|thank (?:you|u)(?: (?:so|very) much| kindly)?)\b[\s,!.:;-]*)+/i;
+  /^(?:(?:hi|hey|hello|hiya|yo|oh|ooh|wow|anyway|anyways|btw|whoa|aw+|yeah|yep|yes|yup|no|nope|nah|ok|okay|sure|well|so|haha|hah|lol|omg|ah|um|hmm|totally|absolutely|definitely|exactly|true|right|great|cool|nice|awesome|amazing|thanks|thank you|thx|ty|dear|good morning|good evening|good night|night night|alright|perfect|got it|gotcha|understood|noted|fair enough|roger(?: that)?|k|kk|bye|ttyl|appreciate it|(?:many|big) thanks|thanks(?: (?:so|very) much| a (?:lot|ton|bunch|million)| heaps)?|thank (?:you|u)(?: (?:so|very) much| kindly)?)\b[\s,!.:;-]*)+/i;
 
 /** Whole sentences that are conversational moves: greetings, farewells, thanks, how-are-you and its answers, approval. */
 const MOVE =
-  /^(?:(?:good|nice|great|lovely) (?:to (?:see|hear from|meet|talk to|chat with) you|seeing you|talking to you|chatting)|(?:it's |it is )?(?:good|great|nice) to (?:see|hear|chat|talk)|(?:see|talk to|catch) (?:you|ya) (?:soon|later|around|tomorrow|then)|take care|bye|goodbye|cheers|have a (?:good|great|nice|lovely) (?:one|day|night|evening|weekend|time)|(?:(?:many|big) )?(?:thanks|thank you|thank u)\b|(?:i'm|im|i am) (?:(?:so|really|very|pretty|doing|just|all|quite) )*(?:fine|good|ok|okay|great|well|alright|all right|not bad|grand)\b|(?:i'm|im|i am) (?:(?:so|really|very|super|truly|just) )*(?:happy|glad|proud|sorry|thrilled|excited|stoked|impressed|amazed|jealous|pleased|here|rooting) (?:for|of|about|to hear|to see|that you|you|with you)\b|(?:(?:gotta|got to|have to|need to|must) (?:go|run|dash|head out|sign off)|signing off(?: now)?|peace out|that's all(?: for (?:now|today|tonight))?|(?:that )?makes sense|(?:that|this|it) works|sounds (?:fine|great|good|perfect)|me too|same here|same|i agree|i see|i know|i understand|i bet|i hope so|i think so|i guess so|i feel you|i hear you|i get it|i get you|i can imagine|i can tell|i can see that|i love that|i like that|i love it|i like it|i love this|i appreciate (?:it|that|you|this)|i'm with you|count me in|sounds good|let me know)(?:[\s!.:)(\p{Extended_Pictographic}]|\uFE0F)*$)/iu;
+  /^(?:(?:good|nice|great|lovely) (?:to (?:see|hear from|meet|talk to|chat with) you|seeing you|talking to you|chatting)|(?:it's |it is )?(?:good|great|nice) to (?:see|hear|chat|talk)|(?:see|talk to|catch) (?:you|ya) (?:soon|later|around|tomorrow|then)|take care|bye|goodbye|cheers|have a (?:good|great|nice|lovely) (?:one|day|night|evening|weekend|time)|(?:(?:many|big) )?(?:thanks|thank you|thank u)\b|(?:i'm|im|i am) (?:(?:so|really|very|pretty|doing|just|all|quite) )*(?:fine|good|ok|okay|great|well|alright|all right|not bad|grand)\b|(?:i'm|im|i am) (?:(?:so|really|very|super|truly|just) )*(?:happy|glad|proud|sorry|thrilled|excited|stoked|impressed|amazed|jealous|pleased|here|rooting) (?:for|of|about|to hear|to see|that you|you|with you)\b|(?:(?:gotta|got to|have to|need to|must) (?:go|run|dash|head out|sign off)|signing off(?: now)?|peace out|that's all(?: for (?:now|today|tonight))?|(?:that )?makes sense|(?:that|this|it) works|sounds (?:fine|great|good|perfect)|me too|same here|same|i agree|i see|i know|i understand|i bet|i hope so|i think so|i guess so|i feel you|i hear you|i get it|i get you|i can imagine|i can tell|i can see that|i love that|i like that|i love it|i like it|i love this|i appreciate (?:it|that|you|this)|i'm with you|count me in|sounds good|let me know|(?:that |it |this )?means (?:a lot|so much|the world)|never ?mind|nvm|ignore (?:that|this|me)|scratch that|forget (?:it|that)|maybe (?:one day|some ?day|next time|later|another time)|(?:ok |okay )?one more (?:q|question|thing)|time (?:to|for)(?: [\p{L}'-]+){1,5}|asking for (?:a friend|[\p{L}'-]+))(?:[\s!.:)(\p{Extended_Pictographic}]|\uFE0F)*$)/iu;
 
 /** A request to the assistant: an imperative addressed to it, or "I want/need you to …". */
 const REQUEST =
-  /^(?:please\b(?![\s,]+(?:call me|note|be aware|know)\b)|(?:can|could|would|will) you\b|(?:tell|give|show|help|remind|send|write|find|get|make|book|suggest|recommend|explain|translate|summari[sz]e|list|draft|plan) (?:me|us)\b|(?:i|we) (?:want|need|would like|'d like) you to\b|let me know\b|let's\b)/i;
+  /^(?:please\b(?![\s,]+(?:call me|note|be aware|know)\b)|(?:can|could|would|will) (?:you|u|ya)\b|(?:tell|give|show|help|remind|send|write|find|get|make|book|suggest|recommend|explain|translate|summari[sz]e|list|draft|plan) (?:me|us)\b|(?:i|we) (?:want|need|would like|'d like) you to\b|let me know\b|let's\b)/i;
 
 /**
  * A reaction to what the other side said: "That's awesome!", "Sounds like fun", "What a great
  * idea", "So cool": a judgement word in a short sentence about "that"/"it"/"this".
  */
 const REACTION =
-  /^(?:(?:that|this|it|which)(?:'s| is| was| sounds| looks| seems)?|what an?|how|so|sounds|looks|seems|such an?)\b[^,;:]{0,40}?\b(?:awesome|great|amazing|cool|nice|lovely|sweet|wonderful|fantastic|incredible|beautiful|cute|fun|exciting|inspiring|impressive|brilliant|perfect|good|interesting|special|tough|rough|hard|sad|crazy|wild|huge|neat|rad|adorable|gorgeous|stunning|fascinating|scary|intense|unreal|insane|epic|legit|important|key|true)\b(?:,[ \t]*\p{Lu}[\p{L}\p{M}'-]{0,30})?[\s!.]*$/iu;
+  /^(?:(?:that|this|it|which|thats|dats)(?:'s| is| was| sounds| looks| seems)?|(?:the|that|this) [\p{L}-]{2,20}(?: [\p{L}-]{2,20})? (?:sounds|looks|seems)|what an?|how|so|sounds|looks|seems|such an?)\b[^,;:]{0,40}?\b(?:awesome|great|amazing|cool|nice|lovely|sweet|wonderful|fantastic|incredible|beautiful|cute|fun|exciting|inspiring|impressive|brilliant|perfect|good|interesting|special|tough|rough|hard|sad|crazy|wild|huge|neat|rad|adorable|gorgeous|stunning|fascinating|scary|intense|unreal|insane|epic|legit|important|key|true)\b(?: (?:idea|shout|call|plan|choice|option|suggestion|pick|explanation|answer|one|point))?(?: (?:tbh|lol|haha|honestly|ngl|imo|though|tho))?(?:,[ \t]*\p{Lu}[\p{L}\p{M}'-]{0,30})?[\s!.]*$/iu;
 
 /**
  * A question without its "?": a wh-word not followed by the user's own subject ("what should I
@@ -42,7 +42,7 @@ const REACTION =
  */
 const QUESTION = new RegExp(
   [
-    "^(?:what|which|who|whom|whose|why|how|where|when)(?:'s|'re|'d)?\\b(?![\\s,]+(?:i|i'm|i've|i'd|we|we're|we've|my|our|me|us)\\b)",
+    "^(?:what|which|who|whom|whose|why|how|where|when|whats|wats|hows|wheres|whos|whys|whens)(?:'s|'re|'d)?\\b(?![\\s,]+(?:i|i'm|i've|i'd|we|we're|we've|my|our|me|us)\\b)",
     "^(?:is|are|am|does|can|could|would|will|should|shall|may|might|isn't|aren't|doesn't|can't|won't|wouldn't|shouldn't)\\s+(?:i|you|it|there|this|that|these|those|they|he|she|we|anyone|anybody|someone|somebody|the|a|an|my|your|our|his|her|their)\\b",
     "^(?:do|did|was|were|have|has|had|don't|didn't|wasn't|weren't|haven't|hasn't)\\s+(?:i|you|there|this|that|they|he|she|we|anyone|anybody|someone|somebody)\\b",
     '^(?:any|anyone|anybody|someone|somebody)\\s+(?:idea|ideas|tips|thoughts|advice|suggestions|recommendations|clue|knows?|got|have)\\b',
@@ -62,12 +62,20 @@ const ASKING = new RegExp(
   'i',
 );
 
+/** Advice judged: "The museum is a good idea", "that would be a great shout". */
+const ADVICE_JUDGED =
+  /^(?:(?:the|that|this) [\p{L}-]{2,20}(?: [\p{L}-]{2,20})?|that|this|it) (?:is|was|would be|'s) (?:a |an )?(?:(?:really|very|great|good|nice|brilliant|lovely|fun|smart|solid) ){1,2}(?:idea|shout|call|plan|choice|option|suggestion|pick)[\s!.]*$/iu;
+
+/** A request closed by "pls" with no first person in it: "recipe for salmon that isnt boring pls" ("I'm vegetarian, so no meat please" tells something). */
+const PLEASE_CLOSED = /\b(?:pls|plz|please)[\s!.]*$/i;
+const SAYS_I = new RegExp(FIRST_PERSON.source, 'iu');
+
 /** Whether one clause (already apostrophe-normalised, opener stripped or not) is a move, a reaction, a request or a question. */
 function clauseIsMove(text: string): boolean {
   const clause = text.trim();
   const body = clause.replace(OPENER, '').trim();
   if (body.length === 0) return true;
-  return [clause, body].some((text) => MOVE.test(text) || REQUEST.test(text) || REACTION.test(text) || QUESTION.test(text) || ASKING.test(text));
+  return [clause, body].some((text) => MOVE.test(text) || REQUEST.test(text) || REACTION.test(text) || ADVICE_JUDGED.test(text) || (PLEASE_CLOSED.test(text) && !SAYS_I.test(text)) || QUESTION.test(text) || ASKING.test(text));
 }
 
 /**
@@ -87,14 +95,36 @@ const DROPPED_I =
 const SECOND_PERSON = /(?<![\p{L}\p{N}_'])(?:you|you're|you've|you'd|you'll|your|yours|yourself|ya|u|ur)(?![\p{L}\p{N}_'])/iu;
 
 /**
+ * A verb that makes a short sentence a statement ("biscuit knocked over a plant", "hana wants a
+ * party", "the view is lovely"): a form of be, have, do, a modal, a contraction, a past in -ed, or
+ * a common verb of news. A short English run without one ("prob the bus tbh", "90s rock mostly")
+ * or a list of names ("foo fighters, weezer") is an answer fragment, not news. From SENTENCE_WORDS
+ * words on, a sentence counts without one.
+ */
+const FINITE_VERB =
+  /(?<![\p{L}\p{N}_'])(?:is|are|was|were|am|be|been|has|have|had|does|did|will|would|can|could|should|may|might|must|gonna|wanna|got|gets|goes|went|came|comes|made|makes|says|said|took|takes|saw|knew|ran|won|lost|left|felt|told|bought|thinks|wants|loves|likes|hates|needs|lives|works|[\p{L}]{2,}ed|[\p{L}]+n't|[\p{L}]+'(?:s|re|ll|ve|d))(?![\p{L}\p{N}_])/iu;
+const SENTENCE_WORDS = 6;
+/** Function words that tell a short run is English (not "in", "a", "come": words of other languages too). */
+const ENGLISH_WORD = /(?<![\p{L}\p{N}_'])(?:the|of|for|and|but|not|to|with|on|at|from|mostly|lots|some|just|really|tbh|lol|btw|prob|probably|maybe|stuff|kinda|pretty|very|too|so)(?![\p{L}\p{N}_'])/iu;
+
+/** Text pasted to be worked on, not said: inline code in backticks, an arrow function, a line of code ending in a brace or a semicolon. */
+const PASTED = /`|=>|[{};]\s*$/u;
+
+/**
  * A statement about the user's world without the word "I": what happened, who was there, what
  * something was ("The kids loved it!", "It was Matt Patterson"). Told to an assistant, that is
  * the user's life; told about the listener ("you", "your") it is a reply, not the user's news.
  */
 function isStatementOfTheirWorld(sentence: string): boolean {
   const body = sentence.replace(OPENER, '').trim();
-  if (SECOND_PERSON.test(body)) return false;
-  return DROPPED_I.test(body) || body.split(/\s+/).length >= 3;
+  if (SECOND_PERSON.test(body) || PASTED.test(body)) return false;
+  const words = body.split(/\s+/).length;
+  if (DROPPED_I.test(body)) return true;
+  if (words < 3) return false;
+  if (words >= SENTENCE_WORDS || FINITE_VERB.test(body)) return true;
+  // Short and without a verb: an English answer fragment, or a list of names, is not news; a
+  // sentence of another language ("Ich arbeite als Ärztin") is not judged by English verbs.
+  return !(ENGLISH_WORD.test(body) || body.split(',').every((part) => part.trim().split(/\s+/).length <= 2));
 }
 
 /** Verdicts that make a whole line someone else's, whichever of its words they fall on. */

@@ -3,7 +3,8 @@
  * candidate's decision depends only on the memories that share one of its keys with it:
  * - its fact ({@link sameFactKey}, on any topic: the policy corroborates an identical fact);
  * - its topic, when the topic is exclusive (one memory per topic);
- * - its slot ({@link anySlotKey}, on any topic: a change of mind replaces the slot's memory);
+ * - its slot's words ({@link slotWords}, on any topic: a change of mind replaces the memory of a
+ *   slot that meets its own, {@link slotsMeet});
  * - its topic and {@link factHash} (a write's `replaces` names a memory by them);
  * and an episode answers to the facts of its turn (a fact links to its turn, a superseded fact
  * retires the turns that state it). Joining keys that meet in one candidate, record or turn
@@ -21,7 +22,7 @@
  *   partitions could push it out of a decision.
  */
 import { EpisodeLinks } from '../consolidate/episodes';
-import { anySlotKey } from '../consolidate/slot';
+import { anySlotKey, slotWords } from '../consolidate/slot';
 import { isEpisode } from '../extract/topics';
 import type { Candidate, MemoryRecord } from '../schema';
 import type { InputRow } from '../storage/contract';
@@ -75,8 +76,7 @@ class Keys {
 function keysOf(fact: Pick<Candidate, 'topic' | 'content'>, rules: PartitionRules): string[] {
   const keys = [`fact:${sameFactKey(fact.content)}`, `hash:${fact.topic}\u0000${factHash(fact.topic, fact.content)}`];
   if (rules.exclusiveTopics.has(fact.topic)) keys.push(`topic:${fact.topic}`);
-  const slot = anySlotKey(fact);
-  if (slot !== '') keys.push(`slot:${slot}`);
+  for (const word of slotWords(anySlotKey(fact))) keys.push(`slot:${word}`);
   return keys;
 }
 

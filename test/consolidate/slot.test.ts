@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Decider, MemoryRecord, SourceType } from '../../src/index';
-import { slotOf } from '../../src/consolidate/slot';
+import { changesMind, slotOf } from '../../src/consolidate/slot';
 import { forgetVersusFresh, type Conversation } from '../contract/equivalence';
 import { createTestMemory, DAY, openTestMemory, T0 } from '../helpers/memory';
 
@@ -28,18 +28,81 @@ const CHANGES = [
 
 describe('slots (changes of mind on every topic)', () => {
   it('reads the kind, what the fact is about and its polarity from the fact text', () => {
-    expect(slotOf({ topic: 'hobby', content: 'The user sings in a choir.' })).toEqual({ kind: 'do', about: 'choir', polarity: 1 });
+    // A positive `do` fact is about its own verb too ("sings" → sing), so "stopped singing" finds it.
+    expect(slotOf({ topic: 'hobby', content: 'The user sings in a choir.' })).toEqual({ kind: 'do', about: 'choir sing', polarity: 1 });
     expect(slotOf({ topic: 'event', content: 'The user quit the choir.' })).toEqual({ kind: 'do', about: 'choir', polarity: -1 });
-    expect(slotOf({ topic: 'preference', content: 'The user hates olives.' })).toEqual({ kind: 'like', about: 'olive', polarity: -1 });
-    expect(slotOf({ topic: 'preference', content: 'The user used to hate olives.' })).toEqual({ kind: 'like', about: 'olive', polarity: 1 });
+    expect(slotOf({ topic: 'preference', content: 'The user hates olives.' })).toEqual({ kind: 'like', about: 'oliv', polarity: -1 });
+    expect(slotOf({ topic: 'preference', content: 'The user used to hate olives.' })).toEqual({ kind: 'like', about: 'oliv', polarity: 1 });
     expect(slotOf({ topic: 'pets', content: "The user's dog Rex passed away." })).toEqual({ kind: 'have', about: 'dog rex', polarity: -1 });
     expect(slotOf({ topic: 'pets', content: 'The user has a dog named Rex.' })).toEqual({ kind: 'have', about: 'dog rex', polarity: 1 });
-    expect(slotOf({ topic: 'event', content: 'The user cancelled their trip to Japan.' })).toEqual({ kind: 'plan', about: 'japan trip', polarity: -1 });
+    expect(slotOf({ topic: 'event', content: 'The user cancelled their trip to Japan.' })).toEqual({ kind: 'plan', about: 'japan', polarity: -1 });
     expect(slotOf({ topic: 'event', content: 'The user stopped playing the guitar.' })).toEqual({ kind: 'do', about: 'guitar', polarity: -1 });
     // No verb it reads, an episode, a summary: no slot.
     expect(slotOf({ topic: 'work', content: 'The user works from home.' })).toBeUndefined();
     expect(slotOf({ topic: 'episode', content: 'I love olives.' })).toBeUndefined();
     expect(slotOf({ topic: 'session-summary', content: 'The user loves olives.' })).toBeUndefined();
+  });
+
+  it('reads past adverbs, and takes a verb after "no longer", "used to", "doesn\'t" or "is not" on its other side', () => {
+    expect(slotOf({ topic: 'hobby', content: 'The user no longer plays volleyball.' })).toEqual({ kind: 'do', about: 'volleyball', polarity: -1 });
+    expect(slotOf({ topic: 'hobby', content: 'The user used to play the guitar.' })).toEqual({ kind: 'do', about: 'guitar', polarity: -1 });
+    expect(slotOf({ topic: 'preference', content: "The user doesn't like olives anymore." })).toEqual({ kind: 'like', about: 'oliv', polarity: -1 });
+    expect(slotOf({ topic: 'preference', content: 'The user is no longer into techno.' })).toEqual({ kind: 'like', about: 'techno', polarity: -1 });
+    expect(slotOf({ topic: 'plan', content: 'The user is not planning a trip to Lisbon.' })).toEqual({ kind: 'plan', about: 'lisbon', polarity: -1 });
+    expect(slotOf({ topic: 'preference', content: 'The user really loves jazz.' })).toEqual({ kind: 'like', about: 'jazz', polarity: 1 });
+    expect(slotOf({ topic: 'preference', content: 'The user now hates olives.' })).toEqual({ kind: 'like', about: 'oliv', polarity: -1 });
+    // The longest verb wins whatever its kind: "has booked" is a plan, not a possession.
+    expect(slotOf({ topic: 'trip', content: 'The user has booked a cruise to the Norwegian fjords.' })).toMatchObject({ kind: 'plan', polarity: 1 });
+  });
+
+  /** [later, earlier, whether the later changes the mind the earlier stated], each a class of the dev conversations' misses. */
+  const PAIRS: readonly [string, string, boolean][] = [
+    // What the negative side names is within what the positive side names, its qualifiers (when, where, with whom) left over.
+    ['The user quit the choir.', 'The user sings alto in a community choir on tuesdays.', true],
+    ['The user stopped the volleyball.', 'The user plays volleyball with uni team on thursdays.', true],
+    ['The user gave up bowls.', 'The user plays bowls on Thursdays at the club.', true],
+    ['The user is leaving the choir obviously.', 'The user sings in a choir.', true],
+    ['The user rejoined the community choir.', 'The user quit the choir.', true],
+    // The gerund alone is the thing; a positive activity verb is about itself.
+    ['The user quit smoking in the week of 14 April 2025.', 'The user smokes too much.', true],
+    ['The user stopped running.', 'The user runs every weekend.', true],
+    ['The user stopped singing.', 'The user sings in a choir.', true],
+    // A thing of the user's that ended; ending a thing had is ending a thing done.
+    ["The user's band split up.", 'The user plays bass in a band with some guys from work.', true],
+    ["The user's bike was stolen.", 'The user has a bike.', true],
+    ['The user sold the panda.', 'The user drives a little fiat panda.', true],
+    ['The user gave up their allotment.', 'The user has an allotment.', true],
+    // Plans and their cancellation, the plan's generic noun left out.
+    ['The user cancelled the cruise.', 'The user has booked a cruise to the Norwegian fjords.', true],
+    ['The user pulled out of the half marathon.', 'The user signed up for the half marathon.', true],
+    ['The user cancelled the Japan trip.', 'The user is going to Japan.', true],
+    // Liking.
+    ['The user went off olives.', 'The user loves olives.', true],
+    ['The user no longer hates techno.', 'The user hates techno.', true],
+    // No change: a negative side about more than the positive one, another kind, the same side, another thing.
+    ['The user hates music festivals.', 'The user loves music.', false],
+    ['The user quit the choir.', 'The user loves the choir.', false],
+    ['The user loves jazz.', 'The user likes jazz.', false],
+    ['The user sold their car.', 'The user plays the guitar.', false],
+    ['The user stopped the volleyball.', 'The user plays tennis.', false],
+  ];
+  for (const [later, earlier, changes] of PAIRS) {
+    it(`${changes ? 'changes' : 'does not change'} '${earlier}' with '${later}'`, () => {
+      expect(changesMind({ topic: 'event', content: later }, { topic: 'hobby', content: earlier }, new Set(['diet']))).toBe(changes);
+    });
+  }
+
+  it('replaces a memory whose slot names more than the change does, found by the sweep on another topic, and keeps a different thing', async () => {
+    const { memory } = await createTestMemory();
+    try {
+      const was = await memory.remember({ topic: 'hobby', content: 'The user plays volleyball with the uni team on thursdays.' }, write('s1'));
+      await memory.remember({ topic: 'hobby', content: 'The user plays tennis.' }, write('s2'));
+      const operation = await memory.remember({ topic: 'event', content: 'The user stopped the volleyball.' }, write('s3'));
+      expect(operation).toMatchObject({ action: 'UPDATE', targetId: was.memoryId });
+      expect(contents(await memory.list(owner))).toEqual(['The user plays tennis.', 'The user stopped the volleyball.']);
+    } finally {
+      await memory.close();
+    }
   });
 
   for (const change of CHANGES) {

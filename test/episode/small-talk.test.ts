@@ -136,6 +136,45 @@ describe('keepsEpisode (the small-talk rule)', () => {
   });
 });
 
+/**
+ * Chat-register turns without a durable statement, by class (the conversation suite's dev half,
+ * test/conversations/dev, is where these classes were read; its validation half was not read).
+ */
+const CHAT_NOISE: Readonly<Record<string, readonly string[]>> = {
+  'a question in chat spelling, without "?"': ['whats a good book on grief', 'ok one more q, whats a good crate for retries', 'hows the weather looking for saturday', 'wheres the best place to get a bike fixed'],
+  'a request with "u" or "pls"': ['anyway can u help me write a message to my landlord about the boiler', 'can u explain me what is "brutalism" in simple words', 'yeah. recipe for salmon that isnt boring pls', 'could u make it shorter'],
+  'a reaction to what was said': ['ooh the traybake sounds good', 'omg thats actually a great explanation', 'The museum is a good idea.', 'that plan looks great tbh'],
+  'a conversational move': ['thanks. means a lot', 'nah ignore that, im fine', 'maybe one day', 'ok time to do models again 😴', 'never mind, scratch that'],
+  'a question with an aside': ['do cats eat olives? asking for biscuit'],
+  'a short fragment with no verb and no first person (an answer to the assistant)': ['prob the bus tbh', '90s rock mostly. foo fighters, weezer', 'fun but not cringe', 'ambient-ish stuff, lots of modular'],
+  'text pasted to be worked on': ['cannot borrow `self.cache` as mutable because it is also borrowed as immutable', 'TypeError: `x.map` is not a function'],
+};
+
+/** Chat-register turns that state something durable about the user: each is kept. */
+const CHAT_DURABLE: readonly string[] = [
+  'also i work nights (nurse, a&e) so it has to be stuff i can batch cook on sunday',
+  'biscuit knocked over a plant again. he is a menace',
+  'yeah so im leaving the choir obviously, had my last rehearsal on tuesday, bit sad 😢',
+  'Small but the sea view is lovely. No allotment though, I have given it up, but there is a balcony for tomatoes.',
+  'also weirdly i gave up coffee, sleep was terrible, on green tea now',
+  'thanks. i adopted a cat last week',
+  'hana wants a birthday party at the aquarium, she is turning 7',
+  "That's great, Joanna! Iron Man is my top pick. I love his tech and that sarcastic humor.",
+  'Ruby and Ollie are coming for Easter, they love the beach here.',
+];
+
+describe('keepsEpisode in chat register', () => {
+  for (const [kind, turns] of Object.entries(CHAT_NOISE)) {
+    it(`keeps no episode of ${kind}`, () => {
+      expect(turns.filter(keepsEpisode)).toEqual([]);
+    });
+  }
+
+  it('keeps the chat-register turns that state something about the user', () => {
+    expect(CHAT_DURABLE.filter((text) => !keepsEpisode(text))).toEqual([]);
+  });
+});
+
 describe('episodeCandidates', () => {
   it('makes one episode per personal user turn, on the episode topic, with the lower prior and faster decay', () => {
     const candidates = episodeCandidates([
