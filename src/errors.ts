@@ -174,9 +174,10 @@ export function toStorageError(error: unknown, action: string): EngramError {
   if (name === 'QuotaExceededError' || innerName === 'QuotaExceededError') {
     // Measured in Chromium at an exhausted quota: every transaction that puts a row fails, only
     // delete-only ones commit, and deleting data raises the usage it reports (its files shrink
-    // only at compaction). forgetSource erases with deletes alone there (store/full-disk.ts).
+    // only at compaction). forgetSource, forget and prune erase with deletes alone there
+    // (store/full-disk.ts, forget/full-disk-erasure.ts).
     return new QuotaError(
-      `${action} failed: the browser's storage quota for this origin is exhausted. Nothing was written. forgetSource still erases (it only deletes then; the memories it must rebuild follow with the user's next write once there is room), but forget(id), prune and every other write need room, and data deleted frees room only once the browser compacts its files: free disk space on the device, or ask for persistent storage (memory.persist(); Firefox then allows more).`,
+      `${action} failed: the browser's storage quota for this origin is exhausted. Nothing was written. forgetSource, forget(id) and prune still work (they only delete then; what they must write follows with the user's next write once there is room), but every other write needs room, and data deleted frees room only once the browser compacts its files: free disk space on the device, or ask for persistent storage (memory.persist(); Firefox then allows more).`,
       { cause: error },
     );
   }

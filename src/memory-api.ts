@@ -104,7 +104,7 @@ export interface Memory {
    * The user deletes one memory (a "delete" in a chat app's memory settings). Its text leaves
    * everything stored: the memory becomes a tombstone without text (history event `erased`),
    * and the fact is taken out of every stored conversation it was extracted from, its span
-   * redacted there (`[forgotten]`) while the rest of each message stays for the memories it
+   * cut out there (no mark left) while the rest of each message stays for the memories it
    * still supports; what quoted the span loses it too (the episode of that turn is rebuilt
    * without it, excerpts and reasons that quote it are blanked). The memory's other sources
    * and the other memories stay. Because the stored conversations no longer hold it, no later

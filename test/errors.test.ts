@@ -53,11 +53,11 @@ describe('toStorageError', () => {
     expect(toStorageError(Object.assign(new Error('full'), { name: 'QuotaExceededError' }), 'writing')).toBeInstanceOf(QuotaError);
   });
 
-  it('says on a quota failure that forgetSource still erases, that forget(id) and prune need room, not that an erasure frees it', () => {
+  it('says on a quota failure that forgetSource, forget(id) and prune still work, that every other write needs room, not that an erasure frees it', () => {
     const message = toStorageError(Object.assign(new Error('full'), { name: 'QuotaExceededError' }), 'writing memories').message;
     expect(message).toMatch(/^writing memories failed: the browser's storage quota for this origin is exhausted\. Nothing was written\./);
-    expect(message).toMatch(/forgetSource still erases/);
-    expect(message).toMatch(/forget\(id\), prune and every other write need room/);
+    expect(message).toMatch(/forgetSource, forget\(id\) and prune still work/);
+    expect(message).toMatch(/every other write needs room/);
     expect(message).not.toMatch(/free space \(forgetSource/);
   });
 

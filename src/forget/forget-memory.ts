@@ -25,6 +25,7 @@ import { sameClaimKey } from '../text';
 import { applyErasure, type ForgetDeps } from './forget';
 import { isErased, lineageOf, type ForgetReport } from './erasure-plan';
 import { factWords } from './fact-span';
+import { deferredInputs, withDeferred } from './full-disk-erasure';
 import { spansOf, takeOutFact } from './take-out';
 
 export interface ForgetMemoryDeps extends ForgetDeps {
@@ -94,8 +95,10 @@ function factMatcher(line: readonly MemoryRecord[]): (input: WriteInput, candida
 async function takeOutAll(deps: ForgetMemoryDeps, line: readonly MemoryRecord[], owner: Owner, sourceIds: readonly string[]): Promise<{ changed: Map<number, InputRow | null>; spans: string[] }> {
   const matcher = factMatcher(line);
   const inputs: { input: InputRow & WriteInput; candidates: Candidate[]; isFact: (candidate: Candidate) => boolean }[] = [];
+  // With the inputs an earlier forget on a full disk rewrote, which wait for the rebuild (full-disk-erasure.ts).
+  const deferred = await deferredInputs(deps.storage, owner);
   for (const sourceId of sourceIds) {
-    for (const input of await deps.storage.records.inputsOf(owner, sourceId)) {
+    for (const input of withDeferred(await deps.storage.records.inputsOf(owner, sourceId), deferred, (input) => input.kind !== 'prune' && input.source.id === sourceId)) {
       if (input.kind === 'prune' || input.scope === 'app') continue;
       const candidates = input.candidates ?? (await deps.candidatesOf(input));
       inputs.push({ input, candidates, isFact: matcher(input, candidates) });

@@ -7,16 +7,17 @@
  * conversation, contents and decision reasons only `s` produced, vectors) is removed, in one
  * transaction that fails if any other write reached the owner's partition in the meantime.
  * `forget(id)` (forget-memory.ts) runs the same erasure ({@link applyErasure}) with the inputs
- * its memory came from rewritten instead of deleted.
+ * its memory came from rewritten instead of deleted. On a full disk an erasure is made by deletes
+ * alone, and what it must write waits for the owner's next write with room (full-disk-erasure.ts).
  */
-import { QuotaError } from '../errors';
 import type { MemoryRecord } from '../schema';
-import type { Commit, InputRow, Owner, Storage } from '../storage/contract';
+import type { Commit, InputRow, Owner, PruneInput, Storage } from '../storage/contract';
 import { writeOwner, type OwnerWrite } from '../storage/write-owner';
 import { planErasure, type ForgetReport, type Forgotten } from './erasure-plan';
 import { pinKey, type ReplayOptions } from './replay';
 import { withLineage } from '../storage/lineage';
 import { replayedCandidates } from '../review/held';
+import { deferredInputs, deletesInstead, defer, settle, withDeferred } from './full-disk-erasure';
 
 export { REDACTED, type ForgetReport } from './erasure-plan';
 
@@ -38,13 +39,18 @@ export function forgetSource(deps: ForgetDeps, sourceIds: ReadonlySet<string>, o
 /** Past this many sources their inputs are found in one read of the owner's log, not one query each. */
 const FEW_SOURCES = 8;
 
-/** The stored inputs of the revoked sources, in `seq` order (app-scope inputs are never a user's to revoke). */
-async function revokedInputs(store: Storage['records'], owner: Owner, sourceIds: ReadonlySet<string>): Promise<InputRow[]> {
+/**
+ * The stored inputs of the revoked sources, in `seq` order (app-scope inputs are never a user's
+ * to revoke), with those an erasure on a full disk left waiting for the rebuild (full-disk-erasure.ts).
+ */
+async function revokedInputs(storage: Storage, owner: Owner, sourceIds: ReadonlySet<string>): Promise<InputRow[]> {
+  const store = storage.records;
   const rows =
     sourceIds.size <= FEW_SOURCES
       ? (await Promise.all([...sourceIds].map((id) => store.inputsOf(owner, id)))).flat().sort((a, b) => a.seq! - b.seq!)
       : (await store.inputs(owner)).filter((input) => input.kind !== 'prune' && sourceIds.has(input.source.id));
-  return rows.filter((input) => input.kind !== 'prune' && input.scope !== 'app');
+  const revoked = (input: InputRow) => input.kind !== 'prune' && input.scope !== 'app' && sourceIds.has(input.source.id);
+  return withDeferred(rows, await deferredInputs(storage, owner), revoked).filter(revoked);
 }
 
 /** Whether every one of the sources was revoked before. */
@@ -77,7 +83,7 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceIds: ReadonlySet<strin
   // Versions first (writeOwner), reads after: a write landing in between makes the commit
   // below fail with ConflictError, and the whole decision is made again on the new state.
   const store = deps.storage.records;
-  const revoked = await revokedInputs(store, owner, sourceIds);
+  const revoked = await revokedInputs(deps.storage, owner, sourceIds);
   // Idempotent (invariant 12): a source forgotten before leaves only tombstones that list it,
   // and nothing of it can be stored since (the commit refuses a revoked source's inputs). Then
   // the store already is one that never saw it: report nothing, write nothing.
@@ -97,7 +103,7 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceIds: ReadonlySet<strin
       return { erased: [], regenerated: [] };
     } catch (error) {
       // On a full disk the revocation cannot be written: the erasure below falls back to deletes alone.
-      if (!(error instanceof QuotaError) || store.eraseByDeleting === undefined) throw error;
+      if (!deletesInstead(store, error)) throw error;
     }
   }
   return applyErasure(deps, owner, write, {
@@ -135,6 +141,8 @@ export interface ErasureRequest {
   quietWhenUnchanged?: boolean;
   /** The rebuild that finishes an erasure made on a full disk ({@link finishErasure}). */
   finishes?: boolean;
+  /** Prune records an erasure on a full disk left waiting (full-disk-erasure.ts): replayed after every stored input, and stored. */
+  prunes?: readonly PruneInput[];
 }
 
 /**
@@ -146,14 +154,15 @@ export interface ErasureRequest {
 export async function applyErasure(deps: ForgetDeps, owner: Owner, write: OwnerWrite, request: ErasureRequest): Promise<ForgetReport> {
   const store = deps.storage.records;
   const seqs = [...request.inputs.keys()];
-  const first = seqs.length ? Math.min(...seqs) : undefined;
+  // The rebuild reads the whole store (what it rewrites was deleted, with the checkpoints).
+  const first = seqs.length && !request.finishes ? Math.min(...seqs) : undefined;
   // What the erasure can have reached: the active memories and the rows changed since the
   // first input it changes (a long history before it is not read), plus any that list one of
   // its sources. Read with where the replay starts, which only that first input decides.
   const { all, start } = await erasureReads(store, owner, request.reads, first);
   // Every record the erasure touches is among them (app scope is never a user's to erase).
   const touched = all.filter(request.touches);
-  const replayedAll = await regenerate(deps, owner, { changed: request.inputs, touched, all, start, ...(request.removed ? { removed: request.removed } : {}) }, request.sourceIds);
+  const replayedAll = await regenerate(deps, owner, { changed: request.inputs, prunes: request.prunes ?? [], touched, all, start, ...(request.removed ? { removed: request.removed } : {}) }, request.sourceIds);
   const { writes, created, rebuilds, keptHistory, report } = planErasure({
     sourceIds: request.sourceIds,
     ...(request.forgotten ? { forgotten: request.forgotten } : {}),
@@ -167,16 +176,19 @@ export async function applyErasure(deps: ForgetDeps, owner: Owner, write: OwnerW
   if (records.length === 0 && request.quietWhenUnchanged) return report;
   const changed = [...request.inputs];
   const deleteInputs = changed.filter(([, input]) => input === null).map(([seq]) => seq);
-  // On a full disk an erasure that only deletes stored inputs can still be made, by deletes alone.
+  // On a full disk the erasure is made by deletes alone: every stored input it changes and every
+  // record it writes or touches go; the inputs it rewrites wait in this instance for the rebuild.
   const byDeleting = async (): Promise<ForgetReport> => {
-    await store.eraseByDeleting!(owner, write.versions, { deleteInputs, memoryIds: [...new Set([...writes.keys(), ...touched.map((record) => record.id)])] });
+    await store.eraseByDeleting!(owner, write.versions, { deleteInputs: seqs, memoryIds: [...new Set([...writes.keys(), ...touched.map((record) => record.id)])] });
+    await defer(deps.storage, owner, request.inputs);
     await deps.clearCaches();
     // What it rebuilds is written by the rebuild (finishErasure), under ids not drawn yet.
     return { erased: report.erased, regenerated: report.regenerated.map(({ from }) => ({ from, to: null })) };
   };
-  const deletesOnly = store.eraseByDeleting !== undefined && !request.finishes && deleteInputs.length === changed.length && !request.redactExcerpts && !request.forgotten;
+  // The rebuild itself needs room: it is never made by deletes.
+  const mayDelete = !request.finishes;
   // An erasure already waiting for its rebuild: this one too is made by deletes, the rebuild follows both.
-  if (deletesOnly && (await store.erasurePending?.(owner))) return byDeleting();
+  if (mayDelete && (await store.erasurePending?.(owner))) return byDeleting();
   try {
     await write.commit(
       withLineage(
@@ -185,6 +197,7 @@ export async function applyErasure(deps: ForgetDeps, owner: Owner, write: OwnerW
           creates: created,
           deleteInputs,
           rewriteInputs: changed.flatMap(([seq, input]) => (input === null ? [] : [{ ...input, seq }])),
+          ...(request.prunes?.length ? { inputs: [...request.prunes] } : {}),
           ...(request.revoke ? { revoke: request.revoke } : {}),
           ...(request.redactExcerpts ? { redactExcerpts: request.redactExcerpts } : {}),
           ...(request.finishes ? { finishesErasure: true } : {}),
@@ -194,7 +207,7 @@ export async function applyErasure(deps: ForgetDeps, owner: Owner, write: OwnerW
       ),
     );
   } catch (error) {
-    if (deletesOnly && error instanceof QuotaError) return byDeleting();
+    if (mayDelete && deletesInstead(store, error)) return byDeleting();
     throw error;
   }
   await deps.clearCaches();
@@ -206,8 +219,12 @@ export async function applyErasure(deps: ForgetDeps, owner: Owner, write: OwnerW
  * replayed from the beginning, and the store made equal to the replay, as forgetSource does. It
  * writes the memories the erasure deleted because other sources support them too.
  */
-export function finishErasure(deps: ForgetDeps, owner: Owner, write: OwnerWrite): Promise<ForgetReport> {
-  return applyErasure(deps, owner, write, { inputs: new Map(), sourceIds: new Set(), reads: [], touches: () => true, finishes: true });
+export async function finishErasure(deps: ForgetDeps, owner: Owner, write: OwnerWrite): Promise<ForgetReport> {
+  // With what this instance holds for it: the inputs forget rewrote and the prunes (full-disk-erasure.ts).
+  const deferred = await deferredInputs(deps.storage, owner);
+  const report = await applyErasure(deps, owner, write, { inputs: deferred.rewrites, prunes: deferred.prunes, sourceIds: new Set(), reads: [], touches: () => true, finishes: true });
+  settle(deps.storage, owner);
+  return report;
 }
 
 /** Where a replay starts: the last checkpoint before input `first` (or none), and the stored inputs after it. */
@@ -247,14 +264,16 @@ async function erasureReads(store: Storage['records'], owner: Owner, sourceIds: 
 async function regenerate(
   deps: ForgetDeps,
   owner: Owner,
-  state: { changed: ReadonlyMap<number, InputRow | null>; touched: readonly MemoryRecord[]; all: readonly MemoryRecord[]; start: ReplayStart | undefined; removed?: readonly InputRow[] },
+  state: { changed: ReadonlyMap<number, InputRow | null>; prunes: readonly PruneInput[]; touched: readonly MemoryRecord[]; all: readonly MemoryRecord[]; start: ReplayStart | undefined; removed?: readonly InputRow[] },
   sourceIds: ReadonlySet<string>,
 ): Promise<MemoryRecord[]> {
   const { changed, touched, all } = state;
   if (changed.size === 0 && touched.length === 0) return [...all];
   // No stored input changed, yet records are touched: from the beginning.
   const start = state.start ?? (await replayStart(deps, owner, undefined));
-  const inputs = start.inputs.flatMap((input) => (changed.has(input.seq!) ? (changed.get(input.seq!) ?? []) : [input]));
+  // A rewrite of an input an erasure on a full disk deleted takes its place again (full-disk-erasure.ts).
+  const rewrites = new Map([...changed].flatMap(([seq, input]) => (input === null ? [] : [[seq, { ...input, seq }] as const])));
+  const inputs = [...withDeferred(start.inputs, { rewrites, prunes: [] }).flatMap((input) => (changed.has(input.seq!) ? (changed.get(input.seq!) ?? []) : [input])), ...state.prunes];
   // Prunes stay in the replay, at their times: a pruned memory must not come back.
   const kept = inputs.filter((input) => input.kind === 'prune' || (!sourceIds.has(input.source.id) && input.scope !== 'app'));
   const pinned = new Set(all.filter((record) => record.pinned && record.invalidatedAt === undefined).map(pinKey));

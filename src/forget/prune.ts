@@ -1,11 +1,13 @@
 /**
  * Decay pruning: memories whose decayed confidence fell below a floor are invalidated
  * (history event `pruned`) and no longer retrieved. Tombstones keep their text: pruning is
- * forgetting by age, not erasure; use forgetSource to erase.
+ * forgetting by age, not erasure; use forgetSource to erase. On a full disk the pruned memories
+ * are deleted instead, and the prune's record waits for the rebuild (full-disk-erasure.ts).
  */
 import { decayedConfidence, type MemoryRecord } from '../schema';
 import type { Owner, PruneInput, Storage } from '../storage/contract';
 import { writeOwner, type OwnerWrite } from '../storage/write-owner';
+import { defer, deletesInstead } from './full-disk-erasure';
 
 export interface PruneReport {
   /** Each pruned memory with the decayed confidence it had. */
@@ -55,9 +57,21 @@ async function pruneOnce(deps: PruneDeps, owner: Owner, floor: number, write: Ow
   // Recorded even when nothing goes now: replayed without a revoked source, the same call
   // may prune what that source had kept fresh.
   const input: PruneInput = { userId: owner.userId, appName: owner.appName, at: now, kind: 'prune', floor };
-  await write.commit({ records, inputs: [input] });
-  return {
+  const report = {
     pruned: doomed.map(({ record, decayed }) => ({ id: record.id, content: record.content, decayedConfidence: decayed })),
     remaining: active.length - doomed.length,
   };
+  // On a full disk (or with an erasure made there waiting for its rebuild) the pruned memories
+  // are deleted, and the prune's record waits for the rebuild, which replays it (full-disk-erasure.ts).
+  if (!(await store.erasurePending?.(owner))) {
+    try {
+      await write.commit({ records, inputs: [input] });
+      return report;
+    } catch (error) {
+      if (!deletesInstead(store, error)) throw error;
+    }
+  }
+  await store.eraseByDeleting!(owner, write.versions, { deleteInputs: [], memoryIds: records.map((record) => record.id) });
+  await defer(deps.storage, owner, new Map(), input);
+  return report;
 }

@@ -11,15 +11,18 @@
  *   its excerpt. The other facts of the sentence stay, with their own words.
  * - The input's candidates are stored explicitly afterwards (never re-extracted from the
  *   redacted text): the input is the suppression, stored, exported and imported with it.
+ * - A span leaves no mark: it is cut out with the joining word and punctuation it leaves
+ *   dangling (storage/redaction.ts), and a message left without a word goes.
  * - A candidate whose text keeps nothing durable once redacted (an episode of the forgotten
- *   sentence alone: "[forgotten]") leaves the input too: no replay makes a memory of the marks.
+ *   sentence alone) leaves the input too, and an input left with no candidate and no message
+ *   goes whole: no replay makes a memory of what is left.
  * - Spans are redacted by the one rule of storage/redaction.ts.
  */
 import { episodeText } from '../episode/episode';
 import { EPISODE_TOPIC } from '../extract/topics';
 import type { Candidate, ChatMessage } from '../schema';
 import type { WriteInput } from '../storage/contract';
-import { createRedactor, keepsNothing } from '../storage/redaction';
+import { createRedactor, keepsNothing, type Redactor } from '../storage/redaction';
 import { sameClaimKey } from '../text';
 import { factSpans } from './fact-span';
 
@@ -75,8 +78,9 @@ export function takeOutFact(input: WriteInput, candidates: readonly Candidate[],
     .filter(({ candidate }) => !isFact(candidate))
     .map(({ candidate, index }) => ({ index, was: candidate.content, candidate: { ...candidate, content: redact.text(candidate.content), excerpt: redact.excerpt(candidate.excerpt) } }))
     .filter(({ candidate, was }) => candidate.content === was || !keepsNothing(candidate.content));
-  if (input.kind === 'remember' && kept.length === 0) return { input: null, spans, removed: removed.length };
-  const messages: ChatMessage[] = input.messages.map((message) => ({ ...message, content: redact.text(message.content) }));
+  const messages = redactMessages(input.messages, redact);
+  // Nothing of it left to keep: no fact, no word of a message.
+  if (kept.length === 0 && (input.kind === 'remember' || messages.length === 0)) return { input: null, spans, removed: removed.length };
   const { fact, pending, ...restOfInput } = input;
   const indexOf = new Map(kept.map(({ index }, at) => [index, at]));
   // A held write's pending entries follow their candidates; one whose candidate went goes with it.
@@ -94,6 +98,11 @@ export function takeOutFact(input: WriteInput, candidates: readonly Candidate[],
   };
 }
 
+/** The messages with the spans taken out (storage/redaction.ts); a message that keeps no word goes. */
+export function redactMessages(messages: readonly ChatMessage[], redactor: Redactor): ChatMessage[] {
+  return messages.map((message) => ({ ...message, content: redactor.text(message.content) })).filter((message) => message.content.trim() !== '');
+}
+
 /**
  * `input` with `spans` redacted wherever it holds them (another input of the source that quotes a
  * sentence a fact was taken out of); undefined when it holds none, null when nothing of it is left
@@ -107,6 +116,6 @@ export function redactInput(input: WriteInput, spans: readonly string[]): WriteI
     (input.candidates ?? []).some((candidate) => redactor.quotes(candidate.content) || redactor.quotes(candidate.excerpt)) ||
     (input.fact !== undefined && redactor.quotes(input.fact.content));
   if (!quoted) return undefined;
-  if (input.candidates === undefined) return { ...input, messages: input.messages.map((message) => ({ ...message, content: redactor.text(message.content) })) };
+  if (input.candidates === undefined) return { ...input, messages: redactMessages(input.messages, redactor) };
   return takeOutFact(input, input.candidates, () => false, { extraSpans: spans }).input;
 }

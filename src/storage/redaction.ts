@@ -3,7 +3,8 @@
  * erasure plan and every backend's commit (`Commit.redactExcerpts`) share.
  *
  * - A span is matched with its whitespace folded and case ignored (an episode folds runs of
- *   spaces), and each occurrence becomes {@link FORGOTTEN_SPAN}. Matching is a plain search
+ *   spaces), and each occurrence is cut out with no mark in its place, with the joining word and
+ *   punctuation it leaves dangling ({@link cutOut}), so the rest reads as sentences. Matching is a plain search
  *   (indexOf) in a folded copy of the text with a map back to the original's indices, never a
  *   pattern built from the span: an episode's span is a whole turn (up to 100,000 characters),
  *   and a pattern that long is refused by the engine. The map also keeps letters whose lower case
@@ -13,12 +14,12 @@
  * - A span that ends in "…" (a cut text: an episode of a long turn, a capped excerpt) is matched
  *   by what comes before the "…": the stored message holds that much of it, then goes on (its
  *   end may fall inside a word).
- * - An excerpt that lies inside a span quotes the forgotten text: it is redacted whole.
+ * - An excerpt that lies inside a span quotes the forgotten text: it is blanked whole ('').
  * - Spans shorter than {@link MIN_SPAN} are not looked for: a word or two would redact
  *   unrelated speech.
  */
 
-/** What a redacted span of a stored message reads as. */
+/** What a redacted span read as in rows written by earlier releases (no redaction writes it now): {@link keepsNothing} still reads it. */
 export const FORGOTTEN_SPAN = '[forgotten]';
 
 const MIN_SPAN = 3;
@@ -85,7 +86,7 @@ function findIn(hay: Folded, needle: Needle, at: number): [number, number] | nul
 export interface Redactor {
   /** `text` with every occurrence of a span replaced. */
   text(text: string): string;
-  /** An excerpt redacted: whole when it lies inside a span, else its occurrences. */
+  /** An excerpt redacted: blank ('') when it lies inside a span, else its occurrences cut out. */
   excerpt(excerpt: string): string;
   /** Whether `text` holds a span or lies inside one. */
   quotes(text: string): boolean;
@@ -117,18 +118,9 @@ export function createRedactor(spans: readonly string[]): Redactor {
     folds ??= needles.map((span) => foldWithMap(span.key));
     return folds.some((span) => findIn(span, needle, 0) !== null);
   };
-  const text = (value: string) => {
-    let out = '';
-    let from = 0;
-    for (const [start, end] of occurrences(value)) {
-      out += value.slice(from, start) + FORGOTTEN_SPAN;
-      from = end;
-    }
-    return out + value.slice(from);
-  };
   return {
-    text,
-    excerpt: (value) => (value !== '' && inside(value) ? FORGOTTEN_SPAN : text(value)),
+    text: (value) => cutOut(value, occurrences(value)),
+    excerpt: (value) => (value !== '' && inside(value) ? '' : cutOut(value, occurrences(value))),
     quotes: (value) => {
       if (needles.length === 0) return false;
       const hay = foldWithMap(value);
@@ -137,12 +129,84 @@ export function createRedactor(spans: readonly string[]): Redactor {
   };
 }
 
+/** The words that join one clause to the next. */
+const JOINING = 'and|but|or|so|also|plus|then|while|whereas|although|though|because';
+
+/** What a span that opened its sentence leaves dangling after it: spaces, a comma or dash, a joining word ("… and I'm vegetarian"). */
+const DANGLING_AFTER = new RegExp(`^[\\s,;:—–-]*(?:(?:${JOINING})(?![\\p{L}\\p{N}])[\\s,]*)?`, 'iu');
+
+/** A joining word at the end of a text (looked for in its last few characters only). */
+const JOINING_AT_END = new RegExp(`(?<![\\p{L}\\p{N}])(?:${JOINING})$`, 'iu');
+
+/** Spaces, commas and dashes: what is trimmed around a joining word a span left dangling. */
+const LOOSE = /[\s,;:—–-]/u;
+
+/** `text` less its trailing {@link LOOSE} characters (a loop, not a pattern anchored at the end: linear on a long run of spaces). */
+function trimLoose(text: string): string {
+  let end = text.length;
+  while (end > 0 && LOOSE.test(text[end - 1]!)) end--;
+  return text.slice(0, end);
+}
+
+/** What a span inside its sentence leaves dangling before it goes: a joining word, a comma or dash, spaces ("I live in Berlin and …"). */
+function dropDanglingBefore(text: string): string {
+  const trimmed = trimLoose(text);
+  const joint = JOINING_AT_END.exec(trimmed.slice(-10))?.[0];
+  return joint === undefined ? trimmed : trimLoose(trimmed.slice(0, -joint.length));
+}
+
+/** Whether what follows `text` starts a sentence: it is empty, or ends a sentence or a line (then spaces). */
+function sentenceEnded(text: string): boolean {
+  const head = text.trimEnd();
+  return head === '' || /[.!?…]$/u.test(head) || text.slice(head.length).includes('\n');
+}
+
+/**
+ * `value` with the [start, end) `spans` (in order, not overlapping) taken out, and with each the
+ * joining word and punctuation it leaves dangling, so the rest reads as sentences: "I live in
+ * Berlin and I'm vegetarian." less "I live in Berlin" is "I'm vegetarian.", less "I'm vegetarian"
+ * it is "I live in Berlin.". A span that was a sentence of its own goes with its end (". ").
+ */
+function cutOut(value: string, spans: readonly (readonly [number, number])[]): string {
+  let out = '';
+  let from = 0;
+  let capitalize = false;
+  spans.forEach(([start, end], i) => {
+    const between = value.slice(from, start);
+    out += capitalize ? upperFirst(between) : between;
+    capitalize = false;
+    const rest = value.slice(end, spans[i + 1]?.[0] ?? value.length);
+    if (sentenceEnded(out)) {
+      // It opened a sentence: its own end goes with it, or what joined it to the rest of the sentence.
+      const stop = /^\s*[.!?…]+\s*/u.exec(rest)?.[0];
+      const joint = stop === undefined ? DANGLING_AFTER.exec(rest)![0] : stop;
+      capitalize = stop === undefined && /\S/u.test(joint);
+      from = end + joint.length;
+      if (from === value.length) out = out.trimEnd();
+      return;
+    }
+    // Inside a sentence: what joined it to the words before goes; the sentence's end stays (the span's own, when it took it).
+    out = dropDanglingBefore(out);
+    const ending = /[.!?…]+$/u.exec(value.slice(start, end))?.[0];
+    if (ending !== undefined && !/^\s*[.!?…]/u.test(rest)) out += ending;
+    from = end;
+    if (/^[\p{L}\p{N}]/u.test(rest)) out += ' ';
+  });
+  const tail = value.slice(from);
+  return out + (capitalize ? upperFirst(tail) : tail);
+}
+
+/** `text` with its first letter in upper case (the start of a sentence a span's removal made). */
+function upperFirst(text: string): string {
+  return text.replace(/^(\s*)(\p{Ll})/u, (_, space: string, letter: string) => space + letter.toUpperCase());
+}
+
 /** Words that join clauses: what is left of a redacted text when only they remain holds nothing of what was said. */
 const JOINERS = new Set(['and', 'but', 'or', 'so', 'also', 'then', 'too', 'plus', 'while', 'because']);
 
 /**
- * Whether a redacted text keeps nothing durable: once its {@link FORGOTTEN_SPAN}s are out, no
- * word is left but joiners ("and", "but"), only punctuation, marks and spaces. A memory (an
+ * Whether a redacted text keeps nothing durable: no word is left but joiners ("and", "but"), only
+ * punctuation, marks and spaces (and the {@link FORGOTTEN_SPAN}s of rows from earlier releases). A memory (an
  * episode, a summary) whose text is that is not kept: it would list and inject the marks alone.
  */
 export function keepsNothing(text: string): boolean {

@@ -21,7 +21,8 @@ import type { InputRow, Owner, Storage, WriteInput } from '../storage/contract';
 import { writeOwner, type OwnerWrite } from '../storage/write-owner';
 import { createRedactor, type Redactor } from '../storage/redaction';
 import { EPISODE_TOPIC } from '../extract/topics';
-import { spansOf } from '../forget/take-out';
+import { takeOutFact } from '../forget/take-out';
+import { blankText } from '../forget/erasure-text';
 
 export interface UndoDeps {
   storage: Storage;
@@ -73,13 +74,13 @@ function checkUntouched(memory: MemoryRecord): void {
 }
 
 /** The stored input whose write made `memory` (its newest source, at that time), the candidate of it, and the input's other candidates. */
-async function inputOf(deps: UndoDeps, memory: MemoryRecord, owner: Owner): Promise<{ input: InputRow & WriteInput; fact: Candidate; rest: Candidate[] }> {
+async function inputOf(deps: UndoDeps, memory: MemoryRecord, owner: Owner): Promise<{ input: InputRow & WriteInput; fact: Candidate; candidates: Candidate[] }> {
   const source = memory.sources.at(-1)!;
   const inputs = (await deps.storage.records.inputsOf(owner, source.id)).filter((input): input is InputRow & WriteInput => input.kind !== 'prune' && input.at === source.at);
   for (const input of inputs.reverse()) {
     const candidates = input.candidates ?? (await deps.candidatesOf(input));
     const index = candidates.findIndex((candidate) => candidate.topic === memory.topic && candidate.content === memory.content);
-    if (index >= 0) return { input, fact: candidates[index]!, rest: candidates.filter((_, i) => i !== index) };
+    if (index >= 0) return { input, fact: candidates[index]!, candidates };
   }
   throw new ConflictError(`cannot undo: the write that made memory '${memory.id}' (source '${source.id}' at ${new Date(source.at).toISOString()}) is no longer stored, so its fact cannot be taken out of it`);
 }
@@ -127,7 +128,7 @@ async function undoOnce(deps: UndoDeps, operation: Operation, owner: Owner, writ
   const copy = operation.action === 'CREATE' && read.memory.invalidatedAt !== undefined ? await restoredCopyOf(store, owner, read.memory) : undefined;
   if (copy === undefined) checkUntouched(read.memory);
   const memory = copy ?? read.memory;
-  const { input, fact, rest } = await inputOf(deps, memory, owner);
+  const { input, fact, candidates } = await inputOf(deps, memory, owner);
   const now = deps.clock();
   const removed: MemoryRecord = {
     ...memory,
@@ -143,40 +144,98 @@ async function undoOnce(deps: UndoDeps, operation: Operation, owner: Owner, writ
   const restored = target && reactivated(target, deps.newId(), `restored: '${target.id}' as it was before the undone update '${memory.id}'`, now);
   // The fact leaves its input, with where it was said; an input left with no fact goes whole.
   const log = await store.inputs(owner);
-  const { reduced, redactor } = withoutFact(input, fact, rest);
-  const planned = activeSet([...(await store.list(owner, { scopes: ['user', 'session'], includeInvalid: false })).filter((record) => record.id !== memory.id), ...(restored ? [restored] : [])]);
+  const { reduced, redactor } = withoutFact(input, fact, candidates);
+  const active = await store.list(owner, { scopes: ['user', 'session'], includeInvalid: false });
   // The undo must leave what a store without the fact would hold, with the rest of the input
   // where it was and (as the commit stores it) after the later inputs alike.
   const orders = [log.flatMap((row) => (row.seq === input.seq ? reduced : [row])), ...(reduced.length && log.at(-1)!.seq !== input.seq ? [[...log.filter((row) => row.seq !== input.seq), ...reduced]] : [])];
-  for (const order of orders) {
-    const expected = activeSet((await deps.replay(order)).values());
+  const replays = await Promise.all(orders.map((order) => deps.replay(order)));
+  // The turn's episode loses the fact's clause too: rebuilt from the replay, or retired when nothing is left of it.
+  const episodes = redactEpisodes({ active, input, redactor, replayed: [...replays[0]!.values()], now, newId: deps.newId });
+  const planned = activeSet([...active.filter((record) => record.id !== memory.id && !episodes.retired.has(record.id)), ...(restored ? [restored] : []), ...episodes.rebuilt]);
+  for (const replayed of replays) {
+    const expected = activeSet(replayed.values());
     if (!sameSet(expected, planned)) {
       throw new ConflictError(`cannot undo: later writes were decided with memory '${memory.id}' in place (${difference(expected, planned).join('; ')}); undo those first`);
     }
   }
-  const written = [removed, ...(restored ? [restored] : [])];
+  const written = [removed, ...(restored ? [restored] : []), ...episodes.writes];
   // The fact's excerpt leaves every memory's source rows that quote it (the sentence's other
-  // facts' included), not only the record's summary of them: nothing is left to quote it.
+  // facts' included), not only the record's summary of them: nothing is left to quote it. So
+  // do the turn's excerpts the retired episodes held.
   const said = memory.sources.at(-1);
-  const blank = said !== undefined && said.excerpt !== '' && (reduced.length === 0 || redactor.quotes(said.excerpt)) ? { redactExcerpts: { ...owner, sourceIds: [said.id], excerpts: [said.excerpt] } } : {};
-  await write.commit({ records: written, creates: restored ? [restored.id] : [], inputs: reduced, deleteInputs: [input.seq!], inputsBaseVersion: write.versions.get(write.partition)!, ...blank });
+  const excerpts = [...(said !== undefined && said.excerpt !== '' && (reduced.length === 0 || redactor.quotes(said.excerpt)) ? [said.excerpt] : []), ...episodes.excerpts];
+  const blank = said !== undefined && excerpts.length > 0 ? { redactExcerpts: { ...owner, sourceIds: [said.id], excerpts: [...new Set(excerpts)] } } : {};
+  await write.commit({
+    records: written,
+    creates: [...(restored ? [restored.id] : []), ...episodes.rebuilt.map((record) => record.id)],
+    inputs: reduced,
+    deleteInputs: [input.seq!],
+    inputsBaseVersion: write.versions.get(write.partition)!,
+    ...blank,
+  });
   return { removed: memory.id, restored: restored ? { from: target!.id, to: restored.id } : null };
 }
 
 /**
- * `input` without the undone `fact` (its other candidates `rest`): none left, it goes whole;
- * else its candidate leaves, and the span it was said in (forget/take-out.ts `spansOf`: the
+ * `input` without the undone `fact` (one of its `candidates`), as forget takes a fact out
+ * (forget/take-out.ts `takeOutFact`): its candidate leaves, and the span it was said in (the
  * clauses of its excerpt that state it apart from the other facts of the sentence, the whole
- * excerpt when it was said alone) leaves the messages and the other facts' excerpts. An
- * episode's candidate keeps its text: the turn's episode is a memory of its own, which its own
- * undo or forget takes out.
+ * excerpt when it was said alone) leaves the messages, the other facts' excerpts and the turn's
+ * episode, cut out with the joining words it leaves dangling. An input left with no fact goes whole.
  */
-function withoutFact(input: InputRow & WriteInput, fact: Candidate, rest: readonly Candidate[]): { reduced: InputRow[]; redactor: Redactor } {
-  const redactor = createRedactor(spansOf(fact, input.messages, rest).filter((span) => span.trim() !== ''));
-  if (rest.length === 0) return { reduced: [], redactor };
-  const candidates = rest.map((candidate) => (candidate.topic === EPISODE_TOPIC ? candidate : { ...candidate, excerpt: redactor.excerpt(candidate.excerpt) }));
-  const messages = input.messages.map((message) => ({ ...message, content: redactor.text(message.content) }));
-  return { reduced: [{ ...withoutSeq(input), messages, candidates }], redactor };
+function withoutFact(input: InputRow & WriteInput, fact: Candidate, candidates: readonly Candidate[]): { reduced: InputRow[]; redactor: Redactor } {
+  const taken = takeOutFact(input, candidates, (candidate) => candidate === fact);
+  const redactor = createRedactor(taken.spans);
+  const facts = taken.input?.candidates?.filter((candidate) => candidate.topic !== EPISODE_TOPIC) ?? [];
+  if (taken.input === null || facts.length === 0) return { reduced: [], redactor };
+  return { reduced: [withoutSeq(taken.input as InputRow & WriteInput)], redactor };
+}
+
+/** What happens to the active episodes of the undone fact's turn ({@link redactEpisodes}). */
+interface EpisodeChanges {
+  /** Stored episodes that quoted the fact's span: they go. */
+  retired: ReadonlySet<string>;
+  /** Their rebuilt versions (the turn less the span), under new ids. */
+  rebuilt: MemoryRecord[];
+  /** Every record to write: the retired tombstones (without text) and the rebuilt episodes. */
+  writes: MemoryRecord[];
+  /** The source excerpts the retired episodes held that quote the span: blanked in every row. */
+  excerpts: string[];
+}
+
+/**
+ * The active episodes of `input`'s turn whose text quotes the undone fact's span: each is
+ * retired, a tombstone without text (as forget retires a record whose text goes), superseded by
+ * the episode the replay without the fact made of the rest of the turn, when it made one.
+ */
+function redactEpisodes(state: { active: readonly MemoryRecord[]; input: InputRow & WriteInput; redactor: Redactor; replayed: readonly MemoryRecord[]; now: number; newId: () => string }): EpisodeChanges {
+  const { active, input, redactor, replayed, now, newId } = state;
+  const ofTurn = (record: MemoryRecord) => record.topic === EPISODE_TOPIC && record.sources.some((source) => source.id === input.source.id && source.at === input.at);
+  const stale = active.filter((record) => ofTurn(record) && redactor.quotes(record.content));
+  const out: EpisodeChanges = { retired: new Set(stale.map((record) => record.id)), rebuilt: [], writes: [], excerpts: [] };
+  const blanks = (source: MemoryRecord['sources'][number]) => source.excerpt !== '' && redactor.excerpt(source.excerpt) !== source.excerpt;
+  for (const record of stale) {
+    const content = redactor.text(record.content);
+    const twin = replayed.find((candidate) => candidate.invalidatedAt === undefined && ofTurn(candidate) && candidate.content === content && candidate.scope === record.scope);
+    const rebuilt = twin && {
+      ...twin,
+      id: newId(),
+      history: [
+        ...twin.history.map(({ related: _related, ...entry }) => ({ ...entry, reason: entry.event })),
+        { at: now, event: 'regenerated' as const, reason: `undone fact's words cut out of the turn, replacing ${record.id}`, related: record.id },
+      ],
+    };
+    const blanked = blankText(record, blanks);
+    const reason = rebuilt ? `the undone fact's words left the turn; rebuilt as ${rebuilt.id}` : "the undone fact's words left the turn, and nothing of it is left";
+    out.writes.push({ ...blanked, invalidatedAt: now, ...(rebuilt ? { supersededBy: rebuilt.id } : {}), history: [...blanked.history, { at: now, event: 'regenerated', reason, ...(rebuilt ? { related: rebuilt.id } : {}) }] });
+    if (rebuilt) {
+      out.rebuilt.push(rebuilt);
+      out.writes.push(rebuilt);
+    }
+    out.excerpts.push(...record.sources.filter(blanks).map((source) => source.excerpt));
+  }
+  return out;
 }
 
 /**

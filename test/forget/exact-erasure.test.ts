@@ -189,15 +189,30 @@ describe('no redaction leaves a memory of marks alone', () => {
     const retired = (await test.memory.list({ ...owner, includeInvalid: true })).find((record) => record.id === episode.id)!;
     expect(retired.invalidatedAt).toBeDefined();
     expect(retired.history.at(-1)?.event).toBe('regenerated');
-    // The stored input keeps the message as marks, and no candidate a replay would make the episode again from.
-    expect((await test.memory.export(owner)).inputs.map((input) => ('candidates' in input ? input.candidates : undefined))).toEqual([[]]);
+    // The stored input keeps nothing of the message, and no candidate a replay would make the episode again from.
+    const { inputs } = await test.memory.export(owner);
+    expect(inputs.flatMap((input) => ('candidates' in input ? (input.candidates ?? []) : []))).toEqual([]);
+    expect(JSON.stringify(inputs)).not.toContain('shrimp');
+    expect(await findInDatabases(test.factory, '[forgotten]')).toEqual([]);
   });
 
-  it('keeps the other fact\'s words in the episode of "I live in Berlin and I\'m vegetarian." when one fact is forgotten', async () => {
-    const test = await open({ episodes: true });
-    await test.memory.ingest([{ role: 'user', content: "I live in Berlin and I'm vegetarian." }], { ...owner, sessionId: 'c1', source: implicit('s1') });
-    await test.memory.forget(factOf(await test.memory.list(owner), 'vegetarian')!.id, owner);
-    const episode = (await test.memory.list(owner)).find((record) => record.topic === EPISODE_TOPIC);
-    expect(episode?.content).toBe('I live in Berlin and [forgotten]');
-  });
+  for (const [forgotten, kept] of [
+    ['vegetarian', 'I live in Berlin.'],
+    ['Berlin', "I'm vegetarian."],
+  ] as const) {
+    it(`leaves the episode of "I live in Berlin and I'm vegetarian." reading "${kept}" when the ${forgotten} fact is forgotten, with no mark in any row`, async () => {
+      const test = await open({ episodes: true });
+      await test.memory.ingest([{ role: 'user', content: "I live in Berlin and I'm vegetarian." }], { ...owner, sessionId: 'c1', source: implicit('s1') });
+      await test.memory.forget(factOf(await test.memory.list(owner), forgotten)!.id, owner);
+      const after = await test.memory.list(owner);
+      expect(after.filter((record) => record.topic === EPISODE_TOPIC).map((record) => record.content)).toEqual([kept]);
+      expect(facts(after)).toHaveLength(1);
+      expect(await findInDatabases(test.factory, '[forgotten]')).toEqual([]);
+      expect(await findInDatabases(test.factory, forgotten)).toEqual([]);
+      expect(await visible(test)).not.toContain('[forgotten]');
+      const block = test.memory.inject('You are helpful.', await test.memory.retrieve('what do you know about me?', owner));
+      expect(block).toContain(kept.slice(0, -1));
+      expect(block).not.toContain('[forgotten]');
+    });
+  }
 });

@@ -45,8 +45,8 @@ describe('factSpans (where one fact of a sentence was said)', () => {
 describe('the redactor', () => {
   it('redacts a span only where it stands as words of its own, not inside longer words', () => {
     const redact = createRedactor(['art', 'a cat']);
-    expect(redact.text('I work at a startup that plans parties, and I love art.')).toBe(`I work at a startup that plans parties, and I love ${FORGOTTEN_SPAN}.`);
-    expect(redact.text('In a category of its own: a cat.')).toBe(`In a category of its own: ${FORGOTTEN_SPAN}.`);
+    expect(redact.text('I work at a startup that plans parties, and I love art.')).toBe('I work at a startup that plans parties, and I love.');
+    expect(redact.text('In a category of its own: a cat.')).toBe('In a category of its own.');
     expect(redact.quotes('a startup party planner')).toBe(false);
     expect(redact.excerpt('party')).toBe('party');
   });
@@ -54,13 +54,27 @@ describe('the redactor', () => {
   it('redacts a span of thousands of words (an episode of a long turn)', () => {
     const turn = Array.from({ length: 5_000 }, (_, i) => `word${i}`).join(' ');
     const redact = createRedactor([turn]);
-    expect(redact.text(`Before. ${turn.replace(/ /g, '\n  ')} After.`)).toBe(`Before. ${FORGOTTEN_SPAN} After.`);
+    expect(redact.text(`Before. ${turn.replace(/ /g, '\n  ')} After.`)).toBe('Before. After.');
     expect(redact.quotes(turn.toUpperCase())).toBe(true);
   });
 
   it('matches "İ" whatever the case, and a cut span by what precedes its "…"', () => {
-    expect(createRedactor(['I live in İstanbul.']).text('Well. I LIVE in İstanbul. Yes.')).toBe(`Well. ${FORGOTTEN_SPAN} Yes.`);
-    expect(createRedactor(['I walked to the café by the river…']).text('I walked to the café by the river and back.')).toBe(`${FORGOTTEN_SPAN} and back.`);
+    expect(createRedactor(['I live in İstanbul.']).text('Well. I LIVE in İstanbul. Yes.')).toBe('Well. Yes.');
+    expect(createRedactor(['I walked to the café by the river…']).text('I walked to the café by the river and back.')).toBe('Back.');
+  });
+
+  it('takes a span out with the joining word and punctuation it leaves dangling, and leaves no mark', () => {
+    const sentence = "I live in Berlin and I'm vegetarian.";
+    expect(createRedactor(['I live in Berlin']).text(sentence)).toBe("I'm vegetarian.");
+    expect(createRedactor(["I'm vegetarian"]).text(sentence)).toBe('I live in Berlin.');
+    expect(createRedactor(["I'm vegetarian."]).text(sentence)).toBe('I live in Berlin.');
+    expect(createRedactor(['My aunt Rosa lives in Porto']).text('My aunt Rosa lives in Porto and my uncle Jim lives in Faro.')).toBe('My uncle Jim lives in Faro.');
+    expect(createRedactor(['I play squash']).text('I like tea, I play squash, and I like jazz.')).toBe('I like tea, and I like jazz.');
+    expect(createRedactor(["I'm allergic to shrimp."]).text("Hi! I'm allergic to shrimp. Thanks.")).toBe('Hi! Thanks.');
+    expect(createRedactor(['I play squash']).text('I play squash.\nI like jazz.')).toBe('I like jazz.');
+    // An excerpt inside a span goes whole: it quotes nothing else.
+    expect(createRedactor([sentence]).excerpt('I live in Berlin')).toBe('');
+    for (const text of [sentence, 'I play squash, Berlin and I live in Berlin!']) expect(createRedactor(['I live in Berlin', 'squash']).text(text)).not.toContain(FORGOTTEN_SPAN);
   });
 
   it('says a text of marks, punctuation and joining words keeps nothing', () => {
@@ -68,5 +82,7 @@ describe('the redactor', () => {
     expect(keepsNothing(`${FORGOTTEN_SPAN} and ${FORGOTTEN_SPAN}!`)).toBe(true);
     expect(keepsNothing(`${FORGOTTEN_SPAN} and I play squash.`)).toBe(false);
     expect(keepsNothing('🦊 42')).toBe(false);
+    expect(keepsNothing(createRedactor(["I'm allergic to shrimp"]).text("I'm allergic to shrimp."))).toBe(true);
+    expect(keepsNothing(createRedactor(['I play the drums']).text('I play the drums and also.'))).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Erasure on a full disk (issue 41, item 4): with every add and put refused (test/helpers/full-disk.ts,
- * Chromium's behaviour at an exhausted quota), forgetSource still erases. Its transaction only
+ * Chromium's behaviour at an exhausted quota), forgetSource, forget(id) and prune still work. Each transaction only
  * deletes; what it must rebuild is written by the owner's next write once there is room, and until
  * then no read shows the erased text or a memory only the erased source supported.
  */
@@ -26,7 +26,7 @@ async function fillStore({ memory, clock }: TestMemory): Promise<void> {
   clock.advance(DAY);
 }
 
-const hits = async (test: TestMemory) => (await findInDatabases(test.factory, CANARY)).map((row) => row.store);
+const hits = async (test: TestMemory, needle = CANARY) => (await findInDatabases(test.factory, needle)).map((row) => row.store);
 
 /** A memory with the store filled, on a disk that fills when the test says (`disk`), closed after the test. */
 const opened = new Set<TestMemory>();
@@ -97,5 +97,76 @@ describe('forgetSource on a full disk', () => {
     disk.full = false;
     await test.memory.forgetSource('canary', owner);
     expect(await hits(test)).toEqual([]);
+  });
+});
+
+describe('forget(id) and prune on a full disk', () => {
+  const DRUMS = 'Zqxdrumcanary';
+  const remember = (test: TestMemory, content: string, id: string) => test.memory.remember({ content, topic: 'other' }, { ...owner, source: { type: 'user_explicit', id } });
+  /** The store filled, then a turn of two facts, one of which (the drums) holds the canary. */
+  async function openTwoFacts(disk?: Disk): Promise<TestMemory> {
+    const test = await open(disk);
+    await test.memory.ingest([{ role: 'user', content: `I play the drums in ${DRUMS} and I'm allergic to dust.` }], { ...owner, sessionId: 'e', source: { type: 'user_explicit', id: 'two' } });
+    test.clock.advance(DAY);
+    return test;
+  }
+  const factOf = <R extends { topic: string; content: string }>(records: readonly R[], needle: string) => records.find((record) => record.topic !== 'episode' && record.content.includes(needle));
+
+  it('forgets one fact of a two-fact sentence with deletes alone; the sibling survives the rebuild, as online', async () => {
+    const control = await openTwoFacts();
+    await control.memory.forget(factOf(await control.memory.list(owner), DRUMS)!.id, owner);
+    expect(factOf(await control.memory.list(owner), 'dust')).toBeDefined();
+
+    const disk = createDisk();
+    const test = await openTwoFacts(disk);
+    const drums = factOf(await test.memory.list(owner), DRUMS)!;
+    expect(drums).toBeDefined();
+    disk.full = true;
+    const report = await test.memory.forget(drums.id, owner);
+    expect(report.erased).toContain(drums.id);
+    // Nothing of it is stored, and no read shows it, until and after the rebuild.
+    expect(await hits(test, DRUMS)).toEqual([]);
+    expect(JSON.stringify(await test.memory.list({ ...owner, includeInvalid: true }))).not.toContain(DRUMS);
+    expect(JSON.stringify(await test.memory.retrieve(`drums ${DRUMS}`, owner))).not.toContain(DRUMS);
+    await expect(remember(test, 'The user owns a kayak.', 'k3')).rejects.toBeInstanceOf(QuotaError);
+
+    disk.full = false;
+    await remember(test, 'The user owns a kayak.', 'k3');
+    await remember(control, 'The user owns a kayak.', 'k3');
+    const after = await test.memory.list(owner);
+    expect(factOf(after, 'dust')).toBeDefined();
+    expect(activeFacts(after)).toEqual(activeFacts(await control.memory.list(owner)));
+    expect(await hits(test, DRUMS)).toEqual([]);
+    expect(JSON.stringify(await test.memory.export(owner))).not.toContain(DRUMS);
+  });
+
+  it('prunes with deletes alone; the rebuild leaves what an online prune leaves', async () => {
+    const pruneAt = async (test: TestMemory, disk?: Disk) => {
+      await test.memory.ingest([{ role: 'user', content: 'The export keeps failing.' }], { ...owner, sessionId: 'f', source: { type: 'user_explicit', id: 'issue' } });
+      test.clock.advance(365 * DAY);
+      if (disk) disk.full = true;
+      return test.memory.prune({ ...owner, floor: 0.3 });
+    };
+    const control = await open();
+    const online = await pruneAt(control);
+    expect(online.pruned.map((entry) => entry.content)).toContain('The user reported a failing export/upload.');
+    expect(online.remaining).toBeGreaterThan(0);
+
+    const disk = createDisk();
+    const test = await open(disk);
+    // The disk fills between the turn and the prune.
+    const report = await pruneAt(test, disk);
+    expect(report).toEqual(online);
+    const contents = (await test.memory.list(owner)).map((record) => record.content);
+    expect(online.pruned.filter((entry) => contents.includes(entry.content))).toEqual([]);
+
+    disk.full = false;
+    await remember(test, 'The user owns a kayak.', 'k3');
+    await remember(control, 'The user owns a kayak.', 'k3');
+    expect(activeFacts(await test.memory.list(owner))).toEqual(activeFacts(await control.memory.list(owner)));
+    // The prune is stored with the rebuild: a later erasure's replay prunes the same.
+    await test.memory.forgetSource('k1', owner);
+    await control.memory.forgetSource('k1', owner);
+    expect(activeFacts(await test.memory.list(owner))).toEqual(activeFacts(await control.memory.list(owner)));
   });
 });
