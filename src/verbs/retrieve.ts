@@ -12,7 +12,12 @@ import type { MemoryDeps } from './deps';
 
 export async function retrieve(deps: MemoryDeps, query: string, options: RetrieveOptions): Promise<Retrieved[]> {
   // A past state (asOf) is ranked by the occasional verbs' chunk, loaded on the first such call.
-  return runRetrieve(deps, parseRetrieve(query, options), async (...args) => (await occasionalVerbs()).retrieveAsOf(...args));
+  return runRetrieve(
+    deps,
+    parseRetrieve(query, options),
+    async (...args) => (await occasionalVerbs()).retrieveAsOf(...args),
+    async (...args) => (await occasionalVerbs()).listAsOf(...args),
+  );
 }
 
 function checkSystem(system: unknown): asserts system is string {
