@@ -6,7 +6,7 @@
  * aisle seat, nothing vegetarian) without padding k.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { SEED_QUERIES, SEED_SYSTEM } from '../../scripts/seed-sessions';
+import { SEED_QUERIES, SEED_START, SEED_SYSTEM } from '../../scripts/seed-sessions';
 import { MEMORIES_CLOSE, MEMORIES_OPEN, MEMORIES_PREAMBLE, MORE_FACTS_HEADING, PROFILE_HEADING } from '../../src/inject/inject';
 import { chooseProfile, PROFILE_LIMIT, withProfile } from '../../src/retrieve/profile';
 import type { Retrieved } from '../../src/retrieve/retrieve';
@@ -121,6 +121,17 @@ describe('the standing profile: who the user is, in every block, never as a hit'
     const next = test.memory.assemble(SEED_SYSTEM, after, { maxTokens: 10_000, order: 'stable' }).text;
     expect(next.startsWith(before.slice(0, before.indexOf(MEMORIES_CLOSE)))).toBe(true);
     expect(next).toContain('shellfish');
+  });
+});
+
+describe('the standing profile of a past state', () => {
+  it('is the profile the store held at asOf: the vegetarian diet before the fish replaced it', async () => {
+    const test = await open();
+    await ingestSeed(test.memory, test.clock);
+    const before = await test.memory.retrieve(SEED_QUERIES[1]!, { ...SEED_OWNER, k: 3, profile: true, asOf: SEED_START + 2 * DAY });
+    expect(before.filter((hit) => hit.profile).map((hit) => hit.memory.content)).toEqual(['The user follows a vegetarian diet.', ADA]);
+    const now = await test.memory.retrieve(SEED_QUERIES[1]!, { ...SEED_OWNER, k: 3, profile: true });
+    expect(now.filter((hit) => hit.profile).map((hit) => hit.memory.content)).toEqual([ADA, FISH]);
   });
 });
 
