@@ -18,7 +18,7 @@ export async function retrieve(deps: MemoryDeps, query: string, options: Retriev
     deps,
     floored ? parsed : { ...parsed, plan: unfloored },
     async (...args) => (await occasionalVerbs()).retrieveAsOf(...args),
-    async (...args) => (await occasionalVerbs()).listAsOf(...args),
+    async (...args) => (await occasionalVerbs()).addProfile(...args),
   );
 }
 

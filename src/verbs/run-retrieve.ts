@@ -3,10 +3,8 @@ import { EmbedderMismatchError } from '../errors';
 import { parseInput, Query, RetrieveOptions } from '../options';
 import { embedPending } from '../reembed/reembed';
 import { retrieveMemories, type RetrievePlan, type Retrieved } from '../retrieve/retrieve';
-import { chooseProfile, PROFILE_TOPICS, withProfile } from '../retrieve/profile';
 import { asksAboutTheUser, RELEVANCE_FLOOR } from '../retrieve/select';
-import { DEFAULT_WEIGHTS, type MemoryRecord, type Scope } from '../schema';
-import type { Owner } from '../storage/contract';
+import { DEFAULT_WEIGHTS, type Scope } from '../schema';
 import type { MemoryDeps } from './deps';
 
 /** A retrieve call parsed at the edge: the query text, the plan, and `asOf` when it ranks a past state. */
@@ -41,16 +39,8 @@ export function parseRetrieve(query: string, options: RetrieveOptions): ParsedRe
 /** How a past state is ranked (verbs/as-of.ts `retrieveAsOf`): passed in, so this module does not load the chunk that holds it. */
 export type RankAsOf = (deps: MemoryDeps, text: string, plan: RetrievePlan, asOf: number) => Promise<Retrieved[]>;
 
-/** What a past state held (verbs/as-of.ts `listAsOf`, active records only): passed in for the same reason. */
-export type ListAsOf = (deps: MemoryDeps, owner: Owner, asOf: number, includeInvalid: boolean) => Promise<MemoryRecord[]>;
-
-/** The owner's active records on the profile topics, whole (the topic read may hand back working forms). */
-async function profileRecords(deps: MemoryDeps, owner: Owner): Promise<MemoryRecord[]> {
-  const { records } = deps.storage;
-  const onTopics = await records.workingSet(owner, { ids: [], topics: PROFILE_TOPICS, scope: 'user', sourceId: '' });
-  const ids = chooseProfile(onTopics).map((record) => record.id);
-  return ids.length ? records.getMany(ids, owner) : [];
-}
+/** The hits with the user's standing profile (verbs/profile.ts `addProfile`): passed in for the same reason. */
+export type AddProfile = (deps: MemoryDeps, parsed: ParsedRetrieve, hits: readonly Retrieved[]) => Promise<Retrieved[]>;
 
 /**
  * The one ranking retrieve and explain run: the store's search, or a past state's. Vectors the
@@ -58,12 +48,9 @@ async function profileRecords(deps: MemoryDeps, owner: Owner): Promise<MemoryRec
  * while the embedder was offline (embed/embedder.ts `NEEDS_VECTOR`): the embedder answered the
  * query, so they are embedded now and the search runs again.
  */
-export async function runRetrieve(deps: MemoryDeps, parsed: ParsedRetrieve, rankAsOf: RankAsOf, listAsOf: ListAsOf): Promise<Retrieved[]> {
+export async function runRetrieve(deps: MemoryDeps, parsed: ParsedRetrieve, rankAsOf: RankAsOf, addProfile: AddProfile): Promise<Retrieved[]> {
   const hits = await rankHits(deps, parsed, rankAsOf);
-  const { plan, asOf } = parsed;
-  if (!parsed.profile || !plan.scopes.includes('user')) return hits;
-  const records = asOf === undefined ? await profileRecords(deps, plan.owner) : await listAsOf(deps, plan.owner, asOf, false);
-  return withProfile(hits, chooseProfile(records), { now: asOf ?? deps.clock(), weights: plan.weights });
+  return parsed.profile && parsed.plan.scopes.includes('user') ? addProfile(deps, parsed, hits) : hits;
 }
 
 /** The hits alone: the store's search, or a past state's. */
