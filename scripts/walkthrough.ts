@@ -74,7 +74,9 @@ try {
   print(`  ${JSON.stringify(await memory.retrieve(SEED_QUERIES[0]!, { userId: OTHER_USER, appName: SEED_APP }))}`);
   print();
   print('CONTEXT FOR THE NEXT TURN');
-  print(memory.inject(SEED_SYSTEM, await memory.retrieve(SEED_QUERIES[1]!, { ...owner, k: 3 })));
+  // The seat question's hits (k is a maximum: the seat alone) with the user's standing profile
+  // (who the user is: the name, the diet), which the block shows whatever the question.
+  print(memory.inject(SEED_SYSTEM, await memory.retrieve(SEED_QUERIES[1]!, { ...owner, k: 3, profile: true })));
   print();
   print('RIGHT TO ERASURE: revoking source s1');
   const beforeErasure = new Map((await memory.list({ ...owner, includeInvalid: true })).map((m) => [m.id, m.content]));

@@ -55,6 +55,9 @@ export interface Memory {
    * `weights` may be partial: the missing ones are the defaults (see RetrieveOptions).
    * With `asOf` (ms since epoch): the same ranking over what the store held at that time (see
    * `list`), recency measured at `asOf`.
+   * With `profile: true`: the user's standing profile too (who the user is: name, pronouns,
+   * home, job, diet, allergies; retrieve/profile.ts), marked `profile`, not counted in k, and
+   * written by `inject`/`assemble` under a heading of its own.
    */
   retrieve(query: string, options: RetrieveOptions): Promise<Retrieved[]>;
   /**
@@ -71,7 +74,8 @@ export interface Memory {
   /**
    * The system prompt followed by a `<MEMORIES>` block: one line per memory with the band of
    * its decayed confidence (high ≥ 0.75, medium ≥ 0.5, low) and its latest source type. Memory
-   * text is escaped so it cannot close the block or start a line of its own.
+   * text is escaped so it cannot close the block or start a line of its own. Entries marked
+   * `profile` (retrieve's `profile: true`) come first, under `PROFILE_HEADING`.
    * @throws ValidationError when `retrieved` is not what `retrieve` resolved to (a Promise: await
    * it; MemoryRecords from `list`/`get`: retrieve, or wrap each as `{ memory, score, … }`).
    */

@@ -31,7 +31,7 @@ import { createDeps, followErasures } from './verbs/deps';
 import { finishErasuresWith } from './storage/write-owner';
 import { occasionalVerbs, once, writeVerbs } from './verbs/load';
 import { get, history, list, locate } from './verbs/inspect';
-import { LOCATE, REPLACE_ONLY, type ReplaceOnly } from './facade-access';
+import { LOCATE, REPLACE_ONLY, RETRIEVE_UNFLOORED, type ReplaceOnly, type RetrieveUnfloored } from './facade-access';
 import { assemble, inject, retrieve } from './verbs/retrieve';
 import type { NoteStore } from './durability/eviction';
 import { checkedForEviction } from './durability/eviction-check';
@@ -202,7 +202,12 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, { onE
     if (closed) return Promise.reject(new ClosedError('memory.remember was called after close(): this memory is closed.'));
     return writes.run(async () => (await writeVerbs()).remember(deps, fact, options, true));
   };
-  Object.assign(memory, { [LOCATE]: (id: string) => (closed ? Promise.reject(new ClosedError('memory.locate was called after close(): this memory is closed.')) : locate(deps, id)), [REPLACE_ONLY]: replaceOnly });
+  const retrieveUnfloored: RetrieveUnfloored = (query, options) => (closed ? Promise.reject(new ClosedError('memory.retrieve was called after close(): this memory is closed.')) : retrieve(deps, query, options, false));
+  Object.assign(memory, {
+    [LOCATE]: (id: string) => (closed ? Promise.reject(new ClosedError('memory.locate was called after close(): this memory is closed.')) : locate(deps, id)),
+    [REPLACE_ONLY]: replaceOnly,
+    [RETRIEVE_UNFLOORED]: retrieveUnfloored,
+  });
   const guarded = guardClosed(checkedForEviction(memory, storage), () => closed, writes);
   // The write path's chunk, fetched now so the first ingest does not wait for it (a failed load is retried there).
   writeVerbs().catch(() => {});

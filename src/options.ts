@@ -81,6 +81,8 @@ export const RetrieveOptions = z.strictObject({
   weights: z.optional(PartialWeights),
   /** Rank what the store held at this time (ms since epoch), scored as of then. */
   asOf: z.optional(AsOf),
+  /** Also return the user's standing profile (src/retrieve/profile.ts), marked `profile`, beside the at most k hits. Default false. */
+  profile: z.optional(z.boolean()),
 });
 /**
  * Options of `memory.retrieve`: the owner (`userId`, `appName` default `'default'`), an optional
@@ -90,6 +92,8 @@ export const RetrieveOptions = z.strictObject({
  * partial `weights` object is merged over the defaults `{ relevance: 0.6, recency: 0.25,
  * importance: 0.15 }`, so `{ recency: 0 }` keeps relevance 0.6 and importance 0.15.
  * `asOf` (ms since epoch) ranks what the store held at that time instead, scored as of then.
+ * `profile: true` also returns the user's standing profile (who the user is: name, pronouns,
+ * home, job, diet, allergies), marked `profile`, beside the hits (default false).
  */
 export type RetrieveOptions = z.input<typeof RetrieveOptions>;
 

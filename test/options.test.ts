@@ -82,7 +82,7 @@ describe('Query', () => {
 describe('parseInput (messages)', () => {
   it('names what is missing and what it looks like when an argument or a field is absent', () => {
     const cases: [unknown, unknown, string, string][] = [
-      [RetrieveOptions, undefined, 'options', 'options: is required: { userId, appName?, sessionId?, scopes?, k?, weights?: { relevance?, recency?, importance? }, asOf? } (got undefined)'],
+      [RetrieveOptions, undefined, 'options', 'options: is required: { userId, appName?, sessionId?, scopes?, k?, weights?: { relevance?, recency?, importance? }, asOf?, profile? } (got undefined)'],
       [IngestOptions, undefined, 'options', 'options: is required: { userId, appName?, sessionId, source: { type, id }, metadata? } (got undefined)'],
       [OwnerOptions, undefined, 'owner', 'owner: is required: { userId, appName? } (got undefined)'],
       [SummarizeOptions, { userId: 'u', source }, 'options', 'options.sessionId: is required: a string (got undefined)'],
@@ -106,7 +106,12 @@ describe('parseInput (messages)', () => {
       [Messages, [{ role: 'user', content: '  ' }], 'messages', 'messages.0.content: must contain non-whitespace text (got "  ")'],
       [RetrieveOptions, 'x', 'options', 'options: must be an object { userId, appName?, '],
       [RetrieveOptions, [], 'options', '(got an empty array)'],
-      [RetrieveOptions, Promise.resolve({ userId: 'u' }), 'options', 'options: must be { userId, appName?, sessionId?, scopes?, k?, weights?: { relevance?, recency?, importance? }, asOf? }, not a Promise: await it first (got a Promise)'],
+      [
+        RetrieveOptions,
+        Promise.resolve({ userId: 'u' }),
+        'options',
+        'options: must be { userId, appName?, sessionId?, scopes?, k?, weights?: { relevance?, recency?, importance? }, asOf?, profile? }, not a Promise: await it first (got a Promise)',
+      ],
       [RetrieveOptions, { userId: new Date(0) }, 'options', 'options.userId: must be a string (got a Date)'],
       [RetrieveOptions, { userId: { id: 'u' } }, 'options', 'options.userId: must be a string (got an object with keys id)'],
       [RetrieveOptions, { userId: () => 'u' }, 'options', 'options.userId: must be a string (got a function)'],

@@ -8,7 +8,11 @@
  *   additive across line breaks); the full text decides.
  * - A memory is in or out whole: lines are never cut.
  * - What is left out is a tail of the ranking: every included memory ranks above every dropped
- *   one, so the lowest-ranked go first.
+ *   one, so the lowest-ranked go first. The standing profile (`Retrieved.profile`) ranks before
+ *   every hit here, so the budget drops the hits first.
+ * - In `'score'` order the block is the profile, the other facts, then the episodes
+ *   (inject.ts `factsFirst`); in `'stable'` order the profile's lines are written by creation
+ *   among the others, each run under its heading, so a later memory still appends.
  * - `order: 'stable'` writes the chosen memories by creation (then facts before episodes, then
  *   id), facts and episodes alike, and bands each by its confidence as last stored rather than
  *   decayed to now: a line is a function of its record alone, so an unchanged chosen set gives
@@ -20,7 +24,7 @@ import { PluginError, ValidationError } from '../errors';
 import type { Retrieved } from '../retrieve/retrieve';
 import { isEpisode } from '../extract/topics';
 import { byCreation, decayedConfidence } from '../schema';
-import { factsFirst, memoryLine, renderBlock } from './inject';
+import { byProfileCreation, factsFirst, memoryLine, renderBlock } from './inject';
 
 /** How the block orders the chosen memories: by rank (`'score'`), or by creation so it stays byte-stable (`'stable'`). */
 export type AssembleOrder = 'score' | 'stable';
@@ -63,10 +67,14 @@ export function byRank(a: Retrieved, b: Retrieved): number {
   return b.score - a.score || byCreatedMemory(a, b);
 }
 
-/** The ranking of `retrieved` with each memory once (the best-ranked copy of a memory given twice). */
+/**
+ * The ranking of `retrieved` with each memory once (the best-ranked copy of a memory given
+ * twice): the standing profile first, in creation order (the last the budget drops: it is
+ * shown whatever the question), then the rest by {@link byRank}.
+ */
 function rank(retrieved: readonly Retrieved[]): Retrieved[] {
   const seen = new Set<string>();
-  return [...retrieved].sort(byRank).filter(({ memory }) => !seen.has(memory.id) && Boolean(seen.add(memory.id)));
+  return byProfileCreation([...retrieved].sort(byRank)).filter(({ memory }) => !seen.has(memory.id) && Boolean(seen.add(memory.id)));
 }
 
 /** The caller's counter, checked: a tokenizer that fails or returns no count is the app's plugin failing. */
@@ -117,7 +125,7 @@ export function assembleContext(system: string, retrieved: readonly Retrieved[],
     if (!entry) {
       const text = renderBlock(
         system,
-        (stable ? arrange(ranked.slice(0, p)) : factsFirst(ranked.slice(0, p))).map((hit) => ({ memory: hit.memory, line: lines.get(hit)! })),
+        (stable ? arrange(ranked.slice(0, p)) : factsFirst(ranked.slice(0, p))).map((hit) => ({ memory: hit.memory, profile: hit.profile, line: lines.get(hit)! })),
       );
       counted.set(p, (entry = { text, tokens: count(text) }));
     }

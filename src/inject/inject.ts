@@ -5,7 +5,7 @@
  * Memory text is data, never instructions: it is escaped so it cannot close the block, open
  * a new one, or start a line of its own (invariant 7).
  */
-import { confidenceBand, decayedConfidence } from '../schema';
+import { byCreation, confidenceBand, decayedConfidence } from '../schema';
 import type { Retrieved } from '../retrieve/retrieve';
 import { isEpisode } from '../extract/topics';
 import type { MemoryRecord } from '../schema';
@@ -48,30 +48,41 @@ export function memoryLine(memory: LineMemory, confidence: number): string {
   return `- [confidence: ${confidenceBand(confidence)}, source: ${source}] ${date}${escapeMemoryText(memory.content)}`;
 }
 
-/** Heads a run of facts that follows episodes (only `order: 'stable'` writes one: it appends by creation). */
+/** Heads a run of facts that follows episodes or the profile (only `order: 'stable'` writes one after episodes: it appends by creation). */
 export const MORE_FACTS_HEADING = 'More information you know about this user:';
 
-type BlockEntry = { memory: LineMemory; line: string };
+/** Heads a run of the user's standing profile (retrieve's `profile` option): who the user is, not an answer to this question. */
+export const PROFILE_HEADING = 'Who the user is (shown whatever the question):';
 
-/** Facts first, then episodes, each kind in the order given: the order of `inject` and of `assemble`'s `'score'` order. */
-export function factsFirst<Entry extends { memory: { topic: string } }>(entries: readonly Entry[]): Entry[] {
-  return [...entries.filter(({ memory }) => !isEpisode(memory)), ...entries.filter(({ memory }) => isEpisode(memory))];
+type BlockEntry = { memory: LineMemory; line: string; profile?: true | undefined };
+
+/** What a block entry is: a run of one kind is written under one heading. */
+function kindOf(entry: { memory: { topic: string }; profile?: true | undefined }): 'profile' | 'fact' | 'episode' {
+  return entry.profile ? 'profile' : isEpisode(entry.memory) ? 'episode' : 'fact';
 }
+
+/** The profile's lines before every hit, then the other facts, then the episodes, each kind in the order given: the order of `inject` and of `assemble`'s `'score'` order. */
+export function factsFirst<Entry extends { memory: { topic: string }; profile?: true | undefined }>(entries: readonly Entry[]): Entry[] {
+  return (['profile', 'fact', 'episode'] as const).flatMap((kind) => entries.filter((entry) => kindOf(entry) === kind));
+}
+
+const HEADINGS = { profile: PROFILE_HEADING, fact: MORE_FACTS_HEADING, episode: EPISODES_HEADING } as const;
 
 /**
  * The system prompt followed by the `<MEMORIES>` block: the lines in the order given, each run of
- * episodes under {@link EPISODES_HEADING} and each run of facts after one under
+ * profile memories under {@link PROFILE_HEADING}, each run of episodes under
+ * {@link EPISODES_HEADING} and each run of facts after another run under
  * {@link MORE_FACTS_HEADING}. A heading is written where a run starts, so appending lines keeps
- * every byte before them: given {@link factsFirst}, the block is the facts then one labelled
- * part of episodes; given creation order (`'stable'`), a fact newer than an episode is appended
- * under a heading of its own rather than written above the episodes.
+ * every byte before them: given {@link factsFirst}, the block is the profile, the facts, then one
+ * labelled part of episodes; given creation order (`'stable'`), a memory newer than a run of
+ * another kind is appended under a heading of its own rather than written above it.
  */
 export function renderBlock(system: string, entries: readonly BlockEntry[]): string {
   const lines: string[] = [];
-  entries.forEach(({ memory, line }, i) => {
-    const episode = isEpisode(memory);
-    if (episode !== (i > 0 && isEpisode(entries[i - 1]!.memory))) lines.push(episode ? EPISODES_HEADING : MORE_FACTS_HEADING);
-    lines.push(line);
+  entries.forEach((entry, i) => {
+    const kind = kindOf(entry);
+    if (kind !== (i > 0 ? kindOf(entries[i - 1]!) : 'fact')) lines.push(HEADINGS[kind]);
+    lines.push(entry.line);
   });
   return `${system}\n\n${MEMORIES_OPEN}\n${MEMORIES_PREAMBLE}\n${lines.join('\n')}${lines.length ? '\n' : ''}${MEMORIES_CLOSE}`;
 }
@@ -80,6 +91,12 @@ export function renderBlock(system: string, entries: readonly BlockEntry[]): str
 export function renderContext(system: string, retrieved: readonly Retrieved[], now: number): string {
   return renderBlock(
     system,
-    factsFirst(retrieved).map(({ memory }) => ({ memory, line: memoryLine(memory, decayedConfidence(memory, now)) })),
+    factsFirst(byProfileCreation(retrieved)).map(({ memory, profile }) => ({ memory, profile, line: memoryLine(memory, decayedConfidence(memory, now)) })),
   );
+}
+
+/** The entries as given, but the profile's in creation order: the profile part reads the same whatever the question ranked. */
+export function byProfileCreation<Entry extends { memory: Pick<MemoryRecord, 'createdAt' | 'id'>; profile?: true | undefined }>(entries: readonly Entry[]): Entry[] {
+  const profile = entries.filter((entry) => entry.profile).sort((a, b) => byCreation(a.memory, b.memory));
+  return [...profile, ...entries.filter((entry) => !entry.profile)];
 }

@@ -42,6 +42,12 @@ export interface Retrieved {
    * `explain` for the others' scores). Absent when it stands for itself alone.
    */
   represents?: string[];
+  /**
+   * Set when the memory is one of the user's standing profile (retrieve's `profile` option,
+   * src/retrieve/profile.ts): who the user is, shown whatever the question. A profile memory
+   * that is no hit of the query has relevance 0 and is not counted in k.
+   */
+  profile?: true;
 }
 
 export interface RetrieveDeps {

@@ -10,6 +10,7 @@ import type { MemoryRecord } from '../schema';
 import { userPartition } from '../storage/contract';
 import type { MemoryDeps } from './deps';
 import { retrieveAsOf } from './as-of';
+import { addProfile } from './profile';
 import { parseRetrieve, runRetrieve, type ParsedRetrieve } from './run-retrieve';
 
 /** Memories of the caller no search of this plan can return: pending ones, another session's, pruned ones. */
@@ -48,10 +49,10 @@ function outsiderOf(record: MemoryRecord, sessionId: string | undefined, session
 
 export async function explain(deps: MemoryDeps, query: string, options: RetrieveOptions): Promise<Explanation> {
   const parsed = parseRetrieve(query, options);
-  const hits = await runRetrieve(deps, parsed, retrieveAsOf);
+  const hits = await runRetrieve(deps, parsed, retrieveAsOf, addProfile);
   // The wider ranking has no floor, so the memories below it are explained as such.
   const { floor: _floor, ...unfloored } = parsed.plan;
-  const wider = await runRetrieve(deps, { ...parsed, plan: { ...unfloored, k: parsed.plan.k + MAX_MISSES } }, retrieveAsOf);
+  const wider = await runRetrieve(deps, { ...parsed, plan: { ...unfloored, k: parsed.plan.k + MAX_MISSES } }, retrieveAsOf, addProfile);
   const representedIds = hits.flatMap((hit) => hit.represents ?? []);
   const represented = representedOutsiders(hits, representedIds.length ? await deps.storage.records.getMany(representedIds, parsed.plan.owner) : []);
   // A past state (asOf) has no queue or prune of its own to explain: its misses are the ranking's next ones.

@@ -17,3 +17,4 @@ export { undo } from './undo';
 export { exportOwner } from '../transfer/export';
 export { importOwner } from '../transfer/import';
 export { listAsOf, retrieveAsOf } from './as-of';
+export { addProfile } from './profile';

@@ -10,9 +10,16 @@ import { parseRetrieve, runRetrieve } from './run-retrieve';
 import { occasionalVerbs } from './load';
 import type { MemoryDeps } from './deps';
 
-export async function retrieve(deps: MemoryDeps, query: string, options: RetrieveOptions): Promise<Retrieved[]> {
+export async function retrieve(deps: MemoryDeps, query: string, options: RetrieveOptions, floored = true): Promise<Retrieved[]> {
+  const parsed = parseRetrieve(query, options);
+  const { floor: _floor, ...unfloored } = parsed.plan;
   // A past state (asOf) is ranked by the occasional verbs' chunk, loaded on the first such call.
-  return runRetrieve(deps, parseRetrieve(query, options), async (...args) => (await occasionalVerbs()).retrieveAsOf(...args));
+  return runRetrieve(
+    deps,
+    floored ? parsed : { ...parsed, plan: unfloored },
+    async (...args) => (await occasionalVerbs()).retrieveAsOf(...args),
+    async (...args) => (await occasionalVerbs()).addProfile(...args),
+  );
 }
 
 function checkSystem(system: unknown): asserts system is string {

@@ -12,6 +12,8 @@ export interface ParsedRetrieve {
   text: string;
   plan: RetrievePlan;
   asOf?: number;
+  /** Whether the user's standing profile goes beside the hits (retrieve/profile.ts). */
+  profile: boolean;
 }
 
 /** Parses `retrieve`'s arguments (and `explain`'s, which are the same). */
@@ -31,11 +33,14 @@ export function parseRetrieve(query: string, options: RetrieveOptions): ParsedRe
     ...(weights.relevance > 0 ? { floor: RELEVANCE_FLOOR } : {}),
     ...(parsed.sessionId !== undefined ? { sessionId: parsed.sessionId } : {}),
   };
-  return { text, plan, ...(parsed.asOf !== undefined ? { asOf: parsed.asOf } : {}) };
+  return { text, plan, profile: parsed.profile === true, ...(parsed.asOf !== undefined ? { asOf: parsed.asOf } : {}) };
 }
 
 /** How a past state is ranked (verbs/as-of.ts `retrieveAsOf`): passed in, so this module does not load the chunk that holds it. */
 export type RankAsOf = (deps: MemoryDeps, text: string, plan: RetrievePlan, asOf: number) => Promise<Retrieved[]>;
+
+/** The hits with the user's standing profile (verbs/profile.ts `addProfile`): passed in for the same reason. */
+export type AddProfile = (deps: MemoryDeps, parsed: ParsedRetrieve, hits: readonly Retrieved[]) => Promise<Retrieved[]>;
 
 /**
  * The one ranking retrieve and explain run: the store's search, or a past state's. Vectors the
@@ -43,7 +48,13 @@ export type RankAsOf = (deps: MemoryDeps, text: string, plan: RetrievePlan, asOf
  * while the embedder was offline (embed/embedder.ts `NEEDS_VECTOR`): the embedder answered the
  * query, so they are embedded now and the search runs again.
  */
-export async function runRetrieve(deps: MemoryDeps, { text, plan, asOf }: ParsedRetrieve, rankAsOf: RankAsOf): Promise<Retrieved[]> {
+export async function runRetrieve(deps: MemoryDeps, parsed: ParsedRetrieve, rankAsOf: RankAsOf, addProfile: AddProfile): Promise<Retrieved[]> {
+  const hits = await rankHits(deps, parsed, rankAsOf);
+  return parsed.profile && parsed.plan.scopes.includes('user') ? addProfile(deps, parsed, hits) : hits;
+}
+
+/** The hits alone: the store's search, or a past state's. */
+async function rankHits(deps: MemoryDeps, { text, plan, asOf }: ParsedRetrieve, rankAsOf: RankAsOf): Promise<Retrieved[]> {
   if (asOf !== undefined) return rankAsOf(deps, text, plan, asOf);
   try {
     return await retrieveMemories(deps, text, plan);

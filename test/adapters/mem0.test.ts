@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_WEIGHTS, NotFoundError, PermissionError, StorageError, ValidationError } from 'engram';
 import { Memory, type MemoryConfig } from 'engram/mem0';
 import { md5Hex } from '../../src/adapters/mem0/md5';
-import { LOCATE_KEY, REPLACE_ONLY_KEY } from '../../src/adapters/mem0/resolve';
-import { LOCATE, REPLACE_ONLY } from '../../src/facade-access';
+import { LOCATE_KEY, REPLACE_ONLY_KEY, RETRIEVE_UNFLOORED_KEY } from '../../src/adapters/mem0/resolve';
+import { LOCATE, REPLACE_ONLY, RETRIEVE_UNFLOORED } from '../../src/facade-access';
 import { createTestMemory } from '../helpers/memory';
 import { dumpDatabases, findInDatabases } from '../helpers/scan';
 
@@ -26,6 +26,7 @@ describe('LOCATE_KEY', () => {
   it('is the symbol createMemory puts the locate read under', () => {
     expect(LOCATE_KEY).toBe(LOCATE);
     expect(REPLACE_ONLY_KEY).toBe(REPLACE_ONLY);
+    expect(RETRIEVE_UNFLOORED_KEY).toBe(RETRIEVE_UNFLOORED);
   });
 });
 

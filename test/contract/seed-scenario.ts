@@ -6,6 +6,7 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import { DAY, OTHER_USER, SEED_APP, SEED_QUERIES, SEED_START, SEED_SYSTEM } from '../../scripts/seed-sessions';
+import { PROFILE_HEADING } from '../../src/inject/inject';
 import { RELEVANCE_FLOOR } from '../../src/retrieve/select';
 import { must } from '../helpers/must';
 import { ingestSeed, ingestSeedSession, SEED_OWNER } from '../helpers/seed';
@@ -144,7 +145,7 @@ export function seedScenario(open: OpenMemory): void {
     expect(text).not.toContain(ADA);
   });
 
-  it('with episodes on, no turn presents the vegetarian diet once fish replaced it: the seed block holds the fish and the aisle seat, and s1 forgotten leaves no vegetarian episode', async () => {
+  it("with episodes on, no turn presents the vegetarian diet once fish replaced it: the seat question's block holds the aisle seat, with the profile the seed's block again (the fish, Ada, the seat), and s1 forgotten leaves no vegetarian episode", async () => {
     test = await open({ episodes: true });
     await ingestSeed(test.memory, test.clock);
     const vegetarian = /vegetarian/i;
@@ -161,6 +162,15 @@ export function seedScenario(open: OpenMemory): void {
     // The seat, as the fact or as the turn it was read from (one hit stands for both: on Chroma,
     // ranked by cosine alone, the turn ranks above the fact).
     expect(block).toMatch(/- \[confidence: low, source: user_implicit\] .*aisle seat/);
+    // With the standing profile, the seed's block again: the fish and Ada (who the user is), the
+    // aisle seat (the question's hit), nothing vegetarian, and no line twice.
+    const seed = test.memory.inject(SEED_SYSTEM, await test.memory.retrieve(SEED_QUERIES[1]!, { ...SEED_OWNER, k: 3, profile: true }));
+    expect(seed).not.toMatch(vegetarian);
+    const lines = seed.split('\n').filter((line) => line.startsWith('- '));
+    expect(lines).toHaveLength(3);
+    expect(lines.filter((line) => line.endsWith(FISH) || line.endsWith(ADA))).toEqual([`- [confidence: medium, source: user_implicit] ${ADA}`, `- [confidence: high, source: user_explicit] ${FISH}`]);
+    expect(lines.filter((line) => /aisle seat/.test(line))).toHaveLength(1);
+    expect(seed.indexOf(PROFILE_HEADING)).toBeLessThan(seed.indexOf(ADA));
     // The two turns that stated the diet are kept for lineage, retired by the memory that replaced it.
     const fish = must(
       active.find((memory) => memory.content === FISH),

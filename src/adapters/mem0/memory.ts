@@ -10,7 +10,7 @@ import { compileFilter } from './filters';
 import { chooseForPrompt } from './prompt';
 import { scoredForSearch } from './standing';
 import { rootOf } from './lineage';
-import { ownerReader, replaceOnlyOf, resolveId, type Owner, type Resolved } from './resolve';
+import { ownerReader, replaceOnlyOf, resolveId, retrieveUnflooredOf, type Owner, type Resolved } from './resolve';
 import {
   envelopeFor,
   envelopeOf,
@@ -154,7 +154,7 @@ export class Memory {
     const run = target.sessionId;
     const today = new Date().toISOString().slice(0, 10);
     const passes = (record: MemoryRecord) => record.scope !== 'app' && (showExpired === true || !isExpired(record, today)) && conditions(filterDocument(record)) && (run === undefined || filterDocument(record)['run_id'] === run);
-    return { owner: { userId: target.userId, appName: target.appName }, passes };
+    return { owner: { userId: target.userId, appName: target.appName }, passes, narrowed: Object.keys(metadata).length > 0 };
   }
 
   /**
@@ -167,11 +167,16 @@ export class Memory {
     const options = config ?? {};
     rejectTopLevelIds(options, 'search');
     checkSearchParams(options.threshold, options.topK);
-    const { owner, passes } = this.#filterOf(options.filters, options.showExpired);
+    const { owner, passes, narrowed } = this.#filterOf(options.filters, options.showExpired);
     const topK = options.topK ?? DEFAULT_TOP_K;
     const engram = await this.#engram();
     // Ranked first, filtered after (any backend): enough candidates that the filter leaves topK.
-    const retrieved = scoredForSearch(await engram.retrieve(query, { ...owner, k: FILTERED_CANDIDATES }));
+    // A metadata filter already says which memories the caller wants: its matches are ranked
+    // whatever their relevance, as mem0 ranks them (engram's relevance floor keeps an
+    // unfiltered search from padding; `threshold` stays the caller's own floor).
+    const unfloored = narrowed ? retrieveUnflooredOf(engram) : undefined;
+    const ask = { ...owner, k: FILTERED_CANDIDATES };
+    const retrieved = scoredForSearch(await (unfloored ? unfloored(query, ask) : engram.retrieve(query, ask)));
     const threshold = options.threshold ?? Number.NEGATIVE_INFINITY;
     const kept = retrieved.filter((hit) => hit.relevance >= threshold && passes(hit.memory)).slice(0, topK);
     const chosen = chooseForPrompt(engram, kept, options);

@@ -4,7 +4,7 @@
  * owner-scoped `get` under the owner found, and followed along its chain (lineage.ts).
  */
 import { NotFoundError, ValidationError, type Memory as EngramMemory, type MemoryRecord } from 'engram';
-import type { Locate, ReplaceOnly } from '../../facade-access';
+import type { Locate, ReplaceOnly, RetrieveUnfloored } from '../../facade-access';
 import { cachedReader, chainFrom, rootOf, type ReadRecord } from './lineage';
 
 /**
@@ -16,6 +16,15 @@ export const LOCATE_KEY: symbol = Symbol.for('engram.facade.locate');
 
 /** The key of facade-access.ts's replace-only remember, spelled here for the same reason. */
 export const REPLACE_ONLY_KEY: symbol = Symbol.for('engram.facade.replaceOnly');
+
+/** The key of facade-access.ts's retrieve without the relevance floor, spelled here for the same reason. */
+export const RETRIEVE_UNFLOORED_KEY: symbol = Symbol.for('engram.facade.retrieveUnfloored');
+
+/** The floorless retrieve of a memory made by `createMemory`, or undefined for any other object. */
+export function retrieveUnflooredOf(memory: object): RetrieveUnfloored | undefined {
+  const call = (memory as Record<symbol, unknown>)[RETRIEVE_UNFLOORED_KEY];
+  return typeof call === 'function' ? (call as RetrieveUnfloored) : undefined;
+}
 
 /** The replace-only remember of a memory made by `createMemory`, or undefined for any other object. */
 export function replaceOnlyOf(memory: object): ReplaceOnly | undefined {
