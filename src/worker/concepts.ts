@@ -47,6 +47,8 @@ export function conceptBytes(concepts: Concepts): number {
   return keys.byteLength + termStarts.byteLength + termLinks.byteLength + conceptStarts.byteLength + conceptLinks.byteLength;
 }
 
+/** Lines a table may have (the sort's packing). */
+const LINES = 2 ** 20;
 const NEWLINE = 10;
 const SEMICOLON = 59;
 const COMMA = 44;
@@ -87,13 +89,18 @@ export function parseConcepts(text: string): Concepts {
     }
     at = end + 1;
   }
-  // Terms by ascending hash, a hash's lines together.
-  const order = Array.from(hashes.keys()).sort((a, b) => hashes[a]! - hashes[b]! || a - b);
+  if (hashes.length > LINES) throw new RangeError(`a concept table has at most ${LINES} lines, not ${hashes.length}`);
+  // Terms by ascending hash, a hash's lines together: each line as `hash · 2^20 + line` (exact
+  // in a double), sorted as numbers, with no comparator to call.
+  const order = new Float64Array(hashes.length);
+  for (let line = 0; line < hashes.length; line++) order[line] = hashes[line]! * LINES + line;
+  order.sort();
   const keys: number[] = [];
   const termStarts: number[] = [0];
   const termLinks = new Uint32Array(size);
   let filled = 0;
-  for (const line of order) {
+  for (const entry of order) {
+    const line = entry % LINES;
     if (keys.at(-1) !== hashes[line]) {
       if (keys.length) termStarts.push(filled);
       keys.push(hashes[line]!);
