@@ -6,7 +6,7 @@ import { createHashEmbedder } from '../embed/hash-embedder';
 import type { Scope } from '../schema';
 import { SCOPE_CODE, type ComputeApi, type ComputeStats, type ModelEmbedderSpec, type ScanCandidate, type ScanCandidates, type ScanHit, type ScanRequest, type ScanResult } from './api';
 import { relevanceTerm, scoreLexical } from './fusion';
-import { conceptBytes, conceptTermCount, parseConcepts, type Concepts } from './concepts';
+import { conceptBytes, conceptTermCount, loadedConcepts, type Concepts } from './concepts';
 import { exactScan, finishScan, hitOf } from './exact';
 import type { ModelRuntime } from './model-runtime';
 import { filterFor, neighbourRows, passes, rowDot, scanPartition, type RelevanceTerm, type RowFilter } from './kernel';
@@ -247,7 +247,7 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
     },
 
     loadConcepts(table) {
-      concepts = parseConcepts(table);
+      concepts = loadedConcepts(table);
       return conceptTermCount(concepts);
     },
 

@@ -124,6 +124,19 @@ export function parseConcepts(text: string): Concepts {
   return { keys: Uint32Array.from(keys), termStarts: Uint32Array.from(termStarts), termLinks, conceptStarts, conceptLinks };
 }
 
+/** The table last parsed by {@link loadedConcepts}, and its text. */
+let latest: { text: string; concepts: Concepts } | undefined;
+
+/**
+ * {@link parseConcepts}, once per text in this realm: the computes of several memories in one
+ * thread (in-process compute, under Node) share one immutable table instead of each parsing and
+ * holding its own.
+ */
+export function loadedConcepts(text: string): Concepts {
+  if (latest?.text !== text) latest = { text, concepts: parseConcepts(text) };
+  return latest.concepts;
+}
+
 function grown(links: Uint32Array<ArrayBuffer>): Uint32Array<ArrayBuffer> {
   const next = new Uint32Array(links.length * 2);
   next.set(links);

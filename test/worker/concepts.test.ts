@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { CONCEPTS_TARGET, renderConcepts } from '../../scripts/build-wordnet';
 import { lexicalTermStrings } from '../../src/embed/terms';
-import { conceptBytes, conceptTermCount, expandTerms, parseConcepts, SEMANTIC_DECAY, SEMANTIC_REACH } from '../../src/worker/concepts';
+import { conceptBytes, conceptTermCount, expandTerms, loadedConcepts, parseConcepts, SEMANTIC_DECAY, SEMANTIC_REACH } from '../../src/worker/concepts';
 import { readConcepts } from '../../src/worker/concepts-asset';
 import { createCompute } from '../../src/worker/compute';
 import { hash32 } from '../../src/text';
@@ -70,6 +70,14 @@ describe('WordNet concept table', () => {
       expect(expected.size).toBeGreaterThan(0);
       expect(expandTerms(concepts, terms, 0.3)).toEqual(expected);
     }
+  });
+
+  it('is parsed once for every compute of one thread that loads the same table', async () => {
+    // Two reads of the file: equal texts, two strings.
+    const table = loadedConcepts(await readConcepts());
+    expect(loadedConcepts(await readConcepts())).toBe(table);
+    expect(loadedConcepts(`${committed}`)).toBe(table);
+    expect(loadedConcepts(`${committed}zebra\t1\n`)).not.toBe(table);
   });
 
   it('never expands a query to its own terms', () => {
