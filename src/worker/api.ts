@@ -156,7 +156,7 @@ export interface ScanHit {
 export interface ComputeStats {
   partitions: number;
   rows: number;
-  /** Bytes the scan keeps resident: the kernel's memory (vectors or codes, columns), the lexical index (capacity, not just rows in use). */
+  /** Bytes the scan keeps resident: the kernel's memory (vectors or codes, columns), the lexical index (capacity, not just rows in use), the semantic channel's table once loaded. */
   bytes: number;
   /** Which scan kernel runs: WebAssembly SIMD, or the JS fallback where SIMD is missing. */
   kernel: 'wasm-simd' | 'js';

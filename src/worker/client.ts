@@ -83,16 +83,27 @@ export function createComputeClient(options: ComputeClientOptions = {}): Compute
   return useWorker ? createWorkerClient(options) : createInProcessClient(options.compute, options.semantic ?? true);
 }
 
+/** The semantic table's load into one compute (see {@link conceptsOnce}). */
+interface ConceptsLoad {
+  /** The load: started if it is not under way or done (a scan, which uses the table, retries one that failed). */
+  start(): Promise<void>;
+  /** The load under way or done; nothing once one failed (a call that does not use the table retries none). */
+  current(): Promise<void> | undefined;
+}
+
 /**
- * Reads the table and hands it to compute (`load`: its `loadConcepts`) once, before the scans
- * that need it: the promise is kept, and dropped when it fails, so that a table that could not
- * be fetched (offline) leaves that scan lexical and is fetched again by the next one instead of
- * failing retrieval.
+ * Reads the table and hands it to compute (`load`: its `loadConcepts`) once: started by the
+ * client's first call, so that the fetch runs while the store is read at open, not after the
+ * first retrieve asked for it. The promise is kept, and dropped when it fails, so that a table
+ * that could not be fetched (offline) leaves that scan lexical and is fetched again by the next
+ * scan instead of failing retrieval.
  */
-function conceptsOnce(load: (table: string) => Promise<unknown>): () => Promise<void> {
+function conceptsOnce(load: (table: string) => Promise<unknown>): ConceptsLoad {
   let loading: Promise<void> | undefined;
-  return () =>
-    (loading ??= readConcepts()
+  let tried = false;
+  const start = () => {
+    tried = true;
+    return (loading ??= readConcepts()
       .then(load)
       .then(
         () => {},
@@ -100,6 +111,8 @@ function conceptsOnce(load: (table: string) => Promise<unknown>): () => Promise<
           loading = undefined;
         },
       ));
+  };
+  return { start, current: () => (tried ? loading : start()) };
 }
 
 /** `work`, or nothing once `ms` have passed (the work goes on; its result is not waited for). */
@@ -131,7 +144,7 @@ function createInProcessClient(computeOptions: ComputeOptions | undefined, seman
   const calls: Record<string, unknown> = {};
   for (const method of COMPUTE_METHODS) {
     calls[method] = async (...args: unknown[]) => {
-      if (semantic && method === 'scan') await concepts();
+      if (semantic) await (method === 'scan' ? concepts.start() : concepts.current());
       return ((await loaded())[method] as (...a: unknown[]) => unknown)(...args);
     };
   }
@@ -171,8 +184,8 @@ interface WorkerInstance {
   failed: Promise<never>;
   fail: (error: Error) => void;
   started: Promise<unknown>;
-  /** The semantic table's load in this worker, before its first scan (see conceptsOnce). */
-  concepts: () => Promise<void>;
+  /** The semantic table's load in this worker, from its first call (see conceptsOnce). */
+  concepts: ConceptsLoad;
 }
 
 /**
@@ -224,11 +237,13 @@ function createWorkerClient(options: ComputeClientOptions): ComputeClient {
     } catch (error) {
       throw error instanceof WorkerError ? error : new WorkerError(`the compute worker did not start: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
-    // The semantic table is fetched and parsed once per worker, before its first scan, on a
-    // clock of its own (a download, like a model's): inside the scan's limit a short
-    // workerTimeoutMs would restart the worker at every first scan, and never answer. A table
-    // that takes longer leaves this scan lexical (conceptsOnce).
-    if (semantic && method === 'scan') await atMost(instance.concepts(), Math.max(timeoutMs, MODEL_LOAD_TIMEOUT_MS));
+    // The semantic table is fetched and parsed once per worker, from its first call, on a clock
+    // of its own (a download, like a model's): a call made meanwhile waits for it outside its
+    // limit, since the worker answers nothing while it parses, and a short workerTimeoutMs would
+    // otherwise restart the worker at every load, and never answer. A table that takes longer
+    // leaves a scan lexical (conceptsOnce).
+    const concepts = semantic ? (method === 'scan' ? instance.concepts.start() : instance.concepts.current()) : undefined;
+    if (concepts) await atMost(concepts, Math.max(timeoutMs, MODEL_LOAD_TIMEOUT_MS));
     // Loading a model may download and compile it: minutes, not a compute call's seconds.
     const limit = method === 'loadModel' ? Math.max(timeoutMs, MODEL_LOAD_TIMEOUT_MS) : timeoutMs;
     const { timeout, cancel } = deadline(`compute call '${method}' did not answer within ${limit} ms; the worker was restarted, retry the call`, limit, slot.restart);

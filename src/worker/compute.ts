@@ -6,7 +6,7 @@ import { createHashEmbedder } from '../embed/hash-embedder';
 import type { Scope } from '../schema';
 import { SCOPE_CODE, type ComputeApi, type ComputeStats, type ModelEmbedderSpec, type ScanCandidate, type ScanCandidates, type ScanHit, type ScanRequest, type ScanResult } from './api';
 import { relevanceTerm, scoreLexical } from './fusion';
-import { parseConcepts, type Concepts } from './concepts';
+import { loadedConcepts, type Concepts } from './concepts';
 import { exactScan, finishScan, hitOf } from './exact';
 import type { ModelRuntime } from './model-runtime';
 import { filterFor, neighbourRows, passes, rowDot, scanPartition, type RelevanceTerm, type RowFilter } from './kernel';
@@ -247,13 +247,13 @@ export function createCompute(options: ComputeOptions = {}): ComputeApi {
     },
 
     loadConcepts(table) {
-      concepts = parseConcepts(table);
-      return concepts.terms.size;
+      concepts = loadedConcepts(table);
+      return concepts[0].length;
     },
 
     stats(): ComputeStats {
       let rows = 0;
-      let bytes = 0;
+      let bytes = concepts?.reduce((sum, array) => sum + array.byteLength, 0) ?? 0;
       for (const partition of partitions.values()) {
         rows += partition.size;
         bytes += bytesOf(partition);

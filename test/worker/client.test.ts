@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { COMPUTE_METHODS, createComputeClient } from '../../src/worker/client';
 import { createCompute } from '../../src/worker/compute';
 import { readConcepts } from '../../src/worker/concepts-asset';
+import { parseConcepts } from '../../src/worker/concepts';
 import { columnarRows } from '../../src/store/vector-pack';
 import { lexicalTerms } from '../../src/embed/terms';
 import { DEFAULT_WEIGHTS } from '../../src/schema';
@@ -30,6 +31,17 @@ describe('createComputeClient', () => {
       expect(await client.partitionVersion('none')).toBe(-1);
       expect((await client.embed(['tea'], 8))[0]).toEqual(createCompute().embed(['tea'], 8)[0]);
       client.close();
+    });
+
+    it(`starts loading the semantic table with its first call, not its first scan, when worker is ${worker}`, async () => {
+      const tableBytes = parseConcepts(await readConcepts()).reduce((sum, array) => sum + array.byteLength, 0);
+      const client = createComputeClient({ worker });
+      // No scan yet: the table was fetched from the first call on, and is counted in what compute holds.
+      expect((await client.stats()).bytes).toBe(tableBytes);
+      client.close();
+      const lexical = createComputeClient({ worker, semantic: false });
+      expect((await lexical.stats()).bytes).toBe(0);
+      lexical.close();
     });
   }
 });

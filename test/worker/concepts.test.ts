@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { CONCEPTS_TARGET, renderConcepts } from '../../scripts/build-wordnet';
 import { lexicalTermStrings } from '../../src/embed/terms';
-import { expandTerms, parseConcepts } from '../../src/worker/concepts';
+import { expandTerms, loadedConcepts, parseConcepts, SEMANTIC_DECAY, SEMANTIC_REACH } from '../../src/worker/concepts';
 import { readConcepts } from '../../src/worker/concepts-asset';
 import { createCompute } from '../../src/worker/compute';
 import { hash32 } from '../../src/text';
@@ -40,6 +40,47 @@ describe('WordNet concept table', () => {
     expect(relation('lunch', 'guitar')).toBeUndefined();
   });
 
+  it('holds the table in typed arrays of a few MB, relating terms as the table says', () => {
+    // Under 20 MB as JS maps and arrays; the compute memory budget of the channel is 15 MB.
+    expect(concepts.reduce((sum, array) => sum + array.byteLength, 0)).toBeLessThan(4_000_000);
+    for (const array of concepts) expect(array).toBeInstanceOf(Uint32Array);
+    // The table read naively (term → its concept links; concept → its terms), for the same queries.
+    const own = new Map<number, [number, number][]>();
+    const members = new Map<number, [number, number][]>();
+    for (const line of committed.split('\n')) {
+      const [word, groups] = line.split('\t');
+      if (groups === undefined) continue;
+      const term = hash32(word!);
+      groups.split(';').forEach((group, distance) => {
+        for (const id of group.split(',').filter(Boolean)) {
+          const concept = Number.parseInt(id, 36);
+          own.set(term, [...(own.get(term) ?? []), [concept, distance]]);
+          members.set(concept, [...(members.get(concept) ?? []), [term, distance]]);
+        }
+      });
+    }
+    for (const query of ['what should we order for lunch?', 'my bike is making a weird noise', 'suggest a workout plan', 'is your computer having power problems?']) {
+      const terms = termsOf(query);
+      const expected = new Map<number, number>();
+      for (const term of terms)
+        for (const [concept, d1] of own.get(term) ?? [])
+          for (const [other, d2] of members.get(concept)!) {
+            const weight = 0.3 * SEMANTIC_DECAY ** (d1 + d2);
+            if (d1 + d2 <= SEMANTIC_REACH && !terms.has(other) && weight > (expected.get(other) ?? 0)) expected.set(other, weight);
+          }
+      expect(expected.size).toBeGreaterThan(0);
+      expect(expandTerms(concepts, terms, 0.3)).toEqual(expected);
+    }
+  });
+
+  it('is parsed once for every compute of one thread that loads the same table', async () => {
+    // Two reads of the file: equal texts, two strings.
+    const table = loadedConcepts(await readConcepts());
+    expect(loadedConcepts(await readConcepts())).toBe(table);
+    expect(loadedConcepts(`${committed}`)).toBe(table);
+    expect(loadedConcepts(`${committed}zebra\t1\n`)).not.toBe(table);
+  });
+
   it('never expands a query to its own terms', () => {
     const query = termsOf('bike bicycle');
     for (const term of expandTerms(concepts, query, 1).keys()) expect(query.has(term)).toBe(false);
@@ -48,6 +89,6 @@ describe('WordNet concept table', () => {
   it('is read from disk where compute runs under Node, and a missing table rejects naming it', async () => {
     expect(await readConcepts()).toBe(committed);
     await expect(readConcepts(new URL('./no-such-table.txt', import.meta.url))).rejects.toThrow(/no-such-table\.txt/);
-    expect(createCompute({ kernel: 'js' }).loadConcepts(committed)).toBe(concepts.terms.size);
+    expect(createCompute({ kernel: 'js' }).loadConcepts(committed)).toBe(concepts[0].length);
   });
 });
