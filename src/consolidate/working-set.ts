@@ -253,4 +253,3 @@ export class WorkingSet {
 function factKey(topic: string, fact: string): string {
   return `${topic}\u0000${fact}`;
 }
-
