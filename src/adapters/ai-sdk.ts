@@ -20,6 +20,12 @@ export interface EngramMiddlewareOptions {
   source?: SourceInput;
   /** Memories per call, at most. Default 5. With `order: 'stable'`, a `k` that holds the user's memories and `weights` with `relevance: 0` keep the set, and so the prompt, the same between turns. */
   k?: number;
+  /**
+   * retrieve's standing profile (default `false`): with `true` every turn's block also holds the
+   * few memories that say who the user is (name, home, work, diet, allergies: `PROFILE_TOPICS`),
+   * whatever the turn asks, without padding `k`. See `memory.retrieve`'s `profile`.
+   */
+  profile?: boolean;
   /** retrieve's weights (default engram's). With `relevance: 0` every memory is a candidate whatever the turn says: retrieve's relevance floor applies only while relevance counts. */
   weights?: Weights;
   /**
@@ -175,6 +181,7 @@ export function engramMiddleware(options: EngramMiddlewareOptions): EngramMiddle
               sessionId: turn.sessionId,
               ...(options.k !== undefined ? { k: options.k } : {}),
               ...(options.weights !== undefined ? { weights: options.weights } : {}),
+              ...(options.profile !== undefined ? { profile: options.profile } : {}),
             });
       const next = retrieved.length === 0 ? { ...params } : { ...params, prompt: withSystem(params.prompt, renderer(options, retrieved)) };
       turns.set(next, turn);

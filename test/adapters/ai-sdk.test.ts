@@ -212,4 +212,24 @@ describe('engramMiddleware', () => {
     expect(() => engramMiddleware({ memory, userId: '' })).toThrow(ValidationError);
     await memory.close();
   });
+
+  it("with profile: true puts who the user is in every turn's block, beside the turn's own memories, and not without it", async () => {
+    const { memory } = await createTestMemory();
+    await memory.ingest([{ role: 'user', content: "I'm vegetarian. I prefer the aisle seat." }], { userId: 'alice', sessionId: 's0', source: { type: 'user_implicit', id: 's0' } });
+    const sent = async (profile: boolean | undefined) => {
+      const model = new MockLanguageModelV3({ doGenerate: generated('Noted.') });
+      const middleware = engramMiddleware({ memory, userId: 'alice', sessionId: 's1', ...(profile === undefined ? {} : { profile }) });
+      await generateText({ model: wrapLanguageModel({ model, middleware }), prompt: 'Which seat should I book on the flight?' });
+      await middleware.flush();
+      return systemOf(model.doGenerateCalls[0]);
+    };
+    const withProfile = await sent(true);
+    expect(withProfile).toContain('Who the user is');
+    expect(withProfile).toContain('The user follows a vegetarian diet.');
+    expect(withProfile).toContain('aisle');
+    const without = await sent(undefined);
+    expect(without).toContain('aisle');
+    expect(without).not.toContain('vegetarian');
+    await memory.close();
+  });
 });
