@@ -15,7 +15,7 @@ import { isEpisode } from '../extract/topics';
 import type { Candidate, MemoryRecord, Scope } from '../schema';
 import { recordUserId } from '../storage/contract';
 import { sameFactKey } from '../text';
-import { anySlotKey, slotKey, slotsMeet, slotWords } from './slot';
+import { anySlotKey, SLOT_TOPICS, sharedSlot, slotKey, slotsMeet, slotWords } from './slot';
 import { SparseRows } from './sparse-rows';
 
 /** Where the plan writes (plan.ts `PlanTarget`): its owner, app, scope and, for session scope, session. */
@@ -223,9 +223,13 @@ export class WorkingSet {
     const fact = exclusiveTopics.has(topic) ? null : sameFactKey(candidate.content);
     const found = new Set(fact === null ? this.byTopic.get(topic) : this.byFact.get(factKey(topic, fact)));
     const slot = slotKey(candidate, exclusiveTopics);
+    // Only on the topics the live write reads for this slot (consolidate.ts sweepKeys): a replay,
+    // which holds every memory, must not find what the live write could not.
+    const kind = sharedSlot(candidate, exclusiveTopics)?.kind;
+    const readable: readonly string[] = kind === undefined ? [] : SLOT_TOPICS[kind];
     for (const key of slotWords(slot)) {
       for (const entry of this.bySlot.get(key) ?? []) {
-        if (slotsMeet(entry.slot, slot) && entry.fact !== fact && !exclusiveTopics.has(entry.memory.topic)) found.add(entry);
+        if (slotsMeet(entry.slot, slot) && entry.fact !== fact && readable.includes(entry.memory.topic) && !exclusiveTopics.has(entry.memory.topic)) found.add(entry);
       }
     }
     return [...found].sort((a, b) => a.row - b.row);

@@ -174,4 +174,33 @@ describe('slots (changes of mind on every topic)', () => {
       expect(after['u1']).not.toEqual(before);
     });
   }
+
+  it('joins by slot only the topics the live sweep reads, so a replay decides as the live write did (forget of an unrelated fact, forgetSource ≡ fresh)', async () => {
+    // "learning Japanese" is on `language`, a topic no slot reads: live, "I quit Japanese." found
+    // no earlier value and stood beside it. A replay holds every memory; joining it by slot there
+    // superseded the Japanese memory when the dog was forgotten.
+    const turns = [
+      ['s1', 'I am learning Japanese with a private tutor over video calls using old textbooks from the library.'],
+      ['s2', 'I have a dog named Rex.'],
+      ['s3', 'I quit Japanese.'],
+    ] as const;
+    const { memory, clock } = await createTestMemory();
+    try {
+      for (const [id, text] of turns) {
+        await memory.ingest(say(text), write(id, 'user_implicit'));
+        clock.advance(DAY);
+      }
+      const facts = async () => contents((await memory.list(owner)).filter((record) => record.topic !== 'episode'));
+      const live = await facts();
+      expect(live.some((content) => content.includes('Japanese with a private tutor'))).toBe(true);
+      const dog = (await memory.list(owner)).find((record) => record.content.includes('Rex') && record.topic !== 'episode')!;
+      await memory.forget(dog.id, owner);
+      expect(await facts()).toEqual(live.filter((content) => !content.includes('Rex')));
+    } finally {
+      await memory.close();
+    }
+    const conversations: Conversation[] = turns.map(([id, text], i) => ({ kind: 'ingest', userId: 'u1', sourceId: id, sourceType: 'user_implicit', sessionId: id, at: T0 + i * DAY, text }));
+    const { after, expected } = await forgetVersusFresh(openTestMemory, conversations, 'u1', 's2', ['u1']);
+    expect(after).toEqual(expected);
+  });
 });

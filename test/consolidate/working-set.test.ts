@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Decider, Decision } from '../../src/consolidate/decider';
 import { EpisodeLinks, sameKind } from '../../src/consolidate/episodes';
 import { MAX_NEIGHBOURS, planConsolidation, type EmbeddedCandidate, type PlanTarget } from '../../src/consolidate/plan';
-import { slotKey, slotsMeet } from '../../src/consolidate/slot';
+import { SLOT_TOPICS, sharedSlot, slotKey, slotsMeet } from '../../src/consolidate/slot';
 import { WorkingSet } from '../../src/consolidate/working-set';
 import { dot, normalize } from '../../src/embed/vector';
 import { EPISODE_TOPIC } from '../../src/extract/topics';
@@ -25,7 +25,11 @@ function referenceSweep(working: Iterable<MemoryRecord>, item: EmbeddedCandidate
   const { topic } = item.candidate;
   const fact = exclusiveTopics.has(topic) ? null : sameFactKey(item.candidate.content);
   const slot = slotKey(item.candidate, exclusiveTopics);
-  const onTopic = (m: MemoryRecord) => (m.topic === topic && (fact === null || sameFactKey(m.content) === fact)) || (slotsMeet(slotKey(m, exclusiveTopics), slot) && sameFactKey(m.content) !== sameFactKey(item.candidate.content));
+  // A slot joins only on the topics the live write reads for it (consolidate.ts sweepKeys).
+  const kind = sharedSlot(item.candidate, exclusiveTopics)?.kind;
+  const readable = (m: MemoryRecord) => kind !== undefined && SLOT_TOPICS[kind].includes(m.topic);
+  const onTopic = (m: MemoryRecord) =>
+    (m.topic === topic && (fact === null || sameFactKey(m.content) === fact)) || (slotsMeet(slotKey(m, exclusiveTopics), slot) && readable(m) && sameFactKey(m.content) !== sameFactKey(item.candidate.content));
   const live = [...working].filter((m) => m.invalidatedAt === undefined && inTarget(m));
   const above = live.map((memory) => ({ memory, similarity: dot(memory.embedding, item.embedding) })).filter((n) => n.similarity >= threshold);
   const below = live.filter((m) => dot(m.embedding, item.embedding) < threshold && onTopic(m));
