@@ -63,15 +63,20 @@ async function pruneOnce(deps: PruneDeps, owner: Owner, floor: number, write: Ow
   };
   // On a full disk (or with an erasure made there waiting for its rebuild) the pruned memories
   // are deleted, and the prune's record waits for the rebuild, which replays it (full-disk-erasure.ts).
-  if (!(await store.erasurePending?.(owner))) {
+  const pending = await store.erasurePending?.(owner);
+  if (!pending) {
     try {
       await write.commit({ records, inputs: [input] });
       return report;
     } catch (error) {
       if (!deletesInstead(store, error)) throw error;
+      // A full disk and nothing to prune: the store stays as it is (deleting would drop its
+      // checkpoints and vectors and make a rebuild due for nothing). Only the call's record is
+      // not kept, so a later erasure's replay will not repeat this empty prune.
+      if (records.length === 0) return report;
     }
   }
-  await store.eraseByDeleting!(owner, write.versions, { deleteInputs: [], memoryIds: records.map((record) => record.id) });
+  if (records.length > 0) await store.eraseByDeleting!(owner, write.versions, { deleteInputs: [], memoryIds: records.map((record) => record.id) });
   await defer(deps.storage, owner, new Map(), input);
   return report;
 }

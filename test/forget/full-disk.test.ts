@@ -169,4 +169,17 @@ describe('forget(id) and prune on a full disk', () => {
     await control.memory.forgetSource('k1', owner);
     expect(activeFacts(await test.memory.list(owner))).toEqual(activeFacts(await control.memory.list(owner)));
   });
+
+  it('prunes nothing on a full disk without touching the store: retrieve answers as before, no rebuild is due', async () => {
+    const disk = createDisk();
+    const test = await open(disk);
+    const before = (await test.memory.retrieve('cello', { ...owner, k: 5 })).map((hit) => hit.memory.id);
+    expect(before.length).toBeGreaterThan(0);
+    disk.full = true;
+    // Nothing has decayed below the floor a day after it was said.
+    expect((await test.memory.prune({ ...owner, floor: 0.01 })).pruned).toEqual([]);
+    expect((await test.memory.retrieve('cello', { ...owner, k: 5 })).map((hit) => hit.memory.id)).toEqual(before);
+    disk.full = false;
+    expect((await test.memory.retrieve('cello', { ...owner, k: 5 })).map((hit) => hit.memory.id)).toEqual(before);
+  });
 });
