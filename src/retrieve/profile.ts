@@ -42,20 +42,36 @@ function standsFor(hit: Retrieved, record: MemoryRecord): boolean {
 }
 
 /**
- * The hits with the profile: a hit that is a profile memory is marked `profile` where it ranks;
- * a hit that stands for one otherwise (its episode) gives its place to it, so the statement is
- * written once, as profile, with the hit's score; the other profile memories follow the hits in
- * creation order, scored with recency and importance alone (relevance 0).
+ * Whether the episode `hit` says nothing but profile statements: every fact it represents, and
+ * every active fact read from it (`facts` holds them), is in the profile.
  */
-export function withProfile(hits: readonly Retrieved[], profile: readonly MemoryRecord[], scoring: { now: number; weights: Weights }): Retrieved[] {
+function onlyProfile(hit: Retrieved, profileIds: ReadonlySet<string>, facts: readonly MemoryRecord[]): boolean {
+  const read = facts.filter((fact) => fact.episodeId === hit.memory.id && fact.invalidatedAt === undefined).map((fact) => fact.id);
+  return [...(hit.represents ?? []), ...read].every((id) => profileIds.has(id));
+}
+
+/**
+ * The hits with the profile: a hit that is a profile memory is marked `profile` where it ranks;
+ * an episode hit that stands for one gives its place to it only when all it says is profile
+ * (`facts`: the facts read from the hits' episodes), so the statement is written once, as
+ * profile, with the hit's score; an episode that also says something else stays the hit, as the
+ * query matched it. A hit's `represents` never lists a profile memory: the profile memories not
+ * placed follow the hits in creation order, scored with recency and importance alone (relevance 0).
+ */
+export function withProfile(hits: readonly Retrieved[], profile: readonly MemoryRecord[], facts: readonly MemoryRecord[], scoring: { now: number; weights: Weights }): Retrieved[] {
+  const profileIds = new Set(profile.map((record) => record.id));
   const placed = new Set<string>();
   const out = hits.map((hit): Retrieved => {
     const record = profile.find((candidate) => !placed.has(candidate.id) && standsFor(hit, candidate));
-    if (!record) return hit;
-    placed.add(record.id);
-    if (record.id === hit.memory.id) return { ...hit, profile: true };
-    const represents = [hit.memory.id, ...(hit.represents ?? [])].filter((id) => id !== record.id);
-    return { ...hit, memory: record, represents, profile: true };
+    if (record && (record.id === hit.memory.id || onlyProfile(hit, profileIds, facts))) {
+      placed.add(record.id);
+      const represents = [...(record.id === hit.memory.id ? [] : [hit.memory.id]), ...(hit.represents ?? [])].filter((id) => !profileIds.has(id));
+      return { ...hit, memory: record, ...(represents.length ? { represents } : {}), profile: true };
+    }
+    if (!hit.represents?.some((id) => profileIds.has(id))) return hit;
+    const { represents: all, ...rest } = hit;
+    const represents = all.filter((id) => !profileIds.has(id));
+    return represents.length ? { ...rest, represents } : rest;
   });
   for (const record of profile) {
     if (placed.has(record.id)) continue;

@@ -124,6 +124,38 @@ describe('the standing profile: who the user is, in every block, never as a hit'
   });
 });
 
+describe('the standing profile never takes the place of what the query matched', () => {
+  const SQUASH_TURN = "I'm vegetarian and I play squash every Tuesday with my brother.";
+  const DIET = 'The user follows a vegetarian diet.';
+  const zoe = { userId: 'u_zoe', appName: 'default' };
+
+  it('keeps an episode hit that says more than the profile (the squash), and shows the diet it also says once, as profile', async () => {
+    const test = await open();
+    await test.memory.ingest([{ role: 'user', content: SQUASH_TURN }], { ...zoe, sessionId: 'c1', source: { type: 'user_implicit', id: 's1' } });
+    const asOf = test.clock();
+    test.clock.advance(DAY);
+    for (const [query, k, at] of [
+      [SQUASH_TURN, 5, undefined],
+      [SQUASH_TURN, 1, undefined],
+      ['squash', 5, undefined],
+      [SQUASH_TURN, 5, asOf],
+    ] as const) {
+      const options = { ...zoe, k, ...(at === undefined ? {} : { asOf: at }) };
+      const plain = await test.memory.retrieve(query, options);
+      const hits = await test.memory.retrieve(query, { ...options, profile: true });
+      // The hits are the query's, unchanged but for the diet, which the profile part shows.
+      expect(hits.filter((hit) => !hit.profile).map((hit) => hit.memory.id)).toEqual(plain.map((hit) => hit.memory.id));
+      expect(hits.filter((hit) => hit.profile).map((hit) => hit.memory.content)).toEqual([DIET]);
+      const diet = hits.find((hit) => hit.profile)!.memory.id;
+      expect(hits.some((hit) => hit.represents?.includes(diet))).toBe(false);
+      const block = test.memory.inject('SYS', hits);
+      expect(block).toMatch(/squash/);
+      expect(block.split(DIET)).toHaveLength(2);
+      expect(blockLines(block)[0]).toBe(PROFILE_HEADING);
+    }
+  });
+});
+
 describe('the standing profile of a past state', () => {
   it('is the profile the store held at asOf: the vegetarian diet before the fish replaced it', async () => {
     const test = await open();
@@ -152,22 +184,44 @@ describe('chooseProfile and withProfile', () => {
     expect(chooseProfile([name, ...others, ...allergies.slice(1)]).map((memory) => memory.id)).toEqual(['n', ...allergies.slice(1).map((memory) => memory.id)]);
   });
 
-  it('marks a hit that is a profile memory where it ranks, puts a profile fact in the place of the episode hit it was read from, and appends the rest unscored by the query', () => {
-    const episode = record('e', "For flights I prefer the aisle. I'm vegan.", 'episode', { importance: 0.3 });
+  it('marks a hit that is a profile memory where it ranks, puts a profile fact in the place of an episode hit that says nothing else, and appends the rest unscored by the query', () => {
+    const episode = record('e', "I'm Zoë and I'm vegan.", 'episode', { importance: 0.3 });
     const diet = record('d', 'The user is vegan.', 'diet', { importance: 0.7, episodeId: 'e' });
-    const name = record('n', 'The user goes by Zoë.', 'identity', { importance: 0.8, updatedAt: T - 365 * DAY });
-    const seat = record('s', 'The user prefers the aisle.', 'travel', { episodeId: 'e' });
-    const out = withProfile([hit(episode, 0.9, ['s']), hit(name, 0.5)], [diet, name], { now: T, weights: { relevance: 0.6, recency: 0.25, importance: 0.15 } });
+    const name = record('n', 'The user goes by Zoë.', 'identity', { importance: 0.8, updatedAt: T - 365 * DAY, episodeId: 'e' });
+    const seat = record('s', 'The user prefers the aisle.', 'travel');
+    const out = withProfile([hit(episode, 0.9, ['n']), hit(seat, 0.5)], [diet, name], [diet, name], { now: T, weights: { relevance: 0.6, recency: 0.25, importance: 0.15 } });
     expect(out.map((entry) => [entry.memory.id, entry.profile, entry.represents, entry.score])).toEqual([
-      ['d', true, ['e', 's'], 0.9],
-      ['n', true, undefined, 0.5],
+      ['d', true, ['e'], 0.9],
+      ['s', undefined, undefined, 0.5],
+      ['n', true, undefined, expect.any(Number)],
     ]);
-    const appended = withProfile([hit(seat, 0.9)], [diet, name], { now: T, weights: { relevance: 0.6, recency: 0.25, importance: 0.15 } });
+    const appended = withProfile([hit(seat, 0.9)], [diet, name], [], { now: T, weights: { relevance: 0.6, recency: 0.25, importance: 0.15 } });
     expect(appended.map((entry) => [entry.memory.id, entry.profile ?? false, entry.relevance])).toEqual([
       ['s', false, 0.9],
       ['d', true, 0],
       ['n', true, 0],
     ]);
     expect(appended[2]!.score).toBeCloseTo(0.25 * 0.5 ** (365 / 365) + 0.15 * 0.8, 12);
+  });
+
+  it('keeps an episode hit that also says something else where it ranks, with the profile facts it says out of its represents and in the profile part', () => {
+    const episode = record('e', "For flights I prefer the aisle. I'm vegan.", 'episode', { importance: 0.3 });
+    const diet = record('d', 'The user is vegan.', 'diet', { importance: 0.7, episodeId: 'e' });
+    const seat = record('s', 'The user prefers the aisle.', 'travel', { episodeId: 'e' });
+    const weights = { relevance: 0.6, recency: 0.25, importance: 0.15 };
+    const represented = withProfile([hit(episode, 0.9, ['s', 'd'])], [diet], [diet, seat], { now: T, weights });
+    expect(represented.map((entry) => [entry.memory.id, entry.profile ?? false, entry.represents, entry.relevance])).toEqual([
+      ['e', false, ['s'], 0.9],
+      ['d', true, undefined, 0],
+    ]);
+    // The seat fact did not rank within k: the episode still says it.
+    const unranked = withProfile([hit(episode, 0.9)], [diet], [diet, seat], { now: T, weights });
+    expect(unranked.map((entry) => [entry.memory.id, entry.profile ?? false])).toEqual([
+      ['e', false],
+      ['d', true],
+    ]);
+    // A fact read from it that is no longer active says nothing: the episode is profile alone.
+    const retired = withProfile([hit(episode, 0.9)], [diet], [diet, { ...seat, invalidatedAt: T }], { now: T, weights });
+    expect(retired.map((entry) => [entry.memory.id, entry.profile, entry.represents])).toEqual([['d', true, ['e']]]);
   });
 });
