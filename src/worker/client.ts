@@ -84,11 +84,16 @@ export function createComputeClient(options: ComputeClientOptions = {}): Compute
 }
 
 /** The semantic table's load into one compute (see {@link conceptsOnce}). */
-interface ConceptsLoad {
-  /** The load: started if it is not under way or done (a scan, which uses the table, retries one that failed). */
+export interface ConceptsLoad {
+  /** The load, download and hand-over: started if it is not under way or done (a scan, which uses the table, retries one that failed). */
   start(): Promise<void>;
-  /** The load under way or done; nothing once one failed (a call that does not use the table retries none). */
-  current(): Promise<void> | undefined;
+  /**
+   * The hand-over to compute (its parse) while it runs, else nothing; starts the load on the
+   * client's first call. A call that does not use the table waits for the parse alone (the
+   * worker answers nothing meanwhile), never for the download: a slow or stalled fetch of the
+   * table delays no ingest, embed or erasure.
+   */
+  handing(): Promise<void> | undefined;
 }
 
 /**
@@ -98,21 +103,39 @@ interface ConceptsLoad {
  * that could not be fetched (offline) leaves that scan lexical and is fetched again by the next
  * scan instead of failing retrieval.
  */
-function conceptsOnce(load: (table: string) => Promise<unknown>): ConceptsLoad {
+export function conceptsOnce(load: (table: string) => Promise<unknown>, read: () => Promise<string> = readConcepts): ConceptsLoad {
   let loading: Promise<void> | undefined;
+  let handing: Promise<void> | undefined;
   let tried = false;
   const start = () => {
     tried = true;
-    return (loading ??= readConcepts()
-      .then(load)
+    loading ??= read()
+      .then((table) => {
+        const handed = load(table);
+        handing = handed.then(
+          () => {},
+          () => {},
+        );
+        return handed;
+      })
       .then(
         () => {},
         () => {
           loading = undefined;
         },
-      ));
+      )
+      .finally(() => {
+        handing = undefined;
+      });
+    return loading;
   };
-  return { start, current: () => (tried ? loading : start()) };
+  return {
+    start,
+    handing: () => {
+      if (!tried) void start();
+      return handing;
+    },
+  };
 }
 
 /** `work`, or nothing once `ms` have passed (the work goes on; its result is not waited for). */
@@ -144,7 +167,7 @@ function createInProcessClient(computeOptions: ComputeOptions | undefined, seman
   const calls: Record<string, unknown> = {};
   for (const method of COMPUTE_METHODS) {
     calls[method] = async (...args: unknown[]) => {
-      if (semantic) await (method === 'scan' ? concepts.start() : concepts.current());
+      if (semantic) await (method === 'scan' ? atMost(concepts.start(), MODEL_LOAD_TIMEOUT_MS) : concepts.handing());
       return ((await loaded())[method] as (...a: unknown[]) => unknown)(...args);
     };
   }
@@ -238,11 +261,11 @@ function createWorkerClient(options: ComputeClientOptions): ComputeClient {
       throw error instanceof WorkerError ? error : new WorkerError(`the compute worker did not start: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
     // The semantic table is fetched and parsed once per worker, from its first call, on a clock
-    // of its own (a download, like a model's): a call made meanwhile waits for it outside its
-    // limit, since the worker answers nothing while it parses, and a short workerTimeoutMs would
-    // otherwise restart the worker at every load, and never answer. A table that takes longer
-    // leaves a scan lexical (conceptsOnce).
-    const concepts = semantic ? (method === 'scan' ? instance.concepts.start() : instance.concepts.current()) : undefined;
+    // of its own (a download, like a model's): a scan waits for it outside its limit, and any
+    // call made during the parse waits for the parse, since the worker answers nothing meanwhile
+    // and a short workerTimeoutMs would otherwise restart the worker at every load, and never
+    // answer. A table that takes longer leaves a scan lexical (conceptsOnce).
+    const concepts = semantic ? (method === 'scan' ? instance.concepts.start() : instance.concepts.handing()) : undefined;
     if (concepts) await atMost(concepts, Math.max(timeoutMs, MODEL_LOAD_TIMEOUT_MS));
     // Loading a model may download and compile it: minutes, not a compute call's seconds.
     const limit = method === 'loadModel' ? Math.max(timeoutMs, MODEL_LOAD_TIMEOUT_MS) : timeoutMs;

@@ -1,6 +1,6 @@
 import '@vitest/web-worker';
 import { describe, expect, it } from 'vitest';
-import { COMPUTE_METHODS, createComputeClient } from '../../src/worker/client';
+import { COMPUTE_METHODS, conceptsOnce, createComputeClient } from '../../src/worker/client';
 import { createCompute } from '../../src/worker/compute';
 import { readConcepts } from '../../src/worker/concepts-asset';
 import { parseConcepts } from '../../src/worker/concepts';
@@ -36,8 +36,14 @@ describe('createComputeClient', () => {
     it(`starts loading the semantic table with its first call, not its first scan, when worker is ${worker}`, async () => {
       const tableBytes = parseConcepts(await readConcepts()).reduce((sum, array) => sum + array.byteLength, 0);
       const client = createComputeClient({ worker });
-      // No scan yet: the table was fetched from the first call on, and is counted in what compute holds.
-      expect((await client.stats()).bytes).toBe(tableBytes);
+      // No scan: the first call starts the table's load (it does not wait for the download), and
+      // the table is then counted in what compute holds.
+      let { bytes } = await client.stats();
+      for (let tries = 0; bytes !== tableBytes && tries < 200; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        ({ bytes } = await client.stats());
+      }
+      expect(bytes).toBe(tableBytes);
       client.close();
       const lexical = createComputeClient({ worker, semantic: false });
       expect((await lexical.stats()).bytes).toBe(0);
@@ -88,5 +94,37 @@ describe('createComputeClient (a partition export through the worker)', () => {
     } finally {
       client.close();
     }
+  });
+});
+
+describe('the semantic table load (conceptsOnce)', () => {
+  it('keeps a call that does not use the table off a stalled download, and holds it during the hand-over only', async () => {
+    let deliver: (table: string) => void = () => {};
+    let handOver: () => void = () => {};
+    const reads: string[] = [];
+    const load = conceptsOnce(
+      (table) => {
+        reads.push(table);
+        return new Promise<void>((resolve) => (handOver = resolve));
+      },
+      () => new Promise<string>((resolve) => (deliver = resolve)),
+    );
+    // First call: the download starts, and a call that does not scan has nothing to wait for.
+    expect(load.handing()).toBeUndefined();
+    const scan = load.start();
+    let scanned = false;
+    void scan.then(() => (scanned = true));
+    deliver('table');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(reads).toEqual(['table']);
+    // While compute takes the table, a call waits for that, and so does the scan.
+    const during = load.handing();
+    expect(during).toBeInstanceOf(Promise);
+    expect(scanned).toBe(false);
+    handOver();
+    await during;
+    await scan;
+    expect(scanned).toBe(true);
+    expect(load.handing()).toBeUndefined();
   });
 });
