@@ -142,7 +142,7 @@ async function undoOnce(deps: UndoDeps, operation: Operation, owner: Owner, writ
     ],
   };
   const restored = target && reactivated(target, deps.newId(), `restored: '${target.id}' as it was before the undone update '${memory.id}'`, now);
-  // The fact leaves its input, with where it was said; an input left with no fact goes whole.
+  // The fact leaves its input, with where it was said; an input left with no candidate goes whole.
   const log = await store.inputs(owner);
   const { reduced, redactor } = withoutFact(input, fact, candidates);
   const active = await store.list(owner, { scopes: ['user', 'session'], includeInvalid: false });
@@ -182,13 +182,14 @@ async function undoOnce(deps: UndoDeps, operation: Operation, owner: Owner, writ
  * (forget/take-out.ts `takeOutFact`): its candidate leaves, and the span it was said in (the
  * clauses of its excerpt that state it apart from the other facts of the sentence, the whole
  * excerpt when it was said alone) leaves the messages, the other facts' excerpts and the turn's
- * episode, cut out with the joining words it leaves dangling. An input left with no fact goes whole.
+ * episode, cut out with the joining words it leaves dangling. An input left with no candidate (no
+ * fact, and no episode of another turn) goes whole.
  */
 function withoutFact(input: InputRow & WriteInput, fact: Candidate, candidates: readonly Candidate[]): { reduced: InputRow[]; redactor: Redactor } {
   const taken = takeOutFact(input, candidates, (candidate) => candidate === fact);
   const redactor = createRedactor(taken.spans);
-  const facts = taken.input?.candidates?.filter((candidate) => candidate.topic !== EPISODE_TOPIC) ?? [];
-  if (taken.input === null || facts.length === 0) return { reduced: [], redactor };
+  // The other turns' episodes came from it too: it goes whole only when no candidate is left.
+  if (taken.input === null || (taken.input.candidates ?? []).length === 0) return { reduced: [], redactor };
   return { reduced: [withoutSeq(taken.input as InputRow & WriteInput)], redactor };
 }
 
