@@ -52,3 +52,31 @@ describe('undo of the only fact of a multi-turn input', () => {
     expect((await test.memory.list(owner)).map((record) => record.content)).toEqual([lake]);
   });
 });
+
+describe('the sibling fact of an undone or forgotten fact of the same sentence', () => {
+  for (const how of ['undo', 'forget'] as const) {
+    it(`links to the rebuilt episode: one hit for it, and the episode retires with it (${how})`, async () => {
+      const test = await createTestMemory({ episodes: true });
+      tests.push(test);
+      const operations = await test.memory.ingest([{ role: 'user', content: "I'm allergic to zqxshrimp and I play squash." }], { ...owner, sessionId: 'c1', source: implicit('s1') });
+      test.clock.advance(DAY);
+      const target = factOf(await test.memory.list(owner), 'zqxshrimp')!;
+      if (how === 'undo') await test.memory.undo(operations.find((operation) => operation.memoryId === target.id)!, owner);
+      else await test.memory.forget(target.id, owner);
+
+      const after = await test.memory.list(owner);
+      const [episode] = episodesOf(after);
+      expect(episodesOf(after).map((record) => record.content)).toEqual(['I play squash.']);
+      expect(factOf(after, 'squash')?.episodeId).toBe(episode!.id);
+      const hits = await test.memory.retrieve('squash', { ...owner, k: 5 });
+      expect(hits.map((hit) => hit.memory.content)).toEqual(['The user plays squash.']);
+      expect(await findInDatabases(test.factory, 'zqxshrimp')).toEqual([]);
+
+      test.clock.advance(DAY);
+      await test.memory.ingest([{ role: 'user', content: 'I quit squash.' }], { ...owner, sessionId: 'c2', source: implicit('s2') });
+      const quit = await test.memory.list(owner);
+      expect(factOf(quit, 'plays squash')).toBeUndefined();
+      expect(episodesOf(quit).filter((record) => record.content.includes('I play squash'))).toEqual([]);
+    });
+  }
+});
