@@ -187,6 +187,8 @@ interface Matched {
   idOf: ReadonlyMap<string, string>;
   /** Ids of the rebuilt records: new, so the commit refuses them if they exist. */
   created: readonly string[];
+  /** Current active memories the replay holds as they are: stored id → the replayed twin. */
+  kept: ReadonlyMap<string, MemoryRecord>;
 }
 
 /** What the writing steps have decided so far. */
@@ -265,7 +267,7 @@ export function planErasure(input: ErasureInput): ErasurePlan {
   const matched = matchReplay(context);
   const { written: retired, rebuilds } = retireStale(context, matched);
   const rebuilt = writeRebuilt(context, matched, rebuilds, retired);
-  const redacted = redactTombstones(context, rebuilt);
+  const redacted = redactTombstones(context, relinkKept(context, matched, rebuilt));
   const writes = dropRevokedMetadata(context, scrubQuotes(context, redacted));
   return { writes: new Map(writes), created: [...matched.created], rebuilds: new Map(rebuilds), keptHistory: keptHistoryOf(input.all, writes), report: redacted.report };
 }
@@ -298,10 +300,13 @@ function matchReplay({ replayed, all, current, revoked, newId, sourceIdsOf }: Co
     identity,
   );
   const stale: MemoryRecord[] = [];
+  const kept = new Map<string, MemoryRecord>();
   for (const record of current) {
     const twin = unmatchedReplay.get(identity(record))?.shift();
-    if (twin) idOf.set(twin.id, record.id);
-    else stale.push(record);
+    if (twin) {
+      idOf.set(twin.id, record.id);
+      kept.set(record.id, twin);
+    } else stale.push(record);
   }
   const stored = new Set(all.map((record) => record.id));
   const taken = new Set(stored);
@@ -326,7 +331,7 @@ function matchReplay({ replayed, all, current, revoked, newId, sourceIdsOf }: Co
     const stand = standIns.get(JSON.stringify([record.scope, claimOf(record)]))?.find((other) => record.sources.some((source) => !revoked.has(source.id) && sourceIdsOf(other).has(source.id)));
     if (stand) idOf.set(record.id, stand.id);
   }
-  return { stale, rebuilt, idOf, created };
+  return { stale, rebuilt, idOf, created, kept };
 }
 
 /** Stale active memories: erased when `s` was their only source, else superseded by their rebuilt version. */
@@ -405,6 +410,25 @@ function writeRebuilt({ now, replayed, all, current, cause }: Context, { rebuilt
       },
     ];
   });
+  return extend(written, { writes });
+}
+
+/**
+ * Kept memories whose episode links (`episodeId`, `restatedIn`) name an episode this erasure
+ * retires (the turn's episode rebuilt without the forgotten clause, under a new id): they link
+ * where the replay linked their twin, the episode that now holds their words, so the fact and
+ * that episode are one hit and the episode retires with the fact. Same id, history unchanged.
+ */
+function relinkKept({ all }: Context, { stale, kept, idOf }: Matched, written: Written): Written {
+  const retired = new Set(stale.map((record) => record.id));
+  const writes: [string, MemoryRecord][] = [];
+  for (const record of all) {
+    const twin = kept.get(record.id);
+    if (twin === undefined || ![record.episodeId, ...(record.restatedIn ?? [])].some((id) => id !== undefined && retired.has(id))) continue;
+    const { episodeId: _episodeId, restatedIn: _restatedIn, ...base } = written.writes.get(record.id) ?? record;
+    const episode = twin.episodeId === undefined ? undefined : idOf.get(twin.episodeId);
+    writes.push([record.id, { ...base, ...(episode !== undefined ? { episodeId: episode } : {}), ...restatedOf(twin.restatedIn, idOf) }]);
+  }
   return extend(written, { writes });
 }
 

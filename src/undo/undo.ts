@@ -142,7 +142,7 @@ async function undoOnce(deps: UndoDeps, operation: Operation, owner: Owner, writ
     ],
   };
   const restored = target && reactivated(target, deps.newId(), `restored: '${target.id}' as it was before the undone update '${memory.id}'`, now);
-  // The fact leaves its input, with where it was said; an input left with no fact goes whole.
+  // The fact leaves its input, with where it was said; an input left with no candidate goes whole.
   const log = await store.inputs(owner);
   const { reduced, redactor } = withoutFact(input, fact, candidates);
   const active = await store.list(owner, { scopes: ['user', 'session'], includeInvalid: false });
@@ -159,7 +159,12 @@ async function undoOnce(deps: UndoDeps, operation: Operation, owner: Owner, writ
       throw new ConflictError(`cannot undo: later writes were decided with memory '${memory.id}' in place (${difference(expected, planned).join('; ')}); undo those first`);
     }
   }
-  const written = [removed, ...(restored ? [restored] : []), ...episodes.writes];
+  // The facts read from a retired episode (the undone fact's siblings) link to its rebuilt version: the episode that now holds their words.
+  const relinked = relink(
+    active.filter((record) => record.id !== memory.id),
+    episodes.replacedBy,
+  );
+  const written = [removed, ...(restored ? [restored] : []), ...episodes.writes, ...relinked];
   // The fact's excerpt leaves every memory's source rows that quote it (the sentence's other
   // facts' included), not only the record's summary of them: nothing is left to quote it. So
   // do the turn's excerpts the retired episodes held.
@@ -182,13 +187,14 @@ async function undoOnce(deps: UndoDeps, operation: Operation, owner: Owner, writ
  * (forget/take-out.ts `takeOutFact`): its candidate leaves, and the span it was said in (the
  * clauses of its excerpt that state it apart from the other facts of the sentence, the whole
  * excerpt when it was said alone) leaves the messages, the other facts' excerpts and the turn's
- * episode, cut out with the joining words it leaves dangling. An input left with no fact goes whole.
+ * episode, cut out with the joining words it leaves dangling. An input left with no candidate (no
+ * fact, and no episode of another turn) goes whole.
  */
 function withoutFact(input: InputRow & WriteInput, fact: Candidate, candidates: readonly Candidate[]): { reduced: InputRow[]; redactor: Redactor } {
   const taken = takeOutFact(input, candidates, (candidate) => candidate === fact);
   const redactor = createRedactor(taken.spans);
-  const facts = taken.input?.candidates?.filter((candidate) => candidate.topic !== EPISODE_TOPIC) ?? [];
-  if (taken.input === null || facts.length === 0) return { reduced: [], redactor };
+  // The other turns' episodes came from it too: it goes whole only when no candidate is left.
+  if (taken.input === null || (taken.input.candidates ?? []).length === 0) return { reduced: [], redactor };
   return { reduced: [withoutSeq(taken.input as InputRow & WriteInput)], redactor };
 }
 
@@ -202,6 +208,8 @@ interface EpisodeChanges {
   writes: MemoryRecord[];
   /** The source excerpts the retired episodes held that quote the span: blanked in every row. */
   excerpts: string[];
+  /** Each retired episode → the id of its rebuilt version (undefined when nothing of the turn is left). */
+  replacedBy: Map<string, string | undefined>;
 }
 
 /**
@@ -213,7 +221,7 @@ function redactEpisodes(state: { active: readonly MemoryRecord[]; input: InputRo
   const { active, input, redactor, replayed, now, newId } = state;
   const ofTurn = (record: MemoryRecord) => record.topic === EPISODE_TOPIC && record.sources.some((source) => source.id === input.source.id && source.at === input.at);
   const stale = active.filter((record) => ofTurn(record) && redactor.quotes(record.content));
-  const out: EpisodeChanges = { retired: new Set(stale.map((record) => record.id)), rebuilt: [], writes: [], excerpts: [] };
+  const out: EpisodeChanges = { retired: new Set(stale.map((record) => record.id)), rebuilt: [], writes: [], excerpts: [], replacedBy: new Map() };
   const blanks = (source: MemoryRecord['sources'][number]) => source.excerpt !== '' && redactor.excerpt(source.excerpt) !== source.excerpt;
   for (const record of stale) {
     const content = redactor.text(record.content);
@@ -234,8 +242,24 @@ function redactEpisodes(state: { active: readonly MemoryRecord[]; input: InputRo
       out.writes.push(rebuilt);
     }
     out.excerpts.push(...record.sources.filter(blanks).map((source) => source.excerpt));
+    out.replacedBy.set(record.id, rebuilt?.id);
   }
   return out;
+}
+
+/**
+ * The `records` whose episode links (`episodeId`, `restatedIn`) name a retired episode, linked
+ * to its rebuilt version instead (the link goes when none was rebuilt): the fact and the episode
+ * that holds its words are one hit, and the episode retires with the fact. Same id and history.
+ */
+function relink(records: readonly MemoryRecord[], replacedBy: ReadonlyMap<string, string | undefined>): MemoryRecord[] {
+  const linksRetired = (record: MemoryRecord) => [record.episodeId, ...(record.restatedIn ?? [])].some((id) => id !== undefined && replacedBy.has(id));
+  return records.filter(linksRetired).map(({ episodeId, restatedIn, ...record }) => {
+    const map = (id: string) => (replacedBy.has(id) ? replacedBy.get(id) : id);
+    const episode = episodeId === undefined ? undefined : map(episodeId);
+    const restated = [...new Set((restatedIn ?? []).flatMap((id) => map(id) ?? []))].filter((id) => id !== episode);
+    return { ...record, ...(episode !== undefined ? { episodeId: episode } : {}), ...(restated.length > 0 ? { restatedIn: restated } : {}) };
+  });
 }
 
 /**

@@ -210,8 +210,15 @@ describe('no redaction leaves a memory of marks alone', () => {
       expect(await findInDatabases(test.factory, '[forgotten]')).toEqual([]);
       expect(await findInDatabases(test.factory, forgotten)).toEqual([]);
       expect(await visible(test)).not.toContain('[forgotten]');
-      const block = test.memory.inject('You are helpful.', await test.memory.retrieve('what do you know about me?', owner));
-      expect(block).toContain(kept.slice(0, -1));
+      // The kept fact links to the rebuilt episode, which holds its words: one hit, standing for both.
+      const [episode] = after.filter((record) => record.topic === EPISODE_TOPIC);
+      const [fact] = facts(after);
+      expect(fact!.episodeId).toBe(episode!.id);
+      const hits = await test.memory.retrieve('what do you know about me?', owner);
+      expect(hits.map((hit) => [hit.memory.id, hit.represents])).toEqual([[fact!.id, [episode!.id]]]);
+      const block = test.memory.inject('You are helpful.', hits);
+      expect(block).toContain(fact!.content);
+      expect(block).not.toContain(forgotten);
       expect(block).not.toContain('[forgotten]');
     });
   }
