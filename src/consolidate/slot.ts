@@ -272,8 +272,23 @@ function readSaid(said: string): Slot | undefined {
   return about === '' ? undefined : { kind: verb.kind, about, polarity };
 }
 
+/**
+ * What {@link slotOf} read of a fact object, kept while the object lives (a WeakMap holds no text
+ * the object does not): a decider compares one candidate with each memory of its sweep, and the
+ * reading (verb tables, stemming) cost more than the rest of a long ingest together.
+ */
+const read = new WeakMap<object, { topic: string; content: string; slot: Slot | undefined }>();
+
 /** The slot `fact` fills, or undefined (see the module comment). Episodes and session summaries have none. */
 export function slotOf(fact: { topic: string; content: string }): Slot | undefined {
+  const known = read.get(fact);
+  if (known !== undefined && known.topic === fact.topic && known.content === fact.content) return known.slot;
+  const slot = readSlot(fact);
+  read.set(fact, { topic: fact.topic, content: fact.content, slot });
+  return slot;
+}
+
+function readSlot(fact: { topic: string; content: string }): Slot | undefined {
   if (fact.topic === EPISODE_TOPIC || fact.topic === SESSION_SUMMARY_TOPIC) return undefined;
   const text = fact.content
     .toLowerCase()
