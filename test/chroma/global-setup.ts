@@ -23,13 +23,17 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dataDir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'engram-chroma-'));
+  // Also when the run is killed before teardown (scripts/chroma-server.ts then kills the server
+  // and exits): the directory holds memory, not disk.
+  const remove = () => rmSync(dataDir, { recursive: true, force: true });
+  process.once('exit', remove);
   const server = await startChromaServer({ dataDir }).catch((error: unknown) => {
-    rmSync(dataDir, { recursive: true, force: true });
+    remove();
     throw error;
   });
   project.provide('chroma', { host: server.host, port: server.port });
   return async () => {
     await server.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    remove();
   };
 }
