@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type UserConfig } from 'vite';
+import type { TestSequencerConstructor, TestSpecification } from 'vitest/node';
 
 // The adapter entries import engram by its package name, so in the build they share the main
 // entry's module (one set of error classes) instead of bundling a copy; tests resolve the
@@ -15,10 +16,52 @@ const SELF = [
   { find: /^engram\/chroma$/, replacement: fileURLToPath(new URL('./src/adapters/chroma/index.ts', import.meta.url)) },
 ];
 
+// The slowest files, slowest first (their seconds in CI before this order, on 2 cores).
+const SLOWEST = [
+  'test/chroma/contract.test.ts', // 161
+  'test/soak/ingest-growth.test.ts', // 50
+  'test/soak/model.test.ts', // 46
+  'test/soak/adversarial-decider.test.ts', // 44
+  'test/soak/reembed-10k.test.ts', // 38
+  'test/reliability/fuzz.test.ts', // 36
+  'test/forget/equivalence.test.ts', // 35
+  'test/soak/reference-model.test.ts', // 31
+  'test/forget/erasure-partitions.test.ts', // 21
+  'test/forget/checkpoints.test.ts', // 19
+  'test/soak/isolation-property.test.ts', // 18
+  'test/worker/quantised.test.ts', // 18
+];
+
+/**
+ * The order `vitest run` starts files in: Vitest's own (by group, then project by project, then
+ * the longest first as its cache of an earlier run says), except that the SLOWEST files go first
+ * in their group, whichever project they belong to. A fresh clone (CI) has no cache, and Vitest
+ * then starts the largest files first, which put the slowest file of the Chroma and soak group (a
+ * 61-line file that runs 31 contract tests) last, alone on one core after everything else had
+ * finished; the longest first leaves the least such tail. Loaded for test runs only, so the
+ * library and demo builds do not load Vitest.
+ */
+async function slowestFirst(): Promise<TestSequencerConstructor> {
+  const { BaseSequencer } = await import('vitest/node');
+  const rank = (spec: TestSpecification) => {
+    const path = spec.moduleId.replaceAll('\\', '/');
+    const index = SLOWEST.findIndex((slow) => path.endsWith(`/${slow}`));
+    return index === -1 ? SLOWEST.length : index;
+  };
+  const group = (spec: TestSpecification) => spec.project.config.sequence.groupOrder;
+  return class SlowestFirst extends BaseSequencer {
+    override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+      const sorted = await super.sort(files);
+      const position = new Map(sorted.map((spec, i) => [spec, i]));
+      return sorted.sort((a, b) => group(a) - group(b) || rank(a) - rank(b) || position.get(a)! - position.get(b)!);
+    }
+  };
+}
+
 // One config, switched on `mode`: the default builds the library (ESM + the worker as its
 // own file), `--mode demo` builds the demo page. `base: './'` in both: with the default '/'
 // the emitted worker URL points at the site root and breaks for anyone serving from a path.
-export default defineConfig(({ mode }) => {
+export default defineConfig(async ({ mode }): Promise<UserConfig> => {
   if (mode === 'demo') {
     return {
       root: 'demo',
@@ -69,6 +112,8 @@ export default defineConfig(({ mode }) => {
     test: {
       // The JSON report is what .ci/run reads to print its closing 'N passed, N failed' line.
       reporters: ['default', ['json', { outputFile: 'artifacts/test-results.json' }]],
+      // The slowest files first in their group (slowestFirst above).
+      ...(mode === 'test' ? { sequence: { sequencer: await slowestFirst() } } : {}),
       projects: [
         {
           resolve: { alias: SELF },
@@ -86,12 +131,13 @@ export default defineConfig(({ mode }) => {
         },
         {
           // Soak and property runs (hundreds of random histories, a 10k-memory store): apart from
-          // the fast unit suite, last (groupOrder 3, after Chroma), and still in `npm test`.
+          // the fast unit suite, last, and still in `npm test`. In one group with Chroma's files
+          // (groupOrder 2, see there); its one growth check times CPU (test/helpers/growth.ts), not
+          // the wall clock, so a neighbour does not move it.
           resolve: { alias: SELF },
           test: {
             name: 'soak',
-            sequence: { groupOrder: 3 },
-            // Alone in its group and not timing-sensitive: both cores.
+            sequence: { groupOrder: 2 },
             maxWorkers: 2,
             environment: 'node',
             include: ['test/soak/**/*.test.ts'],
@@ -101,17 +147,23 @@ export default defineConfig(({ mode }) => {
         {
           // Against a real Chroma server that the global setup starts and stops (one per run).
           // After unit and e2e (groupOrder 2): the server and its tests would otherwise
-          // take CPU from their timing-sensitive tests on a 2-core machine.
+          // take CPU from their timing-sensitive tests on a 2-core machine. Its files mostly wait
+          // on the server's answers (one file at a time used well under a core), so they share the
+          // group's two workers with the soak files instead of running before them alone (CI:
+          // chroma 220 s and then soak 136 s, one after the other). Two Chroma files may then run
+          // at once: each opens its own collection prefix (or its own server, fault and
+          // server.test.ts), so they never see each other's rows.
           resolve: { alias: SELF },
           test: {
             name: 'chroma',
             sequence: { groupOrder: 2 },
+            // Vitest runs a group's files on one pool: its projects must name the same count.
+            maxWorkers: 2,
             environment: 'node',
             include: ['test/chroma/**/*.test.ts'],
             globalSetup: ['test/chroma/global-setup.ts'],
             testTimeout: 60_000,
             hookTimeout: 60_000,
-            fileParallelism: false,
           },
         },
         {
