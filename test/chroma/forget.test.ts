@@ -9,7 +9,7 @@ import { createMemory, type Memory } from '../../src/index';
 import { createChromaStorage } from '../../src/adapters/chroma/index';
 import { activeFacts } from '../helpers/facts';
 import { createTestClock, DAY } from '../helpers/memory';
-import { chromaClient, freshPrefix, server } from './helpers';
+import { chromaClient, collectionNames, freshPrefix, server } from './helpers';
 
 const owner = { userId: 'u_ada', appName: 'default' };
 const implicit = (id: string) => ({ type: 'user_implicit' as const, id });
@@ -20,8 +20,7 @@ const CANARIES = ['Qzxcanaryname', 'zqx-canary-excerpt', 'zqx-canary-fact', 'zqx
 async function chromaText(prefix: string): Promise<string> {
   const client = chromaClient();
   const parts: string[] = [];
-  for (const { name } of await client.listCollections()) {
-    if (!name.startsWith(prefix)) continue;
+  for (const name of await collectionNames(prefix, client)) {
     const collection = await client.getCollection({ name } as never);
     const rows = await collection.get({ include: ['documents', 'metadatas'] });
     parts.push(JSON.stringify({ name, ids: rows.ids, documents: rows.documents, metadatas: rows.metadatas }));

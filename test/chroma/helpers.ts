@@ -24,6 +24,21 @@ export function chromaClient(address = server()): ChromaClient {
   return new ChromaClient({ host: address.host, port: address.port });
 }
 
+/**
+ * The names of every collection on the server that start with `prefix`. `listCollections` answers
+ * one page (100 by default), and the run's shared server holds more than that once a few files
+ * have run, so a scan that read only the first page could pass without looking at a collection.
+ */
+export async function collectionNames(prefix: string, client = chromaClient()): Promise<string[]> {
+  const names: string[] = [];
+  const limit = 100;
+  for (let offset = 0; ; offset += limit) {
+    const page = await client.listCollections({ limit, offset });
+    for (const { name } of page) if (name.startsWith(prefix)) names.push(name);
+    if (page.length < limit) return names;
+  }
+}
+
 export function storageContext(dim = 8, name = 'engram'): StorageContext {
   return { name, embedder: { id: `test-${dim}`, dim } };
 }

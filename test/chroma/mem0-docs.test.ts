@@ -6,7 +6,7 @@
  */
 import { createChromaStorage } from '../../src/adapters/chroma/index';
 import { describeMem0Docs } from '../adapters/mem0-docs';
-import { chromaClient, freshPrefix, server } from './helpers';
+import { chromaClient, collectionNames, freshPrefix, server } from './helpers';
 
 describeMem0Docs(
   'Chroma',
@@ -17,7 +17,7 @@ describeMem0Docs(
         config: { name: prefix.slice(0, -1), storage: createChromaStorage({ ...server(), collectionPrefix: prefix }) },
         async teardown() {
           const client = chromaClient();
-          for (const { name } of await client.listCollections()) if (name.startsWith(prefix)) await client.deleteCollection({ name });
+          for (const name of await collectionNames(prefix, client)) await client.deleteCollection({ name });
         },
       };
     },
