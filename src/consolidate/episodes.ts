@@ -34,7 +34,7 @@ export class EpisodeLinks {
   /** Each word (a run between single spaces: an episode's text is folded) → the episodes holding it, in order. */
   private readonly byWord = new Map<string, number[]>();
 
-  add(candidate: Candidate, memoryId: string): void {
+  add(candidate: Candidate | MemoryRecord, memoryId: string): void {
     if (memoryId === '') return;
     const index = this.episodes.push({ text: candidate.content, id: memoryId }) - 1;
     for (const word of new Set(candidate.content.split(' '))) {
@@ -49,12 +49,15 @@ export class EpisodeLinks {
    * else the write's only episode; undefined when neither tells (a turn kept as no episode).
    */
   of(fact: Candidate): string | undefined {
-    const excerpt = fact.excerpt.replace(/…$/, '').replace(/\s+/g, ' ').trim();
-    if (excerpt.length > 0) {
-      const holder = this.holdersOf(excerpt).find((index) => this.episodes[index]!.text.includes(excerpt));
-      if (holder !== undefined) return this.episodes[holder]!.id;
-    }
-    return this.episodes.length === 1 ? this.episodes[0]!.id : undefined;
+    return this.holding(fact.excerpt) ?? (this.episodes.length === 1 ? this.episodes[0]!.id : undefined);
+  }
+
+  /** The first episode whose text holds `excerpt` (a fact's, its "…" off); undefined when none does. */
+  holding(excerpt: string): string | undefined {
+    const said = excerpt.replace(/…$/, '').replace(/\s+/g, ' ').trim();
+    if (said.length === 0) return undefined;
+    const holder = this.holdersOf(said).find((index) => this.episodes[index]!.text.includes(said));
+    return holder === undefined ? undefined : this.episodes[holder]!.id;
   }
 
   /**

@@ -43,7 +43,7 @@ export interface Outsider {
 
 /**
  * The memories the hits stand for beside themselves (`Retrieved.represents`), as outsiders: a
- * fact and the episode it was read from are one hit, and the other is explained here.
+ * fact and the turns that state it (read from, restated in) are one hit, and the others are explained here.
  */
 export function representedOutsiders(hits: readonly Retrieved[], records: readonly MemoryRecord[]): Outsider[] {
   const byId = new Map(records.map((record) => [record.id, record]));
@@ -51,10 +51,17 @@ export function representedOutsiders(hits: readonly Retrieved[], records: readon
     (hit.represents ?? []).flatMap((id): Outsider[] => {
       const record = byId.get(id);
       if (!record) return [];
-      const what = record.episodeId === hit.memory.id ? 'the episode it was read from' : 'a fact read from it';
+      const what = describeStanding(record, hit.memory);
       return [{ record, memory: record, reason: 'represented', detail: `one statement, one hit: ${what}, '${hit.memory.id}', ranks above it within k and stands for both` }];
     }),
   );
+}
+
+/** What the hit `standing` is to the memory `record` it stands for: a turn that states it, or a fact it states. */
+function describeStanding(record: MemoryRecord, standing: MemoryRecord): string {
+  if (record.episodeId === standing.id) return 'the episode it was read from';
+  if (record.restatedIn?.includes(standing.id)) return 'a turn that restated it';
+  return standing.episodeId === record.id ? 'a fact read from it' : 'a fact it restated';
 }
 
 /** A pending memory as a record to score (it has no record of its own). */

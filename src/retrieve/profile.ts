@@ -36,17 +36,22 @@ export function chooseProfile(records: readonly MemoryRecord[]): MemoryRecord[] 
     .sort(byCreation);
 }
 
-/** Whether `hit` is `record` or stands for it (`represents` it, or is the episode it was read from). */
+/** Whether `hit` is `record` or stands for it (`represents` it, or is a turn that states it: the one it was read from, one that restated it). */
 function standsFor(hit: Retrieved, record: MemoryRecord): boolean {
-  return hit.memory.id === record.id || hit.memory.id === record.episodeId || (hit.represents?.includes(record.id) ?? false);
+  return hit.memory.id === record.id || statedIn(record, hit.memory.id) || (hit.represents?.includes(record.id) ?? false);
+}
+
+/** Whether the episode `episodeId` states `fact`: it was read from it, or it restated it. */
+function statedIn(fact: MemoryRecord, episodeId: string): boolean {
+  return fact.episodeId === episodeId || (fact.restatedIn?.includes(episodeId) ?? false);
 }
 
 /**
  * Whether the episode `hit` says nothing but profile statements: every fact it represents, and
- * every active fact read from it (`facts` holds them), is in the profile.
+ * every active fact it states (`facts` holds them), is in the profile.
  */
 function onlyProfile(hit: Retrieved, profileIds: ReadonlySet<string>, facts: readonly MemoryRecord[]): boolean {
-  const read = facts.filter((fact) => fact.episodeId === hit.memory.id && fact.invalidatedAt === undefined).map((fact) => fact.id);
+  const read = facts.filter((fact) => statedIn(fact, hit.memory.id) && fact.invalidatedAt === undefined).map((fact) => fact.id);
   return [...(hit.represents ?? []), ...read].every((id) => profileIds.has(id));
 }
 

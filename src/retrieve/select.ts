@@ -27,32 +27,33 @@ export function asksAboutTheUser(query: string): boolean {
 
 /** What {@link oneHitPerStatement} reads of a hit. */
 export interface StatementHit {
-  memory: Pick<MemoryRecord, 'id' | 'episodeId'>;
-  /** Ids of the memories this hit stands for beside itself (a fact's episode, an episode's facts). */
+  memory: Pick<MemoryRecord, 'id' | 'episodeId' | 'restatedIn'>;
+  /** Ids of the memories this hit stands for beside itself (a fact's episodes, an episode's facts). */
   represents?: string[];
 }
 
 /**
- * The hits, best first, with a fact and the episode it was read from as one hit: the better
- * ranked of the two stays and lists the other in `represents`. Two facts read from one turn are
- * two statements and stay two hits; an episode that stands for one of them stands for both.
+ * The hits, best first, with a fact and the turns that state it (the episode it was read from,
+ * `episodeId`, and those that restated it, `restatedIn`) as one hit: the better ranked stays and
+ * lists the others in `represents`. Two facts read from one turn are two statements and stay two
+ * hits; an episode that stands for one of them stands for both.
  */
 export function oneHitPerStatement<T extends StatementHit>(ranked: readonly T[]): T[] {
-  /** Episode id → the kept hit that stands for it: the episode itself, or the first fact read from it. */
+  /** Episode id → the kept hit that stands for it: the episode itself, or the first fact that states it. */
   const standsFor = new Map<string, T>();
   const out: T[] = [];
   for (const hit of ranked) {
-    const { id, episodeId } = hit.memory;
-    // A fact is the episode's when the episode itself is a hit above it; an episode is any earlier hit's that claimed it.
-    const standing = episodeId === undefined ? standsFor.get(id) : standsFor.get(episodeId)?.memory.id === episodeId ? standsFor.get(episodeId) : undefined;
+    const { id, episodeId, restatedIn } = hit.memory;
+    const turns = [...(episodeId !== undefined ? [episodeId] : []), ...(restatedIn ?? [])];
+    // A fact is an episode's when that episode itself is a hit above it; an episode is any earlier hit's that claimed it.
+    const standing = turns.length === 0 ? standsFor.get(id) : turns.map((turn) => standsFor.get(turn)).find((kept) => kept !== undefined && turns.includes(kept.memory.id));
     if (standing) {
       standing.represents = [...(standing.represents ?? []), id];
       continue;
     }
     const { represents: _represents, ...rest } = hit;
     const copy = rest as T;
-    const claims = episodeId ?? id;
-    if (!standsFor.has(claims)) standsFor.set(claims, copy);
+    for (const claims of turns.length === 0 ? [id] : turns) if (!standsFor.has(claims)) standsFor.set(claims, copy);
     out.push(copy);
   }
   return out;

@@ -5,16 +5,17 @@
  * is a pure function of what was read (held.ts, and the plan for approve).
  */
 import { storedStatements, sweepKeys } from '../consolidate/consolidate';
-import { planConsolidation, targetOf, type PlanContext } from '../consolidate/plan';
+import { planConsolidation, targetOf, type Plan, type PlanContext } from '../consolidate/plan';
 import type { Decider, Decision } from '../consolidate/decider';
 import type { KeyedEmbedder } from '../embed/embedding-cache';
 import { ConflictError, NotFoundError } from '../errors';
-import type { Operation } from '../schema';
+import type { MemoryRecord, Operation } from '../schema';
 import { partitionOf, type Owner, type Storage } from '../storage/contract';
 import { withLineage } from '../storage/lineage';
 import { writeOwner, type OwnerWrite } from '../storage/write-owner';
 import { redactInput } from '../forget/take-out';
 import { describePending, heldEntries, splitApproved, withoutRejected, type HeldInput, type PendingMemory } from './held';
+import { linkTurn } from './turn-links';
 
 export interface ReviewDeps {
   storage: Storage;
@@ -77,10 +78,11 @@ async function approveOnce(deps: ReviewDeps, id: string, owner: Owner, write: Ow
   const memoryId = (await store.locate(id)) === undefined ? id : deps.context.newId();
   const context = { ...deps.context, decider: decided(held), newId: () => memoryId, now, statements: storedStatements(deps.storage, owner) };
   const plan = await planConsolidation(working, [{ candidate, embedding: embedding!, source }], target, context);
+  const written = await withTurnLinks(store, owner, plan, input.source.id, working);
   await write.commit(
     withLineage(
       {
-        records: plan.changed,
+        records: written,
         creates: plan.created,
         inputs: splitApproved(held, now),
         deleteInputs: [input.seq!],
@@ -90,6 +92,23 @@ async function approveOnce(deps: ReviewDeps, id: string, owner: Owner, write: Ow
     ),
   );
   return plan.operations[0]!;
+}
+
+/**
+ * The plan's records with the approved memory linked to its turn, and the facts an approved
+ * episode links (turn-links.ts). A linked fact the sweep read is written in the form it was read
+ * in (working form, lineage.ts), any other as `bySource` read it (complete).
+ */
+async function withTurnLinks(store: Storage['records'], owner: Owner, plan: Plan, sourceId: string, working: ReadonlyMap<string, MemoryRecord>): Promise<MemoryRecord[]> {
+  const id = plan.created[0];
+  const made = plan.changed.find((record) => record.id === id);
+  if (made === undefined) return plan.changed;
+  const { approved, linked } = linkTurn(made, sourceId, await store.bySource(owner, sourceId));
+  const links = linked.map((fact) => {
+    const read = working.get(fact.id);
+    return read === undefined ? fact : { ...read, episodeId: approved.id };
+  });
+  return [...plan.changed.filter((record) => record.id !== id && !links.some((fact) => fact.id === record.id)), approved, ...links];
 }
 
 /** What one rejection erased: the pending memory's id. */

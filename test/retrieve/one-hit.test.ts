@@ -40,6 +40,22 @@ describe('Memory.retrieve: one statement, one hit; k is a maximum', () => {
     expect(miss.score).toBeLessThanOrEqual(standing.score);
   });
 
+  it('returns a fact and a later turn that restated it as one hit, as it does the turn it was read from', async () => {
+    test = await createTestMemory({ episodes: true });
+    const { memory } = test;
+    await memory.ingest([{ role: 'user', content: "I'm vegetarian and I cook lentils most days." }], { ...owner, sessionId: 'c1', source: { type: 'user_implicit', id: 's1' } });
+    await memory.ingest([{ role: 'user', content: "Like I told you, I'm vegetarian." }], { ...owner, sessionId: 'c2', source: { type: 'user_implicit', id: 's2' } });
+    const stored = await memory.list(owner);
+    const fact = stored.find((record) => record.topic === 'diet')!;
+    const again = stored.find((record) => isEpisode(record) && record.content.startsWith('Like I told you'))!;
+    expect(fact.restatedIn).toEqual([again.id]);
+    const hits = await memory.retrieve('am I vegetarian?', { ...owner, k: 5 });
+    const ids = hits.map((hit) => hit.memory.id);
+    expect(ids.includes(fact.id) && ids.includes(again.id)).toBe(false);
+    const standing = hits.find((hit) => hit.memory.id === fact.id || hit.memory.id === again.id)!;
+    expect(standing.represents).toContain(standing.memory.id === fact.id ? again.id : fact.id);
+  });
+
   it('never pads k with a memory that has no relevance to the query, whatever its importance, and inject shows none', async () => {
     test = await createTestMemory();
     const { memory } = test;
@@ -92,5 +108,10 @@ describe('oneHitPerStatement', () => {
   it('keeps two facts read from one turn as two hits, and folds the episode into the better ranked of them or them into it', () => {
     expect(oneHitPerStatement([hit('f1', 'e'), hit('e'), hit('f2', 'e')])).toEqual([{ ...hit('f1', 'e'), represents: ['e'] }, hit('f2', 'e')]);
     expect(oneHitPerStatement([hit('e'), hit('f1', 'e'), hit('x'), hit('f2', 'e')])).toEqual([{ ...hit('e'), represents: ['f1', 'f2'] }, hit('x')]);
+  });
+  it('folds a fact and the turns that restated it (restatedIn) as it folds the turn it was read from', () => {
+    const restated = (id: string, episodeId: string, restatedIn: string[]) => ({ memory: { id, episodeId, restatedIn } });
+    expect(oneHitPerStatement([restated('f', 'e1', ['e2']), hit('e2'), hit('e1')])).toEqual([{ ...restated('f', 'e1', ['e2']), represents: ['e2', 'e1'] }]);
+    expect(oneHitPerStatement([hit('e2'), hit('x'), restated('f', 'e1', ['e2']), hit('e1')])).toEqual([{ ...hit('e2'), represents: ['f'] }, hit('x'), hit('e1')]);
   });
 });
