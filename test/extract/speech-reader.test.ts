@@ -130,3 +130,18 @@ describe('the topic model', () => {
     expect(read('My wife says that I am lazy.')).toEqual([]);
   });
 });
+
+describe('the speech reader: known misreads (issue 43)', () => {
+  it('reads nothing the user denies having said ("I never said that I\'m vegan"), and keeps what they say they said', () => {
+    expect(read("I never said that I'm vegan.")).toEqual([]);
+    expect(read("I didn't say I'm vegan.")).toEqual([]);
+    expect(read('i never told anyone im vegan')).toEqual([]);
+    expect(read("I told you I'm vegan.")).toEqual(['diet: The user follows a vegan diet.']);
+  });
+
+  it('reads a condition with its type ("type 1 diabetic")', () => {
+    expect(read("I'm type 1 diabetic.")).toEqual(['health: The user is type 1 diabetic.']);
+    expect(read('im a type 2 diabetic')).toEqual(['health: The user is type 2 diabetic.']);
+    expect(read("I'm a diabetic.")).toEqual(['health: The user is diabetic.']);
+  });
+});
