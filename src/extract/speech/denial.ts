@@ -9,8 +9,12 @@
 const DENIED_SAYING =
   /(?:^|[^\p{L}\p{N}'])(?:i|i've|ive)[ \t]+(?:(?:never|not|ever|have|has|had|really|actually|once)[ \t]+)*(?:never|didn't|didnt|did[ \t]+not|don't|dont|do[ \t]+not|haven't|havent|have[ \t]+not|wouldn't|would[ \t]+not)[ \t]+(?:(?:ever|once|actually|really)[ \t]+)?(?:said|say|told|tell|claimed|claim|wrote|write|mentioned|mention)(?:[ \t]+(?:to[ \t]+)?(?:you|anyone|anybody|them|him|her|nobody|that|it|so))*[ \t]*(?:that[ \t]+)?[,:]?[ \t]*["“']?[ \t]*$/iu;
 
+/** How far back the denial is looked for: a bounded window, so each clause of a long message costs a constant. */
+const WINDOW = 120;
+
 /** Whether the words of `text` before `start` (within its sentence) deny the user said what follows. */
 export function deniedSaying(text: string, start: number): boolean {
-  const sentenceStart = Math.max(text.lastIndexOf('.', start - 1), text.lastIndexOf('!', start - 1), text.lastIndexOf('?', start - 1), text.lastIndexOf('\n', start - 1)) + 1;
-  return DENIED_SAYING.test(text.slice(Math.max(sentenceStart, start - 120), start));
+  const before = text.slice(Math.max(0, start - WINDOW), start);
+  const sentenceEnd = Math.max(before.lastIndexOf('.'), before.lastIndexOf('!'), before.lastIndexOf('?'), before.lastIndexOf('\n'));
+  return DENIED_SAYING.test(before.slice(sentenceEnd + 1));
 }
