@@ -8,7 +8,8 @@
  * reader read but is no durable fact (a passing remark, "burned the toast this morning").
  */
 import type { Topic } from '../topics';
-import { CONDITIONS, DIETS, HEALTH_STATES, isPet, JOBS, LANGUAGES, RELATIONSHIP_STATES, RELATIVES, RELIGIONS } from './lexicon';
+import { KEPT_ANIMALS } from './animals';
+import { CONDITIONS, DIETS, HEALTH_STATES, JOBS, LANGUAGES, PETS, RELATIONSHIP_STATES, RELATIVES, RELIGIONS } from './lexicon';
 import type { TopicCounts } from './topic-counts';
 import { TOPIC_MODEL } from './topic-model';
 
@@ -20,8 +21,9 @@ export type TopicClass = Topic | 'none';
  * a word in one also gives its class as a feature, so what the model learns of "beagle" or "cousin" it applies to every word of the list,
  * seen in training or not.
  */
-const CATEGORIES: readonly [{ has(word: string): boolean }, string][] = [
-  [{ has: isPet }, '@animal'],
+const CATEGORIES: readonly [Iterable<string>, string][] = [
+  [PETS, '@animal'],
+  [[...KEPT_ANIMALS].flatMap((w) => [w, `${w}s`]), '@animal'],
   [RELATIVES, '@relative'],
   [LANGUAGES, '@language'],
   [RELIGIONS, '@faith'],
@@ -31,6 +33,23 @@ const CATEGORIES: readonly [{ has(word: string): boolean }, string][] = [
   [JOBS, '@job'],
   [DIETS, '@diet'],
 ];
+
+let categoryIndex: Map<string, string[]> | undefined;
+
+/** Each listed word's classes, built on the first call: one lookup a word. */
+function categoriesOf(word: string): readonly string[] | undefined {
+  if (categoryIndex === undefined) {
+    categoryIndex = new Map();
+    for (const [words, category] of CATEGORIES) {
+      for (const w of words) {
+        const classes = categoryIndex.get(w) ?? [];
+        if (!classes.includes(category)) classes.push(category);
+        categoryIndex.set(w, classes);
+      }
+    }
+  }
+  return categoryIndex.get(word);
+}
 
 /** The model's features of a fact sentence: its words after "The user" and their classes, word pairs, and the predicate's head. */
 export function featuresOf(content: string): string[] {
@@ -42,7 +61,8 @@ export function featuresOf(content: string): string[] {
   const features = [`^${words[0]}`];
   for (const word of words) {
     features.push(word);
-    for (const [list, category] of CATEGORIES) if (list.has(word)) features.push(category);
+    const classes = categoriesOf(word);
+    if (classes !== undefined) features.push(...classes);
   }
   for (let i = 1; i < words.length; i++) features.push(`${words[i - 1]} ${words[i]}`);
   return features;
