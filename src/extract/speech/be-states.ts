@@ -85,14 +85,22 @@ function allergy({ reading, i, w, next, verbal, first }: Complement): Draft[] | 
   ];
 }
 
-/** "I'm pregnant", "I'm diabetic", "I'm recovering from surgery". */
+/** A diabetes type as said ("1", "ii", "two"), as a figure. */
+const TYPE_NUMBER: Readonly<Record<string, string>> = { '1': '1', '2': '2', i: '1', ii: '2', one: '1', two: '2' };
+
+/** "I'm pregnant", "I'm diabetic", "I'm type 1 diabetic", "I'm recovering from surgery". */
 function health(complement: Complement): Draft[] | undefined {
-  // "(as) a diabetic", "an epileptic": the state with an article.
   const { reading, verbal, first } = complement;
-  const [i, w] = (complement.w === 'a' || complement.w === 'an') && HEALTH_STATES.has(complement.next ?? '') ? [complement.i + 1, complement.next!] : [complement.i, complement.w];
+  // "(as) a diabetic", "an epileptic": the state with an article.
+  let i = complement.w === 'a' || complement.w === 'an' ? complement.i + 1 : complement.i;
+  // "type 1 diabetic", "a type 2 diabetic": the state with its type.
+  const type = reading.tokens[i]?.w === 'type' ? TYPE_NUMBER[reading.tokens[i + 1]?.w ?? ''] : undefined;
+  if (type !== undefined) i += 2;
+  const w = reading.tokens[i]?.w ?? '';
   if (!HEALTH_STATES.has(w)) return undefined;
   const object = w === 'recovering' ? objectAt(reading, i + 1, 8) : undefined;
-  return [draft('health', sentence(USER, `${beWord(verbal)} ${w}${object?.text ? ` ${object.text}` : ''}`, object?.time), 0.8, first, object?.last ?? i)];
+  const state = type === undefined ? w : `type ${type} ${w}`;
+  return [draft('health', sentence(USER, `${beWord(verbal)} ${state}${object?.text ? ` ${object.text}` : ''}`, object?.time), 0.8, first, object?.last ?? i)];
 }
 
 /** "I'm from Brazil", "I'm based in Berlin", "I'm living alone with my cat". */

@@ -8,20 +8,62 @@
  * reader read but is no durable fact (a passing remark, "burned the toast this morning").
  */
 import type { Topic } from '../topics';
+import { KEPT_ANIMALS } from './animals';
+import { CONDITIONS, DIETS, HEALTH_STATES, JOBS, LANGUAGES, PETS, RELATIONSHIP_STATES, RELATIVES, RELIGIONS } from './lexicon';
 import type { TopicCounts } from './topic-counts';
 import { TOPIC_MODEL } from './topic-model';
 
 /** The model's classes: the topics, and `none` (no durable fact). */
 export type TopicClass = Topic | 'none';
 
-/** The model's features of a fact sentence: its words after "The user", word pairs, and the predicate's head. */
+/**
+ * The reader's word lists as classes of meaning (pets with WordNet's kept animals, ./animals.ts):
+ * a word in one also gives its class as a feature, so what the model learns of "beagle" or "cousin" it applies to every word of the list,
+ * seen in training or not.
+ */
+const CATEGORIES: readonly [Iterable<string>, string][] = [
+  [PETS, '@animal'],
+  [[...KEPT_ANIMALS].flatMap((w) => [w, `${w}s`]), '@animal'],
+  [RELATIVES, '@relative'],
+  [LANGUAGES, '@language'],
+  [RELIGIONS, '@faith'],
+  [CONDITIONS, '@condition'],
+  [HEALTH_STATES, '@condition'],
+  [RELATIONSHIP_STATES, '@partnership'],
+  [JOBS, '@job'],
+  [DIETS, '@diet'],
+];
+
+let categoryIndex: Map<string, string[]> | undefined;
+
+/** Each listed word's classes, built on the first call: one lookup a word. */
+function categoriesOf(word: string): readonly string[] | undefined {
+  if (categoryIndex === undefined) {
+    categoryIndex = new Map();
+    for (const [words, category] of CATEGORIES) {
+      for (const w of words) {
+        const classes = categoryIndex.get(w) ?? [];
+        if (!classes.includes(category)) classes.push(category);
+        categoryIndex.set(w, classes);
+      }
+    }
+  }
+  return categoryIndex.get(word);
+}
+
+/** The model's features of a fact sentence: its words after "The user" and their classes, word pairs, and the predicate's head. */
 export function featuresOf(content: string): string[] {
   const words = content
     .toLowerCase()
     .replace(/^the user(?:'s| and their| and others)?\s+/, '')
     .match(/[\p{L}\p{N}]+/gu);
   if (words === null) return [];
-  const features = [`^${words[0]}`, ...words];
+  const features = [`^${words[0]}`];
+  for (const word of words) {
+    features.push(word);
+    const classes = categoriesOf(word);
+    if (classes !== undefined) features.push(...classes);
+  }
   for (let i = 1; i < words.length; i++) features.push(`${words[i - 1]} ${words[i]}`);
   return features;
 }
@@ -65,7 +107,8 @@ export function modelOf(counts: TopicCounts): TopicModel {
 export function classifyWith(model: TopicModel, content: string, ruleTopic: Topic): TopicClass {
   if (!GUESSED.has(ruleTopic)) return ruleTopic;
   const scores = Float64Array.from(model.prior);
-  for (const feature of featuresOf(content)) {
+  const features = featuresOf(content);
+  for (const feature of features) {
     const row = model.logp.get(feature);
     if (row === undefined) continue;
     for (let c = 0; c < scores.length; c++) scores[c]! += row[c]!;
@@ -74,7 +117,36 @@ export function classifyWith(model: TopicModel, content: string, ruleTopic: Topi
   if (best >= 0) scores[best]! += model.bonus;
   else best = 0;
   for (let c = 0; c < scores.length; c++) if (scores[c]! > scores[best]!) best = c;
-  return model.classes[best]!;
+  // A topic the model may not give leaves the reader's: its words said nothing the model knows.
+  return eligible(model.classes[best]!, features) ? model.classes[best]! : ruleTopic;
+}
+
+/**
+ * The topics only a construction gives: a name, pronouns, an age, a birthday, an allergy, where
+ * the user lives and where they are from are said in words the reader reads for them ("my name
+ * is", "I'm 34", "allergic to", "I live in", "I'm from"). The model never moves a fact into one:
+ * "is … to" read as allergy and "is …ing" as age when the words between were ones it had never
+ * seen ("I'm excited to work hard", "running late"), and those topics weigh most in the profile.
+ */
+const NAMED: ReadonlySet<TopicClass> = new Set(['identity', 'pronouns', 'age', 'birthday', 'allergy', 'home', 'origin']);
+
+/** The topics of a word class: the model moves a fact into one only when a word of the fact is of that class ("a season pass" names no animal, so it is no pet). */
+const NEEDS: Readonly<Partial<Record<TopicClass, string>>> = {
+  pets: '@animal',
+  family: '@relative',
+  language: '@language',
+  belief: '@faith',
+  health: '@condition',
+  relationship: '@partnership',
+  occupation: '@job',
+  diet: '@diet',
+};
+
+/** Whether the model may move a fact with `features` into `topic`. */
+function eligible(topic: TopicClass, features: readonly string[]): boolean {
+  if (NAMED.has(topic)) return false;
+  const needs = NEEDS[topic];
+  return needs === undefined || features.includes(needs);
 }
 
 /**

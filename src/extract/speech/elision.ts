@@ -5,7 +5,7 @@
  * state, "a nurse", "two kids") gets the subject back ("I", "I'm", "I have"), so it is read as
  * the clause it stands for.
  */
-import { DIETS, HEALTH_STATES, JOBS, PETS, RELATIONSHIP_STATES, RELATIVES } from './lexicon';
+import { DIETS, HEALTH_STATES, isPet, JOBS, RELATIONSHIP_STATES, RELATIVES } from './lexicon';
 import type { Token } from './token';
 
 /** Verbs an item may start with (not "like": ", like her" compares). */
@@ -54,7 +54,7 @@ export function elidedSubject(tokens: readonly Token[], j: number, comma: boolea
     }
   }
   if (comma && !having && (COUNTS.has(w) || /^\d{1,2}$/.test(w))) {
-    for (let k = j + 1; k <= j + 2 && k < tokens.length; k++) if (RELATIVES.has(tokens[k]!.w) || PETS.has(tokens[k]!.w)) return ['i', 'have'];
+    for (let k = j + 1; k <= j + 2 && k < tokens.length; k++) if (RELATIVES.has(tokens[k]!.w) || isPet(tokens[k]!.w)) return ['i', 'have'];
   }
   return undefined;
 }

@@ -3,7 +3,7 @@
  * else a user says of themselves (see ./read.ts). A clause a seed rule matched is the seed's:
  * its fact keeps the seed's wording and topic. Every fact passes the same defences as the
  * seed's: nothing from a message that carries instructions, nothing from quoted or reported
- * speech (src/defences.ts).
+ * speech (src/defences.ts), nothing the user denies having said (./denial.ts).
  */
 import { instructionSignal, normalizeApostrophes, ownStatementCheck } from '../../defences';
 import type { ChatMessage } from '../../schema';
@@ -11,6 +11,7 @@ import type { ExtractedFact, Extractor, ExtractContext } from '../extractor';
 import { ruleCandidates, sentenceAround, SEED_RULES, type Rule } from '../rules';
 import { TOPIC_HALF_LIFE_DAYS, TOPIC_IMPORTANCE } from './weights';
 import { classify } from './classify';
+import { deniedSaying } from './denial';
 import { factsOfClause } from './read';
 import { clausesOfMessage } from './tokens';
 
@@ -23,7 +24,8 @@ import { clausesOfMessage } from './tokens';
 export function speechCandidates(content: string, at: number | undefined, rules: readonly Rule[] = SEED_RULES, learned = true): ExtractedFact[] {
   const text = normalizeApostrophes(content);
   if (instructionSignal(text) !== undefined) return [];
-  const notOwn = ownStatementCheck(text);
+  const ownCheck = ownStatementCheck(text);
+  const notOwn = (start: number, end: number) => (deniedSaying(text, start) ? 'denied saying' : ownCheck(start, end));
   const seed = ruleCandidates(rules, content, text, notOwn);
   const spans = seed.spans;
   const candidates: ExtractedFact[] = seed.candidates.map((candidate) => ({ ...candidate, importance: candidate.importance ?? 0.5, halfLifeDays: candidate.halfLifeDays ?? 180 }));

@@ -4,6 +4,8 @@
  * sets, so each lookup is constant time.
  */
 
+import { KEPT_ANIMALS } from './animals';
+
 const set = (words: string): ReadonlySet<string> => new Set(words.trim().split(/\s+/));
 
 export const DIETS = set('vegan vegetarian pescatarian pescetarian veggie keto paleo carnivore flexitarian kosher halal');
@@ -19,7 +21,13 @@ export const RELATIVES = set(`
 
 export const PETS = set(`
   dog dogs puppy puppies pup cat cats kitten kittens kitty hamster hamsters rabbit rabbits bunny parrot parrots bird birds fish goldfish turtle
-  turtles tortoise snake snakes pets pet lizard gecko horse horses pony guinea ferret chickens chicken hens pig pigs goat goats budgie cockatiel iguana`);
+  turtles tortoise snake snakes pets pet lizard gecko horse horses pony guinea ferret chickens chicken hens pig pigs goat goats budgie cockatiel iguana
+  tabby labrador`);
+
+/** Whether `w` names an animal people keep: the list above, or WordNet's (./animals.ts, with a plural "s"). */
+export function isPet(w: string): boolean {
+  return PETS.has(w) || KEPT_ANIMALS.has(w) || (w.endsWith('s') && KEPT_ANIMALS.has(w.slice(0, -1)));
+}
 
 export const LANGUAGES = set(`
   english spanish french german italian portuguese dutch russian polish ukrainian czech swedish norwegian danish finnish greek turkish arabic

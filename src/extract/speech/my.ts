@@ -7,7 +7,7 @@
  */
 import { isReservedName } from '../../names';
 import type { Topic } from '../topics';
-import { LANGUAGES, PETS, RELATIVES } from './lexicon';
+import { isPet, LANGUAGES, RELATIVES } from './lexicon';
 import { capitalised, draft, nameAt, objectAt, sentence, type Draft, type Reading } from './phrase';
 import { isPlace, isVague } from './verb';
 
@@ -251,7 +251,7 @@ function othersFacts(reading: Reading, i: number): Draft[] | undefined {
   let head = tokens[k]?.w ?? '';
   const possessive = head.endsWith("'s") ? head.slice(0, -2) : undefined;
   if (possessive !== undefined) head = possessive;
-  const pet = PETS.has(head);
+  const pet = isPet(head);
   if (!pet && !RELATIVES.has(head)) return undefined;
   const relation = tokens
     .slice(i + 1, k + 1)

@@ -4,7 +4,7 @@
  * rewritten for "the user" with its time resolved.
  */
 import type { Topic } from '../topics';
-import { CONDITIONS, DIETS, FREQUENCY, HABIT_VERBS, LANGUAGES, MENTAL, PETS, RELATIVES } from './lexicon';
+import { CONDITIONS, DIETS, FREQUENCY, HABIT_VERBS, isPet, LANGUAGES, MENTAL, RELATIVES } from './lexicon';
 import { draft, objectAt, placeAt, sentence, type Draft, type Phrase, type Reading } from './phrase';
 import type { Verbal } from './verbal';
 import { isGerund, isPast, lemmaOf, thirdPerson } from './verbs';
@@ -148,7 +148,7 @@ export function isVague(text: string): boolean {
 function haveTopic(object: Phrase, reading: Reading, from: number): Topic {
   for (let k = from; k <= Math.min(object.last, from + 4); k++) {
     const w = reading.tokens[k]!.w;
-    if (PETS.has(w)) return 'pets';
+    if (isPet(w)) return 'pets';
     if (RELATIVES.has(w)) return 'family';
     if (w === 'allergy' || w === 'allergies' || w === 'intolerance') return 'allergy';
     if (CONDITIONS.has(w)) return 'health';
@@ -221,7 +221,7 @@ export function verbFacts(reading: Reading, verbal: Verbal, first: number): Draf
     const activity = isGerund(next ?? '') || (next === 'to' && HABIT_VERBS.has(tokens[from + 1]?.w ?? ''));
     return say(activity && FOND.has(lemma) ? 'hobby' : 'preference', verbWord, object, 0.8);
   }
-  if (lemma === 'have' || lemma === 'own' || (lemma === 'get' && (tensed.tense === 'perfect' || PETS.has(tokens[from + 1]?.w ?? '') || PETS.has(next ?? '')))) {
+  if (lemma === 'have' || lemma === 'own' || (lemma === 'get' && (tensed.tense === 'perfect' || isPet(tokens[from + 1]?.w ?? '') || isPet(next ?? '')))) {
     if (lemma === 'get' && tensed.tense !== 'perfect') return say('pets', verbWord, objectAt(reading, from), 0.8);
     return haveFacts(reading, tensed, lemma === 'get' ? 'have' : lemma, first, from);
   }
