@@ -5,10 +5,13 @@
  * the active episodes by fact key; and every embedding as a sparse row (sparse-rows.ts). Before
  * it, every candidate walked the whole Map, re-deriving each memory's target and fact key, and
  * listed and sorted every neighbour at or above the threshold, so one write of N candidates cost
- * O(N²) of that. Now an episode costs a look-up of its key, and a fact one pass over the rows
- * (its 32 closest, which only a full scan finds exactly: a few dozen multiply-adds a memory with
- * the hash embedder) and look-ups of the memories that join it by topic or slot. The results are
- * the sweep's exactly (see `sweep`; test/consolidate/working-set.test.ts holds the walk as the spec).
+ * O(N²) of that. Now an episode costs a look-up of its key; a fact decided by the policy,
+ * look-ups of the memories its rules can pick (`policySweep`); and a fact shown to a plugin
+ * decider, one pass over the rows (its 32 closest, which only a full scan finds exactly: a few
+ * dozen multiply-adds a memory with the hash embedder) and look-ups of the memories that join it
+ * by topic or slot. The results are the sweep's exactly (see `sweep`;
+ * test/consolidate/working-set.test.ts holds the walk as the spec, and the policy's decisions
+ * over the whole sweep as `policySweep`'s).
  */
 import { dot } from '../embed/vector';
 import { isEpisode } from '../extract/topics';

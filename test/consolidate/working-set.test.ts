@@ -193,9 +193,9 @@ function policyCandidate(random: () => number, i: number): Candidate {
 }
 
 describe('the policy decider', () => {
-  it('decides every batch as it did when handed the whole sweep, reading only what its rules can pick', async () => {
+  it('decides every batch as it did when handed the whole sweep, reading only what its rules can pick', { timeout: 120_000 }, async () => {
     let decided = 0;
-    for (let seed = 1; seed <= 12; seed++) {
+    for (let seed = 1; seed <= 8; seed++) {
       const random = createRandom(100 + seed);
       const initial = Array.from({ length: 30 + seed * 5 }, (_, i) => {
         const candidate = policyCandidate(random, i);
@@ -203,7 +203,7 @@ describe('the policy decider', () => {
         const base = record(`m${i}`, candidate.content, candidate.topic, random() < 0.1 ? { invalidatedAt: 1, supersededBy: 'x' } : random() < 0.15 ? { sources: [source('s0', 'tool_output')] } : {});
         return coarseVector ? { ...base, embedding: coarseVector } : base;
       });
-      const items: EmbeddedCandidate[] = Array.from({ length: 300 }, (_, i) => {
+      const items: EmbeddedCandidate[] = Array.from({ length: 200 }, (_, i) => {
         const candidate = policyCandidate(random, i);
         const embedding = seed % 3 === 0 ? coarse(random) : embedder.embedOne(candidate.content);
         return { candidate, embedding, source: source(`s${i}`, random() < 0.2 ? 'tool_output' : 'user_explicit') };
@@ -222,7 +222,7 @@ describe('the policy decider', () => {
       expect(new Set(fast.operations.map((op) => op.action)), `seed ${seed}`).toEqual(new Set(['CREATE', 'UPDATE', 'NOOP']));
       decided += fast.operations.length;
     }
-    expect(decided).toBe(3600);
+    expect(decided).toBe(1600);
   });
 });
 
