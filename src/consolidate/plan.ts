@@ -8,7 +8,7 @@ import { freshId } from '../ids';
 import type { Candidate, MemoryRecord, Operation, Scope, Source, SourceType } from '../schema';
 import { recordUserId, type WriteInput } from '../storage/contract';
 import { sameSource } from '../storage/working-form';
-import { trustRefusal, type Decider, type Decision } from './decider';
+import { policyTopicsOf, trustRefusal, type Decider, type Decision } from './decider';
 import { factHash, sameFactKey } from '../text';
 import { isEpisode } from '../extract/topics';
 import { decideEpisode, EpisodeLinks, sameKind, statingEpisodeIds, type StatementReader } from './episodes';
@@ -175,7 +175,10 @@ function appendSource(sources: readonly Source[], source: Source): Source[] {
 
 /** A fact's decision: over its sweep's facts (sameKind: episodes take their place among the 32 neighbours, but are not shown) and the memory its write replaces. */
 async function decideFact(item: EmbeddedCandidate, working: WorkingSet, target: PlanTarget, context: PlanContext): Promise<Decision> {
-  const swept = sameKind(item.candidate, working.sweep(item, context.candidateThreshold, context.exclusiveTopics));
+  // The policy reads only the memories its rules can pick: the sweep without its scan of every memory, mostly.
+  const policy = policyTopicsOf(context.decider);
+  const { candidateThreshold: threshold, exclusiveTopics } = context;
+  const swept = sameKind(item.candidate, policy ? working.policySweep(item, threshold, exclusiveTopics, policy) : working.sweep(item, threshold, exclusiveTopics));
   const replaced = replacedIn(working.working, target);
   const similar = replaced && !swept.includes(replaced) ? [replaced, ...swept] : swept;
   return decide(item, similar, replaced, context);

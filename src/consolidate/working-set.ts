@@ -5,17 +5,21 @@
  * the active episodes by fact key; and every embedding as a sparse row (sparse-rows.ts). Before
  * it, every candidate walked the whole Map, re-deriving each memory's target and fact key, and
  * listed and sorted every neighbour at or above the threshold, so one write of N candidates cost
- * O(N²) of that. Now an episode costs a look-up of its key, and a fact one pass over the rows
- * (its 32 closest, which only a full scan finds exactly: a few dozen multiply-adds a memory with
- * the hash embedder) and look-ups of the memories that join it by topic or slot. The results are
- * the sweep's exactly (see `sweep`; test/consolidate/working-set.test.ts holds the walk as the spec).
+ * O(N²) of that. Now an episode costs a look-up of its key; a fact decided by the policy,
+ * look-ups of the memories its rules can pick (`policySweep`); and a fact shown to a plugin
+ * decider, one pass over the rows (its 32 closest, which only a full scan finds exactly: a few
+ * dozen multiply-adds a memory with the hash embedder) and look-ups of the memories that join it
+ * by topic or slot. The results are the sweep's exactly (see `sweep`;
+ * test/consolidate/working-set.test.ts holds the walk as the spec, and the policy's decisions
+ * over the whole sweep as `policySweep`'s).
  */
 import { dot } from '../embed/vector';
 import { isEpisode } from '../extract/topics';
 import type { Candidate, MemoryRecord, Scope } from '../schema';
 import { recordUserId } from '../storage/contract';
 import { sameFactKey } from '../text';
-import { anySlotKey, SLOT_TOPICS, sharedSlot, slotKey, slotsMeet, slotWords } from './slot';
+import { anySlotKey, SLOT_TOPICS, sharedSlot, slotKey, slotOf, slotsMeet } from './slot';
+import { SlotIndex } from './slot-index';
 import { SparseRows } from './sparse-rows';
 
 /** Where the plan writes (plan.ts `PlanTarget`): its owner, app, scope and, for session scope, session. */
@@ -45,6 +49,8 @@ interface Entry {
   fact: string;
   /** anySlotKey(memory) ('' for none): a memory's content never changes within a plan. */
   slot: string;
+  /** Its slot's side (slotOf(memory).polarity; 1 for none). */
+  polarity: 1 | -1;
   active: boolean;
 }
 
@@ -80,10 +86,12 @@ export class WorkingSet {
   private readonly byId = new Map<string, Entry>();
   /** Active episodes by fact key, in that order. */
   private readonly episodes = new Map<string, Entry[]>();
-  /** Active memories by topic, by topic and fact key, and by slot word (family:word, {@link slotWords}): those the sweep adds by topic or slot. */
+  /** Active memories by topic, by topic and fact key, and by slot (slot-index.ts): those the sweep adds by topic or slot. */
   private readonly byTopic = new Map<string, Set<Entry>>();
   private readonly byFact = new Map<string, Set<Entry>>();
-  private readonly bySlot = new Map<string, Set<Entry>>();
+  private readonly slots = new SlotIndex<Entry>();
+  /** Active memories by fact key on any topic: those the policy corroborates across topics. */
+  private readonly byContent = new Map<string, Set<Entry>>();
   private inactive = 0;
 
   /** Indexes `working` (the Map the plan mutates, only through {@link set}) for `target`. */
@@ -127,12 +135,13 @@ export class WorkingSet {
 
   private index(memory: MemoryRecord): void {
     if (memory.invalidatedAt !== undefined || !inTarget(memory, this.target)) return;
-    const entry: Entry = { memory, embedding: memory.embedding, row: this.rows.add(memory.embedding), fact: sameFactKey(memory.content), slot: anySlotKey(memory), active: true };
+    const entry: Entry = { memory, embedding: memory.embedding, row: this.rows.add(memory.embedding), fact: sameFactKey(memory.content), slot: anySlotKey(memory), polarity: slotOf(memory)?.polarity ?? 1, active: true };
     this.order.push(entry);
     this.byId.set(memory.id, entry);
     add(this.byTopic, memory.topic, entry);
     add(this.byFact, factKey(memory.topic, entry.fact), entry);
-    for (const key of slotWords(entry.slot)) add(this.bySlot, key, entry);
+    this.slots.add(entry);
+    add(this.byContent, entry.fact, entry);
     if (isEpisode(memory)) {
       const same = this.episodes.get(entry.fact);
       if (same) same.push(entry);
@@ -145,7 +154,8 @@ export class WorkingSet {
     this.byId.delete(entry.memory.id);
     this.byTopic.get(entry.memory.topic)?.delete(entry);
     this.byFact.get(factKey(entry.memory.topic, entry.fact))?.delete(entry);
-    for (const key of slotWords(entry.slot)) this.bySlot.get(key)?.delete(entry);
+    this.slots.remove(entry);
+    this.byContent.get(entry.fact)?.delete(entry);
     if (isEpisode(entry.memory)) {
       const same = this.episodes.get(entry.fact)!;
       same.splice(same.indexOf(entry), 1);
@@ -199,6 +209,49 @@ export class WorkingSet {
     return [...closest, ...above.map((neighbour) => neighbour.entry), ...below].map((entry) => entry.memory);
   }
 
+  /**
+   * {@link sweep}'s list as the policy decider (decider.ts `createPolicyDecider`, with
+   * `deciderTopics` its exclusive topics) and the plan's gates read it: only its memories that
+   * one of their rules can pick, in the sweep's order. Those are the same fact on any topic, a
+   * memory on the candidate's topic where that topic is exclusive, and one whose slot meets the
+   * candidate's on the other side (what `changesMind` asks first: "quit chess" after "plays
+   * chess"); each rule takes the first memory of the list it fits, so leaving out the memories
+   * no rule fits leaves every decision as it was. All are read from indexes; the scan of every
+   * memory for the 32 closest is made only when one of them is in the list by similarity alone
+   * (a restated fact on another topic, a slot on a topic its write does not read), as whether it
+   * is among the 32 needs every similarity. So a call of N facts that neither restate an earlier
+   * one on another topic nor change its mind costs O(N) here, not O(N²); the sweep itself
+   * lists every memory of a fact's slot (a batch of "loves their dog number 7" fills one).
+   */
+  policySweep(item: Item, threshold: number, exclusiveTopics: ReadonlySet<string>, deciderTopics: ReadonlySet<string>): MemoryRecord[] {
+    const query = item.embedding;
+    if (!finite(query)) return this.sweep(item, threshold, exclusiveTopics);
+    const { candidate } = item;
+    const rule = joinRule(candidate, exclusiveTopics);
+    const slot = slotOf(candidate);
+    const onTopic = exclusiveTopics.has(candidate.topic) || deciderTopics.has(candidate.topic) ? (this.byTopic.get(candidate.topic) ?? []) : [];
+    // The other side of its slot only: a restatement of the same side changes no one's mind.
+    const otherSide = slot === undefined ? [] : this.slots.meeting(anySlotKey(candidate), [slot.polarity > 0 ? -1 : 1]);
+    const ruled = new Set([...(this.byContent.get(sameFactKey(candidate.content)) ?? []), ...onTopic, ...otherSide]);
+    const above: Neighbour[] = [];
+    const below: Entry[] = [];
+    let closest: Set<number> | undefined;
+    for (const entry of ruled) {
+      const similarity = this.rows.similarity(entry.row, query);
+      if (joins(entry, rule, exclusiveTopics)) {
+        if (similarity >= threshold) above.push({ entry, similarity });
+        else below.push(entry);
+      } else if (similarity >= threshold) {
+        // In the list by similarity alone: only if it is among the closest.
+        closest ??= new Set(this.rows.closest(query, threshold, MAX_NEIGHBOURS).rows);
+        if (closest.has(entry.row)) above.push({ entry, similarity });
+      }
+    }
+    // The closest and the joining ones at or above the threshold, most similar first either way; then those below, in order.
+    above.sort(bySimilarity);
+    return [...above.map((neighbour) => neighbour.entry), ...below.sort(byRow)].map((entry) => entry.memory);
+  }
+
   /** The MAX_NEIGHBOURS most similar active entries at or above the threshold, by a sort of every one (the path of a query that is not finite). */
   private walk(measure: (entry: Entry) => number, threshold: number): Entry[] {
     const neighbours: Neighbour[] = [];
@@ -219,20 +272,10 @@ export class WorkingSet {
    * (slot.ts) those of its slot that say something else of it, on any topic that is not exclusive.
    */
   private joining(candidate: Candidate, exclusiveTopics: ReadonlySet<string>): Entry[] {
-    const { topic } = candidate;
-    const fact = exclusiveTopics.has(topic) ? null : sameFactKey(candidate.content);
-    const found = new Set(fact === null ? this.byTopic.get(topic) : this.byFact.get(factKey(topic, fact)));
-    const slot = slotKey(candidate, exclusiveTopics);
-    // Only on the topics the live write reads for this slot (consolidate.ts sweepKeys): a replay,
-    // which holds every memory, must not find what the live write could not.
-    const kind = sharedSlot(candidate, exclusiveTopics)?.kind;
-    const readable: readonly string[] = kind === undefined ? [] : SLOT_TOPICS[kind];
-    for (const key of slotWords(slot)) {
-      for (const entry of this.bySlot.get(key) ?? []) {
-        if (slotsMeet(entry.slot, slot) && entry.fact !== fact && readable.includes(entry.memory.topic) && !exclusiveTopics.has(entry.memory.topic)) found.add(entry);
-      }
-    }
-    return [...found].sort((a, b) => a.row - b.row);
+    const rule = joinRule(candidate, exclusiveTopics);
+    const found = new Set(rule.fact === null ? this.byTopic.get(rule.topic) : this.byFact.get(factKey(rule.topic, rule.fact)));
+    for (const entry of this.slots.meeting(rule.slot)) if (joins(entry, rule, exclusiveTopics)) found.add(entry);
+    return [...found].sort(byRow);
   }
 
   /**
@@ -252,6 +295,36 @@ export class WorkingSet {
     return best?.memory ?? below;
   }
 }
+
+/** What makes a memory join a candidate's sweep whatever its similarity ({@link WorkingSet} `joining`). */
+interface JoinRule {
+  topic: string;
+  /** The candidate's fact key; null on an exclusive topic, where every memory of the topic joins. */
+  fact: string | null;
+  /** slotKey of the candidate ('' on an exclusive topic). */
+  slot: string;
+  /** The topics the live write reads for that slot (consolidate.ts sweepKeys): a replay, which holds every memory, must not find what the live write could not. */
+  readable: readonly string[];
+}
+
+function joinRule(candidate: Candidate, exclusiveTopics: ReadonlySet<string>): JoinRule {
+  const kind = sharedSlot(candidate, exclusiveTopics)?.kind;
+  return {
+    topic: candidate.topic,
+    fact: exclusiveTopics.has(candidate.topic) ? null : sameFactKey(candidate.content),
+    slot: slotKey(candidate, exclusiveTopics),
+    readable: kind === undefined ? [] : SLOT_TOPICS[kind],
+  };
+}
+
+/** Whether `entry` joins the sweep of the candidate of `rule`: on its topic (the same fact, where the topic is not exclusive), or in its slot on a topic that slot is read on. */
+function joins(entry: Entry, rule: JoinRule, exclusiveTopics: ReadonlySet<string>): boolean {
+  const { topic } = entry.memory;
+  if (topic === rule.topic && (rule.fact === null || entry.fact === rule.fact)) return true;
+  return entry.fact !== rule.fact && rule.readable.includes(topic) && !exclusiveTopics.has(topic) && slotsMeet(entry.slot, rule.slot);
+}
+
+const byRow = (a: Entry, b: Entry) => a.row - b.row;
 
 /** The {@link WorkingSet} index key of a fact key on a topic. */
 function factKey(topic: string, fact: string): string {

@@ -6,14 +6,14 @@
  * creations, corroborations and supersessions must get the very same lists and episode matches.
  */
 import { describe, expect, it } from 'vitest';
-import type { Decider, Decision } from '../../src/consolidate/decider';
+import { createPolicyDecider, type Decider, type Decision } from '../../src/consolidate/decider';
 import { EpisodeLinks, sameKind } from '../../src/consolidate/episodes';
 import { MAX_NEIGHBOURS, planConsolidation, type EmbeddedCandidate, type PlanTarget } from '../../src/consolidate/plan';
 import { SLOT_TOPICS, sharedSlot, slotKey, slotsMeet } from '../../src/consolidate/slot';
 import { WorkingSet } from '../../src/consolidate/working-set';
 import { dot, normalize } from '../../src/embed/vector';
 import { EPISODE_TOPIC } from '../../src/extract/topics';
-import type { Candidate, MemoryRecord } from '../../src/schema';
+import { DEFAULT_TRUST, type Candidate, type MemoryRecord } from '../../src/schema';
 import { recordUserId } from '../../src/storage/contract';
 import { sameFactKey } from '../../src/text';
 import { createRandom } from '../helpers/random';
@@ -163,6 +163,66 @@ describe('WorkingSet', () => {
     expect(asked).toBe(420);
     expect(crowded).toBeGreaterThan(200);
     expect(plan.operations.map((op) => op.action)).toEqual(expect.arrayContaining(['CREATE', 'UPDATE', 'NOOP']));
+  });
+});
+
+/** The policy decider behind a wrapper, which the plan cannot tell from a plugin: it is handed the whole sweep. */
+function opaque(decider: Decider): Decider {
+  return { decide: (input) => decider.decide(input) };
+}
+
+/** Slot facts on several topics, restatements on other topics, alike facts past MAX_NEIGHBOURS. */
+const SLOT_WORDS = ['tea', 'green', 'chess', 'jazz', 'music', 'dog', 'number'];
+const LONG_SLOT = ['at', 'the', 'old', 'club', 'by', 'river'];
+const POLICY_TOPICS = ['diet', 'hobby', 'preference', 'general', 'pets', 'identity', EPISODE_TOPIC];
+
+function policyCandidate(random: () => number, i: number): Candidate {
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
+  const roll = random();
+  // At times a slot of more words than the working set looks up every subset of (it reads every word's memories then).
+  const about = random() < 0.08 ? [...SLOT_WORDS, ...LONG_SLOT].slice(Math.floor(random() * 3)).join(' ') : Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(SLOT_WORDS)).join(' ');
+  const content =
+    roll < 0.3
+      ? `The user ${pick(['loves', 'hates', 'plays', 'quit', 'likes', 'has', 'gave up'])} ${about}.`
+      : roll < 0.5
+        ? pick(TEXTS)
+        : roll < 0.8
+          ? `The user loves their dog number ${Math.floor(random() * (i + 1))}.`
+          : `On day ${i} I went to Kyoto with my friend number ${i % 37}.`;
+  return { content, topic: roll >= 0.8 ? EPISODE_TOPIC : pick(POLICY_TOPICS.slice(0, -1)), confidence: 0.9, excerpt: '', importance: 0.5, halfLifeDays: 365 };
+}
+
+describe('the policy decider', () => {
+  it('decides every batch as it did when handed the whole sweep, reading only what its rules can pick', { timeout: 120_000 }, async () => {
+    let decided = 0;
+    for (let seed = 1; seed <= 8; seed++) {
+      const random = createRandom(100 + seed);
+      const initial = Array.from({ length: 30 + seed * 5 }, (_, i) => {
+        const candidate = policyCandidate(random, i);
+        const coarseVector = seed % 3 === 0 ? coarse(random) : undefined;
+        const base = record(`m${i}`, candidate.content, candidate.topic, random() < 0.1 ? { invalidatedAt: 1, supersededBy: 'x' } : random() < 0.15 ? { sources: [source('s0', 'tool_output')] } : {});
+        return coarseVector ? { ...base, embedding: coarseVector } : base;
+      });
+      const items: EmbeddedCandidate[] = Array.from({ length: 200 }, (_, i) => {
+        const candidate = policyCandidate(random, i);
+        const embedding = seed % 3 === 0 ? coarse(random) : embedder.embedOne(candidate.content);
+        return { candidate, embedding, source: source(`s${i}`, random() < 0.2 ? 'tool_output' : 'user_explicit') };
+      });
+      // The decider's exclusive topics the context's, or others: the gates and the rules read different sets.
+      const deciderTopics = seed % 4 === 0 ? new Set(['hobby', 'pets']) : EXCLUSIVE;
+      const threshold = [0.6, 0.3, 0.8, -1][seed % 4]!;
+      const planned = async (wrap: boolean) => {
+        const policy = createPolicyDecider({ trust: DEFAULT_TRUST, exclusiveTopics: deciderTopics });
+        const map = new Map(initial.map((memory) => [memory.id, memory]));
+        return planConsolidation(map, items, TARGET, { ...context(wrap ? opaque(policy) : policy), candidateThreshold: threshold, exclusiveTopics: EXCLUSIVE });
+      };
+      const [fast, whole] = [await planned(false), await planned(true)];
+      expect(fast.operations, `seed ${seed}`).toEqual(whole.operations);
+      expect(fast.changed, `seed ${seed}`).toEqual(whole.changed);
+      expect(new Set(fast.operations.map((op) => op.action)), `seed ${seed}`).toEqual(new Set(['CREATE', 'UPDATE', 'NOOP']));
+      decided += fast.operations.length;
+    }
+    expect(decided).toBe(1600);
   });
 });
 
