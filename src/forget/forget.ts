@@ -18,6 +18,7 @@ import { pinKey, type ReplayOptions } from './replay';
 import { withLineage } from '../storage/lineage';
 import { replayedCandidates } from '../review/held';
 import { deferredInputs, deletesInstead, defer, settle, withDeferred } from './full-disk-erasure';
+import { corroboratedActive, createdConfidence, creationOf, restatedOnly, type Trust } from './restated';
 
 export { REDACTED, type ForgetReport } from './erasure-plan';
 
@@ -29,6 +30,11 @@ export interface ForgetDeps {
   replay: (inputs: readonly InputRow[], start?: readonly MemoryRecord[], options?: ReplayOptions) => Promise<Map<string, MemoryRecord>>;
   /** Drops caches that may hold text (the embedder's token cache). */
   clearCaches: () => Promise<void>;
+  /**
+   * The trust of each source type, present when the decider is engram's policy: then a
+   * forgetSource of sources that only restated is made without a replay (restated.ts).
+   */
+  trust?: Trust;
 }
 
 /** Forgets several sources at once: one replay, one commit, the same end state as forgetting them one by one. */
@@ -106,7 +112,7 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceIds: ReadonlySet<strin
       if (!deletesInstead(store, error)) throw error;
     }
   }
-  return applyErasure(deps, owner, write, {
+  const request: ErasureRequest = {
     inputs: new Map(revoked.map((input) => [input.seq!, null])),
     sourceIds,
     reads: [...sourceIds],
@@ -115,7 +121,37 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceIds: ReadonlySet<strin
     revoke,
     // Nothing to change and the revocations already recorded: no commit either.
     quietWhenUnchanged: alreadyRevoked,
-  });
+  };
+  return (await withoutReplay(deps, owner, write, request)) ?? applyErasure(deps, owner, write, request);
+}
+
+/**
+ * forgetSource of sources that only restated what the store held (restated.ts): the store
+ * without them is read off the records, no input is read or replayed. Null when that cannot be
+ * shown, or the store cannot tell whether a prune came after them: the caller replays.
+ */
+async function withoutReplay(deps: ForgetDeps, owner: Owner, write: OwnerWrite, request: ErasureRequest): Promise<ForgetReport | null> {
+  const store = deps.storage.records;
+  if (deps.trust === undefined || store.prunedAfter === undefined || (await store.erasurePending?.(owner))) return null;
+  const seqs = [...request.inputs.keys()];
+  const [{ all }, prunedSince] = await Promise.all([erasureReads(store, owner, request.reads, undefined), store.prunedAfter(owner, seqs.length ? Math.min(...seqs) : 0)]);
+  const touched = all.filter(request.touches);
+  const createdWith = prunedSince ? new Map<string, number>() : await creationConfidences(store, owner, corroboratedActive(touched, request.sourceIds), deps.trust);
+  const replayed = restatedOnly({ sourceIds: request.sourceIds, trust: deps.trust, all, touched, prunedSince, createdWith });
+  return replayed === null ? null : commitErasure(deps, owner, write, request, { all, touched, replayed });
+}
+
+/** The confidence each of `records` was created with, read from the input its creation entry names (the creating source's input at that time). */
+async function creationConfidences(store: Storage['records'], owner: Owner, records: readonly MemoryRecord[], trust: Trust): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const record of records) {
+    const creation = creationOf(record);
+    if (creation === undefined) continue;
+    const input = (await store.inputsOf(owner, creation.sourceId!)).find((row) => row.at === creation.at);
+    const confidence = input === undefined ? undefined : createdConfidence(record, input, trust);
+    if (confidence !== undefined) out.set(record.id, confidence);
+  }
+  return out;
 }
 
 /**
@@ -162,13 +198,27 @@ export async function applyErasure(deps: ForgetDeps, owner: Owner, write: OwnerW
   const { all, start } = await erasureReads(store, owner, request.reads, first);
   // Every record the erasure touches is among them (app scope is never a user's to erase).
   const touched = all.filter(request.touches);
-  const replayedAll = await regenerate(deps, owner, { changed: request.inputs, prunes: request.prunes ?? [], touched, all, start, ...(request.removed ? { removed: request.removed } : {}) }, request.sourceIds);
+  const replayed = await regenerate(deps, owner, { changed: request.inputs, prunes: request.prunes ?? [], touched, all, start, ...(request.removed ? { removed: request.removed } : {}) }, request.sourceIds);
+  return commitErasure(deps, owner, write, request, { all, touched, replayed });
+}
+
+/** What an erasure compares: the owner's records it read, those it touches, and what a store that never saw the change holds (a replay's). */
+interface ErasureState {
+  all: readonly MemoryRecord[];
+  touched: readonly MemoryRecord[];
+  replayed: readonly MemoryRecord[];
+}
+
+/** Plans the erasure from `state` (erasure-plan.ts) and commits it with `write`. */
+async function commitErasure(deps: ForgetDeps, owner: Owner, write: OwnerWrite, request: ErasureRequest, { all, touched, replayed }: ErasureState): Promise<ForgetReport> {
+  const store = deps.storage.records;
+  const seqs = [...request.inputs.keys()];
   const { writes, created, rebuilds, keptHistory, report } = planErasure({
     sourceIds: request.sourceIds,
     ...(request.forgotten ? { forgotten: request.forgotten } : {}),
     now: deps.clock(),
     newId: deps.newId,
-    replayed: replayedAll,
+    replayed,
     all,
     touched,
   });

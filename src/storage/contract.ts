@@ -153,6 +153,13 @@ export interface RecordStore {
   /** The owner's stored inputs of one source, in order. */
   inputsOf(owner: Owner, sourceId: string): Promise<InputRow[]>;
   /**
+   * Optional: whether the owner has a stored prune (an input of kind `'prune'`) with `seq`
+   * greater than `seq`, read without reading the other inputs. forgetSource of sources that only
+   * restated is made without a replay when none is (forget/restated.ts); without this method it
+   * always replays.
+   */
+  prunedAfter?(owner: Owner, seq: number): Promise<boolean>;
+  /**
    * The owner's stored inputs that hold writes waiting for review (a `pending` entry), in order:
    * what the review queue is made of (review/held.ts). It may return more of the owner's inputs
    * (a backend without an index for them filters {@link inputs}); the queue reads only their

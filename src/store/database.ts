@@ -251,5 +251,12 @@ export class EngramDatabase extends Dexie {
     this.version(7).stores({
       memories: 'id, [userId+appName+scope], [appName+scope], [userId+appName+topic+active], [userId+appName+active], [userId+appName+changed], [chain+depth], [userId+appName+fact+active], [userId+appName+embedderId+active]',
     });
+    // v8: the prunes' index. forgetSource of a source that only restated what the store held is
+    // made without a replay unless a prune came after it (forget/restated.ts), which it read every
+    // later input to find; it reads this index alone now. No upgrade step: `kind` is a clear
+    // field, IndexedDB fills the index from the rows.
+    this.version(8).stores({
+      inputs: '++seq, [userId+appName], [userId+appName+scope], [userId+appName+source.id], [userId+appName+seq], [userId+appName+held], [userId+appName+kind+seq]',
+    });
   }
 }

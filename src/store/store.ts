@@ -216,6 +216,12 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
         parseInputRows(await db.inputs.where('[userId+appName+source.id]').equals([owner.userId, owner.appName, sourceId]).toArray(), 'reading stored conversations').sort((a, b) => a.seq! - b.seq!),
       ),
 
+    prunedAfter: (owner, seq) =>
+      read(
+        'reading stored conversations',
+        async () => (await db.inputs.where('[userId+appName+kind+seq]').between([owner.userId, owner.appName, 'prune', seq], [owner.userId, owner.appName, 'prune', Dexie.maxKey], false, true).count()) > 0,
+      ),
+
     // The held index's entries for one owner come in primary key order: seq, the order written.
     heldInputs: (owner) => read('reading the review queue', async () => parseInputRows(await db.inputs.where('[userId+appName+held]').equals([owner.userId, owner.appName, HELD]).toArray(), 'reading the review queue')),
 

@@ -34,6 +34,8 @@ function forgetDepsOf(deps: MemoryDeps): ForgetDeps {
   const replayDeps = replayDepsOf(deps);
   return {
     ...deps,
+    // Engram's policy reads trust, never confidence or time: a source that only restated is erased without a replay (forget/restated.ts).
+    ...(replayDeps.partitions ? { trust: deps.context.trust } : {}),
     replay: (inputs, start, options) => replay(replayDeps, inputs, start, options),
     clearCaches: () => clearTextCaches(deps),
   };

@@ -6,9 +6,10 @@
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPolicyDecider, DEFAULT_EXCLUSIVE_TOPICS, DEFAULT_TRUST, type Decider, type DecideInput } from '../../src/index';
+import { createPolicyDecider, DEFAULT_EXCLUSIVE_TOPICS, DEFAULT_TRUST, type Decider } from '../../src/index';
 import { forgetVersusFresh, play, USERS, type Conversation } from '../contract/equivalence';
 import { activeFacts } from '../helpers/facts';
+import { countedPolicy } from '../helpers/counted-policy';
 import { createTestMemory, DAY, openTestMemory, T0, type TestMemory } from '../helpers/memory';
 
 /** Said by many sources: changes of mind on exclusive topics and on slots, turns restated word for word, and things apart. */
@@ -50,18 +51,6 @@ const historyArbitrary = fc
       return { kind: 'ingest', userId: item.user, sourceId: `c${i}`, sourceType: item.sourceType, sessionId: `s${item.session}`, at, text: item.statements.join(' ') };
     });
   });
-
-/** The policy decider with its calls counted (still the policy: the erasure keeps to partitions). */
-function countedPolicy(): { decider: Decider; calls: () => number } {
-  const decider = createPolicyDecider({ trust: DEFAULT_TRUST, exclusiveTopics: new Set(DEFAULT_EXCLUSIVE_TOPICS) });
-  const decide = decider.decide.bind(decider);
-  let calls = 0;
-  decider.decide = (input: DecideInput) => {
-    calls++;
-    return decide(input);
-  };
-  return { decider, calls: () => calls };
-}
 
 /** A decider that answers as the policy does but is not it: an erasure cannot know what it reads, and replays everything. */
 function countedOther(): { decider: Decider; calls: () => number } {

@@ -105,6 +105,37 @@ describe('createMemory (opening a database written by an earlier release)', () =
     for (const episode of active.filter((record) => record.topic === EPISODE_TOPIC)) expect(episode.sources.map((source) => source.id)).not.toContain('s3');
   });
 
+  it("finds each owner's prunes by the v8 prunes index after the upgrade, and only those", async () => {
+    const { memory: upgraded, factory } = await openUpgraded();
+    const owner = fixture.owners[0]!;
+    const exported = await upgraded.export(owner);
+    expect(exported.inputs.length).toBeGreaterThan(0);
+    await upgraded.close();
+    memory = undefined;
+    const db = new EngramDatabase(fixture.name, { indexedDB: factory, IDBKeyRange });
+    let rows: { seq?: number | undefined }[] = [];
+    try {
+      // Every stored input is in the index (IndexedDB filled it from the fixture's rows), under its kind.
+      rows = await db.inputs.where('[userId+appName]').equals([owner.userId, owner.appName]).toArray();
+      const indexed = await db.inputs.where('[userId+appName+kind+seq]').between([owner.userId, owner.appName, '', 0], [owner.userId, owner.appName, '\uffff', Infinity]).primaryKeys();
+      expect([...indexed].sort()).toEqual(rows.map((row) => row.seq).sort());
+    } finally {
+      db.close();
+    }
+    // A prune stored after the upgrade is found by it.
+    const last = Math.max(...rows.map((row) => row.seq!));
+    const reopened = await createMemory({ name: fixture.name, indexedDB: factory, IDBKeyRange, worker: 'off', clock: () => fixture.now });
+    await reopened.prune({ ...owner, floor: 0.01 });
+    await reopened.close();
+    const after = new EngramDatabase(fixture.name, { indexedDB: factory, IDBKeyRange });
+    try {
+      const prunes = await after.inputs.where('[userId+appName+kind+seq]').between([owner.userId, owner.appName, 'prune', last], [owner.userId, owner.appName, 'prune', Infinity], false, true).toArray();
+      expect(prunes.map((row) => row.kind)).toEqual(['prune']);
+    } finally {
+      after.close();
+    }
+  });
+
   it("finds each owner's active memories of an embedder by the v7 embedder index after the upgrade", async () => {
     const { memory, factory } = await openUpgraded();
     const listed = await Promise.all(fixture.owners.map((owner) => memory.list(owner)));
