@@ -62,6 +62,16 @@ describe('approved links survive a rebuild', () => {
       expect(shape(await forgotten.memory.list(owner))).toEqual(shape(await fresh.memory.list(owner)));
     });
 
+    it(`keeps the approved links through export and import, and a forgetSource there (${order})`, async () => {
+      const exported = await approvedStore(order, true);
+      const imported = await createTestMemory(options);
+      tests.push(imported);
+      await imported.memory.import(JSON.parse(JSON.stringify(await exported.memory.export(owner))));
+      await imported.memory.forgetSource('s2', owner);
+      const fresh = await approvedStore(order, false);
+      expect(shape(await imported.memory.list(owner))).toEqual(shape(await fresh.memory.list(owner)));
+    });
+
     it(`rebuilds the approved links in a past state (asOf, ${order})`, async () => {
       const { memory, clock } = await approvedStore(order, true);
       const live = shape(await memory.list(owner));
