@@ -28,12 +28,14 @@ export interface ReplayItem {
   source: Source;
 }
 
-/** What the consolidation plan did with one write: the records it changed, and each UPDATE's new id → the id it superseded. */
+/** What the consolidation plan did with one write: the records it changed, the ids it created (in order), and each UPDATE's new id → the id it superseded. */
 export interface ReplayPlan {
   changed: readonly MemoryRecord[];
+  created: readonly string[];
   supersedes: ReadonlyMap<string, string>;
 }
 import { replayedCandidates } from '../review/held';
+import { withApprovedLinks } from '../review/turn-links';
 import { touchedPartitions, type PartitionRules } from './partition';
 
 export interface ReplayDeps {
@@ -95,6 +97,11 @@ class ReplayState {
       this.working.set(id, { ...record, sources: [...record.sources, ...extra] });
     }
     return dressed;
+  }
+
+  /** The active records that list `sourceId`, in working form (after {@link present}, with every entry of it). */
+  *listing(sourceId: string): Iterable<MemoryRecord> {
+    for (const record of this.working.values()) if (record.sources.some((source) => source.id === sourceId)) yield record;
   }
 
   /**
@@ -268,8 +275,10 @@ async function replayCandidates(deps: ReplayDeps, { inputs, candidates, start }:
     if (items.length === 0) continue;
     const dressed = state.present(input.source.id);
     const plan = await deps.plan(state.working, items, input, { now: input.at, newId: () => `replay_${counter++}` });
-    state.settle(plan.changed, plan.supersedes);
-    const changed = new Set(plan.changed.map((record) => record.id));
+    // An approval links what it made to its turn, as approve did (review/turn-links.ts).
+    const written = input.approved ? withApprovedLinks(plan, input.source.id, state.listing(input.source.id)) : plan.changed;
+    state.settle(written, plan.supersedes);
+    const changed = new Set(written.map((record) => record.id));
     for (const [id, plain] of dressed) if (!changed.has(id)) state.working.set(id, plain);
   }
   const replayed = state.complete();

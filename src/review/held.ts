@@ -106,11 +106,12 @@ function restOf(held: HeldInput): WriteInput[] {
 
 /**
  * Approve's inputs: what is left of the held input, then the candidate's own input made `at` the
- * approval (no messages: replay takes the stored candidate; no pending entry), appended in that order.
+ * approval (no messages: replay takes the stored candidate; no pending entry; marked `approved`,
+ * so replay links it to its turn as approve did), appended in that order.
  */
 export function splitApproved(held: HeldInput, at: number): WriteInput[] {
   const { seq: _seq, pending: _pending, ...row } = held.input;
-  return [...restOf(held), { ...row, at, messages: [], candidates: [held.candidate] }];
+  return [...restOf(held), { ...row, at, messages: [], candidates: [held.candidate], approved: true }];
 }
 
 /**

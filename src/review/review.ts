@@ -15,7 +15,7 @@ import { withLineage } from '../storage/lineage';
 import { writeOwner, type OwnerWrite } from '../storage/write-owner';
 import { redactInput } from '../forget/take-out';
 import { describePending, heldEntries, splitApproved, withoutRejected, type HeldInput, type PendingMemory } from './held';
-import { linkTurn } from './turn-links';
+import { withApprovedLinks } from './turn-links';
 
 export interface ReviewDeps {
   storage: Storage;
@@ -95,20 +95,16 @@ async function approveOnce(deps: ReviewDeps, id: string, owner: Owner, write: Ow
 }
 
 /**
- * The plan's records with the approved memory linked to its turn, and the facts an approved
- * episode links (turn-links.ts). A linked fact the sweep read is written in the form it was read
- * in (working form, lineage.ts), any other as `bySource` read it (complete).
+ * The plan's records with its turn links (turn-links.ts `withApprovedLinks`). A linked fact the
+ * plan did not change but the sweep read is written in the form it was read in (working form,
+ * lineage.ts), any other as `bySource` read it (complete).
  */
 async function withTurnLinks(store: Storage['records'], owner: Owner, plan: Plan, sourceId: string, working: ReadonlyMap<string, MemoryRecord>): Promise<MemoryRecord[]> {
-  const id = plan.created[0];
-  const made = plan.changed.find((record) => record.id === id);
-  if (made === undefined) return plan.changed;
-  const { approved, linked } = linkTurn(made, sourceId, await store.bySource(owner, sourceId));
-  const links = linked.map((fact) => {
-    const read = working.get(fact.id);
-    return read === undefined ? fact : { ...read, episodeId: approved.id };
+  const planned = new Set(plan.changed.map((record) => record.id));
+  return withApprovedLinks(plan, sourceId, await store.bySource(owner, sourceId)).map((record) => {
+    const read = planned.has(record.id) ? undefined : working.get(record.id);
+    return read === undefined ? record : { ...read, episodeId: record.episodeId };
   });
-  return [...plan.changed.filter((record) => record.id !== id && !links.some((fact) => fact.id === record.id)), approved, ...links];
 }
 
 /** What one rejection erased: the pending memory's id. */

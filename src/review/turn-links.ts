@@ -40,3 +40,27 @@ export function linkTurn(approved: MemoryRecord, sourceId: string, ofSource: rea
   const episodeId = turns.holding(excerptFrom(approved, sourceId));
   return { approved: episodeId === undefined ? approved : { ...approved, episodeId }, linked: [] };
 }
+
+/** What a plan of an approved input did: the records it changed, and the memory it made (`created[0]`). */
+export interface ApprovedPlan {
+  created: readonly string[];
+  changed: readonly MemoryRecord[];
+}
+
+/**
+ * The records an approval writes: the plan's, with the memory it made linked to its turn and the
+ * facts an approved episode links ({@link linkTurn}) after them. `ofSource`: the records that list
+ * `sourceId`; the plan's form of a record it changed counts over the one given there. Approve and
+ * every rebuild (forget/replay.ts, for an input marked `approved`) link by this one function, so
+ * a rebuilt store holds the links approve made.
+ */
+export function withApprovedLinks(plan: ApprovedPlan, sourceId: string, ofSource: Iterable<MemoryRecord>): MemoryRecord[] {
+  const made = plan.changed.find((record) => record.id === plan.created[0]);
+  if (made === undefined) return [...plan.changed];
+  const current = new Map<string, MemoryRecord>();
+  for (const record of ofSource) current.set(record.id, record);
+  for (const record of plan.changed) current.set(record.id, record);
+  const { approved, linked } = linkTurn(made, sourceId, [...current.values()]);
+  const rewritten = new Set([approved.id, ...linked.map((fact) => fact.id)]);
+  return [...plan.changed.filter((record) => !rewritten.has(record.id)), approved, ...linked];
+}

@@ -64,6 +64,11 @@ export const WriteInput = z
     replaces: z.optional(Replaces),
     /** The decisions of this write that wait for review ({@link PendingEntry}), one per held candidate. */
     pending: z.optional(z.array(PendingEntry)),
+    /**
+     * An approval's input (review/held.ts `splitApproved`): its one candidate was held and then
+     * approved, so replay links it to its turn after the plan, as approve did (review/turn-links.ts).
+     */
+    approved: z.optional(z.literal(true)),
   })
   .check(z.refine((input) => input.kind !== 'remember' || input.fact !== undefined, { error: 'a remember input must hold its fact', path: ['fact'] }))
   .check(z.refine((input) => (input.scope === 'app') === (input.userId === ''), { error: "must be '' exactly for app scope", path: ['userId'] }));

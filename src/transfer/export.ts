@@ -12,12 +12,13 @@ export function toExportedInput(input: InputRow): ExportedInput {
   // A held write (review/held.ts) keeps its pending entries, and the candidates they name.
   const pending = input.pending?.length ? { pending: input.pending } : {};
   const candidates = input.candidates !== undefined ? { candidates: input.candidates } : {};
+  const approved = input.approved ? { approved: true as const } : {};
   if (input.kind === 'remember') {
     const session = { ...(input.scope === 'session' ? { scope: 'session' as const } : {}), ...(input.sessionId !== '' ? { sessionId: input.sessionId } : {}) };
     const held = input.pending?.length ? { ...candidates, ...pending } : {};
-    return { kind: 'remember', at: input.at, ...session, source: input.source, fact: input.fact!, ...metadata, ...(input.replaces !== undefined ? { replaces: input.replaces } : {}), ...held };
+    return { kind: 'remember', at: input.at, ...session, source: input.source, fact: input.fact!, ...metadata, ...(input.replaces !== undefined ? { replaces: input.replaces } : {}), ...held, ...approved };
   }
-  return { kind: input.kind, at: input.at, sessionId: input.sessionId, source: input.source, messages: input.messages, ...metadata, ...candidates, ...pending };
+  return { kind: input.kind, at: input.at, sessionId: input.sessionId, source: input.source, messages: input.messages, ...metadata, ...candidates, ...pending, ...approved };
 }
 
 /**

@@ -34,6 +34,9 @@ const Candidates = z.array(Candidate).check(z.maxLength(EXPORT_LIMITS.messages, 
 /** The write's decisions that wait for review, each naming one of its `candidates` (review/held.ts): they stay pending on the importing device. */
 const Pending = z.array(PendingEntry).check(z.maxLength(EXPORT_LIMITS.messages, { error: `must hold at most ${EXPORT_LIMITS.messages} pending entries` }));
 
+/** Marks an approval's input (review/held.ts `splitApproved`): replay links what it makes to its turn, as approve did. */
+const Approved = z.optional(z.literal(true));
+
 /** The user messages of one `ingest` (user scope) or `summarizeSession` (that session's scope). */
 const ConversationInput = z.strictObject({
   kind: z.enum(['ingest', 'summary']),
@@ -44,6 +47,7 @@ const ConversationInput = z.strictObject({
   metadata: z.optional(MetadataText),
   candidates: z.optional(Candidates),
   pending: z.optional(Pending),
+  approved: Approved,
 });
 
 /** One `remember`d fact; `scope` only for a session-scope fact (user scope otherwise), `sessionId` when the write named one. */
@@ -59,6 +63,7 @@ const RememberInput = z.strictObject({
   /** Only when the fact waits for review: its candidate and pending entry. */
   candidates: z.optional(Candidates),
   pending: z.optional(Pending),
+  approved: Approved,
 });
 
 /** One `prune` call: replay prunes at the same time with the same floor. */

@@ -42,9 +42,9 @@ export function toInputRow(input: ExportedInput, owner: Owner): InputRow {
   return withHeld(row, input);
 }
 
-/** The row with the export's stored candidates and pending entries (review/held.ts), when it has them. */
-function withHeld(row: WriteInput, input: { candidates?: Candidate[] | undefined; pending?: PendingEntry[] | undefined }): WriteInput {
-  return { ...row, ...(input.candidates !== undefined ? { candidates: input.candidates } : {}), ...(input.pending !== undefined ? { pending: input.pending } : {}) };
+/** The row with the export's stored candidates, pending entries and approval mark (review/held.ts), when it has them. */
+function withHeld(row: WriteInput, input: { candidates?: Candidate[] | undefined; pending?: PendingEntry[] | undefined; approved?: true | undefined }): WriteInput {
+  return { ...row, ...(input.candidates !== undefined ? { candidates: input.candidates } : {}), ...(input.pending !== undefined ? { pending: input.pending } : {}), ...(input.approved ? { approved: true } : {}) };
 }
 
 /**
