@@ -28,11 +28,11 @@ export function decideEpisode(same: MemoryRecord | undefined): Decision {
 /** How many leading characters of each word the prefix index keys: enough to tell "number 12." from "number 120.". */
 const PREFIX_CHARS = 6;
 
-/** Appends `index` to `key`'s list in `map` (lists stay in the order episodes were added). */
+/** Appends `index` to `key`'s list in `map` once (episodes are added in order, so a list stays in it). */
 function append(map: Map<string, number[]>, key: string, index: number): void {
   const holders = map.get(key);
-  if (holders) holders.push(index);
-  else map.set(key, [index]);
+  if (!holders) map.set(key, [index]);
+  else if (holders.at(-1) !== index) holders.push(index);
 }
 
 /**
@@ -51,13 +51,10 @@ export class EpisodeLinks {
   add(candidate: Candidate | MemoryRecord, memoryId: string): void {
     if (memoryId === '') return;
     const index = this.episodes.push({ text: candidate.content, id: memoryId }) - 1;
-    const words = new Set(candidate.content.split(' '));
-    const prefixes = new Set<string>();
-    for (const word of words) {
+    for (const word of candidate.content.split(' ')) {
       append(this.byWord, word, index);
-      for (let length = 1; length <= Math.min(word.length, PREFIX_CHARS); length++) prefixes.add(word.slice(0, length));
+      for (let length = 1; length <= Math.min(word.length, PREFIX_CHARS); length++) append(this.byPrefix, word.slice(0, length), index);
     }
-    for (const prefix of prefixes) append(this.byPrefix, prefix, index);
   }
 
   /**
