@@ -25,22 +25,35 @@ export function decideEpisode(same: MemoryRecord | undefined): Decision {
   return same ? { action: 'NOOP', targetId: same.id, reason: 'identical to an earlier episode', corroborate: true } : { action: 'CREATE', reason: 'a new episode' };
 }
 
+/** How many leading characters of each word the prefix index keys: enough to tell "number 12." from "number 120.". */
+const PREFIX_CHARS = 6;
+
+/** Appends `index` to `key`'s list in `map` once (episodes are added in order, so a list stays in it). */
+function append(map: Map<string, number[]>, key: string, index: number): void {
+  const holders = map.get(key);
+  if (!holders) map.set(key, [index]);
+  else if (holders.at(-1) !== index) holders.push(index);
+}
+
 /**
  * The episodes one write holds (their text and memory id), to link the facts it extracts to the
- * turn they came from; indexed by their words, so a write of N turns links its facts in O(N).
+ * turn they came from; indexed by their words and by the first characters of each word, so a
+ * write of N turns links its facts in O(N) even when every turn shares the excerpt's inner words
+ * ("I love my dog number 7."): the excerpt's last word then tells the turns apart.
  */
 export class EpisodeLinks {
   private readonly episodes: { text: string; id: string }[] = [];
   /** Each word (a run between single spaces: an episode's text is folded) → the episodes holding it, in order. */
   private readonly byWord = new Map<string, number[]>();
+  /** Each word's prefixes of up to PREFIX_CHARS characters → the episodes holding a word that starts so, in order. */
+  private readonly byPrefix = new Map<string, number[]>();
 
   add(candidate: Candidate | MemoryRecord, memoryId: string): void {
     if (memoryId === '') return;
     const index = this.episodes.push({ text: candidate.content, id: memoryId }) - 1;
-    for (const word of new Set(candidate.content.split(' '))) {
-      const holders = this.byWord.get(word);
-      if (holders) holders.push(index);
-      else this.byWord.set(word, [index]);
+    for (const word of candidate.content.split(' ')) {
+      append(this.byWord, word, index);
+      for (let length = 1; length <= Math.min(word.length, PREFIX_CHARS); length++) append(this.byPrefix, word.slice(0, length), index);
     }
   }
 
@@ -62,18 +75,19 @@ export class EpisodeLinks {
 
   /**
    * The episodes that may hold `excerpt`, in order: a text holding it holds each of its inner
-   * words whole (only the first and the last may be part of a longer word), so the fewest
-   * episodes holding one of those; every episode for an excerpt of one or two words.
+   * words whole, and a word that starts with its last (which follows a space, but may be cut
+   * short: "…", or a full stop the excerpt left off); only the first may be the end of a longer
+   * word. So the fewest episodes holding one of those; every episode for an excerpt of one word.
    */
   private holdersOf(excerpt: string): readonly number[] {
-    const inner = excerpt.split(' ').slice(1, -1);
-    if (inner.length === 0) return this.episodes.map((_, index) => index);
-    let fewest: readonly number[] | undefined;
-    for (const word of inner) {
+    const words = excerpt.split(' ');
+    if (words.length === 1) return this.episodes.map((_, index) => index);
+    let fewest = this.byPrefix.get(words.at(-1)!.slice(0, PREFIX_CHARS)) ?? [];
+    for (const word of words.slice(1, -1)) {
       const holders = this.byWord.get(word) ?? [];
-      if (fewest === undefined || holders.length < fewest.length) fewest = holders;
+      if (holders.length < fewest.length) fewest = holders;
     }
-    return fewest!;
+    return fewest;
   }
 }
 
