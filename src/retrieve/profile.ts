@@ -42,7 +42,7 @@ function standsFor(hit: Retrieved, record: MemoryRecord): boolean {
 }
 
 /** Whether the episode `episodeId` states `fact`: it was read from it, or it restated it. */
-function statedIn(fact: MemoryRecord, episodeId: string): boolean {
+export function statedIn(fact: MemoryRecord, episodeId: string): boolean {
   return fact.episodeId === episodeId || (fact.restatedIn?.includes(episodeId) ?? false);
 }
 

@@ -4,7 +4,7 @@
  * page that never asks for the profile does not load it.
  */
 import { isEpisode } from '../extract/topics';
-import { chooseProfile, PROFILE_TOPICS, withProfile } from '../retrieve/profile';
+import { chooseProfile, PROFILE_TOPICS, statedIn, withProfile } from '../retrieve/profile';
 import type { Retrieved } from '../retrieve/retrieve';
 import type { MemoryRecord } from '../schema';
 import type { Owner } from '../storage/contract';
@@ -21,17 +21,17 @@ async function profileRecords(deps: MemoryDeps, owner: Owner): Promise<MemoryRec
 }
 
 /**
- * The facts read from the episode hits that stand for a profile memory (withProfile asks whether
+ * The facts stated in the episode hits that stand for a profile memory (read from them or restated in them; withProfile asks whether
  * such an episode says anything else): of `records` when given (a past state's), else read by
  * the episode's sources (a fact lists the source of the turn it was read from).
  */
 async function episodeFacts(deps: MemoryDeps, owner: Owner, hits: readonly Retrieved[], profile: readonly MemoryRecord[], records?: readonly MemoryRecord[]): Promise<MemoryRecord[]> {
-  const episodes = hits.map((hit) => hit.memory).filter((memory) => isEpisode(memory) && profile.some((record) => record.episodeId === memory.id));
+  const episodes = hits.map((hit) => hit.memory).filter((memory) => isEpisode(memory) && profile.some((record) => statedIn(record, memory.id)));
   if (!episodes.length) return [];
-  const ids = new Set(episodes.map((episode) => episode.id));
+  const ids = episodes.map((episode) => episode.id);
   const sourceIds = new Set(episodes.flatMap((episode) => episode.sources.map((source) => source.id)));
   const candidates = records ?? (await Promise.all([...sourceIds].map((sourceId) => deps.storage.records.bySource(owner, sourceId)))).flat();
-  return candidates.filter((record) => record.episodeId !== undefined && ids.has(record.episodeId));
+  return candidates.filter((record) => ids.some((id) => statedIn(record, id)));
 }
 
 /** `hits` with the profile of the store (or of the past state `asOf` names). */

@@ -15,6 +15,8 @@ describe('the speech reader: topics', () => {
   it("files what the words are about under its topic, not under the construction's default (pets, diet)", () => {
     expect(read("I've got a beagle.")).toEqual(['pets: The user has a beagle.']);
     expect(read('I have a spaniel.')).toEqual(['pets: The user has a spaniel.']);
+    expect(read('I have two ponies.')).toEqual(['pets: The user has two ponies.']);
+    expect(read('I have three mice.')).toEqual(['pets: The user has three mice.']);
     expect(read('I went pescatarian in March.')).toEqual(['diet: The user went pescatarian in March.']);
   });
 
@@ -151,6 +153,16 @@ describe('the speech reader: known misreads (issue 43)', () => {
     expect(read("I didn't say I'm vegan.")).toEqual([]);
     expect(read('i never told anyone im vegan')).toEqual([]);
     expect(read("I told you I'm vegan.")).toEqual(['diet: The user follows a vegan diet.']);
+    expect(read('I never said: "I\'m vegan".')).toEqual([]);
+  });
+
+  it('reads what the user discloses after "I never told you," or "I didn\'t mention:": a disclosure is no denial', () => {
+    const topics = (message: string) => speechCandidates(message, SPOKEN_AT).map((fact) => fact.topic);
+    expect(topics("I never told you, I'm allergic to peanuts.")).toEqual(['allergy']);
+    expect(topics("I've never told anyone: I have epilepsy.")).toEqual(['health']);
+    expect(topics("I never told you that: I'm vegan.")).toEqual(['diet']);
+    expect(topics("I never mentioned it to anyone, I'm diabetic.")).toEqual(['health']);
+    expect(topics("Oh, I didn't mention: I'm vegetarian.")).toContain('diet');
   });
 
   it('reads a condition with its type ("type 1 diabetic")', () => {
@@ -162,6 +174,8 @@ describe('the speech reader: known misreads (issue 43)', () => {
   it('files a thing the user has under possession when nothing in it is an animal ("a season pass to the cinema")', () => {
     expect(read('I have a season pass to the cinema.')).toEqual(['possession: The user has a season pass to the cinema.']);
     expect(read('I have a spaniel.')).toEqual(['pets: The user has a spaniel.']);
+    expect(read('I have two ponies.')).toEqual(['pets: The user has two ponies.']);
+    expect(read('I have three mice.')).toEqual(['pets: The user has three mice.']);
   });
 
   it('files under allergy only what says allergic: a feeling or an errand "to …" is no allergy (LoCoMo turns)', () => {

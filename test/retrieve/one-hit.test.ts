@@ -56,6 +56,21 @@ describe('Memory.retrieve: one statement, one hit; k is a maximum', () => {
     expect(standing.represents).toContain(standing.memory.id === fact.id ? again.id : fact.id);
   });
 
+  it('with profile: true, keeps a turn that restated a profile fact and says more as the hit, not the profile fact in its place', async () => {
+    test = await createTestMemory({ episodes: true });
+    const { memory } = test;
+    await memory.ingest([{ role: 'user', content: 'I live in Berlin.' }], { ...owner, sessionId: 'c1', source: { type: 'user_implicit', id: 's1' } });
+    await memory.ingest([{ role: 'user', content: 'I live in Berlin. My sister Ana is a nurse in Porto.' }], { ...owner, sessionId: 'c2', source: { type: 'user_implicit', id: 's2' } });
+    const stored = await memory.list(owner);
+    const home = stored.find((record) => record.topic === 'home')!;
+    const again = stored.find((record) => isEpisode(record) && record.content.includes('Ana'))!;
+    expect(home.restatedIn).toEqual([again.id]);
+    const hits = await memory.retrieve('I live in Berlin and my sister Ana is a nurse in Porto', { ...owner, k: 1, profile: true });
+    const ranked = hits.filter((hit) => !hit.profile || hit.score > 0);
+    expect(ranked[0]?.memory.id).toBe(again.id);
+    expect(hits.some((hit) => hit.memory.id === home.id && hit.profile)).toBe(true);
+  });
+
   it('never pads k with a memory that has no relevance to the query, whatever its importance, and inject shows none', async () => {
     test = await createTestMemory();
     const { memory } = test;

@@ -9,7 +9,7 @@
  */
 import type { Topic } from '../topics';
 import { KEPT_ANIMALS } from './animals';
-import { CONDITIONS, DIETS, HEALTH_STATES, JOBS, LANGUAGES, PETS, RELATIONSHIP_STATES, RELATIVES, RELIGIONS } from './lexicon';
+import { CONDITIONS, DIETS, HEALTH_STATES, JOBS, LANGUAGES, PETS, pluralsOf, RELATIONSHIP_STATES, RELATIVES, RELIGIONS } from './lexicon';
 import type { TopicCounts } from './topic-counts';
 import { TOPIC_MODEL } from './topic-model';
 
@@ -22,8 +22,7 @@ export type TopicClass = Topic | 'none';
  * seen in training or not.
  */
 const CATEGORIES: readonly [Iterable<string>, string][] = [
-  [PETS, '@animal'],
-  [[...KEPT_ANIMALS].flatMap((w) => [w, `${w}s`]), '@animal'],
+  [[...PETS, ...KEPT_ANIMALS].flatMap((w) => [w, ...pluralsOf(w)]), '@animal'],
   [RELATIVES, '@relative'],
   [LANGUAGES, '@language'],
   [RELIGIONS, '@faith'],

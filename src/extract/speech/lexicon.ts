@@ -24,9 +24,24 @@ export const PETS = set(`
   turtles tortoise snake snakes pets pet lizard gecko horse horses pony guinea ferret chickens chicken hens pig pigs goat goats budgie cockatiel iguana
   tabby labrador`);
 
-/** Whether `w` names an animal people keep: the list above, or WordNet's (./animals.ts, with a plural "s"). */
+const IRREGULAR_PLURALS: Readonly<Record<string, string>> = { mouse: 'mice', goose: 'geese', ox: 'oxen' };
+
+/** The plural forms of an English noun: "s", "es" after a sibilant, "ies" after a consonant's "y", "ves" for "f"/"fe", and the irregular few. */
+export function pluralsOf(w: string): string[] {
+  const irregular = IRREGULAR_PLURALS[w];
+  if (irregular !== undefined) return [irregular];
+  if (/(?:s|x|z|ch|sh)$/.test(w)) return [`${w}es`];
+  if (/[^aeiou]y$/.test(w)) return [`${w.slice(0, -1)}ies`];
+  if (/fe?$/.test(w)) return [`${w}s`, w.replace(/fe?$/, 'ves')];
+  return [`${w}s`];
+}
+
+let keptPlurals: ReadonlySet<string> | undefined;
+
+/** Whether `w` names an animal people keep: the list above, or WordNet's (./animals.ts), one or several ("ponies", "mice"). */
 export function isPet(w: string): boolean {
-  return PETS.has(w) || KEPT_ANIMALS.has(w) || (w.endsWith('s') && KEPT_ANIMALS.has(w.slice(0, -1)));
+  keptPlurals ??= new Set([...PETS, ...KEPT_ANIMALS].flatMap(pluralsOf));
+  return PETS.has(w) || KEPT_ANIMALS.has(w) || keptPlurals.has(w);
 }
 
 export const LANGUAGES = set(`
