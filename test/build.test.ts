@@ -144,14 +144,16 @@ describe('vite build (library)', () => {
     // Named, never resolved: an application without the optional peer must still build.
     expect(code.some((text) => text.includes('"@huggingface/transformers"'))).toBe(true);
     expect(code.some((text) => /import\(\s*["'`]@huggingface\/transformers/.test(text))).toBe(false);
-    // engram's own files, unminified with their TSDoc, come to about 982 kB (the speech
+    // engram's own files, unminified with their TSDoc, come to about 1,014 kB (the speech
     // reader's topic model, src/extract/speech/topic-model.ts, is 30 kB of it; the semantic
     // channel, the episode filter and the one-hit selection about 60 kB more; partitioned
     // erasure, erasing verbs on a full disk, the working set's sparse rows, the slot rule and the
-    // standing profile about 22 kB more); the smallest
+    // standing profile about 22 kB more; the policy's indexed sweep, erasure without replay of a
+    // source that only restated, approved turn links and the reader's denial and animals about
+    // 32 kB more); the smallest
     // transformers.js build (transformers.web.min.js) is 470 kB on its own, so bundling it by
     // mistake crosses this budget by far.
-    expect(code.reduce((sum, text) => sum + text.length, 0)).toBeLessThan(1_000_000);
+    expect(code.reduce((sum, text) => sum + text.length, 0)).toBeLessThan(1_050_000);
   });
 });
 
