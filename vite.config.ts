@@ -146,7 +146,7 @@ export default defineConfig(async ({ mode }): Promise<UserConfig> => {
         },
         {
           // Against a real Chroma server that the global setup starts and stops (one per run).
-          // After unit and e2e (groupOrder 2): the server and its tests would otherwise
+          // After unit and e2e, beside the soak files (groupOrder 2): the server and its tests would otherwise
           // take CPU from their timing-sensitive tests on a 2-core machine. Its files mostly wait
           // on the server's answers (one file at a time used well under a core), so they share the
           // group's two workers with the soak files instead of running before them alone (CI:

@@ -9,11 +9,11 @@
  * project's time. The tests kill and restart processes, never the machine, so what they check
  * (rows as the server returns them, after a process dies) is the same on either.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startChromaServer } from '../../scripts/chroma-server';
+import { fastTempRoot } from '../helpers/memory-dir';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,7 +22,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const dataDir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'engram-chroma-'));
+  const dataDir = mkdtempSync(join(fastTempRoot(), 'engram-chroma-'));
   // Also when the run is killed before teardown (scripts/chroma-server.ts then kills the server
   // and exits): the directory holds memory, not disk.
   const remove = () => rmSync(dataDir, { recursive: true, force: true });

@@ -4,13 +4,13 @@
  * persistent profiles that survive a kill, open tabs on it, and find the browser processes a test
  * launched so it can SIGKILL them.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath, collectConsoleErrors, serveBuilt, type ConsoleProblems, type Served } from './browser';
 import { builtHarness } from './builds';
+import { fastTempRoot } from '../helpers/memory-dir';
 
 export interface ServedHarness extends Served {
   /** A new temporary directory (in memory where the machine has /dev/shm), removed by `close`. */
@@ -23,7 +23,7 @@ export interface ServedHarness extends Served {
  * and the tests launch dozens of profiles; they kill browsers, never the machine, so what a
  * reopened profile holds is the same on either.
  */
-const PROFILE_ROOT = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+const PROFILE_ROOT = fastTempRoot();
 
 /** Serves the harness the run built (test/e2e/global-setup.ts); `close` stops the server and removes every temporary directory. */
 export async function serveHarness(): Promise<ServedHarness> {
