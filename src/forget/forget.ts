@@ -122,27 +122,23 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceIds: ReadonlySet<strin
     // Nothing to change and the revocations already recorded: no commit either.
     quietWhenUnchanged: alreadyRevoked,
   };
-  return withoutReplay(deps, owner, write, request);
+  return (await withoutReplay(deps, owner, write, request)) ?? applyErasure(deps, owner, write, request);
 }
 
 /**
  * forgetSource of sources that only restated what the store held (restated.ts): the store
- * without them is read off the records, no input is read or replayed. When that cannot be
- * shown, or the store cannot tell whether a prune came after them, the erasure replays
- * ({@link applyErasure}) with what this read already: the records and the checkpoint are read
- * once, as a replay alone reads them, and only where the replay starts is read on top.
+ * without them is read off the records, no input is read or replayed. Null when that cannot be
+ * shown, or the store cannot tell whether a prune came after them: the caller replays.
  */
-async function withoutReplay(deps: ForgetDeps, owner: Owner, write: OwnerWrite, request: ErasureRequest): Promise<ForgetReport> {
+async function withoutReplay(deps: ForgetDeps, owner: Owner, write: OwnerWrite, request: ErasureRequest): Promise<ForgetReport | null> {
   const store = deps.storage.records;
-  if (deps.trust === undefined || store.prunedAfter === undefined || (await store.erasurePending?.(owner))) return applyErasure(deps, owner, write, request);
-  const first = firstChanged(request);
-  // The cheapest check first: a prune after them rules the shortcut out before any record is read.
-  if (await store.prunedAfter(owner, first ?? 0)) return applyErasure(deps, owner, write, request);
-  const reads = await erasureReads(store, owner, request.reads, first);
-  const touched = reads.all.filter(request.touches);
-  const createdWith = await creationConfidences(store, owner, corroboratedActive(touched, request.sourceIds), deps.trust);
-  const replayed = restatedOnly({ sourceIds: request.sourceIds, trust: deps.trust, all: reads.all, touched, createdWith });
-  return replayed === null ? applyErasure(deps, owner, write, request, reads) : commitErasure(deps, owner, write, request, { all: reads.all, touched, replayed });
+  if (deps.trust === undefined || store.prunedAfter === undefined || (await store.erasurePending?.(owner))) return null;
+  const seqs = [...request.inputs.keys()];
+  const [{ all }, prunedSince] = await Promise.all([erasureReads(store, owner, request.reads, undefined), store.prunedAfter(owner, seqs.length ? Math.min(...seqs) : 0)]);
+  const touched = all.filter(request.touches);
+  const createdWith = prunedSince ? new Map<string, number>() : await creationConfidences(store, owner, corroboratedActive(touched, request.sourceIds), deps.trust);
+  const replayed = restatedOnly({ sourceIds: request.sourceIds, trust: deps.trust, all, touched, prunedSince, createdWith });
+  return replayed === null ? null : commitErasure(deps, owner, write, request, { all, touched, replayed });
 }
 
 /** The confidence each of `records` was created with, read from the input its creation entry names (the creating source's input at that time). */
@@ -191,24 +187,19 @@ export interface ErasureRequest {
  * versions writeOwner read before anything else: a write in between makes the commit fail and
  * the call decide again).
  */
-export async function applyErasure(deps: ForgetDeps, owner: Owner, write: OwnerWrite, request: ErasureRequest, read?: ErasureReads): Promise<ForgetReport> {
+export async function applyErasure(deps: ForgetDeps, owner: Owner, write: OwnerWrite, request: ErasureRequest): Promise<ForgetReport> {
   const store = deps.storage.records;
+  const seqs = [...request.inputs.keys()];
+  // The rebuild reads the whole store (what it rewrites was deleted, with the checkpoints).
+  const first = seqs.length && !request.finishes ? Math.min(...seqs) : undefined;
   // What the erasure can have reached: the active memories and the rows changed since the
   // first input it changes (a long history before it is not read), plus any that list one of
-  // its sources. Read with the checkpoint the replay starts from, which only that first input
-  // decides (unless the caller read them already, for the same request).
-  const { all, checkpoint } = read ?? (await erasureReads(store, owner, request.reads, firstChanged(request)));
-  const start = checkpoint === undefined ? undefined : await startAt(store, owner, checkpoint);
+  // its sources. Read with where the replay starts, which only that first input decides.
+  const { all, start } = await erasureReads(store, owner, request.reads, first);
   // Every record the erasure touches is among them (app scope is never a user's to erase).
   const touched = all.filter(request.touches);
   const replayed = await regenerate(deps, owner, { changed: request.inputs, prunes: request.prunes ?? [], touched, all, start, ...(request.removed ? { removed: request.removed } : {}) }, request.sourceIds);
   return commitErasure(deps, owner, write, request, { all, touched, replayed });
-}
-
-/** The first stored input the request changes, where its replay starts; undefined when none, or when it finishes an erasure made on a full disk (the rebuild reads the whole store: what it rewrites was deleted, with the checkpoints). */
-function firstChanged(request: ErasureRequest): number | undefined {
-  const seqs = [...request.inputs.keys()];
-  return seqs.length && !request.finishes ? Math.min(...seqs) : undefined;
 }
 
 /** What an erasure compares: the owner's records it read, those it touches, and what a store that never saw the change holds (a replay's). */
@@ -302,25 +293,17 @@ function startAt(store: Storage['records'], owner: Owner, checkpoint: { seq: num
 }
 
 /**
- * The erasure's reads: its set (RecordStore.erasureSet) and, when it changes a stored input
- * (`first`), the checkpoint its replay starts from (null: none, from the beginning). One read
- * of the two where the store has it (`erasureReads`). The stored inputs after the checkpoint
- * are read only by a replay ({@link startAt}).
+ * The erasure's reads: its set (RecordStore.erasureSet) and, when it changes a stored input,
+ * where the replay starts. One read of the two where the store has it (`erasureReads`).
  */
-interface ErasureReads {
-  all: MemoryRecord[];
-  /** Undefined when no stored input changes. */
-  checkpoint: { seq: number; records: MemoryRecord[] } | null | undefined;
-}
-
-async function erasureReads(store: Storage['records'], owner: Owner, sourceIds: readonly string[], first: number | undefined): Promise<ErasureReads> {
+async function erasureReads(store: Storage['records'], owner: Owner, sourceIds: readonly string[], first: number | undefined): Promise<{ all: MemoryRecord[]; start: ReplayStart | undefined }> {
   const request = { sourceIds, fromSeq: first };
   if (store.erasureReads) {
     const { records, checkpoint } = await store.erasureReads(owner, request);
-    return { all: records, checkpoint: first === undefined ? undefined : checkpoint };
+    return { all: records, start: first === undefined ? undefined : await startAt(store, owner, checkpoint) };
   }
   const [all, checkpoint] = await Promise.all([store.erasureSet(owner, request), first === undefined ? undefined : store.checkpointBefore(owner, first)]);
-  return { all, checkpoint };
+  return { all, start: checkpoint === undefined ? undefined : await startAt(store, owner, checkpoint) };
 }
 
 /**

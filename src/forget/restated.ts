@@ -17,8 +17,7 @@
  * - every history entry the sources wrote is a corroboration (none created or superseded a memory);
  * - each record that lists them held, before their first entry, a source of at least their
  *   trust (its strongest trust, which a later contradiction must match, is the same without them);
- * - no prune was stored after their first input (a prune reads confidence and `updatedAt`): the
- *   caller checks that first, before it reads a record;
+ * - no prune was stored after their first input (a prune reads confidence and `updatedAt`);
  * - an active memory they corroborated has its confidence known without them: counted again from
  *   the confidence its creating input's candidate gave it ({@link corroboratedActive}, read by the caller);
  * - a fact they corroborated links a turn they corroborated too only when another source wrote
@@ -39,12 +38,14 @@ function roundConfidence(value: number): number {
   return Math.round(Math.min(1, Math.max(0, value)) * 1e9) / 1e9;
 }
 
-/** What the shortcut reads: the owner's records (the erasure's set: the active ones, those listing the sources, those changed since) and those listing the sources. */
+/** What the shortcut reads: the owner's records (the active ones and those listing the sources) and those listing the sources. */
 export interface RestatedInput {
   sourceIds: ReadonlySet<string>;
   trust: Trust;
   all: readonly MemoryRecord[];
   touched: readonly MemoryRecord[];
+  /** Whether a prune was stored after the sources' first input. */
+  prunedSince: boolean;
   /** The confidence an active memory they corroborated was created with (its creating input's candidate), when known. */
   createdWith: ReadonlyMap<string, number>;
 }
@@ -97,8 +98,8 @@ function linksKept(fact: MemoryRecord, corroboratedTurns: ReadonlyMap<string, Me
  * restated (see the module comment): what the erasure plan compares the store with, in place of
  * a replay. Null when that cannot be shown: the caller replays.
  */
-export function restatedOnly({ sourceIds, trust, all, touched, createdWith }: RestatedInput): MemoryRecord[] | null {
-  if (touched.length === 0) return null;
+export function restatedOnly({ sourceIds, trust, all, touched, prunedSince, createdWith }: RestatedInput): MemoryRecord[] | null {
+  if (prunedSince || touched.length === 0) return null;
   const theirs = bySources(sourceIds);
   const corroborated = new Map<string, MemoryRecord>();
   for (const record of touched) {

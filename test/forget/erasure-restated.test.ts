@@ -9,8 +9,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { MemoryRecord } from '../../src/index';
 import { play, type Conversation } from '../contract/equivalence';
 import { activeFacts } from '../helpers/facts';
-import { createReadCounter } from '../../scripts/bench-long';
-import { createPolicyDecider, DEFAULT_EXCLUSIVE_TOPICS, DEFAULT_TRUST, type Decider } from '../../src/index';
 import { countedPolicy } from '../helpers/counted-policy';
 import { createTestMemory, DAY, T0, type TestMemory } from '../helpers/memory';
 
@@ -185,31 +183,4 @@ describe('Memory.forgetSource (a source that only restated)', () => {
       expect(erasureCalls).toBe(0);
     }, 300_000);
   }
-
-  it('reads no more rows than the replay alone when the source changed a preference and the shortcut does not apply', async () => {
-    // c27 changes the diet back to vegetarian (restatedHistory): it updated a memory, so the erasure replays.
-    const history = restatedHistory(60);
-    const revoked = 'c27';
-    const rowsRead = async (decider: Decider, calls = () => 0) => {
-      const counter = createReadCounter();
-      const test = await createTestMemory({ episodes: true, decider, onDatabase: (db) => counter.install(db) });
-      open.push(test);
-      await play(test.memory, test.clock.set, history);
-      counter.reset();
-      const before = calls();
-      await test.memory.forgetSource(revoked, { userId: 'u1' });
-      return { rows: counter.rows, decisions: calls() - before, state: state(await test.memory.list({ userId: 'u1' })) };
-    };
-    const { decider, calls } = countedPolicy();
-    const withShortcut = await rowsRead(decider, calls);
-    // The policy behind a decider engram does not recognize: the erasure replays without trying the shortcut first.
-    const policy = createPolicyDecider({ trust: DEFAULT_TRUST, exclusiveTopics: new Set(DEFAULT_EXCLUSIVE_TOPICS) });
-    const replayAlone = await rowsRead({ decide: (input) => policy.decide(input) });
-    console.log(`forgetSource of a source that changed the diet: ${withShortcut.rows} rows read with the shortcut tried first, ${replayAlone.rows} by the replay alone`);
-    // It replayed (the decider was asked) and ended where the replay alone ends.
-    expect(withShortcut.decisions).toBeGreaterThan(0);
-    expect(withShortcut.state).toEqual(replayAlone.state);
-    // What the shortcut read, the replay takes: on top, only the prune check's count and the creating inputs it read (a few rows).
-    expect(withShortcut.rows).toBeLessThanOrEqual(replayAlone.rows + 10);
-  }, 300_000);
 });
