@@ -49,6 +49,28 @@ function evicted(db: EngramDatabase, since: number, when: string): StorageEvicte
 }
 
 /**
+ * The marker row. The browser can close the connection under the read before Dexie reports the
+ * close (a DatabaseClosedError, seen about one time in four right after Chromium cleared the
+ * origin's IndexedDB): the database is opened again, as the next call would open it, and read
+ * once more, so a cleared store is reported as evicted rather than as a failed read.
+ */
+async function readMarker(db: EngramDatabase) {
+  const read = () => db.partitions.get(STORE_MARKER_KEY);
+  const failed = (error: unknown) => toStorageError(error, `reading the IndexedDB database '${db.name}'`);
+  try {
+    return await read();
+  } catch (error) {
+    if ((error as { name?: unknown } | null)?.name !== 'DatabaseClosedError') throw failed(error);
+    try {
+      if (!db.isOpen()) await db.open();
+      return await read();
+    } catch (again) {
+      throw failed(again);
+    }
+  }
+}
+
+/**
  * Run right after the database opened: finds or writes the marker (in one transaction, so two
  * tabs opening a new database agree on one store id), compares it with the note, and returns
  * the guard for later calls.
@@ -76,9 +98,7 @@ export async function guardEviction(db: EngramDatabase, notes: NoteStore | undef
     async check(force = false) {
       if (gone) throw gone;
       if (!suspect && !force) return;
-      const marker = await db.partitions.get(STORE_MARKER_KEY).catch((error: unknown) => {
-        throw toStorageError(error, `reading the IndexedDB database '${db.name}'`);
-      });
+      const marker = await readMarker(db);
       if (marker?.version === storeId) {
         suspect = false;
         return;

@@ -67,7 +67,7 @@ describe('createMemory (eviction, Chromium)', () => {
       const whileOpen = await page.evaluate(() =>
         window.memory!.list({ userId: 'u' }).then(
           (records) => `served ${records.length}`,
-          (error: Error) => error.name,
+          (error: Error) => (error.name === 'StorageError' ? `${error.name}: ${error.message} / ${String((error as { cause?: unknown }).cause)}` : error.name),
         ),
       );
       await page.reload();
