@@ -186,6 +186,8 @@ describe('demo page: Your memories', () => {
     expect((await listed(page)).map((memory) => memory.topic)).toEqual(['diet', 'issue', 'travel']);
     // Approving the fact kept the turn it was read from too: it no longer waits, and the panel shows it.
     expect(await page.getByTestId('mem-list').textContent()).toContain('The export keeps failing.');
+    // ... as the fact's "said on" line: approving linked the fact to its turn.
+    expect(await item(page, 'failing export').getByTestId('mem-said-on').textContent()).toMatch(SAID('The export keeps failing.'));
 
     await page.getByTestId('pending-memory').filter({ hasText: 'Max' }).getByTestId('mem-reject').click();
     await panelSettled(page);
@@ -238,8 +240,9 @@ describe('demo page: Your memories', () => {
       });
       expect(layout.scrollWidth, `scrollWidth at ${viewport.width}`).toBeLessThanOrEqual(layout.innerWidth);
       expect(layout.panelRight).toBeLessThanOrEqual(viewport.width);
-      // Four per fact, two per held fact, and Delete on the one turn no fact stands on (the approved export report's).
-      expect(layout.buttons.length).toBe(3 * 4 + 2 + 1);
+      // Four per fact and two per held fact. The approved export report's turn has no Delete of
+      // its own: approving its fact linked the two, so the turn is listed under the fact.
+      expect(layout.buttons.length).toBe(3 * 4 + 2);
       // The why opened before the ingest is still open (a redraw keeps it).
       expect(await item(page, 'window seating').getByTestId('why').isVisible()).toBe(true);
       for (const button of layout.buttons) {
