@@ -48,11 +48,16 @@ function evicted(db: EngramDatabase, since: number, when: string): StorageEvicte
   );
 }
 
+/** How long the marker read waits before its one retry: the browser's close event reaches Dexie in that time. */
+const CLOSE_SETTLE_MS = 50;
+
 /**
  * The marker row. The browser can close the connection under the read before Dexie reports the
  * close (a DatabaseClosedError, seen about one time in four right after Chromium cleared the
- * origin's IndexedDB): the database is opened again, as the next call would open it, and read
- * once more, so a cleared store is reported as evicted rather than as a failed read.
+ * origin's IndexedDB): the read is tried once more after the close has reached Dexie, which then
+ * opens the database again as the next call would, so a cleared store is reported as evicted
+ * rather than as a failed read. A database closed on purpose (`db.close()`) stays closed: Dexie
+ * does not reopen it, and the second read fails as the first did.
  */
 async function readMarker(db: EngramDatabase) {
   const read = () => db.partitions.get(STORE_MARKER_KEY);
@@ -61,12 +66,10 @@ async function readMarker(db: EngramDatabase) {
     return await read();
   } catch (error) {
     if ((error as { name?: unknown } | null)?.name !== 'DatabaseClosedError') throw failed(error);
-    try {
-      if (!db.isOpen()) await db.open();
-      return await read();
-    } catch (again) {
+    await new Promise((resolve) => setTimeout(resolve, CLOSE_SETTLE_MS));
+    return read().catch((again: unknown) => {
       throw failed(again);
-    }
+    });
   }
 }
 
