@@ -48,31 +48,6 @@ function evicted(db: EngramDatabase, since: number, when: string): StorageEvicte
   );
 }
 
-/** How long the marker read waits before its one retry: the browser's close event reaches Dexie in that time. */
-const CLOSE_SETTLE_MS = 50;
-
-/**
- * The marker row. The browser can close the connection under the read before Dexie reports the
- * close (a DatabaseClosedError, seen about one time in four right after Chromium cleared the
- * origin's IndexedDB): the read is tried once more after the close has reached Dexie, which then
- * opens the database again as the next call would, so a cleared store is reported as evicted
- * rather than as a failed read. A database closed on purpose (`db.close()`) stays closed: Dexie
- * does not reopen it, and the second read fails as the first did.
- */
-async function readMarker(db: EngramDatabase) {
-  const read = () => db.partitions.get(STORE_MARKER_KEY);
-  const failed = (error: unknown) => toStorageError(error, `reading the IndexedDB database '${db.name}'`);
-  try {
-    return await read();
-  } catch (error) {
-    if ((error as { name?: unknown } | null)?.name !== 'DatabaseClosedError') throw failed(error);
-    await new Promise((resolve) => setTimeout(resolve, CLOSE_SETTLE_MS));
-    return read().catch((again: unknown) => {
-      throw failed(again);
-    });
-  }
-}
-
 /**
  * Run right after the database opened: finds or writes the marker (in one transaction, so two
  * tabs opening a new database agree on one store id), compares it with the note, and returns
@@ -101,7 +76,9 @@ export async function guardEviction(db: EngramDatabase, notes: NoteStore | undef
     async check(force = false) {
       if (gone) throw gone;
       if (!suspect && !force) return;
-      const marker = await readMarker(db);
+      const marker = await db.partitions.get(STORE_MARKER_KEY).catch((error: unknown) => {
+        throw toStorageError(error, `reading the IndexedDB database '${db.name}'`);
+      });
       if (marker?.version === storeId) {
         suspect = false;
         return;

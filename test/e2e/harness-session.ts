@@ -6,24 +6,16 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath, collectConsoleErrors, serveBuilt, type ConsoleProblems, type Served } from './browser';
 import { builtHarness } from './builds';
-import { fastTempRoot } from '../helpers/memory-dir';
 
 export interface ServedHarness extends Served {
-  /** A new temporary directory (in memory where the machine has /dev/shm), removed by `close`. */
+  /** A new temporary directory, removed by `close`. */
   tempDir(prefix: string): Promise<string>;
 }
-
-/**
- * Where the profiles go: /dev/shm (tmpfs) when there is one. Chromium syncs its profile files to
- * disk as it writes them (one launch that opens a database: 221 fdatasync calls under strace),
- * and the tests launch dozens of profiles; they kill browsers, never the machine, so what a
- * reopened profile holds is the same on either.
- */
-const PROFILE_ROOT = fastTempRoot();
 
 /** Serves the harness the run built (test/e2e/global-setup.ts); `close` stops the server and removes every temporary directory. */
 export async function serveHarness(): Promise<ServedHarness> {
@@ -32,7 +24,7 @@ export async function serveHarness(): Promise<ServedHarness> {
   return {
     ...served,
     async tempDir(prefix) {
-      const dir = await mkdtemp(join(PROFILE_ROOT, prefix));
+      const dir = await mkdtemp(join(tmpdir(), prefix));
       dirs.push(dir);
       return dir;
     },
