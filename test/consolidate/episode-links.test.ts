@@ -39,7 +39,7 @@ describe('EpisodeLinks in one long write', () => {
   });
 
   it('grows linearly with the turns that share those words', async () => {
-    await expectLinearGrowth([{ label: 'shared inner words', run: (n) => linkWrite(n, (i) => `i love my dog number ${i}.`) }], 2_000);
+    await expectLinearGrowth([{ label: 'shared inner words', run: (n) => linkWrite(n, (i) => `i love my dog number ${i}.`) }], 4_000);
   });
 
   it('finds the first episode holding the excerpt, as a walk of every episode does, where words share prefixes', () => {
