@@ -86,6 +86,16 @@ function roundConfidence(value: number): number {
   return Math.round(Math.min(1, Math.max(0, value)) * 1e9) / 1e9;
 }
 
+/** A corroborated memory's confidence: +0.05, at most 1 (forget/restated.ts counts it again). */
+export function corroboratedConfidence(confidence: number): number {
+  return roundConfidence(confidence + 0.05);
+}
+
+/** A new memory's confidence: its candidate's, never more than its source type is trusted (forget/restated.ts counts it again). */
+export function createdConfidence(candidateConfidence: number, sourceTrust: number): number {
+  return roundConfidence(Math.min(candidateConfidence, sourceTrust));
+}
+
 /** The sweep (WorkingSet `sweep`) of `memories` for one candidate. */
 export function sweep(memories: Iterable<MemoryRecord>, item: EmbeddedCandidate, target: PlanTarget, threshold: number, exclusiveTopics: ReadonlySet<string>): MemoryRecord[] {
   return new WorkingSet(new Map([...memories].map((memory) => [memory.id, memory])), target).sweep(item, threshold, exclusiveTopics);
@@ -211,7 +221,7 @@ export async function planConsolidation(map: Map<string, MemoryRecord>, items: r
         } else {
           working.set({
             ...target,
-            confidence: roundConfidence(target.confidence + 0.05),
+            confidence: corroboratedConfidence(target.confidence),
             sources: appendSource(target.sources, source),
             updatedAt: now,
             history: [...target.history, { at: now, event: 'corroborated', reason: `corroborated by ${source.type} source ${source.id}`, sourceId: source.id }],
@@ -241,7 +251,7 @@ export async function planConsolidation(map: Map<string, MemoryRecord>, items: r
       importance: candidate.importance,
       halfLifeDays: candidate.halfLifeDays,
       // A memory is never more confident than its source is trusted.
-      confidence: roundConfidence(Math.min(candidate.confidence, context.trust[source.type])),
+      confidence: createdConfidence(candidate.confidence, context.trust[source.type]),
       sources: old ? appendSource(old.sources, source) : [source],
       createdAt: now,
       updatedAt: now,

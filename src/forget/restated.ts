@@ -26,17 +26,10 @@
 import type { HistoryEntry, MemoryRecord, SourceType } from '../schema';
 import { isEpisode } from '../extract/topics';
 import type { InputRow } from '../storage/contract';
+import { corroboratedConfidence, createdConfidence as plannedConfidence } from '../consolidate/plan';
 
 /** The trust of each source type (the policy's): what a contradiction must match. */
 export type Trust = Readonly<Record<SourceType, number>>;
-
-/** What a corroboration adds to a memory's confidence (plan.ts). */
-const STEP = 0.05;
-
-/** The same rounding plan.ts applies to a corroborated confidence. */
-function roundConfidence(value: number): number {
-  return Math.round(Math.min(1, Math.max(0, value)) * 1e9) / 1e9;
-}
 
 /** What the shortcut reads: the owner's records (the active ones and those listing the sources) and those listing the sources. */
 export interface RestatedInput {
@@ -75,8 +68,8 @@ function withoutCorroborations(record: MemoryRecord, sourceIds: ReadonlySet<stri
   let confidence = created;
   let withTheirs = created;
   for (const entry of setters.slice(1)) {
-    withTheirs = roundConfidence(withTheirs + STEP);
-    if (!isTheirs(entry)) confidence = roundConfidence(confidence + STEP);
+    withTheirs = corroboratedConfidence(withTheirs);
+    if (!isTheirs(entry)) confidence = corroboratedConfidence(confidence);
   }
   return withTheirs === record.confidence ? { confidence, updatedAt: lastOther.at } : null;
 }
@@ -147,5 +140,5 @@ export function creationOf(record: MemoryRecord): HistoryEntry | undefined {
 export function createdConfidence(record: MemoryRecord, input: InputRow, trust: Trust): number | undefined {
   if (input.kind === 'prune') return undefined;
   const candidate = input.candidates?.find((candidate) => candidate.topic === record.topic && candidate.content === record.content);
-  return candidate === undefined ? undefined : roundConfidence(Math.min(candidate.confidence, trust[input.source.type]));
+  return candidate === undefined ? undefined : plannedConfidence(candidate.confidence, trust[input.source.type]);
 }
