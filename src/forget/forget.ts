@@ -141,13 +141,16 @@ async function withoutReplay(deps: ForgetDeps, owner: Owner, write: OwnerWrite, 
   return replayed === null ? null : commitErasure(deps, owner, write, request, { all, touched, replayed });
 }
 
-/** The confidence each of `records` was created with, read from the input its creation entry names (the creating source's input at that time). */
+/** The confidence each of `records` was created with, read from the input its creation entry names (the creating source's input at that time); each source's inputs are read once. */
 async function creationConfidences(store: Storage['records'], owner: Owner, records: readonly MemoryRecord[], trust: Trust): Promise<Map<string, number>> {
   const out = new Map<string, number>();
+  const inputsOf = new Map<string, Promise<InputRow[]>>();
   for (const record of records) {
     const creation = creationOf(record);
     if (creation === undefined) continue;
-    const input = (await store.inputsOf(owner, creation.sourceId!)).find((row) => row.at === creation.at);
+    const sourceId = creation.sourceId!;
+    if (!inputsOf.has(sourceId)) inputsOf.set(sourceId, store.inputsOf(owner, sourceId));
+    const input = (await inputsOf.get(sourceId)!).find((row) => row.at === creation.at);
     const confidence = input === undefined ? undefined : createdConfidence(record, input, trust);
     if (confidence !== undefined) out.set(record.id, confidence);
   }
