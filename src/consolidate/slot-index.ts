@@ -44,8 +44,7 @@ export class SlotIndex<T extends Slotted> {
   meeting(slot: string, sides: readonly (1 | -1)[] = [1, -1]): Set<T> {
     const found = new Set<T>();
     if (slot === '') return found;
-    const [family = '', about = ''] = slot.split(':');
-    const words = [...new Set(about.split(' '))].sort();
+    const [family, words] = familyWords(slot);
     for (const polarity of sides) {
       const keys = slotWords(slot).map((key) => side(polarity, key));
       // Those holding every word of the slot are in each word's set: the smallest is read.
@@ -71,10 +70,16 @@ function side(polarity: 1 | -1, key: string): string {
   return `${polarity > 0 ? '+' : '-'}${key}`;
 }
 
-/** A slot key's family and its set of words (sorted), as {@link slotsMeet} reads them: equal for the same words in any order or repeated. */
-function wordSetKey(slot: string): string {
+/** A slot key's family and its words, once each and sorted, as {@link slotsMeet} reads them. */
+function familyWords(slot: string): [string, string[]] {
   const [family = '', about = ''] = slot.split(':');
-  return `${family}:${[...new Set(about.split(' '))].sort().join(' ')}`;
+  return [family, [...new Set(about.split(' '))].sort()];
+}
+
+/** A slot key's family and its set of words: equal for the same words in any order or repeated. */
+function wordSetKey(slot: string): string {
+  const [family, words] = familyWords(slot);
+  return `${family}:${words.join(' ')}`;
 }
 
 /** Every non-empty subset of `words`, each in the order of `words`. */
