@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EncryptionKeyError, ValidationError, type MemoryOptions } from '../../src/index';
 import { createTestMemory, DAY, type TestMemory } from '../helpers/memory';
+import { countedPolicy } from '../helpers/counted-policy';
 import { noiseEmbedder } from '../helpers/noise-embedder';
 import { dumpDatabases, findInDatabases, storedRows } from '../helpers/scan';
 
@@ -255,6 +256,9 @@ const ERASED = ['İnciqx', 'crèmeqx', '🦊qx'];
 const LONG_TURN = `${'Café crème ☕ by the river, naïve señor, the rain kept on. '.repeat(20)}I'm allergic to İnciqx and I play the crèmeqx 🦊qx.`;
 const FILLER = 'naïve señor, the rain';
 
+/** The policy with its calls counted, for the erasure that must not replay. */
+const restating = countedPolicy();
+
 /** One erasing verb, from a fresh memory: writes the erased text (and other text), then erases it. */
 const ERASURES: { verb: string; options?: MemoryOptions; run: (test: TestMemory) => Promise<void> }[] = [
   {
@@ -263,6 +267,18 @@ const ERASURES: { verb: string; options?: MemoryOptions; run: (test: TestMemory)
       await memory.ingest([{ role: 'user', content: LONG_TURN }], { ...owner, sessionId: 'c1', source: explicit('s1') });
       await memory.ingest([{ role: 'user', content: 'I prefer the aisle seat.' }], { ...owner, sessionId: 'c2', source: explicit('s2') });
       await memory.forgetSource('s1', owner);
+    },
+  },
+  {
+    // The erasure that reads the records and replays nothing (forget/restated.ts): the decider is not called.
+    verb: 'forgetSource of a source that only restated (no replay)',
+    options: { episodes: false, decider: restating.decider },
+    run: async ({ memory }) => {
+      await memory.ingest([{ role: 'user', content: "I'm vegetarian." }], { ...owner, sessionId: 'c0', source: explicit('s0') });
+      await memory.ingest([{ role: 'user', content: "I'm vegetarian, İnciqx crèmeqx 🦊qx." }], { ...owner, sessionId: 'c1', source: explicit('s1') });
+      const before = restating.calls();
+      await memory.forgetSource('s1', owner);
+      expect(restating.calls()).toBe(before);
     },
   },
   {
