@@ -32,24 +32,60 @@ export const SEMANTIC_REACH = 3;
  */
 export type Concepts = readonly [keys: Uint32Array, termStarts: Uint32Array, termLinks: Uint32Array, conceptStarts: Uint32Array, conceptLinks: Uint32Array];
 
+const TAB = 9;
+
+/** What ends a line for the table's format: the line terminators of a RegExp's `^` and `.` (\n, \r, U+2028, U+2029). */
+function endsLine(code: number): boolean {
+  return code === 10 || code === 13 || code === 0x2028 || code === 0x2029;
+}
+
+/** A base-36 digit's value, or -1. */
+function base36(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  const lower = code | 32;
+  return lower >= 97 && lower <= 122 ? lower - 87 : -1;
+}
+
+/** `Number.parseInt(text.slice(from, to), 36)`, without the slice for the table's plain digits. */
+function conceptNumber(text: string, from: number, to: number): number {
+  let value = 0;
+  let at = from;
+  for (let digit: number; at < to && (digit = base36(text.charCodeAt(at))) >= 0; at++) value = value * 36 + digit;
+  // Not a digit first (a sign, a space, nothing): what parseInt makes of it.
+  return at === from ? Number.parseInt(text.slice(from, to), 36) : value;
+}
+
 /**
  * Parses the table's text (`term\tconcepts at 0;at 1;at 2`, base-36 concept numbers; a line
- * without a tab, the licence notice, names no concept).
+ * without a tab, the licence notice, names no concept). One pass over the character codes: the
+ * same table as matching each line with `/^(.+)\t(.*)/gm` and splitting its groups (the term is
+ * what comes before the line's last tab), which took most of a cold start's second at 1k rows
+ * on a loaded machine (docs/perf.md).
  */
 export function parseConcepts(text: string): Concepts {
   const keys: number[] = [];
   const termStarts: number[] = [];
   const links: number[] = [];
   let concepts = 0;
-  for (const [, word, groups] of text.matchAll(/^(.+)\t(.*)/gm)) {
-    termStarts[keys.push(hash32(word!)) - 1] = links.length;
-    groups!.split(';').forEach((group, distance) => {
-      for (const id of group.split(',')) {
-        const concept = Number.parseInt(id, 36);
+  for (let start = 0; start < text.length; ) {
+    let end = start;
+    let tab = -1;
+    for (let code: number; end < text.length && !endsLine((code = text.charCodeAt(end))); end++) if (code === TAB) tab = end;
+    if (tab > start) {
+      termStarts[keys.push(hash32(text.slice(start, tab))) - 1] = links.length;
+      // Each id up to the next ',' (same distance) or ';' (the next distance), or the line's end.
+      let distance = 0;
+      for (let from = tab + 1; from <= end; ) {
+        let to = from;
+        while (to < end && text.charCodeAt(to) !== 44 && text.charCodeAt(to) !== 59) to++;
+        const concept = conceptNumber(text, from, to);
         if (concept >= 0) links.push((concept << 2) | distance);
         if (concept >= concepts) concepts = concept + 1;
+        if (to < end && text.charCodeAt(to) === 59) distance++;
+        from = to + 1;
       }
-    });
+    }
+    start = end + 1;
   }
   termStarts.push(links.length);
   const termLinks = Uint32Array.from(links);
