@@ -144,6 +144,9 @@ export async function openMemory(memoryOptions: MemoryOptions | undefined, { onE
   const indexedDb = options.storage === undefined ? indexedDbModule() : undefined;
   indexedDb?.catch(() => {});
   const compute = createComputeClient(computeOptions(options, createWorker));
+  // The IndexedDB backend scans in this compute: its worker starts and takes the semantic table
+  // while the database opens, instead of after it, at the first retrieve (docs/perf.md).
+  if (options.storage === undefined) void compute.start();
   const embedder = await openEmbedder(options.embedder, compute);
   onEmbedder?.(embedder);
   let closed = false;

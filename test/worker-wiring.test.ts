@@ -116,6 +116,33 @@ function spawnTracked(spawned: Worker[], held: { method?: string } = {}) {
   };
 }
 
+describe('createMemory (cold start)', () => {
+  it('starts the compute worker and hands it the semantic table while the database opens, before any call', async () => {
+    const spawned: Worker[] = [];
+    const posted: string[] = [];
+    const track = spawnTracked(spawned);
+    const createWorker = () => {
+      const worker = track();
+      const post = worker.postMessage.bind(worker) as (message: unknown, transfer?: Transferable[]) => void;
+      worker.postMessage = ((message: { path?: string[] } | undefined, transfer?: Transferable[]) => {
+        if (message?.path?.[0] !== undefined) posted.push(message.path[0]);
+        post(message, transfer);
+      }) as Worker['postMessage'];
+      return worker;
+    };
+    const memory = await openMemory({ name: 'wiring-cold-start', indexedDB: new IDBFactory(), IDBKeyRange, worker: 'auto', clock: createTestClock(), idGenerator: createSequentialIds() }, { createWorker });
+    open.push(memory);
+    // Nothing was called yet: the worker was started by the open, its first answer asked for,
+    // and the table (read beside it) is on its way to it or there.
+    expect(spawned).toHaveLength(1);
+    expect(posted[0]).toBe('partitionVersion');
+    await expect.poll(() => posted.includes('loadConcepts'), { timeout: 10_000 }).toBe(true);
+    // The first retrieve uses that worker: no second start.
+    await memory.retrieve('what does the user eat for lunch', { userId: 'ada', appName: 'default' });
+    expect(spawned).toHaveLength(1);
+  });
+});
+
 describe('a write whose commit landed when compute did not follow it', () => {
   it('resolves the ingest once, and the restarted worker serves the later calls with what it wrote', async () => {
     const spawned: Worker[] = [];

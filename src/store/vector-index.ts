@@ -66,6 +66,8 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
   const background = new Set<Promise<unknown>>();
   /** Every partition key this index has sent to compute. */
   const known = new Set<string>();
+  /** Every partition key {@link ensure} compared with compute at least once since the last reset. */
+  const compared = new Set<string>();
   /** Per partition: ids of active rows written by another embedder (see foreignRows). */
   const foreign = new Map<string, Set<string>>();
 
@@ -311,6 +313,7 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
     if (following.length) await Promise.all(following.map((pending) => pending.catch(() => {})));
     // The store's versions and compute's are asked for at once: neither depends on the other.
     const [versions, held] = await Promise.all([store.versions(keys), Promise.all(keys.map((key) => compute.partitionVersion(key)))]);
+    for (const key of keys) compared.add(key);
     await Promise.all(
       keys.map(async (key, i) => {
         if (held[i] === versions.get(key)) return;
@@ -359,6 +362,10 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
       searching++;
       let found: ScannedRead<ScanHit>;
       try {
+        // A partition this index never compared with compute (the first search after a cold
+        // start) is read before the scan: a scan first would wait for compute (its semantic
+        // table) only to find it stale, and then read the packs, one after the other.
+        if (request.partitions.some((key) => !compared.has(key))) await ensure(request.partitions);
         found = await searchCurrent(request, owner, wanted);
       } finally {
         lastSearch = elapsedMs();
@@ -384,6 +391,7 @@ export function createVectorIndex({ db, store, compute, embedder }: VectorIndexD
     async reset() {
       const keys = [...known];
       known.clear();
+      compared.clear();
       snapshotOf.clear();
       foreign.clear();
       await Promise.all(keys.map((key) => compute.dropPartition(key)));

@@ -25,6 +25,13 @@ type RemoteMethod<F> = Remote<F> extends (...args: infer A) => infer R ? (...arg
 export type ComputeClient = ComputeCalls & {
   /** Where compute runs: `'worker'` or `'in-process'`. */
   readonly location: 'worker' | 'in-process';
+  /**
+   * Starts compute now instead of at its first call: the worker (its module, its kernel) and the
+   * semantic table's load (download and parse), so that they run beside other work, as
+   * createMemory's database open. Resolves once compute answered; never rejects (a start that
+   * failed is the next call's error, and that call starts it again). Idempotent.
+   */
+  start(): Promise<void>;
   close(): void;
 };
 
@@ -145,10 +152,10 @@ function atMost(work: Promise<void>, ms: number): Promise<void> {
 }
 
 /** `calls` with every method of COMPUTE_METHODS, checked: a method the forwarding left out is an error here, not `undefined` later. */
-function completeClient(calls: Record<string, unknown>, location: ComputeClient['location'], close: () => void): ComputeClient {
+function completeClient(calls: Record<string, unknown>, location: ComputeClient['location'], own: Pick<ComputeClient, 'start' | 'close'>): ComputeClient {
   const missing = COMPUTE_METHODS.filter((method) => typeof calls[method] !== 'function');
   if (missing.length) throw new WorkerError(`the ${location} compute client forwards no ${missing.join(', ')}; every ComputeApi method must be forwarded`);
-  return Object.assign(calls, { location, close }) as unknown as ComputeClient;
+  return Object.assign(calls, { location, ...own }) as unknown as ComputeClient;
 }
 
 /**
@@ -171,7 +178,13 @@ function createInProcessClient(computeOptions: ComputeOptions | undefined, seman
       return ((await loaded())[method] as (...a: unknown[]) => unknown)(...args);
     };
   }
-  return completeClient(calls, 'in-process', () => {});
+  return completeClient(calls, 'in-process', {
+    async start() {
+      if (semantic) void concepts.start();
+      await loaded().catch(() => {});
+    },
+    close: () => {},
+  });
 }
 
 function defaultWorker(): Worker {
@@ -281,8 +294,23 @@ function createWorkerClient(options: ComputeClientOptions): ComputeClient {
     }
   }
 
-  return completeClient(workerCalls(call), 'worker', () => {
-    closed = true;
-    slot.restart(new WorkerError('the compute worker was closed'));
+  return completeClient(workerCalls(call), 'worker', {
+    async start() {
+      if (closed) return;
+      let instance: WorkerInstance;
+      try {
+        instance = slot.current();
+      } catch {
+        // The worker could not be made (`new Worker` threw): the next call reports it.
+        return;
+      }
+      // The table's download runs beside the worker's start; the worker takes it once it answers.
+      if (semantic) void instance.concepts.start();
+      await instance.started.catch(() => {});
+    },
+    close() {
+      closed = true;
+      slot.restart(new WorkerError('the compute worker was closed'));
+    },
   });
 }

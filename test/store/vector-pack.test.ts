@@ -226,6 +226,39 @@ describe('packed vectors', () => {
     expect(await store.readPacked(KEY, EMBEDDER.id, EMBEDDER.dim, null)).not.toBeNull();
   });
 
+  it('let a cold search read the partition before its scan, so it scans once instead of first finding compute stale', async () => {
+    const db = new EngramDatabase(`vector-pack-cold-${Date.now()}`, { indexedDB: new IDBFactory(), IDBKeyRange });
+    opened.push(db);
+    const store = createStore(db);
+    const owner = { userId: 'cold', appName: 'a' };
+    const key = userPartition(owner);
+    const writer = createVectorIndex({ db, store, compute: createComputeClient({ worker: 'off' }), embedder: EMBEDDER });
+    const versions = await writer.ensure([key]);
+    const records = Array.from({ length: 40 }, (_, i) => record(`c${i}`, `fact number ${i} about tea`, 'general', owner));
+    const result = await store.commit({ records, creates: records.map((r) => r.id), expected: versions });
+    await writer.afterCommit(result, records);
+    await writer.compact(key);
+    // Another instance's cold start: a fresh compute, a fresh index over the same database.
+    const compute = createComputeClient({ worker: 'off' });
+    const calls: string[] = [];
+    const counted: ComputeClient = {
+      ...compute,
+      scan: (...args) => (calls.push('scan'), compute.scan(...args)),
+      loadPartition: (...args) => (calls.push('load'), compute.loadPartition(...args)),
+    };
+    const index = createVectorIndex({ db, store, compute: counted, embedder: EMBEDDER });
+    const search = () => index.search({ owner, scopes: ['user'], vector: records[7]!.embedding, k: 1, now: T, weights: DEFAULT_WEIGHTS });
+    expect((await search()).map((hit) => hit.id)).toEqual(['c7']);
+    expect(calls).toEqual(['load', 'scan']);
+    // Once compared, a search scans first again (its read checks the versions itself).
+    expect((await search()).map((hit) => hit.id)).toEqual(['c7']);
+    expect(calls).toEqual(['load', 'scan', 'scan']);
+    // A reset (the database closed under the instance) forgets it: the next search reads first again.
+    await index.reset();
+    expect((await search()).map((hit) => hit.id)).toEqual(['c7']);
+    expect(calls).toEqual(['load', 'scan', 'scan', 'load', 'scan']);
+  });
+
   it('lets a search that meets a large commit half followed wait for it, instead of catching up and breaking the follow', async () => {
     const db = new EngramDatabase(`vector-pack-follow-${Date.now()}`, { indexedDB: new IDBFactory(), IDBKeyRange });
     opened.push(db);

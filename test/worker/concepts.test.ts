@@ -81,6 +81,37 @@ describe('WordNet concept table', () => {
     expect(loadedConcepts(`${committed}zebra\t1\n`)).not.toBe(table);
   });
 
+  it('parses to the same arrays as matching each line with /^(.+)\\t(.*)/gm and splitting its groups, on the table and on lines the build never writes', () => {
+    /** The reading parseConcepts replaced (a regular expression per line, a split per group), as the reference. */
+    const byLines = (text: string) => {
+      const keys: number[] = [];
+      const starts: number[] = [];
+      const links: number[] = [];
+      let count = 0;
+      for (const [, word, groups] of text.matchAll(/^(.+)\t(.*)/gm)) {
+        starts[keys.push(hash32(word!)) - 1] = links.length;
+        groups!.split(';').forEach((group, distance) => {
+          for (const id of group.split(',')) {
+            const concept = Number.parseInt(id, 36);
+            if (concept >= 0) links.push((concept << 2) | distance);
+            if (concept >= count) count = concept + 1;
+          }
+        });
+      }
+      starts.push(links.length);
+      return { keys, starts, links, count };
+    };
+    const odd = ['# a notice\twith a tab', 'two\ttabs\t3;4', 'empty\t', 'gaps\t,1,;;2', 'upper\tA;Zz', 'signs\t-1;+2; 3', 'junk\t1x;?;', 'crlf\t5\r', 'sep\u2028tail\t6', '\tno term', ''].join('\n');
+    for (const text of [committed, odd]) {
+      const expected = byLines(text);
+      const [keys, termStarts, termLinks, conceptStarts] = parseConcepts(text);
+      expect([...keys]).toEqual(expected.keys.map((key) => key >>> 0));
+      expect([...termStarts]).toEqual(expected.starts);
+      expect([...termLinks]).toEqual(expected.links.map((link) => link >>> 0));
+      expect(conceptStarts.length).toBe(expected.count + 1);
+    }
+  });
+
   it('never expands a query to its own terms', () => {
     const query = termsOf('bike bicycle');
     for (const term of expandTerms(concepts, query, 1).keys()) expect(query.has(term)).toBe(false);
