@@ -165,6 +165,13 @@ describe('the speech reader: known misreads (issue 43)', () => {
     expect(topics("Oh, I didn't mention: I'm vegetarian.")).toContain('diet');
   });
 
+  it('reads no fact from the user saying that they said or mention something ("I didn\'t mention:", "as I told you")', () => {
+    expect(read("Oh, I didn't mention: I'm vegetarian.")).toEqual(['diet: The user follows a vegetarian diet.']);
+    expect(read('I forgot to mention, I have a cat.')).toEqual(['pets: The user has a cat.']);
+    expect(read('I should have said earlier: I work nights.')).toEqual(['work: The user works nights.']);
+    expect(read('I mentioned it before.')).toEqual([]);
+  });
+
   it('reads a condition with its type ("type 1 diabetic")', () => {
     expect(read("I'm type 1 diabetic.")).toEqual(['health: The user is type 1 diabetic.']);
     expect(read('im a type 2 diabetic')).toEqual(['health: The user is type 2 diabetic.']);

@@ -14,6 +14,8 @@ import { verbFacts } from './verb';
 import { type Verbal, verbalAt } from './verbal';
 import { isGerund, isPast } from './verbs';
 
+/** Verbs of saying: what the user says they said (or did not) is about the talk; what they said is its own clause. */
+const TALK = new Set(['mention', 'mentioned', 'say', 'said', 'tell', 'told', 'add', 'added', 'note', 'noted', 'explain', 'explained', 'ask', 'asked']);
 const I_FORMS = new Set(['i', "i'm", 'im', "i've", 'ive', "i'll", 'iam', "i'am"]);
 /** How much a hedge ("I think", "maybe") lowers a fact's confidence. */
 const HEDGE_FACTOR = 0.6;
@@ -55,6 +57,8 @@ function subjectFacts(reading: Reading, i: number): Draft[] {
   }
   const verbal = verbalAt(tokens, i + 1, w);
   if (verbal === undefined) return [];
+  // "I didn't mention", "I should have said": talk about the conversation, no fact of the user's.
+  if (!verbal.be && TALK.has(tokens[verbal.at]?.w ?? '')) return [];
   if (verbal.be) return greetingName(reading, verbal.at, i) ?? beFacts(reading, verbal.at, verbal, i);
   return verbFacts(reading, verbal, i);
 }
