@@ -112,6 +112,51 @@ describe('the speech reader: more ordinary constructions and hedges', () => {
   });
 });
 
+/** Each case: a message and the facts read from it (none: nothing). */
+const OPENINGS: readonly [string, readonly (readonly [string, readonly string[]])[]][] = [
+  [
+    'reads a message that opens with a name and a list about its writer ("Sam, 44, plumber")',
+    [
+      ['Nadia, 38, dentist.', ["identity: The user's name is Nadia.", 'age: The user is 38 years old.', 'occupation: The user works as a dentist.']],
+      ['Hello! Joaquín, from Valparaíso.', ["identity: The user's name is Joaquín.", 'origin: The user is from Valparaíso.']],
+      ['Amazon, a nurse and a plumber walk into a bar.', []],
+      ['Thanks, 5 stars.', []],
+    ],
+  ],
+  [
+    'reads past a phrase of place or time before "I" ("In my free time I …")',
+    [
+      ['In my spare time I knit.', ['hobby: The user knits.']],
+      ['After university I moved to Glasgow.', ['home: The user moved to Glasgow.']],
+      ['At the party, my cousin said she lives in Rome.', []],
+    ],
+  ],
+  [
+    'keeps a series of objects whole ("Arabic, German and English")',
+    [
+      ['I speak Hindi, Tamil and English.', ['language: The user speaks Hindi, Tamil and English.']],
+      ['I play violin, piano, and drums.', ['hobby: The user plays violin, piano, and drums.']],
+      ['I live in Berlin, I work as a nurse.', ['home: The user lives in Berlin.', 'occupation: The user works as a nurse.']],
+    ],
+  ],
+  [
+    'reads a job said as "my job is …"',
+    [
+      ['My job is pharmacist.', ['occupation: The user works as a pharmacist.']],
+      ['My profession is a surveyor.', ['occupation: The user works as a surveyor.']],
+      ['My job is boring.', []],
+    ],
+  ],
+];
+
+describe('the speech reader: openings, series and job nouns', () => {
+  for (const [title, cases] of OPENINGS) {
+    it(title, () => {
+      for (const [message, facts] of cases) expect(read(message), message).toEqual(facts);
+    });
+  }
+});
+
 describe('the topic model', () => {
   it('is what scripts/train-topic.ts trains from the dev corpora, byte for byte', async () => {
     const { modelText } = await import('../../scripts/train-topic');
