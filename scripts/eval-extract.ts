@@ -10,14 +10,17 @@
  * into a temporary directory; "after" is this tree's. `--no-baseline` scores this tree alone.
  * `--show N` prints N random facts read from annotated LoCoMo turns with the observation each
  * covers best, for reading by eye (`--seed S` picks another sample; `--threshold T` another
- * share of content words). The validation corpus is only printed: never tune on it.
+ * share of content words). `--misses` prints, for the dev corpora only, each message whose facts
+ * differ from its labels (what was expected and missed, what was read and not expected) and
+ * stops there. The validation corpus is only printed as figures: never tune on it.
  */
 import { SPOKEN_AT } from '../test/extract/speech/corpus';
 import { baselineReader, currentReader, defaultBaselineRef } from './eval-extract-baseline';
 import { loadCorpora } from './eval-extract-corpora';
 import { loadLocomo, type LocomoScore, type LocomoSplit, type ReadOnTurn, scoreLocomo, timeLocomo } from './eval-extract-locomo';
 import { MATCH_THRESHOLD, MIN_SHARED } from './eval-extract-observations';
-import { addTally, emptyTally, type Reader, rates, scoreCorpus, type Tally, totalOf } from './eval-extract-score';
+import { addTally, emptyTally, type Reader, rates, scoreCorpus, scoreMessage, type Tally, totalOf } from './eval-extract-score';
+import { expectedKey, factKey } from '../test/extract/speech/corpus';
 
 function option(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -94,6 +97,29 @@ function printSample(read: readonly ReadOnTurn[], count: number, seed: number): 
     console.log(`${entry.carried ? '✓' : '✗'} ${entry.share.toFixed(2)} ${entry.turn.id} ${entry.turn.speaker}: ${JSON.stringify(entry.turn.text)}`);
     console.log(`    fact: [${entry.fact.topic}] ${entry.fact.content}\n    obs:  ${entry.best?.text}`);
   }
+}
+
+/** Every dev message the reader gets wrong, by register: the labels it missed (−) and the facts it read that no label names (+). */
+async function printMisses(reader: Reader): Promise<void> {
+  for (const corpus of await loadCorpora()) {
+    if (corpus.split !== 'dev') continue;
+    console.log(`${corpus.name}: messages read otherwise than labelled`);
+    for (const entry of corpus.cases) {
+      const read = await reader(entry.message, SPOKEN_AT);
+      const tally = scoreMessage(read, entry.facts);
+      if (tally.strict === tally.expected && tally.read === tally.expected) continue;
+      const readKeys = read.map((fact) => factKey(fact.topic, fact.content));
+      const expectedKeys = entry.facts.map(expectedKey);
+      console.log(`[${entry.register}] ${JSON.stringify(entry.message)}`);
+      for (const key of expectedKeys) if (!readKeys.includes(key)) console.log(`    − ${key}`);
+      for (const key of readKeys) if (!expectedKeys.includes(key)) console.log(`    + ${key}`);
+    }
+  }
+}
+
+if (process.argv.includes('--misses')) {
+  await printMisses(await currentReader());
+  process.exit(0);
 }
 
 const show = Number(option('--show') ?? 0);

@@ -9,7 +9,7 @@
  */
 import type { Topic } from '../topics';
 import { KEPT_ANIMALS } from './animals';
-import { CONDITIONS, DIETS, HEALTH_STATES, JOBS, LANGUAGES, PETS, pluralsOf, RELATIONSHIP_STATES, RELATIVES, RELIGIONS } from './lexicon';
+import { CONDITIONS, DIETS, EVERYDAY, HEALTH_STATES, JOBS, LANGUAGES, PETS, pluralsOf, RELATIONSHIP_STATES, RELATIVES, RELIGIONS } from './lexicon';
 import type { TopicCounts } from './topic-counts';
 import { TOPIC_MODEL } from './topic-model';
 
@@ -31,6 +31,7 @@ const CATEGORIES: readonly [Iterable<string>, string][] = [
   [RELATIONSHIP_STATES, '@partnership'],
   [JOBS, '@job'],
   [DIETS, '@diet'],
+  [[...EVERYDAY].flatMap((w) => [w, ...pluralsOf(w)]), '@everyday'],
 ];
 
 let categoryIndex: Map<string, string[]> | undefined;
@@ -50,12 +51,28 @@ function categoriesOf(word: string): readonly string[] | undefined {
   return categoryIndex.get(word);
 }
 
-/** The model's features of a fact sentence: its words after "The user" and their classes, word pairs, and the predicate's head. */
+/**
+ * A resolved time (./when.ts) as its span, one word: "on 8 May 2023" is `@day`, "in the week of
+ * 1 May 2023" `@week`, "on the weekend of …" `@weekend`, "in April 2023" `@month`, "in 2022"
+ * `@year`. The model learns how long ago counts, not which date.
+ */
+const SPANS: readonly [RegExp, string][] = [
+  [/\bon the weekend of \d{1,2} [a-z]+ \d{4}\b/g, ' @weekend '],
+  [/\bin the week of \d{1,2} [a-z]+ \d{4}\b/g, ' @week '],
+  [/\bon \d{1,2} [a-z]+ \d{4}\b/g, ' @day '],
+  [/\bin (?:january|february|march|april|may|june|july|august|september|october|november|december) \d{4}\b/g, ' @month '],
+  [/\bin \d{4}\b/g, ' @year '],
+];
+
+/** The model's features of a fact sentence: its words after "The user" and their classes (a resolved time as its span), word pairs, and the predicate's head. */
 export function featuresOf(content: string): string[] {
-  const words = content
+  // A user's own "@" is cut off first, so only a span reads as one.
+  let text = content
     .toLowerCase()
     .replace(/^the user(?:'s| and their| and others)?\s+/, '')
-    .match(/[\p{L}\p{N}]+/gu);
+    .replaceAll('@', ' ');
+  for (const [span, word] of SPANS) text = text.replace(span, word);
+  const words = text.match(/@?[\p{L}\p{N}]+/gu);
   if (words === null) return [];
   const features = [`^${words[0]}`];
   for (const word of words) {
@@ -73,12 +90,17 @@ export interface TopicModel {
   prior: Float64Array;
   /** For each known feature, the log-probability under each class. */
   logp: Map<string, Float64Array>;
+  /** The log-probability of a known feature under a class that never had it. */
+  unseen: Float64Array;
+  /** Log-odds added to the topic the reader's construction gave. */
   bonus: number;
+  /** Log-odds `none` needs over the construction's topic for a fact to be dropped as passing. */
+  keep: number;
 }
 
 /** Counts to log-probabilities (Laplace smoothing). */
 export function modelOf(counts: TopicCounts): TopicModel {
-  const { classes, docs, totals, alpha, bonus, features } = counts;
+  const { classes, docs, totals, alpha, bonus, keep, features } = counts;
   const rows = features === '' ? [] : features.split('\n');
   const vocabulary = rows.length;
   const docSum = docs.reduce((a, b) => a + b, 0);
@@ -99,7 +121,28 @@ export function modelOf(counts: TopicCounts): TopicModel {
     }
     logp.set(feature, row);
   }
-  return { classes: classes as readonly TopicClass[], prior, logp, bonus };
+  return { classes: classes as readonly TopicClass[], prior, logp, unseen, bonus, keep };
+}
+
+/** Heads of a fact that say a habit or state began or ended ("stopped drinking coffee"): a change of mind is never passing. */
+const CHANGES: ReadonlySet<string> = new Set(['^stopped', '^quit', '^started', '^began', '^gave', '^switched', '^no', '^used']);
+
+/**
+ * Whether a fact the reader wrote under the class `kept` is a passing remark rather than a
+ * durable fact: `none` against `kept` on the words either was seen with (a word seen with neither
+ * says nothing of this choice, and would only favour the class with fewer words in training),
+ * `kept` given the model's keep margin.
+ */
+function passing(model: TopicModel, features: readonly string[], kept: number): boolean {
+  const none = model.classes.indexOf('none');
+  if (none < 0 || kept < 0 || !(features.includes('@everyday') || features.includes('@day'))) return false;
+  let odds = model.prior[none]! - model.prior[kept]!;
+  for (const feature of features) {
+    const row = model.logp.get(feature);
+    if (row === undefined || (row[none] === model.unseen[none] && row[kept] === model.unseen[kept])) continue;
+    odds += row[none]! - row[kept]!;
+  }
+  return odds > model.keep;
 }
 
 /** The class `model` gives a fact the reader wrote under `ruleTopic`, the reader's topic favoured by the model's bonus. */
@@ -112,10 +155,14 @@ export function classifyWith(model: TopicModel, content: string, ruleTopic: Topi
     if (row === undefined) continue;
     for (let c = 0; c < scores.length; c++) scores[c]! += row[c]!;
   }
+  // Durable or passing first, with its own margin; then the topic.
   let best = model.classes.indexOf(ruleTopic);
+  // Only what happened can be passing: what one has, likes or does is a state or a habit.
+  if (ruleTopic === 'event' && !CHANGES.has(features[0]!) && passing(model, features, best)) return 'none';
+  const none = model.classes.indexOf('none');
   if (best >= 0) scores[best]! += model.bonus;
   else best = 0;
-  for (let c = 0; c < scores.length; c++) if (scores[c]! > scores[best]!) best = c;
+  for (let c = 0; c < scores.length; c++) if (c !== none && scores[c]! > scores[best]!) best = c;
   // A topic the model may not give leaves the reader's: its words said nothing the model knows.
   return eligible(model.classes[best]!, features) ? model.classes[best]! : ruleTopic;
 }

@@ -7,6 +7,7 @@
  */
 import { DIETS, HEALTH_STATES, isPet, JOBS, RELATIONSHIP_STATES, RELATIVES } from './lexicon';
 import type { Token } from './token';
+import { capitalisedName } from './typed-name';
 
 /** Verbs an item may start with (not "like": ", like her" compares). */
 const VERBS = new Set(['live', 'work', 'have', 'study', 'speak', 'teach', 'own', 'rent', 'love', 'hate', 'enjoy', 'play', 'volunteer', 'run', 'swim', 'cycle']);
@@ -53,10 +54,25 @@ export function elidedSubject(tokens: readonly Token[], j: number, comma: boolea
       if (tokens[k]!.w === ',') break;
     }
   }
+  // "Sam, 44, plumber": a bare job that is the whole item.
+  if (comma && JOBS.has(w) && (tokens[j + 1] === undefined || tokens[j + 1]!.w === ',' || tokens[j + 1]!.w === 'and')) return ["i'm"];
   if (comma && !having && (COUNTS.has(w) || /^\d{1,2}$/.test(w))) {
     for (let k = j + 1; k <= j + 2 && k < tokens.length; k++) if (RELATIVES.has(tokens[k]!.w) || isPet(tokens[k]!.w)) return ['i', 'have'];
   }
   return undefined;
+}
+
+/**
+ * Whether a message opens with a name typed as one and then a list about its writer ("Sam, 44,
+ * plumber", "Tomás, from Buenos Aires"): the name is an item of "I'm" like the ones after it,
+ * when the item after it is an age, "from" or a bare job.
+ */
+export function namedOpening(tokens: readonly Token[], j: number): boolean {
+  const name = tokens[j];
+  if (name === undefined || !capitalisedName(name) || tokens[j + 1]?.w !== ',') return false;
+  const item = tokens[j + 2];
+  if (item === undefined) return false;
+  return isAge(tokens, j + 2) || item.w === 'from' || (JOBS.has(item.w) && (tokens[j + 3] === undefined || tokens[j + 3]!.w === ','));
 }
 
 /** The subject words as tokens of no width, standing where the item starts. */

@@ -59,6 +59,19 @@ export const CONDITIONS = set(`
 
 export const HEALTH_STATES = set('pregnant diabetic asthmatic sick ill injured recovering sober vaccinated celiac coeliac epileptic disabled deaf blind colorblind');
 
+/**
+ * Things of an ordinary day: meals and what is eaten or drunk at one, chores, things one carries
+ * or leaves, the commute and the weather, and the body's passing states. A fact about one of
+ * these is usually a passing remark ("burned the toast", "missed the bus"); the topic model
+ * (./classify.ts) reads the class as a feature and learns how much it weighs.
+ */
+export const EVERYDAY = set(`
+  breakfast brunch lunch dinner supper snack snacks meal toast cereal pancakes pancake waffles sandwich sandwiches pizza pasta noodles soup
+  salad leftovers takeaway takeout coffee tea latte cappuccino espresso dishes laundry washing ironing hoovering vacuuming vacuum groceries
+  shopping trash bins rubbish bathroom kitchen fridge oven bed sheets shower bath nap sleep keys wallet phone charger umbrella laptop keyboard
+  bus train tram subway metro traffic queue commute rain weather sunburn headache hangover toe sneeze sneezed hiccups yawn milk bread
+  sofa couch pen mug cup socks jeans shirt`);
+
 export const RELATIONSHIP_STATES = set('married single engaged divorced widowed separated dating taken maried');
 
 /** Words of a job ("a nurse", "an engineer"); with these suffixes too unless in NOT_JOBS. */

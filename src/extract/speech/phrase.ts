@@ -58,6 +58,19 @@ export function objectAt(reading: Reading, from: number, limit = MAX_OBJECT): Ph
   let last = from - 1;
   while (i < tokens.length && parts.length < limit) {
     const token = tokens[i]!;
+    if (
+      token.w === ',' &&
+      parts.length > 0 &&
+      seriesGoesOn(
+        words,
+        i,
+        parts.some((part) => part.endsWith(',')),
+      )
+    ) {
+      parts[parts.length - 1] += ',';
+      i++;
+      continue;
+    }
     if (token.w === ',' || token.w === ':' || OBJECT_END.has(token.w)) break;
     if ((token.w === 'and' || token.w === 'but' || token.w === 'so') && SUBJECT_START.has(words[i + 1] ?? '')) break;
     // A new subject starts another clause the splitter could not see ("after we talked I finally …").
@@ -81,6 +94,22 @@ export function objectAt(reading: Reading, from: number, limit = MAX_OBJECT): Ph
   }
   while (parts.length > 0 && TRAILING.has(parts.at(-1)!.toLowerCase())) parts.pop();
   return { text: parts.join(' '), last, time: time ?? reading.leadTime, future };
+}
+
+/**
+ * Whether the comma at `i` goes on a series of short items that ends in "and" or "or" ("Arabic,
+ * German and English", "cats, dogs, or rabbits"; `inSeries`: a comma of it came before): each item one to three words, none that starts
+ * a clause. Looks at most four words past the comma.
+ */
+function seriesGoesOn(words: readonly string[], i: number, inSeries: boolean): boolean {
+  for (let k = i + 1; k <= i + 4 && k < words.length; k++) {
+    const w = words[k]!;
+    // ", and drums" ends a series already begun ("guitar, piano, and drums").
+    if ((w === 'and' || w === 'or') && (k > i + 1 || inSeries)) return words[k + 1] !== undefined && !SUBJECT_START.has(words[k + 1]!);
+    if (w === ',') return k > i + 1;
+    if (SUBJECT_START.has(w) || OBJECT_END.has(w) || NEW_SUBJECT.has(w)) return false;
+  }
+  return false;
 }
 
 /** "sam" → "Sam"; a name typed with capitals keeps them ("McKenzie"). */

@@ -119,6 +119,21 @@ function toldThat(tokens: readonly Token[], i: number): number | undefined {
   return undefined;
 }
 
+/** Prepositions that open a phrase of place or time a clause may start with. */
+const LEAD_PREPOSITIONS = new Set(['in', 'on', 'at', 'after', 'during', 'outside', 'besides', 'on', 'for']);
+/** The user as subject: what a leading phrase must end at. */
+const I_SUBJECTS = new Set(['i', "i'm", 'im', "i've", 'ive']);
+
+/** Where "I" starts after a leading phrase at `i` ("in my free time", "at work,"): at most six words, none a subject or a word that starts a clause. */
+function leadPhraseEnd(tokens: readonly Token[], i: number): number | undefined {
+  for (let k = i + 1; k < tokens.length && k <= i + 7; k++) {
+    const w = tokens[k]!.w;
+    if (I_SUBJECTS.has(w)) return k > i + 1 ? k : undefined;
+    if (w === 'that' || w === 'which' || w === 'who' || w === 'if' || w === 'you' || w === 'we' || w === 'he' || w === 'she' || w === 'they') return undefined;
+  }
+  return undefined;
+}
+
 function phraseAt(tokens: readonly Token[], i: number, phrase: readonly string[]): boolean {
   return phrase.every((word, k) => tokens[i + k]?.w === word);
 }
@@ -168,6 +183,12 @@ export function openingOf(tokens: readonly Token[], question: boolean, at?: numb
     if (when !== undefined && when.phrase !== undefined) {
       leadTime = when.phrase;
       i += when.words;
+      continue;
+    }
+    // "In my free time I play bass", "At work, I'm the only vegan": a phrase of place or time before "I".
+    const after = LEAD_PREPOSITIONS.has(w) ? leadPhraseEnd(tokens, i) : undefined;
+    if (after !== undefined) {
+      i = after;
       continue;
     }
     // "Me, I am vegetarian": the subject said twice.

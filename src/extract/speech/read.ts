@@ -5,15 +5,18 @@
  */
 import { isReservedName } from '../../names';
 import { beFacts } from './be';
-import { DIETS, FEELINGS, JOBS, LANGUAGES, MENTAL, RELIGIONS } from './lexicon';
+import { DIETS, FEELINGS, JOBS, MENTAL } from './lexicon';
 import { myFacts, pairFacts } from './my';
 import { nameAt, objectAt, placeAt, sentence, type Draft, type Reading } from './phrase';
 import { openingOf } from './prefix';
-import type { Clause, Token } from './tokens';
+import type { Clause } from './tokens';
 import { verbFacts } from './verb';
 import { type Verbal, verbalAt } from './verbal';
+import { capitalisedName } from './typed-name';
 import { isGerund, isPast } from './verbs';
 
+/** Verbs of saying: what the user says they said (or did not) is about the talk; what they said is its own clause. */
+const TALK = new Set(['mention', 'mentioned', 'say', 'said', 'tell', 'told', 'add', 'added', 'note', 'noted', 'explain', 'explained', 'ask', 'asked']);
 const I_FORMS = new Set(['i', "i'm", 'im', "i've", 'ive', "i'll", 'iam', "i'am"]);
 /** How much a hedge ("I think", "maybe") lowers a fact's confidence. */
 const HEDGE_FACTOR = 0.6;
@@ -32,6 +35,11 @@ export function factsOfClause(clause: Clause, at: number | undefined): Draft[] {
 function subjectFacts(reading: Reading, i: number): Draft[] {
   const { tokens } = reading;
   const w = tokens[i]!.w;
+  // "My job is pharmacist", "my profession is nursing": what "I am" would say of a job.
+  if (w === 'my' && JOB_WORDS.has(tokens[i + 1]?.w ?? '') && (tokens[i + 2]?.w === 'is' || tokens[i + 1]!.w.endsWith("'s"))) {
+    const at = tokens[i + 2]?.w === 'is' ? i + 3 : i + 2;
+    return beFacts(reading, at, { ...PLAIN_BE, at }, i).filter((draft) => draft.topic === 'occupation');
+  }
   if (w === 'my') return myFacts(reading, i);
   const introduced = introduction(reading, i);
   if (introduced !== undefined) return introduced;
@@ -55,6 +63,8 @@ function subjectFacts(reading: Reading, i: number): Draft[] {
   }
   const verbal = verbalAt(tokens, i + 1, w);
   if (verbal === undefined) return [];
+  // "I didn't mention", "I should have said": talk about the conversation, no fact of the user's.
+  if (!verbal.be && TALK.has(tokens[verbal.at]?.w ?? '')) return [];
   if (verbal.be) return greetingName(reading, verbal.at, i) ?? beFacts(reading, verbal.at, verbal, i);
   return verbFacts(reading, verbal, i);
 }
@@ -225,41 +235,8 @@ function goesBy(reading: Reading, first: number, at: number): Draft[] {
   return [{ topic: 'identity', content: `The user goes by ${name.name}.`, confidence: 0.9, first, last: name.last }];
 }
 
-/** A word typed with a capital that is no name: a nationality, a faith, a language, a day or month ("I'm British", "It's Monday"). */
-function capitalisedName(token: Token): boolean {
-  return /^\p{Lu}\p{Ll}/u.test(token.raw) && !NOT_NAME_WORDS.test(token.w) && !RELIGIONS.has(token.w) && !LANGUAGES.has(token.w) && !CALENDAR.has(token.w);
-}
+const JOB_WORDS = new Set(['job', "job's", 'profession', 'occupation']);
 const CONTRACTED = new Set(["i'm", 'im']);
-const NOT_NAME_WORDS = /(?:ish|ese|ian|ean|can|ic)$/;
-const CALENDAR = new Set([
-  'monday',
-  'tuesday',
-  'wednesday',
-  'thursday',
-  'friday',
-  'saturday',
-  'sunday',
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-  'christmas',
-  'easter',
-  'same',
-  'nothing',
-  'everyone',
-  'anyone',
-  'someone',
-  'nobody',
-]);
 
 /**
  * "Hi, I'm Sam", "I'm Wei from Xi'an", "I'm Lena, 31": a name after "I'm" when a greeting

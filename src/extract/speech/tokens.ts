@@ -4,7 +4,7 @@
  * poisoning defences check the span it came from). One pass of a linear regex per level.
  */
 import { chatTokens } from './chat';
-import { elidedSubject, subjectTokens, userClause } from './elision';
+import { elidedSubject, namedOpening, subjectTokens, userClause } from './elision';
 import { FILLERS, NON_STATEMENT_START, RELATIVES, SUBJECT_START } from './lexicon';
 import type { Token } from './token';
 
@@ -123,6 +123,7 @@ function listOpening(tokens: readonly Token[]): Token[] {
   while (j < tokens.length && (FILLERS.has(tokens[j]!.w) || tokens[j]!.w === ',')) j++;
   const first = tokens[j];
   if (first === undefined || SUBJECT_START.has(first.w) || NON_STATEMENT_START.has(first.w)) return [];
+  if (namedOpening(tokens, j)) return subjectTokens(["i'm"], first);
   const comma = tokens.findIndex((token, k) => k > j && token.w === ',');
   if (comma < 0 ? tokens.length - j > 4 : comma - j > 4) return [];
   const words = elidedSubject(tokens, j, true, false);

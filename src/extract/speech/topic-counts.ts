@@ -10,6 +10,8 @@ export interface TopicCounts {
   alpha: number;
   /** Log-odds added to the topic the reader's construction gave. */
   bonus: number;
+  /** Log-odds `none` (no durable fact) needs over the construction's topic, on the words either was seen with, for a fact to be dropped as passing. */
+  keep: number;
   /** One feature a line: the feature, a tab, then its class and count pairs separated by spaces ("has a\t12 3 11 4"). Word pairs seen once are left out. */
   features: string;
 }

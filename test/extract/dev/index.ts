@@ -3,6 +3,7 @@ import type { LabelledCase } from '../speech/corpus-a';
 import { DEV_CASUAL, DEV_PLAIN, DEV_SLANG, DEV_TYPOS } from './chat-a';
 import { DEV_EMOJI, DEV_HEDGED, DEV_LONG, DEV_NAMES, DEV_SEVERAL } from './chat-b';
 import { DEV_IN_QUESTION, DEV_OTHERS, DEV_PASSING, DEV_PLAY, DEV_QUESTIONS } from './chat-c';
+import { DEV_LASTING, DEV_MOMENT } from './chat-d';
 
 export const DEV: readonly LabelledCase[] = [
   ...DEV_PLAIN,
@@ -19,4 +20,6 @@ export const DEV: readonly LabelledCase[] = [
   ...DEV_OTHERS,
   ...DEV_QUESTIONS,
   ...DEV_IN_QUESTION,
+  ...DEV_MOMENT,
+  ...DEV_LASTING,
 ];
