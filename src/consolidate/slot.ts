@@ -46,7 +46,7 @@ export interface Slot {
  * starts with is its verb, whatever its kind ("has booked" is a plan, not a possession).
  */
 const VERBS: readonly [SlotKind, 1 | -1, readonly string[]][] = [
-  ['like', -1, ['hates', 'dislikes', 'detests', "can't stand", 'cannot stand', 'went off', 'has gone off', 'is sick of', 'is tired of', 'is done with']],
+  ['like', -1, ['hates', 'dislikes', 'detests', "can't stand", 'cannot stand', 'went off', 'has gone off', 'is sick of', 'is tired of', 'is done with', 'is fed up with', 'is over']],
   ['like', 1, ['loves', 'likes', 'enjoys', 'adores', 'is into', 'is a fan of', 'is fond of', 'is passionate about', 'is obsessed with']],
   [
     'do',
@@ -73,10 +73,15 @@ const VERBS: readonly [SlotKind, 1 | -1, readonly string[]][] = [
       'has retired from',
       'took a break from',
       'is taking a break from',
+      'had to give up',
+      'had to quit',
+      'had to stop',
+      'had to leave',
+      'had to drop out of',
     ],
   ],
   ['do', 1, ['started', 'has started', 'took up', 'has taken up', 'joined', 'has joined', 'rejoined', 'went back to', 'is a member of', 'belongs to', 'is part of', 'attends', 'takes', 'volunteers at', 'volunteers with']],
-  ['have', -1, ['got rid of', 'has got rid of', 'gave away', 'has given away', 'sold', 'has sold', 'is selling', 'lost', 'has lost']],
+  ['have', -1, ['got rid of', 'has got rid of', 'gave away', 'has given away', 'had to give away', 'sold', 'has sold', 'had to sell', 'is selling', 'lost', 'has lost']],
   ['have', 1, ['has got', 'has', 'owns', 'drives', 'rides']],
   [
     'plan',
@@ -95,6 +100,8 @@ const VERBS: readonly [SlotKind, 1 | -1, readonly string[]][] = [
       'had to cancel',
       'pulled out of',
       'has pulled out of',
+      'had to pull out of',
+      'had to call off',
       'withdrew from',
     ],
   ],
@@ -112,6 +119,7 @@ const ACTIVITIES = [
   'sings with',
   'sings',
   'goes to',
+  'goes',
   'practices',
   'practises',
   'does',
@@ -178,7 +186,7 @@ const ADVERB = /^(?:really|actually|also|still|now|currently|absolutely|totally|
 const FILLER = new Set(
   (
     'the a an their his her its my our your them they it this that these those in of on at to for with from by about into as and or but so ' +
-    'named called again anymore any more now some still too much many lot lots very really obviously actually currently rn btw lol haha ' +
+    'named called again anymore any more now some still too much many lot lots very really obviously actually currently rn btw lol haha tho though tbh sadly anyway ' +
     'every each most all day days daily week weeks weekly weekend weekends weekday weekdays month months monthly year years yearly ago ' +
     'morning mornings evening evenings afternoon afternoons tonight today tomorrow yesterday next last first ' +
     'monday mondays tuesday tuesdays wednesday wednesdays thursday thursdays friday fridays saturday saturdays sunday sundays ' +
@@ -242,21 +250,22 @@ function aboutOf(rest: string, verb: Verb, polarity: 1 | -1): string {
   // "cancelled the Japan trip" is about what "is going to Japan" is: a plan's generic nouns name no plan.
   if (verb.kind === 'plan' && words.some((word) => !PLAN_NOUNS.has(word))) words = words.filter((word) => !PLAN_NOUNS.has(word));
   const stems = words.map(stem);
-  if (verb.activity !== '' && polarity === 1) stems.push(verb.activity);
+  // "no longer smokes" is about smoking, as "smokes too much" is.
+  if (verb.activity !== '' && (polarity === 1 || stems.length === 0)) stems.push(verb.activity);
   return [...new Set(stems)].sort().join(' ');
 }
 
 /** The verb `said` opens with in `table`, or undefined. */
 function verbOf(said: string, table: readonly Verb[]): Verb | undefined {
-  return table.find((verb) => said.startsWith(`${verb.phrase} `));
+  return table.find((verb) => said === verb.phrase || said.startsWith(`${verb.phrase} `));
 }
 
 /** The slot of "the user <said>" (lower-cased, no final stop), reading past adverbs and flips. */
-function readSaid(said: string): Slot | undefined {
+function readSaid(said: string, opening: readonly Verb[] = THIRD_PERSON): Slot | undefined {
   let text = said;
   while (ADVERB.test(text)) text = text.replace(ADVERB, '');
   let flip = false;
-  let table = THIRD_PERSON;
+  let table = opening;
   const flipped = FLIPS.find(([prefix]) => text.startsWith(prefix));
   if (flipped) {
     const [prefix, rest] = flipped;
@@ -268,7 +277,7 @@ function readSaid(said: string): Slot | undefined {
   const verb = verbOf(text, table);
   if (verb === undefined) return undefined;
   const polarity = (flip ? -verb.polarity : verb.polarity) as 1 | -1;
-  const about = aboutOf(text.slice(verb.phrase.length + 1), verb, polarity);
+  const about = aboutOf(text.slice(verb.phrase.length), verb, polarity);
   return about === '' ? undefined : { kind: verb.kind, about, polarity };
 }
 
@@ -302,7 +311,12 @@ function readSlot(fact: { topic: string; content: string }): Slot | undefined {
     return about === '' ? undefined : { kind, about, polarity: -1 };
   }
   if (!text.startsWith('the user ')) return undefined;
-  return readSaid(text.slice('the user '.length));
+  const said = text.slice('the user '.length);
+  // "The user and others play covers at bars", "The user and their gf are going to Japan": the user's doing too.
+  const together = /^and (?:others|their [\p{L}\p{N}'-]+|[\p{L}\p{N}'-]+) (.+)$/u.exec(said);
+  if (together === null) return readSaid(said);
+  const rest = together[1]!.replace(/^are /u, 'is ').replace(/^were /u, 'was ');
+  return readSaid(rest) ?? readSaid(rest, BASE);
 }
 
 /** Kinds whose facts can be about one thing: `do` and `have` ("gave up my allotment" after "has an allotment"). */
@@ -311,7 +325,7 @@ function family(kind: SlotKind): string {
 }
 
 /** The topics a slot's facts may be on (an extractor files "quit the choir" under event, "sings in a choir" under hobby): what the sweep reads for one. */
-const HELD_TOPICS = ['hobby', 'routine', 'event', 'education', 'work', 'health', 'preference', 'possession', 'pets', 'family', 'general'] as const;
+const HELD_TOPICS = ['hobby', 'routine', 'event', 'education', 'work', 'health', 'preference', 'possession', 'pets', 'family', 'trip', 'general'] as const;
 export const SLOT_TOPICS: Readonly<Record<SlotKind, readonly string[]>> = Object.freeze({
   like: ['preference', 'hobby', 'routine', 'event', 'general'],
   // One family: "gave up my allotment" (do) ends "has an allotment" (have), on whichever topic.
