@@ -160,11 +160,14 @@ const ACTIVITIES = [
   'works out',
 ];
 
-/** A thing of the user's that ended, by how it ended: "The user's <thing> passed away / split up / was cancelled". */
+/** A time said after an ending: "passed away in 2022", "was cancelled on 3 March 2025". */
+const WHEN = String.raw`(?: (?:in|on|at|during|over|since|last|this|earlier|back|yesterday|today)(?: .*)?)?$`;
+
+/** A thing of the user's that ended, by how it ended: "The user's <thing> passed away / split up / was cancelled", with the time it happened or none. */
 const ENDED: readonly [SlotKind, RegExp][] = [
-  ['have', /^the user's (.+?) (?:passed away|died|was put down|was sold|has been sold|was stolen|got stolen|has been stolen|was written off|was lost)$/u],
-  ['do', /^the user's (.+?) (?:split up|broke up|has split up|has broken up|disbanded|folded|shut down|closed down)$/u],
-  ['plan', /^the user's (.+?) (?:was cancelled|was canceled|got cancelled|has been cancelled|is cancelled|is off|was called off|fell through)$/u],
+  ['have', new RegExp(String.raw`^the user's (.+?) (?:passed away|died|was put down|was sold|has been sold|was stolen|got stolen|has been stolen|was written off|was lost)` + WHEN, 'u')],
+  ['do', new RegExp(String.raw`^the user's (.+?) (?:split up|broke up|has split up|has broken up|disbanded|folded|shut down|closed down)` + WHEN, 'u')],
+  ['plan', new RegExp(String.raw`^the user's (.+?) (?:was cancelled|was canceled|got cancelled|has been cancelled|is cancelled|is off|was called off|fell through)` + WHEN, 'u')],
 ];
 
 /** Openings that put the verb after them on its other side: "no longer plays", "used to hate", "doesn't like", "is not planning". */
@@ -193,6 +196,22 @@ const FILLER = new Set(
     'january february march april may june july august september october november december'
   ).split(' '),
 );
+
+/** Words for the user's partner, one thing however named: "has a boyfriend" and "is single" are about it. */
+const PARTNER = new Set(['partner', 'boyfriend', 'girlfriend', 'bf', 'gf', 'wife', 'husband', 'fiance', 'fiancee', 'fiancé', 'fiancée', 'spouse']);
+
+/**
+ * Relationship statuses, each a side of having a partner: "is single", "broke up with their
+ * boyfriend" ↔ "is married", "is dating Sam". On the default exclusive topic `relationship` the
+ * topic's rule governs them; where `relationship` is not exclusive, or the extractor filed one
+ * elsewhere, "is single" ends "has a boyfriend" by this slot.
+ */
+const STATUSES: readonly [RegExp, 1 | -1][] = [
+  [/^the user (?:is|has been|is now) (?:single|divorced|separated|widowed|a widow|a widower)\b/u, -1],
+  [/^the user (?:broke|split|has broken|has split) up with (?:their|his|her) /u, -1],
+  [/^the user (?:is|got|has got|is now) (?:married|engaged|in a relationship)\b/u, 1],
+  [/^the user is dating /u, 1],
+];
 
 /** Nouns any plan is: "trip", "holiday". */
 const PLAN_NOUNS = new Set(['trip', 'trips', 'plan', 'plans', 'holiday', 'holidays', 'vacation', 'journey', 'visit']);
@@ -249,7 +268,7 @@ function aboutOf(rest: string, verb: Verb, polarity: 1 | -1): string {
   if (polarity === -1 && words.length > 1 && words[0]!.endsWith('ing')) words = words.slice(1);
   // "cancelled the Japan trip" is about what "is going to Japan" is: a plan's generic nouns name no plan.
   if (verb.kind === 'plan' && words.some((word) => !PLAN_NOUNS.has(word))) words = words.filter((word) => !PLAN_NOUNS.has(word));
-  const stems = words.map(stem);
+  const stems = words.map((word) => (PARTNER.has(word) ? 'partner' : stem(word)));
   // "no longer smokes" is about smoking, as "smokes too much" is.
   if (verb.activity !== '' && (polarity === 1 || stems.length === 0)) stems.push(verb.activity);
   return [...new Set(stems)].sort().join(' ');
@@ -310,6 +329,8 @@ function readSlot(fact: { topic: string; content: string }): Slot | undefined {
     const about = aboutOf(ended[1]!, { phrase: '', kind, polarity: -1, activity: '' }, -1);
     return about === '' ? undefined : { kind, about, polarity: -1 };
   }
+  const status = STATUSES.find(([pattern]) => pattern.test(text));
+  if (status !== undefined) return { kind: 'have', about: 'partner', polarity: status[1] };
   if (!text.startsWith('the user ')) return undefined;
   const said = text.slice('the user '.length);
   // "The user and others play covers at bars", "The user and their gf are going to Japan": the user's doing too.

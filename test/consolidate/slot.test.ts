@@ -33,7 +33,7 @@ const SAID_CHANGES = (
     ["I'm signing up for the half marathon.", 'ugh pulled my calf so the half marathon is off', 'The user is signing up for the half marathon.', "The user's half marathon is cancelled."],
     ['me and my gf are going to japan in october', 'the japan trip is cancelled obviously', 'The user and their gf are going to japan in october.', "The user's japan trip is cancelled."],
     ['I go everywhere with my bike.', 'somebody stole my bike from outside the library', 'The user goes everywhere with their bike.', "The user's bike was stolen."],
-    ['I booked a gig at the Ivy.', 'had to cancel the gig tho', 'The user booked a gig at the Ivy.', 'The user had to cancel the gig tho.'],
+    ['I booked a gig at the Ivy.', 'had to cancel the gig tho', 'The user booked a gig at the Ivy.', 'The user cancelled the gig tho.'],
     ['I smoke too much.', "i don't smoke anymore", 'The user smokes too much.', 'The user no longer smokes.'],
     ['I do yoga on sundays.', "i'm not doing yoga anymore", 'The user does yoga on sundays.', 'The user has stopped doing yoga.'],
     ['I love football.', "honestly i'm so over football", 'The user loves football.', 'The user is over football.'],
@@ -119,6 +119,8 @@ describe('slots (changes of mind on every topic)', () => {
     ['The user is sick of running.', 'The user enjoys running.', true],
     ["The user's band split up.", 'The user and others play in a band.', true],
     // Another thing on one topic stays: a stop or an end names what the positive side does not.
+    ['The user is single.', 'The user has a boyfriend named Tom.', true],
+    ['The user is single.', 'The user has a dog.', false],
     ['The user is sick of running.', 'The user loves jazz.', false],
     ["The user's japan trip is cancelled.", 'The user and their gf are going to peru.', false],
     ['The user no longer smokes.', 'The user drinks too much.', false],

@@ -196,7 +196,7 @@ describe('the speech reader: changes of mind (issue 42 item 2)', () => {
     expect(read('the band split up obviously')).toEqual(["hobby: The user's band split up."]);
     expect(read('somebody stole my bike from outside the library')).toEqual(["possession: The user's bike was stolen."]);
     expect(read('my bike got stolen')).toEqual(["possession: The user's bike was stolen."]);
-    expect(read('my dog died last week')).toEqual(["pets: The user's dog passed away."]);
+    expect(read('my dog died last week')).toEqual(["pets: The user's dog passed away in the week of 1 May 2023."]);
   });
 
   it("reads no ended thing of what is no one's own, nor a person who split up", () => {
@@ -210,14 +210,16 @@ describe('the speech reader: changes of mind (issue 42 item 2)', () => {
     expect(read('we broke up last month')).toEqual(['relationship: The user broke up with their partner.']);
     expect(read("we're engaged!!")).toEqual(['relationship: The user is engaged.']);
     expect(read('Jonas asked me and we are engaged!!!')).toEqual(['relationship: The user is engaged.']);
+    expect(read('Jonas asked me to marry him and i said YES 💍💍 we are engaged!!!')).toEqual(['relationship: The user is engaged.']);
     expect(read('we got married last summer')).toEqual(['relationship: The user is married.']);
   });
 
   it('reads a stop or a sale with its "I" dropped, and what the user "had to" give up', () => {
     expect(read('also sold the panda, not worth the hassle')).toEqual(['event: The user sold the panda.']);
     expect(read('gave up coffee, sleep was terrible')).toEqual(['event: The user gave up coffee.']);
-    expect(read('had to cancel the gig tho')).toEqual(['event: The user had to cancel the gig tho.']);
-    expect(read('I have had to cancel the Norway cruise.')).toEqual(['event: The user had to cancel the Norway cruise.']);
+    expect(read('had to cancel the gig tho')).toEqual(['event: The user cancelled the gig tho.']);
+    expect(read('I have had to cancel the Norway cruise.')).toEqual(['event: The user cancelled the Norway cruise.']);
+    expect(read('I had to give up running')).toEqual(['event: The user gave up running.']);
     expect(read('had a great time')).toEqual([]);
   });
 

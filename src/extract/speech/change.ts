@@ -12,7 +12,7 @@
  */
 import type { Topic } from '../topics';
 import { isPet, RELATIVES } from './lexicon';
-import { draft, type Draft, type Reading } from './phrase';
+import { draft, objectAt, sentence, type Draft, type Reading } from './phrase';
 import type { Token } from './tokens';
 
 type Ending = { words: readonly string[]; as: string; kind: 'plan' | 'have' | 'do' };
@@ -93,7 +93,9 @@ function thingEnded(reading: Reading, at: number, first: number): Draft | undefi
       const last = carried === undefined ? end + ending.words.length - 1 : end + 1;
       const named = tokens.slice(at + 1, end + (carried === undefined ? 0 : 1)).map((token) => token.raw);
       if (carried !== undefined) named[named.length - 1] = named.at(-1)!.slice(0, -2);
-      return draft(topicOf(ending.kind, thing), `${owner} ${named.join(' ')} ${ending.as}.`, 0.75, first, last);
+      // "my grandmother passed away last year": the time said after the ending is the fact's.
+      const when = objectAt(reading, last + 1, 6).time;
+      return draft(topicOf(ending.kind, thing), sentence(`${owner} ${named.join(' ')}`, ending.as, when), 0.75, first, last);
     }
     if (NOT_THING.has(w)) return undefined;
   }
@@ -127,6 +129,7 @@ function stolen(reading: Reading, i: number): Draft | undefined {
 }
 
 const PARTNERS = new Set(['partner', 'boyfriend', 'girlfriend', 'bf', 'gf', 'wife', 'husband', 'fiance', 'fiancee', 'fiancé', 'fiancée', 'spouse', 'ex']);
+const WE = new Set(['we', "we're", "we've"]);
 const COUPLE_STATES = new Set(['engaged', 'married', 'divorced', 'separated']);
 
 /**
@@ -138,7 +141,7 @@ function couple(reading: Reading, i: number): Draft | undefined {
   const w = tokens[i]?.w;
   let at: number;
   let partner = 'partner';
-  if (w === 'we' || w === "we've" || w === "we're") at = i + 1;
+  if (WE.has(w ?? '')) at = i + 1;
   else if (w === 'me' && tokens[i + 1]?.w === 'and' && tokens[i + 2]?.w === 'my' && PARTNERS.has(tokens[i + 3]?.w ?? '')) {
     partner = tokens[i + 3]!.raw;
     at = i + 4;
@@ -161,6 +164,9 @@ export function changeFacts(reading: Reading, from: number): Draft[] {
   const opening = couple(reading, from) ?? stolen(reading, from);
   if (opening !== undefined) drafts.push(opening);
   for (let k = from; k < tokens.length; k++) {
+    // "… and i said yes we are engaged": "we" starts a statement of its own.
+    const together = k > from && WE.has(tokens[k]!.w) ? couple(reading, k) : undefined;
+    if (together !== undefined) drafts.push(together);
     if (k !== from && !JOINS.has(tokens[k - 1]!.w)) continue;
     const ended = thingEnded(reading, k, k);
     if (ended !== undefined) drafts.push(ended);

@@ -104,8 +104,8 @@ const NOT_PLACES = new Set([
   'here',
   'home',
 ]);
-/** Verbs of ending something a user "had to" do: "had to cancel", "had to give up", "had to sell". */
-const FORCED = new Set(['cancel', 'quit', 'stop', 'sell', 'leave', 'give', 'drop', 'pull', 'call', 'postpone']);
+/** Verbs of ending something a user "had to" do, with their past: "had to cancel the gig" is "cancelled the gig". */
+const FORCED: Readonly<Record<string, string>> = { cancel: 'cancelled', quit: 'quit', stop: 'stopped', sell: 'sold', leave: 'left', give: 'gave', drop: 'dropped', pull: 'pulled', call: 'called', postpone: 'postponed' };
 const PARTICLES = new Set(['up', 'out', 'off', 'away']);
 const DEGREE = new Set(['degree', 'masters', "master's", 'phd', 'diploma', 'bachelors', "bachelor's", 'ba', 'bsc', 'msc', 'mba', 'doctorate']);
 
@@ -225,9 +225,10 @@ export function verbFacts(reading: Reading, verbal: Verbal, first: number): Draf
     return say(activity && FOND.has(lemma) ? 'hobby' : 'preference', verbWord, object, 0.8);
   }
   // "I had to cancel the gig", "I've had to give up running": what the user did, however unwillingly.
-  if (lemma === 'have' && next === 'to' && tensed.tense !== 'present' && tensed.tense !== 'future' && !tensed.negated && FORCED.has(tokens[from + 1]?.w ?? '')) {
+  const forced = lemma === 'have' && next === 'to' && tensed.tense !== 'present' && tensed.tense !== 'future' && !tensed.negated ? FORCED[tokens[from + 1]?.w ?? ''] : undefined;
+  if (forced !== undefined) {
     const particle = PARTICLES.has(tokens[from + 2]?.w ?? '') ? ` ${tokens[from + 2]!.w}` : '';
-    return say('event', `had to ${tokens[from + 1]!.w}${particle}`, objectAt(reading, from + (particle ? 3 : 2)), 0.7);
+    return say('event', `${forced}${particle}`, objectAt(reading, from + (particle ? 3 : 2)), 0.7);
   }
   if (lemma === 'have' || lemma === 'own' || (lemma === 'get' && (tensed.tense === 'perfect' || isPet(tokens[from + 1]?.w ?? '') || isPet(next ?? '')))) {
     if (lemma === 'get' && tensed.tense !== 'perfect') return say('pets', verbWord, objectAt(reading, from), 0.8);
