@@ -295,6 +295,8 @@ function readSaid(said: string, opening: readonly Verb[] = THIRD_PERSON): Slot |
   }
   const verb = verbOf(text, table);
   if (verb === undefined) return undefined;
+  // "stopped by the shop", "stopped off in Leeds": a visit, no stop.
+  if (verb.polarity === -1 && /^(?:stopped|has stopped|is stopping) (?:by|at|off|in|over)\b/u.test(text)) return undefined;
   const polarity = (flip ? -verb.polarity : verb.polarity) as 1 | -1;
   const about = aboutOf(text.slice(verb.phrase.length), verb, polarity);
   return about === '' ? undefined : { kind: verb.kind, about, polarity };

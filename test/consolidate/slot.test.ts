@@ -121,6 +121,7 @@ describe('slots (changes of mind on every topic)', () => {
     // Another thing on one topic stays: a stop or an end names what the positive side does not.
     ['The user is single.', 'The user has a boyfriend named Tom.', true],
     ['The user is single.', 'The user has a dog.', false],
+    ['The user stopped by the shop.', 'The user goes to the shop on fridays.', false],
     ['The user is sick of running.', 'The user loves jazz.', false],
     ["The user's japan trip is cancelled.", 'The user and their gf are going to peru.', false],
     ['The user no longer smokes.', 'The user drinks too much.', false],
