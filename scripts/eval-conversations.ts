@@ -9,7 +9,7 @@
  * `--verbose` prints every item that is not right, and every stale line and duplicate hit.
  */
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { createMemory, type MemoryRecord } from '../src/index';
+import { createMemory, type Memory, type MemoryRecord } from '../src/index';
 import { CONVERSATIONS } from '../test/conversations/index';
 import { expectedStores, splitFact, userTurns, type Conversation } from '../test/conversations/suite';
 import { changeApplied, duplicateHits, recalled, scoreStore, staleLines, type Expected, type Item, type Mode, type Scored, type Verdict } from './eval-conversations-score';
@@ -66,6 +66,32 @@ const asItem = (memory: MemoryRecord): Item => ({ id: memory.id, topic: memory.t
 const SESSION_START_UTC_HOUR = 18;
 const TURN_MS = 60_000;
 
+/**
+ * Ingests session `s` of `conversation` into `memory` as the suite is run: each user turn with
+ * the assistant turn before it, one source per user turn, the clock (`setNow`) at the session's
+ * date 18:00 UTC plus one minute a turn. Returns the source id of each user turn with its time.
+ */
+export async function ingestSession(memory: Memory, conversation: Conversation, s: number, setNow: (at: number) => void): Promise<Map<string, number>> {
+  const session = conversation.sessions[s]!;
+  let now = Date.parse(`${session.date}T${SESSION_START_UTC_HOUR}:00:00Z`);
+  const read = new Map<string, number>();
+  let before: string | undefined;
+  for (const [t, turn] of session.turns.entries()) {
+    now += TURN_MS;
+    setNow(now);
+    if (turn.role === 'assistant') {
+      before = turn.text;
+      continue;
+    }
+    const messages = [...(before === undefined ? [] : [{ role: 'assistant' as const, content: before }]), { role: 'user' as const, content: turn.text }];
+    before = undefined;
+    const id = `${conversation.id}-s${s + 1}-t${t + 1}`;
+    read.set(id, now);
+    await memory.ingest(messages, { userId: USER, sessionId: `s${s + 1}`, source: { type: 'user_implicit', id } });
+  }
+  return read;
+}
+
 /** Runs one conversation and adds what it measured to `tally`; `log` gets the verbose lines. */
 export async function runConversation(conversation: Conversation, tally: Tally, log?: (line: string) => void): Promise<void> {
   let now = 0;
@@ -77,18 +103,9 @@ export async function runConversation(conversation: Conversation, tally: Tally, 
   tally.conversations++;
   tally.userTurns += turns.length;
   for (const [s, session] of conversation.sessions.entries()) {
-    now = Date.parse(`${session.date}T${SESSION_START_UTC_HOUR}:00:00Z`);
-    let before: string | undefined;
-    for (const [t, turn] of session.turns.entries()) {
-      now += TURN_MS;
-      if (turn.role === 'assistant') {
-        before = turn.text;
-        continue;
-      }
-      const messages = [...(before === undefined ? [] : [{ role: 'assistant' as const, content: before }]), { role: 'user' as const, content: turn.text }];
-      before = undefined;
-      await memory.ingest(messages, { userId: USER, sessionId: `s${s + 1}`, source: { type: 'user_implicit', id: `${conversation.id}-s${s + 1}-t${t + 1}` } });
-    }
+    await ingestSession(memory, conversation, s, (at) => {
+      now = at;
+    });
     const store = stores[s]!;
     const expected: Expected = { facts, current: new Set(store.current), superseded: new Set(store.superseded), turns: turnInfo };
     const items = (await memory.list({ userId: USER })).map(asItem);

@@ -46,7 +46,7 @@ export interface Slot {
  * starts with is its verb, whatever its kind ("has booked" is a plan, not a possession).
  */
 const VERBS: readonly [SlotKind, 1 | -1, readonly string[]][] = [
-  ['like', -1, ['hates', 'dislikes', 'detests', "can't stand", 'cannot stand', 'went off', 'has gone off', 'is sick of', 'is tired of', 'is done with']],
+  ['like', -1, ['hates', 'dislikes', 'detests', "can't stand", 'cannot stand', 'went off', 'has gone off', 'is sick of', 'is tired of', 'is done with', 'is fed up with', 'is over']],
   ['like', 1, ['loves', 'likes', 'enjoys', 'adores', 'is into', 'is a fan of', 'is fond of', 'is passionate about', 'is obsessed with']],
   [
     'do',
@@ -73,10 +73,15 @@ const VERBS: readonly [SlotKind, 1 | -1, readonly string[]][] = [
       'has retired from',
       'took a break from',
       'is taking a break from',
+      'had to give up',
+      'had to quit',
+      'had to stop',
+      'had to leave',
+      'had to drop out of',
     ],
   ],
   ['do', 1, ['started', 'has started', 'took up', 'has taken up', 'joined', 'has joined', 'rejoined', 'went back to', 'is a member of', 'belongs to', 'is part of', 'attends', 'takes', 'volunteers at', 'volunteers with']],
-  ['have', -1, ['got rid of', 'has got rid of', 'gave away', 'has given away', 'sold', 'has sold', 'is selling', 'lost', 'has lost']],
+  ['have', -1, ['got rid of', 'has got rid of', 'gave away', 'has given away', 'had to give away', 'sold', 'has sold', 'had to sell', 'is selling', 'lost', 'has lost']],
   ['have', 1, ['has got', 'has', 'owns', 'drives', 'rides']],
   [
     'plan',
@@ -95,6 +100,8 @@ const VERBS: readonly [SlotKind, 1 | -1, readonly string[]][] = [
       'had to cancel',
       'pulled out of',
       'has pulled out of',
+      'had to pull out of',
+      'had to call off',
       'withdrew from',
     ],
   ],
@@ -112,6 +119,7 @@ const ACTIVITIES = [
   'sings with',
   'sings',
   'goes to',
+  'goes',
   'practices',
   'practises',
   'does',
@@ -152,11 +160,14 @@ const ACTIVITIES = [
   'works out',
 ];
 
-/** A thing of the user's that ended, by how it ended: "The user's <thing> passed away / split up / was cancelled". */
+/** A time said after an ending: "passed away in 2022", "was cancelled on 3 March 2025". */
+const WHEN = String.raw`(?: (?:in|on|at|during|over|since|last|this|earlier|back|yesterday|today)(?: .*)?)?$`;
+
+/** A thing of the user's that ended, by how it ended: "The user's <thing> passed away / split up / was cancelled", with the time it happened or none. */
 const ENDED: readonly [SlotKind, RegExp][] = [
-  ['have', /^the user's (.+?) (?:passed away|died|was put down|was sold|has been sold|was stolen|got stolen|has been stolen|was written off|was lost)$/u],
-  ['do', /^the user's (.+?) (?:split up|broke up|has split up|has broken up|disbanded|folded|shut down|closed down)$/u],
-  ['plan', /^the user's (.+?) (?:was cancelled|was canceled|got cancelled|has been cancelled|is cancelled|is off|was called off|fell through)$/u],
+  ['have', new RegExp(String.raw`^the user's (.+?) (?:passed away|died|was put down|was sold|has been sold|was stolen|got stolen|has been stolen|was written off|was lost)` + WHEN, 'u')],
+  ['do', new RegExp(String.raw`^the user's (.+?) (?:split up|broke up|has split up|has broken up|disbanded|folded|shut down|closed down)` + WHEN, 'u')],
+  ['plan', new RegExp(String.raw`^the user's (.+?) (?:was cancelled|was canceled|got cancelled|has been cancelled|is cancelled|is off|was called off|fell through)` + WHEN, 'u')],
 ];
 
 /** Openings that put the verb after them on its other side: "no longer plays", "used to hate", "doesn't like", "is not planning". */
@@ -178,13 +189,29 @@ const ADVERB = /^(?:really|actually|also|still|now|currently|absolutely|totally|
 const FILLER = new Set(
   (
     'the a an their his her its my our your them they it this that these those in of on at to for with from by about into as and or but so ' +
-    'named called again anymore any more now some still too much many lot lots very really obviously actually currently rn btw lol haha ' +
+    'named called again anymore any more now some still too much many lot lots very really obviously actually currently rn btw lol haha tho though tbh sadly anyway ' +
     'every each most all day days daily week weeks weekly weekend weekends weekday weekdays month months monthly year years yearly ago ' +
     'morning mornings evening evenings afternoon afternoons tonight today tomorrow yesterday next last first ' +
     'monday mondays tuesday tuesdays wednesday wednesdays thursday thursdays friday fridays saturday saturdays sunday sundays ' +
     'january february march april may june july august september october november december'
   ).split(' '),
 );
+
+/** Words for the user's partner, one thing however named: "has a boyfriend" and "is single" are about it. */
+const PARTNER = new Set(['partner', 'boyfriend', 'girlfriend', 'bf', 'gf', 'wife', 'husband', 'fiance', 'fiancee', 'fiancé', 'fiancée', 'spouse']);
+
+/**
+ * Relationship statuses, each a side of having a partner: "is single", "broke up with their
+ * boyfriend" ↔ "is married", "is dating Sam". On the default exclusive topic `relationship` the
+ * topic's rule governs them; where `relationship` is not exclusive, or the extractor filed one
+ * elsewhere, "is single" ends "has a boyfriend" by this slot.
+ */
+const STATUSES: readonly [RegExp, 1 | -1][] = [
+  [/^the user (?:is|has been|is now) (?:single|divorced|separated|widowed|a widow|a widower)\b/u, -1],
+  [/^the user (?:broke|split|has broken|has split) up with (?:their|his|her) /u, -1],
+  [/^the user (?:is|got|has got|is now) (?:married|engaged|in a relationship)\b/u, 1],
+  [/^the user is dating /u, 1],
+];
 
 /** Nouns any plan is: "trip", "holiday". */
 const PLAN_NOUNS = new Set(['trip', 'trips', 'plan', 'plans', 'holiday', 'holidays', 'vacation', 'journey', 'visit']);
@@ -241,22 +268,23 @@ function aboutOf(rest: string, verb: Verb, polarity: 1 | -1): string {
   if (polarity === -1 && words.length > 1 && words[0]!.endsWith('ing')) words = words.slice(1);
   // "cancelled the Japan trip" is about what "is going to Japan" is: a plan's generic nouns name no plan.
   if (verb.kind === 'plan' && words.some((word) => !PLAN_NOUNS.has(word))) words = words.filter((word) => !PLAN_NOUNS.has(word));
-  const stems = words.map(stem);
-  if (verb.activity !== '' && polarity === 1) stems.push(verb.activity);
+  const stems = words.map((word) => (PARTNER.has(word) ? 'partner' : stem(word)));
+  // "no longer smokes" is about smoking, as "smokes too much" is.
+  if (verb.activity !== '' && (polarity === 1 || stems.length === 0)) stems.push(verb.activity);
   return [...new Set(stems)].sort().join(' ');
 }
 
 /** The verb `said` opens with in `table`, or undefined. */
 function verbOf(said: string, table: readonly Verb[]): Verb | undefined {
-  return table.find((verb) => said.startsWith(`${verb.phrase} `));
+  return table.find((verb) => said === verb.phrase || said.startsWith(`${verb.phrase} `));
 }
 
 /** The slot of "the user <said>" (lower-cased, no final stop), reading past adverbs and flips. */
-function readSaid(said: string): Slot | undefined {
+function readSaid(said: string, opening: readonly Verb[] = THIRD_PERSON): Slot | undefined {
   let text = said;
   while (ADVERB.test(text)) text = text.replace(ADVERB, '');
   let flip = false;
-  let table = THIRD_PERSON;
+  let table = opening;
   const flipped = FLIPS.find(([prefix]) => text.startsWith(prefix));
   if (flipped) {
     const [prefix, rest] = flipped;
@@ -267,8 +295,10 @@ function readSaid(said: string): Slot | undefined {
   }
   const verb = verbOf(text, table);
   if (verb === undefined) return undefined;
+  // "stopped by the shop", "stopped off in Leeds": a visit, no stop.
+  if (verb.polarity === -1 && /^(?:stopped|has stopped|is stopping) (?:by|at|off|in|over)\b/u.test(text)) return undefined;
   const polarity = (flip ? -verb.polarity : verb.polarity) as 1 | -1;
-  const about = aboutOf(text.slice(verb.phrase.length + 1), verb, polarity);
+  const about = aboutOf(text.slice(verb.phrase.length), verb, polarity);
   return about === '' ? undefined : { kind: verb.kind, about, polarity };
 }
 
@@ -301,8 +331,15 @@ function readSlot(fact: { topic: string; content: string }): Slot | undefined {
     const about = aboutOf(ended[1]!, { phrase: '', kind, polarity: -1, activity: '' }, -1);
     return about === '' ? undefined : { kind, about, polarity: -1 };
   }
+  const status = STATUSES.find(([pattern]) => pattern.test(text));
+  if (status !== undefined) return { kind: 'have', about: 'partner', polarity: status[1] };
   if (!text.startsWith('the user ')) return undefined;
-  return readSaid(text.slice('the user '.length));
+  const said = text.slice('the user '.length);
+  // "The user and others play covers at bars", "The user and their gf are going to Japan": the user's doing too.
+  const together = /^and (?:others|their [\p{L}\p{N}'-]+|[\p{L}\p{N}'-]+) (.+)$/u.exec(said);
+  if (together === null) return readSaid(said);
+  const rest = together[1]!.replace(/^are /u, 'is ').replace(/^were /u, 'was ');
+  return readSaid(rest) ?? readSaid(rest, BASE);
 }
 
 /** Kinds whose facts can be about one thing: `do` and `have` ("gave up my allotment" after "has an allotment"). */
@@ -311,7 +348,7 @@ function family(kind: SlotKind): string {
 }
 
 /** The topics a slot's facts may be on (an extractor files "quit the choir" under event, "sings in a choir" under hobby): what the sweep reads for one. */
-const HELD_TOPICS = ['hobby', 'routine', 'event', 'education', 'work', 'health', 'preference', 'possession', 'pets', 'family', 'general'] as const;
+const HELD_TOPICS = ['hobby', 'routine', 'event', 'education', 'work', 'health', 'preference', 'possession', 'pets', 'family', 'trip', 'general'] as const;
 export const SLOT_TOPICS: Readonly<Record<SlotKind, readonly string[]>> = Object.freeze({
   like: ['preference', 'hobby', 'routine', 'event', 'general'],
   // One family: "gave up my allotment" (do) ends "has an allotment" (have), on whichever topic.

@@ -26,6 +26,21 @@ const CHANGES = [
   { first: "I'm planning a trip to Japan.", later: 'I cancelled my trip to Japan.', was: 'The user is planning a trip to Japan.', now: 'The user cancelled their trip to Japan.' },
 ];
 
+/** Changes of mind as people type them in chat (the conversation suite's dev half), read by the speech reader and applied by the slot rule. */
+const SAID_CHANGES = (
+  [
+    ['and i drive a little fiat panda which is falling apart haha', 'also sold the panda, not worth the hassle', 'The user drives a little fiat panda.', 'The user sold the panda.'],
+    ["I'm signing up for the half marathon.", 'ugh pulled my calf so the half marathon is off', 'The user is signing up for the half marathon.', "The user's half marathon is cancelled."],
+    ['me and my gf are going to japan in october', 'the japan trip is cancelled obviously', 'The user and their gf are going to japan in october.', "The user's japan trip is cancelled."],
+    ['I go everywhere with my bike.', 'somebody stole my bike from outside the library', 'The user goes everywhere with their bike.', "The user's bike was stolen."],
+    ['I booked a gig at the Ivy.', 'had to cancel the gig tho', 'The user booked a gig at the Ivy.', 'The user cancelled the gig tho.'],
+    ['I smoke too much.', "i don't smoke anymore", 'The user smokes too much.', 'The user no longer smokes.'],
+    ['I do yoga on sundays.', "i'm not doing yoga anymore", 'The user does yoga on sundays.', 'The user has stopped doing yoga.'],
+    ['I love football.', "honestly i'm so over football", 'The user loves football.', 'The user is over football.'],
+    ['i love olives btw', 'weirdly i went off olives', 'The user loves olives.', 'The user went off olives.'],
+  ] as const
+).map(([first, later, was, now]) => ({ first, later, was, now }));
+
 describe('slots (changes of mind on every topic)', () => {
   it('reads the kind, what the fact is about and its polarity from the fact text', () => {
     // A positive `do` fact is about its own verb too ("sings" → sing), so "stopped singing" finds it.
@@ -37,6 +52,11 @@ describe('slots (changes of mind on every topic)', () => {
     expect(slotOf({ topic: 'pets', content: 'The user has a dog named Rex.' })).toEqual({ kind: 'have', about: 'dog rex', polarity: 1 });
     expect(slotOf({ topic: 'event', content: 'The user cancelled their trip to Japan.' })).toEqual({ kind: 'plan', about: 'japan', polarity: -1 });
     expect(slotOf({ topic: 'event', content: 'The user stopped playing the guitar.' })).toEqual({ kind: 'do', about: 'guitar', polarity: -1 });
+    // Said with others, or with only the verb: still the user's doing.
+    expect(slotOf({ topic: 'hobby', content: 'The user and others play covers at bars.' })).toEqual({ kind: 'do', about: 'bar cover play', polarity: 1 });
+    expect(slotOf({ topic: 'event', content: 'The user and their gf are going to japan in october.' })).toEqual({ kind: 'plan', about: 'japan', polarity: 1 });
+    expect(slotOf({ topic: 'preference', content: 'The user no longer smokes.' })).toEqual({ kind: 'do', about: 'smok', polarity: -1 });
+    expect(slotOf({ topic: 'plan', content: "The user's half marathon is cancelled." })).toEqual({ kind: 'plan', about: 'half marathon', polarity: -1 });
     // No verb it reads, an episode, a summary: no slot.
     expect(slotOf({ topic: 'work', content: 'The user works from home.' })).toBeUndefined();
     expect(slotOf({ topic: 'episode', content: 'I love olives.' })).toBeUndefined();
@@ -86,7 +106,28 @@ describe('slots (changes of mind on every topic)', () => {
     ['The user sold their car.', 'The user plays the guitar.', false],
     ['The user stopped the volleyball.', 'The user plays tennis.', false],
   ];
-  for (const [later, earlier, changes] of PAIRS) {
+  /** [later, earlier, whether it changes the mind]: the forms the speech reader writes for the change statements people make (issue 42 item 2). */
+  const SAID_PAIRS: readonly [string, string, boolean][] = [
+    ["The user's half marathon is cancelled.", 'The user is signing up for the leeds half marathon in june.', true],
+    ["The user's japan trip is cancelled.", 'The user and their gf are going to japan in october.', true],
+    ["The user's bike was stolen.", 'The user goes everywhere with their bike.', true],
+    ['The user had to cancel the gig tho.', 'The user booked a gig at nice n sleazy in may.', true],
+    ['The user had to give up their allotment.', 'The user grows vegetables on their allotment most days.', true],
+    ['The user no longer smokes.', 'The user smokes too much.', true],
+    ['The user has stopped doing yoga.', 'The user does yoga on sundays.', true],
+    ['The user is over football.', 'The user loves football.', true],
+    ['The user is sick of running.', 'The user enjoys running.', true],
+    ["The user's band split up.", 'The user and others play in a band.', true],
+    // Another thing on one topic stays: a stop or an end names what the positive side does not.
+    ['The user is single.', 'The user has a boyfriend named Tom.', true],
+    ['The user is single.', 'The user has a dog.', false],
+    ['The user stopped by the shop.', 'The user goes to the shop on fridays.', false],
+    ['The user is sick of running.', 'The user loves jazz.', false],
+    ["The user's japan trip is cancelled.", 'The user and their gf are going to peru.', false],
+    ['The user no longer smokes.', 'The user drinks too much.', false],
+    ["The user's bike was stolen.", 'The user has a car.', false],
+  ];
+  for (const [later, earlier, changes] of [...PAIRS, ...SAID_PAIRS]) {
     it(`${changes ? 'changes' : 'does not change'} '${earlier}' with '${later}'`, () => {
       expect(changesMind({ topic: 'event', content: later }, { topic: 'hobby', content: earlier }, new Set(['diet']))).toBe(changes);
     });
@@ -105,7 +146,7 @@ describe('slots (changes of mind on every topic)', () => {
     }
   });
 
-  for (const change of CHANGES) {
+  for (const change of [...CHANGES, ...SAID_CHANGES]) {
     it(`replaces '${change.was}' with '${change.now}', lineage drawn and the old turn retired`, async () => {
       const { memory } = await createTestMemory({ episodes: true });
       try {
@@ -165,7 +206,7 @@ describe('slots (changes of mind on every topic)', () => {
 
   for (const revoked of ['s1', 's2']) {
     it(`forgetSource('${revoked}') of a change of mind equals a store that never saw it, episodes on`, async () => {
-      const conversations: Conversation[] = CHANGES.flatMap((change, i) => [
+      const conversations: Conversation[] = [...CHANGES, ...SAID_CHANGES].flatMap((change, i) => [
         { kind: 'ingest', userId: 'u1', sourceId: 's1', sourceType: 'user_implicit', sessionId: `a${i}`, at: T0 + i * DAY, text: change.first },
         { kind: 'ingest', userId: 'u1', sourceId: 's2', sourceType: 'user_explicit', sessionId: `b${i}`, at: T0 + (30 + i) * DAY, text: change.later },
       ]);

@@ -247,3 +247,54 @@ describe('the speech reader: known misreads (issue 43)', () => {
     expect(read("I'm lactose intolerant.")).toEqual(['allergy: The user is lactose intolerant.']);
   });
 });
+
+describe('the speech reader: changes of mind (issue 42 item 2)', () => {
+  it('reads a thing of the user\'s that ended, in the form the slot rule reads: "the half marathon is off", "the band split up", "somebody stole my bike"', () => {
+    expect(read('ugh pulled my calf so the half marathon is off')).toEqual(["plan: The user's half marathon is cancelled."]);
+    expect(read('the japan trip is cancelled obviously')).toEqual(["plan: The user's japan trip is cancelled."]);
+    expect(read("the trip's off, sadly")).toEqual(["plan: The user's trip is cancelled."]);
+    expect(read('the band split up obviously')).toEqual(["hobby: The user's band split up."]);
+    expect(read('somebody stole my bike from outside the library')).toEqual(["possession: The user's bike was stolen."]);
+    expect(read('my bike got stolen')).toEqual(["possession: The user's bike was stolen."]);
+    expect(read('my dog died last week')).toEqual(["pets: The user's dog passed away in the week of 1 May 2023."]);
+  });
+
+  it("reads no ended thing of what is no one's own, nor a person who split up", () => {
+    expect(read('the weather is off')).toEqual([]);
+    expect(read('the power is off again')).toEqual([]);
+    expect(read('my sister and her husband split up')).toEqual([]);
+    expect(read('me and my girlfriend broke up')).toEqual(['relationship: The user broke up with their girlfriend.']);
+  });
+
+  it('reads the couple\'s status: "we broke up", "we\'re engaged", "we got married"', () => {
+    expect(read('we broke up last month')).toEqual(['relationship: The user broke up with their partner.']);
+    expect(read("we're engaged!!")).toEqual(['relationship: The user is engaged.']);
+    expect(read('Jonas asked me and we are engaged!!!')).toEqual(['relationship: The user is engaged.']);
+    expect(read('Jonas asked me to marry him and i said YES 💍💍 we are engaged!!!')).toEqual(['relationship: The user is engaged.']);
+    expect(read('we got married last summer')).toEqual(['relationship: The user is married.']);
+  });
+
+  it('reads a stop or a sale with its "I" dropped, and what the user "had to" give up', () => {
+    expect(read('also sold the panda, not worth the hassle')).toEqual(['event: The user sold the panda.']);
+    expect(read('gave up coffee, sleep was terrible')).toEqual(['event: The user gave up coffee.']);
+    expect(read('had to cancel the gig tho')).toEqual(['event: The user cancelled the gig tho.']);
+    expect(read('I have had to cancel the Norway cruise.')).toEqual(['event: The user cancelled the Norway cruise.']);
+    expect(read('I had to give up running')).toEqual(['event: The user gave up running.']);
+    expect(read('had a great time')).toEqual([]);
+  });
+
+  it('reads being fed up with a thing as a dislike, not as being sick ("sick of", "done with", "over")', () => {
+    expect(read("I'm sick of my commute")).toEqual(['preference: The user is sick of their commute.']);
+    expect(read('im done with tinder')).toEqual(['preference: The user is done with tinder.']);
+    expect(read("honestly i'm so over football")).toEqual(['preference: The user is over football.']);
+    expect(read("I'm over the moon")).toEqual([]);
+    expect(read("I'm over 18")).toEqual([]);
+    expect(read("I'm sick")).toEqual(['health: The user is sick.']);
+  });
+
+  it('reads stopping a thing said with "not … anymore", and a sentence adverb before the subject', () => {
+    expect(read("i'm not doing yoga anymore")).toEqual(['hobby: The user has stopped doing yoga.']);
+    expect(read('weirdly i went off olives')).toEqual([expect.stringMatching(/: The user went off olives\.$/u)]);
+    expect(read('family i love')).toEqual([]);
+  });
+});

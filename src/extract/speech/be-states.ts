@@ -6,6 +6,7 @@
 import { DIET_SPELLING, DIETS, HEALTH_STATES, LANGUAGES, RELATIONSHIP_STATES, RELIGIONS } from './lexicon';
 import { capitalised, draft, objectAt, placeAt, sentence, type Draft, type Reading } from './phrase';
 import type { Verbal } from './verbal';
+import { isGerund } from './verbs';
 
 const USER = 'The user';
 const NUMBER = /^(?:\d{1,3})$/;
@@ -170,5 +171,36 @@ function workStatus({ i, w, next, verbal, first }: Complement): Draft[] | undefi
   return [draft('occupation', sentence(USER, `${beWord(verbal)} ${between ? 'between jobs' : w}`, undefined), 0.8, first, between ? i + 1 : i)];
 }
 
+/** What "I'm over …" says nothing of: "over the moon", "over 18", "over here", "over it". */
+const NOT_OVER = new Set(['the', 'here', 'there', 'it', 'that', 'this', 'them', 'you', 'a', 'an']);
+
+/**
+ * "I'm sick of running", "im done with tinder", "I'm so over football", "I'm fed up with my
+ * commute": the user no longer likes it (src/consolidate/slot.ts reads these as the negative
+ * side of what the user likes). Read before the health states, where "sick" alone is one.
+ */
+function fedUp({ reading, i, w, next, verbal, first }: Complement): Draft[] | undefined {
+  const { tokens } = reading;
+  let words: string | undefined;
+  let at = i + 2;
+  if ((w === 'sick' || w === 'tired') && next === 'of') words = `${w} of`;
+  else if (w === 'done' && next === 'with') words = 'done with';
+  else if (w === 'fed' && next === 'up' && tokens[i + 2]?.w === 'with') [words, at] = ['fed up with', i + 3];
+  else if (w === 'over' && next !== undefined && !NOT_OVER.has(next) && !/^\d/u.test(next)) [words, at] = ['over', i + 1];
+  if (words === undefined) return undefined;
+  if (verbal.negated || verbal.tense !== 'present') return [];
+  const object = objectAt(reading, at, 6);
+  if (!object.text || /^(?:it|this|that|them|you|u|everything|everyone|people|work|life)$/iu.test(object.text)) return [];
+  return [draft('preference', sentence(USER, `is ${words} ${object.text}`, undefined), 0.75, first, object.last)];
+}
+
+/** "I'm not doing yoga anymore", "I'm no longer playing football": the user has stopped it. */
+function stoppedDoing({ reading, i, w, verbal, first }: Complement): Draft[] | undefined {
+  if (!verbal.noLonger || verbal.tense === 'past' || !isGerund(w)) return undefined;
+  const object = objectAt(reading, i + 1, 6);
+  if (!object.text || /^(?:it|this|that|them|anything|anyone|you)$/iu.test(object.text)) return [];
+  return [draft('hobby', sentence(USER, `has stopped ${w} ${object.text}`, undefined), 0.75, first, object.last)];
+}
+
 /** The readers in the order they are tried: the first that recognises the complement answers. */
-export const STATE_READERS: readonly ((complement: Complement) => Draft[] | undefined)[] = [age, diet, allergy, health, place, abstaining, relationship, faith, language, workStatus];
+export const STATE_READERS: readonly ((complement: Complement) => Draft[] | undefined)[] = [fedUp, stoppedDoing, age, diet, allergy, health, place, abstaining, relationship, faith, language, workStatus];

@@ -93,6 +93,41 @@ const HEDGE_PHRASES: readonly (readonly string[])[] = [
   ['i', 'would', 'say'],
   ['idk'],
 ];
+/** Words in -ly that are no adverb: "family I love", "Italy I …". */
+const NOT_ADVERBS = new Set([
+  'family',
+  'italy',
+  'july',
+  'ally',
+  'belly',
+  'bully',
+  'holly',
+  'lily',
+  'emily',
+  'molly',
+  'sally',
+  'billy',
+  'kelly',
+  'jelly',
+  'rally',
+  'reply',
+  'supply',
+  'assembly',
+  'anomaly',
+  'folly',
+  'butterfly',
+  'early',
+  'only',
+  'daily',
+  'weekly',
+  'monthly',
+  'yearly',
+  'likely',
+  'friendly',
+  'lonely',
+  'ugly',
+  'silly',
+]);
 const SUBJECTS = new Set(['i', "i'm", 'im', "i've", 'ive', "i'll", 'my', 'me', 'iam', "i'am"]);
 
 /** Words that make an opening a telling: "I would like to inform you that", "please be advised that", "I want you to know that". */
@@ -197,6 +232,11 @@ export function openingOf(tokens: readonly Token[], question: boolean, at?: numb
       continue;
     }
     if (FILLERS.has(w) && !SUBJECTS.has(w)) {
+      i++;
+      continue;
+    }
+    // "weirdly I went off olives", "sadly my dog …": a sentence adverb before the subject.
+    if (/^[a-z]{3,}ly$/u.test(w) && !NOT_ADVERBS.has(w) && SUBJECTS.has(tokens[i + 1]?.w ?? '')) {
       i++;
       continue;
     }

@@ -5,6 +5,7 @@
  */
 import { isReservedName } from '../../names';
 import { beFacts } from './be';
+import { changeFacts } from './change';
 import { DIETS, FEELINGS, JOBS, MENTAL } from './lexicon';
 import { myFacts, pairFacts } from './my';
 import { nameAt, objectAt, placeAt, sentence, type Draft, type Reading } from './phrase';
@@ -26,7 +27,9 @@ export function factsOfClause(clause: Clause, at: number | undefined): Draft[] {
   const opening = openingOf(clause.tokens, clause.question, at);
   if (opening === undefined) return [];
   const reading: Reading = { tokens: clause.tokens, at, hedge: opening.hedge, greeted: opening.greeted, leadTime: opening.leadTime };
-  const drafts = subjectFacts(reading, opening.at);
+  // A change said of a thing ("the gig is off", "we broke up") at the subject stands for the subject's reading.
+  const changes = changeFacts(reading, opening.at);
+  const drafts = [...(changes.some((change) => change.first === opening.at) ? [] : subjectFacts(reading, opening.at)), ...changes];
   const guessed = clause.tokens.some((token, k) => k > opening.at && k <= opening.at + 2 && (token.w === 'might' || token.w === 'may') && clause.tokens[k + 1]?.w === 'be');
   if (!opening.hedge && !guessed) return drafts;
   return drafts.map((draft) => ({ ...draft, confidence: Math.round(draft.confidence * HEDGE_FACTOR * 100) / 100 }));
@@ -187,7 +190,13 @@ const DROPPED_SUBJECT = new Set([
   'launched',
   'completed',
   'quit',
+  'sold',
+  'cancelled',
+  'canceled',
+  'stopped',
 ]);
+/** Dropped-subject openings that need the word after them: "gave up coffee", "had to cancel the gig". */
+const DROPPED_WITH: Readonly<Record<string, string>> = { gave: 'up', had: 'to' };
 
 /** A clause without "I" that starts with what the user did ("just adopted a puppy"): read as "I …". */
 function droppedSubject(reading: Reading, i: number): Draft[] {
@@ -203,7 +212,7 @@ function droppedSubject(reading: Reading, i: number): Draft[] {
       ? [{ topic: object.future ? 'plan' : 'event', content: sentence('The user', `is ${w} ${object.text}`, object.time), confidence: 0.6, first: i, last: object.last }]
       : [];
   }
-  if (!DROPPED_SUBJECT.has(w) || tokens.length - at < 3) return [];
+  if ((!DROPPED_SUBJECT.has(w) && DROPPED_WITH[w] !== tokens[at + 1]?.w) || tokens.length - at < 3) return [];
   if (w === 'been') {
     const verbal = verbalAt(tokens, at, "i've");
     return verbal === undefined ? [] : beFacts(reading, verbal.at, verbal, i);

@@ -104,6 +104,9 @@ const NOT_PLACES = new Set([
   'here',
   'home',
 ]);
+/** Verbs of ending something a user "had to" do, with their past: "had to cancel the gig" is "cancelled the gig". */
+const FORCED: Readonly<Record<string, string>> = { cancel: 'cancelled', quit: 'quit', stop: 'stopped', sell: 'sold', leave: 'left', give: 'gave', drop: 'dropped', pull: 'pulled', call: 'called', postpone: 'postponed' };
+const PARTICLES = new Set(['up', 'out', 'off', 'away']);
 const DEGREE = new Set(['degree', 'masters', "master's", 'phd', 'diploma', 'bachelors', "bachelor's", 'ba', 'bsc', 'msc', 'mba', 'doctorate']);
 
 /** The verb as the user's fact says it: "likes", "does not like", "liked", "has liked", "plans to like", "used to like". */
@@ -220,6 +223,12 @@ export function verbFacts(reading: Reading, verbal: Verbal, first: number): Draf
     const object = objectAt(reading, from, 10);
     const activity = isGerund(next ?? '') || (next === 'to' && HABIT_VERBS.has(tokens[from + 1]?.w ?? ''));
     return say(activity && FOND.has(lemma) ? 'hobby' : 'preference', verbWord, object, 0.8);
+  }
+  // "I had to cancel the gig", "I've had to give up running": what the user did, however unwillingly.
+  const forced = lemma === 'have' && next === 'to' && tensed.tense !== 'present' && tensed.tense !== 'future' && !tensed.negated ? FORCED[tokens[from + 1]?.w ?? ''] : undefined;
+  if (forced !== undefined) {
+    const particle = PARTICLES.has(tokens[from + 2]?.w ?? '') ? ` ${tokens[from + 2]!.w}` : '';
+    return say('event', `${forced}${particle}`, objectAt(reading, from + (particle ? 3 : 2)), 0.7);
   }
   if (lemma === 'have' || lemma === 'own' || (lemma === 'get' && (tensed.tense === 'perfect' || isPet(tokens[from + 1]?.w ?? '') || isPet(next ?? '')))) {
     if (lemma === 'get' && tensed.tense !== 'perfect') return say('pets', verbWord, objectAt(reading, from), 0.8);
