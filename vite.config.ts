@@ -30,6 +30,11 @@ const SLOWEST = [
   'test/forget/checkpoints.test.ts', // 19
   'test/soak/isolation-property.test.ts', // 18
   'test/worker/quantised.test.ts', // 18
+  // The e2e group's (its own pool of two workers): the two longest start first, one on each.
+  'test/e2e/crash-erasure.test.ts', // 105
+  'test/e2e/reliability.test.ts', // 93
+  'test/e2e/package.test.ts', // 45
+  'test/e2e/durability.test.ts', // 34
 ];
 
 /**
@@ -181,16 +186,19 @@ export default defineConfig(async ({ mode }): Promise<UserConfig> => {
           // Right after unit (groupOrder 1), alone: the browser tests are the most CPU-bound and
           // time-sensitive. Left without an order they ran last, after Chroma's tests, and took 1.7x
           // their time alone (two tabs × 500 facts: 72 s against 43 s on a quiet machine).
+          // Two files at a time: each launches its own browsers on its own profiles (on tmpfs,
+          // test/helpers/memory-dir.ts) and serves the built pages on its own port, and most of a
+          // file's time is spent waiting on the browser; one at a time the group took ~400 s.
           test: {
             name: 'e2e',
             sequence: { groupOrder: 1 },
+            maxWorkers: 2,
             environment: 'node',
             include: ['test/e2e/**/*.test.ts'],
             // The harness and demo pages, built once for every file (each build took about 4 s).
             globalSetup: ['test/e2e/global-setup.ts'],
             testTimeout: 120_000,
             hookTimeout: 120_000,
-            fileParallelism: false,
           },
         },
       ],

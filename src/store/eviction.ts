@@ -49,6 +49,29 @@ function evicted(db: EngramDatabase, since: number, when: string): StorageEvicte
 }
 
 /**
+ * The store id in the marker as the database holds it now (undefined: no marker). A read the
+ * browser cut by closing the connection is read again on a new one: Chromium, clearing an
+ * origin's IndexedDB, aborts the connection's transactions before Dexie hears of the close, and
+ * the connection stays dead until then (a read retried on it fails alike). The new connection
+ * opens onto what is there now, the store or the empty database that replaced it. A database
+ * its owner closed (engram's close(), which Dexie records: hasBeenClosed()) is not reopened.
+ */
+async function readMarker(db: EngramDatabase): Promise<number | undefined> {
+  const read = async () => (await db.partitions.get(STORE_MARKER_KEY))?.version;
+  const failed = (error: unknown) => toStorageError(error, `reading the IndexedDB database '${db.name}'`);
+  try {
+    return await read();
+  } catch (error) {
+    if (db.hasBeenClosed()) throw failed(error);
+    // What Dexie does itself once the browser's close reaches it: drop the connection, reopen on the next call.
+    db.close({ disableAutoOpen: false });
+    return await read().catch((again: unknown) => {
+      throw failed(again);
+    });
+  }
+}
+
+/**
  * Run right after the database opened: finds or writes the marker (in one transaction, so two
  * tabs opening a new database agree on one store id), compares it with the note, and returns
  * the guard for later calls.
@@ -76,10 +99,7 @@ export async function guardEviction(db: EngramDatabase, notes: NoteStore | undef
     async check(force = false) {
       if (gone) throw gone;
       if (!suspect && !force) return;
-      const marker = await db.partitions.get(STORE_MARKER_KEY).catch((error: unknown) => {
-        throw toStorageError(error, `reading the IndexedDB database '${db.name}'`);
-      });
-      if (marker?.version === storeId) {
+      if ((await readMarker(db)) === storeId) {
         suspect = false;
         return;
       }

@@ -3,10 +3,15 @@
  * (Node has no localStorage; Chromium's real one is in test/e2e/durability.test.ts), the
  * database is fake-indexeddb's, deleted through IndexedDB itself as a browser would clear it.
  */
+import type { DBCoreGetRequest, Dexie } from 'dexie';
+import { forceCloseDatabase, IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { StorageError, StorageEvictedError, ValidationError, type Memory } from '../../src/index';
+import { ClosedError, StorageError, StorageEvictedError, ValidationError, type Memory } from '../../src/index';
 import type { NoteStore } from '../../src/durability/eviction';
 import { checkedForEviction } from '../../src/durability/eviction-check';
+import { EngramDatabase } from '../../src/store/database';
+import { guardEviction, STORE_MARKER_KEY } from '../../src/store/eviction';
+import { wrapTables } from '../helpers/idb-store';
 import { createTestMemory, type TestMemoryOptions } from '../helpers/memory';
 
 const ada = { userId: 'u_ada', appName: 'trips' };
@@ -116,5 +121,112 @@ describe('checkedForEviction', () => {
     await expect(checked.list(ada)).rejects.toThrow(StorageEvictedError);
     await expect(checked.get('', ada)).rejects.toThrow(ValidationError);
     expect(forced).toBe(1);
+  });
+});
+
+/** fake-indexeddb's forced close of Dexie's connection (its typings ask for the IDBDatabase class; it takes a connection). */
+const forceClose = (db: Dexie) => forceCloseDatabase(db.backendDB() as unknown as typeof IDBDatabase);
+
+/**
+ * What Chromium does to an open connection when the origin's IndexedDB is cleared
+ * (Storage.clearDataForOrigin in test/e2e/durability.test.ts): the backend aborts the
+ * connection's transactions, closes it forcibly (its 'close' event, which Dexie reports a moment
+ * later) and deletes the database. fake-indexeddb's forced close waits for the running
+ * transactions instead of aborting them, so `transaction`, the one running, is aborted here.
+ */
+function clearLikeChromium(factory: IDBFactory, db: Dexie, transaction: IDBTransaction): void {
+  forceClose(db);
+  transaction.abort();
+  factory.deleteDatabase(db.name);
+}
+
+/** Clears the database (clearLikeChromium) under the next read of the eviction marker, once `armed.on` is set. */
+function clearUnderMarkerRead(factory: IDBFactory, armed: { on: boolean }) {
+  return (db: Dexie) =>
+    wrapTables(db, 'clear-under-marker-read', (table, down) => ({
+      get: (request: DBCoreGetRequest) => {
+        const reading = down.get(request);
+        if (armed.on && table === 'partitions' && request.key === STORE_MARKER_KEY) {
+          armed.on = false;
+          clearLikeChromium(factory, db, request.trans as unknown as IDBTransaction);
+        }
+        return reading;
+      },
+    }));
+}
+
+describe('eviction guard (the browser closes the connection under the marker read)', () => {
+  it('reports StorageEvictedError, not the aborted read, when the database is gone on reopen', async () => {
+    const factory = new IDBFactory();
+    const armed = { on: false };
+    const db = new EngramDatabase('engram-evict-under-read', { indexedDB: factory, IDBKeyRange });
+    clearUnderMarkerRead(factory, armed)(db);
+    await db.open();
+    const guard = await guardEviction(db, createNotes(), 'reject');
+    armed.on = true;
+    try {
+      await expect(guard.check(true)).rejects.toThrow(StorageEvictedError);
+      expect(armed.on).toBe(false);
+      // Found once, reported for good: the new, empty database is never taken for the old one.
+      await expect(guard.check()).rejects.toThrow(StorageEvictedError);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('rejects the call with StorageEvictedError when the check after a reported close is what the clear cuts', async () => {
+    const armed = { on: false };
+    const factory = new IDBFactory();
+    let db!: Dexie;
+    const test = await open({
+      indexedDB: factory,
+      onDatabase: (instance) => {
+        db = instance;
+        clearUnderMarkerRead(factory, armed)(instance);
+      },
+    });
+    await remember(test.memory);
+    // A close the browser forced with the database still there: the next call reads the marker
+    // (and finds it), and the one after that is served as before.
+    forceClose(db);
+    await expect.poll(() => db.isOpen()).toBe(false);
+    expect(await test.memory.list(ada)).toHaveLength(1);
+    forceClose(db);
+    await expect.poll(() => db.isOpen()).toBe(false);
+    armed.on = true;
+    await expect(test.memory.list(ada)).rejects.toThrow(StorageEvictedError);
+    expect(armed.on).toBe(false);
+    await expect(remember(test.memory)).rejects.toThrow(StorageEvictedError);
+  });
+
+  it("keeps a read that engram's own close() overtook a ClosedError, and does not reopen the database for it", async () => {
+    let db!: Dexie;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let gated = false;
+    let waiting = false;
+    const test = await open({
+      onDatabase: (instance) => void (db = instance),
+      embedder: {
+        id: 'gated-4',
+        dim: 4,
+        async embed(texts) {
+          if (gated) {
+            waiting = true;
+            await gate;
+          }
+          return texts.map((text) => Float32Array.from([1, text.length, 0, 0]));
+        },
+      },
+    });
+    await remember(test.memory);
+    gated = true;
+    const pending = test.memory.retrieve('jazz', ada).catch((error: unknown) => error);
+    await expect.poll(() => waiting).toBe(true);
+    await test.memory.close();
+    release();
+    expect(await pending).toBeInstanceOf(ClosedError);
+    expect(db.isOpen()).toBe(false);
+    expect(db.hasBeenClosed()).toBe(true);
   });
 });

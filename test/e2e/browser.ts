@@ -5,10 +5,10 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { fastTempRoot } from '../helpers/memory-dir';
 import { build, preview, type PreviewServer } from 'vite';
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
@@ -48,7 +48,7 @@ export interface LaunchOptions {
  */
 export async function launchChromium(options: LaunchOptions = {}): Promise<LaunchedBrowser> {
   const executablePath = chromiumPath();
-  const userDataDir = await mkdtemp(join(tmpdir(), 'engram-chromium-'));
+  const userDataDir = await mkdtemp(join(fastTempRoot(), 'engram-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath,
     headless: true,

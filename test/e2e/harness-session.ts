@@ -6,9 +6,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { fastTempRoot } from '../helpers/memory-dir';
 import { CHROMIUM_ARGS, chromiumPath, collectConsoleErrors, serveBuilt, type ConsoleProblems, type Served } from './browser';
 import { builtHarness } from './builds';
 
@@ -24,7 +24,7 @@ export async function serveHarness(): Promise<ServedHarness> {
   return {
     ...served,
     async tempDir(prefix) {
-      const dir = await mkdtemp(join(tmpdir(), prefix));
+      const dir = await mkdtemp(join(fastTempRoot(), prefix));
       dirs.push(dir);
       return dir;
     },
