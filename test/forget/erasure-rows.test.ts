@@ -5,9 +5,10 @@
  */
 import type { Dexie } from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createReadCounter, longUserConversations } from '../../scripts/bench-long';
+import { changesDiet, createReadCounter, longUserConversations } from '../../scripts/bench-long';
 import { createTestMemory, T0, type TestMemory } from '../helpers/memory';
 import { findInDatabases } from '../helpers/scan';
+import { activeFacts } from '../helpers/facts';
 
 const owner = { userId: 'u_long', appName: 'default' };
 const HOUR = 3_600_000;
@@ -76,6 +77,35 @@ describe('Memory.forgetSource (rows of a long-lived memory)', () => {
     expect(tombstone!.history.at(-1)!.event).toBe('regenerated');
     expect(tombstone!.history.length).toBe(widest!.history.length + 1);
   }, 120_000);
+
+  it('reads each lineage and event row once when the forgotten source changed a preference, and the store equals one that never saw it', async () => {
+    const tally = rowTally();
+    const conversations = longUserConversations(120);
+    // A middle conversation that changes the diet.
+    const revoked = changesDiet(conversations, 60);
+    const play = async (test: TestMemory, skip?: number) => {
+      for (const [i, messages] of conversations.entries()) {
+        if (i === skip) continue;
+        test.clock.set(T0 + i * HOUR);
+        await test.memory.ingest(messages, { ...owner, sessionId: `s${i}`, source: { type: 'user_explicit', id: `c${i}` } });
+      }
+    };
+    const test = await createTestMemory({ episodes: true, onDatabase: (db) => tally.install(db) });
+    const fresh = await createTestMemory({ episodes: true });
+    tests.push(test, fresh);
+    await play(test);
+    await play(fresh, revoked);
+    tally.reset();
+    await test.memory.forgetSource(`c${revoked}`, owner);
+    // It changed the diet, so it is replayed: the records are read once, for the replay, not first
+    // for the erasure without a replay (forget/restated.ts), which cannot be made (the revoked
+    // source's own lineage rows twice: found, then blanked by the commit).
+    for (const table of ['lineage', 'events']) {
+      const twice = [...(tally.reads.get(table) ?? new Map<string, number>())].filter(([key, count]) => count > 1 && JSON.parse(key)[2] !== `c${revoked}`);
+      expect(twice.length, `${table} rows read more than once`).toBe(0);
+    }
+    expect(activeFacts(await test.memory.list(owner))).toEqual(activeFacts(await fresh.memory.list(owner)));
+  }, 180_000);
 
   it("reads no memory's lists when the forgotten conversation left nothing in memory, and the store still equals one that never saw it", async () => {
     const tally = rowTally();
