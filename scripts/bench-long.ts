@@ -152,6 +152,12 @@ export function changesDiet(conversations: readonly ChatMessage[][], from: numbe
   return found;
 }
 
+/** The last conversation at or before `from` that states the diet it restates (the one stated last before it). */
+export function restatesDiet(conversations: readonly ChatMessage[][], from: number): number {
+  for (let i = from; i > 0; i--) if (changesDiet(conversations, i) !== i && conversations[i]!.some((message) => message.role === 'user' && DIETS.includes(message.content))) return i;
+  throw new Error(`no conversation up to ${from} restates the diet`);
+}
+
 interface ForgetRows {
   read: number;
   inputs: number;

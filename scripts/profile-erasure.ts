@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { openMemory } from '../src/memory';
-import { changesDiet, createReadCounter, DIETS, longUserConversations } from './bench-long';
+import { changesDiet, createReadCounter, longUserConversations, restatesDiet } from './bench-long';
 import { cpuMs, T0 } from './bench-data';
 
 const HOUR = 3_600_000;
@@ -19,12 +19,6 @@ const n = Number(process.argv[2] ?? 1000);
 const out = process.argv[3];
 
 const conversations = longUserConversations(n);
-/** A conversation that states the diet it restates (the last one stated), at or before `from`. */
-const restates = (from: number) => {
-  for (let i = from; i > 0; i--) if (i !== changesDiet(conversations, i) && conversations[i]!.some((message) => DIETS.includes(message.content))) return i;
-  throw new Error(`no source from ${from}`);
-};
-
 const byTable = new Map<string, number>();
 const counter = createReadCounter((table, kind, values) => {
   if (kind === 'read') byTable.set(table, (byTable.get(table) ?? 0) + values.filter((value) => value !== undefined).length);
@@ -42,9 +36,9 @@ await session.post('Profiler.setSamplingInterval', { interval: 200 });
 await session.post('Profiler.start');
 const picks: [string, number][] = [
   ['recent changed', changesDiet(conversations, n - 1)],
-  ['recent restated', restates(n - 1)],
+  ['recent restated', restatesDiet(conversations, n - 1)],
   ['middle changed', changesDiet(conversations, Math.floor(n / 2))],
-  ['middle restated', restates(Math.floor(n / 2))],
+  ['middle restated', restatesDiet(conversations, Math.floor(n / 2))],
 ];
 for (const [label, i] of picks) {
   counter.reset();
