@@ -106,7 +106,8 @@ export function createReadCounter(observe?: RowObserver): ReadCounter {
 }
 
 const NAMES = ['Ada', 'Bea', 'Cleo'];
-const DIETS = ["I'm vegetarian, so plan the meals around that.", "I'm vegan these days.", "I'm pescatarian now.", "I've started eating fish again."];
+/** The diets the long user states, one a turn, and changes between. */
+export const DIETS = ["I'm vegetarian, so plan the meals around that.", "I'm vegan these days.", "I'm pescatarian now.", "I've started eating fish again."];
 const SEATS = ['window', 'aisle'];
 const FILLER = ['Can you find me a quiet hotel near the old town?', 'What should I pack for a rainy week?', 'Book the cheapest train on Friday.'];
 
@@ -135,6 +136,26 @@ export function longUserConversations(count: number, seed = 16): ChatMessage[][]
     );
   }
   return out;
+}
+
+/** The last conversation at or before `from` that states a diet other than the last one stated before it. */
+export function changesDiet(conversations: readonly ChatMessage[][], from: number): number {
+  let last = -1;
+  let found = -1;
+  for (const [i, messages] of conversations.slice(0, from + 1).entries()) {
+    const diet = DIETS.findIndex((text) => messages.some((message) => message.role === 'user' && message.content === text));
+    if (diet < 0) continue;
+    if (last >= 0 && diet !== last) found = i;
+    last = diet;
+  }
+  if (found < 0) throw new Error(`no conversation up to ${from} changes the diet`);
+  return found;
+}
+
+/** The last conversation at or before `from` that states the diet it restates (the one stated last before it). */
+export function restatesDiet(conversations: readonly ChatMessage[][], from: number): number {
+  for (let i = from; i > 0; i--) if (changesDiet(conversations, i) !== i && conversations[i]!.some((message) => message.role === 'user' && DIETS.includes(message.content))) return i;
+  throw new Error(`no conversation up to ${from} restates the diet`);
 }
 
 interface ForgetRows {

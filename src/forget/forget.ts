@@ -133,6 +133,8 @@ async function eraseAndRegenerate(deps: ForgetDeps, sourceIds: ReadonlySet<strin
 async function withoutReplay(deps: ForgetDeps, owner: Owner, write: OwnerWrite, request: ErasureRequest): Promise<ForgetReport | null> {
   const store = deps.storage.records;
   if (deps.trust === undefined || store.prunedAfter === undefined || (await store.erasurePending?.(owner))) return null;
+  // A source whose write made a memory did not only restate: replay without reading the records twice.
+  if (await store.createdBy?.(owner, request.reads)) return null;
   const seqs = [...request.inputs.keys()];
   const [{ all }, prunedSince] = await Promise.all([erasureReads(store, owner, request.reads, undefined), store.prunedAfter(owner, seqs.length ? Math.min(...seqs) : 0)]);
   const touched = all.filter(request.touches);

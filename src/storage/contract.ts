@@ -153,6 +153,15 @@ export interface RecordStore {
   /** The owner's stored inputs of one source, in order. */
   inputsOf(owner: Owner, sourceId: string): Promise<InputRow[]>;
   /**
+   * Optional, a hint: whether a write of one of the sources made a memory (created one, or an
+   * UPDATE's new version) rather than only corroborating what was stored. forgetSource of sources
+   * that only restated is made without a replay (forget/restated.ts); when this says true it
+   * replays at once instead of reading the owner's records to find out, then again for the replay.
+   * Either answer leaves the erasure correct (the records are what decides): true may only cost
+   * the shortcut, false a second read. Without this method the records decide alone.
+   */
+  createdBy?(owner: Owner, sourceIds: readonly string[]): Promise<boolean>;
+  /**
    * Optional: whether the owner has a stored prune (an input of kind `'prune'`) with `seq`
    * greater than `seq`, read without reading the other inputs. forgetSource of sources that only
    * restated is made without a replay when none is (forget/restated.ts); without this method it

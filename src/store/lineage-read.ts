@@ -131,10 +131,14 @@ export function sharedReads(db: EngramDatabase): ListReads {
   };
 }
 
+/** Past this many chains (or memories), their lineage (or event) rows are read in one pass over their owners' rows, not one query each. */
+const FEW_LISTS = 64;
+
 /**
  * Lineage and event rows of `parsed`: per chain and per record when few (a record's events
- * taken from `prefetched` when the caller read them already, in the same transaction), the
- * owners' whole tables when many.
+ * taken from `prefetched` when the caller read them already, in the same transaction, or needs
+ * none), the owners' whole tables when many. Chains and memories are counted apart: a long line
+ * of memories is one chain.
  */
 async function readLists(
   reads: ListReads,
@@ -143,16 +147,19 @@ async function readLists(
   prefetched: ReadonlyMap<string, readonly EventRow[]> | undefined,
 ): Promise<{ lineage: LineageRow[]; events: EventRow[] }> {
   const chained = parsed.filter((row) => row.meta);
-  if (chained.length > 64) {
-    const owners = [...new Map(chained.map(({ record }) => [JSON.stringify([record.userId, record.appName]), [record.userId, record.appName] as const])).values()];
-    const lineage = await Promise.all(owners.map(([userId, appName]) => reads.ownerLineage(userId, appName)));
-    const events = await Promise.all(owners.map(([userId, appName]) => reads.ownerEvents(userId, appName)));
-    return { lineage: lineage.flat(), events: events.flat() };
-  }
+  const ownersOf = (rows: readonly ParsedRow[]) => [...new Map(rows.map(({ record }) => [JSON.stringify([record.userId, record.appName]), [record.userId, record.appName] as const])).values()];
   const deepest = new Map<string, number>();
   for (const row of chained) if (!summaryIsComplete(row, cutoffs)) deepest.set(row.meta!.chain, Math.max(deepest.get(row.meta!.chain) ?? 0, row.meta!.depth));
-  const [lineage, events] = await Promise.all([Promise.all([...deepest].map(([chain, depth]) => reads.chain(chain, depth))), Promise.all(chained.map(({ record }) => prefetched?.get(record.id) ?? reads.events(record.id)))]);
-  return { lineage: lineage.flat(), events: events.flat() };
+  const unread = chained.filter(({ record }) => !prefetched?.has(record.id));
+  const readIds = new Set(unread.map(({ record }) => record.id));
+  const [lineage, events] = await Promise.all([
+    deepest.size > FEW_LISTS ? Promise.all(ownersOf(chained).map(([userId, appName]) => reads.ownerLineage(userId, appName))) : Promise.all([...deepest].map(([chain, depth]) => reads.chain(chain, depth))),
+    unread.length > FEW_LISTS
+      ? Promise.all(ownersOf(unread).map(async ([userId, appName]) => (await reads.ownerEvents(userId, appName)).filter((row) => readIds.has(row.memoryId))))
+      : Promise.all(unread.map(({ record }) => reads.events(record.id))),
+  ]);
+  const given = chained.flatMap(({ record }) => prefetched?.get(record.id) ?? []);
+  return { lineage: lineage.flat(), events: [...given, ...events.flat()] };
 }
 
 /**

@@ -266,6 +266,15 @@ export async function memoriesWithSource(db: EngramDatabase, owner: { userId: st
   return memoriesOfLineage(db, await lineageOf(db, owner, sourceIds));
 }
 
+/**
+ * Whether one of the sources is the first source a memory gained of its own (`n` 0: the write
+ * that created it, or an UPDATE's new version, which inherits the rest), read by the sources'
+ * lineage rows alone. A corroboration appends a source after the first (RecordStore.createdBy).
+ */
+export async function createdBySources(db: EngramDatabase, owner: { userId: string; appName: string }, sourceIds: readonly string[]): Promise<boolean> {
+  return (await lineageOf(db, owner, sourceIds)).some((row) => row.n === 0);
+}
+
 /** The memories lineage `rows` reach: the memory each row belongs to and every later memory of its chain. */
 async function memoriesOfLineage(db: EngramDatabase, rows: readonly LineageRow[]): Promise<MemoryRow[]> {
   const from = new Map<string, number>();

@@ -12,7 +12,7 @@ import { sameFactKey } from '../text';
 import { activeAfter, createActiveSets } from './active-set';
 import { HELD, markHeld, type EngramDatabase, type EventRow, type InputRow, type MemoryRow } from './database';
 import { checkpointBefore, dropCheckpoints, onCheckpointStride, restoreCheckpoint, writeCheckpoint } from './checkpoints';
-import { memoriesWithSource, metaOf, quotingSources, redactSources, sourceSlot, writeRecords, type ParsedRow } from './lineage';
+import { createdBySources, memoriesWithSource, metaOf, quotingSources, redactSources, sourceSlot, writeRecords, type ParsedRow } from './lineage';
 import { parseInputRows } from '../storage/input-row';
 import { hydrate, sharedReads, toWorking } from './lineage-read';
 import { appPartition, isVisibleTo, partitionOf, userPartition, type Owner } from '../storage/owner';
@@ -221,6 +221,8 @@ export function createStore(db: EngramDatabase, embedder?: { id: string; dim: nu
         'reading stored conversations',
         async () => (await db.inputs.where('[userId+appName+kind+seq]').between([owner.userId, owner.appName, 'prune', seq], [owner.userId, owner.appName, 'prune', Dexie.maxKey], false, true).count()) > 0,
       ),
+
+    createdBy: (owner, sourceIds) => read('reading memories by source', () => createdBySources(db, owner, sourceIds)),
 
     // The held index's entries for one owner come in primary key order: seq, the order written.
     heldInputs: (owner) => read('reading the review queue', async () => parseInputRows(await db.inputs.where('[userId+appName+held]').equals([owner.userId, owner.appName, HELD]).toArray(), 'reading the review queue')),

@@ -5,9 +5,11 @@
  */
 import type { Dexie } from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createReadCounter, longUserConversations } from '../../scripts/bench-long';
+import { changesDiet, createReadCounter, longUserConversations, restatesDiet } from '../../scripts/bench-long';
 import { createTestMemory, T0, type TestMemory } from '../helpers/memory';
 import { findInDatabases } from '../helpers/scan';
+import { activeFacts } from '../helpers/facts';
+import type { ChatMessage } from '../../src/schema';
 
 const owner = { userId: 'u_long', appName: 'default' };
 const HOUR = 3_600_000;
@@ -42,16 +44,22 @@ afterEach(async () => {
   tests = [];
 });
 
+/** Ingests the long user's `conversations` into `test`, one an hour, each its own source `c<i>`, but `skip`. */
+async function playLong(test: TestMemory, conversations: readonly ChatMessage[][], skip?: number): Promise<void> {
+  for (const [i, messages] of conversations.entries()) {
+    if (i === skip) continue;
+    test.clock.set(T0 + i * HOUR);
+    await test.memory.ingest(messages, { ...owner, sessionId: `s${i}`, source: { type: 'user_explicit', id: `c${i}` } });
+  }
+}
+
 describe('Memory.forgetSource (rows of a long-lived memory)', () => {
   it('reads each lineage and event row once, and leaves the stored history of the memories it retires in place', async () => {
     const tally = rowTally();
     const test = await createTestMemory({ episodes: true, onDatabase: (db) => tally.install(db) });
     tests.push(test);
     const conversations = longUserConversations(150);
-    for (const [i, messages] of conversations.entries()) {
-      test.clock.set(T0 + i * HOUR);
-      await test.memory.ingest(messages, { ...owner, sessionId: `s${i}`, source: { type: 'user_explicit', id: `c${i}` } });
-    }
+    await playLong(test, conversations);
     // The memory of the longest history (a turn restated every few conversations: its episode), and the newest conversation among its sources.
     const [widest] = (await test.memory.list(owner)).sort((a, b) => b.history.length - a.history.length);
     expect(widest!.sources.length).toBeGreaterThan(30);
@@ -76,6 +84,55 @@ describe('Memory.forgetSource (rows of a long-lived memory)', () => {
     expect(tombstone!.history.at(-1)!.event).toBe('regenerated');
     expect(tombstone!.history.length).toBe(widest!.history.length + 1);
   }, 120_000);
+
+  it('reads each lineage and event row once when the forgotten source changed a preference, and the store equals one that never saw it', async () => {
+    const tally = rowTally();
+    const conversations = longUserConversations(120);
+    // A middle conversation that changes the diet.
+    const revoked = changesDiet(conversations, 60);
+    const test = await createTestMemory({ episodes: true, onDatabase: (db) => tally.install(db) });
+    const fresh = await createTestMemory({ episodes: true });
+    tests.push(test, fresh);
+    await playLong(test, conversations);
+    await playLong(fresh, conversations, revoked);
+    tally.reset();
+    await test.memory.forgetSource(`c${revoked}`, owner);
+    // It changed the diet, so it is replayed: the records are read once, for the replay, not first
+    // for the erasure without a replay (forget/restated.ts), which cannot be made (the revoked
+    // source's own lineage rows twice: found, then blanked by the commit).
+    for (const table of ['lineage', 'events']) {
+      const twice = [...(tally.reads.get(table) ?? new Map<string, number>())].filter(([key, count]) => count > 1 && JSON.parse(key)[2] !== `c${revoked}`);
+      expect(twice.length, `${table} rows read more than once`).toBe(0);
+    }
+    expect(activeFacts(await test.memory.list(owner))).toEqual(activeFacts(await fresh.memory.list(owner)));
+  }, 180_000);
+
+  it("reads the lineage of the chains of the memories it reads, not the owner's whole table, when they are many memories of a few chains", async () => {
+    // Per table, the rows handed out: lineage rows by chain, memory rows' chains.
+    const chainsRead = { lineage: new Set<string>(), memories: new Set<string>(), memoryRows: 0 };
+    const counter = createReadCounter((table, kind, values) => {
+      if (kind !== 'read') return;
+      for (const value of values as ({ chain?: string } | undefined)[]) {
+        if (value?.chain === undefined) continue;
+        if (table === 'lineage') chainsRead.lineage.add(value.chain);
+        if (table === 'memories') chainsRead.memories.add(value.chain), chainsRead.memoryRows++;
+      }
+    });
+    const test = await createTestMemory({ episodes: true, onDatabase: (db) => counter.install(db) });
+    tests.push(test);
+    const conversations = longUserConversations(240);
+    await playLong(test, conversations);
+    // An old source that restated: every later memory of the lines it corroborated lists it.
+    const revoked = restatesDiet(conversations, 12);
+    chainsRead.lineage.clear();
+    chainsRead.memories.clear();
+    chainsRead.memoryRows = 0;
+    await test.memory.forgetSource(`c${revoked}`, owner);
+    // Past 64 memories their lists are read in one pass over the owner's tables (lineage-read.ts): this is that case.
+    expect(chainsRead.memoryRows).toBeGreaterThan(64);
+    const strays = [...chainsRead.lineage].filter((chain) => !chainsRead.memories.has(chain));
+    expect(strays, 'lineage of chains no memory read belongs to').toEqual([]);
+  }, 240_000);
 
   it("reads no memory's lists when the forgotten conversation left nothing in memory, and the store still equals one that never saw it", async () => {
     const tally = rowTally();
