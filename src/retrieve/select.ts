@@ -58,8 +58,10 @@ function sentencesOf(memory: StatementHit['memory']): string[] {
  *   restated it), or a fact `hit`, an episode, states;
  * - 'sentence': both are facts read from the same sentence of the same turn ("I play bass in a
  *   band with guys from work, we do covers at bars": one thing said, split in two);
- * - 'words': every content word of `hit` is one of `kept`'s (episode/read.ts `contentStems`):
- *   `kept` says all `hit` says ("The user lives in Berlin." under "I live in Berlin with Ana").
+ * - 'words': both facts or both episodes, and every content word of `hit` is one of `kept`'s
+ *   (episode/read.ts `contentStems`): `kept` says all `hit` says ("The user lives in Berlin."
+ *   under "The user lives in Berlin with their sister Ana."; a fact and a turn are linked by the
+ *   first rule, not by their words).
  * The last two hold only within one scope and session: a session's memory is not the user's.
  */
 export function sameStatement(kept: StatementHit['memory'], hit: StatementHit['memory']): Standing | undefined {
@@ -68,7 +70,8 @@ export function sameStatement(kept: StatementHit['memory'], hit: StatementHit['m
   if (kept.scope !== hit.scope || kept.sessionId !== hit.sessionId) return undefined;
   const sentences = sentencesOf(kept);
   if (sentencesOf(hit).some((sentence) => sentences.includes(sentence))) return 'sentence';
-  if (kept.content !== undefined && hit.content !== undefined && heldShare(stemsOf(hit), stemsOf(kept)) === 1) return 'words';
+  const sameKind = kept.topic !== undefined && hit.topic !== undefined && isEpisode({ topic: kept.topic }) === isEpisode({ topic: hit.topic });
+  if (sameKind && kept.content !== undefined && hit.content !== undefined && heldShare(stemsOf(hit), stemsOf(kept)) === 1) return 'words';
   return undefined;
 }
 

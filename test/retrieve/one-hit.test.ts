@@ -166,7 +166,7 @@ describe('oneHitPerStatement', () => {
     // Another sentence of the same turn, or the same words in another source, are other statements.
     const other = said('f3', 'The user has a dog.', 'I have a dog.');
     expect(oneHitPerStatement([bass, other])).toEqual([bass, other]);
-    const berlin = said('e', 'I live in Berlin with my sister Ana.', 'I live in Berlin with my sister Ana.', { topic: 'episode', source: 's2' });
+    const berlin = said('e', 'The user lives in Berlin with their sister Ana.', 'I live in Berlin with my sister Ana.', { topic: 'home', source: 's2' });
     const home = said('f4', 'The user lives in Berlin.', 'Berlin is home.', { topic: 'home', source: 's3' });
     expect(oneHitPerStatement([berlin, home])).toEqual([{ ...berlin, represents: ['f4'] }]);
     // The other way round the fact does not hold the sister: two hits.
