@@ -48,6 +48,16 @@ function evicted(db: EngramDatabase, since: number, when: string): StorageEvicte
   );
 }
 
+/** Names of the errors a read fails with when the browser closed or cleared the connection under it (IndexedDB's or Dexie's). */
+const CUT_BY_CLOSE = new Set(['AbortError', 'InvalidStateError', 'DatabaseClosedError', 'TransactionInactiveError']);
+
+function cutByClose(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { inner?: unknown }).inner, depth++) {
+    if (CUT_BY_CLOSE.has((e as { name?: unknown }).name as string)) return true;
+  }
+  return false;
+}
+
 /**
  * The store id in the marker as the database holds it now (undefined: no marker). A read the
  * browser cut by closing the connection is read again on a new one: Chromium, clearing an
@@ -62,7 +72,9 @@ async function readMarker(db: EngramDatabase): Promise<number | undefined> {
   try {
     return await read();
   } catch (error) {
-    if (db.hasBeenClosed()) throw failed(error);
+    // Only a read the connection's loss cut is read again: closing the connection for any other
+    // failure (a damaged row, a quota error) would abort every other call's transaction on it.
+    if (db.hasBeenClosed() || !cutByClose(error)) throw failed(error);
     // What Dexie does itself once the browser's close reaches it: drop the connection, reopen on the next call.
     db.close({ disableAutoOpen: false });
     return await read().catch((again: unknown) => {

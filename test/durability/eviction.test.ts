@@ -3,7 +3,7 @@
  * (Node has no localStorage; Chromium's real one is in test/e2e/durability.test.ts), the
  * database is fake-indexeddb's, deleted through IndexedDB itself as a browser would clear it.
  */
-import type { DBCoreGetRequest, Dexie } from 'dexie';
+import Dexie, { type DBCoreGetRequest } from 'dexie';
 import { forceCloseDatabase, IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ClosedError, StorageError, StorageEvictedError, ValidationError, type Memory } from '../../src/index';
@@ -197,6 +197,39 @@ describe('eviction guard (the browser closes the connection under the marker rea
     await expect(test.memory.list(ada)).rejects.toThrow(StorageEvictedError);
     expect(armed.on).toBe(false);
     await expect(remember(test.memory)).rejects.toThrow(StorageEvictedError);
+  });
+
+  it('does not drop the connection for a marker read that failed for another reason: the other calls on it go on', async () => {
+    const factory = new IDBFactory();
+    const db = new EngramDatabase('engram-evict-other-failure', { indexedDB: factory, IDBKeyRange });
+    const failing = { on: false };
+    wrapTables(db, 'fail-marker-read', (table, down) => ({
+      get: (request: DBCoreGetRequest) => {
+        if (failing.on && table === 'partitions' && request.key === STORE_MARKER_KEY) {
+          failing.on = false;
+          return Promise.reject(new Dexie.DataError('a damaged marker row'));
+        }
+        return down.get(request);
+      },
+    }));
+    await db.open();
+    const guard = await guardEviction(db, createNotes(), 'reject');
+    try {
+      // Another call's transaction is open on the connection when the guard's read fails.
+      let resume!: () => void;
+      const paused = new Promise<void>((resolve) => (resume = resolve));
+      const other = db.transaction('r', db.partitions, async () => {
+        await Dexie.waitFor(paused);
+        return db.partitions.get(STORE_MARKER_KEY);
+      });
+      failing.on = true;
+      await expect(guard.check(true)).rejects.toThrow(StorageError);
+      resume();
+      expect((await other)?.version).toBeTypeOf('number');
+      expect(db.isOpen()).toBe(true);
+    } finally {
+      db.close();
+    }
   });
 
   it("keeps a read that engram's own close() overtook a ClosedError, and does not reopen the database for it", async () => {
