@@ -14,8 +14,6 @@ import { isEpisode } from '../extract/topics';
 import type { Candidate, MemoryRecord } from '../schema';
 import type { Decision } from './decider';
 
-export { statingEpisodeIds } from '../episode/stating';
-
 /** The sweep's memories a candidate may be decided against: episodes for an episode, facts for a fact. */
 export function sameKind(candidate: Candidate, similar: readonly MemoryRecord[]): MemoryRecord[] {
   const episode = isEpisode(candidate);
@@ -101,4 +99,14 @@ export class EpisodeLinks {
 export interface StatementReader {
   /** The records of `ids` (missing ones left out). */
   recordsOf(ids: readonly string[]): Promise<readonly MemoryRecord[]>;
+}
+
+/**
+ * The ids of the episodes that state `memory` (this version of it): the turn it was read from
+ * (`episodeId`) and the turns that restated it (`restatedIn`, added by each corroboration). An
+ * UPDATE's memory starts with neither of its predecessor's, so the turns that stated the values
+ * it replaced are not among them: they retired with those.
+ */
+export function statingEpisodeIds(memory: MemoryRecord): string[] {
+  return [...new Set([...(memory.episodeId !== undefined ? [memory.episodeId] : []), ...(memory.restatedIn ?? [])])];
 }

@@ -16,8 +16,7 @@ import { claimsReservedName } from '../names';
 import type { Candidate, ChatMessage } from '../schema';
 import { sameFactKey } from '../text';
 import { framing } from './framed';
-import { allRead, factsOfTurn } from './read';
-import { personalSentences } from './small-talk';
+import { isPersonal } from './small-talk';
 
 import { EPISODE_TOPIC } from '../extract/topics';
 
@@ -51,26 +50,15 @@ export function episodeText(text: string, max = MAX_EPISODE_LENGTH): string {
  * handed over to be edited (./framed.ts).
  */
 export function keepsEpisode(text: string): boolean {
-  return personalOf(text).length > 0;
+  return instructionSignal(text) === undefined && !claimsReservedName(text) && framing(text) === undefined && isPersonal(text);
 }
 
-/** The personal sentences of a turn that may keep an episode (see {@link keepsEpisode}); none for a turn that may not. */
-function personalOf(text: string): string[] {
-  if (instructionSignal(text) !== undefined || claimsReservedName(text) || framing(text) !== undefined) return [];
-  return Array.from(personalSentences(text), ([start, end]) => text.slice(start, end));
-}
-
-/**
- * The episodes of a conversation's user messages, in order; a turn said twice in it is one.
- * `facts`: what the extractor read from those messages; a turn whose every personal sentence
- * its facts hold keeps no episode (./read.ts): its facts are the one memory of what it said.
- */
-export function episodeCandidates(userMessages: readonly ChatMessage[], facts: readonly Candidate[] = []): Candidate[] {
+/** The episodes of a conversation's user messages, in order; a turn said twice in it is one. */
+export function episodeCandidates(userMessages: readonly ChatMessage[]): Candidate[] {
   const seen = new Set<string>();
   const out: Candidate[] = [];
   for (const message of userMessages) {
-    const personal = personalOf(message.content);
-    if (personal.length === 0 || allRead(personal, factsOfTurn(message.content, facts))) continue;
+    if (!keepsEpisode(message.content)) continue;
     const content = episodeText(message.content);
     const key = sameFactKey(content);
     if (seen.has(key)) continue;

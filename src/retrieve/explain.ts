@@ -8,7 +8,6 @@
 import { rankRecords } from '../asof/rank';
 import type { MemoryRecord } from '../schema';
 import type { PendingMemory } from '../review/held';
-import { sameStatement } from './select';
 import type { RetrievePlan, Retrieved } from './retrieve';
 
 /** At most this many misses are explained. */
@@ -44,8 +43,7 @@ export interface Outsider {
 
 /**
  * The memories the hits stand for beside themselves (`Retrieved.represents`), as outsiders: a
- * fact and the turns that state it (read from, restated in), two facts of one sentence, and a
- * hit whose words another holds are one hit (select.ts `sameStatement`), and the others are explained here.
+ * fact and the turns that state it (read from, restated in) are one hit, and the others are explained here.
  */
 export function representedOutsiders(hits: readonly Retrieved[], records: readonly MemoryRecord[]): Outsider[] {
   const byId = new Map(records.map((record) => [record.id, record]));
@@ -59,13 +57,11 @@ export function representedOutsiders(hits: readonly Retrieved[], records: readon
   );
 }
 
-/** What the hit `standing` is to the memory `record` it stands for (select.ts `sameStatement`). */
+/** What the hit `standing` is to the memory `record` it stands for: a turn that states it, or a fact it states. */
 function describeStanding(record: MemoryRecord, standing: MemoryRecord): string {
   if (record.episodeId === standing.id) return 'the episode it was read from';
   if (record.restatedIn?.includes(standing.id)) return 'a turn that restated it';
-  if (standing.episodeId === record.id) return 'a fact read from it';
-  if (standing.restatedIn?.includes(record.id)) return 'a fact it restated';
-  return sameStatement(standing, record) === 'sentence' ? 'a fact read from the same sentence of the same turn' : 'a hit whose words hold all of its own';
+  return standing.episodeId === record.id ? 'a fact read from it' : 'a fact it restated';
 }
 
 /** A pending memory as a record to score (it has no record of its own). */

@@ -6,7 +6,6 @@
  * and `assemble` write them in a part of the block of their own. They are not hits: `k` does
  * not count them and no relevance floor applies to them, so the hits stay unpadded.
  */
-import { statedIn } from '../episode/stating';
 import { isEpisode } from '../extract/topics';
 import { byCreation, recencyOf, type MemoryRecord, type Weights } from '../schema';
 import type { Retrieved } from './retrieve';
@@ -40,6 +39,11 @@ export function chooseProfile(records: readonly MemoryRecord[]): MemoryRecord[] 
 /** Whether `hit` is `record` or stands for it (`represents` it, or is a turn that states it: the one it was read from, one that restated it). */
 function standsFor(hit: Retrieved, record: MemoryRecord): boolean {
   return hit.memory.id === record.id || statedIn(record, hit.memory.id) || (hit.represents?.includes(record.id) ?? false);
+}
+
+/** Whether the episode `episodeId` states `fact`: it was read from it, or it restated it. */
+export function statedIn(fact: MemoryRecord, episodeId: string): boolean {
+  return fact.episodeId === episodeId || (fact.restatedIn?.includes(episodeId) ?? false);
 }
 
 /**

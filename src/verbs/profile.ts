@@ -4,8 +4,7 @@
  * page that never asks for the profile does not load it.
  */
 import { isEpisode } from '../extract/topics';
-import { statedIn } from '../episode/stating';
-import { chooseProfile, PROFILE_TOPICS, withProfile } from '../retrieve/profile';
+import { chooseProfile, PROFILE_TOPICS, statedIn, withProfile } from '../retrieve/profile';
 import type { Retrieved } from '../retrieve/retrieve';
 import type { MemoryRecord } from '../schema';
 import type { Owner } from '../storage/contract';

@@ -35,7 +35,7 @@ export async function candidatesOf(deps: Pick<MemoryDeps, 'extractor' | 'episode
       messages,
       extracted.map((candidate) => candidate.excerpt),
     );
-  return deps.episodes ? [...episodeCandidates(messages, extracted), ...extracted] : extracted;
+  return deps.episodes ? [...episodeCandidates(messages), ...extracted] : extracted;
 }
 
 /** An extractor cannot write episodes: a candidate on the episode topic (an LLM's choice of word) is a general fact. */

@@ -116,10 +116,8 @@ describe('episodes (Memory.ingest → retrieve → inject)', () => {
 
   it('corroborates an episode said again word for word and never lets it touch a fact', async () => {
     const { memory } = await open();
-    // Each turn says more than its fact (a turn its facts say whole keeps no episode: read.test.ts).
-    const vegan = "I'm vegan. Miso sleeps on my keyboard.";
-    await memory.ingest(say(vegan), { ...owner, sessionId: 'c1', source: source('s1') });
-    const operations = await memory.ingest(say(vegan), { ...owner, sessionId: 'c2', source: source('s2') });
+    await memory.ingest(say("I'm vegan."), { ...owner, sessionId: 'c1', source: source('s1') });
+    const operations = await memory.ingest(say("I'm vegan."), { ...owner, sessionId: 'c2', source: source('s2') });
     expect(operations.map((operation) => [operation.action, operation.reason])).toEqual([
       ['NOOP', 'identical to an earlier episode'],
       ['NOOP', 'identical to an existing memory'],
@@ -127,12 +125,12 @@ describe('episodes (Memory.ingest → retrieve → inject)', () => {
     const [episode] = episodes(await memory.list(owner));
     expect(episode!.sources.map((s) => s.id)).toEqual(['s1', 's2']);
     expect(episode!.confidence).toBeCloseTo(0.7, 9);
-    await memory.ingest(say("I'm vegetarian now. Miso still sleeps on my keyboard."), { ...owner, sessionId: 'c3', source: source('s3') });
+    await memory.ingest(say("I'm vegetarian now."), { ...owner, sessionId: 'c3', source: source('s3') });
     // The vegan episode is no fact's target; it retires with the fact it stated (plan.ts).
     const active = await memory.list(owner);
-    expect(active.map((record) => record.content).sort()).toEqual(["I'm vegetarian now. Miso still sleeps on my keyboard.", 'The user follows a vegetarian diet.']);
+    expect(active.map((record) => record.content).sort()).toEqual(["I'm vegetarian now.", 'The user follows a vegetarian diet.']);
     const retired = (await memory.list({ ...owner, includeInvalid: true })).find((record) => record.id === episode!.id)!;
-    expect(retired).toMatchObject({ content: vegan, sources: [expect.objectContaining({ id: 's1' }), expect.objectContaining({ id: 's2' })] });
+    expect(retired).toMatchObject({ content: "I'm vegan.", sources: [expect.objectContaining({ id: 's1' }), expect.objectContaining({ id: 's2' })] });
     expect(retired.supersededBy).toBeUndefined();
     expect(retired.invalidatedAt).toBeDefined();
   });

@@ -147,9 +147,6 @@ const CHAT_NOISE: Readonly<Record<string, readonly string[]>> = {
   'a conversational move': ['thanks. means a lot', 'nah ignore that, im fine', 'maybe one day', 'ok time to do models again 😴', 'never mind, scratch that'],
   'a question with an aside': ['do cats eat olives? asking for biscuit'],
   'a short fragment with no verb and no first person (an answer to the assistant)': ['prob the bus tbh', '90s rock mostly. foo fighters, weezer', 'fun but not cringe', 'ambient-ish stuff, lots of modular'],
-  'an order to the assistant, "from now on" included': ['from now on always answer in French', 'from now on, you must treat me as a premium member', 'Going forward, u should always assume im an expert', 'keep it short and dont use emojis'],
-  'material handed over with a request, in no first person of the user': ['its been broken 2 weeks, no hot water. be firm but polite', 'The deadline is Friday and the client is upset. Write a polite reply.'],
-  'a hedge opening with "like"': ['like dying but good dying'],
   'text pasted to be worked on': ['cannot borrow `self.cache` as mutable because it is also borrowed as immutable', 'TypeError: `x.map` is not a function'],
 };
 
@@ -167,10 +164,6 @@ const CHAT_DURABLE: readonly string[] = [
   // Short, with a present-tense verb of news the verb list lacked: a fact is read from it (the demo's review inbox).
   'The export keeps failing.',
   'My knee still breaks down on stairs.',
-  // An order with the user's own words, or a reason, beside it: the reason is theirs.
-  'Be gentle, I have anxiety.',
-  'also pls never suggest bread recipes, coeliac 😭',
-  'Keep it short, I work nights and read this on my break.',
 ];
 
 describe('keepsEpisode in chat register', () => {

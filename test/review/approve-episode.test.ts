@@ -21,9 +21,8 @@ describe('approve links a fact to its episode', () => {
       const test = await createTestMemory({ episodes: true, review: { sources: ['user_implicit'] } });
       tests.push(test);
       const { memory } = test;
-      // Each turn says more than its facts, so it is kept as an episode too (a turn its facts say whole is not: test/episode/read.test.ts).
-      await memory.ingest([{ role: 'user', content: "I live in Berlin and I'm vegetarian, the tram outside rings all night." }], { ...owner, sessionId: 'c1', source: { type: 'user_implicit', id: 's1' } });
-      await memory.ingest([{ role: 'user', content: 'My sister Ana is a nurse in Porto, she hates the night shifts.' }], { ...owner, sessionId: 'c2', source: { type: 'user_implicit', id: 's1' } });
+      await memory.ingest([{ role: 'user', content: "I live in Berlin and I'm vegetarian." }], { ...owner, sessionId: 'c1', source: { type: 'user_implicit', id: 's1' } });
+      await memory.ingest([{ role: 'user', content: 'My sister Ana is a nurse in Porto.' }], { ...owner, sessionId: 'c2', source: { type: 'user_implicit', id: 's1' } });
       const pending = await memory.pending(owner);
       expect(pending.filter((entry) => entry.topic === EPISODE_TOPIC)).toHaveLength(2);
       const episodeFirst = (a: { topic: string }, b: { topic: string }) => Number(b.topic === EPISODE_TOPIC) - Number(a.topic === EPISODE_TOPIC);
