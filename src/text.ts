@@ -73,3 +73,22 @@ export function hash32(text: string): number {
 export function factHash(topic: string, content: string): number {
   return hash32(`${topic}\u0000${sameFactKey(content)}`);
 }
+
+/**
+ * One form of a word, for the stages that compare facts by their words (episode/read.ts, which
+ * decides whether a turn is read, and consolidate/slot.ts, which decides what a fact is about), so
+ * a pair of words matches alike in both: "olives" and "olive", "smokes", "smoking" and "smoke",
+ * "running" and "run", "lived", "lives", "living" and "live", "glasses" and "glass". Takes a
+ * lower-cased word.
+ */
+export function stem(word: string): string {
+  let w = word;
+  const undoubled = (bare: string) => (/([b-df-hj-np-tv-z])\1$/u.test(bare) && !/(?:ss|ll|ff|zz)$/u.test(bare) ? bare.slice(0, -1) : bare);
+  if (w.length >= 5 && w.endsWith('ing')) return undoubled(w.slice(0, -3));
+  // "lived", "stopped"; not "speed", "freed"; "married" is "marry" below.
+  if (w.length >= 5 && w.endsWith('ed') && !/(?:eed|ied)$/u.test(w)) return undoubled(w.slice(0, -2)).replace(/e$/u, '');
+  if (w.length > 4 && /ie[sd]$/u.test(w)) return `${w.slice(0, -3)}y`;
+  if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
+  if (w.length > 3 && w.endsWith('e')) w = w.slice(0, -1);
+  return w;
+}

@@ -31,6 +31,7 @@
  * and consolidates as before. Exclusive topics keep their own rule (one memory per topic).
  */
 import { EPISODE_TOPIC, SESSION_SUMMARY_TOPIC } from '../extract/topics';
+import { stem } from '../text';
 
 export type SlotKind = 'like' | 'do' | 'have' | 'plan';
 
@@ -200,34 +201,39 @@ const FILLER = new Set(
 /** Words for the user's partner, one thing however named: "has a boyfriend" and "is single" are about it. */
 const PARTNER = new Set(['partner', 'boyfriend', 'girlfriend', 'bf', 'gf', 'wife', 'husband', 'fiance', 'fiancee', 'fiancé', 'fiancée', 'spouse']);
 
+/** The end of a clause: of the text, at a stop or a comma, or before a conjunction. */
+const CLAUSE_END = '(?=$|[,;:]| (?:and|but|so|who|which) )';
+/** A time said after a status: "now", "last year", "since 2019", "for two years", "in May", "three years ago". */
+const STATUS_TIME = String.raw`(?:now|again|recently|today|this year|last (?:year|month|week|summer|winter|spring|autumn|fall)|(?:since|in|for) [\p{L}\p{N}]+(?: [\p{L}\p{N}]+)?|[\p{L}\p{N}]+ (?:years?|months?|weeks?) ago)`;
+/** The partner said after a status: "to Sam", "with their high school sweetheart". */
+const STATUS_PARTNER = String.raw`(?:to|with) [\p{L}\p{N}'-]+(?: [\p{L}\p{N}'-]+){0,3}`;
+
+/**
+ * "the user <said>" a relationship status: `said` ends the clause, or is followed only by a time
+ * or the partner. "is engaged in a research project", "is single-handedly running the shop", "is
+ * separated from the team" are no statuses.
+ */
+function statusPattern(said: string): RegExp {
+  return new RegExp(`^the user ${said}(?: ${STATUS_TIME}| ${STATUS_PARTNER})?${CLAUSE_END}`, 'u');
+}
+
 /**
  * Relationship statuses, each a side of having a partner: "is single", "broke up with their
- * boyfriend" ↔ "is married", "is dating Sam". On the default exclusive topic `relationship` the
- * topic's rule governs them; where `relationship` is not exclusive, or the extractor filed one
- * elsewhere, "is single" ends "has a boyfriend" by this slot.
+ * boyfriend" ↔ "is married", "is dating Sam". A status ends its clause ({@link statusPattern});
+ * a break-up is one with a partner ({@link PARTNER}), not with "their band" or "their business
+ * partner". On the default exclusive topic `relationship` the topic's rule governs them; where
+ * `relationship` is not exclusive, or the extractor filed one elsewhere, "is single" ends "has a
+ * boyfriend" by this slot.
  */
 const STATUSES: readonly [RegExp, 1 | -1][] = [
-  [/^the user (?:is|has been|is now) (?:single|divorced|separated|widowed|a widow|a widower)\b/u, -1],
-  [/^the user (?:broke|split|has broken|has split) up with (?:their|his|her) /u, -1],
-  [/^the user (?:is|got|has got|is now) (?:married|engaged|in a relationship)\b/u, 1],
+  [statusPattern('(?:is|has been|is now) (?:single|divorced|separated|widowed|a widow|a widower)'), -1],
+  [statusPattern(`(?:broke|split|has broken|has split) up with (?:their|his|her) (?:long-term |longtime |long-distance )?(?:${[...PARTNER].join('|')})`), -1],
+  [statusPattern('(?:is|got|has got|is now) (?:married|engaged|in a relationship)'), 1],
   [/^the user is dating /u, 1],
 ];
 
 /** Nouns any plan is: "trip", "holiday". */
 const PLAN_NOUNS = new Set(['trip', 'trips', 'plan', 'plans', 'holiday', 'holidays', 'vacation', 'journey', 'visit']);
-
-/** One form of a word: "olives" and "olive", "smokes", "smoking" and "smoke", "running" and "runs". */
-function stem(word: string): string {
-  let w = word;
-  if (w.length >= 5 && w.endsWith('ing')) {
-    w = w.slice(0, -3);
-    return /([b-df-hj-np-tv-z])\1$/u.test(w) ? w.slice(0, -1) : w;
-  }
-  if (w.length > 4 && w.endsWith('ies')) return `${w.slice(0, -3)}y`;
-  if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
-  if (w.length > 3 && w.endsWith('e')) w = w.slice(0, -1);
-  return w;
-}
 
 /** The base form of a third-person verb phrase: "plays" → "play", "goes to" → "go to", "has" → "have", "is into" → "be into". */
 function baseForm(phrase: string): string {
@@ -279,6 +285,15 @@ function verbOf(said: string, table: readonly Verb[]): Verb | undefined {
   return table.find((verb) => said === verb.phrase || said.startsWith(`${verb.phrase} `));
 }
 
+/**
+ * What follows "is over" when it says no dislike: a number ("over 40", "over forty", "over six
+ * feet tall"), a measure or an idiom ("over the age of 18", "over the moon", "over the top", "over
+ * the limit"), or a pronoun that names nothing ("over it"). "is over true crime", "is over their
+ * ex" read as dislikes.
+ */
+const NOT_OVER =
+  /^ (?:\d|(?:a |one |two |three |four |five |six |seven |eight |nine |ten )?(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|half|dozen)\b|the (?:moon|age|top|limit|hill|hump|worst)\b|(?:here|there|it|this|that|them|you)$)/u;
+
 /** The slot of "the user <said>" (lower-cased, no final stop), reading past adverbs and flips. */
 function readSaid(said: string, opening: readonly Verb[] = THIRD_PERSON): Slot | undefined {
   let text = said;
@@ -297,6 +312,8 @@ function readSaid(said: string, opening: readonly Verb[] = THIRD_PERSON): Slot |
   if (verb === undefined) return undefined;
   // "stopped by the shop", "stopped off in Leeds": a visit, no stop.
   if (verb.polarity === -1 && /^(?:stopped|has stopped|is stopping) (?:by|at|off|in|over)\b/u.test(text)) return undefined;
+  // "is over 40", "is over the moon", "is over six feet tall": no dislike (NOT_OVER).
+  if (verb.phrase === 'is over' && NOT_OVER.test(text.slice('is over'.length))) return undefined;
   const polarity = (flip ? -verb.polarity : verb.polarity) as 1 | -1;
   const about = aboutOf(text.slice(verb.phrase.length), verb, polarity);
   return about === '' ? undefined : { kind: verb.kind, about, polarity };

@@ -245,3 +245,33 @@ describe('slots (changes of mind on every topic)', () => {
     expect(after).toEqual(expected);
   });
 });
+
+describe('relationship statuses and "is over" read only what they say (review defects)', () => {
+  const changes = (later: string, earlier: string) => changesMind({ topic: 'event', content: later }, { topic: 'hobby', content: earlier }, new Set(['diet']));
+  it('reads a relationship status only where it ends its clause or a time or the partner follows, and a break-up only with a partner', () => {
+    // A status word that ends the clause, or is followed by a time or the partner, is a status: each of these ends the other side.
+    const statuses = ['The user is single now.', 'The user is divorced since 2019.', 'The user broke up with their boyfriend.', 'The user split up with their long-term girlfriend.'];
+    const couples = ['The user got married last year.', 'The user is engaged to Sam.', 'The user is married to their high school sweetheart.', 'The user is in a relationship.'];
+    for (const single of statuses) for (const couple of couples) expect([changes(single, couple), changes(couple, single)], `'${single}' / '${couple}'`).toEqual([true, true]);
+    // The same words about something else are no status: they end neither side.
+    const others = [
+      'The user is engaged in a research project.',
+      'The user is single-handedly running the shop.',
+      'The user is separated from the rest of the team.',
+      'The user split up with their band.',
+      'The user broke up with their business partner.',
+    ];
+    for (const other of others) for (const side of [...statuses, ...couples]) expect(changes(other, side), `'${other}' after '${side}'`).toBe(false);
+  });
+
+  it('reads "is over" as a dislike only before what the user is over, never before a number or "the moon"', () => {
+    for (const content of ['The user is over 40.', 'The user is over the moon about the new job.', 'The user is over forty.', 'The user is over six feet tall.', 'The user is over the age of 18.']) {
+      expect(slotOf({ topic: 'preference', content }), content).toBeUndefined();
+    }
+    expect(changes('The user is over the moon about the new job.', 'The user loves the new job.')).toBe(false);
+    for (const content of ['The user is over true crime.', 'The user is over football.', 'The user is over their ex.', 'The user is over the gym.']) {
+      expect(slotOf({ topic: 'preference', content })?.polarity, content).toBe(-1);
+    }
+    expect(changes('The user is over true crime.', 'The user loves true crime podcasts.')).toBe(true);
+  });
+});
