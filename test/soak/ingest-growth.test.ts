@@ -22,11 +22,15 @@ import { createTestMemory } from '../helpers/memory';
 const PLACES = ['Lisbon', 'the lake', 'my parents', 'the market', 'Kyoto', 'the gym', 'my office', 'the coast'];
 const PASTIMES = ['pottery', 'chess', 'the violin', 'sourdough', 'climbing', 'Spanish', 'watercolours', 'running'];
 
-/** `n` turns of a chat, a share `facts` of them (spread evenly) stating a new fact of their own. */
+/**
+ * `n` turns of a chat, a share `facts` of them (spread evenly) stating a new fact of their own; the
+ * others personal (an episode) with no fact the reader reads ("On day 5 I went to …" is now read
+ * as an event, which would change the workload this measures).
+ */
 function conversation(n: number, facts: number): ChatMessage[] {
   return Array.from({ length: n }, (_, i) => ({
     role: 'user' as const,
-    content: Math.floor((i + 1) * facts) > Math.floor(i * facts) ? `I love my dog number ${i}.` : `On day ${i} I went to ${PLACES[i % 8]} and practised ${PASTIMES[(i >> 3) % 8]} with my friend number ${i % 37}.`,
+    content: Math.floor((i + 1) * facts) > Math.floor(i * facts) ? `I love my dog number ${i}.` : `So on day ${i} me and my friend number ${i % 37} went to ${PLACES[i % 8]} and practised ${PASTIMES[(i >> 3) % 8]}.`,
   }));
 }
 
