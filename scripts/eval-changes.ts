@@ -15,14 +15,13 @@
  * - `other`: the slots would change the mind, but the store still presents the old value.
  * `--all` prints the applied changes too. Prints a count per class at the end.
  */
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { changesMind, slotOf } from '../src/consolidate/slot';
 import { speechCandidates } from '../src/extract/speech/extractor';
-import { createMemory, EXCLUSIVE_TOPICS, type MemoryRecord } from '../src/index';
+import { EXCLUSIVE_TOPICS, type MemoryRecord } from '../src/index';
 import { CONVERSATIONS } from '../test/conversations/index';
-import { expectedStores, splitFact, userTurns, type Conversation } from '../test/conversations/suite';
-import { ingestSession } from './eval-conversations';
-import { changeApplied, contentWords, coverage, factSlots, MATCH_SHARE, scoreStore, type Expected, type Item } from './eval-conversations-score';
+import { splitFact, type Conversation } from '../test/conversations/suite';
+import { ingestSession, openConversation } from './eval-conversations';
+import { changeApplied, contentWords, coverage, factSlots, MATCH_SHARE, scoreStore, type Item } from './eval-conversations-score';
 
 const EXCLUSIVE: ReadonlySet<string> = new Set(EXCLUSIVE_TOPICS);
 const USER = 'user';
@@ -60,20 +59,15 @@ function classify(newFacts: readonly Fact[], oldFacts: readonly Fact[], staleFac
 }
 
 async function run(conversation: Conversation, counts: Map<string, number>, all: boolean): Promise<void> {
-  let now = 0;
-  const memory = await createMemory({ name: `changes-${conversation.id}`, indexedDB: new IDBFactory(), IDBKeyRange, worker: 'off', clock: () => now });
-  const turns = userTurns(conversation);
-  const turnInfo = new Map(turns.map((turn) => [turn.id, { states: turn.states, instruction: turn.instruction }]));
-  const facts = Object.entries(conversation.facts).map(([id, fact]) => ({ id, ...splitFact(fact) }));
-  const stores = expectedStores(conversation);
+  const { memory, clock, turns, stores, expectedAfter } = await openConversation(conversation, 'changes');
   const readAt = new Map<string, number>();
   for (const s of conversation.sessions.keys()) {
     for (const [id, at] of await ingestSession(memory, conversation, s, (at) => {
-      now = at;
+      clock.now = at;
     }))
       readAt.set(id, at);
     const store = stores[s]!;
-    const expected: Expected = { facts, current: new Set(store.current), superseded: new Set(store.superseded), turns: turnInfo };
+    const expected = expectedAfter(s);
     const records: MemoryRecord[] = await memory.list({ userId: USER });
     const items: Item[] = records.map((m) => ({ id: m.id, topic: m.topic, content: m.content, sources: m.sources.map((source) => source.id) }));
     const scored = scoreStore(items, expected, 'loose');

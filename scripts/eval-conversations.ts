@@ -92,22 +92,32 @@ export async function ingestSession(memory: Memory, conversation: Conversation, 
   return read;
 }
 
-/** Runs one conversation and adds what it measured to `tally`; `log` gets the verbose lines. */
-export async function runConversation(conversation: Conversation, tally: Tally, log?: (line: string) => void): Promise<void> {
-  let now = 0;
-  const memory = await createMemory({ name: `conversation-${conversation.id}`, indexedDB: new IDBFactory(), IDBKeyRange, worker: 'off', clock: () => now });
+/**
+ * A fresh memory for one conversation (on its own clock, which `ingestSession` sets), its user
+ * turns, the expected stores, and what a store should hold after session `s` (`expectedAfter`).
+ */
+export async function openConversation(conversation: Conversation, name: string) {
+  const clock = { now: 0 };
+  const memory = await createMemory({ name: `${name}-${conversation.id}`, indexedDB: new IDBFactory(), IDBKeyRange, worker: 'off', clock: () => clock.now });
   const turns = userTurns(conversation);
   const turnInfo = new Map(turns.map((turn) => [turn.id, { states: turn.states, instruction: turn.instruction }]));
   const facts = Object.entries(conversation.facts).map(([id, fact]) => ({ id, ...splitFact(fact) }));
   const stores = expectedStores(conversation);
+  const expectedAfter = (s: number): Expected => ({ facts, current: new Set(stores[s]!.current), superseded: new Set(stores[s]!.superseded), turns: turnInfo });
+  return { memory, clock, turns, stores, expectedAfter };
+}
+
+/** Runs one conversation and adds what it measured to `tally`; `log` gets the verbose lines. */
+export async function runConversation(conversation: Conversation, tally: Tally, log?: (line: string) => void): Promise<void> {
+  const { memory, clock, turns, stores, expectedAfter } = await openConversation(conversation, 'conversation');
   tally.conversations++;
   tally.userTurns += turns.length;
   for (const [s, session] of conversation.sessions.entries()) {
     await ingestSession(memory, conversation, s, (at) => {
-      now = at;
+      clock.now = at;
     });
     const store = stores[s]!;
-    const expected: Expected = { facts, current: new Set(store.current), superseded: new Set(store.superseded), turns: turnInfo };
+    const expected = expectedAfter(s);
     const items = (await memory.list({ userId: USER })).map(asItem);
     const byMode = { strict: scoreStore(items, expected, 'strict'), loose: scoreStore(items, expected, 'loose') };
     tally.checks++;
@@ -131,7 +141,7 @@ export async function runConversation(conversation: Conversation, tally: Tally, 
       else log?.(`  ${where}: change not applied: ${conversation.facts[change[0]]} → ${conversation.facts[change[1]]}`);
     }
     const scoredOf = new Map(byMode.loose.map((scored) => [scored.item.id, scored]));
-    now += TURN_MS;
+    clock.now += TURN_MS;
     for (const question of session.questions) {
       const retrieved = await memory.retrieve(question.question, { userId: USER });
       const hits = retrieved.map((hit) => scoredOf.get(hit.memory.id) ?? ({ item: asItem(hit.memory), verdict: 'noise', presents: [], instruction: false } satisfies Scored));
