@@ -81,21 +81,33 @@ function claimOf(record: MemoryRecord): string {
   return sameClaimKey(record);
 }
 
-/** Every source id behind each claim among `records`: a record is supported when one of its remaining sources is there. */
-function supportByClaim(records: readonly MemoryRecord[]): Map<string, Set<string>> {
+/** Which source ids are behind a claim: every source of the records holding it ({@link supportByClaim}). */
+type Support = (claim: string) => ReadonlySet<string> | undefined;
+
+/**
+ * Every source id behind each claim among `records`, gathered for a claim when it is first
+ * asked: a record is supported when one of its remaining sources is there. Only the claims of
+ * the records an erasure retires or redacts are asked, and a long line's versions hold
+ * thousands of sources each.
+ */
+function supportByClaim(records: readonly MemoryRecord[]): Support {
+  const byClaim = groupBy(records, claimOf);
   const support = new Map<string, Set<string>>();
-  for (const record of records) {
-    const claim = claimOf(record);
-    const ids = support.get(claim) ?? new Set<string>();
-    for (const source of record.sources) ids.add(source.id);
-    support.set(claim, ids);
-  }
-  return support;
+  return (claim) => {
+    let ids = support.get(claim);
+    if (ids === undefined && byClaim.has(claim)) {
+      ids = new Set();
+      for (const record of byClaim.get(claim)!) for (const source of record.sources) ids.add(source.id);
+      support.set(claim, ids);
+    }
+    return ids;
+  };
 }
 
 /** Whether every one of a record's source ids is revoked (and it has any). */
-function onlyRevoked(ids: ReadonlySet<string>, revoked: ReadonlySet<string>): boolean {
-  return ids.size > 0 && [...ids].every((id) => revoked.has(id));
+function onlyRevoked({ sources }: MemoryRecord, revoked: ReadonlySet<string>): boolean {
+  // Stops at the first remaining source, usually the first: a long line's tombstones hold thousands.
+  return sources.length > 0 && sources.every((source) => revoked.has(source.id));
 }
 
 /** The revoked sources for a reason: the id, or the first few and how many more. */
@@ -136,8 +148,8 @@ function replacementFor(old: MemoryRecord, rebuilt: readonly MemoryRecord[], { r
  * their text) and must go. When unsure (a refused candidate, a rewriting decider) this says no:
  * redacting a tombstone loses nothing live.
  */
-function isSupported(record: MemoryRecord, support: ReadonlyMap<string, ReadonlySet<string>>, revoked: ReadonlySet<string>): boolean {
-  const ids = support.get(claimOf(record));
+function isSupported(record: MemoryRecord, support: Support, revoked: ReadonlySet<string>): boolean {
+  const ids = support(claimOf(record));
   // In order: the oldest source of a line of memories is usually behind the replayed ones too.
   return ids !== undefined && record.sources.some((source) => !revoked.has(source.id) && ids.has(source.id));
 }
@@ -173,7 +185,7 @@ interface Context extends Readonly<ErasureInput> {
   /** Whether a reason quotes forgotten text (a forget's spans or contents). */
   quotesForgotten: (text: string) => boolean;
   /** {@link supportByClaim} of the replay. */
-  support: ReadonlyMap<string, ReadonlySet<string>>;
+  support: Support;
   sourceIdsOf: (record: MemoryRecord) => ReadonlySet<string>;
 }
 
@@ -336,15 +348,14 @@ function matchReplay({ replayed, all, current, revoked, newId, sourceIdsOf }: Co
 
 /** Stale active memories: erased when `s` was their only source, else superseded by their rebuilt version. */
 function retireStale(context: Context, { stale, rebuilt }: Matched): { written: Written; rebuilds: ReadonlyMap<string, string> } {
-  const { revoked, now, support, sourceIdsOf, blanks, cause } = context;
+  const { revoked, now, support, blanks, cause } = context;
   const writes = new Map<string, MemoryRecord>();
   const redacted: string[] = [];
   const erased: string[] = [];
   const regenerated: ForgetReport['regenerated'] = [];
   const rebuilds = new Map<string, string>();
   for (const record of stale) {
-    const ids = sourceIdsOf(record);
-    if (onlyRevoked(ids, revoked) || context.forgotten?.ids.has(record.id)) {
+    if (onlyRevoked(record, revoked) || context.forgotten?.ids.has(record.id)) {
       erased.push(record.id);
       writes.set(record.id, erase(record, blanks, context.now, context.erasedReason));
       redacted.push(record.id);
@@ -352,7 +363,7 @@ function retireStale(context: Context, { stale, rebuilt }: Matched): { written: 
     }
     const replacement = replacementFor(record, rebuilt, context);
     if (replacement && !rebuilds.has(replacement.id)) rebuilds.set(replacement.id, record.id);
-    const keepText = !context.forgottenText(record) && (![...ids].some((id) => revoked.has(id)) || isSupported(record, support, revoked));
+    const keepText = !context.forgottenText(record) && (!record.sources.some((source) => revoked.has(source.id)) || isSupported(record, support, revoked));
     if (!keepText) redacted.push(record.id);
     regenerated.push({ from: record.id, to: replacement?.id ?? null });
     const base = keepText ? { ...record, sources: redactSources(record.sources, blanks) } : blankText(record, blanks);
@@ -437,15 +448,14 @@ function relinkKept({ all }: Context, { stale, kept, idOf }: Matched, written: W
  * text only it produced, and report where their lineage now ends.
  */
 function redactTombstones(context: Context, written: Written): Written {
-  const { revoked, support, touched, current, sourceIdsOf, blanks } = context;
+  const { revoked, support, touched, current, blanks } = context;
   const writes = new Map(written.writes);
   const redacted: string[] = [];
   const erased: string[] = [];
   const regenerated: ForgetReport['regenerated'] = [];
   for (const record of touched) {
     if (writes.has(record.id) || record.invalidatedAt === undefined) continue;
-    const ids = sourceIdsOf(record);
-    if (onlyRevoked(ids, revoked) || context.forgotten?.ids.has(record.id)) {
+    if (onlyRevoked(record, revoked) || context.forgotten?.ids.has(record.id)) {
       redacted.push(record.id);
       // Forgotten before (forgetSource is idempotent): nothing to write, nothing to report.
       if (isErased(record, blanks)) continue;

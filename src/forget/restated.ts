@@ -47,10 +47,14 @@ const bySources = (sourceIds: ReadonlySet<string>) => (entry: HistoryEntry) => e
 
 /** Whether the record's strongest trust is the same without the sources: a source of at least theirs came before them. */
 function trustKept(record: MemoryRecord, sourceIds: ReadonlySet<string>, trust: Trust): boolean {
-  const first = record.sources.findIndex((source) => sourceIds.has(source.id));
-  if (first < 0) return true;
-  const theirs = Math.max(...record.sources.filter((source) => sourceIds.has(source.id)).map((source) => trust[source.type]));
-  return record.sources.slice(0, first).some((source) => trust[source.type] >= theirs);
+  // One pass: a long line's memories hold thousands of sources.
+  let before = -Infinity;
+  let theirs = -Infinity;
+  for (const source of record.sources) {
+    if (sourceIds.has(source.id)) theirs = Math.max(theirs, trust[source.type]);
+    else if (theirs === -Infinity) before = Math.max(before, trust[source.type]);
+  }
+  return theirs === -Infinity || before >= theirs;
 }
 
 /**

@@ -116,18 +116,20 @@ export function sharedReads(db: EngramDatabase): ListReads {
   const direct = directReads(db);
   const lineage = new Map<string, Promise<LineageRow[]>>();
   const events = new Map<string, Promise<EventRow[]>>();
-  const owners = { lineage: new Map<string, Promise<LineageRow[]>>(), events: new Map<string, Promise<EventRow[]>>() };
+  // An owner's whole table, read once, and grouped once by chain or memory: a hydration after it asks for each of its chains.
+  const owners = { lineage: new Map<string, Promise<Map<string, LineageRow[]>>>(), events: new Map<string, Promise<Map<string, EventRow[]>>>() };
   const once = <T>(memo: Map<string, Promise<T>>, key: string, read: () => Promise<T>): Promise<T> => memo.get(key) ?? memo.set(key, read()).get(key)!;
   /** The rows of `key` in the owners' tables read so far; undefined when none of them holds one. */
-  const fromOwners = async <T>(read: ReadonlyMap<string, Promise<T[]>>, hit: (row: T) => boolean): Promise<T[] | undefined> => {
-    const rows = (await Promise.all(read.values())).flat().filter(hit);
+  const fromOwners = async <T>(read: ReadonlyMap<string, Promise<ReadonlyMap<string, T[]>>>, key: string): Promise<T[] | undefined> => {
+    const rows = (await Promise.all(read.values())).flatMap((groups) => groups.get(key) ?? []);
     return rows.length ? rows : undefined;
   };
+  const ownerKey = (userId: string, appName: string) => JSON.stringify([userId, appName]);
   return {
-    chain: (chain) => once(lineage, chain, async () => (await fromOwners(owners.lineage, (row) => row.chain === chain)) ?? direct.chain(chain, Number.MAX_SAFE_INTEGER)),
-    events: (memoryId) => once(events, memoryId, async () => (await fromOwners(owners.events, (row) => row.memoryId === memoryId)) ?? direct.events(memoryId)),
-    ownerLineage: (userId, appName) => once(owners.lineage, JSON.stringify([userId, appName]), () => direct.ownerLineage(userId, appName)),
-    ownerEvents: (userId, appName) => once(owners.events, JSON.stringify([userId, appName]), () => direct.ownerEvents(userId, appName)),
+    chain: (chain) => once(lineage, chain, async () => (await fromOwners(owners.lineage, chain)) ?? direct.chain(chain, Number.MAX_SAFE_INTEGER)),
+    events: (memoryId) => once(events, memoryId, async () => (await fromOwners(owners.events, memoryId)) ?? direct.events(memoryId)),
+    ownerLineage: async (userId, appName) => [...(await once(owners.lineage, ownerKey(userId, appName), async () => groupBy(await direct.ownerLineage(userId, appName), (row) => row.chain))).values()].flat(),
+    ownerEvents: async (userId, appName) => [...(await once(owners.events, ownerKey(userId, appName), async () => groupBy(await direct.ownerEvents(userId, appName), (row) => row.memoryId))).values()].flat(),
   };
 }
 
