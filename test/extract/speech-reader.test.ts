@@ -225,6 +225,17 @@ describe('the speech reader: known misreads (issue 43)', () => {
     expect(read('I ran my first marathon last week.')).toEqual(['event: The user ran their first marathon in the week of 1 May 2023.']);
   });
 
+  it('keeps a dated outing whose words name no everyday thing: the day alone makes no remark passing (LoCoMo turns)', () => {
+    const cases: readonly [string, string[]][] = [
+      ['I went to a pride parade last Friday and it was awesome.', ['event: The user went to a pride parade on 5 May 2023.']],
+      ['I went to a castle during my trip to the UK last Friday!', ['event: The user went to a castle during their trip to the UK on 5 May 2023.']],
+      ['We went to a jazz festival yesterday.', ['event: The user and others went to a jazz festival on 7 May 2023.']],
+      ['I made soup tonight.', []],
+      ['I slept badly last night.', []],
+    ];
+    for (const [message, facts] of cases) expect(read(message), message).toEqual(facts);
+  });
+
   it('reads a condition with its type ("type 1 diabetic")', () => {
     expect(read("I'm type 1 diabetic.")).toEqual(['health: The user is type 1 diabetic.']);
     expect(read('im a type 2 diabetic')).toEqual(['health: The user is type 2 diabetic.']);
