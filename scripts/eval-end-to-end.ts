@@ -7,7 +7,13 @@
  * whose sources include an evidence turn. Beside the default pipeline, in the same run: the same
  * without the semantic channel (`semantic: false`, the gain of WordNet), every
  * turn stored verbatim with `remember()`, and BM25 over the raw turns of the same speaker(s).
+ *
+ * `--dump <file>` runs the default pipeline alone and writes, per question, its evidence, the rank
+ * of the first hit that cites it (0: none in the top 10), the facts (not episodes) each of its
+ * evidence turns left active and the sources of the top 10, one JSON line a question: diff two dumps to see which turns lost
+ * their hit between two commits.
  */
+import { writeFileSync } from 'node:fs';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { createMemory, ValidationError, type Memory, type MemoryOptions, type MemoryRecord } from '../src/index';
 import { isEpisode } from '../src/episode/episode';
@@ -46,6 +52,8 @@ const PIPELINES: Pipeline[] = [
 interface Measured {
   name: string;
   ranked: string[][][];
+  /** Per question, in the order of `ranked`: the active facts of each of its evidence turns. */
+  evidenceFacts: Record<string, string[]>[];
   turns: number;
   /** Turns whose id is a source of an active memory at the end. */
   yielded: number;
@@ -76,10 +84,13 @@ async function runPipeline(pipeline: Pipeline, conversation: TurnConversation, i
   into.annotatedYielded += [...conversation.annotated].filter((id) => backed.has(id)).length;
   into.memories += active.length;
   into.episodes += active.filter(isEpisode).length;
+  const factsOf = new Map<string, string[]>();
+  for (const fact of active.filter((record) => !isEpisode(record))) for (const id of sourceIds(fact)) factsOf.set(id, [...(factsOf.get(id) ?? []), fact.content]);
   now = conversation.turns.at(-1)!.at + 60_000;
   for (const question of conversation.questions) {
     const lists = await Promise.all(question.speakers.map(async (userId) => (await memory.retrieve(question.question, { userId, appName: conversation.id, k: K })).map((hit) => ({ item: sourceIds(hit.memory), score: hit.score }))));
     into.ranked.push(mergeByScore(lists, K));
+    into.evidenceFacts.push(Object.fromEntries(question.evidence.map((id) => [id, factsOf.get(id) ?? []])));
   }
   await memory.close();
 }
@@ -104,6 +115,16 @@ function bm25Ranked(conversation: TurnConversation, questions: readonly SpeakerQ
   );
 }
 
+/** One JSON line per question: its conversation, text, evidence, first hit's rank (0: none), the evidence turns' facts and the top 10's sources. */
+function writeDump(file: string, conversations: readonly TurnConversation[], run: Measured): void {
+  const questions = conversations.flatMap((conversation) => conversation.questions.map((question) => ({ conversation: conversation.id, question })));
+  const lines = questions.map(({ conversation, question }, i) => {
+    const rank = run.ranked[i]!.findIndex((sources) => sources.some((id) => question.evidence.includes(id))) + 1;
+    return JSON.stringify({ conversation, question: question.question, evidence: question.evidence, rank, facts: run.evidenceFacts[i], top: run.ranked[i] });
+  });
+  writeFileSync(file, `${lines.join('\n')}\n`);
+}
+
 const pct = (part: number, whole: number) => `${((100 * part) / whole).toFixed(1)}%`;
 
 function row(cells: readonly string[], widths: readonly number[]): string {
@@ -111,11 +132,13 @@ function row(cells: readonly string[], widths: readonly number[]): string {
 }
 
 /** Runs the end-to-end eval on the split at `path` and prints its figures. */
-export async function runEndToEnd(path: string): Promise<void> {
+export async function runEndToEnd(path: string, dump?: string): Promise<void> {
   const conversations = await loadTurns(path);
   const evidence = conversations.flatMap((conversation) => conversation.questions.map((question) => question.evidence));
-  const measured: Measured[] = PIPELINES.map((pipeline) => ({ name: pipeline.name, ranked: [], turns: 0, yielded: 0, annotated: 0, annotatedYielded: 0, memories: 0, episodes: 0, writeMs: 0 }));
-  for (const conversation of conversations) for (const [i, pipeline] of PIPELINES.entries()) await runPipeline(pipeline, conversation, measured[i]!);
+  const pipelines = dump === undefined ? PIPELINES : PIPELINES.slice(0, 1);
+  const measured: Measured[] = pipelines.map((pipeline) => ({ name: pipeline.name, ranked: [], evidenceFacts: [], turns: 0, yielded: 0, annotated: 0, annotatedYielded: 0, memories: 0, episodes: 0, writeMs: 0 }));
+  for (const conversation of conversations) for (const [i, pipeline] of pipelines.entries()) await runPipeline(pipeline, conversation, measured[i]!);
+  if (dump !== undefined) writeDump(dump, conversations, measured[0]!);
   const bm25 = conversations.flatMap((conversation) => bm25Ranked(conversation, conversation.questions));
   const turns = measured[0]!.turns;
   const widths = [40, 6, 6, 6];

@@ -6,7 +6,8 @@
  * an evidence turn) for engram's default retrieval, engram with the relevance weight only, and
  * a BM25 baseline over the same facts computed in this run; per category too; and the write
  * and retrieve cost per item. Store: fake-indexeddb, compute in-process.
- * `--end-to-end` runs the whole pipeline on the raw turns instead (./eval-end-to-end.ts);
+ * `--end-to-end` runs the whole pipeline on the raw turns instead (./eval-end-to-end.ts; with
+ * `--dump <file>` the default pipeline alone, its per-question hits written to the file);
  * `--conversations` the conversation suite of test/conversations (./eval-conversations.ts);
  * `--semantic` scores the semantic pairs instead (./eval-semantic.ts).
  */
@@ -118,7 +119,13 @@ function report(run: Run): void {
   console.log('store on fake-indexeddb, compute in-process: costs are Node figures, not browser ones.');
 }
 
+/** The file after `--dump`, if any. */
+function dumpPath(): string | undefined {
+  const at = process.argv.indexOf('--dump');
+  return at < 0 ? undefined : process.argv[at + 1];
+}
+
 if (process.argv.includes('--conversations')) await runConversations(process.argv.includes('--verbose'));
 else if (process.argv.includes('--semantic')) await runSemantic();
-else if (process.argv.includes('--end-to-end')) await runEndToEnd(DATA).catch(exitOnDataError);
+else if (process.argv.includes('--end-to-end')) await runEndToEnd(DATA, dumpPath()).catch(exitOnDataError);
 else report(await evaluate(await loadLocomo(DATA).catch(exitOnDataError)));

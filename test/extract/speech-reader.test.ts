@@ -11,6 +11,11 @@ import { SPOKEN_AT } from './speech/corpus';
 
 const read = (message: string) => speechCandidates(message, SPOKEN_AT).map((fact) => `${fact.topic}: ${fact.content}`);
 
+/** Checks each message reads as the facts beside it (none: nothing). */
+function expectReads(cases: readonly (readonly [string, readonly string[]])[]): void {
+  for (const [message, facts] of cases) expect(read(message), message).toEqual(facts);
+}
+
 describe('the speech reader: topics', () => {
   it("files what the words are about under its topic, not under the construction's default (pets, diet)", () => {
     expect(read("I've got a beagle.")).toEqual(['pets: The user has a beagle.']);
@@ -109,6 +114,34 @@ describe('the speech reader: more ordinary constructions and hedges', () => {
     expect(hedged!.confidence).toBeLessThan(plain!.confidence);
     expect(read("I'd say I'm a night owl.")).toEqual(['preference: The user is a night owl.']);
     expect(read('I may be late.')).toEqual([]);
+  });
+});
+
+describe('the speech reader: hedges of certainty, reasons before a request, objects that end well', () => {
+  it('reads past "fairly sure", "quite sure", "I\'m almost certain that" at a lower confidence, and "I\'m sure I\'m fine" is nothing', () => {
+    const [plain] = speechCandidates("I'm allergic to penicillin.", SPOKEN_AT);
+    for (const message of ["fairly sure I'm allergic to penicillin", "quite sure i'm allergic to penicillin", "I'm almost certain that I'm allergic to penicillin.", "I am pretty sure I'm allergic to penicillin."]) {
+      const facts = speechCandidates(message, SPOKEN_AT);
+      expect(
+        facts.map((fact) => fact.content),
+        message,
+      ).toEqual([plain!.content]);
+      expect(facts[0]!.confidence, message).toBeLessThan(plain!.confidence);
+    }
+    expect(read("I'm sure I'm fine.")).toEqual([]);
+  });
+
+  it('reads the reason a user gives before a question or request ("since im gluten free, any …?")', () => {
+    expectReads([
+      ['since im gluten free, any pasta recommendations?', ['allergy: The user is gluten free.']],
+      ["because i'm allergic to nuts, can you check this recipe?", ['allergy: The user is allergic to nuts.']],
+      ['since my wife is vegan, what can we cook?', ["family: The user's wife is vegan."]],
+      ['since when do you care?', []],
+    ]);
+  });
+
+  it('ends no object on a word that needs one after it ("help from their.")', () => {
+    expect(read('we had some money problems and had to rely on outside help from our auntie.')).toEqual(['event: The user and others had some money problems and had to rely on outside help.']);
   });
 });
 
@@ -223,6 +256,16 @@ describe('the speech reader: known misreads (issue 43)', () => {
     expect(read('I forgot my umbrella yesterday.')).toEqual([]);
     expect(read('I got my first tattoo today!')).toEqual(['event: The user got their first tattoo on 8 May 2023.']);
     expect(read('I ran my first marathon last week.')).toEqual(['event: The user ran their first marathon in the week of 1 May 2023.']);
+  });
+
+  it('keeps a dated outing whose words name no everyday thing: the day alone makes no remark passing (LoCoMo turns)', () => {
+    expectReads([
+      ['I went to a pride parade last Friday and it was awesome.', ['event: The user went to a pride parade on 5 May 2023.']],
+      ['I went to a castle during my trip to the UK last Friday!', ['event: The user went to a castle during their trip to the UK on 5 May 2023.']],
+      ['We went to a jazz festival yesterday.', ['event: The user and others went to a jazz festival on 7 May 2023.']],
+      ['I made soup tonight.', []],
+      ['I slept badly last night.', []],
+    ]);
   });
 
   it('reads a condition with its type ("type 1 diabetic")', () => {

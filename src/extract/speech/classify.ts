@@ -127,15 +127,32 @@ export function modelOf(counts: TopicCounts): TopicModel {
 /** Heads of a fact that say a habit or state began or ended ("stopped drinking coffee"): a change of mind is never passing. */
 const CHANGES: ReadonlySet<string> = new Set(['^stopped', '^quit', '^started', '^began', '^gave', '^switched', '^no', '^used']);
 
+/** Words of grammar: they say how a fact is put, not whether what it tells lasts. */
+const FUNCTION_WORDS: ReadonlySet<string> = new Set(
+  'a an the some any this that these those my your his her its our their them they it and or but so to of in on at for from with by about into as is are was were be been has have had do did not no'.split(' '),
+);
+
+/** The log-odds a word needs for `none` over the kept class to count as a sign of a passing remark: seen at least twice as often with one. */
+const PASSING_SIGN = Math.log(2);
+
 /**
  * Whether a fact the reader wrote under the class `kept` is a passing remark rather than a
  * durable fact: `none` against `kept` on the words either was seen with (a word seen with neither
  * says nothing of this choice, and would only favour the class with fewer words in training),
- * `kept` given the model's keep margin.
+ * `kept` given the model's keep margin. Weighed only when the fact names an everyday thing (a
+ * meal, a chore, the commute), or is of the same day and has a word of its own the model saw
+ * with passing remarks ("slept badly"): when it happened alone makes no remark passing. The
+ * prior and the words of grammar had dropped every dated event whose words the model never saw
+ * ("went to a pride parade on 11 August 2023").
  */
 function passing(model: TopicModel, features: readonly string[], kept: number): boolean {
   const none = model.classes.indexOf('none');
-  if (none < 0 || kept < 0 || !(features.includes('@everyday') || features.includes('@day'))) return false;
+  if (none < 0 || kept < 0) return false;
+  const signed = (feature: string) => {
+    const row = model.logp.get(feature);
+    return row !== undefined && /^[\p{L}\p{N}]+$/u.test(feature) && !FUNCTION_WORDS.has(feature) && row[none]! - row[kept]! >= PASSING_SIGN;
+  };
+  if (!features.includes('@everyday') && !(features.includes('@day') && features.some(signed))) return false;
   let odds = model.prior[none]! - model.prior[kept]!;
   for (const feature of features) {
     const row = model.logp.get(feature);

@@ -43,7 +43,8 @@ export interface Phrase {
 
 const NEW_SUBJECT = new Set(['i', "i'm", "i've", "i'll", "i'd", 'we', "we're", "we've"]);
 const PRONOUNS: Readonly<Record<string, string>> = { my: 'their', me: 'them', myself: 'themselves', mine: 'theirs', i: 'they', "i'm": "they're", im: "they're", "i've": "they've", our: 'their', us: 'them' };
-const TRAILING = new Set(['and', 'or', 'to', 'with', 'the', 'a', 'an', 'of', 'for', 'in', 'at', 'on', 'my', 'so', 'too', 'really', 'just', 'very', 'lately', 'now', 'though', 'anyway', 'yet', 'like', 'then', 'anymore', 'any', 'more']);
+/** Words an object never ends on, as written into the fact ("my" and "our" are "their" by then). */
+const TRAILING = new Set('and or to with the a an of for from in at on their so too really just very lately now though anyway yet like then anymore any more'.split(' '));
 /** Longest object read: a fact is one claim, not a paragraph. */
 const MAX_OBJECT = 14;
 

@@ -93,6 +93,28 @@ const HEDGE_PHRASES: readonly (readonly string[])[] = [
   ['i', 'would', 'say'],
   ['idk'],
 ];
+/** Words of degree before "sure" or "certain" ("fairly sure", "almost certain"). */
+const DEGREES = new Set(['pretty', 'fairly', 'quite', 'almost', 'reasonably', 'very', 'mostly', '100%', 'totally']);
+const SURE = new Set(['sure', 'certain', 'positive', 'convinced']);
+
+/**
+ * The end of a hedge of certainty at `i` ("fairly sure", "I'm almost certain that", "quite sure"),
+ * with or without its "I'm", when a subject follows; else undefined.
+ */
+function certaintyEnd(tokens: readonly Token[], i: number): number | undefined {
+  let j = i;
+  if (tokens[j]?.w === "i'm" || tokens[j]?.w === 'im') j++;
+  else if (tokens[j]?.w === 'i' && tokens[j + 1]?.w === 'am') j += 2;
+  if (DEGREES.has(tokens[j]?.w ?? '')) j++;
+  if (!SURE.has(tokens[j]?.w ?? '') || j === i) return undefined;
+  j++;
+  if (tokens[j]?.w === 'that') j++;
+  return SUBJECTS.has(tokens[j]?.w ?? '') ? j : undefined;
+}
+
+/** Words that open a reason before its subject ("since I'm vegan, …", "because im allergic to nuts, can you …"): the reason is the user's statement. */
+const REASONS = new Set(['since', 'because', 'cause', "'cause", 'bc', 'cuz', 'coz', 'as', 'given']);
+
 /** Words in -ly that are no adverb: "family I love", "Italy I …". */
 const NOT_ADVERBS = new Set([
   'family',
@@ -202,6 +224,16 @@ export function openingOf(tokens: readonly Token[], question: boolean, at?: numb
     if (hedgePhrase) {
       hedge = true;
       i += hedgePhrase.length + (tokens[i + hedgePhrase.length]?.w === 'that' ? 1 : 0);
+      continue;
+    }
+    const sure = certaintyEnd(tokens, i);
+    if (sure !== undefined) {
+      hedge = true;
+      i = sure;
+      continue;
+    }
+    if (REASONS.has(w) && SUBJECTS.has(tokens[i + 1]?.w ?? '') && tokens[i + 1]!.w !== 'me') {
+      i++;
       continue;
     }
     if (HEDGE_WORDS.has(w)) {
