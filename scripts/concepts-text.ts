@@ -4,7 +4,7 @@
  * the binary asset the library loads), the tests and the benchmarks' reference.
  */
 import { hash32 } from '../src/text';
-import { reverseLinks, type Concepts } from '../src/worker/concepts';
+import type { Concepts } from '../src/worker/concepts';
 
 const TAB = 9;
 
@@ -76,4 +76,18 @@ export function parseConcepts(text: string): Concepts {
   const termLinks = links.slice(0, count);
   const starts = termStarts.slice(0, terms + 1);
   return [keys.slice(0, terms), starts, termLinks, ...reverseLinks(starts, termLinks, concepts)];
+}
+
+/**
+ * Each concept's terms from each term's concepts (the table's `conceptStarts`, `conceptLinks`), by
+ * counting: each concept's end, then filled backwards down to its start, so that a concept lists
+ * its terms in term order.
+ */
+function reverseLinks(termStarts: Uint32Array, termLinks: Uint32Array, concepts: number): [conceptStarts: Uint32Array, conceptLinks: Uint32Array] {
+  const conceptStarts = new Uint32Array(concepts + 1);
+  for (const link of termLinks) conceptStarts[link >>> 2]!++;
+  for (let c = 0; c < concepts; c++) conceptStarts[c + 1]! += conceptStarts[c]!;
+  const conceptLinks = new Uint32Array(termLinks.length);
+  for (let t = termStarts.length - 1; t--; ) for (let i = termStarts[t + 1]!; i-- > termStarts[t]!; ) conceptLinks[--conceptStarts[termLinks[i]! >>> 2]!] = (t << 2) | (termLinks[i]! & 3);
+  return [conceptStarts, conceptLinks];
 }

@@ -35,63 +35,28 @@ export type Concepts = readonly [keys: Uint32Array, termStarts: Uint32Array, ter
 export const CONCEPTS_MAGIC = `engram-concepts ${CONCEPTS_VERSION}\n`;
 
 /**
- * Reads the binary table scripts/build-wordnet.ts writes (wordnet-concepts.bin): no text to parse,
- * no term to hash. The magic and WordNet's notice (ASCII, up to a zero byte, padded to 4 bytes);
- * four u32s (terms, links, concepts, packed bytes); the terms' hashes as u32s (a view, not a copy);
- * per term its link count, then per link `zigzag(concept - previous concept) << 2 | distance`,
- * each a LEB128 varint. Little-endian, as the WASM kernel assumes. The reverse lists are counted
- * here. @throws Error saying what is wrong when the bytes are not such a table.
+ * Reads the binary table scripts/build-wordnet.ts writes (wordnet-concepts.bin): the arrays
+ * themselves, so that loading it is five views of the buffer, with no text to parse, no term to
+ * hash and no list to count (docs/perf.md, cold start). The magic and WordNet's notice (ASCII, up
+ * to a zero byte, padded to 4 bytes); five u32s, the arrays' lengths; then the five arrays of
+ * {@link Concepts} in order, as little-endian u32s (as the WASM kernel assumes).
+ * @throws Error saying what is wrong when the bytes are not such a table.
  */
 export function decodeConcepts(table: ArrayBuffer): Concepts {
   const bytes = new Uint8Array(table);
   const magic = String.fromCharCode(...bytes.subarray(0, CONCEPTS_MAGIC.length));
   let at = (bytes.indexOf(0) + 4) & ~3;
-  if (magic !== CONCEPTS_MAGIC || at < 4 || at + 16 > bytes.length) throw new Error(`engram's WordNet table is not '${CONCEPTS_MAGIC.trim()}' but starts '${magic.trim()}'`);
-  const [terms, links, concepts, packed] = new Uint32Array(table, at, 4) as unknown as [number, number, number, number];
-  const end = at + 16 + terms * 4 + packed;
-  const damaged = () => new Error(`engram's WordNet table is damaged: ${bytes.length} bytes of ${end}, stopped at ${at}`);
-  if (end !== bytes.length) throw damaged();
-  const keys = new Uint32Array(table, at + 16, terms);
-  at = end - packed;
-  const termStarts = new Uint32Array(terms + 1);
-  const termLinks = new Uint32Array(links);
-  let count = 0;
-  const varint = () => {
-    let value = 0;
-    for (let shift = 0; shift < 32 && at < end; shift += 7) {
-      const byte = bytes[at++]!;
-      value |= (byte & 127) << shift;
-      if (byte < 128) return value >>> 0;
-    }
-    throw damaged();
-  };
-  for (let t = 0; t < terms; t++) {
-    termStarts[t] = count;
-    for (let n = varint(), concept = 0; n-- > 0; ) {
-      const value = varint();
-      const zigzag = value >>> 2;
-      concept += zigzag & 1 ? -(zigzag + 1) / 2 : zigzag / 2;
-      if (concept < 0 || concept >= concepts || count >= links) throw damaged();
-      termLinks[count++] = (concept << 2) | (value & 3);
-    }
+  if (magic !== CONCEPTS_MAGIC || at < 4 || at + 20 > bytes.length) throw new Error(`engram's WordNet table is not '${CONCEPTS_MAGIC.trim()}' but starts '${magic.trim()}'`);
+  const lengths = [...new Uint32Array(table, at, 5)];
+  const end = lengths.reduce((sum, length) => sum + length * 4, (at += 20));
+  const arrays: Uint32Array[] = [];
+  for (const length of end === bytes.length ? lengths : []) {
+    arrays.push(new Uint32Array(table, at, length));
+    at += length * 4;
   }
-  termStarts[terms] = count;
-  if (at < end || count < links) throw damaged();
-  return [keys, termStarts, termLinks, ...reverseLinks(termStarts, termLinks, concepts)];
-}
-
-/**
- * Each concept's terms from each term's concepts (the table's `conceptStarts`, `conceptLinks`), by
- * counting: each concept's end, then filled backwards down to its start, so that a concept lists
- * its terms in term order.
- */
-export function reverseLinks(termStarts: Uint32Array, termLinks: Uint32Array, concepts: number): [conceptStarts: Uint32Array, conceptLinks: Uint32Array] {
-  const conceptStarts = new Uint32Array(concepts + 1);
-  for (const link of termLinks) conceptStarts[link >>> 2]!++;
-  for (let c = 0; c < concepts; c++) conceptStarts[c + 1]! += conceptStarts[c]!;
-  const conceptLinks = new Uint32Array(termLinks.length);
-  for (let t = termStarts.length - 1; t--; ) for (let i = termStarts[t + 1]!; i-- > termStarts[t]!; ) conceptLinks[--conceptStarts[termLinks[i]! >>> 2]!] = (t << 2) | (termLinks[i]! & 3);
-  return [conceptStarts, conceptLinks];
+  const [, termStarts, termLinks, conceptStarts, conceptLinks] = arrays;
+  if (termStarts?.at(-1) !== termLinks?.length || conceptStarts?.at(-1) !== conceptLinks?.length || !conceptLinks) throw new Error(`engram's WordNet table is damaged: ${bytes.length} bytes of ${end}`);
+  return arrays as unknown as Concepts;
 }
 
 /** The table last decoded by {@link loadedConcepts}, and its bytes. */
@@ -109,7 +74,9 @@ export function loadedConcepts(table: ArrayBuffer): Concepts {
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((byte, i) => byte === b[i]);
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**
