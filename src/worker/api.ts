@@ -239,7 +239,7 @@ export interface ComputeApi {
   clearCaches(): void;
   /**
    * Takes the semantic channel's table (its binary asset's bytes: worker/concepts.ts
-   * `decodeConcepts`, read by the client and transferred) and turns the channel on for every
+   * `decodeConcepts`, read by the client and posted) and turns the channel on for every
    * later scan; returns the number of terms it knows. Before it, scans are lexical and cosine only.
    */
   loadConcepts(table: ArrayBuffer): number;

@@ -262,7 +262,7 @@ function createWorkerSlot(spawn: () => Worker, startLimit: number, read?: () => 
     const { timeout, cancel } = deadline(`the compute worker did not start within ${startLimit} ms; it was restarted, retry the call`, startLimit, restart);
     const started = Promise.race([remote.partitionVersion(''), failed, timeout]).finally(cancel);
     started.catch(() => {});
-    const instance = { worker, remote, failed, fail, started, concepts: conceptsOnce((table) => Promise.race([remote.loadConcepts(transfer(table, [table])), failed]), read) };
+    const instance = { worker, remote, failed, fail, started, concepts: conceptsOnce((table) => Promise.race([remote.loadConcepts(table), failed]), read) };
     worker.addEventListener('error', (event) => {
       event.preventDefault?.();
       restart(new WorkerError(`the compute worker crashed (${event.message || 'no message'}); the call was not completed, retry it`));

@@ -9,13 +9,20 @@
 /** The table's URL. */
 export const CONCEPTS_URL = new URL('./wordnet-concepts.bin?no-inline', import.meta.url);
 
-/** The table's bytes, in a buffer of their own (the worker client transfers it). @throws Error naming the URL when it cannot be read. */
+/** Tables read from disk in this realm, by URL: one buffer, which every in-process compute shares (compute only reads it; nothing transfers it). */
+const fromDisk = new Map<string, ArrayBuffer>();
+
+/** The table's bytes. @throws Error naming the URL when it cannot be read. */
 export async function readConcepts(url: URL = CONCEPTS_URL): Promise<ArrayBuffer> {
   if (url.protocol === 'file:') {
     const fs = (globalThis as { process?: { getBuiltinModule?(name: string): unknown } }).process?.getBuiltinModule?.('node:fs') as { readFileSync(path: URL): Uint8Array } | undefined;
     if (!fs) throw new Error(`cannot read engram's WordNet table ${url.href}: no node:fs here, and fetch takes no file: URL`);
-    const bytes = fs.readFileSync(url);
-    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    let table = fromDisk.get(url.href);
+    if (!table) {
+      const bytes = fs.readFileSync(url);
+      fromDisk.set(url.href, (table = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer));
+    }
+    return table;
   }
   const response = await fetch(url);
   if (!response.ok) throw new Error(`fetching engram's WordNet table ${url.href} answered ${response.status}`);

@@ -69,7 +69,7 @@ let latest: [bytes: Uint8Array, concepts: Concepts] | undefined;
  */
 export function loadedConcepts(table: ArrayBuffer): Concepts {
   const bytes = new Uint8Array(table);
-  if (!latest || !sameBytes(latest[0], bytes)) latest = [bytes, decodeConcepts(table)];
+  if (latest?.[0].buffer !== table && !(latest && sameBytes(latest[0], bytes))) latest = [bytes, decodeConcepts(table)];
   return latest[1];
 }
 

@@ -114,8 +114,9 @@ describe('WordNet concept table', () => {
   });
 
   it('is decoded once for every compute of one thread that loads the same table', async () => {
-    // Two reads of the file: equal bytes, two buffers.
+    // Two reads of the file (one buffer, read once in this realm), then equal bytes in another buffer.
     const table = loadedConcepts(await readConcepts());
+    expect(await readConcepts()).toBe(await readConcepts());
     expect(loadedConcepts(await readConcepts())).toBe(table);
     expect(loadedConcepts(binary())).toBe(table);
     const other = encodeConcepts(`${committed}zebra\t1\n`);
