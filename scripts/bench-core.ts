@@ -23,7 +23,7 @@ import { loadKernelModule } from '../src/worker/wasm-kernel';
 import { createHashEmbedder } from '../src/embed/hash-embedder';
 import { lexicalTermStrings, packTerms } from '../src/embed/terms';
 import { fusedRelevance, SEMANTIC_SHARE } from '../src/worker/fusion';
-import { expandTerms, parseConcepts, type Concepts } from '../src/worker/concepts';
+import { decodeConcepts, expandTerms, type Concepts } from '../src/worker/concepts';
 import { readConcepts } from '../src/worker/concepts-asset';
 import { hash32 } from '../src/text';
 import { BM25_B, BM25_K1 } from '../src/worker/lexical';
@@ -210,7 +210,7 @@ async function measureEndToEnd(env: BenchEnvironment, n: number, failures: strin
   const first = await memory.retrieve(queries[0]!, { ...OWNER, k: K });
   const coldStart = performance.now() - coldStarted;
 
-  const reference = lexicalReference(data.owner, parseConcepts(await readConcepts()));
+  const reference = lexicalReference(data.owner, decodeConcepts(await readConcepts()));
   const check = (label: string, query: string, hits: readonly { memory: { id: string }; score: number }[]) => {
     const why = disagreement(
       hits.map((hit) => ({ id: hit.memory.id, score: hit.score })),

@@ -146,7 +146,7 @@ export async function measureStages(options: MemoryOptions, n: number, queries: 
   // The worker starts on the first compute call, inside ensure or not: counted once, as its own stage.
   const inEnsure = firstCall === 'partitionVersion' || firstCall === 'loadPartition';
   // The catch-up's version questions: a round trip each, but during a cold start the first waits
-  // for the worker to finish parsing the semantic table (compute answers nothing meanwhile).
+  // while the worker takes the semantic table (compute answers nothing meanwhile).
   const tableWait = clocks.version.take();
   const cold = {
     open,
@@ -223,7 +223,7 @@ export function printStages(print: (line: string) => void, rows: readonly StageF
   for (const row of rows) print(pad([String(row.n), ...COLD_STAGES.map((stage) => ms(row.cold[stage])), ms(row.cold.total)], wc));
   print('open: createMemory (database, upgrades, eviction guard); worker: compute\u2019s start (module, kernel compile), begun');
   print('with the open and running beside it (stages add up to more than the total); table wait: the catch-up\u2019s version');
-  print('question to compute, which waits for the worker\u2019s parse of the semantic table when it is not done; read packs:');
+  print('question to compute, which waits while the worker takes the semantic table (views of its arrays, no parse); read packs:');
   print('the store\u2019s versions and the packed snapshot read from IndexedDB, less what overlaps load (chunks stream to compute');
   print('as they are read); load: from the first chunk sent to compute to the last one built (matrix and lexical index); first');
   print('query: the first retrieve less its');

@@ -238,9 +238,9 @@ export interface ComputeApi {
   /** Drops caches that may hold user text (the hash embedder's token cache); erasure calls it. */
   clearCaches(): void;
   /**
-   * Takes the semantic channel's table (its text: worker/concepts.ts, read by the client from
-   * its asset) and turns the channel on for every later scan; returns the number of terms it
-   * knows. Before it, scans are lexical and cosine only.
+   * Takes the semantic channel's table (its binary asset's bytes: worker/concepts.ts
+   * `decodeConcepts`, read by the client and posted) and turns the channel on for every
+   * later scan; returns the number of terms it knows. Before it, scans are lexical and cosine only.
    */
-  loadConcepts(table: string): number;
+  loadConcepts(table: ArrayBuffer): number;
 }

@@ -8,7 +8,7 @@
  */
 import { transfer, wrap, type Remote } from 'comlink';
 import { WorkerError } from '../errors';
-import type { ComputeApi, IndexRows } from './api';
+import type { ComputeApi, IndexRows, ScanRequest } from './api';
 import { rowBuffers } from './transfers';
 import type { ComputeOptions } from './compute';
 import { readConcepts } from './concepts-asset';
@@ -50,6 +50,8 @@ export interface ComputeClientOptions {
    * and hands it to compute before its first scan, and every scan uses it; `false`: never.
    */
   semantic?: boolean;
+  /** Injectable for tests: how the semantic table's bytes are read; defaults to its bundled asset (concepts-asset.ts). */
+  readConcepts?: () => Promise<ArrayBuffer>;
 }
 
 /**
@@ -87,7 +89,7 @@ const WORKER_START_TIMEOUT_MS = 30_000;
 
 export function createComputeClient(options: ComputeClientOptions = {}): ComputeClient {
   const useWorker = (options.worker ?? 'auto') === 'auto' && typeof Worker !== 'undefined';
-  return useWorker ? createWorkerClient(options) : createInProcessClient(options.compute, options.semantic ?? true);
+  return useWorker ? createWorkerClient(options) : createInProcessClient(options);
 }
 
 /** The semantic table's load into one compute (see {@link conceptsOnce}). */
@@ -110,7 +112,7 @@ export interface ConceptsLoad {
  * that could not be fetched (offline) leaves that scan lexical and is fetched again by the next
  * scan instead of failing retrieval.
  */
-export function conceptsOnce(load: (table: string) => Promise<unknown>, read: () => Promise<string> = readConcepts): ConceptsLoad {
+export function conceptsOnce(load: (table: ArrayBuffer) => Promise<unknown>, read: () => Promise<ArrayBuffer> = readConcepts): ConceptsLoad {
   let loading: Promise<void> | undefined;
   let handing: Promise<void> | undefined;
   let tried = false;
@@ -145,6 +147,18 @@ export function conceptsOnce(load: (table: string) => Promise<unknown>, read: ()
   };
 }
 
+/**
+ * Whether a call reads the semantic table, and so waits for its load: a scan with a query text
+ * (the lexical channel, which the table expands). A scan without one (the vector-only path, the
+ * neighbours of a sweep) ranks by the cosine alone, the same with the table as without it, and
+ * does not wait for its download. A scan with text always waits, even for a query none of whose
+ * terms the table knows: which those are is only known from the table, and a cold retrieve must
+ * rank as a warm one does (docs/perf.md, cold start).
+ */
+export function usesConcepts(method: keyof ComputeApi, args: readonly unknown[]): boolean {
+  return method === 'scan' && Boolean((args[0] as ScanRequest | undefined)?.queryText);
+}
+
 /** `work`, or nothing once `ms` have passed (the work goes on; its result is not waited for). */
 function atMost(work: Promise<void>, ms: number): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -163,18 +177,19 @@ function completeClient(calls: Record<string, unknown>, location: ComputeClient[
  * first call, so a browser application, where compute runs in the worker, does not carry a
  * second copy of it in its main bundle.
  */
-function createInProcessClient(computeOptions: ComputeOptions | undefined, semantic: boolean): ComputeClient {
+function createInProcessClient(options: ComputeClientOptions): ComputeClient {
+  const semantic = options.semantic ?? true;
   let compute: Promise<ComputeApi> | undefined;
   const loaded = () => {
-    const loading = (compute ??= import('./compute').then(({ createCompute }) => createCompute(computeOptions)));
+    const loading = (compute ??= import('./compute').then(({ createCompute }) => createCompute(options.compute)));
     loading.catch(() => (compute = undefined));
     return loading;
   };
-  const concepts = conceptsOnce(async (table) => (await loaded()).loadConcepts(table));
+  const concepts = conceptsOnce(async (table) => (await loaded()).loadConcepts(table), options.readConcepts);
   const calls: Record<string, unknown> = {};
   for (const method of COMPUTE_METHODS) {
     calls[method] = async (...args: unknown[]) => {
-      if (semantic) await (method === 'scan' ? atMost(concepts.start(), MODEL_LOAD_TIMEOUT_MS) : concepts.handing());
+      if (semantic) await (usesConcepts(method, args) ? atMost(concepts.start(), MODEL_LOAD_TIMEOUT_MS) : concepts.handing());
       return ((await loaded())[method] as (...a: unknown[]) => unknown)(...args);
     };
   }
@@ -228,7 +243,7 @@ interface WorkerInstance {
  * The worker a client talks to, started on demand: a crash or a `restart` rejects every call
  * pending on it and terminates it, and the next `current()` starts a fresh one.
  */
-function createWorkerSlot(spawn: () => Worker, startLimit: number): { current(): WorkerInstance; restart(error: Error): void } {
+function createWorkerSlot(spawn: () => Worker, startLimit: number, read?: () => Promise<ArrayBuffer>): { current(): WorkerInstance; restart(error: Error): void } {
   let running: WorkerInstance | null = null;
   function restart(error: Error) {
     const instance = running;
@@ -247,7 +262,7 @@ function createWorkerSlot(spawn: () => Worker, startLimit: number): { current():
     const { timeout, cancel } = deadline(`the compute worker did not start within ${startLimit} ms; it was restarted, retry the call`, startLimit, restart);
     const started = Promise.race([remote.partitionVersion(''), failed, timeout]).finally(cancel);
     started.catch(() => {});
-    const instance = { worker, remote, failed, fail, started, concepts: conceptsOnce((table) => Promise.race([remote.loadConcepts(table), failed])) };
+    const instance = { worker, remote, failed, fail, started, concepts: conceptsOnce((table) => Promise.race([remote.loadConcepts(table), failed]), read) };
     worker.addEventListener('error', (event) => {
       event.preventDefault?.();
       restart(new WorkerError(`the compute worker crashed (${event.message || 'no message'}); the call was not completed, retry it`));
@@ -261,7 +276,7 @@ function createWorkerSlot(spawn: () => Worker, startLimit: number): { current():
 function createWorkerClient(options: ComputeClientOptions): ComputeClient {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const semantic = options.semantic ?? true;
-  const slot = createWorkerSlot(options.createWorker ?? defaultWorker, Math.max(timeoutMs, WORKER_START_TIMEOUT_MS));
+  const slot = createWorkerSlot(options.createWorker ?? defaultWorker, Math.max(timeoutMs, WORKER_START_TIMEOUT_MS), options.readConcepts);
   let closed = false;
 
   async function call(method: keyof ComputeApi, args: unknown[]): Promise<unknown> {
@@ -278,7 +293,7 @@ function createWorkerClient(options: ComputeClientOptions): ComputeClient {
     // call made during the parse waits for the parse, since the worker answers nothing meanwhile
     // and a short workerTimeoutMs would otherwise restart the worker at every load, and never
     // answer. A table that takes longer leaves a scan lexical (conceptsOnce).
-    const concepts = semantic ? (method === 'scan' ? instance.concepts.start() : instance.concepts.handing()) : undefined;
+    const concepts = semantic ? (usesConcepts(method, args) ? instance.concepts.start() : instance.concepts.handing()) : undefined;
     if (concepts) await atMost(concepts, Math.max(timeoutMs, MODEL_LOAD_TIMEOUT_MS));
     // Loading a model may download and compile it: minutes, not a compute call's seconds.
     const limit = method === 'loadModel' ? Math.max(timeoutMs, MODEL_LOAD_TIMEOUT_MS) : timeoutMs;

