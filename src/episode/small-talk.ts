@@ -154,7 +154,7 @@ const SECOND_PERSON = /(?<![\p{L}\p{N}_'])(?:you|you're|you've|you'd|you'll|your
  * words on, a sentence counts without one.
  */
 const FINITE_VERB =
-  /(?<![\p{L}\p{N}_'])(?:is|are|was|were|am|be|been|has|have|had|does|did|will|would|can|could|should|may|might|must|gonna|wanna|got|gets|goes|went|came|comes|made|makes|says|said|took|takes|saw|knew|ran|runs|won|lost|left|felt|feels|told|bought|thinks|wants|loves|likes|hates|needs|lives|works|keeps|kept|breaks|broke|fails|crashes|starts|stops|stays|moves|seems|gives|gave|[\p{L}]{2,}ed|[\p{L}]+n't|[\p{L}]+'(?:s|re|ll|ve|d))(?![\p{L}\p{N}_])/iu;
+  /(?<![\p{L}\p{N}_'])(?:split|quit|sold|put|cut|hurt|lent|sent|spent|built|bought|caught|taught|thought|brought|fought|found|held|met|paid|stood|wrote|ate|drank|drove|flew|grew|rode|sang|sat|slept|spoke|swam|threw|wore|became|began|chose|fell|forgot|hid|meant|shut|struck|stuck|tore|woke|is|are|was|were|am|be|been|has|have|had|does|did|will|would|can|could|should|may|might|must|gonna|wanna|got|gets|goes|went|came|comes|made|makes|says|said|took|takes|saw|knew|ran|runs|won|lost|left|felt|feels|told|bought|thinks|wants|loves|likes|hates|needs|lives|works|keeps|kept|breaks|broke|fails|crashes|starts|stops|stays|moves|seems|gives|gave|[\p{L}]{2,}ed|[\p{L}]+n't|[\p{L}]+'(?:s|re|ll|ve|d))(?![\p{L}\p{N}_])/iu;
 const SENTENCE_WORDS = 6;
 /** Function words that tell a short run is English (not "in", "a", "come": words of other languages too). */
 const ENGLISH_WORD = /(?<![\p{L}\p{N}_'])(?:the|of|for|and|but|not|to|with|on|at|from|mostly|lots|some|just|really|tbh|lol|btw|prob|probably|maybe|stuff|kinda|pretty|very|too|so)(?![\p{L}\p{N}_'])/iu;
