@@ -71,7 +71,8 @@ export function sameStatement(kept: Said, hit: Said): Standing | undefined {
   if (kept.scope !== hit.scope || kept.sessionId !== hit.sessionId) return undefined;
   const keptEpisode = isEpisodeHit(kept);
   if (keptEpisode !== isEpisodeHit(hit)) return (keptEpisode ? readFromTurn(hit, kept) : readFromTurn(kept, hit)) ? 'turn' : undefined;
-  if (keptEpisode) return undefined;
+  // Two topics are two statements of one sentence ("I'm vegetarian, and call me Ada."): only one topic split in two is one.
+  if (keptEpisode || kept.topic !== hit.topic) return undefined;
   const sentences = new Set((kept.sources ?? []).filter((source) => source.excerpt !== '').map((source) => `${source.id}\u0000${source.excerpt}`));
   return (hit.sources ?? []).some((source) => sentences.has(`${source.id}\u0000${source.excerpt}`)) ? 'sentence' : undefined;
 }
