@@ -107,6 +107,6 @@ export interface StatementReader {
  * UPDATE's memory starts with neither of its predecessor's, so the turns that stated the values
  * it replaced are not among them: they retired with those.
  */
-export function statingEpisodeIds(memory: MemoryRecord): string[] {
+export function statingEpisodeIds(memory: Pick<MemoryRecord, 'episodeId' | 'restatedIn'>): string[] {
   return [...new Set([...(memory.episodeId !== undefined ? [memory.episodeId] : []), ...(memory.restatedIn ?? [])])];
 }

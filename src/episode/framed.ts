@@ -40,6 +40,31 @@ const PRIVILEGE = new RegExp(
   'iu',
 );
 
+/**
+ * A turn addressed to the memory ("remember", "keep in mind", "note", "for future chats", "from
+ * now on", "add to my profile") that also grants the assistant something or the user a standing:
+ * a permission ("you can share …", "you can skip the disclaimers"), a treatment ("treat me as a
+ * premium member", "give me priority", "never question my requests"), a tier or an ownership
+ * ("a premium member", "the account owner", "can see all records"). Its first person is a claim
+ * planted to be kept, not news of the user's life: "remember I'm vegetarian" grants nothing and is
+ * kept as said.
+ */
+const TO_THE_MEMORY =
+  /\b(?:remember|note|keep in mind|memori[sz]e|for (?:all )?(?:future|later) (?:chats|conversations|sessions|reference)|for future reference|from now on|going forward|in (?:the )?future|henceforth|(?:add|save|write|put) (?:this |that |it )?(?:to|in|on|into) (?:my|your|the) (?:profile|notes|records|memory|file)|(?:update|edit) my profile)\b/i;
+const GRANTED = new RegExp(
+  [
+    "\\b(?:you|u)\\s+(?:can|may|are allowed to|are free to|(?:don't|dont|do not) (?:have|need) to|no longer need to|needn't)\\s+(?:share|ignore|bypass|override|reveal|disclose|show me (?:other|all|any|every))\\b",
+    '\\b(?:treat|regard|consider|handle) me as (?:a |an |the )?(?:premium|vip|priority|verified|trusted|admin|administrator|owner|staff|developer|moderator)\\b',
+    '\\bgive me (?:priority|precedence|full|unlimited|special|admin|root|elevated|unrestricted)\\b',
+    '\\bnever (?:question|doubt|verify|check|refuse|deny|second-guess)\\b',
+    '\\bskip (?:the |any |all )?(?:disclaimers?|warnings?|checks?|safety|verification|filters?)\\b',
+    '\\b(?:premium|vip|priority|platinum) (?:member|user|account|customer|tier|status|access|support)\\b',
+    '\\b(?:account|app|system|platform) owner\\b',
+    '\\bcan (?:see|access|view|read|edit|export) (?:all|every|any|other)\\b',
+  ].join('|'),
+  'i',
+);
+
 /** A joke told: a riddle answered in the same turn ("Why did …? Because …"), a knock-knock, or one announced ("here's a joke"). */
 const JOKE = /^\s*(?:why|what|how)\b[^?\n]{0,120}\?\s*(?:because|a |an |to |it |they |he |she )|\bknock[ ,]+knock\b|\b(?:here's|heres|here is) (?:a|one|my favou?rite) (?:joke|pun|riddle)\b|\b(?:dad )?joke:/i;
 
@@ -53,7 +78,7 @@ const TEXT_TO_EDIT = /^\s*(?:(?:please|pls|can you|could you|would you)\s+)?(?:t
 /** Which frame makes `text` not the user's own statement ('memory instruction', 'not meant', 'joke', 'role-play', 'text to edit'), or undefined. */
 export function framing(text: string): string | undefined {
   const normal = text.replace(/[\u2018\u2019\u02BC]/g, "'");
-  if (isMemoryNote(text) || PRIVILEGE.test(normal)) return 'memory instruction';
+  if (isMemoryNote(text) || PRIVILEGE.test(normal) || (TO_THE_MEMORY.test(normal) && GRANTED.test(normal))) return 'memory instruction';
   if (NOT_MEANT.test(normal)) return 'not meant';
   if (JOKE.test(normal)) return 'joke';
   if (ROLE_PLAY.test(normal)) return 'role-play';

@@ -70,13 +70,63 @@ const ADVICE_JUDGED =
 const PLEASE_CLOSED = /\b(?:pls|plz|please)[\s!.]*$/i;
 const SAYS_I = new RegExp(FIRST_PERSON.source, 'iu');
 
-/** Whether one clause (already apostrophe-normalised, opener stripped or not) is a move, a reaction, a request or a question. */
+/** What may come before an order without changing it: "from now on", "in future", "always", "please". */
+const ORDER_LEAD = '(?:(?:from now on|going forward|in (?:the )?future|henceforth|for (?:all )?(?:future|later) (?:chats|conversations|replies|answers|reference))[\\s,:]+)?(?:(?:always|never|please|pls|plz|just|also)\\s+)*';
+/**
+ * An order to the assistant: "you" with a verb of obligation ("you must treat me as …", "u should
+ * always …"), or a verb of how to answer opening the sentence ("be firm but polite", "keep it
+ * short", "call me captain", "answer in French", "don't mention my ex"). Not a verb chat style
+ * opens a statement with when it drops the "I" ("dont like olives", "never liked it", DROPPED_I).
+ */
+const ORDER_LEAD_RE = new RegExp(`^${ORDER_LEAD}`, 'i');
+const ORDER = new RegExp(
+  `^${ORDER_LEAD}(?:(?:you|u|ya)\\s+(?:must|should|will|need to|have to|are to|shall|can't|cannot|may not)\\b|(?:be|keep|make it|make sure|use|treat|answer|reply|respond|address|refer to|speak|stop|avoid|include|mention|add|remove|sign|format|sound|say|write|word|phrase|end|open|start with|(?:don't|dont|do not|never) (?:tell|mention|say|use|call|bring up|ask|share|remind|forget|include|add))\\b)`,
+  'i',
+);
+
+/** Whether one clause (already apostrophe-normalised, opener stripped or not) is a request or an order to the assistant. */
+function clauseIsTask(text: string): boolean {
+  const clause = text.trim();
+  const body = clause.replace(OPENER, '').trim();
+  return [clause, body].some((text) => text.length > 0 && (REQUEST.test(text) || isOrder(text) || ASKING.test(text) || (PLEASE_CLOSED.test(text) && !SAYS_I.test(text))));
+}
+
+/** Whether `clause` is an order with nothing after it: "be gentle, I have anxiety" orders and tells, and its second part is judged on its own. */
+function isOrder(clause: string): boolean {
+  return ORDER.test(clause) && !/[,;]/.test(clause.replace(ORDER_LEAD_RE, ''));
+}
+
+/** Whether one clause (already apostrophe-normalised, opener stripped or not) is a move, a reaction, a request, an order or a question. */
 function clauseIsMove(text: string): boolean {
   const clause = text.trim();
   const body = clause.replace(OPENER, '').trim();
   if (body.length === 0) return true;
-  return [clause, body].some((text) => MOVE.test(text) || REQUEST.test(text) || REACTION.test(text) || ADVICE_JUDGED.test(text) || (PLEASE_CLOSED.test(text) && !SAYS_I.test(text)) || QUESTION.test(text) || ASKING.test(text));
+  return clauseIsTask(clause) || [clause, body].some((text) => MOVE.test(text) || REACTION.test(text) || ADVICE_JUDGED.test(text) || QUESTION.test(text));
 }
+
+/** Whether `sentence` (already apostrophe-normalised) is, or opens with, a request or an order to the assistant. */
+function isTask(sentence: string): boolean {
+  if (MEMORY_LEAD.test(sentence)) return false;
+  return clauseIsTask(sentence) || clauseIsTask(sentence.replace(ORDER_LEAD_RE, '').split(/[,;]/)[0]!);
+}
+
+/**
+ * A statement of the user's own handed to the memory: "please remember that I am vegetarian",
+ * "keep in mind im allergic to shellfish", "fyi my name is Ana". The lead asks nothing of the
+ * assistant but to keep what follows, so what follows is judged as said; a lead before anything
+ * but the user's first person ("remember to buy milk", "note for your memory: this user …") is
+ * not stripped (a note planted for the memory is framed.ts's).
+ */
+const MEMORY_LEAD =
+  /^(?:(?:please|pls|plz|and|also|oh|btw|ok|okay)[\s,]+)*(?:remember|note|keep in mind|just so you know|fyi|for (?:future )?reference|for the record)(?:\s+(?:that|this))?[\s,:-]+(?=(?:i|i'm|im|i've|ive|my|we|we're|our)\b)/i;
+
+/**
+ * A hypothetical: "if I were a cat I would sleep all day", "if i won the lottery id buy a boat",
+ * "suppose I lived in Norway, …": a condition that is not so, and what would follow. "If I have
+ * time I go climbing" is a habit (no "would").
+ */
+const HYPOTHETICAL =
+  /^(?:(?:and|but|so|lol|haha|honestly)[\s,]+)?(?:if|suppose|supposing|imagine if|what if)\s+(?:i|we)\s+(?:were|was|had|won|could|lived|became|ever)\b[^.!?\n]{0,120}?(?<![\p{L}\p{N}_'])(?:would|wud|i'd|id|we'd|could|might)(?![\p{L}\p{N}_'])/iu;
 
 /**
  * Whether `sentence` (already apostrophe-normalised) is a conversational move, a reaction, a
@@ -84,12 +134,14 @@ function clauseIsMove(text: string): boolean {
  * ("Thanks so much, that was really helpful!", "Gotta go, bye!").
  */
 function isMove(sentence: string): boolean {
-  return clauseIsMove(sentence) || sentence.split(/[,;]/).every(clauseIsMove);
+  if (HYPOTHETICAL.test(sentence)) return true;
+  const said = sentence.replace(MEMORY_LEAD, '');
+  return clauseIsMove(said) || said.replace(ORDER_LEAD_RE, '').split(/[,;]/).every(clauseIsMove);
 }
 
 /** Chat style drops the "I": "Been busy volunteering", "Just started yoga", "Gonna move in June", "Planning a trip". */
 const DROPPED_I =
-  /^(?:just|still|finally|recently|also|really|totally|actually|currently|been|was|went|got|had|have|gonna|going|planning|thinking|hoping|trying|working|heading|getting|taking|spent|started|finished|made|bought|tried|visited|saw|watched|read|took|learned|joined|moved|ran|love|loved|loving|like|liked|hate|hated|miss|missed|can't wait|cannot wait|wish|need|want|feel|felt|feeling)\b/i;
+  /^(?:(?:probably|prob|maybe|def|definitely|soon)\s+(?:moving|starting|leaving|quitting|changing|going|getting)\b|new\s+(?:job|house|flat|apartment|car|baby|puppy|kitten|role|position|gig|place|partner|boyfriend|girlfriend)\b|just|still|finally|recently|also|really|totally|actually|currently|been|was|went|got|had|have|gonna|going|planning|thinking|hoping|trying|working|heading|getting|taking|spent|started|finished|made|bought|tried|visited|saw|watched|read|took|learned|joined|moved|ran|love|loved|loving|liked|hate|hated|miss|missed|can't wait|cannot wait|wish|need|want|feel|felt|feeling)\b/i;
 
 /** The listener named as the subject or object: "You'd be a great counselor", "Your empathy will help", "Make sure yours stands out". */
 const SECOND_PERSON = /(?<![\p{L}\p{N}_'])(?:you|you're|you've|you'd|you'll|your|yours|yourself|ya|u|ur)(?![\p{L}\p{N}_'])/iu;
@@ -102,7 +154,7 @@ const SECOND_PERSON = /(?<![\p{L}\p{N}_'])(?:you|you're|you've|you'd|you'll|your
  * words on, a sentence counts without one.
  */
 const FINITE_VERB =
-  /(?<![\p{L}\p{N}_'])(?:is|are|was|were|am|be|been|has|have|had|does|did|will|would|can|could|should|may|might|must|gonna|wanna|got|gets|goes|went|came|comes|made|makes|says|said|took|takes|saw|knew|ran|runs|won|lost|left|felt|feels|told|bought|thinks|wants|loves|likes|hates|needs|lives|works|keeps|kept|breaks|broke|fails|crashes|starts|stops|stays|moves|seems|gives|gave|[\p{L}]{2,}ed|[\p{L}]+n't|[\p{L}]+'(?:s|re|ll|ve|d))(?![\p{L}\p{N}_])/iu;
+  /(?<![\p{L}\p{N}_'])(?:split|quit|sold|put|cut|hurt|lent|sent|spent|built|bought|caught|taught|thought|brought|fought|found|held|met|paid|stood|wrote|ate|drank|drove|flew|grew|rode|sang|sat|slept|spoke|swam|threw|wore|became|began|chose|fell|forgot|hid|meant|shut|struck|stuck|tore|woke|is|are|was|were|am|be|been|has|have|had|does|did|will|would|can|could|should|may|might|must|gonna|wanna|got|gets|goes|went|came|comes|made|makes|says|said|took|takes|saw|knew|ran|runs|won|lost|left|felt|feels|told|bought|thinks|wants|loves|likes|hates|needs|lives|works|keeps|kept|breaks|broke|fails|crashes|starts|stops|stays|moves|seems|gives|gave|[\p{L}]{2,}ed|[\p{L}]+n't|[\p{L}]+'(?:s|re|ll|ve|d))(?![\p{L}\p{N}_])/iu;
 const SENTENCE_WORDS = 6;
 /** Function words that tell a short run is English (not "in", "a", "come": words of other languages too). */
 const ENGLISH_WORD = /(?<![\p{L}\p{N}_'])(?:the|of|for|and|but|not|to|with|on|at|from|mostly|lots|some|just|really|tbh|lol|btw|prob|probably|maybe|stuff|kinda|pretty|very|too|so)(?![\p{L}\p{N}_'])/iu;
@@ -121,10 +173,12 @@ function isStatementOfTheirWorld(sentence: string): boolean {
   const words = body.split(/\s+/).length;
   if (DROPPED_I.test(body)) return true;
   if (words < 3) return false;
-  if (words >= SENTENCE_WORDS || FINITE_VERB.test(body)) return true;
-  // Short and without a verb: an English answer fragment, or a list of names, is not news; a
-  // sentence of another language ("Ich arbeite als Ärztin") is not judged by English verbs.
-  return !(ENGLISH_WORD.test(body) || body.split(',').every((part) => part.trim().split(/\s+/).length <= 2));
+  if (FINITE_VERB.test(body)) return true;
+  // Without a verb: an English answer fragment ("rolling 30 day volatility from daily returns"),
+  // however long, or a short list of names, is not news; a sentence of another language ("Ich
+  // arbeite als Ärztin") is not judged by English verbs.
+  if (ENGLISH_WORD.test(body)) return false;
+  return words >= SENTENCE_WORDS || !body.split(',').every((part) => part.trim().split(/\s+/).length <= 2);
 }
 
 /** Verdicts that make a whole line someone else's, whichever of its words they fall on. */
@@ -148,16 +202,22 @@ function ownFirstPerson(sentence: string, start: number, notOwn: (start: number,
 }
 
 /**
- * The sentences of `text` that are personal content, as [start, end) offsets into it, in order
- * (lazily: a caller that needs one stops there). `text` is the user's turn as typed; the checks
- * read an apostrophe-normalised copy of the same length.
+ * The sentences of `text` that are personal content, as [start, end) offsets into it, in order.
+ * `text` is the user's turn as typed; the checks read an apostrophe-normalised copy of the same length.
  */
 export function* personalSentences(text: string): Generator<[number, number]> {
   const normal = normalizeApostrophes(text);
   const notOwn = ownStatementCheck(normal);
+  /** Each personal sentence, and whether it is only the user's world (no first person of theirs, no request in it): held until the turn shows whether it is a task's material. */
+  const found: { at: [number, number]; material: boolean }[] = [];
+  let task = false;
+  let own = false;
   for (const match of normal.matchAll(SENTENCE)) {
     const sentence = match[0].trim();
-    if (sentence.length === 0 || sentence.endsWith('?') || isMove(sentence)) continue;
+    if (sentence.length === 0) continue;
+    const asks = isTask(sentence);
+    task ||= asks;
+    if (sentence.endsWith('?') || isMove(sentence)) continue;
     const start = match.index + match[0].indexOf(sentence);
     // The first person must be the user's own words (not quoted, not behind someone else's
     // speaker label), and someone else's words anywhere in the sentence ("…, says Bob", "my
@@ -165,8 +225,16 @@ export function* personalSentences(text: string): Generator<[number, number]> {
     const firstPerson = ownFirstPerson(sentence, start, notOwn);
     if (firstPerson === false || reportsSomeoneElse(sentence)) continue;
     if (firstPerson === undefined && !isStatementOfTheirWorld(sentence)) continue;
-    yield [start, start + sentence.length];
+    own ||= firstPerson === true;
+    // The reason given with a request in one breath ("never suggest bread recipes, coeliac") is the user's own.
+    found.push({ at: [start, start + sentence.length], material: firstPerson === undefined && !asks });
   }
+  // A turn that asks the assistant for something and says nothing in the user's own first person
+  // hands over material for the task ("its been broken 2 weeks, no hot water. be firm but
+  // polite"): its statements are the letter's, not the user's news. Said beside the user's own
+  // words, or with no request, they are the user's world ("The kids loved it!").
+  const materialOnly = task && !own;
+  for (const sentence of found) if (!(materialOnly && sentence.material)) yield sentence.at;
 }
 
 /** Whether a user turn holds personal content (at least one personal sentence), rather than small talk only. */

@@ -6,9 +6,11 @@
  * as if they were active user-scope memories, so their parts read on the same formula.
  */
 import { rankRecords } from '../asof/rank';
+import { isEpisode } from '../extract/topics';
 import type { MemoryRecord } from '../schema';
 import type { PendingMemory } from '../review/held';
 import type { RetrievePlan, Retrieved } from './retrieve';
+import { sameStatement } from './select';
 
 /** At most this many misses are explained. */
 export const MAX_MISSES = 10;
@@ -43,7 +45,8 @@ export interface Outsider {
 
 /**
  * The memories the hits stand for beside themselves (`Retrieved.represents`), as outsiders: a
- * fact and the turns that state it (read from, restated in) are one hit, and the others are explained here.
+ * fact and the turns that state it (read from, restated in), and two facts of one sentence, are
+ * one hit, and the others are explained here.
  */
 export function representedOutsiders(hits: readonly Retrieved[], records: readonly MemoryRecord[]): Outsider[] {
   const byId = new Map(records.map((record) => [record.id, record]));
@@ -57,11 +60,24 @@ export function representedOutsiders(hits: readonly Retrieved[], records: readon
   );
 }
 
-/** What the hit `standing` is to the memory `record` it stands for: a turn that states it, or a fact it states. */
+/**
+ * What the hit `standing` is to the memory `record` it stands for (select.ts `sameStatement`): a
+ * turn that states it or a fact it states, linked or read from the same turn, or a fact read from
+ * the same sentence of the same turn.
+ */
 function describeStanding(record: MemoryRecord, standing: MemoryRecord): string {
   if (record.episodeId === standing.id) return 'the episode it was read from';
   if (record.restatedIn?.includes(standing.id)) return 'a turn that restated it';
-  return standing.episodeId === record.id ? 'a fact read from it' : 'a fact it restated';
+  if (standing.episodeId === record.id) return 'a fact read from it';
+  if (standing.restatedIn?.includes(record.id)) return 'a fact it restated';
+  switch (sameStatement(standing, record)) {
+    case 'turn':
+      return isEpisode(standing) ? 'the episode of the turn it was read from' : 'a fact read from the same turn';
+    case 'sentence':
+      return 'a fact read from the same sentence of the same turn';
+    default:
+      return 'a memory of the same statement';
+  }
 }
 
 /** A pending memory as a record to score (it has no record of its own). */

@@ -6,6 +6,7 @@
  * and `assemble` write them in a part of the block of their own. They are not hits: `k` does
  * not count them and no relevance floor applies to them, so the hits stay unpadded.
  */
+import { statingEpisodeIds } from '../consolidate/episodes';
 import { isEpisode } from '../extract/topics';
 import { byCreation, recencyOf, type MemoryRecord, type Weights } from '../schema';
 import type { Retrieved } from './retrieve';
@@ -43,7 +44,7 @@ function standsFor(hit: Retrieved, record: MemoryRecord): boolean {
 
 /** Whether the episode `episodeId` states `fact`: it was read from it, or it restated it. */
 export function statedIn(fact: MemoryRecord, episodeId: string): boolean {
-  return fact.episodeId === episodeId || (fact.restatedIn?.includes(episodeId) ?? false);
+  return statingEpisodeIds(fact).includes(episodeId);
 }
 
 /**

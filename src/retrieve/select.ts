@@ -3,7 +3,9 @@
  * maximum, not a quota), and one hit per statement (a fact and the episode it was read from are
  * one). The same rule for a live retrieve (retrieve.ts) and a past state's (verbs/as-of.ts).
  */
-import type { MemoryRecord } from '../schema';
+import { statingEpisodeIds } from '../consolidate/episodes';
+import { isEpisode } from '../extract/topics';
+import type { MemoryRecord, Source } from '../schema';
 
 /**
  * The least fused relevance (`Retrieved.relevance`, every channel counted: cosine, lexical, and
@@ -25,36 +27,72 @@ export function asksAboutTheUser(query: string): boolean {
   return ABOUT_THE_USER.test(query.replace(/[\u2018\u2019\u02BC]/g, "'"));
 }
 
-/** What {@link oneHitPerStatement} reads of a hit. */
+/** What {@link oneHitPerStatement} reads of a hit: its links to turns and, when given, where it was read. */
 export interface StatementHit {
-  memory: Pick<MemoryRecord, 'id' | 'episodeId' | 'restatedIn'>;
-  /** Ids of the memories this hit stands for beside itself (a fact's episodes, an episode's facts). */
+  memory: Pick<MemoryRecord, 'id' | 'episodeId' | 'restatedIn'> & Partial<Pick<MemoryRecord, 'topic' | 'scope' | 'sessionId'>> & { sources?: readonly Pick<Source, 'id' | 'excerpt'>[] };
+  /** Ids of the memories this hit stands for beside itself (a fact's episodes, an episode's facts, a fact of the same sentence). */
   represents?: string[];
 }
 
+/** Why a kept hit stands for a later one, in {@link sameStatement}'s order. */
+export type Standing = 'linked' | 'turn' | 'sentence';
+
+type Said = StatementHit['memory'];
+
+const isEpisodeHit = (memory: Said) => memory.topic !== undefined && isEpisode({ topic: memory.topic });
+
+/** Folded as an episode's text is (episode.ts `episodeText`), "…" off: so an excerpt and a turn's text compare. */
+const folded = (text: string) => text.replace(/…$/, '').replace(/\s+/g, ' ').trim();
+
+/** Whether `fact` was read from the turn the episode `episode` keeps: a source of the turn's id, read from words the turn's text holds. */
+function readFromTurn(fact: Said, episode: Said): boolean {
+  const turns = episode.sources ?? [];
+  return (fact.sources ?? []).some((source) => {
+    const said = folded(source.excerpt);
+    return said !== '' && turns.some((turn) => turn.id === source.id && folded(turn.excerpt).includes(said));
+  });
+}
+
 /**
- * The hits, best first, with a fact and the turns that state it (the episode it was read from,
- * `episodeId`, and those that restated it, `restatedIn`) as one hit: the better ranked stays and
- * lists the others in `represents`. Two facts read from one turn are two statements and stay two
- * hits; an episode that stands for one of them stands for both.
+ * Why `kept` (a better ranked hit) stands for `hit`, or undefined when they are two statements.
+ * Provenance alone decides, never shared words ("The user likes dogs." and "The user's sister is
+ * allergic to dogs." are two statements):
+ * - 'linked': one is a turn that states the other (the episode a fact was read from, `episodeId`,
+ *   or one that restated it, `restatedIn`: consolidate/episodes.ts `statingEpisodeIds`);
+ * - 'turn': an episode and a fact nothing links, read from that turn: the fact has a source of the
+ *   turn's id whose excerpt the turn's text holds (a write of several turns whose link was not told);
+ * - 'sentence': two facts read from the same sentence of the same turn, a source id and excerpt
+ *   in common ("i play bass in a band with guys from work, we play covers at bars": one thing
+ *   said, split in two).
+ * The last two hold only within one scope and session: a session's memory is not the user's.
+ */
+export function sameStatement(kept: Said, hit: Said): Standing | undefined {
+  if (statingEpisodeIds(hit).includes(kept.id) || statingEpisodeIds(kept).includes(hit.id)) return 'linked';
+  if (kept.scope !== hit.scope || kept.sessionId !== hit.sessionId) return undefined;
+  const keptEpisode = isEpisodeHit(kept);
+  if (keptEpisode !== isEpisodeHit(hit)) return (keptEpisode ? readFromTurn(hit, kept) : readFromTurn(kept, hit)) ? 'turn' : undefined;
+  // Two topics are two statements of one sentence ("I'm vegetarian, and call me Ada."): only one topic split in two is one.
+  if (keptEpisode || kept.topic !== hit.topic) return undefined;
+  const sentences = new Set((kept.sources ?? []).filter((source) => source.excerpt !== '').map((source) => `${source.id}\u0000${source.excerpt}`));
+  return (hit.sources ?? []).some((source) => sentences.has(`${source.id}\u0000${source.excerpt}`)) ? 'sentence' : undefined;
+}
+
+/**
+ * The hits, best first, one per statement: a hit that says what a better ranked hit already says
+ * ({@link sameStatement}: a fact and the turns that state it, two facts of one sentence) is left
+ * out, and the better ranked lists it in `represents`. Two facts of one turn but of different
+ * sentences stay two hits; an episode that stands for one of them stands for both.
  */
 export function oneHitPerStatement<T extends StatementHit>(ranked: readonly T[]): T[] {
-  /** Episode id → the kept hit that stands for it: the episode itself, or the first fact that states it. */
-  const standsFor = new Map<string, T>();
   const out: T[] = [];
   for (const hit of ranked) {
-    const { id, episodeId, restatedIn } = hit.memory;
-    const turns = [...(episodeId !== undefined ? [episodeId] : []), ...(restatedIn ?? [])];
-    // A fact is an episode's when that episode itself is a hit above it; an episode is any earlier hit's that claimed it.
-    const standing = turns.length === 0 ? standsFor.get(id) : turns.map((turn) => standsFor.get(turn)).find((kept) => kept !== undefined && turns.includes(kept.memory.id));
+    const standing = out.find((kept) => sameStatement(kept.memory, hit.memory) !== undefined);
     if (standing) {
-      standing.represents = [...(standing.represents ?? []), id];
+      standing.represents = [...(standing.represents ?? []), hit.memory.id];
       continue;
     }
     const { represents: _represents, ...rest } = hit;
-    const copy = rest as T;
-    for (const claims of turns.length === 0 ? [id] : turns) if (!standsFor.has(claims)) standsFor.set(claims, copy);
-    out.push(copy);
+    out.push(rest as T);
   }
   return out;
 }

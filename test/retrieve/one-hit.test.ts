@@ -31,7 +31,8 @@ describe('Memory.retrieve: one statement, one hit; k is a maximum', () => {
     expect(ids.includes(fact.id) && ids.includes(episode.id)).toBe(false);
     const standing = hits.find((hit) => hit.memory.id === fact.id || hit.memory.id === episode.id)!;
     const other = standing.memory.id === fact.id ? episode.id : fact.id;
-    expect(standing.represents).toEqual([other]);
+    // The turn's other fact ('cooks lentils most days', of the same sentence) is the same hit too.
+    expect(standing.represents).toContain(other);
     const { hits: explained, misses } = await memory.explain('vegetarian diet lentils', { ...owner, k: 5 });
     expect(explained.map((hit) => hit.memory.id)).toEqual(ids);
     const miss = misses.find((entry) => entry.memory.id === other)!;
@@ -69,6 +70,30 @@ describe('Memory.retrieve: one statement, one hit; k is a maximum', () => {
     const ranked = hits.filter((hit) => !hit.profile || hit.score > 0);
     expect(ranked[0]?.memory.id).toBe(again.id);
     expect(hits.some((hit) => hit.memory.id === home.id && hit.profile)).toBe(true);
+  });
+
+  it('returns two facts read from one sentence of one turn as one hit, and explain says it is the same sentence', async () => {
+    test = await createTestMemory();
+    const { memory } = test;
+    await memory.ingest([{ role: 'user', content: 'i play bass in a band with some guys from work, we play covers at bars' }], { ...owner, sessionId: 'c1', source: { type: 'user_implicit', id: 's1' } });
+    const stored = await memory.list(owner);
+    expect(stored.length).toBeGreaterThanOrEqual(2);
+    const query = 'do I play in a band, bass or covers at bars?';
+    const hits = await memory.retrieve(query, { ...owner, k: 5 });
+    expect(hits).toHaveLength(1);
+    expect(new Set([hits[0]!.memory.id, ...(hits[0]!.represents ?? [])])).toEqual(new Set(stored.map((record) => record.id)));
+    const { misses } = await memory.explain(query, { ...owner, k: 5 });
+    const sameSentence = misses.filter((miss) => miss.reason === 'represented' && miss.detail.includes('same sentence'));
+    expect(sameSentence.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('keeps two facts that share a word but were said apart as two hits ("likes dogs" beside "sister is allergic to dogs")', async () => {
+    test = await createTestMemory();
+    const { memory } = test;
+    await memory.remember({ content: "The user's sister is allergic to dogs.", topic: 'family' }, { ...owner, source: source('s1') });
+    await memory.remember({ content: 'The user likes dogs.', topic: 'preference' }, { ...owner, source: source('s2') });
+    const hits = await memory.retrieve('dogs', { ...owner, k: 5 });
+    expect(hits.map((hit) => hit.memory.content).sort()).toEqual(['The user likes dogs.', "The user's sister is allergic to dogs."].sort());
   });
 
   it('never pads k with a memory that has no relevance to the query, whatever its importance, and inject shows none', async () => {
@@ -128,5 +153,26 @@ describe('oneHitPerStatement', () => {
     const restated = (id: string, episodeId: string, restatedIn: string[]) => ({ memory: { id, episodeId, restatedIn } });
     expect(oneHitPerStatement([restated('f', 'e1', ['e2']), hit('e2'), hit('e1')])).toEqual([{ ...restated('f', 'e1', ['e2']), represents: ['e2', 'e1'] }]);
     expect(oneHitPerStatement([hit('e2'), hit('x'), restated('f', 'e1', ['e2']), hit('e1')])).toEqual([{ ...hit('e2'), represents: ['f'] }, hit('x'), hit('e1')]);
+  });
+});
+
+describe('oneHitPerStatement by provenance', () => {
+  const from = (id: string, topic: string, said: [string, string][], more: Record<string, unknown> = {}) => ({ memory: { id, topic, scope: 'user' as const, sources: said.map(([source, excerpt]) => ({ id: source, excerpt })), ...more } });
+  it('folds two facts read from the same sentence of the same turn into the better ranked, and keeps facts of two sentences of one turn apart', () => {
+    const f1 = from('f1', 'hobby', [['t1', 'i play bass in a band, we play covers']]);
+    const f2 = from('f2', 'hobby', [['t1', 'i play bass in a band, we play covers']]);
+    const f3 = from('f3', 'home', [['t1', 'I live in Leeds']]);
+    expect(oneHitPerStatement([f1, f3, f2])).toEqual([{ ...f1, represents: ['f2'] }, f3]);
+  });
+  it("folds an episode and a fact read from its turn when nothing links them: the fact was read with the turn's source from words the episode holds", () => {
+    const episode = from('e', 'episode', [['t1', 'I live in Leeds. I play bass in a band.']]);
+    const fact = from('f', 'home', [['t1', 'I live in Leeds']]);
+    const other = from('g', 'home', [['t2', 'I live in Leeds']]);
+    expect(oneHitPerStatement([fact, other, episode])).toEqual([{ ...fact, represents: ['e'] }, other]);
+  });
+  it('does not fold memories of one sentence kept in two scopes or two sessions', () => {
+    const f1 = from('f1', 'hobby', [['t1', 'i play bass']]);
+    const f2 = from('f2', 'hobby', [['t1', 'i play bass']], { scope: 'session', sessionId: 'c1' });
+    expect(oneHitPerStatement([f1, f2])).toEqual([f1, f2]);
   });
 });
