@@ -154,10 +154,11 @@ describe('vite build (library)', () => {
     // standing profile about 22 kB more; the policy's indexed sweep, erasure without replay of a
     // source that only restated, approved turn links and the reader's denial and animals about
     // 32 kB more; the episode noise rules for orders, hypotheticals and instructions to the memory,
-    // and the one-hit rule by provenance, about 8 kB more); the smallest
+    // and the one-hit rule by provenance, about 8 kB more; the reader's hedges of certainty and the
+    // binary table's checks about 2 kB more); the smallest
     // transformers.js build (transformers.web.min.js) is 470 kB on its own, so bundling it by
     // mistake crosses this budget by far.
-    expect(code.reduce((sum, text) => sum + text.length, 0)).toBeLessThan(1_060_000);
+    expect(code.reduce((sum, text) => sum + text.length, 0)).toBeLessThan(1_065_000);
   });
 });
 
