@@ -187,6 +187,22 @@ describe('WordNet concept table', () => {
     for (const term of expandTerms(concepts, query, 1).keys()) expect(query.has(term)).toBe(false);
   });
 
+  it('rejects, saying so, when the buffer read from disk for every in-process compute was detached, and reads it again after', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { pathToFileURL } = await import('node:url');
+    const path = join(mkdtempSync(join(tmpdir(), 'engram-concepts-')), 'wordnet-concepts.bin');
+    writeFileSync(path, readFileSync(CONCEPTS_BINARY_TARGET));
+    const url = pathToFileURL(path);
+    const table = await readConcepts(url);
+    expect(table.byteLength).toBeGreaterThan(0);
+    structuredClone(table, { transfer: [table] });
+    expect(table.byteLength).toBe(0);
+    await expect(readConcepts(url)).rejects.toThrow(/detached/);
+    expect((await readConcepts(url)).byteLength).toBe(readFileSync(CONCEPTS_BINARY_TARGET).length);
+  });
+
   it('is read from disk where compute runs under Node, and a missing table rejects naming it', async () => {
     expect(Buffer.from(await readConcepts()).equals(readFileSync(CONCEPTS_BINARY_TARGET))).toBe(true);
     await expect(readConcepts(new URL('./no-such-table.bin', import.meta.url))).rejects.toThrow(/no-such-table\.bin/);
