@@ -5,7 +5,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { isEpisode } from '../../src/episode/episode';
+import { representedOutsiders } from '../../src/retrieve/explain';
+import type { Retrieved } from '../../src/retrieve/retrieve';
 import { asksAboutTheUser, oneHitPerStatement, RELEVANCE_FLOOR } from '../../src/retrieve/select';
+import type { MemoryRecord } from '../../src/schema';
 import { createTestMemory, DAY, type TestMemory } from '../helpers/memory';
 
 const owner = { userId: 'u_ada', appName: 'default' };
@@ -175,6 +178,14 @@ describe('oneHitPerStatement by provenance', () => {
     const fact = from('f', 'home', [['t1', 'I live in Leeds']]);
     const other = from('g', 'home', [['t2', 'I live in Leeds']]);
     expect(oneHitPerStatement([fact, other, episode])).toEqual([{ ...fact, represents: ['e'] }, other]);
+  });
+  it("explains an episode a fact read from its turn stands for as 'a fact read from it', and the reverse as 'the episode of the turn it was read from'", () => {
+    const record = (id: string, topic: string, excerpt: string) => ({ id, topic, scope: 'user', content: excerpt, importance: 0.5, sources: [{ type: 'user_implicit', id: 't1', excerpt }] }) as unknown as MemoryRecord;
+    const episode = record('e', 'episode', 'I live in Leeds. I play bass in a band.');
+    const fact = record('f', 'home', 'I live in Leeds');
+    const hit = (memory: MemoryRecord, represents: string[]) => ({ memory, represents, score: 1, relevance: 1, recency: 1, importance: 0.5 }) as Retrieved;
+    expect(representedOutsiders([hit(fact, ['e'])], [episode])[0]?.detail).toContain("a fact read from it, 'f'");
+    expect(representedOutsiders([hit(episode, ['f'])], [fact])[0]?.detail).toContain("the episode of the turn it was read from, 'e'");
   });
   it('does not fold memories of one sentence kept in two scopes or two sessions', () => {
     const f1 = from('f1', 'hobby', [['t1', 'i play bass']]);
