@@ -45,8 +45,8 @@ export interface Outsider {
 
 /**
  * The memories the hits stand for beside themselves (`Retrieved.represents`), as outsiders: a
- * fact and the turns that state it (read from, restated in), and two facts of one sentence, are
- * one hit, and the others are explained here.
+ * fact and the turns that state it (read from, restated in) are one hit, and the others are
+ * explained here.
  */
 export function representedOutsiders(hits: readonly Retrieved[], records: readonly MemoryRecord[]): Outsider[] {
   const byId = new Map(records.map((record) => [record.id, record]));
@@ -62,8 +62,7 @@ export function representedOutsiders(hits: readonly Retrieved[], records: readon
 
 /**
  * What the hit `standing` is to the memory `record` it stands for (select.ts `sameStatement`): a
- * turn that states it or a fact it states, linked or read from the same turn, or a fact read from
- * the same sentence of the same turn.
+ * turn that states it or a fact it states, linked or read from the same turn.
  */
 function describeStanding(record: MemoryRecord, standing: MemoryRecord): string {
   if (record.episodeId === standing.id) return 'the episode it was read from';
@@ -72,9 +71,7 @@ function describeStanding(record: MemoryRecord, standing: MemoryRecord): string 
   if (standing.restatedIn?.includes(record.id)) return 'a fact it restated';
   switch (sameStatement(standing, record)) {
     case 'turn':
-      return isEpisode(standing) ? 'the episode of the turn it was read from' : 'a fact read from the same turn';
-    case 'sentence':
-      return 'a fact read from the same sentence of the same turn';
+      return isEpisode(standing) ? 'the episode of the turn it was read from' : 'a fact read from it';
     default:
       return 'a memory of the same statement';
   }

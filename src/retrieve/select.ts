@@ -30,12 +30,12 @@ export function asksAboutTheUser(query: string): boolean {
 /** What {@link oneHitPerStatement} reads of a hit: its links to turns and, when given, where it was read. */
 export interface StatementHit {
   memory: Pick<MemoryRecord, 'id' | 'episodeId' | 'restatedIn'> & Partial<Pick<MemoryRecord, 'topic' | 'scope' | 'sessionId'>> & { sources?: readonly Pick<Source, 'id' | 'excerpt'>[] };
-  /** Ids of the memories this hit stands for beside itself (a fact's episodes, an episode's facts, a fact of the same sentence). */
+  /** Ids of the memories this hit stands for beside itself (a fact's episodes, an episode's facts). */
   represents?: string[];
 }
 
 /** Why a kept hit stands for a later one, in {@link sameStatement}'s order. */
-export type Standing = 'linked' | 'turn' | 'sentence';
+export type Standing = 'linked' | 'turn';
 
 type Said = StatementHit['memory'];
 
@@ -60,28 +60,25 @@ function readFromTurn(fact: Said, episode: Said): boolean {
  * - 'linked': one is a turn that states the other (the episode a fact was read from, `episodeId`,
  *   or one that restated it, `restatedIn`: consolidate/episodes.ts `statingEpisodeIds`);
  * - 'turn': an episode and a fact nothing links, read from that turn: the fact has a source of the
- *   turn's id whose excerpt the turn's text holds (a write of several turns whose link was not told);
- * - 'sentence': two facts read from the same sentence of the same turn, a source id and excerpt
- *   in common ("i play bass in a band with guys from work, we play covers at bars": one thing
- *   said, split in two).
- * The last two hold only within one scope and session: a session's memory is not the user's.
+ *   turn's id whose excerpt the turn's text holds (a write of several turns whose link was not told).
+ * The last holds only within one scope and session: a session's memory is not the user's. Two
+ * facts are always two statements, even of one sentence and one topic ("My sister lives in Oslo
+ * and my brother lives in Rome.", "I love sushi and I hate olives."): a shared excerpt does not
+ * say they state the same thing, and folding one into the other would hide a fact.
  */
 export function sameStatement(kept: Said, hit: Said): Standing | undefined {
   if (statingEpisodeIds(hit).includes(kept.id) || statingEpisodeIds(kept).includes(hit.id)) return 'linked';
   if (kept.scope !== hit.scope || kept.sessionId !== hit.sessionId) return undefined;
   const keptEpisode = isEpisodeHit(kept);
-  if (keptEpisode !== isEpisodeHit(hit)) return (keptEpisode ? readFromTurn(hit, kept) : readFromTurn(kept, hit)) ? 'turn' : undefined;
-  // Two topics are two statements of one sentence ("I'm vegetarian, and call me Ada."): only one topic split in two is one.
-  if (keptEpisode || kept.topic !== hit.topic) return undefined;
-  const sentences = new Set((kept.sources ?? []).filter((source) => source.excerpt !== '').map((source) => `${source.id}\u0000${source.excerpt}`));
-  return (hit.sources ?? []).some((source) => sentences.has(`${source.id}\u0000${source.excerpt}`)) ? 'sentence' : undefined;
+  if (keptEpisode === isEpisodeHit(hit)) return undefined;
+  return (keptEpisode ? readFromTurn(hit, kept) : readFromTurn(kept, hit)) ? 'turn' : undefined;
 }
 
 /**
  * The hits, best first, one per statement: a hit that says what a better ranked hit already says
- * ({@link sameStatement}: a fact and the turns that state it, two facts of one sentence) is left
- * out, and the better ranked lists it in `represents`. Two facts of one turn but of different
- * sentences stay two hits; an episode that stands for one of them stands for both.
+ * ({@link sameStatement}: a fact and the turns that state it) is left out, and the better ranked
+ * lists it in `represents`. Two facts stay two hits, of one turn or one sentence; an episode that
+ * stands for one of them stands for both.
  */
 export function oneHitPerStatement<T extends StatementHit>(ranked: readonly T[]): T[] {
   const out: T[] = [];

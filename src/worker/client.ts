@@ -108,9 +108,11 @@ export interface ConceptsLoad {
 /**
  * Reads the table and hands it to compute (`load`: its `loadConcepts`) once: started by the
  * client's first call, so that the fetch runs while the store is read at open, not after the
- * first retrieve asked for it. The promise is kept, and dropped when it fails, so that a table
- * that could not be fetched (offline) leaves that scan lexical and is fetched again by the next
- * scan instead of failing retrieval.
+ * first retrieve asked for it. The promise is kept, and dropped when the read fails, so that a
+ * table that could not be fetched (offline) leaves that scan lexical and is fetched again by the
+ * next scan instead of failing retrieval. A table that was fetched but that compute would not
+ * take (it does not decode: an HTML fallback page served with 200) is final for this client:
+ * logged once, and the scans stay lexical without fetching and posting it again each time.
  */
 export function conceptsOnce(load: (table: ArrayBuffer) => Promise<unknown>, read: () => Promise<ArrayBuffer> = readConcepts): ConceptsLoad {
   let loading: Promise<void> | undefined;
@@ -119,16 +121,20 @@ export function conceptsOnce(load: (table: ArrayBuffer) => Promise<unknown>, rea
   const start = () => {
     tried = true;
     loading ??= read()
-      .then((table) => {
-        const handed = load(table);
-        handing = handed.then(
-          () => {},
-          () => {},
-        );
-        return handed;
-      })
       .then(
-        () => {},
+        (table) => {
+          const handed = load(table);
+          handing = handed.then(
+            () => {},
+            () => {},
+          );
+          return handed.then(
+            () => {},
+            (error: unknown) => {
+              console.warn(`engram: the WordNet table was fetched but not loaded; retrieval stays without its semantic expansion: ${error instanceof Error ? error.message : String(error)}`);
+            },
+          );
+        },
         () => {
           loading = undefined;
         },

@@ -39,14 +39,20 @@ export const CONCEPTS_MAGIC = `engram-concepts ${CONCEPTS_VERSION}\n`;
  * themselves, so that loading it is five views of the buffer, with no text to parse, no term to
  * hash and no list to count (docs/perf.md, cold start). The magic and WordNet's notice (ASCII, up
  * to a zero byte, padded to 4 bytes); five u32s, the arrays' lengths; then the five arrays of
- * {@link Concepts} in order, as little-endian u32s (as the WASM kernel assumes).
+ * {@link Concepts} in order, as little-endian u32s (as the WASM kernel assumes), read as the
+ * host's u32s: a big-endian host is refused ({@link checkByteOrder}). One pass checks what the
+ * scans index by: each starts array one longer than what it counts, from 0, never decreasing, up
+ * to its links' length, and every link's target (a concept, a term) in range.
  * @throws Error saying what is wrong when the bytes are not such a table.
  */
 export function decodeConcepts(table: ArrayBuffer): Concepts {
+  checkByteOrder(HOST_LITTLE_ENDIAN);
   const bytes = new Uint8Array(table);
   const magic = String.fromCharCode(...bytes.subarray(0, CONCEPTS_MAGIC.length));
-  let at = (bytes.indexOf(0) + 4) & ~3;
-  if (magic !== CONCEPTS_MAGIC || at < 4 || at + 20 > bytes.length) throw new Error(`engram's WordNet table is not '${CONCEPTS_MAGIC.trim()}' but starts '${magic.trim()}'`);
+  if (magic !== CONCEPTS_MAGIC) throw new Error(`engram's WordNet table is not '${CONCEPTS_MAGIC.trim()}' but starts '${magic.trim()}'`);
+  const notice = bytes.indexOf(0);
+  let at = (notice + 4) & ~3;
+  if (notice < 0 || at + 20 > bytes.length) throw new Error(`engram's WordNet table is truncated: ${bytes.length} bytes, ${notice < 0 ? 'its notice never ends' : `its header ends at ${at + 20}`}`);
   const lengths = [...new Uint32Array(table, at, 5)];
   const end = lengths.reduce((sum, length) => sum + length * 4, (at += 20));
   const arrays: Uint32Array[] = [];
@@ -54,9 +60,40 @@ export function decodeConcepts(table: ArrayBuffer): Concepts {
     arrays.push(new Uint32Array(table, at, length));
     at += length * 4;
   }
-  const [, termStarts, termLinks, conceptStarts, conceptLinks] = arrays;
-  if (termStarts?.at(-1) !== termLinks?.length || conceptStarts?.at(-1) !== conceptLinks?.length || !conceptLinks) throw new Error(`engram's WordNet table is damaged: ${bytes.length} bytes of ${end}`);
+  const [keys, termStarts, termLinks, conceptStarts, conceptLinks] = arrays;
+  if (!keys || !termStarts || !termLinks || !conceptStarts || !conceptLinks) throw new Error(`engram's WordNet table is damaged: ${bytes.length} bytes of ${end}`);
+  const wrong =
+    termStarts.length !== keys.length + 1
+      ? `${termStarts.length} term starts for ${keys.length} terms`
+      : conceptStarts.length < 1
+        ? 'no concept starts'
+        : (badStarts(termStarts, termLinks.length, 'term') ??
+          badStarts(conceptStarts, conceptLinks.length, 'concept') ??
+          badTargets(termLinks, conceptStarts.length - 1, 'term', 'concept') ??
+          badTargets(conceptLinks, keys.length, 'concept', 'term'));
+  if (wrong) throw new Error(`engram's WordNet table is damaged: ${wrong}`);
   return arrays as unknown as Concepts;
+}
+
+/** Whether this host reads a u32's bytes little end first, as the table is written. */
+const HOST_LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** @throws Error naming the byte order when the host is not little-endian: the table's u32s would read as other numbers. */
+export function checkByteOrder(littleEndian: boolean): void {
+  if (!littleEndian) throw new Error("engram's WordNet table is little-endian, and this host's byte order is big-endian: its numbers would read wrong");
+}
+
+/** What is wrong with a starts array over `links` links, or undefined: it starts at 0, never decreases, and ends at `links`. */
+function badStarts(starts: Uint32Array, links: number, what: string): string | undefined {
+  if (starts[0] !== 0 || starts.at(-1) !== links) return `${what} starts run from ${starts[0]} to ${starts.at(-1)}, not from 0 to ${links}`;
+  for (let i = 1; i < starts.length; i++) if (starts[i]! < starts[i - 1]!) return `${what} start ${i} goes back`;
+  return undefined;
+}
+
+/** What is wrong with links whose targets (`link >>> 2`) must be below `count`, or undefined. */
+function badTargets(links: Uint32Array, count: number, from: string, to: string): string | undefined {
+  for (let i = 0; i < links.length; i++) if (links[i]! >>> 2 >= count) return `${from} link ${i} names ${to} ${links[i]! >>> 2} of ${count}`;
+  return undefined;
 }
 
 /** The table last decoded by {@link loadedConcepts}, and its bytes. */

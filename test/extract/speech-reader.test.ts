@@ -131,6 +131,24 @@ describe('the speech reader: hedges of certainty, reasons before a request, obje
     expect(read("I'm sure I'm fine.")).toEqual([]);
   });
 
+  it('reads past "I\'m certain", "I\'m positive that", "totally sure" at full confidence: saying you are certain is no hedge', () => {
+    for (const [message, plainMessage] of [
+      ["I'm certain I'm allergic to penicillin.", "I'm allergic to penicillin."],
+      ["I'm positive that my sister lives in Oslo.", 'My sister lives in Oslo.'],
+      ["I'm convinced I'm allergic to penicillin.", "I'm allergic to penicillin."],
+      ["I'm totally sure I'm allergic to penicillin.", "I'm allergic to penicillin."],
+      ["I'm absolutely certain that I'm allergic to penicillin.", "I'm allergic to penicillin."],
+    ] as const) {
+      const [plain] = speechCandidates(plainMessage, SPOKEN_AT);
+      const facts = speechCandidates(message, SPOKEN_AT);
+      expect(
+        facts.map((fact) => fact.content),
+        message,
+      ).toEqual([plain!.content]);
+      expect(facts[0]!.confidence, message).toBe(plain!.confidence);
+    }
+  });
+
   it('reads the reason a user gives before a question or request ("since im gluten free, any …?")', () => {
     expectReads([
       ['since im gluten free, any pasta recommendations?', ['allergy: The user is gluten free.']],

@@ -5,7 +5,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { isEpisode } from '../../src/episode/episode';
+import { representedOutsiders } from '../../src/retrieve/explain';
+import type { Retrieved } from '../../src/retrieve/retrieve';
 import { asksAboutTheUser, oneHitPerStatement, RELEVANCE_FLOOR } from '../../src/retrieve/select';
+import type { MemoryRecord } from '../../src/schema';
 import { createTestMemory, DAY, type TestMemory } from '../helpers/memory';
 
 const owner = { userId: 'u_ada', appName: 'default' };
@@ -31,7 +34,6 @@ describe('Memory.retrieve: one statement, one hit; k is a maximum', () => {
     expect(ids.includes(fact.id) && ids.includes(episode.id)).toBe(false);
     const standing = hits.find((hit) => hit.memory.id === fact.id || hit.memory.id === episode.id)!;
     const other = standing.memory.id === fact.id ? episode.id : fact.id;
-    // The turn's other fact ('cooks lentils most days', of the same sentence) is the same hit too.
     expect(standing.represents).toContain(other);
     const { hits: explained, misses } = await memory.explain('vegetarian diet lentils', { ...owner, k: 5 });
     expect(explained.map((hit) => hit.memory.id)).toEqual(ids);
@@ -72,19 +74,24 @@ describe('Memory.retrieve: one statement, one hit; k is a maximum', () => {
     expect(hits.some((hit) => hit.memory.id === home.id && hit.profile)).toBe(true);
   });
 
-  it('returns two facts read from one sentence of one turn as one hit, and explain says it is the same sentence', async () => {
+  it('keeps two facts of one topic read from one sentence as two hits ("my sister lives in Oslo and my brother lives in Rome", "I love sushi and I hate olives")', async () => {
     test = await createTestMemory();
     const { memory } = test;
-    await memory.ingest([{ role: 'user', content: 'i play bass in a band with some guys from work, we play covers at bars' }], { ...owner, sessionId: 'c1', source: { type: 'user_implicit', id: 's1' } });
-    const stored = await memory.list(owner);
-    expect(stored.length).toBeGreaterThanOrEqual(2);
-    const query = 'do I play in a band, bass or covers at bars?';
-    const hits = await memory.retrieve(query, { ...owner, k: 5 });
-    expect(hits).toHaveLength(1);
-    expect(new Set([hits[0]!.memory.id, ...(hits[0]!.represents ?? [])])).toEqual(new Set(stored.map((record) => record.id)));
-    const { misses } = await memory.explain(query, { ...owner, k: 5 });
-    const sameSentence = misses.filter((miss) => miss.reason === 'represented' && miss.detail.includes('same sentence'));
-    expect(sameSentence.length).toBeGreaterThanOrEqual(1);
+    const cases: [string, string, string][] = [
+      ['My sister lives in Oslo and my brother lives in Rome.', 'where do my sister and my brother live, Oslo or Rome?', 'family'],
+      ['I love sushi and I hate olives.', 'what food do I love and what do I hate, sushi or olives?', 'preference'],
+    ];
+    for (const [said, query, topic] of cases) {
+      const session = `c-${topic}`;
+      await memory.ingest([{ role: 'user', content: said }], { ...owner, sessionId: session, source: { type: 'user_implicit', id: `s-${topic}` } });
+      const facts = (await memory.list(owner)).filter((record) => record.topic === topic);
+      expect(facts.length, said).toBe(2);
+      expect(facts[0]!.sources[0]?.excerpt, said).toBe(facts[1]!.sources[0]?.excerpt);
+      const hits = await memory.retrieve(query, { ...owner, k: 5 });
+      const ids = hits.map((hit) => hit.memory.id);
+      for (const fact of facts) expect(ids, `${said}: ${fact.content}`).toContain(fact.id);
+      for (const hit of hits) expect(hit.represents ?? [], said).not.toEqual(expect.arrayContaining(facts.filter((fact) => fact.id !== hit.memory.id).map((fact) => fact.id)));
+    }
   });
 
   it('keeps two facts that share a word but were said apart as two hits ("likes dogs" beside "sister is allergic to dogs")', async () => {
@@ -158,17 +165,27 @@ describe('oneHitPerStatement', () => {
 
 describe('oneHitPerStatement by provenance', () => {
   const from = (id: string, topic: string, said: [string, string][], more: Record<string, unknown> = {}) => ({ memory: { id, topic, scope: 'user' as const, sources: said.map(([source, excerpt]) => ({ id: source, excerpt })), ...more } });
-  it('folds two facts read from the same sentence of the same turn into the better ranked, and keeps facts of two sentences of one turn apart', () => {
-    const f1 = from('f1', 'hobby', [['t1', 'i play bass in a band, we play covers']]);
-    const f2 = from('f2', 'hobby', [['t1', 'i play bass in a band, we play covers']]);
-    const f3 = from('f3', 'home', [['t1', 'I live in Leeds']]);
-    expect(oneHitPerStatement([f1, f3, f2])).toEqual([{ ...f1, represents: ['f2'] }, f3]);
+  it('keeps two facts read from the same sentence of the same turn apart, of one topic or two', () => {
+    const f1 = from('f1', 'family', [['t1', 'My sister lives in Oslo and my brother lives in Rome.']]);
+    const f2 = from('f2', 'family', [['t1', 'My sister lives in Oslo and my brother lives in Rome.']]);
+    const f3 = from('f3', 'preference', [['t2', 'I love sushi and I hate olives.']]);
+    const f4 = from('f4', 'preference', [['t2', 'I love sushi and I hate olives.']]);
+    const f5 = from('f5', 'home', [['t1', 'I live in Leeds']]);
+    expect(oneHitPerStatement([f1, f3, f5, f2, f4])).toEqual([f1, f3, f5, f2, f4]);
   });
   it("folds an episode and a fact read from its turn when nothing links them: the fact was read with the turn's source from words the episode holds", () => {
     const episode = from('e', 'episode', [['t1', 'I live in Leeds. I play bass in a band.']]);
     const fact = from('f', 'home', [['t1', 'I live in Leeds']]);
     const other = from('g', 'home', [['t2', 'I live in Leeds']]);
     expect(oneHitPerStatement([fact, other, episode])).toEqual([{ ...fact, represents: ['e'] }, other]);
+  });
+  it("explains an episode a fact read from its turn stands for as 'a fact read from it', and the reverse as 'the episode of the turn it was read from'", () => {
+    const record = (id: string, topic: string, excerpt: string) => ({ id, topic, scope: 'user', content: excerpt, importance: 0.5, sources: [{ type: 'user_implicit', id: 't1', excerpt }] }) as unknown as MemoryRecord;
+    const episode = record('e', 'episode', 'I live in Leeds. I play bass in a band.');
+    const fact = record('f', 'home', 'I live in Leeds');
+    const hit = (memory: MemoryRecord, represents: string[]) => ({ memory, represents, score: 1, relevance: 1, recency: 1, importance: 0.5 }) as Retrieved;
+    expect(representedOutsiders([hit(fact, ['e'])], [episode])[0]?.detail).toContain("a fact read from it, 'f'");
+    expect(representedOutsiders([hit(episode, ['f'])], [fact])[0]?.detail).toContain("the episode of the turn it was read from, 'e'");
   });
   it('does not fold memories of one sentence kept in two scopes or two sessions', () => {
     const f1 = from('f1', 'hobby', [['t1', 'i play bass']]);

@@ -1,5 +1,5 @@
 import '@vitest/web-worker';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { COMPUTE_METHODS, conceptsOnce, createComputeClient } from '../../src/worker/client';
 import { createCompute } from '../../src/worker/compute';
 import { readConcepts } from '../../src/worker/concepts-asset';
@@ -157,5 +157,43 @@ describe('the semantic table load (conceptsOnce)', () => {
     await scan;
     expect(scanned).toBe(true);
     expect(load.handing()).toBeUndefined();
+  });
+
+  it('fetches the table again after a fetch error, but not after a decode error, which it logs once', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      let reads = 0;
+      let loads = 0;
+      const offline = conceptsOnce(
+        async () => {
+          loads++;
+        },
+        async () => {
+          if (++reads === 1) throw new Error('offline');
+          return new ArrayBuffer(8);
+        },
+      );
+      await offline.start();
+      await offline.start();
+      expect([reads, loads]).toEqual([2, 1]);
+      reads = 0;
+      loads = 0;
+      const html = conceptsOnce(
+        async () => {
+          loads++;
+          throw new Error("engram's WordNet table is not 'engram-concepts wn31-1' but starts '<!doctype html>'");
+        },
+        async () => {
+          reads++;
+          return new ArrayBuffer(8);
+        },
+      );
+      for (let scan = 0; scan < 3; scan++) await html.start();
+      expect([reads, loads]).toEqual([1, 1]);
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0]?.join(' '))).toContain('WordNet table');
+    } finally {
+      warn.mockRestore();
+    }
   });
 });

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { CONCEPTS_BINARY_TARGET, CONCEPTS_TARGET, encodeConcepts, renderConcepts } from '../../scripts/build-wordnet';
 import { parseConcepts } from '../../scripts/concepts-text';
 import { lexicalTermStrings } from '../../src/embed/terms';
-import { CONCEPTS_MAGIC, decodeConcepts, expandTerms, loadedConcepts, SEMANTIC_DECAY, SEMANTIC_REACH } from '../../src/worker/concepts';
+import { CONCEPTS_MAGIC, checkByteOrder, decodeConcepts, expandTerms, loadedConcepts, SEMANTIC_DECAY, SEMANTIC_REACH } from '../../src/worker/concepts';
 import { readConcepts } from '../../src/worker/concepts-asset';
 import { createCompute } from '../../src/worker/compute';
 import { hash32 } from '../../src/text';
@@ -63,6 +63,34 @@ describe('WordNet concept table', () => {
     const skewed = bytes.slice();
     new DataView(skewed.buffer).setUint32(startsEnd - 4, concepts[2].length - 1, true);
     expect(() => decodeConcepts(skewed.buffer)).toThrow(/damaged/);
+  });
+
+  it('refuses a table of the right length whose arrays do not fit, a truncated header, and a big-endian host, saying which', () => {
+    const bytes = new Uint8Array(binary());
+    const header = (bytes.indexOf(0) + 4) & ~3;
+    const view = (copy: Uint8Array) => new DataView(copy.buffer);
+    // One key fewer and one term start more: the same length, but the starts no longer count the keys.
+    const shifted = bytes.slice();
+    view(shifted).setUint32(header, concepts[0].length - 1, true);
+    view(shifted).setUint32(header + 4, concepts[1].length + 1, true);
+    expect(() => decodeConcepts(shifted.buffer)).toThrow(/damaged: .*term starts for/);
+    // A term's link names a concept past the last one.
+    const linksAt = header + 20 + (concepts[0].length + concepts[1].length) * 4;
+    const far = bytes.slice();
+    view(far).setUint32(linksAt, ((concepts[3].length + 5) << 2) | 1, true);
+    expect(() => decodeConcepts(far.buffer)).toThrow(/damaged: term link 0 names concept/);
+    // A concept's link names a term past the last one.
+    const conceptLinksAt = bytes.length - concepts[4].length * 4;
+    const stray = bytes.slice();
+    view(stray).setUint32(conceptLinksAt, (concepts[0].length << 2) | 0, true);
+    expect(() => decodeConcepts(stray.buffer)).toThrow(/damaged: concept link 0 names term/);
+    // The magic is right, the header cut short.
+    for (const cut of [header + 8, CONCEPTS_MAGIC.length + 3]) {
+      expect(() => decodeConcepts(bytes.slice(0, cut).buffer)).toThrow(/engram's WordNet table is truncated/);
+      expect(() => decodeConcepts(bytes.slice(0, cut).buffer)).not.toThrow(/but starts/);
+    }
+    expect(() => checkByteOrder(false)).toThrow(/little-endian.*big-endian/);
+    expect(() => checkByteOrder(true)).not.toThrow();
   });
 
   it('stays within its gzip budgets: 500 kB of text, 1,150 kB of binary', () => {
@@ -157,6 +185,22 @@ describe('WordNet concept table', () => {
   it('never expands a query to its own terms', () => {
     const query = termsOf('bike bicycle');
     for (const term of expandTerms(concepts, query, 1).keys()) expect(query.has(term)).toBe(false);
+  });
+
+  it('rejects, saying so, when the buffer read from disk for every in-process compute was detached, and reads it again after', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { pathToFileURL } = await import('node:url');
+    const path = join(mkdtempSync(join(tmpdir(), 'engram-concepts-')), 'wordnet-concepts.bin');
+    writeFileSync(path, readFileSync(CONCEPTS_BINARY_TARGET));
+    const url = pathToFileURL(path);
+    const table = await readConcepts(url);
+    expect(table.byteLength).toBeGreaterThan(0);
+    structuredClone(table, { transfer: [table] });
+    expect(table.byteLength).toBe(0);
+    await expect(readConcepts(url)).rejects.toThrow(/detached/);
+    expect((await readConcepts(url)).byteLength).toBe(readFileSync(CONCEPTS_BINARY_TARGET).length);
   });
 
   it('is read from disk where compute runs under Node, and a missing table rejects naming it', async () => {

@@ -93,23 +93,28 @@ const HEDGE_PHRASES: readonly (readonly string[])[] = [
   ['i', 'would', 'say'],
   ['idk'],
 ];
-/** Words of degree before "sure" or "certain" ("fairly sure", "almost certain"). */
-const DEGREES = new Set(['pretty', 'fairly', 'quite', 'almost', 'reasonably', 'very', 'mostly', '100%', 'totally']);
+/** Words of degree that soften "sure" or "certain" ("fairly sure", "almost certain"): a hedge. */
+const SOFTENING = new Set(['pretty', 'fairly', 'quite', 'almost', 'reasonably', 'mostly']);
+/** Words of degree that make "sure" firmer ("100% sure", "totally sure"): no hedge. */
+const FIRM = new Set(['very', '100%', 'totally', 'absolutely', 'completely', 'really', 'dead']);
 const SURE = new Set(['sure', 'certain', 'positive', 'convinced']);
 
 /**
- * The end of a hedge of certainty at `i` ("fairly sure", "I'm almost certain that", "quite sure"),
- * with or without its "I'm", when a subject follows; else undefined.
+ * The end of a statement of certainty at `i` ("fairly sure", "I'm almost certain that", "I'm
+ * positive that"), with or without its "I'm", when a subject follows, and whether it hedges: only
+ * a softening degree does ("fairly sure"); "I'm certain", "I'm positive", "totally sure" say the
+ * fact at full confidence. Else undefined.
  */
-function certaintyEnd(tokens: readonly Token[], i: number): number | undefined {
+function certaintyEnd(tokens: readonly Token[], i: number): { end: number; hedge: boolean } | undefined {
   let j = i;
   if (tokens[j]?.w === "i'm" || tokens[j]?.w === 'im') j++;
   else if (tokens[j]?.w === 'i' && tokens[j + 1]?.w === 'am') j += 2;
-  if (DEGREES.has(tokens[j]?.w ?? '')) j++;
+  const softened = SOFTENING.has(tokens[j]?.w ?? '');
+  if (softened || FIRM.has(tokens[j]?.w ?? '')) j++;
   if (!SURE.has(tokens[j]?.w ?? '') || j === i) return undefined;
   j++;
   if (tokens[j]?.w === 'that') j++;
-  return SUBJECTS.has(tokens[j]?.w ?? '') ? j : undefined;
+  return SUBJECTS.has(tokens[j]?.w ?? '') ? { end: j, hedge: softened } : undefined;
 }
 
 /** Words that open a reason before its subject ("since I'm vegan, …", "because im allergic to nuts, can you …"): the reason is the user's statement. */
@@ -228,8 +233,8 @@ export function openingOf(tokens: readonly Token[], question: boolean, at?: numb
     }
     const sure = certaintyEnd(tokens, i);
     if (sure !== undefined) {
-      hedge = true;
-      i = sure;
+      hedge ||= sure.hedge;
+      i = sure.end;
       continue;
     }
     if (REASONS.has(w) && SUBJECTS.has(tokens[i + 1]?.w ?? '') && tokens[i + 1]!.w !== 'me') {
