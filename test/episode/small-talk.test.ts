@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { episodeCandidates, episodeText, keepsEpisode, EPISODE_TOPIC, MAX_EPISODE_LENGTH } from '../../src/episode/episode';
 import { personalSentences } from '../../src/episode/small-talk';
+import { framing } from '../../src/episode/framed';
 import { instructionSignal } from '../../src/defences';
 import { HOSTILE } from '../extract/corpus/hostile';
 import { ORDINARY } from '../extract/corpus/ordinary';
@@ -234,5 +235,22 @@ describe('an instruction to the memory through ingest', () => {
     const kept = await test.memory.list(owner);
     expect(kept.some((record) => record.topic === EPISODE_TOPIC)).toBe(true);
     await test.memory.close();
+  });
+});
+
+/** The sentences of `text` kept as personal content. */
+function keptSentences(text: string): string[] {
+  return [...personalSentences(text)].map(([start, end]) => text.slice(start, end));
+}
+
+describe('real facts the noise rules must not drop', () => {
+  it('keeps a fact beside a memory word or a grant that is not an instruction to the memory', () => {
+    for (const text of ['I remember my dad would never question my choices. He passed away last year.', 'I work in priority support at Dell. Note that I am on nights this week.']) {
+      expect(framing(text), text).toBeUndefined();
+      expect(keepsEpisode(text), text).toBe(true);
+    }
+    expect(keptSentences('I work in priority support at Dell. Note that I am on nights this week.')).toContain('I work in priority support at Dell.');
+    // The instructions to the memory of the branch are still instructions.
+    for (const text of CHAT_NOISE['an instruction to the memory, the user in the first person']!) expect(framing(text), text).toBe('memory instruction');
   });
 });
