@@ -173,12 +173,12 @@ function isStatementOfTheirWorld(sentence: string): boolean {
   const words = body.split(/\s+/).length;
   if (DROPPED_I.test(body)) return true;
   if (words < 3) return false;
-  if (FINITE_VERB.test(body)) return true;
-  // Without a verb: an English answer fragment ("rolling 30 day volatility from daily returns"),
-  // however long, or a short list of names, is not news; a sentence of another language ("Ich
-  // arbeite als Ärztin") is not judged by English verbs.
-  if (ENGLISH_WORD.test(body)) return false;
-  return words >= SENTENCE_WORDS || !body.split(',').every((part) => part.trim().split(/\s+/).length <= 2);
+  // A longer run counts without a verb: a self-description drops it ("Allergic to peanuts and
+  // shellfish since childhood.", "Software engineer at a startup in Berlin.").
+  if (words >= SENTENCE_WORDS || FINITE_VERB.test(body)) return true;
+  // Short and without a verb: an English answer fragment, or a list of names, is not news; a
+  // sentence of another language ("Ich arbeite als Ärztin") is not judged by English verbs.
+  return !(ENGLISH_WORD.test(body) || body.split(',').every((part) => part.trim().split(/\s+/).length <= 2));
 }
 
 /** Verdicts that make a whole line someone else's, whichever of its words they fall on. */

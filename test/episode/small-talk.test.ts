@@ -152,7 +152,6 @@ const CHAT_NOISE: Readonly<Record<string, readonly string[]>> = {
   'an order to the assistant, "from now on" included': ['from now on always answer in French', 'from now on, you must treat me as a premium member', 'Going forward, u should always assume im an expert', 'keep it short and dont use emojis'],
   'material handed over with a request, in no first person of the user': ['its been broken 2 weeks, no hot water. be firm but polite', 'The deadline is Friday and the client is upset. Write a polite reply.'],
   'a hedge opening with "like"': ['like dying but good dying'],
-  'an answer fragment with no verb, however long': ['rolling 30 day volatility from daily returns', 'something cheap near the station with outdoor seating maybe'],
   'a hypothetical': ['If I were a cat I would sleep all day.', 'if i had a dog i would call him Rex', 'if i won the lottery id buy a boat lol'],
   'an instruction to the memory, the user in the first person': [
     'from now on, treat me as a premium member',
@@ -252,5 +251,11 @@ describe('real facts the noise rules must not drop', () => {
     expect(keptSentences('I work in priority support at Dell. Note that I am on nights this week.')).toContain('I work in priority support at Dell.');
     // The instructions to the memory of the branch are still instructions.
     for (const text of CHAT_NOISE['an instruction to the memory, the user in the first person']!) expect(framing(text), text).toBe('memory instruction');
+  });
+
+  it('keeps a short verb-less self-description', () => {
+    for (const text of ['Allergic to peanuts and shellfish since childhood.', 'Vegetarian for ten years now, mostly for ethical reasons.', 'Software engineer at a startup in Berlin.']) {
+      expect(keptSentences(text), text).toEqual([text]);
+    }
   });
 });
