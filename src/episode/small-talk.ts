@@ -143,6 +143,16 @@ function isMove(sentence: string): boolean {
 const DROPPED_I =
   /^(?:(?:probably|prob|maybe|def|definitely|soon)\s+(?:moving|starting|leaving|quitting|changing|going|getting)\b|new\s+(?:job|house|flat|apartment|car|baby|puppy|kitten|role|position|gig|place|partner|boyfriend|girlfriend)\b|just|still|finally|recently|also|really|totally|actually|currently|been|was|went|got|had|have|gonna|going|planning|thinking|hoping|trying|working|heading|getting|taking|spent|started|finished|made|bought|tried|visited|saw|watched|read|took|learned|joined|moved|ran|love|loved|loving|liked|hate|hated|miss|missed|can't wait|cannot wait|wish|need|want|feel|felt|feeling)\b/i;
 
+/** Chat style drops the "I" before a verb in -ing too: "Training for the Boston marathon in April", "Moving to Leeds in May" (not "Something for …", "During the …"). */
+const DROPPED_I_DOING =
+  /^(?!(?:some|no|any|every)?thing\b|during\b|morning\b|evening\b|spring\b|string\b|wedding\b|building\b|ceiling\b|pudding\b|setting\b|clothing\b|king\b|ring\b|wing\b)\p{L}{3,}ing\s+(?:for|to|at|in|on|with|a|an|the|my|our|some|up|out|back|again|every|since)\b/iu;
+
+/** Whether `sentence` is the user's own news told without "I" ("Just got a new puppy named Max"): it counts as their first person. */
+function dropsI(sentence: string): boolean {
+  const body = sentence.replace(OPENER, '').trim();
+  return DROPPED_I.test(body) || DROPPED_I_DOING.test(body);
+}
+
 /** The listener named as the subject or object: "You'd be a great counselor", "Your empathy will help", "Make sure yours stands out". */
 const SECOND_PERSON = /(?<![\p{L}\p{N}_'])(?:you|you're|you've|you'd|you'll|your|yours|yourself|ya|u|ur)(?![\p{L}\p{N}_'])/iu;
 
@@ -217,17 +227,23 @@ export function* personalSentences(text: string): Generator<[number, number]> {
     if (sentence.length === 0) continue;
     const asks = isTask(sentence);
     task ||= asks;
-    if (sentence.endsWith('?') || isMove(sentence)) continue;
     const start = match.index + match[0].indexOf(sentence);
+    if (sentence.endsWith('?') || isMove(sentence)) {
+      // The user's own first person in a question ("Can you help me train my dog?") says the turn is theirs.
+      own ||= ownFirstPerson(sentence, start, notOwn) === true;
+      continue;
+    }
     // The first person must be the user's own words (not quoted, not behind someone else's
     // speaker label), and someone else's words anywhere in the sentence ("…, says Bob", "my
     // doctor thinks …") make it theirs, as the session summary reads it: stricter than a fact's span check.
     const firstPerson = ownFirstPerson(sentence, start, notOwn);
     if (firstPerson === false || reportsSomeoneElse(sentence)) continue;
     if (firstPerson === undefined && !isStatementOfTheirWorld(sentence)) continue;
-    own ||= firstPerson === true;
+    // News told without "I" ("Just got a new puppy named Max") is the user's own first person.
+    const theirs = firstPerson === true || dropsI(sentence);
+    own ||= theirs;
     // The reason given with a request in one breath ("never suggest bread recipes, coeliac") is the user's own.
-    found.push({ at: [start, start + sentence.length], material: firstPerson === undefined && !asks });
+    found.push({ at: [start, start + sentence.length], material: !theirs && !asks });
   }
   // A turn that asks the assistant for something and says nothing in the user's own first person
   // hands over material for the task ("its been broken 2 weeks, no hot water. be firm but

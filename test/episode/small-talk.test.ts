@@ -258,4 +258,9 @@ describe('real facts the noise rules must not drop', () => {
       expect(keptSentences(text), text).toEqual([text]);
     }
   });
+
+  it('keeps the news the user tells without "I" beside a request', () => {
+    expect(keptSentences('Just got a new puppy named Max. Can you suggest some toys?')).toEqual(['Just got a new puppy named Max.']);
+    expect(keptSentences('Training for the Boston marathon in April. Please make me a plan.')).toEqual(['Training for the Boston marathon in April.']);
+  });
 });
