@@ -75,14 +75,22 @@ const ORDER_LEAD = '(?:(?:from now on|going forward|in (?:the )?future|hencefort
 /**
  * An order to the assistant: "you" with a verb of obligation ("you must treat me as …", "u should
  * always …"), or a verb of how to answer opening the sentence ("be firm but polite", "keep it
- * short", "call me captain", "answer in French", "don't mention my ex"). Not a verb chat style
- * opens a statement with when it drops the "I" ("dont like olives", "never liked it", DROPPED_I).
+ * short", "answer in French", "use metric units", "don't mention my ex"). Not a verb chat style
+ * opens a statement with when it drops the "I" ("dont like olives", "never liked it", DROPPED_I),
+ * nor "use" before anything but a way of answering ("Use a wheelchair since the accident").
  */
 const ORDER_LEAD_RE = new RegExp(`^${ORDER_LEAD}`, 'i');
 const ORDER = new RegExp(
-  `^${ORDER_LEAD}(?:(?:you|u|ya)\\s+(?:must|should|will|need to|have to|are to|shall|can't|cannot|may not)\\b|(?:be|keep|make it|make sure|use|treat|answer|reply|respond|address|refer to|speak|stop|avoid|include|mention|add|remove|sign|format|sound|say|write|word|phrase|end|open|start with|(?:don't|dont|do not|never) (?:tell|mention|say|use|call|bring up|ask|share|remind|forget|include|add))\\b)`,
+  `^${ORDER_LEAD}(?:(?:you|u|ya)\\s+(?:must|should|will|need to|have to|are to|shall|can't|cannot|may not)\\b|(?:be|keep (?:it|things|answers?|replies|responses|your|them|the (?:answers?|replies|responses|tone))|make it|make sure|answer|reply|respond|address|refer to|speak|sign|format|sound|say|word|phrase|start with|use (?:only |more |less |fewer |no |simple |plain |short )?(?:metric|imperial|british|american|us|uk|simple|plain|bullet|bullets|emojis?|emoticons|markdown|headings|headers|tables?|lists?|examples?|formal|casual|informal|sentences|words|language|english|celsius|fahrenheit|code|lowercase|caps|a (?:formal|casual|friendly|neutral|professional|warm) tone)|(?:don't|dont|do not|never) (?:tell|mention|say|use|call|bring up|ask|share|remind|forget|include|add))\\b)`,
   'i',
 );
+/**
+ * A verb that orders the assistant about its answers, or opens the user's own news without "I":
+ * "avoid jargon" orders, "Keep forgetting to take my insulin at lunch" tells. An order unless the
+ * clause holds the user's own "I"/"my" or, after "keep", a verb in -ing.
+ */
+const ORDER_OR_NEWS = new RegExp(`^${ORDER_LEAD}(?:keep(?! (?:on )?\\p{L}{2,}ing\\b)|treat|stop|avoid|include|mention|add|remove|write|end|open)\\b`, 'iu');
+const SAYS_I_MY = /(?<![\p{L}\p{N}_'])(?:i|i'm|im|i've|ive|i'd|my|mine|myself)(?![\p{L}\p{N}_'])/iu;
 
 /** Whether one clause (already apostrophe-normalised, opener stripped or not) is a request or an order to the assistant. */
 function clauseIsTask(text: string): boolean {
@@ -93,7 +101,8 @@ function clauseIsTask(text: string): boolean {
 
 /** Whether `clause` is an order with nothing after it: "be gentle, I have anxiety" orders and tells, and its second part is judged on its own. */
 function isOrder(clause: string): boolean {
-  return ORDER.test(clause) && !/[,;]/.test(clause.replace(ORDER_LEAD_RE, ''));
+  if (/[,;]/.test(clause.replace(ORDER_LEAD_RE, ''))) return false;
+  return ORDER.test(clause) || (ORDER_OR_NEWS.test(clause) && !SAYS_I_MY.test(clause));
 }
 
 /** Whether one clause (already apostrophe-normalised, opener stripped or not) is a move, a reaction, a request, an order or a question. */

@@ -263,4 +263,12 @@ describe('real facts the noise rules must not drop', () => {
     expect(keptSentences('Just got a new puppy named Max. Can you suggest some toys?')).toEqual(['Just got a new puppy named Max.']);
     expect(keptSentences('Training for the Boston marathon in April. Please make me a plan.')).toEqual(['Training for the Boston marathon in April.']);
   });
+
+  it('keeps a first-person fact that opens with a verb the order rule knows', () => {
+    for (const text of ['Keep forgetting to take my insulin at lunch.', 'Use a wheelchair since the accident last year.']) {
+      expect(keptSentences(text), text).toEqual([text]);
+    }
+    // Orders on how to answer are still orders.
+    for (const text of ['keep it short and dont use emojis', 'use metric units', 'be firm but polite']) expect(keepsEpisode(text), text).toBe(false);
+  });
 });
