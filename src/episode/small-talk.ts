@@ -137,13 +137,16 @@ const MEMORY_LEAD =
 const HYPOTHETICAL =
   /^(?:(?:and|but|so|lol|haha|honestly)[\s,]+)?(?:if|suppose|supposing|imagine if|what if)\s+(?:i|we)\s+(?:were|was|had|won|could|lived|became|ever)\b[^.!?\n]{0,120}?(?<![\p{L}\p{N}_'])(?:would|wud|i'd|id|we'd|could|might)(?![\p{L}\p{N}_'])/iu;
 
+/** Something of the user's own named in a sentence ("my job at Tesco", "our kids"): a fact a hypothetical may state ("If I won the lottery I would quit my job at Tesco"). */
+const POSSESSED = /(?<![\p{L}\p{N}_'])(?:my|our)\s+\p{L}/iu;
+
 /**
  * Whether `sentence` (already apostrophe-normalised) is a conversational move, a reaction, a
  * request or a question, not personal content: as a whole, or every comma-separated part of it
  * ("Thanks so much, that was really helpful!", "Gotta go, bye!").
  */
 function isMove(sentence: string): boolean {
-  if (HYPOTHETICAL.test(sentence)) return true;
+  if (HYPOTHETICAL.test(sentence) && !POSSESSED.test(sentence)) return true;
   const said = sentence.replace(MEMORY_LEAD, '');
   return clauseIsMove(said) || said.replace(ORDER_LEAD_RE, '').split(/[,;]/).every(clauseIsMove);
 }

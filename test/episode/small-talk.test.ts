@@ -271,4 +271,10 @@ describe('real facts the noise rules must not drop', () => {
     // Orders on how to answer are still orders.
     for (const text of ['keep it short and dont use emojis', 'use metric units', 'be firm but polite']) expect(keepsEpisode(text), text).toBe(false);
   });
+
+  it('keeps a fact the user states inside a condition', () => {
+    const text = 'If I won the lottery I would quit my job at Tesco and move to Spain.';
+    expect(keptSentences(text)).toEqual([text]);
+    expect(keepsEpisode('if i won the lottery id buy a boat lol')).toBe(false);
+  });
 });
