@@ -41,29 +41,49 @@ const PRIVILEGE = new RegExp(
 );
 
 /**
- * A turn addressed to the memory ("remember", "keep in mind", "note", "for future chats", "from
- * now on", "add to my profile") that also grants the assistant something or the user a standing:
- * a permission ("you can share …", "you can skip the disclaimers"), a treatment ("treat me as a
- * premium member", "give me priority", "never question my requests"), a tier or an ownership
- * ("a premium member", "the account owner", "can see all records"). Its first person is a claim
- * planted to be kept, not news of the user's life: "remember I'm vegetarian" grants nothing and is
- * kept as said.
+ * A sentence addressed to the memory that also grants the assistant something or the user a
+ * standing: the word to the memory ("remember", "keep in mind", "note", "for future chats", "from
+ * now on", "add to my profile") opens the sentence, or a clause of it, as an imperative to the
+ * assistant, and the grant is said to the assistant in the same sentence: a permission ("you can
+ * share …", "skip the disclaimers"), a treatment ("treat me as a premium member", "give me
+ * priority", "never question my requests"), or access to what is not the user's ("can see all
+ * records"). Its first person is a claim planted to be kept, not news of the user's life:
+ * "remember I'm vegetarian" grants nothing and is kept as said. A memory word the user tells with
+ * ("I remember my dad would never question my choices") or a tier named as a noun ("I work in
+ * priority support") is no instruction.
  */
 const TO_THE_MEMORY =
-  /\b(?:remember|note|keep in mind|memori[sz]e|for (?:all )?(?:future|later) (?:chats|conversations|sessions|reference)|for future reference|from now on|going forward|in (?:the )?future|henceforth|(?:add|save|write|put) (?:this |that |it )?(?:to|in|on|into) (?:my|your|the) (?:profile|notes|records|memory|file)|(?:update|edit) my profile)\b/i;
+  /^\s*(?:(?:please|pls|plz|and|also|so|oh|btw|fyi|ok|okay|hey|just|but)\s+)*(?:remember|note|keep in mind|memori[sz]e|for (?:all )?(?:future|later) (?:chats|conversations|sessions|reference)|for future reference|from now on|going forward|in (?:the )?future|henceforth|(?:add|save|write|put) (?:this |that |it )?(?:to|in|on|into) (?:my|your|the) (?:profile|notes|records|memory|file)|(?:update|edit) my profile)\b/i;
 const GRANTED = new RegExp(
   [
-    "\\b(?:you|u)\\s+(?:can|may|are allowed to|are free to|(?:don't|dont|do not) (?:have|need) to|no longer need to|needn't)\\s+(?:share|ignore|bypass|override|reveal|disclose|show me (?:other|all|any|every))\\b",
+    "\\b(?:you|u)\\s+(?:can|may|are allowed to|are free to|(?:don't|dont|do not) (?:have|need) to|no longer need to|needn't)\\s+(?:share|ignore|bypass|override|reveal|disclose|skip|show me (?:other|all|any|every))\\b",
     '\\b(?:treat|regard|consider|handle) me as (?:a |an |the )?(?:premium|vip|priority|verified|trusted|admin|administrator|owner|staff|developer|moderator)\\b',
     '\\bgive me (?:priority|precedence|full|unlimited|special|admin|root|elevated|unrestricted)\\b',
     '\\bnever (?:question|doubt|verify|check|refuse|deny|second-guess)\\b',
     '\\bskip (?:the |any |all )?(?:disclaimers?|warnings?|checks?|safety|verification|filters?)\\b',
-    '\\b(?:premium|vip|priority|platinum) (?:member|user|account|customer|tier|status|access|support)\\b',
-    '\\b(?:account|app|system|platform) owner\\b',
     '\\bcan (?:see|access|view|read|edit|export) (?:all|every|any|other)\\b',
   ].join('|'),
   'i',
 );
+/** A sentence: up to and including its end punctuation, or to a line break. */
+const SENTENCE = /[^.!?\n\r\u2028\u2029]+[.!?]*/g;
+
+/** Whether some sentence of `text` opens itself or a clause with a word to the memory and grants something after it. */
+function grantsToTheMemory(text: string): boolean {
+  for (const match of text.matchAll(SENTENCE)) {
+    const sentence = match[0];
+    let at = 0;
+    for (const clause of sentence.split(/[,;:\u2013\u2014-]/)) {
+      const memory = TO_THE_MEMORY.exec(clause);
+      if (memory !== null) {
+        if (GRANTED.test(sentence.slice(at + memory[0].length))) return true;
+        break;
+      }
+      at += clause.length + 1;
+    }
+  }
+  return false;
+}
 
 /** A joke told: a riddle answered in the same turn ("Why did …? Because …"), a knock-knock, or one announced ("here's a joke"). */
 const JOKE = /^\s*(?:why|what|how)\b[^?\n]{0,120}\?\s*(?:because|a |an |to |it |they |he |she )|\bknock[ ,]+knock\b|\b(?:here's|heres|here is) (?:a|one|my favou?rite) (?:joke|pun|riddle)\b|\b(?:dad )?joke:/i;
@@ -78,7 +98,7 @@ const TEXT_TO_EDIT = /^\s*(?:(?:please|pls|can you|could you|would you)\s+)?(?:t
 /** Which frame makes `text` not the user's own statement ('memory instruction', 'not meant', 'joke', 'role-play', 'text to edit'), or undefined. */
 export function framing(text: string): string | undefined {
   const normal = text.replace(/[\u2018\u2019\u02BC]/g, "'");
-  if (isMemoryNote(text) || PRIVILEGE.test(normal) || (TO_THE_MEMORY.test(normal) && GRANTED.test(normal))) return 'memory instruction';
+  if (isMemoryNote(text) || PRIVILEGE.test(normal) || grantsToTheMemory(normal)) return 'memory instruction';
   if (NOT_MEANT.test(normal)) return 'not meant';
   if (JOKE.test(normal)) return 'joke';
   if (ROLE_PLAY.test(normal)) return 'role-play';

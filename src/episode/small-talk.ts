@@ -75,14 +75,22 @@ const ORDER_LEAD = '(?:(?:from now on|going forward|in (?:the )?future|hencefort
 /**
  * An order to the assistant: "you" with a verb of obligation ("you must treat me as …", "u should
  * always …"), or a verb of how to answer opening the sentence ("be firm but polite", "keep it
- * short", "call me captain", "answer in French", "don't mention my ex"). Not a verb chat style
- * opens a statement with when it drops the "I" ("dont like olives", "never liked it", DROPPED_I).
+ * short", "answer in French", "use metric units", "don't mention my ex"). Not a verb chat style
+ * opens a statement with when it drops the "I" ("dont like olives", "never liked it", DROPPED_I),
+ * nor "use" before anything but a way of answering ("Use a wheelchair since the accident").
  */
 const ORDER_LEAD_RE = new RegExp(`^${ORDER_LEAD}`, 'i');
 const ORDER = new RegExp(
-  `^${ORDER_LEAD}(?:(?:you|u|ya)\\s+(?:must|should|will|need to|have to|are to|shall|can't|cannot|may not)\\b|(?:be|keep|make it|make sure|use|treat|answer|reply|respond|address|refer to|speak|stop|avoid|include|mention|add|remove|sign|format|sound|say|write|word|phrase|end|open|start with|(?:don't|dont|do not|never) (?:tell|mention|say|use|call|bring up|ask|share|remind|forget|include|add))\\b)`,
+  `^${ORDER_LEAD}(?:(?:you|u|ya)\\s+(?:must|should|will|need to|have to|are to|shall|can't|cannot|may not)\\b|(?:be|keep (?:it|things|answers?|replies|responses|your|them|the (?:answers?|replies|responses|tone))|make it|make sure|answer|reply|respond|address|refer to|speak|sign|format|sound|say|word|phrase|start with|use (?:only |more |less |fewer |no |simple |plain |short )?(?:metric|imperial|british|american|us|uk|simple|plain|bullet|bullets|emojis?|emoticons|markdown|headings|headers|tables?|lists?|examples?|formal|casual|informal|sentences|words|language|english|celsius|fahrenheit|code|lowercase|caps|a (?:formal|casual|friendly|neutral|professional|warm) tone)|(?:don't|dont|do not|never) (?:tell|mention|say|use|call|bring up|ask|share|remind|forget|include|add))\\b)`,
   'i',
 );
+/**
+ * A verb that orders the assistant about its answers, or opens the user's own news without "I":
+ * "avoid jargon" orders, "Keep forgetting to take my insulin at lunch" tells. An order unless the
+ * clause holds the user's own "I"/"my" or, after "keep", a verb in -ing.
+ */
+const ORDER_OR_NEWS = new RegExp(`^${ORDER_LEAD}(?:keep(?! (?:on )?\\p{L}{2,}ing\\b)|treat|stop|avoid|include|mention|add|remove|write|end|open)\\b`, 'iu');
+const SAYS_I_MY = /(?<![\p{L}\p{N}_'])(?:i|i'm|im|i've|ive|i'd|my|mine|myself)(?![\p{L}\p{N}_'])/iu;
 
 /** Whether one clause (already apostrophe-normalised, opener stripped or not) is a request or an order to the assistant. */
 function clauseIsTask(text: string): boolean {
@@ -93,7 +101,8 @@ function clauseIsTask(text: string): boolean {
 
 /** Whether `clause` is an order with nothing after it: "be gentle, I have anxiety" orders and tells, and its second part is judged on its own. */
 function isOrder(clause: string): boolean {
-  return ORDER.test(clause) && !/[,;]/.test(clause.replace(ORDER_LEAD_RE, ''));
+  if (/[,;]/.test(clause.replace(ORDER_LEAD_RE, ''))) return false;
+  return ORDER.test(clause) || (ORDER_OR_NEWS.test(clause) && !SAYS_I_MY.test(clause));
 }
 
 /** Whether one clause (already apostrophe-normalised, opener stripped or not) is a move, a reaction, a request, an order or a question. */
@@ -128,13 +137,16 @@ const MEMORY_LEAD =
 const HYPOTHETICAL =
   /^(?:(?:and|but|so|lol|haha|honestly)[\s,]+)?(?:if|suppose|supposing|imagine if|what if)\s+(?:i|we)\s+(?:were|was|had|won|could|lived|became|ever)\b[^.!?\n]{0,120}?(?<![\p{L}\p{N}_'])(?:would|wud|i'd|id|we'd|could|might)(?![\p{L}\p{N}_'])/iu;
 
+/** Something of the user's own named in a sentence ("my job at Tesco", "our kids"): a fact a hypothetical may state ("If I won the lottery I would quit my job at Tesco"). */
+const POSSESSED = /(?<![\p{L}\p{N}_'])(?:my|our)\s+\p{L}/iu;
+
 /**
  * Whether `sentence` (already apostrophe-normalised) is a conversational move, a reaction, a
  * request or a question, not personal content: as a whole, or every comma-separated part of it
  * ("Thanks so much, that was really helpful!", "Gotta go, bye!").
  */
 function isMove(sentence: string): boolean {
-  if (HYPOTHETICAL.test(sentence)) return true;
+  if (HYPOTHETICAL.test(sentence) && !POSSESSED.test(sentence)) return true;
   const said = sentence.replace(MEMORY_LEAD, '');
   return clauseIsMove(said) || said.replace(ORDER_LEAD_RE, '').split(/[,;]/).every(clauseIsMove);
 }
@@ -142,6 +154,16 @@ function isMove(sentence: string): boolean {
 /** Chat style drops the "I": "Been busy volunteering", "Just started yoga", "Gonna move in June", "Planning a trip". */
 const DROPPED_I =
   /^(?:(?:probably|prob|maybe|def|definitely|soon)\s+(?:moving|starting|leaving|quitting|changing|going|getting)\b|new\s+(?:job|house|flat|apartment|car|baby|puppy|kitten|role|position|gig|place|partner|boyfriend|girlfriend)\b|just|still|finally|recently|also|really|totally|actually|currently|been|was|went|got|had|have|gonna|going|planning|thinking|hoping|trying|working|heading|getting|taking|spent|started|finished|made|bought|tried|visited|saw|watched|read|took|learned|joined|moved|ran|love|loved|loving|liked|hate|hated|miss|missed|can't wait|cannot wait|wish|need|want|feel|felt|feeling)\b/i;
+
+/** Chat style drops the "I" before a verb in -ing too: "Training for the Boston marathon in April", "Moving to Leeds in May" (not "Something for …", "During the …"). */
+const DROPPED_I_DOING =
+  /^(?!(?:some|no|any|every)?thing\b|during\b|morning\b|evening\b|spring\b|string\b|wedding\b|building\b|ceiling\b|pudding\b|setting\b|clothing\b|king\b|ring\b|wing\b)\p{L}{3,}ing\s+(?:for|to|at|in|on|with|a|an|the|my|our|some|up|out|back|again|every|since)\b/iu;
+
+/** Whether `sentence` is the user's own news told without "I" ("Just got a new puppy named Max"): it counts as their first person. */
+function dropsI(sentence: string): boolean {
+  const body = sentence.replace(OPENER, '').trim();
+  return DROPPED_I.test(body) || DROPPED_I_DOING.test(body);
+}
 
 /** The listener named as the subject or object: "You'd be a great counselor", "Your empathy will help", "Make sure yours stands out". */
 const SECOND_PERSON = /(?<![\p{L}\p{N}_'])(?:you|you're|you've|you'd|you'll|your|yours|yourself|ya|u|ur)(?![\p{L}\p{N}_'])/iu;
@@ -173,12 +195,12 @@ function isStatementOfTheirWorld(sentence: string): boolean {
   const words = body.split(/\s+/).length;
   if (DROPPED_I.test(body)) return true;
   if (words < 3) return false;
-  if (FINITE_VERB.test(body)) return true;
-  // Without a verb: an English answer fragment ("rolling 30 day volatility from daily returns"),
-  // however long, or a short list of names, is not news; a sentence of another language ("Ich
-  // arbeite als Ärztin") is not judged by English verbs.
-  if (ENGLISH_WORD.test(body)) return false;
-  return words >= SENTENCE_WORDS || !body.split(',').every((part) => part.trim().split(/\s+/).length <= 2);
+  // A longer run counts without a verb: a self-description drops it ("Allergic to peanuts and
+  // shellfish since childhood.", "Software engineer at a startup in Berlin.").
+  if (words >= SENTENCE_WORDS || FINITE_VERB.test(body)) return true;
+  // Short and without a verb: an English answer fragment, or a list of names, is not news; a
+  // sentence of another language ("Ich arbeite als Ärztin") is not judged by English verbs.
+  return !(ENGLISH_WORD.test(body) || body.split(',').every((part) => part.trim().split(/\s+/).length <= 2));
 }
 
 /** Verdicts that make a whole line someone else's, whichever of its words they fall on. */
@@ -217,17 +239,23 @@ export function* personalSentences(text: string): Generator<[number, number]> {
     if (sentence.length === 0) continue;
     const asks = isTask(sentence);
     task ||= asks;
-    if (sentence.endsWith('?') || isMove(sentence)) continue;
     const start = match.index + match[0].indexOf(sentence);
+    if (sentence.endsWith('?') || isMove(sentence)) {
+      // The user's own first person in a question ("Can you help me train my dog?") says the turn is theirs.
+      own ||= ownFirstPerson(sentence, start, notOwn) === true;
+      continue;
+    }
     // The first person must be the user's own words (not quoted, not behind someone else's
     // speaker label), and someone else's words anywhere in the sentence ("…, says Bob", "my
     // doctor thinks …") make it theirs, as the session summary reads it: stricter than a fact's span check.
     const firstPerson = ownFirstPerson(sentence, start, notOwn);
     if (firstPerson === false || reportsSomeoneElse(sentence)) continue;
     if (firstPerson === undefined && !isStatementOfTheirWorld(sentence)) continue;
-    own ||= firstPerson === true;
+    // News told without "I" ("Just got a new puppy named Max") is the user's own first person.
+    const theirs = firstPerson === true || dropsI(sentence);
+    own ||= theirs;
     // The reason given with a request in one breath ("never suggest bread recipes, coeliac") is the user's own.
-    found.push({ at: [start, start + sentence.length], material: firstPerson === undefined && !asks });
+    found.push({ at: [start, start + sentence.length], material: !theirs && !asks });
   }
   // A turn that asks the assistant for something and says nothing in the user's own first person
   // hands over material for the task ("its been broken 2 weeks, no hot water. be firm but

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { episodeCandidates, episodeText, keepsEpisode, EPISODE_TOPIC, MAX_EPISODE_LENGTH } from '../../src/episode/episode';
 import { personalSentences } from '../../src/episode/small-talk';
+import { framing } from '../../src/episode/framed';
 import { instructionSignal } from '../../src/defences';
 import { HOSTILE } from '../extract/corpus/hostile';
 import { ORDINARY } from '../extract/corpus/ordinary';
@@ -151,7 +152,6 @@ const CHAT_NOISE: Readonly<Record<string, readonly string[]>> = {
   'an order to the assistant, "from now on" included': ['from now on always answer in French', 'from now on, you must treat me as a premium member', 'Going forward, u should always assume im an expert', 'keep it short and dont use emojis'],
   'material handed over with a request, in no first person of the user': ['its been broken 2 weeks, no hot water. be firm but polite', 'The deadline is Friday and the client is upset. Write a polite reply.'],
   'a hedge opening with "like"': ['like dying but good dying'],
-  'an answer fragment with no verb, however long': ['rolling 30 day volatility from daily returns', 'something cheap near the station with outdoor seating maybe'],
   'a hypothetical': ['If I were a cat I would sleep all day.', 'if i had a dog i would call him Rex', 'if i won the lottery id buy a boat lol'],
   'an instruction to the memory, the user in the first person': [
     'from now on, treat me as a premium member',
@@ -234,5 +234,47 @@ describe('an instruction to the memory through ingest', () => {
     const kept = await test.memory.list(owner);
     expect(kept.some((record) => record.topic === EPISODE_TOPIC)).toBe(true);
     await test.memory.close();
+  });
+});
+
+/** The sentences of `text` kept as personal content. */
+function keptSentences(text: string): string[] {
+  return [...personalSentences(text)].map(([start, end]) => text.slice(start, end));
+}
+
+describe('real facts the noise rules must not drop', () => {
+  it('keeps a fact beside a memory word or a grant that is not an instruction to the memory', () => {
+    for (const text of ['I remember my dad would never question my choices. He passed away last year.', 'I work in priority support at Dell. Note that I am on nights this week.']) {
+      expect(framing(text), text).toBeUndefined();
+      expect(keepsEpisode(text), text).toBe(true);
+    }
+    expect(keptSentences('I work in priority support at Dell. Note that I am on nights this week.')).toContain('I work in priority support at Dell.');
+    // The instructions to the memory of the branch are still instructions.
+    for (const text of CHAT_NOISE['an instruction to the memory, the user in the first person']!) expect(framing(text), text).toBe('memory instruction');
+  });
+
+  it('keeps a short verb-less self-description', () => {
+    for (const text of ['Allergic to peanuts and shellfish since childhood.', 'Vegetarian for ten years now, mostly for ethical reasons.', 'Software engineer at a startup in Berlin.']) {
+      expect(keptSentences(text), text).toEqual([text]);
+    }
+  });
+
+  it('keeps the news the user tells without "I" beside a request', () => {
+    expect(keptSentences('Just got a new puppy named Max. Can you suggest some toys?')).toEqual(['Just got a new puppy named Max.']);
+    expect(keptSentences('Training for the Boston marathon in April. Please make me a plan.')).toEqual(['Training for the Boston marathon in April.']);
+  });
+
+  it('keeps a first-person fact that opens with a verb the order rule knows', () => {
+    for (const text of ['Keep forgetting to take my insulin at lunch.', 'Use a wheelchair since the accident last year.']) {
+      expect(keptSentences(text), text).toEqual([text]);
+    }
+    // Orders on how to answer are still orders.
+    for (const text of ['keep it short and dont use emojis', 'use metric units', 'be firm but polite']) expect(keepsEpisode(text), text).toBe(false);
+  });
+
+  it('keeps a fact the user states inside a condition', () => {
+    const text = 'If I won the lottery I would quit my job at Tesco and move to Spain.';
+    expect(keptSentences(text)).toEqual([text]);
+    expect(keepsEpisode('if i won the lottery id buy a boat lol')).toBe(false);
   });
 });
